@@ -1,0 +1,233 @@
+// gpucap: the command-line front end.
+//
+//   gpucap run SCENARIO.yaml [-r N] [--seed S] [-o results.h5] [--threads T] [--set k=v]... [-q]
+//   gpucap validate SCENARIO.yaml [--set k=v]...
+//   gpucap info
+//
+// Exit codes: 0 success, 1 a run or output failed, 2 bad usage or an invalid scenario.
+#include <boost/program_options.hpp>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "gpucap/hdf5_results.hpp"
+#include "gpucap/metrics.hpp"
+#include "gpucap/progress.hpp"
+#include "gpucap/run.hpp"
+#include "gpucap/scenario_loader.hpp"
+#include "gpucap/version.hpp"
+
+namespace po = boost::program_options;
+
+namespace {
+
+constexpr int kExitOk = 0, kExitRunFailed = 1, kExitUsage = 2;
+
+const char* kUsage =
+    "gpucap: Monte Carlo simulation of GPU cloud capacity\n"
+    "\n"
+    "usage: gpucap <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  run SCENARIO.yaml       simulate replications, print a summary, write HDF5 with -o\n"
+    "  validate SCENARIO.yaml  check a scenario without running it\n"
+    "  info                    version, build options and backends\n"
+    "\n"
+    "'gpucap <command> --help' describes a command's options.\n";
+
+std::string format_value(double v) {
+  char buffer[32];
+  if (v == 0) return "0";
+  const double a = std::fabs(v);
+  if (a >= 1e6 || a < 1e-3)
+    std::snprintf(buffer, sizeof buffer, "%.3e", v);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.4g", v);
+  return buffer;
+}
+
+void print_summary(const gpucap::RunResults& r, std::ostream& out) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-18s %-9s %11s  %-25s %11s %11s %11s\n", "metric", "unit",
+                "mean", "95% CI of mean", "p5", "p50", "p95");
+  out << line;
+  for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m) {
+    const gpucap::MetricSummary& s = r.summary_of(0, static_cast<gpucap::ScalarMetric>(m));
+    const std::string ci = "[" + format_value(s.ci95_low) + ", " + format_value(s.ci95_high) + "]";
+    std::snprintf(line, sizeof line, "%-18s %-9s %11s  %-25s %11s %11s %11s\n",
+                  gpucap::kScalarMetricInfo[m].name, gpucap::kScalarMetricInfo[m].unit,
+                  format_value(s.mean).c_str(), ci.c_str(), format_value(s.p5).c_str(),
+                  format_value(s.p50).c_str(), format_value(s.p95).c_str());
+    out << line;
+  }
+  out << "\nper pool (mean over replications)\n";
+  std::snprintf(line, sizeof line, "%-20s %12s %15s %17s %14s %14s\n", "pool", "cost USD",
+                "used GPU-h", "billed GPU-h", "utilization", "jobs started");
+  out << line;
+  for (std::size_t p = 0; p < r.pool_count(); ++p) {
+    auto mean = [&](gpucap::PoolMetric m) {
+      return format_value(r.pool_summary[p * gpucap::kPoolMetricCount + m].mean);
+    };
+    std::snprintf(line, sizeof line, "%-20s %12s %15s %17s %14s %14s\n", r.pool_names[p].c_str(),
+                  mean(gpucap::kPoolCostUsd).c_str(), mean(gpucap::kPoolGpuHoursUsed).c_str(),
+                  mean(gpucap::kPoolGpuHoursBilled).c_str(),
+                  mean(gpucap::kPoolUtilization).c_str(), mean(gpucap::kPoolJobsStarted).c_str());
+    out << line;
+  }
+}
+
+po::options_description scenario_options() {
+  po::options_description o("scenario options");
+  o.add_options()("set", po::value<std::vector<std::string>>()->composing(),
+                  "override a scenario value: dotted.path=value (repeatable), e.g. "
+                  "--set pools.aws-od.quota=16 --set workloads.0.gpus=4");
+  return o;
+}
+
+int cmd_validate(const std::vector<std::string>& args) {
+  po::options_description visible("gpucap validate SCENARIO.yaml [options]");
+  visible.add_options()("help,h", "show this help");
+  visible.add(scenario_options());
+  po::options_description all = visible;
+  all.add_options()("scenario", po::value<std::string>());
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << "Checks a scenario file without running it.\n\n" << visible;
+    return kExitOk;
+  }
+  if (!vm.count("scenario")) throw po::error("validate needs a SCENARIO.yaml argument");
+  const auto overrides =
+      vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const gpucap::Scenario s = gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides);
+  uint64_t quota = 0;
+  for (const auto& p : s.pools) quota += p.quota_gpus;
+  std::cout << vm["scenario"].as<std::string>() << ": valid: \"" << s.name << "\", "
+            << s.pools.size() << " pools (" << quota << " GPUs of quota), " << s.workloads.size()
+            << " job classes, horizon " << s.horizon_s << " s, warm-up " << s.warmup_s << " s\n";
+  return kExitOk;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  po::options_description visible("gpucap run SCENARIO.yaml [options]");
+  visible.add_options()("help,h", "show this help")(
+      "replications,r", po::value<uint64_t>(),
+      "number of replications (default: the scenario's `replications`)")(
+      "seed", po::value<uint64_t>(), "random seed (default: the scenario's `seed`)")(
+      "output,o", po::value<std::string>(), "write results to this HDF5 file (atomically)")(
+      "threads,t", po::value<int>()->default_value(0), "CPU threads; 0 = all cores")(
+      "quiet,q", "no progress bar and no summary table");
+  visible.add(scenario_options());
+  po::options_description all = visible;
+  all.add_options()("scenario", po::value<std::string>());
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << "Simulates independent replications of a scenario and prints a summary.\n\n"
+              << visible;
+    return kExitOk;
+  }
+  if (!vm.count("scenario")) throw po::error("run needs a SCENARIO.yaml argument");
+  const bool quiet = vm.count("quiet") > 0;
+  const auto overrides =
+      vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const gpucap::Scenario scenario =
+      gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides);
+
+  gpucap::RunOptions options;
+  if (vm.count("replications")) {
+    options.replications = vm["replications"].as<uint64_t>();
+    if (options.replications == 0) throw po::error("--replications must be at least 1");
+  }
+  if (vm.count("seed")) {
+    options.seed = vm["seed"].as<uint64_t>();
+    options.has_seed = true;
+  }
+  options.threads = vm["threads"].as<int>();
+  if (options.threads < 0) throw po::error("--threads must be 0 (all cores) or more");
+  options.progress = !quiet && gpucap::ProgressBar::stderr_is_terminal();
+
+  const gpucap::RunResults results = gpucap::run(scenario, options);
+  if (!quiet) {
+    std::cout << "scenario \"" << results.scenario_name << "\": " << results.replications
+              << " replications, seed " << results.seed << ", backend " << results.backend
+              << " (" << results.threads << " threads), " << format_value(results.wall_time_s)
+              << " s\n\n";
+    print_summary(results, std::cout);
+    const double events = results.summary_of(0, gpucap::kEvents).mean * results.replications;
+    std::cout << "\n"
+              << format_value(events / results.wall_time_s) << " events/s ("
+              << format_value(events) << " events in " << format_value(results.wall_time_s)
+              << " s)\n";
+  }
+  const double dropped = results.summary_of(0, gpucap::kJobsDropped).mean;
+  if (dropped > 0 && !scenario.policy.queue_capacity_set)
+    std::cerr << "warning: on average " << format_value(dropped)
+              << " jobs per replication were dropped because the waiting room was full "
+                 "(default policy.queue_capacity = "
+              << scenario.policy.queue_capacity << " jobs); raise it if that is not intended\n";
+  if (vm.count("output")) {
+    const std::string path = vm["output"].as<std::string>();
+    try {
+      gpucap::write_results_hdf5(results, path);
+    } catch (const std::exception& e) {
+      std::cerr << "gpucap: error: " << e.what() << "\n";
+      return kExitRunFailed;
+    }
+    if (!quiet) std::cout << "results written to " << path << "\n";
+  }
+  return kExitOk;
+}
+
+int cmd_info() {
+  std::cout << "gpucap " << gpucap::kVersion << "\n"
+            << "build: " << gpucap::kBuildType << ", " << gpucap::kCompiler
+            << ", OpenMP " << (gpucap::kOpenMP ? "on" : "off") << ", HDF5 "
+            << gpucap::kHdf5Version << "\n"
+            << "backends:\n"
+            << "  " << gpucap::cpu_backend_name() << ": available, "
+            << gpucap::resolve_thread_count(0) << " threads\n"
+            << "  cuda: not built (this build has no CUDA backend)\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage;
+    return args.empty() ? kExitUsage : kExitOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << "gpucap " << gpucap::kVersion << "\n";
+    return kExitOk;
+  }
+  const std::string command = args[0];
+  args.erase(args.begin());
+  try {
+    if (command == "run") return cmd_run(args);
+    if (command == "validate") return cmd_validate(args);
+    if (command == "info") return cmd_info();
+    std::cerr << "gpucap: unknown command '" << command << "'\n\n" << kUsage;
+    return kExitUsage;
+  } catch (const gpucap::ScenarioError& e) {
+    std::cerr << "gpucap: invalid scenario: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const po::error& e) {
+    std::cerr << "gpucap " << command << ": " << e.what() << "\n(see 'gpucap " << command
+              << " --help')\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "gpucap: error: " << e.what() << "\n";
+    return kExitRunFailed;
+  }
+}

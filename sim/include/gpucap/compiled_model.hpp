@@ -1,0 +1,71 @@
+// gpucap: the flat, compiled form of a scenario that the portable core runs.
+//
+// CompiledModel is a view: plain structs and raw pointers into arrays owned by a ModelStorage
+// (sim/include/gpucap/compile.hpp) on the host, or by device memory on a GPU backend. Nothing in
+// it allocates. Units: seconds, USD, GPUs.
+#pragma once
+#include <cstdint>
+
+#include "gpucap/distribution.hpp"
+
+namespace gpucap {
+
+enum class PurchaseOption : uint8_t { on_demand };
+
+/// A pool: provider x region x GPU model x purchase option, the unit of capacity.
+struct CompiledPool {
+  double price_usd_per_gpu_s = 0;    ///< price of one GPU for one second
+  double billing_increment_s = 1;    ///< billed time is rounded up to a multiple of this
+  double billing_minimum_s = 0;      ///< and is at least this, per launch
+  double speed = 1;                  ///< throughput relative to the reference GPU (work / speed)
+  uint32_t quota_gpus = 0;           ///< most GPUs held at once
+  PurchaseOption purchase = PurchaseOption::on_demand;
+  bool has_provisioning_delay = false;
+  Distribution provisioning_delay_s;  ///< from launch to running (not billed)
+};
+
+enum class ArrivalKind : uint8_t { poisson, profile, trace };
+
+/// Arrivals of a job class.
+///  poisson: rate_per_s.
+///  profile: non-homogeneous Poisson, rate(t) = rate_per_s * profile[floor(t / bin_s) mod len].
+///  trace:   rows [trace_offset, trace_offset + trace_count) of the model's trace table.
+struct CompiledArrivals {
+  ArrivalKind kind = ArrivalKind::poisson;
+  double rate_per_s = 0;
+  double profile_bin_s = 3600;
+  uint32_t profile_offset = 0, profile_count = 0;  ///< in CompiledModel::table
+  uint32_t trace_offset = 0, trace_count = 0;      ///< in CompiledModel::trace_*
+};
+
+/// A job class: jobs that share GPUs per job, size distribution, priority and placement.
+struct CompiledJobClass {
+  uint32_t gpus = 1;                   ///< gang size: all GPUs in one pool, at once
+  int32_t priority = 0;                ///< larger runs first under the priority discipline
+  Distribution work_s;                 ///< run time on the reference GPU (speed 1), seconds
+  CompiledArrivals arrivals;
+  uint32_t placement_offset = 0, placement_count = 0;  ///< pool indices in CompiledModel::placement
+};
+
+enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };
+
+struct CompiledModel {
+  const CompiledPool* pools = nullptr;
+  uint32_t pool_count = 0;
+  const CompiledJobClass* classes = nullptr;
+  uint32_t class_count = 0;
+  const uint32_t* placement = nullptr;  ///< pool indices, in order of preference
+  const double* table = nullptr;        ///< empirical samples and rate profiles
+  const double* trace_submit_s = nullptr;
+  const uint32_t* trace_gpus = nullptr;
+  const double* trace_work_s = nullptr;
+
+  double horizon_s = 0;  ///< arrivals stop and the run ends here
+  double warmup_s = 0;   ///< statistics cover [warmup_s, horizon_s]
+  QueueDiscipline discipline = QueueDiscipline::fifo;
+  bool backfill = false;
+  uint32_t queue_capacity = 0;  ///< most jobs waiting at once; arrivals beyond it are dropped
+  uint32_t total_quota_gpus = 0;
+};
+
+}  // namespace gpucap

@@ -1,0 +1,32 @@
+// gpucap internals: a small reader for comma-separated tables with a header row.
+//
+// Handles quoted fields ("a,b"), CRLF line ends and blank lines. Errors (std::runtime_error) name
+// the file, the line and the column.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace gpucap::detail {
+
+class CsvTable {
+ public:
+  /// Reads `path`. Throws std::runtime_error when it cannot be read or rows are ragged.
+  static CsvTable read(const std::string& path);
+  static CsvTable parse(const std::string& text, const std::string& origin);
+
+  const std::vector<std::string>& header() const { return header_; }
+  std::size_t rows() const { return cells_.size(); }
+
+  /// The column as numbers; an empty or non-numeric cell is an error naming file:line.
+  std::vector<double> numbers(const std::string& column) const;
+
+ private:
+  std::size_t column_index(const std::string& column) const;
+
+  std::string origin_;
+  std::vector<std::string> header_;
+  std::vector<std::vector<std::string>> cells_;
+  std::vector<std::size_t> line_of_row_;  ///< 1-based line number of each data row
+};
+
+}  // namespace gpucap::detail

@@ -1,0 +1,460 @@
+// gpucap internals: the discrete-event engine behind run_replication().
+//
+// State of one replication, all inside one arena:
+//   calendar   at most one pending arrival per job class and one event per job holding GPUs,
+//   slots      jobs holding GPUs (provisioning or running), at most total_quota_gpus of them,
+//   queue      jobs waiting, sorted by the discipline's key, stable (FIFO among equal keys),
+//   streams    one Philox stream per (job class, purpose) and per pool,
+//   histograms of wait and completion time.
+// Invariants: free_gpus[p] + GPUs held in pool p == quota of p; every slot in use has exactly one
+// pending event in the calendar; the queue is sorted by key and then arrival order.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "gpucap/compiled_model.hpp"
+#include "gpucap/distribution.hpp"
+#include "gpucap/event_calendar.hpp"
+#include "gpucap/histogram.hpp"
+#include "gpucap/metrics.hpp"
+#include "gpucap/philox.hpp"
+
+namespace gpucap::detail {
+
+enum EventType : uint32_t { kArrival = 0, kRunStart = 1, kCompletion = 2 };
+
+enum SlotState : uint32_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning = 2 };
+
+/// A job holding GPUs.
+struct JobSlot {
+  double arrival_s;
+  double start_s;  ///< when it began running (after provisioning)
+  double work_s;   ///< reference-GPU seconds
+  uint32_t pool;
+  uint32_t gpus;
+  uint32_t job_class;
+  uint32_t state;
+};
+
+/// A job waiting for GPUs. Sorted by key (discipline) and then arrival order.
+struct QueuedJob {
+  double arrival_s;
+  double work_s;
+  uint32_t job_class;
+  uint32_t gpus;
+};
+
+/// Byte offsets of each part of a replication's arena; every part 8-byte aligned.
+struct ArenaLayout {
+  size_t calendar, slots, free_slots, queue, streams, trace_cursor, free_gpus, wait_hist,
+      completion_hist, total_bytes;
+  uint32_t calendar_capacity, slot_capacity, stream_count;
+
+  GPUCAP_HD static size_t align8(size_t n) { return (n + 7) & ~static_cast<size_t>(7); }
+
+  GPUCAP_HD static ArenaLayout of(const CompiledModel& m) {
+    ArenaLayout a{};
+    a.slot_capacity = m.total_quota_gpus;
+    a.calendar_capacity = m.class_count + m.total_quota_gpus + 1;
+    a.stream_count = 2 * m.class_count + m.pool_count;
+    size_t at = 0;
+    a.calendar = at;
+    at += align8(sizeof(Event) * a.calendar_capacity);
+    a.slots = at;
+    at += align8(sizeof(JobSlot) * a.slot_capacity);
+    a.free_slots = at;
+    at += align8(sizeof(uint32_t) * a.slot_capacity);
+    a.queue = at;
+    at += align8(sizeof(QueuedJob) * (m.queue_capacity + 1));
+    a.streams = at;
+    at += align8(sizeof(RandomStream) * a.stream_count);
+    a.trace_cursor = at;
+    at += align8(sizeof(uint32_t) * m.class_count);
+    a.free_gpus = at;
+    at += align8(sizeof(uint32_t) * m.pool_count);
+    a.wait_hist = at;
+    at += align8(sizeof(LogHistogram));
+    a.completion_hist = at;
+    at += align8(sizeof(LogHistogram));
+    a.total_bytes = at;
+    return a;
+  }
+};
+
+class ReplicationEngine {
+ public:
+  GPUCAP_HD ReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
+                              void* arena, double* scalars, double* pool_values)
+      : m_(model), out_(scalars), pool_out_(pool_values) {
+    const ArenaLayout a = ArenaLayout::of(model);
+    char* base = static_cast<char*>(arena);
+    calendar_.reset(reinterpret_cast<Event*>(base + a.calendar), a.calendar_capacity);
+    slots_ = reinterpret_cast<JobSlot*>(base + a.slots);
+    free_slots_ = reinterpret_cast<uint32_t*>(base + a.free_slots);
+    queue_ = reinterpret_cast<QueuedJob*>(base + a.queue);
+    streams_ = reinterpret_cast<RandomStream*>(base + a.streams);
+    trace_cursor_ = reinterpret_cast<uint32_t*>(base + a.trace_cursor);
+    free_gpus_ = reinterpret_cast<uint32_t*>(base + a.free_gpus);
+    wait_hist_ = reinterpret_cast<LogHistogram*>(base + a.wait_hist);
+    completion_hist_ = reinterpret_cast<LogHistogram*>(base + a.completion_hist);
+
+    for (uint32_t s = 0; s < a.slot_capacity; ++s) {
+      slots_[s].state = kSlotFree;
+      free_slots_[s] = a.slot_capacity - 1 - s;  // pop from the back: slot 0 first
+    }
+    free_slot_count_ = a.slot_capacity;
+    for (uint32_t c = 0; c < m_.class_count; ++c) {
+      streams_[2 * c] = RandomStream::make(seed, replication, stream_id(StreamKind::arrivals, c));
+      streams_[2 * c + 1] =
+          RandomStream::make(seed, replication, stream_id(StreamKind::job_size, c));
+      trace_cursor_[c] = 0;
+    }
+    for (uint32_t p = 0; p < m_.pool_count; ++p) {
+      streams_[2 * m_.class_count + p] =
+          RandomStream::make(seed, replication, stream_id(StreamKind::provisioning, p));
+      free_gpus_[p] = m_.pools[p].quota_gpus;
+    }
+    wait_hist_->clear();
+    completion_hist_->clear();
+    for (uint32_t i = 0; i < kScalarMetricCount; ++i) out_[i] = 0;
+    for (uint32_t i = 0; i < m_.pool_count * kPoolMetricCount; ++i) pool_out_[i] = 0;
+  }
+
+  GPUCAP_HD int run() {
+    for (uint32_t c = 0; c < m_.class_count; ++c) schedule_next_arrival(c, 0.0);
+    uint64_t events = 0;
+    while (!calendar_.empty() && status_ == 0) {
+      if (calendar_.top().time_s > m_.horizon_s) break;
+      const Event e = calendar_.pop();
+      ++events;
+      advance_clock(e.time_s);
+      switch (e.type()) {
+        case kArrival:
+          on_arrival(e.payload());
+          break;
+        case kRunStart:
+          begin_run(e.payload());
+          break;
+        case kCompletion:
+          on_completion(e.payload());
+          break;
+        default:
+          break;
+      }
+    }
+    advance_clock(m_.horizon_s);
+    finish(events);
+    return status_;
+  }
+
+ private:
+  // ---- time ---------------------------------------------------------------------------------
+
+  /// Length of [from, to] inside the statistics window [warmup, horizon].
+  GPUCAP_HD double in_window(double from, double to) const {
+    const double lo = from > m_.warmup_s ? from : m_.warmup_s;
+    const double hi = to < m_.horizon_s ? to : m_.horizon_s;
+    return hi > lo ? hi - lo : 0.0;
+  }
+
+  GPUCAP_HD void advance_clock(double t) {
+    const double dt = in_window(now_, t);
+    if (dt > 0) {
+      queue_area_ += static_cast<double>(queue_size_) * dt;
+      running_area_ += static_cast<double>(jobs_holding_) * dt;
+    }
+    now_ = t;
+  }
+
+  // ---- arrivals -----------------------------------------------------------------------------
+
+  /// Time of the class's next arrival after t (greater than the horizon when there is none).
+  GPUCAP_HD double next_arrival_time(uint32_t c, double t) {
+    const CompiledArrivals& arr = m_.classes[c].arrivals;
+    RandomStream& rng = streams_[2 * c];
+    const double never = m_.horizon_s + 1.0;
+    switch (arr.kind) {
+      case ArrivalKind::poisson:
+        return t - pmath::log(rng.next_uniform()) / arr.rate_per_s;
+      case ArrivalKind::profile: {
+        // Invert the piecewise-constant cumulative rate: exact, one uniform per arrival.
+        double remaining = -pmath::log(rng.next_uniform());
+        for (;;) {
+          if (t > m_.horizon_s) return never;
+          const double bin_index = __builtin_floor(t / arr.profile_bin_s);
+          const double bin_end = (bin_index + 1.0) * arr.profile_bin_s;
+          const uint64_t slot = static_cast<uint64_t>(bin_index) % arr.profile_count;
+          const double rate = arr.rate_per_s * m_.table[arr.profile_offset + slot];
+          const double mass = rate * (bin_end - t);
+          if (rate > 0 && mass >= remaining) return t + remaining / rate;
+          remaining -= mass;
+          t = bin_end;
+        }
+      }
+      case ArrivalKind::trace: {
+        const uint32_t i = trace_cursor_[c];
+        return i < arr.trace_count ? m_.trace_submit_s[arr.trace_offset + i] : never;
+      }
+    }
+    return never;
+  }
+
+  GPUCAP_HD void schedule_next_arrival(uint32_t c, double t) {
+    const double next = next_arrival_time(c, t);
+    if (next <= m_.horizon_s) push(next, kArrival, c);
+  }
+
+  GPUCAP_HD void on_arrival(uint32_t c) {
+    const CompiledJobClass& cls = m_.classes[c];
+    QueuedJob job{now_, 0.0, c, cls.gpus};
+    if (cls.arrivals.kind == ArrivalKind::trace) {
+      const uint32_t row = cls.arrivals.trace_offset + trace_cursor_[c]++;
+      job.gpus = m_.trace_gpus[row];
+      job.work_s = m_.trace_work_s[row];
+    } else {
+      job.work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);
+    }
+    schedule_next_arrival(c, now_);
+
+    const bool counted = now_ >= m_.warmup_s;
+    if (counted) out_[kJobsArrived] += 1;
+    // A job may start at once when nothing waiting takes precedence over it.
+    if (m_.backfill || queue_size_ == 0 || precedes(job, queue_[queue_head_])) {
+      const uint32_t pool = find_pool(job);
+      if (pool != kNoPool) {
+        start_job(job, pool);
+        return;
+      }
+    }
+    if (queue_size_ < m_.queue_capacity) {
+      enqueue(job);
+    } else if (counted) {
+      out_[kJobsDropped] += 1;
+    }
+  }
+
+  // ---- queue --------------------------------------------------------------------------------
+
+  /// Discipline key: smaller runs first; equal keys keep arrival order.
+  GPUCAP_HD double key_of(const QueuedJob& j) const {
+    switch (m_.discipline) {
+      case QueueDiscipline::priority:
+        return -static_cast<double>(m_.classes[j.job_class].priority);
+      case QueueDiscipline::shortest_job_first:
+        return j.work_s;
+      case QueueDiscipline::fifo:
+      default:
+        return 0.0;
+    }
+  }
+
+  /// True when `job` (a newcomer) would go before `other` in the queue.
+  GPUCAP_HD bool precedes(const QueuedJob& job, const QueuedJob& other) const {
+    return key_of(job) < key_of(other);
+  }
+
+  GPUCAP_HD void enqueue(const QueuedJob& job) {
+    // Storage is queue_[queue_head_ .. queue_head_ + queue_size_); compact when the end is hit.
+    if (queue_head_ + queue_size_ >= m_.queue_capacity + 1) {
+      for (uint32_t i = 0; i < queue_size_; ++i) queue_[i] = queue_[queue_head_ + i];
+      queue_head_ = 0;
+    }
+    uint32_t pos = queue_head_ + queue_size_;
+    const double key = key_of(job);
+    while (pos > queue_head_ && key < key_of(queue_[pos - 1])) {
+      queue_[pos] = queue_[pos - 1];
+      --pos;
+    }
+    queue_[pos] = job;
+    ++queue_size_;
+  }
+
+  GPUCAP_HD void remove_queued(uint32_t index) {  // index relative to the head
+    if (index == 0) {
+      ++queue_head_;
+    } else {
+      for (uint32_t i = queue_head_ + index; i + 1 < queue_head_ + queue_size_; ++i)
+        queue_[i] = queue_[i + 1];
+    }
+    --queue_size_;
+    if (queue_size_ == 0) queue_head_ = 0;
+  }
+
+  /// Starts waiting jobs after GPUs were freed, in queue order; with backfill, any job that fits.
+  GPUCAP_HD void dispatch() {
+    uint32_t i = 0;
+    while (i < queue_size_) {
+      const QueuedJob job = queue_[queue_head_ + i];
+      const uint32_t pool = find_pool(job);
+      if (pool == kNoPool) {
+        if (!m_.backfill) return;
+        ++i;
+        continue;
+      }
+      remove_queued(i);
+      start_job(job, pool);
+    }
+  }
+
+  // ---- placement and service ----------------------------------------------------------------
+
+  static constexpr uint32_t kNoPool = 0xFFFFFFFFu;
+
+  /// First pool in the class's preference list with enough free GPUs for the whole gang.
+  GPUCAP_HD uint32_t find_pool(const QueuedJob& job) const {
+    const CompiledJobClass& cls = m_.classes[job.job_class];
+    for (uint32_t k = 0; k < cls.placement_count; ++k) {
+      const uint32_t p = m_.placement[cls.placement_offset + k];
+      if (free_gpus_[p] >= job.gpus) return p;
+    }
+    return kNoPool;
+  }
+
+  GPUCAP_HD void start_job(const QueuedJob& job, uint32_t pool) {
+    free_gpus_[pool] -= job.gpus;
+    const uint32_t s = free_slots_[--free_slot_count_];
+    JobSlot& slot = slots_[s];
+    slot.arrival_s = job.arrival_s;
+    slot.start_s = now_;
+    slot.work_s = job.work_s;
+    slot.pool = pool;
+    slot.gpus = job.gpus;
+    slot.job_class = job.job_class;
+    ++jobs_holding_;
+    const CompiledPool& p = m_.pools[pool];
+    if (p.has_provisioning_delay) {
+      slot.state = kSlotProvisioning;
+      const double delay =
+          sample(p.provisioning_delay_s, streams_[2 * m_.class_count + pool], m_.table);
+      push(now_ + delay, kRunStart, s);
+    } else {
+      begin_run(s);
+    }
+  }
+
+  GPUCAP_HD void begin_run(uint32_t s) {
+    JobSlot& slot = slots_[s];
+    slot.state = kSlotRunning;
+    slot.start_s = now_;
+    if (slot.arrival_s >= m_.warmup_s) {
+      const double wait = now_ - slot.arrival_s;
+      out_[kJobsStarted] += 1;
+      pool_out_[slot.pool * kPoolMetricCount + kPoolJobsStarted] += 1;
+      wait_sum_ += wait;
+      if (wait > 0) out_[kWaitProbability] += 1;  // a count until finish()
+      wait_hist_->add(wait);
+    }
+    push(now_ + slot.work_s / m_.pools[slot.pool].speed, kCompletion, s);
+  }
+
+  GPUCAP_HD void on_completion(uint32_t s) {
+    JobSlot& slot = slots_[s];
+    account_hold(slot, now_);
+    if (slot.arrival_s >= m_.warmup_s) {
+      const double completion = now_ - slot.arrival_s;
+      out_[kJobsCompleted] += 1;
+      completion_sum_ += completion;
+      completion_hist_->add(completion);
+    }
+    release(s);
+    dispatch();
+  }
+
+  GPUCAP_HD void release(uint32_t s) {
+    JobSlot& slot = slots_[s];
+    free_gpus_[slot.pool] += slot.gpus;
+    slot.state = kSlotFree;
+    free_slots_[free_slot_count_++] = s;
+    --jobs_holding_;
+  }
+
+  /// Bills and records the usage of a running job's GPUs from its start to `end_s`.
+  /// Usage is clipped to the window; billing counts holds that end inside the window.
+  GPUCAP_HD void account_hold(const JobSlot& slot, double end_s) {
+    const CompiledPool& p = m_.pools[slot.pool];
+    double* pool_row = pool_out_ + slot.pool * kPoolMetricCount;
+    const double used_gpu_h = in_window(slot.start_s, end_s) * slot.gpus / 3600.0;
+    pool_row[kPoolGpuHoursUsed] += used_gpu_h;
+    if (end_s >= m_.warmup_s) {
+      const double billed_s =
+          billed_seconds(end_s - slot.start_s, p.billing_increment_s, p.billing_minimum_s);
+      pool_row[kPoolGpuHoursBilled] += billed_s * slot.gpus / 3600.0;
+      pool_row[kPoolCostUsd] += billed_s * slot.gpus * p.price_usd_per_gpu_s;
+    }
+  }
+
+ public:
+  /// Billed seconds of one hold of `held_s` seconds: rounded up to the increment (a hold within
+  /// 1 ns of a boundary is not rounded past it), and at least the minimum.
+  GPUCAP_HD static double billed_seconds(double held_s, double increment_s, double minimum_s) {
+    double billed = held_s;
+    if (increment_s > 0) {
+      const double increments = __builtin_ceil((held_s - 1e-9) / increment_s);
+      billed = (increments > 0 ? increments : 0.0) * increment_s;
+    }
+    return billed > minimum_s ? billed : minimum_s;
+  }
+
+ private:
+  // ---- end of run ---------------------------------------------------------------------------
+
+  GPUCAP_HD void finish(uint64_t events) {
+    // GPUs still held at the horizon: used and billed up to the horizon.
+    for (uint32_t s = 0; s < m_.total_quota_gpus; ++s)
+      if (slots_[s].state == kSlotRunning) account_hold(slots_[s], m_.horizon_s);
+
+    const double window_s = m_.horizon_s - m_.warmup_s;
+    double total_quota_h = 0;
+    for (uint32_t p = 0; p < m_.pool_count; ++p) {
+      double* row = pool_out_ + p * kPoolMetricCount;
+      const double quota_h = m_.pools[p].quota_gpus * window_s / 3600.0;
+      total_quota_h += quota_h;
+      row[kPoolUtilization] = quota_h > 0 ? row[kPoolGpuHoursUsed] / quota_h : 0.0;
+      out_[kCostUsd] += row[kPoolCostUsd];
+      out_[kGpuHoursUsed] += row[kPoolGpuHoursUsed];
+      out_[kGpuHoursBilled] += row[kPoolGpuHoursBilled];
+    }
+    out_[kUtilization] = total_quota_h > 0 ? out_[kGpuHoursUsed] / total_quota_h : 0.0;
+    const double arrived = out_[kJobsArrived], started = out_[kJobsStarted];
+    const double completed = out_[kJobsCompleted];
+    out_[kDropFraction] = arrived > 0 ? out_[kJobsDropped] / arrived : 0.0;
+    out_[kWaitProbability] = started > 0 ? out_[kWaitProbability] / started : 0.0;
+    out_[kWaitMeanS] = started > 0 ? wait_sum_ / started : 0.0;
+    out_[kWaitP50S] = wait_hist_->quantile(0.50);
+    out_[kWaitP95S] = wait_hist_->quantile(0.95);
+    out_[kWaitP99S] = wait_hist_->quantile(0.99);
+    out_[kCompletionMeanS] = completed > 0 ? completion_sum_ / completed : 0.0;
+    out_[kCompletionP50S] = completion_hist_->quantile(0.50);
+    out_[kCompletionP95S] = completion_hist_->quantile(0.95);
+    out_[kCompletionP99S] = completion_hist_->quantile(0.99);
+    out_[kQueueLengthMean] = window_s > 0 ? queue_area_ / window_s : 0.0;
+    out_[kJobsRunningMean] = window_s > 0 ? running_area_ / window_s : 0.0;
+    out_[kEvents] = static_cast<double>(events);
+  }
+
+  GPUCAP_HD void push(double time_s, uint32_t type, uint32_t payload) {
+    if (!calendar_.push(time_s, type, payload)) status_ = 1;
+  }
+
+  const CompiledModel& m_;
+  double* out_;
+  double* pool_out_;
+  EventCalendar calendar_;
+  JobSlot* slots_;
+  uint32_t* free_slots_;
+  uint32_t free_slot_count_ = 0;
+  QueuedJob* queue_;
+  uint32_t queue_head_ = 0, queue_size_ = 0;
+  RandomStream* streams_;
+  uint32_t* trace_cursor_;
+  uint32_t* free_gpus_;
+  LogHistogram* wait_hist_;
+  LogHistogram* completion_hist_;
+  uint32_t jobs_holding_ = 0;
+  double now_ = 0;
+  double queue_area_ = 0, running_area_ = 0;
+  double wait_sum_ = 0, completion_sum_ = 0;
+  int status_ = 0;
+};
+
+}  // namespace gpucap::detail

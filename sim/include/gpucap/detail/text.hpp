@@ -1,0 +1,21 @@
+// gpucap internals: small text helpers for messages and tables.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace gpucap::text {
+
+std::string join(const std::vector<std::string>& items, const std::string& separator);
+std::vector<std::string> split(const std::string& s, char separator);
+std::string trim(const std::string& s);
+
+/// Edit (Levenshtein) distance between a and b.
+std::size_t edit_distance(const std::string& a, const std::string& b);
+
+/// The candidate nearest to `word` when it is close enough to be a likely typo, else "".
+std::string closest(const std::string& word, const std::vector<std::string>& candidates);
+
+/// "90 s", "30 min", "12 h", "3 d": a duration in the largest unit that keeps it readable.
+std::string format_duration(double seconds);
+
+}  // namespace gpucap::text

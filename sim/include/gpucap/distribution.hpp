@@ -1,0 +1,91 @@
+// gpucap: probability distributions of the portable core (durations, delays).
+//
+// A Distribution is plain data: a kind and up to three parameters, plus an offset into the
+// model's table of empirical samples. sample() draws one value from a RandomStream with the
+// portable log/exp, so the same stream gives the same value on every backend. Units are those of
+// the quantity (seconds for durations and delays).
+#pragma once
+#include <cstdint>
+
+#include "gpucap/philox.hpp"
+#include "gpucap/portable.hpp"
+#include "gpucap/portable_math.hpp"
+
+namespace gpucap {
+
+enum class DistKind : uint8_t {
+  deterministic,  ///< p0 = value
+  exponential,    ///< p0 = mean
+  uniform,        ///< p0 = min, p1 = max
+  lognormal,      ///< p0 = mu, p1 = sigma of the underlying normal (median = e^mu)
+  gamma,          ///< p0 = shape k, p1 = scale theta (mean = k theta)
+  weibull,        ///< p0 = shape k, p1 = scale lambda
+  pareto,         ///< p0 = shape alpha, p1 = scale x_m (the minimum)
+  empirical,      ///< table[offset .. offset + count): values drawn with equal probability
+};
+
+struct Distribution {
+  DistKind kind = DistKind::deterministic;
+  double p0 = 0, p1 = 0;
+  uint32_t table_offset = 0, table_count = 0;
+};
+
+/// A standard normal variate by Marsaglia's polar method (only log, sqrt and arithmetic).
+GPUCAP_HD inline double sample_standard_normal(RandomStream& rng) {
+  for (;;) {
+    const double u = 2.0 * rng.next_uniform() - 1.0;
+    const double v = 2.0 * rng.next_uniform() - 1.0;
+    const double s = u * u + v * v;
+    if (s < 1.0 && s > 0.0) return u * __builtin_sqrt(-2.0 * pmath::log(s) / s);
+  }
+}
+
+/// Gamma(shape, 1) by Marsaglia and Tsang (2000); shape < 1 boosted by U^(1/shape).
+GPUCAP_HD inline double sample_standard_gamma(RandomStream& rng, double shape) {
+  double boost = 1.0;
+  if (shape < 1.0) {
+    boost = pmath::pow(rng.next_uniform(), 1.0 / shape);
+    shape += 1.0;
+  }
+  const double d = shape - 1.0 / 3.0;
+  const double c = 1.0 / __builtin_sqrt(9.0 * d);
+  for (;;) {
+    double x, v;
+    do {
+      x = sample_standard_normal(rng);
+      v = 1.0 + c * x;
+    } while (v <= 0.0);
+    v = v * v * v;
+    const double u = rng.next_uniform();
+    if (u < 1.0 - 0.0331 * (x * x) * (x * x)) return boost * d * v;
+    if (pmath::log(u) < 0.5 * x * x + d * (1.0 - v + pmath::log(v))) return boost * d * v;
+  }
+}
+
+/// One draw of `dist`; `table` is the model's empirical sample table.
+GPUCAP_HD inline double sample(const Distribution& dist, RandomStream& rng, const double* table) {
+  switch (dist.kind) {
+    case DistKind::deterministic:
+      return dist.p0;
+    case DistKind::exponential:
+      return -dist.p0 * pmath::log(rng.next_uniform());
+    case DistKind::uniform:
+      return dist.p0 + (dist.p1 - dist.p0) * rng.next_uniform();
+    case DistKind::lognormal:
+      return pmath::exp(dist.p0 + dist.p1 * sample_standard_normal(rng));
+    case DistKind::gamma:
+      return dist.p1 * sample_standard_gamma(rng, dist.p0);
+    case DistKind::weibull:
+      return dist.p1 * pmath::pow(-pmath::log(rng.next_uniform()), 1.0 / dist.p0);
+    case DistKind::pareto:
+      return dist.p1 * pmath::pow(rng.next_uniform(), -1.0 / dist.p0);
+    case DistKind::empirical: {
+      uint32_t i = static_cast<uint32_t>(rng.next_uniform() * dist.table_count);
+      if (i >= dist.table_count) i = dist.table_count - 1;
+      return table[dist.table_offset + i];
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace gpucap

@@ -1,0 +1,83 @@
+// gpucap: the metrics one replication produces, with their names and units.
+//
+// A replication writes kScalarMetricCount doubles (indexed by ScalarMetric) and, for each pool,
+// kPoolMetricCount doubles (indexed by PoolMetric, row-major [pool][metric]). The tables below
+// name each one for the CLI, the HDF5 file and Python. Statistics cover [warmup, horizon].
+#pragma once
+#include <cstdint>
+
+namespace gpucap {
+
+enum ScalarMetric : uint32_t {
+  kCostUsd,                ///< USD billed for GPU holds that ended in the window
+  kGpuHoursUsed,           ///< GPU-hours running jobs, clipped to the window
+  kGpuHoursBilled,         ///< GPU-hours billed (increments and minimums applied)
+  kUtilization,            ///< GPU-hours used / (sum of quotas x window hours)
+  kJobsArrived,            ///< jobs that arrived in the window
+  kJobsStarted,            ///< of those, jobs that started running
+  kJobsCompleted,          ///< of those, jobs that finished before the horizon
+  kJobsDropped,            ///< of those, jobs dropped because the waiting room was full
+  kDropFraction,           ///< dropped / arrived
+  kWaitProbability,        ///< share of started jobs that waited at all (wait > 0)
+  kWaitMeanS,              ///< mean wait from arrival to running (queue + provisioning), s
+  kWaitP50S,
+  kWaitP95S,
+  kWaitP99S,
+  kCompletionMeanS,        ///< mean time from arrival to finish, s
+  kCompletionP50S,
+  kCompletionP95S,
+  kCompletionP99S,
+  kQueueLengthMean,        ///< time-average number of jobs waiting
+  kJobsRunningMean,        ///< time-average number of jobs holding GPUs
+  kEvents,                 ///< events processed by the calendar in the whole run
+  kScalarMetricCount
+};
+
+enum PoolMetric : uint32_t {
+  kPoolCostUsd,
+  kPoolGpuHoursUsed,
+  kPoolGpuHoursBilled,
+  kPoolUtilization,
+  kPoolJobsStarted,
+  kPoolMetricCount
+};
+
+struct MetricInfo {
+  const char* name;
+  const char* unit;
+  const char* description;
+};
+
+inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
+    {"cost", "USD", "billed cost of GPU holds that ended in the window"},
+    {"gpu_hours_used", "GPU-h", "GPU-hours spent running jobs in the window"},
+    {"gpu_hours_billed", "GPU-h", "GPU-hours billed, increments and minimums applied"},
+    {"utilization", "fraction", "GPU-hours used / (total quota x window)"},
+    {"jobs_arrived", "jobs", "jobs that arrived in the window"},
+    {"jobs_started", "jobs", "jobs of the window that started running"},
+    {"jobs_completed", "jobs", "jobs of the window that finished before the horizon"},
+    {"jobs_dropped", "jobs", "jobs dropped because the waiting room was full"},
+    {"drop_fraction", "fraction", "jobs dropped / jobs arrived"},
+    {"wait_probability", "fraction", "share of started jobs that waited (wait > 0)"},
+    {"wait_mean", "s", "mean time from arrival to running"},
+    {"wait_p50", "s", "median wait (log-spaced histogram)"},
+    {"wait_p95", "s", "95th percentile of wait"},
+    {"wait_p99", "s", "99th percentile of wait"},
+    {"completion_mean", "s", "mean time from arrival to finish"},
+    {"completion_p50", "s", "median completion time"},
+    {"completion_p95", "s", "95th percentile of completion time"},
+    {"completion_p99", "s", "99th percentile of completion time"},
+    {"queue_length_mean", "jobs", "time-average number of jobs waiting"},
+    {"jobs_running_mean", "jobs", "time-average number of jobs holding GPUs"},
+    {"events", "events", "events processed in the whole run"},
+};
+
+inline constexpr MetricInfo kPoolMetricInfo[kPoolMetricCount] = {
+    {"cost", "USD", "billed cost of the pool"},
+    {"gpu_hours_used", "GPU-h", "GPU-hours spent running jobs"},
+    {"gpu_hours_billed", "GPU-h", "GPU-hours billed"},
+    {"utilization", "fraction", "GPU-hours used / (quota x window)"},
+    {"jobs_started", "jobs", "jobs of the window started in the pool"},
+};
+
+}  // namespace gpucap

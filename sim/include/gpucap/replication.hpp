@@ -1,0 +1,39 @@
+// gpucap: one replication of a compiled model, the heart of the portable core.
+//
+//   size_t bytes = replication_arena_bytes(model);   // per concurrent replication
+//   int status = run_replication(model, seed, r, arena, scalars, pool_values);
+//
+// run_replication simulates one independent future from time 0 to model.horizon_s and writes
+// kScalarMetricCount scalars and pool_count x kPoolMetricCount pool values (row-major). Its random
+// numbers come from Philox streams keyed by (seed, r, stream id), so the result depends on
+// (model, seed, r) alone. It allocates nothing: all state lives in `arena` (8-byte aligned,
+// replication_arena_bytes long), so the same code runs on a CPU thread or a GPU thread.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "gpucap/compiled_model.hpp"
+#include "gpucap/detail/replication_engine.hpp"
+#include "gpucap/metrics.hpp"
+
+namespace gpucap {
+
+enum ReplicationStatus : int {
+  kReplicationOk = 0,
+  kReplicationCalendarOverflow = 1,  ///< a bug: the calendar bound was wrong
+};
+
+/// Bytes of state one replication of `model` needs.
+GPUCAP_HD inline size_t replication_arena_bytes(const CompiledModel& model) {
+  return detail::ArenaLayout::of(model).total_bytes;
+}
+
+/// Runs replication `replication` of `model` under `seed`. Returns a ReplicationStatus.
+GPUCAP_HD inline int run_replication(const CompiledModel& model, uint64_t seed,
+                                     uint64_t replication, void* arena, double* scalars,
+                                     double* pool_values) {
+  detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values);
+  return engine.run();
+}
+
+}  // namespace gpucap

@@ -1,0 +1,58 @@
+// gpucap: the results of a run: per-replication metric rows, pool rows and their summaries.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpucap/metrics.hpp"
+#include "gpucap/summary.hpp"
+
+namespace gpucap {
+
+/// One varied parameter of a sweep: a dotted scenario path and its value at each point.
+struct SweepParameter {
+  std::string path;
+  std::vector<std::string> values;  ///< one per point, as written by the user
+};
+
+/// Everything one run produced. Layouts are row-major:
+///   scalars      [point][replication][kScalarMetricCount]
+///   pool_values  [point][replication][pool][kPoolMetricCount]
+///   summary      [point][kScalarMetricCount]
+///   pool_summary [point][pool][kPoolMetricCount]
+struct RunResults {
+  std::string gpucap_version;
+  std::string scenario_name;
+  std::string scenario_text;  ///< the full scenario (overrides applied), for reproducibility
+  std::string backend;        ///< "cpu-openmp", "cpu-serial", ...
+  uint64_t seed = 0;
+  std::size_t points = 1;
+  std::size_t replications = 0;
+  int threads = 1;
+  double wall_time_s = 0;
+  std::vector<std::string> pool_names;
+  std::vector<SweepParameter> sweep;  ///< empty for a plain run (one point)
+
+  std::vector<double> scalars;
+  std::vector<double> pool_values;
+  std::vector<MetricSummary> summary;
+  std::vector<MetricSummary> pool_summary;
+
+  std::size_t pool_count() const { return pool_names.size(); }
+  double scalar(std::size_t point, std::size_t rep, ScalarMetric m) const {
+    return scalars[(point * replications + rep) * kScalarMetricCount + m];
+  }
+  double pool_value(std::size_t point, std::size_t rep, std::size_t pool, PoolMetric m) const {
+    return pool_values[((point * replications + rep) * pool_count() + pool) * kPoolMetricCount +
+                       m];
+  }
+  const MetricSummary& summary_of(std::size_t point, ScalarMetric m) const {
+    return summary[point * kScalarMetricCount + m];
+  }
+
+  /// Fills summary and pool_summary from scalars and pool_values.
+  void summarize_all();
+};
+
+}  // namespace gpucap

@@ -1,0 +1,105 @@
+// gpucap: the validated, host-side description of a scenario (the rich form of a YAML file).
+//
+// A Scenario is what load_scenario() returns after every check has passed; compile() turns it
+// into the flat CompiledModel the engine runs. Units: seconds, USD, GPUs.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gpucap/compiled_model.hpp"
+#include "gpucap/distribution.hpp"
+
+namespace gpucap {
+
+/// A distribution as written by the user; `samples` holds the values of an empirical one.
+struct DistributionSpec {
+  DistKind kind = DistKind::deterministic;
+  double p0 = 0, p1 = 0;  ///< see DistKind for their meaning (already converted)
+  std::vector<double> samples;
+  double mean() const;  ///< analytic mean (sample mean for empirical); infinite if it diverges
+};
+
+enum class ProviderKind : uint8_t { hyperscaler, gpu_cloud, serverless, marketplace, onprem };
+
+struct ProviderSpec {
+  std::string name;
+  ProviderKind kind = ProviderKind::hyperscaler;
+};
+
+struct RegionSpec {
+  std::string name;
+  std::map<std::string, double> latency_ms;  ///< one-way latency to other regions, ms
+};
+
+struct PoolSpec {
+  std::string name;
+  std::string provider;  ///< empty when no providers are declared
+  std::string region;    ///< empty when no regions are declared
+  std::string gpu;
+  PurchaseOption purchase = PurchaseOption::on_demand;
+  double price_usd_per_gpu_hour = 0;
+  double billing_increment_s = 1;
+  double billing_minimum_s = 0;
+  uint32_t quota_gpus = 0;
+  double speed = 1;
+  bool has_provisioning_delay = false;
+  DistributionSpec provisioning_delay_s;
+};
+
+/// One row of an arrival trace: submit time (s from the start), GPUs, reference run time (s).
+struct TraceRow {
+  double submit_s;
+  uint32_t gpus;
+  double work_s;
+};
+
+struct ArrivalSpec {
+  ArrivalKind kind = ArrivalKind::poisson;
+  double rate_per_s = 0;
+  std::vector<double> profile;  ///< multipliers, one per bin (24 hourly or 168 weekly)
+  double profile_bin_s = 3600;
+  std::vector<TraceRow> trace;  ///< sorted by submit time
+  std::string trace_file;
+};
+
+enum class WorkloadKind : uint8_t { training, batch };
+
+struct JobClassSpec {
+  std::string name;
+  WorkloadKind kind = WorkloadKind::batch;
+  uint32_t gpus = 1;
+  int32_t priority = 0;
+  DistributionSpec work_s;
+  ArrivalSpec arrivals;
+  std::vector<std::string> placement;  ///< pool names in order of preference
+};
+
+struct PolicySpec {
+  QueueDiscipline discipline = QueueDiscipline::fifo;
+  bool backfill = false;
+  uint32_t queue_capacity = 10000;
+  bool queue_capacity_set = false;  ///< false: the default above applies
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string source_path;  ///< the file it came from
+  std::string source_text;  ///< the scenario as YAML, overrides applied
+  double horizon_s = 0;
+  double warmup_s = 0;
+  uint64_t seed = 1;
+  uint64_t replications = 1000;
+  std::vector<ProviderSpec> providers;
+  std::vector<RegionSpec> regions;
+  std::vector<PoolSpec> pools;
+  std::vector<JobClassSpec> workloads;
+  PolicySpec policy;
+
+  /// Index of the pool with this name, or -1.
+  int pool_index(const std::string& pool_name) const;
+};
+
+}  // namespace gpucap

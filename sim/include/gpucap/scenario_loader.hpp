@@ -1,0 +1,37 @@
+// gpucap: loading and validating scenario files (format v1, docs/scenario-format.md).
+//
+//   gpucap::Scenario s = gpucap::load_scenario("scenarios/default.yaml", {"pools.a.quota=16"});
+//
+// Every problem raises ScenarioError whose message names the file, line and column, the key path
+// and what would be valid, e.g.
+//   scenarios/x.yaml:12:7: pools.aws-od.quota: must be a whole number >= 1, got -3
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpucap/scenario.hpp"
+
+namespace gpucap {
+
+/// A scenario that cannot be used, with a message written for a person.
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Loads `path`, applies `overrides` ("dotted.path=value", value in YAML syntax; sequence items
+/// are addressed by index or by their `name`), and validates the result.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+
+/// As load_scenario, from YAML text; `origin` names it in messages. Relative data files (traces,
+/// empirical samples) are resolved against `base_dir`.
+Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
+                        const std::string& base_dir,
+                        const std::vector<std::string>& overrides = {});
+
+/// Parses a duration: a number of seconds or a string with a unit, "250ms", "90s", "30min",
+/// "12h", "3d", "1w". Throws std::invalid_argument with what is valid.
+double parse_duration_s(const std::string& text);
+
+}  // namespace gpucap

@@ -1,0 +1,27 @@
+// gpucap: statistics of one metric across replications.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace gpucap {
+
+/// Across-replication statistics of one metric. The confidence interval is Student's t interval
+/// for the mean (replications are independent and identically distributed); quantiles are of
+/// the replication values (type 7, linear interpolation, as numpy's default).
+struct MetricSummary {
+  std::size_t n = 0;
+  double mean = 0, std = 0;  ///< sample standard deviation (n - 1 denominator)
+  double ci95_low = 0, ci95_high = 0;
+  double p5 = 0, p50 = 0, p95 = 0;
+};
+
+/// Summary of `values` (n >= 1; with n = 1 the interval collapses to the mean).
+MetricSummary summarize(std::vector<double> values);
+
+/// Two-sided Student t quantile t_{1 - alpha/2, dof}, e.g. 1.96 for alpha = 0.05 and dof large.
+double student_t_quantile(double confidence, std::size_t dof);
+
+/// Half-width of the `confidence` interval of the mean for `s` (a summary of n values).
+double ci_half_width(const MetricSummary& s, double confidence);
+
+}  // namespace gpucap

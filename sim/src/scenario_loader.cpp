@@ -1,0 +1,802 @@
+// gpucap: scenario file parsing and validation (format v1).
+//
+// Each reader below takes a YAML node and its dotted key path, checks the node's shape and the
+// values' ranges, and converts units. Errors name file:line:column, the key path, the problem and
+// what would be valid (see fail()).
+#include "gpucap/scenario_loader.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "gpucap/detail/csv_table.hpp"
+#include "gpucap/detail/text.hpp"
+
+namespace gpucap {
+namespace {
+
+constexpr uint32_t kMaxTotalQuotaGpus = 0x3FFFFF;  // event payloads carry 22 bits
+
+struct Context {
+  std::string origin;    ///< file name shown in messages
+  std::string base_dir;  ///< for relative data files
+  std::vector<std::pair<std::string, std::string>> overrides;  ///< (path, value) from --set
+
+  std::string where(const YAML::Node& node, const std::string& path) const {
+    for (const auto& [opath, value] : overrides) {
+      if (path == opath || path.rfind(opath + ".", 0) == 0)
+        return origin + ": (from --set " + opath + "=" + value + ")";
+    }
+    const YAML::Mark mark = node.Mark();
+    if (mark.line < 0) return origin;
+    return origin + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  }
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& path,
+                         const std::string& message) const {
+    throw ScenarioError(where(node, path) + ": " + (path.empty() ? "" : path + ": ") + message);
+  }
+
+  std::string resolve(const std::string& file) const {
+    if (file.empty() || file[0] == '/' || base_dir.empty()) return file;
+    return base_dir + "/" + file;
+  }
+};
+
+std::string join_path(const std::string& parent, const std::string& key) {
+  return parent.empty() ? key : parent + "." + key;
+}
+
+std::string describe(const YAML::Node& node) {
+  if (node.IsScalar()) return "\"" + node.Scalar() + "\"";
+  if (node.IsMap()) return "a mapping";
+  if (node.IsSequence()) return "a list";
+  return "nothing";
+}
+
+/// Checks that `node` is a mapping whose keys are all in `allowed`.
+void expect_map(const Context& ctx, const YAML::Node& node, const std::string& path,
+                const std::vector<std::string>& allowed) {
+  if (!node.IsMap())
+    ctx.fail(node, path, "must be a mapping of " + text::join(allowed, ", ") + "; got " +
+                             describe(node));
+  for (const auto& kv : node) {
+    const std::string key = kv.first.Scalar();
+    if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+    std::string message = "unknown key '" + key + "'";
+    const std::string suggestion = text::closest(key, allowed);
+    if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+    message += "; valid keys: " + text::join(allowed, ", ");
+    ctx.fail(kv.first, join_path(path, key), message);
+  }
+}
+
+YAML::Node require(const Context& ctx, const YAML::Node& map, const std::string& path,
+                   const std::string& key, const std::string& what) {
+  const YAML::Node child = map[key];
+  if (!child || child.IsNull()) ctx.fail(map, join_path(path, key), "is required: " + what);
+  return child;
+}
+
+std::string read_string(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  if (!node.IsScalar()) ctx.fail(node, path, "must be a text value, got " + describe(node));
+  return node.Scalar();
+}
+
+double read_number(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  if (!node.IsScalar()) ctx.fail(node, path, "must be a number, got " + describe(node));
+  const std::string& s = node.Scalar();
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end != '\0' || !std::isfinite(v))
+    ctx.fail(node, path, "must be a finite number, got \"" + s + "\"");
+  return v;
+}
+
+double read_number_in(const Context& ctx, const YAML::Node& node, const std::string& path,
+                      double lo, bool lo_open, const std::string& valid) {
+  const double v = read_number(ctx, node, path);
+  if (lo_open ? !(v > lo) : !(v >= lo))
+    ctx.fail(node, path, "must be " + valid + ", got " + node.Scalar());
+  return v;
+}
+
+int64_t read_integer(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     int64_t lo, int64_t hi) {
+  const std::string valid =
+      "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+  if (!node.IsScalar()) ctx.fail(node, path, "must be " + valid + ", got " + describe(node));
+  const std::string& s = node.Scalar();
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || *end != '\0' || v < lo || v > hi)
+    ctx.fail(node, path, "must be " + valid + ", got \"" + s + "\"");
+  return v;
+}
+
+bool read_bool(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  const std::string s = read_string(ctx, node, path);
+  if (s == "true" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "no" || s == "off") return false;
+  ctx.fail(node, path, "must be true or false, got \"" + s + "\"");
+}
+
+/// A duration: a number of seconds or text with a unit (ms, s, min, h, d, w).
+double read_duration(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     bool allow_zero) {
+  if (!node.IsScalar())
+    ctx.fail(node, path, "must be a duration such as 90s, 30min, 12h or 3d; got " +
+                             describe(node));
+  double v = 0;
+  try {
+    v = parse_duration_s(node.Scalar());
+  } catch (const std::invalid_argument& e) {
+    ctx.fail(node, path, e.what());
+  }
+  if (allow_zero ? v < 0 : v <= 0)
+    ctx.fail(node, path,
+             std::string("must be a duration ") + (allow_zero ? ">= 0" : "> 0") + ", got " +
+                 node.Scalar());
+  return v;
+}
+
+template <typename Enum>
+Enum read_choice(const Context& ctx, const YAML::Node& node, const std::string& path,
+                 const std::vector<std::pair<std::string, Enum>>& choices) {
+  const std::string s = read_string(ctx, node, path);
+  std::vector<std::string> names;
+  for (const auto& [name, value] : choices) {
+    if (name == s) return value;
+    names.push_back(name);
+  }
+  std::string message = "unknown value \"" + s + "\"";
+  const std::string suggestion = text::closest(s, names);
+  if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+  ctx.fail(node, path, message + "; valid: " + text::join(names, ", "));
+}
+
+// ---- distributions --------------------------------------------------------------------------
+
+std::vector<double> read_csv_column(const Context& ctx, const YAML::Node& at,
+                                    const std::string& path, const std::string& file,
+                                    const std::string& column) {
+  try {
+    const detail::CsvTable table = detail::CsvTable::read(ctx.resolve(file));
+    return table.numbers(column);
+  } catch (const std::runtime_error& e) {
+    ctx.fail(at, path, e.what());
+  }
+}
+
+/// A distribution: a plain duration (deterministic) or a mapping with `dist` and its parameters.
+/// `is_duration` says whether the parameters carry time units.
+DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
+                                   const std::string& path) {
+  DistributionSpec d;
+  if (node.IsScalar()) {
+    d.kind = DistKind::deterministic;
+    d.p0 = read_duration(ctx, node, path, true);
+    return d;
+  }
+  if (!node.IsMap())
+    ctx.fail(node, path, "must be a duration or a mapping with 'dist'; got " + describe(node));
+  const YAML::Node kind_node =
+      require(ctx, node, path, "dist",
+              "one of deterministic, exponential, uniform, lognormal, gamma, weibull, pareto, "
+              "empirical");
+  d.kind = read_choice<DistKind>(ctx, kind_node, join_path(path, "dist"),
+                                 {{"deterministic", DistKind::deterministic},
+                                  {"exponential", DistKind::exponential},
+                                  {"uniform", DistKind::uniform},
+                                  {"lognormal", DistKind::lognormal},
+                                  {"gamma", DistKind::gamma},
+                                  {"weibull", DistKind::weibull},
+                                  {"pareto", DistKind::pareto},
+                                  {"empirical", DistKind::empirical}});
+  auto duration = [&](const char* key, bool allow_zero) {
+    return read_duration(ctx, require(ctx, node, path, key, "a duration"), join_path(path, key),
+                         allow_zero);
+  };
+  auto positive = [&](const char* key) {
+    return read_number_in(ctx, require(ctx, node, path, key, "a number > 0"),
+                          join_path(path, key), 0, true, "a number > 0");
+  };
+  switch (d.kind) {
+    case DistKind::deterministic:
+      expect_map(ctx, node, path, {"dist", "value"});
+      d.p0 = duration("value", true);
+      break;
+    case DistKind::exponential:
+      expect_map(ctx, node, path, {"dist", "mean"});
+      d.p0 = duration("mean", false);
+      break;
+    case DistKind::uniform:
+      expect_map(ctx, node, path, {"dist", "min", "max"});
+      d.p0 = duration("min", true);
+      d.p1 = duration("max", true);
+      if (!(d.p1 > d.p0)) ctx.fail(node[std::string("max")], join_path(path, "max"), "must be greater than min");
+      break;
+    case DistKind::lognormal:
+      expect_map(ctx, node, path, {"dist", "median", "sigma", "mean", "cv"});
+      if (node["median"]) {
+        if (node["mean"] || node["cv"])
+          ctx.fail(node, path, "give either median and sigma, or mean and cv, not both");
+        d.p0 = std::log(duration("median", false));
+        d.p1 = positive("sigma");
+      } else {
+        const double mean = duration("mean", false), cv = positive("cv");
+        d.p1 = std::sqrt(std::log1p(cv * cv));
+        d.p0 = std::log(mean) - 0.5 * d.p1 * d.p1;
+      }
+      break;
+    case DistKind::gamma:
+      expect_map(ctx, node, path, {"dist", "shape", "scale", "mean", "cv"});
+      if (node["shape"]) {
+        if (node["mean"] || node["cv"])
+          ctx.fail(node, path, "give either shape and scale, or mean and cv, not both");
+        d.p0 = positive("shape");
+        d.p1 = duration("scale", false);
+      } else {
+        const double mean = duration("mean", false), cv = positive("cv");
+        d.p0 = 1.0 / (cv * cv);
+        d.p1 = mean / d.p0;
+      }
+      break;
+    case DistKind::weibull:
+      expect_map(ctx, node, path, {"dist", "shape", "scale"});
+      d.p0 = positive("shape");
+      d.p1 = duration("scale", false);
+      break;
+    case DistKind::pareto:
+      expect_map(ctx, node, path, {"dist", "shape", "scale"});
+      d.p0 = positive("shape");
+      d.p1 = duration("scale", false);
+      break;
+    case DistKind::empirical: {
+      expect_map(ctx, node, path, {"dist", "file", "column", "values", "scale"});
+      if (node["values"]) {
+        const YAML::Node values = node["values"];
+        const std::string vpath = join_path(path, "values");
+        if (!values.IsSequence() || values.size() == 0)
+          ctx.fail(values, vpath, "must be a non-empty list of durations");
+        for (std::size_t i = 0; i < values.size(); ++i)
+          d.samples.push_back(
+              read_duration(ctx, values[i], vpath + "[" + std::to_string(i) + "]", true));
+      } else {
+        const std::string file =
+            read_string(ctx, require(ctx, node, path, "file", "a CSV file (or give 'values')"),
+                        join_path(path, "file"));
+        const std::string column = read_string(
+            ctx, require(ctx, node, path, "column", "the CSV column holding seconds"),
+            join_path(path, "column"));
+        d.samples = read_csv_column(ctx, node["file"], join_path(path, "file"), file, column);
+        for (double v : d.samples)
+          if (!(v >= 0))
+            ctx.fail(node["file"], join_path(path, "file"),
+                     "column '" + column + "' must hold durations >= 0 s");
+      }
+      const double scale =
+          node["scale"] ? read_number_in(ctx, node["scale"], join_path(path, "scale"), 0, true,
+                                         "a number > 0")
+                        : 1.0;
+      for (double& v : d.samples) v *= scale;
+      break;
+    }
+  }
+  return d;
+}
+
+// ---- sections -------------------------------------------------------------------------------
+
+double read_rate_per_s(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  static const std::vector<std::pair<std::string, double>> units = {
+      {"rate_per_s", 1.0}, {"rate_per_min", 60.0}, {"rate_per_hour", 3600.0},
+      {"rate_per_day", 86400.0}};
+  double rate = -1;
+  for (const auto& [key, per_s] : units) {
+    if (!node[key]) continue;
+    if (rate >= 0) ctx.fail(node, path, "give exactly one of rate_per_s, rate_per_min, "
+                                        "rate_per_hour, rate_per_day");
+    rate = read_number_in(ctx, node[key], join_path(path, key), 0, true, "a rate > 0") / per_s;
+  }
+  if (rate < 0)
+    ctx.fail(node, path, "needs a rate: one of rate_per_s, rate_per_min, rate_per_hour, "
+                         "rate_per_day");
+  return rate;
+}
+
+ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  ArrivalSpec a;
+  if (!node.IsMap())
+    ctx.fail(node, path, "must be a mapping with 'process' (poisson, nhpp, trace); got " +
+                             describe(node));
+  const YAML::Node process = require(ctx, node, path, "process", "poisson, nhpp or trace");
+  a.kind = read_choice<ArrivalKind>(
+      ctx, process, join_path(path, "process"),
+      {{"poisson", ArrivalKind::poisson}, {"nhpp", ArrivalKind::profile},
+       {"trace", ArrivalKind::trace}});
+  const std::vector<std::string> rate_keys = {"rate_per_s", "rate_per_min", "rate_per_hour",
+                                              "rate_per_day"};
+  if (a.kind == ArrivalKind::poisson) {
+    std::vector<std::string> keys = {"process"};
+    keys.insert(keys.end(), rate_keys.begin(), rate_keys.end());
+    expect_map(ctx, node, path, keys);
+    a.rate_per_s = read_rate_per_s(ctx, node, path);
+  } else if (a.kind == ArrivalKind::profile) {
+    std::vector<std::string> keys = {"process", "hourly_profile", "weekly_profile"};
+    keys.insert(keys.end(), rate_keys.begin(), rate_keys.end());
+    expect_map(ctx, node, path, keys);
+    a.rate_per_s = read_rate_per_s(ctx, node, path);
+    const bool hourly = static_cast<bool>(node["hourly_profile"]);
+    if (hourly == static_cast<bool>(node["weekly_profile"]))
+      ctx.fail(node, path, "give exactly one of hourly_profile (24 multipliers, hour 0 first) or "
+                           "weekly_profile (168 multipliers, Monday 00:00 first)");
+    const std::string key = hourly ? "hourly_profile" : "weekly_profile";
+    const YAML::Node prof = node[key];
+    const std::size_t want = hourly ? 24 : 168;
+    if (!prof.IsSequence() || prof.size() != want)
+      ctx.fail(prof, join_path(path, key),
+               "must be a list of exactly " + std::to_string(want) + " multipliers >= 0");
+    double sum = 0;
+    for (std::size_t i = 0; i < want; ++i) {
+      a.profile.push_back(read_number_in(ctx, prof[i],
+                                         join_path(path, key) + "[" + std::to_string(i) + "]",
+                                         0, false, "a multiplier >= 0"));
+      sum += a.profile.back();
+    }
+    if (!(sum > 0)) ctx.fail(prof, join_path(path, key), "must have a multiplier > 0");
+    a.profile_bin_s = 3600;
+  } else {
+    expect_map(ctx, node, path,
+               {"process", "file", "submit_column", "gpus_column", "duration_column",
+                "time_unit"});
+    a.trace_file = read_string(ctx, require(ctx, node, path, "file", "a CSV file"),
+                               join_path(path, "file"));
+    auto column = [&](const char* key, const char* fallback) {
+      return node[key] ? read_string(ctx, node[key], join_path(path, key))
+                       : std::string(fallback);
+    };
+    const std::string submit = column("submit_column", "submit_s");
+    const std::string gpus = column("gpus_column", "gpus");
+    const std::string duration = column("duration_column", "duration_s");
+    double unit_s = 1.0;
+    if (node["time_unit"])
+      unit_s = read_duration(ctx, node["time_unit"], join_path(path, "time_unit"), false);
+    const YAML::Node file_node = node["file"];
+    const std::string fpath = join_path(path, "file");
+    try {
+      const detail::CsvTable table = detail::CsvTable::read(ctx.resolve(a.trace_file));
+      const std::vector<double> t = table.numbers(submit), g = table.numbers(gpus),
+                                w = table.numbers(duration);
+      for (std::size_t i = 0; i < t.size(); ++i) {
+        const std::string row = a.trace_file + " data row " + std::to_string(i + 1) + ": ";
+        if (!(t[i] >= 0)) ctx.fail(file_node, fpath, row + submit + " must be >= 0");
+        if (!(g[i] >= 1) || g[i] != std::floor(g[i]) || g[i] > kMaxTotalQuotaGpus)
+          ctx.fail(file_node, fpath, row + gpus + " must be a whole number >= 1");
+        if (!(w[i] > 0)) ctx.fail(file_node, fpath, row + duration + " must be > 0");
+        a.trace.push_back({t[i] * unit_s, static_cast<uint32_t>(g[i]), w[i] * unit_s});
+      }
+    } catch (const std::runtime_error& e) {
+      if (dynamic_cast<const ScenarioError*>(&e)) throw;
+      ctx.fail(file_node, fpath, e.what());
+    }
+    if (a.trace.empty()) ctx.fail(file_node, fpath, "the trace has no rows");
+    std::stable_sort(a.trace.begin(), a.trace.end(),
+                     [](const TraceRow& x, const TraceRow& y) { return x.submit_s < y.submit_s; });
+  }
+  return a;
+}
+
+std::vector<std::string> keys_of(const YAML::Node& map) {
+  std::vector<std::string> keys;
+  for (const auto& kv : map) keys.push_back(kv.first.Scalar());
+  return keys;
+}
+
+/// A reference by name to an entry of `section` (e.g. a pool named in a placement list).
+std::string read_reference(const Context& ctx, const YAML::Node& node, const std::string& path,
+                           const std::vector<std::string>& names, const std::string& section) {
+  const std::string s = read_string(ctx, node, path);
+  if (std::find(names.begin(), names.end(), s) != names.end()) return s;
+  std::string message = "no " + section + " named \"" + s + "\"";
+  const std::string suggestion = text::closest(s, names);
+  if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+  ctx.fail(node, path, message + "; declared: " + text::join(names, ", "));
+}
+
+PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string& path,
+                   const std::string& name, const Scenario& s) {
+  expect_map(ctx, node, path,
+             {"provider", "region", "gpu", "purchase", "price_usd_per_gpu_hour",
+              "billing_increment", "billing_minimum", "quota", "speed", "provisioning_delay"});
+  PoolSpec p;
+  p.name = name;
+  if (node["provider"]) {
+    std::vector<std::string> names;
+    for (const auto& pr : s.providers) names.push_back(pr.name);
+    p.provider = names.empty() ? read_string(ctx, node["provider"], join_path(path, "provider"))
+                               : read_reference(ctx, node["provider"],
+                                                join_path(path, "provider"), names, "provider");
+  }
+  if (node["region"]) {
+    std::vector<std::string> names;
+    for (const auto& r : s.regions) names.push_back(r.name);
+    p.region = names.empty() ? read_string(ctx, node["region"], join_path(path, "region"))
+                             : read_reference(ctx, node["region"], join_path(path, "region"),
+                                              names, "region");
+  }
+  p.gpu = read_string(ctx, require(ctx, node, path, "gpu", "the GPU model, e.g. H100"),
+                      join_path(path, "gpu"));
+  if (node["purchase"]) {
+    const YAML::Node purchase = node["purchase"];
+    const std::string v = read_string(ctx, purchase, join_path(path, "purchase"));
+    if (v != "on_demand") {
+      const bool later = v == "spot" || v == "reserved" || v == "owned" || v == "serverless" ||
+                         v == "marketplace";
+      ctx.fail(purchase, join_path(path, "purchase"),
+               "\"" + v + "\" is " + (later ? "not supported by scenario format v1" : "unknown") +
+                   "; valid: on_demand");
+    }
+  }
+  p.price_usd_per_gpu_hour = read_number_in(
+      ctx, require(ctx, node, path, "price_usd_per_gpu_hour", "USD per GPU-hour, >= 0"),
+      join_path(path, "price_usd_per_gpu_hour"), 0, false, "a price >= 0 USD per GPU-hour");
+  if (node["billing_increment"])
+    p.billing_increment_s =
+        read_duration(ctx, node["billing_increment"], join_path(path, "billing_increment"), false);
+  if (node["billing_minimum"])
+    p.billing_minimum_s =
+        read_duration(ctx, node["billing_minimum"], join_path(path, "billing_minimum"), true);
+  p.quota_gpus = static_cast<uint32_t>(
+      read_integer(ctx, require(ctx, node, path, "quota", "the most GPUs held at once"),
+                   join_path(path, "quota"), 1, kMaxTotalQuotaGpus));
+  if (node["speed"])
+    p.speed = read_number_in(ctx, node["speed"], join_path(path, "speed"), 0, true,
+                             "a throughput > 0 relative to the reference GPU");
+  if (node["provisioning_delay"]) {
+    p.has_provisioning_delay = true;
+    p.provisioning_delay_s =
+        read_distribution(ctx, node["provisioning_delay"], join_path(path, "provisioning_delay"));
+  }
+  return p;
+}
+
+JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std::string& path,
+                           const Scenario& s) {
+  expect_map(ctx, node, path,
+             {"name", "kind", "gpus", "priority", "work", "arrivals", "placement"});
+  JobClassSpec w;
+  w.name = read_string(ctx, require(ctx, node, path, "name", "a unique name"),
+                       join_path(path, "name"));
+  if (node["kind"])
+    w.kind = read_choice<WorkloadKind>(
+        ctx, node["kind"], join_path(path, "kind"),
+        {{"training", WorkloadKind::training}, {"batch", WorkloadKind::batch}});
+  if (node["gpus"])
+    w.gpus = static_cast<uint32_t>(
+        read_integer(ctx, node["gpus"], join_path(path, "gpus"), 1, kMaxTotalQuotaGpus));
+  if (node["priority"])
+    w.priority = static_cast<int32_t>(
+        read_integer(ctx, node["priority"], join_path(path, "priority"), -1000000, 1000000));
+  w.arrivals = read_arrivals(
+      ctx, require(ctx, node, path, "arrivals", "an arrival process (poisson, nhpp, trace)"),
+      join_path(path, "arrivals"));
+  if (w.arrivals.kind == ArrivalKind::trace) {
+    if (node["work"])
+      ctx.fail(node["work"], join_path(path, "work"),
+               "a trace-driven workload takes each job's run time from its trace; remove 'work'");
+  } else {
+    w.work_s = read_distribution(
+        ctx, require(ctx, node, path, "work", "the run time on the reference GPU (distribution)"),
+        join_path(path, "work"));
+  }
+
+  std::vector<std::string> pool_names;
+  for (const auto& p : s.pools) pool_names.push_back(p.name);
+  if (node["placement"]) {
+    const YAML::Node list = node["placement"];
+    const std::string lpath = join_path(path, "placement");
+    if (!list.IsSequence() || list.size() == 0)
+      ctx.fail(list, lpath, "must be a non-empty list of pool names; declared pools: " +
+                                text::join(pool_names, ", "));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string ipath = lpath + "[" + std::to_string(i) + "]";
+      const std::string name = read_reference(ctx, list[i], ipath, pool_names, "pool");
+      if (std::find(w.placement.begin(), w.placement.end(), name) != w.placement.end())
+        ctx.fail(list[i], ipath, "pool \"" + name + "\" is listed twice");
+      w.placement.push_back(name);
+    }
+  } else {
+    w.placement = pool_names;
+  }
+
+  // Every job must fit some pool of its placement list as a whole gang.
+  uint32_t largest = 0;
+  std::string quotas;
+  for (const auto& name : w.placement) {
+    const PoolSpec& p = s.pools[s.pool_index(name)];
+    largest = std::max(largest, p.quota_gpus);
+    quotas += (quotas.empty() ? "" : ", ") + name + " " + std::to_string(p.quota_gpus);
+  }
+  uint32_t need = w.gpus;
+  for (const auto& row : w.arrivals.trace) need = std::max(need, row.gpus);
+  if (need > largest) {
+    const YAML::Node at = node["gpus"] ? node["gpus"] : node;
+    ctx.fail(at, join_path(path, "gpus"),
+             "a job of " + std::to_string(need) + " GPUs fits no pool of its placement list " +
+                 "(quotas: " + quotas + "); lower gpus or raise a quota");
+  }
+  return w;
+}
+
+PolicySpec read_policy(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  expect_map(ctx, node, path, {"queue", "backfill", "queue_capacity"});
+  PolicySpec p;
+  if (node["queue"])
+    p.discipline = read_choice<QueueDiscipline>(
+        ctx, node["queue"], join_path(path, "queue"),
+        {{"fifo", QueueDiscipline::fifo},
+         {"priority", QueueDiscipline::priority},
+         {"sjf", QueueDiscipline::shortest_job_first},
+         {"shortest_job_first", QueueDiscipline::shortest_job_first}});
+  if (node["backfill"]) p.backfill = read_bool(ctx, node["backfill"], join_path(path, "backfill"));
+  if (node["queue_capacity"]) {
+    p.queue_capacity = static_cast<uint32_t>(read_integer(
+        ctx, node["queue_capacity"], join_path(path, "queue_capacity"), 0, 100000000));
+    p.queue_capacity_set = true;
+  }
+  return p;
+}
+
+Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
+  expect_map(ctx, root, "",
+             {"name", "description", "horizon", "warmup", "seed", "replications", "providers",
+              "regions", "pools", "workloads", "policy"});
+  Scenario s;
+  s.name = read_string(ctx, require(ctx, root, "", "name", "a short title"), "name");
+  if (root["description"]) s.description = read_string(ctx, root["description"], "description");
+  s.horizon_s = read_duration(ctx, require(ctx, root, "", "horizon", "a duration such as 30d"),
+                              "horizon", false);
+  if (root["warmup"]) {
+    s.warmup_s = read_duration(ctx, root["warmup"], "warmup", true);
+    if (s.warmup_s >= s.horizon_s)
+      ctx.fail(root["warmup"], "warmup", "must be shorter than the horizon (" +
+                                             text::format_duration(s.horizon_s) + ")");
+  }
+  if (root["seed"])
+    s.seed = static_cast<uint64_t>(read_integer(ctx, root["seed"], "seed", 0, INT64_MAX));
+  if (root["replications"])
+    s.replications = static_cast<uint64_t>(
+        read_integer(ctx, root["replications"], "replications", 1, 1000000000));
+
+  if (root["providers"]) {
+    const YAML::Node providers = root["providers"];
+    if (!providers.IsMap()) ctx.fail(providers, "providers", "must be a mapping of names");
+    for (const auto& kv : providers) {
+      const std::string name = kv.first.Scalar();
+      const std::string path = "providers." + name;
+      ProviderSpec p{name, ProviderKind::hyperscaler};
+      if (kv.second.IsMap()) {
+        expect_map(ctx, kv.second, path, {"kind"});
+        if (kv.second["kind"])
+          p.kind = read_choice<ProviderKind>(ctx, kv.second["kind"], path + ".kind",
+                                             {{"hyperscaler", ProviderKind::hyperscaler},
+                                              {"gpu_cloud", ProviderKind::gpu_cloud},
+                                              {"serverless", ProviderKind::serverless},
+                                              {"marketplace", ProviderKind::marketplace},
+                                              {"onprem", ProviderKind::onprem}});
+      } else if (!kv.second.IsNull()) {
+        ctx.fail(kv.second, path, "must be a mapping (e.g. {kind: gpu_cloud}) or empty");
+      }
+      s.providers.push_back(p);
+    }
+  }
+  if (root["regions"]) {
+    const YAML::Node regions = root["regions"];
+    if (!regions.IsMap()) ctx.fail(regions, "regions", "must be a mapping of names");
+    const std::vector<std::string> region_names = keys_of(regions);
+    for (const auto& kv : regions) {
+      RegionSpec r{kv.first.Scalar(), {}};
+      const std::string path = "regions." + r.name;
+      if (kv.second.IsMap()) {
+        expect_map(ctx, kv.second, path, {"latency_ms"});
+        if (kv.second["latency_ms"]) {
+          const YAML::Node lat = kv.second["latency_ms"];
+          if (!lat.IsMap()) ctx.fail(lat, path + ".latency_ms", "must map region names to ms");
+          for (const auto& l : lat) {
+            const std::string lpath = path + ".latency_ms." + l.first.Scalar();
+            const std::string other =
+                read_reference(ctx, l.first, lpath, region_names, "region");
+            r.latency_ms[other] = read_number_in(ctx, l.second, lpath, 0, false, "ms >= 0");
+          }
+        }
+      } else if (!kv.second.IsNull()) {
+        ctx.fail(kv.second, path, "must be a mapping (e.g. {latency_ms: {us-west: 62}}) or empty");
+      }
+      s.regions.push_back(r);
+    }
+  }
+
+  const YAML::Node pools = require(ctx, root, "", "pools", "a mapping of pool names to pools");
+  if (!pools.IsMap() || pools.size() == 0)
+    ctx.fail(pools, "pools", "must be a non-empty mapping of pool names to pools");
+  uint64_t total_quota = 0;
+  for (const auto& kv : pools) {
+    const std::string name = kv.first.Scalar();
+    s.pools.push_back(read_pool(ctx, kv.second, "pools." + name, name, s));
+    total_quota += s.pools.back().quota_gpus;
+  }
+  if (total_quota > kMaxTotalQuotaGpus)
+    ctx.fail(pools, "pools", "the quotas add up to " + std::to_string(total_quota) +
+                                 " GPUs; at most " + std::to_string(kMaxTotalQuotaGpus) +
+                                 " are supported");
+
+  const YAML::Node workloads = require(ctx, root, "", "workloads", "a list of job classes");
+  if (!workloads.IsSequence() || workloads.size() == 0)
+    ctx.fail(workloads, "workloads", "must be a non-empty list of job classes");
+  if (workloads.size() > 0xFFFF) ctx.fail(workloads, "workloads", "at most 65535 job classes");
+  for (std::size_t i = 0; i < workloads.size(); ++i) {
+    const std::string path = "workloads[" + std::to_string(i) + "]";
+    s.workloads.push_back(read_workload(ctx, workloads[i], path, s));
+    for (std::size_t j = 0; j + 1 < s.workloads.size(); ++j)
+      if (s.workloads[j].name == s.workloads.back().name)
+        ctx.fail(workloads[i]["name"], path + ".name",
+                 "\"" + s.workloads.back().name + "\" is already the name of workloads[" +
+                     std::to_string(j) + "]");
+  }
+  if (root["policy"]) s.policy = read_policy(ctx, root["policy"], "policy");
+  return s;
+}
+
+// ---- overrides ------------------------------------------------------------------------------
+
+/// Applies "a.b.c=value" to the YAML tree. Sequence items are addressed by index or by name.
+void apply_override(const Context& ctx, YAML::Node root, const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ScenarioError("--set " + assignment + ": expected dotted.path=value, e.g. "
+                        "pools.aws-od.quota=16");
+  const std::string path = assignment.substr(0, eq);
+  const std::string value_text = assignment.substr(eq + 1);
+  YAML::Node value;
+  try {
+    value = YAML::Load(value_text);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError("--set " + assignment + ": the value is not valid YAML: " + e.msg);
+  }
+  const std::vector<std::string> parts = text::split(path, '.');
+  YAML::Node node = root;
+  std::string walked;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    const bool last = i + 1 == parts.size();
+    if (part.empty()) throw ScenarioError("--set " + assignment + ": empty key in the path");
+    if (node.IsSequence()) {
+      std::size_t index = node.size();
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(part.c_str(), &end, 10);
+      if (*end == '\0') {
+        index = n;
+      } else {
+        for (std::size_t k = 0; k < node.size(); ++k)
+          if (node[k].IsMap() && node[k]["name"] && node[k]["name"].Scalar() == part) index = k;
+      }
+      if (index >= node.size())
+        throw ScenarioError("--set " + assignment + ": " + (walked.empty() ? "the root" : walked) +
+                            " has no item \"" + part + "\" (use an index from 0 to " +
+                            std::to_string(node.size() - 1) + " or an item's name)");
+      if (last) {
+        node[index] = value;
+      } else {
+        node.reset(node[index]);
+      }
+    } else if (node.IsMap() || node.IsNull()) {
+      if (last) {
+        node[part] = value;
+      } else {
+        if (!node[part]) node[part] = YAML::Node(YAML::NodeType::Map);
+        node.reset(node[part]);
+      }
+    } else {
+      throw ScenarioError("--set " + assignment + ": " + walked + " is a single value, so it has "
+                          "no key \"" + part + "\"");
+    }
+    walked = join_path(walked, part);
+  }
+  (void)ctx;
+}
+
+/// The scenario path of an override ("workloads.0.gpus" -> "workloads[0].gpus") for messages.
+std::string display_path(const YAML::Node& root, const std::string& dotted) {
+  const std::vector<std::string> parts = text::split(dotted, '.');
+  std::string out;
+  YAML::Node node = root;
+  for (const auto& part : parts) {
+    if (node && node.IsSequence()) {
+      std::size_t index = node.size();
+      char* end = nullptr;
+      const unsigned long n = std::strtoul(part.c_str(), &end, 10);
+      if (*end == '\0') index = n;
+      else
+        for (std::size_t k = 0; k < node.size(); ++k)
+          if (node[k].IsMap() && node[k]["name"] && node[k]["name"].Scalar() == part) index = k;
+      out += "[" + std::to_string(index) + "]";
+      node.reset(index < node.size() ? node[index] : YAML::Node());
+    } else {
+      out = join_path(out, part);
+      node.reset(node && node.IsMap() ? node[part] : YAML::Node());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+double parse_duration_s(const std::string& text_in) {
+  const std::string t = text::trim(text_in);
+  char* end = nullptr;
+  const double v = std::strtod(t.c_str(), &end);
+  const std::string valid =
+      "a duration: a number of seconds, or a number with a unit ms, s, min, h, d or w "
+      "(e.g. 90s, 30min, 12h)";
+  if (t.empty() || end == t.c_str() || !std::isfinite(v))
+    throw std::invalid_argument("\"" + text_in + "\" is not " + valid);
+  const std::string unit = text::trim(std::string(end));
+  static const std::vector<std::pair<std::string, double>> units = {
+      {"", 1.0},        {"ms", 1e-3},       {"s", 1.0},       {"sec", 1.0},
+      {"min", 60.0},    {"m", 60.0},        {"h", 3600.0},    {"hr", 3600.0},
+      {"d", 86400.0},   {"day", 86400.0},   {"days", 86400.0}, {"w", 604800.0}};
+  for (const auto& [name, factor] : units)
+    if (unit == name) return v * factor;
+  throw std::invalid_argument("\"" + text_in + "\" has an unknown unit \"" + unit + "\"; " +
+                              valid);
+}
+
+Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
+                        const std::string& base_dir, const std::vector<std::string>& overrides) {
+  Context ctx{origin, base_dir, {}};
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
+                        std::to_string(e.mark.column + 1) + ": not valid YAML: " + e.msg);
+  }
+  if (!root.IsMap())
+    throw ScenarioError(origin + ": a scenario must be a YAML mapping with name, horizon, pools "
+                        "and workloads");
+  for (const auto& assignment : overrides) {
+    apply_override(ctx, root, assignment);
+    const auto eq = assignment.find('=');
+    ctx.overrides.emplace_back(display_path(root, assignment.substr(0, eq)),
+                               assignment.substr(eq + 1));
+  }
+  Scenario s = read_scenario(ctx, root);
+  s.source_path = origin;
+  if (overrides.empty()) {
+    s.source_text = yaml_text;
+  } else {
+    YAML::Emitter out;
+    out << root;
+    s.source_text = std::string("# ") + origin + " with --set " + text::join(overrides, " --set ") +
+                    "\n" + out.c_str() + "\n";
+  }
+  return s;
+}
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ScenarioError(path + ": cannot open the scenario file (does it exist?)");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  const auto slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  return parse_scenario(buffer.str(), path, dir, overrides);
+}
+
+}  // namespace gpucap

@@ -1,0 +1,55 @@
+#include "gpucap/summary.hpp"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
+#include <cmath>
+
+namespace gpucap {
+namespace {
+
+/// Type-7 quantile (numpy's default) of sorted values.
+double sorted_quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return 0.0;
+  const double h = (static_cast<double>(sorted.size()) - 1.0) * q;
+  const std::size_t lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+}
+
+}  // namespace
+
+double student_t_quantile(double confidence, std::size_t dof) {
+  const double p = 0.5 + 0.5 * confidence;
+  if (dof == 0) return std::numeric_limits<double>::infinity();
+  if (dof > 1000000) return boost::math::quantile(boost::math::normal_distribution<>(), p);
+  return boost::math::quantile(boost::math::students_t_distribution<>(static_cast<double>(dof)), p);
+}
+
+double ci_half_width(const MetricSummary& s, double confidence) {
+  if (s.n < 2) return 0.0;
+  return student_t_quantile(confidence, s.n - 1) * s.std / std::sqrt(static_cast<double>(s.n));
+}
+
+MetricSummary summarize(std::vector<double> values) {
+  MetricSummary s;
+  s.n = values.size();
+  if (s.n == 0) return s;
+  // Two-pass mean and variance: exact enough for any realistic replication count.
+  double sum = 0;
+  for (double v : values) sum += v;
+  s.mean = sum / static_cast<double>(s.n);
+  double squares = 0;
+  for (double v : values) squares += (v - s.mean) * (v - s.mean);
+  s.std = s.n > 1 ? std::sqrt(squares / static_cast<double>(s.n - 1)) : 0.0;
+  const double half = ci_half_width(s, 0.95);
+  s.ci95_low = s.mean - half;
+  s.ci95_high = s.mean + half;
+  std::sort(values.begin(), values.end());
+  s.p5 = sorted_quantile(values, 0.05);
+  s.p50 = sorted_quantile(values, 0.50);
+  s.p95 = sorted_quantile(values, 0.95);
+  return s;
+}
+
+}  // namespace gpucap

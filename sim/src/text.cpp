@@ -1,0 +1,81 @@
+#include "gpucap/detail/text.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace gpucap::text {
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? separator : "") + items[i];
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s, char separator) {
+  std::vector<std::string> parts;
+  std::string current;
+  for (char c : s) {
+    if (c == separator) {
+      parts.push_back(current);
+      current.clear();
+    } else {
+      current += c;
+    }
+  }
+  parts.push_back(current);
+  return parts;
+}
+
+std::string trim(const std::string& s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  const auto last = s.find_last_not_of(" \t\r\n");
+  return s.substr(first, last - first + 1);
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+std::string format_duration(double seconds) {
+  struct Unit {
+    const char* name;
+    double size;
+  };
+  static const Unit units[] = {{"d", 86400}, {"h", 3600}, {"min", 60}, {"s", 1}, {"ms", 1e-3}};
+  char buffer[64];
+  for (const Unit& u : units) {
+    if (seconds >= u.size || u.size == 1e-3) {
+      std::snprintf(buffer, sizeof buffer, "%g %s", seconds / u.size, u.name);
+      return buffer;
+    }
+  }
+  std::snprintf(buffer, sizeof buffer, "%g s", seconds);
+  return buffer;
+}
+
+}  // namespace gpucap::text
