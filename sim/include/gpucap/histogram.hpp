@@ -1,9 +1,10 @@
 // gpucap: fixed-size log-spaced histogram for durations, with quantiles.
 //
-// Bin 0 holds exact zeros, bin 1 holds (0, 1 ms), bins 2 .. kLogBins+1 are log-spaced from 1 ms
-// to 10^7 s at kBinsPerDecade per decade (relative bin width 10%), and the last bin holds
-// everything from 10^7 s up. Quantiles interpolate geometrically inside a bin, so their error is
-// well under the bin width. 1 KiB of counts, no allocation.
+// Bins follow the binary representation of the value (as HdrHistogram does): each octave
+// [2^e, 2^(e+1)) is split into kSubBins equal parts, so a bin's relative width is at most
+// 1 / kSubBins = 12.5% and its index comes from the exponent and top mantissa bits, no logarithm.
+// Bin 0 holds exact zeros, bin 1 values below 2^kMinExponent (~1 ms), the last bin values from
+// 2^kMaxExponent (~1.5 years) up. Quantiles interpolate linearly inside a bin. No allocation.
 #pragma once
 #include <cstdint>
 
@@ -13,13 +14,12 @@
 namespace gpucap {
 
 struct LogHistogram {
-  static constexpr int kBinsPerDecade = 24;
-  static constexpr int kDecades = 10;  // 1e-3 .. 1e7 s
-  static constexpr int kLogBins = kBinsPerDecade * kDecades;
+  static constexpr int kSubBinBits = 3;
+  static constexpr int kSubBins = 1 << kSubBinBits;
+  static constexpr int kMinExponent = -10;  // 2^-10 s ~ 0.98 ms
+  static constexpr int kMaxExponent = 25;   // 2^25 s ~ 388 days
+  static constexpr int kLogBins = (kMaxExponent - kMinExponent) * kSubBins;
   static constexpr int kBins = kLogBins + 3;
-  static constexpr double kLowest = 1e-3;
-  static constexpr double kHighest = 1e7;
-  static constexpr double kLn10 = 2.302585092994045684;
 
   uint32_t counts[kBins];
   uint32_t total;
@@ -29,21 +29,27 @@ struct LogHistogram {
     total = 0;
   }
 
-  GPUCAP_HD static int bin_of(double x) {
+  GPUCAP_HD GPUCAP_FORCEINLINE static int bin_of(double x) {
     if (!(x > 0)) return 0;
-    if (x < kLowest) return 1;
-    if (x >= kHighest) return kBins - 1;
-    int b = static_cast<int>((pmath::log(x) - pmath::log(kLowest)) * (kBinsPerDecade / kLn10));
-    if (b >= kLogBins) b = kLogBins - 1;
-    return 2 + b;
+    const uint64_t bits = pmath::bits_of(x);
+    const int exponent = static_cast<int>((bits >> 52) & 0x7FF) - 1023;
+    if (exponent < kMinExponent) return 1;
+    if (exponent >= kMaxExponent) return kBins - 1;
+    const int sub = static_cast<int>((bits >> (52 - kSubBinBits)) & (kSubBins - 1));
+    return 2 + (exponent - kMinExponent) * kSubBins + sub;
   }
 
-  /// Lower edge of log bin b (2 <= b <= kLogBins + 1).
+  /// Lower edge of bin b (2 <= b <= kLogBins + 1) and its width.
   GPUCAP_HD static double lower_edge(int b) {
-    return kLowest * pmath::exp((b - 2) * (kLn10 / kBinsPerDecade));
+    const int i = b - 2;
+    const double octave = pmath::pow2i(kMinExponent + i / kSubBins);
+    return octave * (1.0 + static_cast<double>(i % kSubBins) / kSubBins);
+  }
+  GPUCAP_HD static double width(int b) {
+    return pmath::pow2i(kMinExponent + (b - 2) / kSubBins) / kSubBins;
   }
 
-  GPUCAP_HD void add(double x) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void add(double x) {
     ++counts[bin_of(x)];
     ++total;
   }
@@ -58,14 +64,13 @@ struct LogHistogram {
       if (counts[b] > 0 && next >= target) {
         const double fraction = (target - cumulative) / counts[b];
         if (b == 0) return 0.0;
-        if (b == 1) return fraction * kLowest;
-        if (b == kBins - 1) return kHighest;
-        const double lo = lower_edge(b);
-        return lo * pmath::exp(fraction * (kLn10 / kBinsPerDecade));
+        if (b == 1) return fraction * pmath::pow2i(kMinExponent);
+        if (b == kBins - 1) return pmath::pow2i(kMaxExponent);
+        return lower_edge(b) + fraction * width(b);
       }
       cumulative = next;
     }
-    return kHighest;
+    return pmath::pow2i(kMaxExponent);
   }
 };
 

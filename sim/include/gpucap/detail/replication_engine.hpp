@@ -217,7 +217,7 @@ class ReplicationEngine {
     schedule_next_arrival(c, now_);
 
     const bool counted = now_ >= m_.warmup_s;
-    if (counted) out_[kJobsArrived] += 1;
+    if (counted) ++arrived_;
     // A job may start at once when nothing waiting takes precedence over it.
     if (m_.backfill || queue_size_ == 0 || precedes(job, queue_[queue_head_])) {
       const uint32_t pool = find_pool(job);
@@ -229,7 +229,7 @@ class ReplicationEngine {
     if (queue_size_ < m_.queue_capacity) {
       enqueue(job);
     } else if (counted) {
-      out_[kJobsDropped] += 1;
+      ++dropped_;
     }
   }
 
@@ -338,10 +338,10 @@ class ReplicationEngine {
     slot.start_s = now_;
     if (slot.arrival_s >= m_.warmup_s) {
       const double wait = now_ - slot.arrival_s;
-      out_[kJobsStarted] += 1;
+      ++started_;
       pool_out_[slot.pool * kPoolMetricCount + kPoolJobsStarted] += 1;
       wait_sum_ += wait;
-      if (wait > 0) out_[kWaitProbability] += 1;  // a count until finish()
+      if (wait > 0) ++waited_;
       wait_hist_->add(wait);
     }
     push(now_ + slot.work_s / m_.pools[slot.pool].speed, kCompletion, s);
@@ -352,7 +352,7 @@ class ReplicationEngine {
     account_hold(slot, now_);
     if (slot.arrival_s >= m_.warmup_s) {
       const double completion = now_ - slot.arrival_s;
-      out_[kJobsCompleted] += 1;
+      ++completed_;
       completion_sum_ += completion;
       completion_hist_->add(completion);
     }
@@ -415,10 +415,15 @@ class ReplicationEngine {
       out_[kGpuHoursBilled] += row[kPoolGpuHoursBilled];
     }
     out_[kUtilization] = total_quota_h > 0 ? out_[kGpuHoursUsed] / total_quota_h : 0.0;
-    const double arrived = out_[kJobsArrived], started = out_[kJobsStarted];
-    const double completed = out_[kJobsCompleted];
+    const double arrived = static_cast<double>(arrived_);
+    const double started = static_cast<double>(started_);
+    const double completed = static_cast<double>(completed_);
+    out_[kJobsArrived] = arrived;
+    out_[kJobsStarted] = started;
+    out_[kJobsCompleted] = completed;
+    out_[kJobsDropped] = static_cast<double>(dropped_);
     out_[kDropFraction] = arrived > 0 ? out_[kJobsDropped] / arrived : 0.0;
-    out_[kWaitProbability] = started > 0 ? out_[kWaitProbability] / started : 0.0;
+    out_[kWaitProbability] = started > 0 ? static_cast<double>(waited_) / started : 0.0;
     out_[kWaitMeanS] = started > 0 ? wait_sum_ / started : 0.0;
     out_[kWaitP50S] = wait_hist_->quantile(0.50);
     out_[kWaitP95S] = wait_hist_->quantile(0.95);
@@ -454,6 +459,7 @@ class ReplicationEngine {
   double now_ = 0;
   double queue_area_ = 0, running_area_ = 0;
   double wait_sum_ = 0, completion_sum_ = 0;
+  uint64_t arrived_ = 0, started_ = 0, completed_ = 0, dropped_ = 0, waited_ = 0;
   int status_ = 0;
 };
 
