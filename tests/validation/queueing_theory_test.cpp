@@ -1,0 +1,147 @@
+// Validation against queueing theory: the simulated figures must match closed forms.
+//
+// Each check asserts that the analytic value lies inside the simulated 99% confidence interval
+// of the mean over replications, and that the interval is narrower than 2% of the value, so a
+// check cannot pass by being vague. Seeds are fixed: the outcome is deterministic.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gpucap/run.hpp"
+#include "gpucap/scenario_loader.hpp"
+
+#if GPUCAP_HAVE_EIGEN
+#include <Eigen/Dense>
+#endif
+
+namespace {
+
+const std::string kScenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
+
+gpucap::RunResults simulate(const std::string& file, const std::vector<std::string>& overrides,
+                            uint64_t replications) {
+  const gpucap::Scenario s = gpucap::load_scenario(kScenarios + file, overrides);
+  gpucap::RunOptions options;
+  options.replications = replications;
+  return gpucap::run(s, options);
+}
+
+/// Asserts that `analytic` is inside the 99% CI of `metric` and the CI is narrower than 2%.
+void expect_matches(const gpucap::RunResults& r, gpucap::ScalarMetric metric, double analytic,
+                    const std::string& label) {
+  const gpucap::MetricSummary& s = r.summary_of(0, metric);
+  const double half = gpucap::ci_half_width(s, 0.99);
+  std::printf("  %-40s analytic %-12.6g simulated %-12.6g +- %-10.4g (99%%)  error %+.3f%%  "
+              "CI width %.3f%%\n",
+              label.c_str(), analytic, s.mean, half, 100.0 * (s.mean - analytic) / analytic,
+              100.0 * 2 * half / analytic);
+  EXPECT_LE(std::fabs(s.mean - analytic), half)
+      << label << ": analytic " << analytic << " outside the 99% CI " << s.mean << " +- " << half;
+  EXPECT_LT(2 * half, 0.02 * analytic) << label << ": CI too wide to prove anything";
+}
+
+/// Erlang C: probability that an arrival waits in M/M/c with offered load a = lambda / mu < c.
+double erlang_c(int c, double a) {
+  double term = 1, sum = 1;  // a^k / k!
+  for (int k = 1; k < c; ++k) {
+    term *= a / k;
+    sum += term;
+  }
+  const double top = term * a / c * c / (c - a);
+  return top / (sum + top);
+}
+
+/// Erlang B: blocking probability of M/M/c/c with offered load a (stable recursion).
+double erlang_b(int c, double a) {
+  double b = 1;
+  for (int k = 1; k <= c; ++k) b = a * b / (k + a * b);
+  return b;
+}
+
+struct MmcCase {
+  double rho;
+  uint64_t replications;
+  const char* horizon;
+};
+
+class MmcErlangC : public testing::TestWithParam<MmcCase> {};
+
+TEST_P(MmcErlangC, MeanWaitAndWaitProbabilityMatchErlangC) {
+  const MmcCase p = GetParam();
+  const int c = 8;
+  const double mu_per_h = 1.0, lambda_per_h = p.rho * c * mu_per_h;
+  const gpucap::RunResults r = simulate(
+      "mmc_validation.yaml",
+      {"workloads.jobs.arrivals.rate_per_hour=" + std::to_string(lambda_per_h),
+       std::string("horizon=") + p.horizon, "warmup=200h"},
+      p.replications);
+  const double pw = erlang_c(c, lambda_per_h / mu_per_h);
+  const double wq_s = pw / (c * mu_per_h - lambda_per_h) * 3600.0;
+  const std::string tag = "M/M/8 rho=" + std::to_string(p.rho).substr(0, 4);
+  expect_matches(r, gpucap::kWaitProbability, pw, tag + " P(wait)");
+  expect_matches(r, gpucap::kWaitMeanS, wq_s, tag + " mean wait [s]");
+  // Little's law on the queue: Lq = lambda Wq.
+  expect_matches(r, gpucap::kQueueLengthMean, lambda_per_h * wq_s / 3600.0, tag + " Lq [jobs]");
+}
+
+INSTANTIATE_TEST_SUITE_P(Utilizations, MmcErlangC,
+                         testing::Values(MmcCase{0.5, 400, "20000h"}, MmcCase{0.8, 240, "20000h"},
+                                         MmcCase{0.95, 1100, "20000h"}),
+                         [](const testing::TestParamInfo<MmcCase>& info) {
+                           return "rho_" + std::to_string(static_cast<int>(info.param.rho * 100));
+                         });
+
+TEST(ErlangB, DropFractionOfLossSystemMatchesErlangB) {
+  const gpucap::RunResults r = simulate("erlang_b_validation.yaml", {}, 200);
+  expect_matches(r, gpucap::kDropFraction, erlang_b(8, 6.4), "M/M/8/8 blocking");
+}
+
+TEST(PollaczekKhinchine, MD1MeanWait) {
+  const gpucap::RunResults r = simulate("mg1_validation.yaml", {"workloads.jobs.work=1h"}, 400);
+  const double rho = 0.7, service_s = 3600;
+  expect_matches(r, gpucap::kWaitMeanS, rho * service_s / (2 * (1 - rho)), "M/D/1 mean wait [s]");
+  expect_matches(r, gpucap::kWaitProbability, rho, "M/D/1 P(wait) = rho");
+}
+
+TEST(PollaczekKhinchine, MG1LognormalMeanWait) {
+  const gpucap::RunResults r = simulate("mg1_validation.yaml", {}, 400);
+  const double rho = 0.7, service_s = 3600, cv = 0.5;
+  expect_matches(r, gpucap::kWaitMeanS, rho * service_s * (1 + cv * cv) / (2 * (1 - rho)),
+                 "M/G/1 lognormal mean wait [s]");
+  expect_matches(r, gpucap::kWaitProbability, rho, "M/G/1 P(wait) = rho");
+}
+
+#if GPUCAP_HAVE_EIGEN
+/// M/M/c/K: birth-death chain solved numerically with Eigen; K - c waiting places.
+TEST(MmcK, DropFractionAndQueueLengthMatchTheCtmcSolution) {
+  const int c = 4, waiting_room = 6, k = c + waiting_room;
+  const double lambda_per_h = 3.6, mu_per_h = 1.0;
+  Eigen::MatrixXd q = Eigen::MatrixXd::Zero(k + 1, k + 1);  // generator
+  for (int n = 0; n <= k; ++n) {
+    if (n < k) q(n, n + 1) = lambda_per_h;
+    if (n > 0) q(n, n - 1) = std::min(n, c) * mu_per_h;
+    q(n, n) = -q.row(n).sum();
+  }
+  // pi Q = 0 with sum(pi) = 1: replace one balance equation by the normalization.
+  Eigen::MatrixXd a = q.transpose();
+  a.row(k).setOnes();
+  Eigen::VectorXd b = Eigen::VectorXd::Zero(k + 1);
+  b(k) = 1;
+  const Eigen::VectorXd pi = a.colPivHouseholderQr().solve(b);
+  double lq = 0;
+  for (int n = c + 1; n <= k; ++n) lq += (n - c) * pi(n);
+
+  const gpucap::RunResults r = simulate(
+      "mmc_validation.yaml",
+      {"pools.gpus.quota=4", "policy.queue_capacity=" + std::to_string(waiting_room),
+       "workloads.jobs.arrivals.rate_per_hour=3.6", "horizon=20000h", "warmup=100h"},
+      200);
+  expect_matches(r, gpucap::kDropFraction, pi(k), "M/M/4/10 drop fraction (CTMC)");
+  expect_matches(r, gpucap::kQueueLengthMean, lq, "M/M/4/10 Lq [jobs] (CTMC)");
+}
+#endif
+
+}  // namespace
