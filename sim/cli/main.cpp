@@ -41,8 +41,10 @@ std::string format_value(double v) {
   char buffer[32];
   if (v == 0) return "0";
   const double a = std::fabs(v);
-  if (a >= 1e6 || a < 1e-3)
+  if (a >= 1e12 || a < 1e-3)
     std::snprintf(buffer, sizeof buffer, "%.3e", v);
+  else if (a >= 1e4)
+    std::snprintf(buffer, sizeof buffer, "%.0f", v);
   else
     std::snprintf(buffer, sizeof buffer, "%.4g", v);
   return buffer;

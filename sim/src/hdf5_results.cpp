@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -88,10 +89,10 @@ class Context {
     throw std::runtime_error("gpucap: cannot " + std::string(action_) + " HDF5 results file '" +
                              path_ + "': " + what);
   }
-  /// Like fail, with HDF5's own description of the error appended.
+  /// Reports that the action `what` ("opening ...") failed, with HDF5's own description.
   [[noreturn]] void fail_hdf5(const std::string& what) const {
     const std::string detail = hdf5_error_detail();
-    fail(detail.empty() ? what : what + " (HDF5: " + detail + ")");
+    fail(what + " failed" + (detail.empty() ? std::string() : " (HDF5: " + detail + ")"));
   }
   hid_t check(hid_t id, const std::string& what) const {
     if (id < 0) fail_hdf5(what);
@@ -105,9 +106,7 @@ class Context {
   Handle plist(hid_t id, const std::string& what) const { return {check(id, what), H5Pclose}; }
   Handle group(hid_t id, const std::string& what) const { return {check(id, what), H5Gclose}; }
   Handle dataset(hid_t id, const std::string& what) const { return {check(id, what), H5Dclose}; }
-  Handle attribute(hid_t id, const std::string& what) const {
-    return {check(id, what), H5Aclose};
-  }
+  Handle attribute(hid_t id, const std::string& what) const { return {check(id, what), H5Aclose}; }
 
  private:
   const char* action_;
@@ -176,7 +175,7 @@ struct PoolSummaryRow {
 };
 
 /// Names of the required fields of each compound table (checked when reading).
-constexpr const char* kSummaryFields[] = {"point", "metric", "n",         "mean", "std",
+constexpr const char* kSummaryFields[] = {"point",    "metric",    "n",  "mean", "std",
                                           "ci95_low", "ci95_high", "p5", "p50",  "p95"};
 
 template <typename Row>
@@ -273,22 +272,20 @@ void write_scalar_attr(const Context& c, hid_t loc, const std::string& loc_path,
                        hid_t native_type, T value) {
   const std::string what = "attribute '" + std::string(name) + "' of '" + loc_path + "'";
   Handle space = make_space(c, {});
-  Handle attr = c.attribute(H5Acreate2(loc, name, native_type, space.get(), H5P_DEFAULT,
-                                       H5P_DEFAULT),
-                            "creating " + what);
+  Handle attr =
+      c.attribute(H5Acreate2(loc, name, native_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                  "creating " + what);
   c.check_status(H5Awrite(attr.get(), native_type, &value), "writing " + what);
 }
 
 /// Writes `values` as a variable-length UTF-8 string attribute: scalar when `dims` is empty.
 void write_strings_attr(const Context& c, hid_t loc, const std::string& loc_path, const char* name,
-                        const std::vector<std::string>& values,
-                        const std::vector<hsize_t>& dims) {
+                        const std::vector<std::string>& values, const std::vector<hsize_t>& dims) {
   const std::string what = "attribute '" + std::string(name) + "' of '" + loc_path + "'";
   Handle type = vlen_string_type(c);
   Handle space = make_space(c, dims);
-  Handle attr = c.attribute(H5Acreate2(loc, name, type.get(), space.get(), H5P_DEFAULT,
-                                       H5P_DEFAULT),
-                            "creating " + what);
+  Handle attr = c.attribute(
+      H5Acreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), "creating " + what);
   std::vector<const char*> pointers;
   for (const std::string& v : values) pointers.push_back(v.c_str());
   if (!pointers.empty()) {
@@ -308,14 +305,13 @@ void write_strings_dataset(const Context& c, hid_t loc, const std::string& loc_p
   const std::string what = "dataset '" + join_path(loc_path, name) + "'";
   Handle type = vlen_string_type(c);
   Handle space = make_space(c, dims);
-  Handle dset = c.dataset(H5Dcreate2(loc, name, type.get(), space.get(), H5P_DEFAULT,
-                                     H5P_DEFAULT, H5P_DEFAULT),
-                          "creating " + what);
+  Handle dset = c.dataset(
+      H5Dcreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      "creating " + what);
   std::vector<const char*> pointers;
   for (const std::string& v : values) pointers.push_back(v.c_str());
   if (!pointers.empty()) {
-    c.check_status(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                            pointers.data()),
+    c.check_status(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()),
                    "writing " + what);
   }
 }
@@ -341,13 +337,13 @@ void write_metric_dataset(const Context& c, hid_t loc, const std::string& loc_pa
                    "setting the chunk shape of " + what);
     c.check_status(H5Pset_deflate(dcpl.get(), kDeflateLevel), "enabling deflate for " + what);
   }
-  Handle dset = c.dataset(H5Dcreate2(loc, info.name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                     dcpl.get(), H5P_DEFAULT),
-                          "creating " + what);
+  Handle dset = c.dataset(
+      H5Dcreate2(loc, info.name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+      "creating " + what);
   if (elements > 0) {
-    c.check_status(H5Dwrite(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                            data.data()),
-                   "writing " + what);
+    c.check_status(
+        H5Dwrite(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+        "writing " + what);
   }
   write_string_attr(c, dset.get(), full, "unit", info.unit);
   write_string_attr(c, dset.get(), full, "description", info.description);
@@ -356,9 +352,9 @@ void write_metric_dataset(const Context& c, hid_t loc, const std::string& loc_pa
 /// Creates a group whose links h5py lists in creation order (the metric table order).
 Handle create_ordered_group(const Context& c, hid_t loc, const char* name) {
   Handle gcpl = c.plist(H5Pcreate(H5P_GROUP_CREATE), "creating a group property list");
-  c.check_status(H5Pset_link_creation_order(gcpl.get(),
-                                            H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
-                 "tracking link creation order");
+  c.check_status(
+      H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+      "tracking link creation order");
   return c.group(H5Gcreate2(loc, name, H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
                  std::string("creating group '/") + name + "'");
 }
@@ -371,12 +367,11 @@ void write_compound_dataset(const Context& c, hid_t loc, const char* name, bool 
   Handle file_type = c.type(H5Tcopy(mem_type.get()), "copying a compound type");
   c.check_status(H5Tpack(file_type.get()), "packing a compound type");
   Handle space = make_space(c, {static_cast<hsize_t>(rows.size())});
-  Handle dset = c.dataset(H5Dcreate2(loc, name, file_type.get(), space.get(), H5P_DEFAULT,
-                                     H5P_DEFAULT, H5P_DEFAULT),
-                          "creating " + what);
+  Handle dset = c.dataset(
+      H5Dcreate2(loc, name, file_type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      "creating " + what);
   if (!rows.empty()) {
-    c.check_status(H5Dwrite(dset.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                            rows.data()),
+    c.check_status(H5Dwrite(dset.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()),
                    "writing " + what);
   }
 }
@@ -397,8 +392,8 @@ void check_sizes(const Context& c, const RunResults& r) {
   const auto expect = [&](const char* name, std::size_t actual, std::size_t expected,
                           const std::string& formula) {
     if (actual != expected) {
-      c.fail(std::string(name) + " has " + std::to_string(actual) + " values, expected " +
-             formula + " = " + std::to_string(expected));
+      c.fail(std::string(name) + " has " + std::to_string(actual) + " values, expected " + formula +
+             " = " + std::to_string(expected));
     }
   };
   expect("scalars", r.scalars.size(), pr * kScalarMetricCount,
@@ -515,7 +510,7 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   }
 }
 
-/// Flushes `path` (and, best effort, its directory entry) to stable storage.
+/// Flushes the file `path` to stable storage.
 void sync_to_disk(const Context& c, const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY);
   if (fd < 0 || ::fsync(fd) != 0) {
@@ -526,9 +521,11 @@ void sync_to_disk(const Context& c, const std::string& path) {
   ::close(fd);
 }
 
+/// Flushes the directory holding `path` (so that a rename into it is durable), best effort.
 void sync_directory_of(const std::string& path) {
   const std::size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const std::string dir =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
   const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
   if (fd >= 0) {
     ::fsync(fd);  // best effort: the rename is already visible
@@ -611,11 +608,11 @@ struct VlenStrings {
 /// Reads all strings (fixed or variable length) of an attribute or dataset, row-major.
 std::vector<std::string> read_strings(const Context& c, hid_t obj, bool is_attr,
                                       const std::string& what) {
-  Handle file_type = c.type(is_attr ? H5Aget_type(obj) : H5Dget_type(obj),
-                            "getting the type of " + what);
+  Handle file_type =
+      c.type(is_attr ? H5Aget_type(obj) : H5Dget_type(obj), "getting the type of " + what);
   if (H5Tget_class(file_type.get()) != H5T_STRING) c.fail(what + " does not hold strings");
-  Handle space = c.space(is_attr ? H5Aget_space(obj) : H5Dget_space(obj),
-                         "getting the dataspace of " + what);
+  Handle space =
+      c.space(is_attr ? H5Aget_space(obj) : H5Dget_space(obj), "getting the dataspace of " + what);
   const hssize_t count = H5Sget_simple_extent_npoints(space.get());
   if (count < 0) c.fail_hdf5("counting the elements of " + what);
   std::vector<std::string> out(static_cast<std::size_t>(count));
@@ -668,17 +665,16 @@ std::vector<std::string> read_strings_dataset(const Context& c, hid_t loc,
 }
 
 /// Reads the double dataset `name` (shape `dims`) into `data` (resized to its element count).
-void read_metric_dataset(const Context& c, hid_t loc, const std::string& loc_path,
-                         const char* name, const std::vector<hsize_t>& dims,
-                         std::vector<double>& data) {
+void read_metric_dataset(const Context& c, hid_t loc, const std::string& loc_path, const char* name,
+                         const std::vector<hsize_t>& dims, std::vector<double>& data) {
   const std::string what = "dataset '" + join_path(loc_path, name) + "'";
   Handle dset = open_dataset(c, loc, loc_path, name);
   expect_dims(c, dataset_dims(c, dset.get(), what), dims, what);
   data.assign(element_count(dims), 0.0);
   if (!data.empty()) {
-    c.check_status(H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                           data.data()),
-                   "reading " + what);
+    c.check_status(
+        H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
+        "reading " + what);
   }
 }
 
@@ -709,8 +705,7 @@ std::vector<Row> read_compound_dataset(const Context& c, hid_t file, const char*
   Handle mem_type = summary_type(c, pool);
   std::vector<Row> rows(expected_rows);
   if (!rows.empty()) {
-    c.check_status(H5Dread(dset.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                           rows.data()),
+    c.check_status(H5Dread(dset.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()),
                    "reading " + what);
   }
   return rows;
@@ -723,8 +718,8 @@ std::size_t to_size(const Context& c, uint64_t value, const char* name) {
 
 RunResults read_file(const Context& c, hid_t file) {
   RunResults r;
-  const int32_t format = read_scalar_attr<int32_t>(c, file, "/", "format_version",
-                                                   H5T_NATIVE_INT32);
+  const int32_t format =
+      read_scalar_attr<int32_t>(c, file, "/", "format_version", H5T_NATIVE_INT32);
   if (format != kResultsFormatVersion) {
     c.fail("unsupported format_version " + std::to_string(format) + " (this build reads " +
            std::to_string(kResultsFormatVersion) + ")");
@@ -734,11 +729,11 @@ RunResults read_file(const Context& c, hid_t file) {
   r.scenario_text = read_string_attr(c, file, "/", "scenario");
   r.backend = read_string_attr(c, file, "/", "backend");
   r.seed = read_scalar_attr<uint64_t>(c, file, "/", "seed", H5T_NATIVE_UINT64);
-  r.replications = to_size(
-      c, read_scalar_attr<uint64_t>(c, file, "/", "replications", H5T_NATIVE_UINT64),
-      "replications");
-  r.points = to_size(c, read_scalar_attr<uint64_t>(c, file, "/", "points", H5T_NATIVE_UINT64),
-                     "points");
+  r.replications =
+      to_size(c, read_scalar_attr<uint64_t>(c, file, "/", "replications", H5T_NATIVE_UINT64),
+              "replications");
+  r.points =
+      to_size(c, read_scalar_attr<uint64_t>(c, file, "/", "points", H5T_NATIVE_UINT64), "points");
   r.threads = read_scalar_attr<int32_t>(c, file, "/", "threads", H5T_NATIVE_INT32);
   r.wall_time_s = read_scalar_attr<double>(c, file, "/", "wall_time_s", H5T_NATIVE_DOUBLE);
   const std::size_t points = r.points, reps = r.replications;
@@ -786,9 +781,8 @@ RunResults read_file(const Context& c, hid_t file) {
     std::vector<char> seen(count, 0);
     for (const SummaryRow& row : rows) {
       if (row.point >= points) c.fail("dataset '/summary' has a row for point out of range");
-      const std::size_t m = metric_index(c, kScalarMetricInfo,
-                                         from_fixed(row.metric, kMetricNameBytes),
-                                         "dataset '/summary'");
+      const std::size_t m = metric_index(
+          c, kScalarMetricInfo, from_fixed(row.metric, kMetricNameBytes), "dataset '/summary'");
       const std::size_t i = row.point * kScalarMetricCount + m;
       if (seen[i]++) c.fail("dataset '/summary' has duplicate rows");
       r.summary[i] = get_stats(row);
@@ -804,9 +798,8 @@ RunResults read_file(const Context& c, hid_t file) {
       if (row.point >= points || row.pool >= pools) {
         c.fail("dataset '/pool_summary' has a row for a point or pool out of range");
       }
-      const std::size_t m = metric_index(c, kPoolMetricInfo,
-                                         from_fixed(row.metric, kMetricNameBytes),
-                                         "dataset '/pool_summary'");
+      const std::size_t m = metric_index(
+          c, kPoolMetricInfo, from_fixed(row.metric, kMetricNameBytes), "dataset '/pool_summary'");
       const std::size_t i = (row.point * pools + row.pool) * kPoolMetricCount + m;
       if (seen[i]++) c.fail("dataset '/pool_summary' has duplicate rows");
       r.pool_summary[i] = get_stats(row);
@@ -816,8 +809,8 @@ RunResults read_file(const Context& c, hid_t file) {
   // Sweep.
   {
     Handle group = open_group(c, file, "/", "sweep");
-    const int32_t params = read_scalar_attr<int32_t>(c, group.get(), "/sweep", "parameters",
-                                                     H5T_NATIVE_INT32);
+    const int32_t params =
+        read_scalar_attr<int32_t>(c, group.get(), "/sweep", "parameters", H5T_NATIVE_INT32);
     if (params < 0) c.fail("attribute 'parameters' of '/sweep' is negative");
     if (params > 0) {
       const hsize_t hparams = static_cast<hsize_t>(params);
@@ -872,7 +865,7 @@ RunResults read_results_hdf5(const std::string& path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const Context c("read", path);
   const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
-  if (is_hdf5 < 0) c.fail_hdf5("the file cannot be opened");
+  if (is_hdf5 < 0) c.fail_hdf5("opening the file");
   if (is_hdf5 == 0) c.fail("not an HDF5 file");
   Handle file(c.check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "opening the file"),
               H5Fclose);

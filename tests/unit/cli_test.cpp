@@ -1,0 +1,121 @@
+// The gpucap command line: exit codes, messages, quiet mode, HDF5 output.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gpucap/hdf5_results.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code;
+  std::string output;  ///< stdout and stderr together
+};
+
+Outcome gpucap_cli(const std::string& arguments) {
+  const std::string command = std::string(GPUCAP_BINARY) + " " + arguments + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  std::string output;
+  std::array<char, 4096> buffer;
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
+}
+
+const std::string kScenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
+
+fs::path temp_dir() {
+  const fs::path dir = fs::path(testing::TempDir()) / ("gpucap_cli_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+TEST(Cli, HelpAndInfoSucceed) {
+  EXPECT_EQ(gpucap_cli("--help").exit_code, 0);
+  const Outcome run_help = gpucap_cli("run --help");
+  EXPECT_EQ(run_help.exit_code, 0);
+  EXPECT_NE(run_help.output.find("--replications"), std::string::npos);
+  const Outcome info = gpucap_cli("info");
+  EXPECT_EQ(info.exit_code, 0);
+  EXPECT_NE(info.output.find("cpu-"), std::string::npos);
+}
+
+TEST(Cli, UnknownCommandAndMissingArgumentAreUsageErrors) {
+  EXPECT_EQ(gpucap_cli("frobnicate").exit_code, 2);
+  const Outcome o = gpucap_cli("run");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.output.find("needs a SCENARIO.yaml"), std::string::npos);
+}
+
+TEST(Cli, EveryShippedScenarioValidates) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(kScenarios)) {
+    if (entry.path().extension() != ".yaml") continue;
+    const Outcome o = gpucap_cli("validate " + entry.path().string());
+    EXPECT_EQ(o.exit_code, 0) << entry.path() << ": " << o.output;
+    EXPECT_NE(o.output.find(": valid:"), std::string::npos) << o.output;
+    ++count;
+  }
+  EXPECT_GE(count, 4);
+}
+
+TEST(Cli, InvalidScenarioExitsTwoWithLocation) {
+  const fs::path bad = temp_dir() / "bad.yaml";
+  std::ofstream(bad) << "name: x\nhorizon: 1d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, "
+                        "quota: 8}\nworkloads:\n  - name: a\n    gpus: 16\n"
+                        "    arrivals: {process: poisson, rate_per_s: 1}\n    work: 1h\n";
+  const Outcome o = gpucap_cli("validate " + bad.string());
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.output.find(bad.string() + ":7:11: workloads[0].gpus: a job of 16 GPUs fits no pool"),
+            std::string::npos)
+      << o.output;
+  const Outcome missing = gpucap_cli("run /nonexistent/scenario.yaml");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.output.find("cannot open the scenario file"), std::string::npos);
+}
+
+TEST(Cli, BadSetOverrideIsReported) {
+  const Outcome o =
+      gpucap_cli("validate " + kScenarios + "mmc_validation.yaml --set pools.gpus.quota=-1");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.output.find("(from --set pools.gpus.quota=-1)"), std::string::npos) << o.output;
+}
+
+TEST(Cli, QuietRunPrintsNothingAndWritesReadableResults) {
+  const fs::path out = temp_dir() / "results.h5";
+  const Outcome o = gpucap_cli("run " + kScenarios + "mmc_validation.yaml -r 6 --seed 3 -q -o " +
+                               out.string() + " --set horizon=100h --set warmup=0s");
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_EQ(o.output, "");  // quiet: no table; piped: no progress bar
+  const gpucap::RunResults r = gpucap::read_results_hdf5(out.string());
+  EXPECT_EQ(r.replications, 6u);
+  EXPECT_EQ(r.seed, 3u);
+  ASSERT_EQ(r.pool_names.size(), 1u);
+  EXPECT_EQ(r.pool_names[0], "gpus");
+  EXPECT_NE(r.scenario_text.find("--set horizon=100h"), std::string::npos);
+  for (size_t i = 0; i < r.replications; ++i) EXPECT_GT(r.scalar(0, i, gpucap::kJobsArrived), 0);
+}
+
+TEST(Cli, TableHasUnitsAndSameSeedGivesSameOutput) {
+  const std::string args = "run " + kScenarios + "mmc_validation.yaml -r 4 --set horizon=100h";
+  const Outcome a = gpucap_cli(args + " -t 1"), b = gpucap_cli(args + " -t 2");
+  ASSERT_EQ(a.exit_code, 0);
+  EXPECT_NE(a.output.find("wait_mean          s"), std::string::npos) << a.output;
+  EXPECT_NE(a.output.find("cost               USD"), std::string::npos);
+  // Everything from the table on is identical; only the header line's timing may differ.
+  auto table = [](const std::string& s) {
+    const auto from = s.find("metric"), to = s.find("events/s");
+    return s.substr(from, s.rfind('\n', to) - from);
+  };
+  EXPECT_EQ(table(a.output), table(b.output));
+}
+
+}  // namespace

@@ -1,0 +1,381 @@
+// Tests of the HDF5 results file: exact round trips, atomic writing and error reporting.
+#include "gpucap/hdf5_results.hpp"
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpucap {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Open HDF5 files and file objects (groups, datasets, attributes, committed types) anywhere.
+ssize_t open_hdf5_objects() { return H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_ALL); }
+
+/// A fresh temporary directory, removed with everything in it at the end of each test, which
+/// also checks that every HDF5 file and object opened during the test was closed.
+class Hdf5ResultsTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    H5open();
+    ASSERT_EQ(open_hdf5_objects(), 0);
+    std::random_device rd;
+    dir_ = fs::temp_directory_path() /
+           ("gpucap_hdf5_test_" + std::to_string(::getpid()) + "_" + std::to_string(rd()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    EXPECT_EQ(open_hdf5_objects(), 0) << "an HDF5 file or object was left open";
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+  std::string file(const std::string& name) const { return (dir_ / name).string(); }
+  std::vector<std::string> dir_entries() const {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(dir_)) {
+      names.push_back(entry.path().filename().string());
+    }
+    return names;
+  }
+
+  fs::path dir_;
+};
+
+MetricSummary distinct_summary(double base) {
+  MetricSummary s;
+  s.n = static_cast<std::size_t>(base) + 3;
+  s.mean = base + 0.125;
+  s.std = base * 0.5 + 1.0 / 3.0;
+  s.ci95_low = base - 1.75;
+  s.ci95_high = base + 2.0625;
+  s.p5 = base - 0.1;
+  s.p50 = base + 0.2;
+  s.p95 = base + 0.3e-7;
+  return s;
+}
+
+/// 2 points, 3 replications, 2 pools, one sweep parameter, every value distinct.
+RunResults sample_results() {
+  RunResults r;
+  r.gpucap_version = "0.1.0-test";
+  r.scenario_name = "two-pool sweep";
+  r.scenario_text =
+      "name: two-pool sweep\n# unicode: \xc3\xa9t\xc3\xa9\npools:\n  - name: h100\n"
+      "  - name: a100\n";
+  r.backend = "cpu-serial";
+  r.seed = 0xFEDCBA9876543210ULL;
+  r.points = 2;
+  r.replications = 3;
+  r.threads = 7;
+  r.wall_time_s = 12.345678901234567;
+  r.pool_names = {"h100-spot", "a100-on-demand"};
+  r.sweep = {{"workload.arrival_rate", {"1.5", "2.5e+1"}}};
+  r.scalars.resize(r.points * r.replications * kScalarMetricCount);
+  for (std::size_t i = 0; i < r.scalars.size(); ++i) r.scalars[i] = 1000.0 + i * 1.0625 + 1e-9;
+  r.pool_values.resize(r.points * r.replications * r.pool_count() * kPoolMetricCount);
+  for (std::size_t i = 0; i < r.pool_values.size(); ++i) r.pool_values[i] = -5.0 - i / 7.0;
+  for (std::size_t i = 0; i < r.points * kScalarMetricCount; ++i) {
+    r.summary.push_back(distinct_summary(10.0 * i));
+  }
+  for (std::size_t i = 0; i < r.points * r.pool_count() * kPoolMetricCount; ++i) {
+    r.pool_summary.push_back(distinct_summary(-3.0 * i - 0.5));
+  }
+  return r;
+}
+
+/// Bitwise equality of doubles, so that NaN payloads and the sign of zero count too.
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+void expect_same_doubles(const std::vector<double>& a, const std::vector<double>& b,
+                         const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_TRUE(same_bits(a[i], b[i])) << what << "[" << i << "]: " << a[i] << " vs " << b[i];
+  }
+}
+
+void expect_same_summaries(const std::vector<MetricSummary>& a, const std::vector<MetricSummary>& b,
+                           const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    SCOPED_TRACE(std::string(what) + "[" + std::to_string(i) + "]");
+    EXPECT_EQ(a[i].n, b[i].n);
+    EXPECT_TRUE(same_bits(a[i].mean, b[i].mean));
+    EXPECT_TRUE(same_bits(a[i].std, b[i].std));
+    EXPECT_TRUE(same_bits(a[i].ci95_low, b[i].ci95_low));
+    EXPECT_TRUE(same_bits(a[i].ci95_high, b[i].ci95_high));
+    EXPECT_TRUE(same_bits(a[i].p5, b[i].p5));
+    EXPECT_TRUE(same_bits(a[i].p50, b[i].p50));
+    EXPECT_TRUE(same_bits(a[i].p95, b[i].p95));
+  }
+}
+
+void expect_same_results(const RunResults& a, const RunResults& b) {
+  EXPECT_EQ(a.gpucap_version, b.gpucap_version);
+  EXPECT_EQ(a.scenario_name, b.scenario_name);
+  EXPECT_EQ(a.scenario_text, b.scenario_text);
+  EXPECT_EQ(a.backend, b.backend);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.points, b.points);
+  EXPECT_EQ(a.replications, b.replications);
+  EXPECT_EQ(a.threads, b.threads);
+  EXPECT_TRUE(same_bits(a.wall_time_s, b.wall_time_s));
+  EXPECT_EQ(a.pool_names, b.pool_names);
+  ASSERT_EQ(a.sweep.size(), b.sweep.size());
+  for (std::size_t i = 0; i < a.sweep.size(); ++i) {
+    EXPECT_EQ(a.sweep[i].path, b.sweep[i].path);
+    EXPECT_EQ(a.sweep[i].values, b.sweep[i].values);
+  }
+  expect_same_doubles(a.scalars, b.scalars, "scalars");
+  expect_same_doubles(a.pool_values, b.pool_values, "pool_values");
+  expect_same_summaries(a.summary, b.summary, "summary");
+  expect_same_summaries(a.pool_summary, b.pool_summary, "pool_summary");
+}
+
+/// Reads a double dataset with the HDF5 C API (independent of the reader under test).
+std::vector<double> read_raw(const std::string& path, const char* name,
+                             std::vector<hsize_t>* dims = nullptr, H5D_layout_t* layout = nullptr) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  EXPECT_GE(file, 0);
+  const hid_t dset = H5Dopen2(file, name, H5P_DEFAULT);
+  EXPECT_GE(dset, 0) << name;
+  const hid_t space = H5Dget_space(dset);
+  const int rank = H5Sget_simple_extent_ndims(space);
+  std::vector<hsize_t> shape(static_cast<std::size_t>(rank));
+  H5Sget_simple_extent_dims(space, shape.data(), nullptr);
+  std::vector<double> data(static_cast<std::size_t>(H5Sget_simple_extent_npoints(space)));
+  if (!data.empty()) H5Dread(dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data());
+  if (layout != nullptr) {
+    const hid_t dcpl = H5Dget_create_plist(dset);
+    *layout = H5Pget_layout(dcpl);
+    H5Pclose(dcpl);
+  }
+  if (dims != nullptr) *dims = shape;
+  H5Sclose(space);
+  H5Dclose(dset);
+  H5Fclose(file);
+  return data;
+}
+
+TEST_F(Hdf5ResultsTest, RoundTripRestoresEveryFieldExactly) {
+  const RunResults written = sample_results();
+  const std::string path = file("run.h5");
+  write_results_hdf5(written, path);
+  const RunResults read = read_results_hdf5(path);
+  expect_same_results(written, read);
+}
+
+TEST_F(Hdf5ResultsTest, ReplicationDatasetsArePointsByReplications) {
+  const RunResults r = sample_results();
+  const std::string path = file("run.h5");
+  write_results_hdf5(r, path);
+
+  std::vector<hsize_t> dims;
+  const std::vector<double> wait = read_raw(path, "/replications/wait_mean", &dims);
+  ASSERT_EQ(dims, (std::vector<hsize_t>{2, 3}));
+  for (std::size_t p = 0; p < 2; ++p) {
+    for (std::size_t rep = 0; rep < 3; ++rep) {
+      EXPECT_EQ(wait[p * 3 + rep], r.scalar(p, rep, kWaitMeanS));
+    }
+  }
+  const std::vector<double> util = read_raw(path, "/pools/utilization", &dims);
+  ASSERT_EQ(dims, (std::vector<hsize_t>{2, 3, 2}));
+  for (std::size_t p = 0; p < 2; ++p) {
+    for (std::size_t rep = 0; rep < 3; ++rep) {
+      for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(util[(p * 3 + rep) * 2 + k], r.pool_value(p, rep, k, kPoolUtilization));
+      }
+    }
+  }
+}
+
+TEST_F(Hdf5ResultsTest, RootAttributesIncludeFormatVersionAndCreationTime) {
+  const std::string path = file("run.h5");
+  write_results_hdf5(sample_results(), path);
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  int32_t version = 0;
+  const hid_t va = H5Aopen(f, "format_version", H5P_DEFAULT);
+  ASSERT_GE(va, 0);
+  ASSERT_GE(H5Aread(va, H5T_NATIVE_INT32, &version), 0);
+  H5Aclose(va);
+  EXPECT_EQ(version, 1);
+
+  const hid_t ca = H5Aopen(f, "created_utc", H5P_DEFAULT);
+  ASSERT_GE(ca, 0);
+  const hid_t type = H5Aget_type(ca);
+  char* text = nullptr;
+  ASSERT_GE(H5Aread(ca, type, &text), 0);
+  ASSERT_NE(text, nullptr);
+  EXPECT_TRUE(std::regex_match(text, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"))) << text;
+  H5free_memory(text);
+  H5Tclose(type);
+  H5Aclose(ca);
+  H5Fclose(f);
+}
+
+TEST_F(Hdf5ResultsTest, RoundTripPreservesSpecialDoubles) {
+  RunResults r = sample_results();
+  r.scalars[0] = std::numeric_limits<double>::quiet_NaN();
+  r.scalars[1] = -0.0;
+  r.scalars[2] = std::numeric_limits<double>::infinity();
+  r.scalars[3] = -std::numeric_limits<double>::infinity();
+  r.scalars[4] = std::numeric_limits<double>::denorm_min();
+  r.pool_values[0] = std::numeric_limits<double>::max();
+  r.summary[0].std = std::numeric_limits<double>::quiet_NaN();
+  const std::string path = file("special.h5");
+  write_results_hdf5(r, path);
+  expect_same_results(r, read_results_hdf5(path));
+}
+
+TEST_F(Hdf5ResultsTest, ZeroReplicationsAndZeroPoolsRoundTrip) {
+  RunResults r;
+  r.gpucap_version = "0.1.0";
+  r.scenario_name = "empty";
+  r.backend = "cpu-serial";
+  r.points = 1;
+  r.replications = 0;
+  r.summary.assign(kScalarMetricCount, MetricSummary{});
+  const std::string path = file("empty.h5");
+  write_results_hdf5(r, path);
+  const RunResults read = read_results_hdf5(path);
+  expect_same_results(r, read);
+  EXPECT_TRUE(read.pool_names.empty());
+  EXPECT_TRUE(read.sweep.empty());
+}
+
+TEST_F(Hdf5ResultsTest, ZeroPoolsWithReplicationsRoundTrip) {
+  RunResults r = sample_results();
+  r.pool_names.clear();
+  r.pool_values.clear();
+  r.pool_summary.clear();
+  r.sweep.clear();
+  const std::string path = file("no_pools.h5");
+  write_results_hdf5(r, path);
+  expect_same_results(r, read_results_hdf5(path));
+}
+
+TEST_F(Hdf5ResultsTest, LargeDatasetsAreChunkedSmallOnesContiguous) {
+  RunResults r = sample_results();
+  r.replications = 1500;  // /replications: 2 x 1500 = 3000 < 4096; /pools: 6000 >= 4096
+  r.scalars.resize(r.points * r.replications * kScalarMetricCount);
+  for (std::size_t i = 0; i < r.scalars.size(); ++i) r.scalars[i] = std::sqrt(double(i));
+  r.pool_values.resize(r.points * r.replications * r.pool_count() * kPoolMetricCount);
+  for (std::size_t i = 0; i < r.pool_values.size(); ++i) r.pool_values[i] = i % 17;
+  const std::string path = file("large.h5");
+  write_results_hdf5(r, path);
+
+  H5D_layout_t layout = H5D_LAYOUT_ERROR;
+  read_raw(path, "/replications/cost", nullptr, &layout);
+  EXPECT_EQ(layout, H5D_CONTIGUOUS);
+  read_raw(path, "/pools/cost", nullptr, &layout);
+  EXPECT_EQ(layout, H5D_CHUNKED);
+  expect_same_results(r, read_results_hdf5(path));
+
+  r.replications = 2048;  // 2 x 2048 = 4096: chunked too
+  r.scalars.resize(r.points * r.replications * kScalarMetricCount, 0.25);
+  r.pool_values.resize(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.5);
+  write_results_hdf5(r, path);
+  read_raw(path, "/replications/cost", nullptr, &layout);
+  EXPECT_EQ(layout, H5D_CHUNKED);
+  expect_same_results(r, read_results_hdf5(path));
+}
+
+TEST_F(Hdf5ResultsTest, NoTemporaryFileRemainsAfterWrite) {
+  write_results_hdf5(sample_results(), file("run.h5"));
+  const std::vector<std::string> names = dir_entries();
+  EXPECT_EQ(names, std::vector<std::string>{"run.h5"});
+  for (const std::string& name : names) EXPECT_EQ(name.find(".tmp."), std::string::npos) << name;
+}
+
+TEST_F(Hdf5ResultsTest, OverwritingReplacesTheFile) {
+  const std::string path = file("run.h5");
+  RunResults first = sample_results();
+  write_results_hdf5(first, path);
+  RunResults second = sample_results();
+  second.seed = 42;
+  second.scalars[5] = 99.0;
+  write_results_hdf5(second, path);
+  expect_same_results(second, read_results_hdf5(path));
+  EXPECT_EQ(dir_entries(), std::vector<std::string>{"run.h5"});
+}
+
+TEST_F(Hdf5ResultsTest, WriteIntoMissingDirectoryThrowsWithPathAndLeavesNoFile) {
+  const std::string path = file("no/such/dir/run.h5");
+  try {
+    write_results_hdf5(sample_results(), path);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_TRUE(dir_entries().empty());
+}
+
+TEST_F(Hdf5ResultsTest, WriteWithInconsistentSizesThrowsAndLeavesNoFile) {
+  RunResults r = sample_results();
+  r.scalars.pop_back();
+  const std::string path = file("bad.h5");
+  try {
+    write_results_hdf5(r, path);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("scalars"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(dir_entries().empty());
+}
+
+TEST_F(Hdf5ResultsTest, ReadingNonHdf5FileThrowsWithPath) {
+  const std::string path = file("not_hdf5.h5");
+  std::ofstream(path) << "this is not an HDF5 file\n";
+  try {
+    read_results_hdf5(path);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Hdf5ResultsTest, ReadingMissingFileThrowsWithPath) {
+  const std::string path = file("missing.h5");
+  try {
+    read_results_hdf5(path);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Hdf5ResultsTest, ReadingFileWithMissingDatasetNamesIt) {
+  const std::string path = file("run.h5");
+  write_results_hdf5(sample_results(), path);
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  ASSERT_GE(H5Ldelete(f, "/replications/wait_mean", H5P_DEFAULT), 0);
+  ASSERT_GE(H5Fclose(f), 0);
+  try {
+    read_results_hdf5(path);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find("/replications/wait_mean"), std::string::npos) << message;
+  }
+}
+
+}  // namespace
+}  // namespace gpucap
