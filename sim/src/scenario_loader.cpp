@@ -25,12 +25,13 @@ constexpr uint32_t kMaxTotalQuotaGpus = 0x3FFFFF;  // event payloads carry 22 bi
 struct Context {
   std::string origin;    ///< file name shown in messages
   std::string base_dir;  ///< for relative data files
-  std::vector<std::pair<std::string, std::string>> overrides;  ///< (path, value) from --set
+  /// (scenario key path, the assignment as given) of each --set override
+  std::vector<std::pair<std::string, std::string>> overrides;
 
   std::string where(const YAML::Node& node, const std::string& path) const {
     for (const auto& [opath, value] : overrides) {
-      if (path == opath || path.rfind(opath + ".", 0) == 0)
-        return origin + ": (from --set " + opath + "=" + value + ")";
+      if (path == opath || path.rfind(opath + ".", 0) == 0 || path.rfind(opath + "[", 0) == 0)
+        return origin + ": (from --set " + value + ")";
     }
     const YAML::Mark mark = node.Mark();
     if (mark.line < 0) return origin;
@@ -59,12 +60,24 @@ std::string describe(const YAML::Node& node) {
   return "nothing";
 }
 
+/// Rejects a mapping that names the same key twice (YAML parsers keep both silently).
+void expect_unique_keys(const Context& ctx, const YAML::Node& map, const std::string& path) {
+  std::set<std::string> seen;
+  for (const auto& kv : map) {
+    const std::string key = kv.first.Scalar();
+    if (!seen.insert(key).second)
+      ctx.fail(kv.first, join_path(path, key), "\"" + key + "\" is defined twice in " +
+                                                   (path.empty() ? "the scenario" : path));
+  }
+}
+
 /// Checks that `node` is a mapping whose keys are all in `allowed`.
 void expect_map(const Context& ctx, const YAML::Node& node, const std::string& path,
                 const std::vector<std::string>& allowed) {
   if (!node.IsMap())
     ctx.fail(node, path, "must be a mapping of " + text::join(allowed, ", ") + "; got " +
                              describe(node));
+  expect_unique_keys(ctx, node, path);
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
@@ -577,6 +590,7 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   if (root["providers"]) {
     const YAML::Node providers = root["providers"];
     if (!providers.IsMap()) ctx.fail(providers, "providers", "must be a mapping of names");
+    expect_unique_keys(ctx, providers, "providers");
     for (const auto& kv : providers) {
       const std::string name = kv.first.Scalar();
       const std::string path = "providers." + name;
@@ -599,6 +613,7 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   if (root["regions"]) {
     const YAML::Node regions = root["regions"];
     if (!regions.IsMap()) ctx.fail(regions, "regions", "must be a mapping of names");
+    expect_unique_keys(ctx, regions, "regions");
     const std::vector<std::string> region_names = keys_of(regions);
     for (const auto& kv : regions) {
       RegionSpec r{kv.first.Scalar(), {}};
@@ -625,6 +640,7 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   const YAML::Node pools = require(ctx, root, "", "pools", "a mapping of pool names to pools");
   if (!pools.IsMap() || pools.size() == 0)
     ctx.fail(pools, "pools", "must be a non-empty mapping of pool names to pools");
+  expect_unique_keys(ctx, pools, "pools");
   uint64_t total_quota = 0;
   for (const auto& kv : pools) {
     const std::string name = kv.first.Scalar();
@@ -773,8 +789,7 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
   for (const auto& assignment : overrides) {
     apply_override(ctx, root, assignment);
     const auto eq = assignment.find('=');
-    ctx.overrides.emplace_back(display_path(root, assignment.substr(0, eq)),
-                               assignment.substr(eq + 1));
+    ctx.overrides.emplace_back(display_path(root, assignment.substr(0, eq)), assignment);
   }
   Scenario s = read_scenario(ctx, root);
   s.source_path = origin;
