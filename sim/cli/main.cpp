@@ -18,6 +18,7 @@
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/version.hpp"
+#include "gpucap/detail/text.hpp"
 
 namespace po = boost::program_options;
 
@@ -111,7 +112,8 @@ int cmd_validate(const std::vector<std::string>& args) {
   for (const auto& p : s.pools) quota += p.quota_gpus;
   std::cout << vm["scenario"].as<std::string>() << ": valid: \"" << s.name << "\", "
             << s.pools.size() << " pools (" << quota << " GPUs of quota), " << s.workloads.size()
-            << " job classes, horizon " << s.horizon_s << " s, warm-up " << s.warmup_s << " s\n";
+            << " job classes, horizon " << gpucap::text::format_duration(s.horizon_s) << ", warm-up "
+            << gpucap::text::format_duration(s.warmup_s) << "\n";
   return kExitOk;
 }
 

@@ -1,0 +1,124 @@
+// Golden examples: every shipped scenario runs with its fixed seed, and what it must show is
+// asserted against an independent computation. The validation scenarios (mmc, erlang_b, mg1) are
+// checked against theory in queueing_theory_test.cpp; this file covers the others, plus the
+// accounting identities that must hold in every replication of every scenario.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "gpucap/run.hpp"
+#include "gpucap/scenario_loader.hpp"
+
+namespace {
+
+const std::string kScenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
+
+gpucap::RunResults simulate(const std::string& path, uint64_t replications) {
+  gpucap::RunOptions options;
+  options.replications = replications;
+  return gpucap::run(gpucap::load_scenario(path), options);
+}
+
+bool near(double a, double b, double relative = 1e-9) {
+  return std::fabs(a - b) <= relative * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+/// Identities that hold in every replication: totals are sums over pools, billing never
+/// undercounts, shares are shares, counts are ordered.
+void expect_accounting_identities(const gpucap::RunResults& r) {
+  for (size_t i = 0; i < r.replications; ++i) {
+    double cost = 0, used = 0, billed = 0;
+    for (size_t p = 0; p < r.pool_count(); ++p) {
+      const double pool_used = r.pool_value(0, i, p, gpucap::kPoolGpuHoursUsed);
+      const double pool_billed = r.pool_value(0, i, p, gpucap::kPoolGpuHoursBilled);
+      cost += r.pool_value(0, i, p, gpucap::kPoolCostUsd);
+      used += pool_used;
+      billed += pool_billed;
+      EXPECT_GE(pool_billed + 1e-9, pool_used - 1e-9) << r.pool_names[p] << " replication " << i;
+      const double u = r.pool_value(0, i, p, gpucap::kPoolUtilization);
+      EXPECT_GE(u, 0.0);
+      EXPECT_LE(u, 1.0 + 1e-12);
+    }
+    EXPECT_TRUE(near(r.scalar(0, i, gpucap::kCostUsd), cost)) << "replication " << i;
+    EXPECT_TRUE(near(r.scalar(0, i, gpucap::kGpuHoursUsed), used));
+    EXPECT_TRUE(near(r.scalar(0, i, gpucap::kGpuHoursBilled), billed));
+    EXPECT_LE(r.scalar(0, i, gpucap::kJobsStarted), r.scalar(0, i, gpucap::kJobsArrived));
+    EXPECT_LE(r.scalar(0, i, gpucap::kJobsCompleted), r.scalar(0, i, gpucap::kJobsStarted));
+    EXPECT_LE(r.scalar(0, i, gpucap::kWaitP50S), r.scalar(0, i, gpucap::kWaitP95S));
+    EXPECT_LE(r.scalar(0, i, gpucap::kWaitP95S), r.scalar(0, i, gpucap::kWaitP99S));
+  }
+}
+
+TEST(ShippedScenarios, EveryScenarioSatisfiesTheAccountingIdentities) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kScenarios)) {
+    if (entry.path().extension() != ".yaml") continue;
+    SCOPED_TRACE(entry.path().string());
+    expect_accounting_identities(simulate(entry.path().string(), 8));
+    ++count;
+  }
+  EXPECT_GE(count, 5);
+}
+
+TEST(ShippedScenarios, DefaultArrivalsMatchTheRateProfileAndCheapPoolsFillFirst) {
+  const gpucap::Scenario s = gpucap::load_scenario(kScenarios + "default.yaml");
+  const gpucap::RunResults r = simulate(kScenarios + "default.yaml", 400);
+  // Expected arrivals in the 28-day window: Poisson 6/day, plus 4/h times the mean multiplier of
+  // the hourly profile (the window is whole days, so every hour of the profile appears 28 times).
+  const double window_h = (s.horizon_s - s.warmup_s) / 3600.0;
+  double profile_mean = 0;
+  for (double m : s.workloads[1].arrivals.profile) profile_mean += m / 24.0;
+  const double expected = 6.0 / 24.0 * window_h + 4.0 * profile_mean * window_h;
+  const gpucap::MetricSummary& arrived = r.summary_of(0, gpucap::kJobsArrived);
+  EXPECT_NEAR(arrived.mean, expected, gpucap::ci_half_width(arrived, 0.99));
+  // Placement is cheapest first: the Lambda pool starts most jobs, AWS the fewest, and AWS's
+  // share of the cost exceeds its share of the GPU-hours (it costs 4x more per GPU-hour).
+  auto pool_mean = [&](size_t p, gpucap::PoolMetric m) {
+    return r.pool_summary[p * gpucap::kPoolMetricCount + m].mean;
+  };
+  EXPECT_GT(pool_mean(0, gpucap::kPoolJobsStarted), pool_mean(2, gpucap::kPoolJobsStarted));
+  EXPECT_GT(pool_mean(2, gpucap::kPoolJobsStarted), pool_mean(1, gpucap::kPoolJobsStarted));
+  const double aws_cost_share = pool_mean(1, gpucap::kPoolCostUsd) / r.summary_of(0, gpucap::kCostUsd).mean;
+  const double aws_hours_share =
+      pool_mean(1, gpucap::kPoolGpuHoursUsed) / r.summary_of(0, gpucap::kGpuHoursUsed).mean;
+  EXPECT_GT(aws_cost_share, 2 * aws_hours_share);
+  // Each pool's cost is its billed GPU-hours at its list price.
+  const double prices[] = {2.99, 12.29, 2.94582};
+  for (size_t p = 0; p < 3; ++p)
+    EXPECT_NEAR(pool_mean(p, gpucap::kPoolCostUsd),
+                pool_mean(p, gpucap::kPoolGpuHoursBilled) * prices[p],
+                1e-9 * pool_mean(p, gpucap::kPoolCostUsd));
+}
+
+TEST(ShippedScenarios, TraceReplayUsesEveryTraceRowExactly) {
+  // Independent computation from the CSV: job count and GPU-hours of work.
+  std::ifstream csv(std::string(GPUCAP_SOURCE_DIR) + "/data/sample_week_trace.csv");
+  ASSERT_TRUE(csv.good());
+  std::string line;
+  std::getline(csv, line);  // header
+  double rows = 0, gpu_hours = 0;
+  while (std::getline(csv, line)) {
+    std::stringstream fields(line);
+    std::string submit, gpus, duration;
+    std::getline(fields, submit, ',');
+    std::getline(fields, gpus, ',');
+    std::getline(fields, duration, ',');
+    rows += 1;
+    gpu_hours += std::stod(gpus) * std::stod(duration) / 3600.0;
+  }
+  const gpucap::RunResults r = simulate(kScenarios + "trace_replay.yaml", 50);
+  for (size_t i = 0; i < r.replications; ++i) {
+    EXPECT_EQ(r.scalar(0, i, gpucap::kJobsArrived), rows);
+    EXPECT_EQ(r.scalar(0, i, gpucap::kJobsCompleted), rows);  // the horizon leaves room to finish
+    EXPECT_TRUE(near(r.scalar(0, i, gpucap::kGpuHoursUsed), gpu_hours)) << i;
+  }
+  // Provisioning delays are the only randomness: waits vary across replications.
+  EXPECT_GT(r.summary_of(0, gpucap::kWaitMeanS).std, 0.0);
+}
+
+}  // namespace
