@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <boost/math/distributions/chi_squared.hpp>
 #include <algorithm>
+#include <boost/math/distributions/chi_squared.hpp>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -24,8 +24,8 @@ TEST(Philox, KnownAnswerZeroCounterZeroKey) {
 }
 
 TEST(Philox, KnownAnswerAllOnes) {
-  const PhiloxBlock b = philox4x32_10(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
-                                      0xffffffffu, 0xffffffffu);
+  const PhiloxBlock b =
+      philox4x32_10(0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu);
   EXPECT_EQ(b.v[0], 0x408f276du);
   EXPECT_EQ(b.v[1], 0x41c83b0eu);
   EXPECT_EQ(b.v[2], 0xa20bc7c6u);
@@ -34,8 +34,8 @@ TEST(Philox, KnownAnswerAllOnes) {
 
 TEST(Philox, KnownAnswerPiDigits) {
   // Counter and key from the hexadecimal digits of pi, as in Random123's kat_vectors.
-  const PhiloxBlock b = philox4x32_10(0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u,
-                                      0xa4093822u, 0x299f31d0u);
+  const PhiloxBlock b =
+      philox4x32_10(0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u, 0xa4093822u, 0x299f31d0u);
   EXPECT_EQ(b.v[0], 0xd16cfe09u);
   EXPECT_EQ(b.v[1], 0x94fdccebu);
   EXPECT_EQ(b.v[2], 0x5001e420u);
@@ -182,8 +182,7 @@ TEST(Philox, UniformChiSquareOfTopBitsOfEachWord) {
   const double expected = static_cast<double>(n) / bins;
   double chi2 = 0;
   for (double c : counts) chi2 += (c - expected) * (c - expected) / expected;
-  EXPECT_LT(chi2, boost::math::quantile(boost::math::chi_squared_distribution<>(bins - 1),
-                                        0.9999));
+  EXPECT_LT(chi2, boost::math::quantile(boost::math::chi_squared_distribution<>(bins - 1), 0.9999));
 }
 
 TEST(Philox, StreamsAreUncorrelated) {

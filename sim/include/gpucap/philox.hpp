@@ -72,12 +72,13 @@ struct RandomStream {
     return buffer[used++];
   }
 
-  /// Uniform double in the open interval (0, 1), 53 random bits: never 0, never 1, so its
-  /// logarithm is always finite.
+  /// Uniform double in the open interval (0, 1): (k + 1/2) / 2^52 for 52 random bits k. Every
+  /// step is exact, so the result lies in [2^-53, 1 - 2^-53]: never 0 or 1, and its logarithm
+  /// is always finite.
   GPUCAP_HD GPUCAP_FORCEINLINE double next_uniform() {
     const uint64_t hi = next_u32(), lo = next_u32();
-    const uint64_t bits53 = ((hi << 32) | lo) >> 11;  // 0 .. 2^53 - 1
-    return (static_cast<double>(bits53) + 0.5) * (1.0 / 9007199254740992.0);
+    const uint64_t bits52 = ((hi << 32) | lo) >> 12;  // 0 .. 2^52 - 1
+    return (static_cast<double>(bits52) + 0.5) * (1.0 / 4503599627370496.0);
   }
 };
 

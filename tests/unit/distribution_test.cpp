@@ -1,0 +1,286 @@
+// Tests of the distributions of the portable core: sample moments of each DistKind against the
+// analytic values (5-sigma bands), a Kolmogorov-Smirnov check of the whole shape where the CDF
+// has a closed form, and exactness of the deterministic and empirical kinds.
+#include "gpucap/distribution.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <boost/math/special_functions/gamma.hpp>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gpucap/scenario.hpp"
+
+namespace gpucap {
+namespace {
+
+constexpr int kDraws = 200000;
+
+/// Raw moments E[X^1..4] of a distribution; m[n] for n = 1..4 (m[0] = 1).
+struct RawMoments {
+  double m[5] = {1, 0, 0, 0, 0};
+  bool has_fourth = true;  ///< false when E[X^4] diverges (variance check skipped)
+  double mean() const { return m[1]; }
+  double variance() const { return m[2] - m[1] * m[1]; }
+  double central4() const {
+    return m[4] - 4 * m[1] * m[3] + 6 * m[1] * m[1] * m[2] - 3 * m[1] * m[1] * m[1] * m[1];
+  }
+};
+
+RawMoments moments_of(const Distribution& d, const std::vector<double>& table) {
+  RawMoments r;
+  for (int n = 1; n <= 4; ++n) {
+    const double k = d.p0, s = d.p1;
+    switch (d.kind) {
+      case DistKind::deterministic:
+        r.m[n] = std::pow(d.p0, n);
+        break;
+      case DistKind::exponential:  // n! mean^n
+        r.m[n] = std::tgamma(n + 1.0) * std::pow(d.p0, n);
+        break;
+      case DistKind::uniform:  // (b^(n+1) - a^(n+1)) / ((n+1)(b-a))
+        r.m[n] = (std::pow(d.p1, n + 1) - std::pow(d.p0, n + 1)) / ((n + 1) * (d.p1 - d.p0));
+        break;
+      case DistKind::lognormal:  // exp(n mu + n^2 sigma^2 / 2)
+        r.m[n] = std::exp(n * d.p0 + 0.5 * n * n * d.p1 * d.p1);
+        break;
+      case DistKind::gamma:  // theta^n k (k+1) ... (k+n-1)
+        r.m[n] = std::pow(s, n) * std::tgamma(k + n) / std::tgamma(k);
+        break;
+      case DistKind::weibull:  // lambda^n Gamma(1 + n/k)
+        r.m[n] = std::pow(s, n) * std::tgamma(1.0 + n / k);
+        break;
+      case DistKind::pareto:  // alpha x_m^n / (alpha - n), finite for alpha > n
+        if (k > n) {
+          r.m[n] = k * std::pow(s, n) / (k - n);
+        } else {
+          r.m[n] = HUGE_VAL;
+          if (n == 4) r.has_fourth = false;
+        }
+        break;
+      case DistKind::empirical: {
+        double sum = 0;
+        for (uint32_t i = 0; i < d.table_count; ++i) sum += std::pow(table[d.table_offset + i], n);
+        r.m[n] = sum / d.table_count;
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+/// The DistributionSpec the loader would produce for `d` (for its analytic mean()).
+DistributionSpec spec_of(const Distribution& d, const std::vector<double>& table) {
+  DistributionSpec spec;
+  spec.kind = d.kind;
+  spec.p0 = d.p0;
+  spec.p1 = d.p1;
+  if (d.kind == DistKind::empirical)
+    spec.samples.assign(table.begin() + d.table_offset,
+                        table.begin() + d.table_offset + d.table_count);
+  return spec;
+}
+
+std::vector<double> draw(const Distribution& d, const std::vector<double>& table, uint32_t index,
+                         int n = kDraws) {
+  RandomStream rng = RandomStream::make(20240601, 3, stream_id(StreamKind::test, index));
+  std::vector<double> x(n);
+  for (auto& v : x) v = sample(d, rng, table.empty() ? nullptr : table.data());
+  return x;
+}
+
+/// Checks the sample mean (and variance, where the fourth moment is finite) of `x` against the
+/// analytic values, each inside 5 standard errors, and DistributionSpec::mean() against theory.
+void expect_moments(const Distribution& d, const std::vector<double>& table,
+                    const std::vector<double>& x) {
+  const RawMoments r = moments_of(d, table);
+  const double mean = r.mean(), var = r.variance();
+  const DistributionSpec spec = spec_of(d, table);
+  EXPECT_NEAR(spec.mean(), mean, 1e-12 * std::fabs(mean)) << "DistributionSpec::mean()";
+
+  const double n = static_cast<double>(x.size());
+  double sd1 = 0, sd2 = 0;  // sums of deviations from the analytic mean and their squares
+  for (double v : x) {
+    ASSERT_TRUE(std::isfinite(v));
+    const double dv = v - mean;
+    sd1 += dv;
+    sd2 += dv * dv;
+  }
+  const double sample_mean = mean + sd1 / n;
+  const double sample_var = (sd2 - sd1 * sd1 / n) / (n - 1);
+  EXPECT_NEAR(sample_mean, mean, 5 * std::sqrt(var / n)) << "mean";
+  if (r.has_fourth) {
+    const double se_var = std::sqrt((r.central4() - var * var) / n);
+    EXPECT_NEAR(sample_var, var, 5 * se_var) << "variance";
+  }
+}
+
+/// Kolmogorov-Smirnov distance of the sample from `cdf`, against the 99.99% critical value
+/// sqrt(-ln(alpha/2) / (2n)) (asymptotic; 0.0050 for n = 200000).
+void expect_ks(std::vector<double> x, const std::function<double(double)>& cdf) {
+  std::sort(x.begin(), x.end());
+  const double n = static_cast<double>(x.size());
+  double dmax = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double f = cdf(x[i]);
+    dmax = std::max({dmax, (i + 1) / n - f, f - i / n});
+  }
+  EXPECT_LT(dmax, std::sqrt(-std::log(1e-4 / 2) / (2 * n))) << "Kolmogorov-Smirnov distance";
+}
+
+Distribution make(DistKind kind, double p0, double p1 = 0) {
+  Distribution d;
+  d.kind = kind;
+  d.p0 = p0;
+  d.p1 = p1;
+  return d;
+}
+
+const std::vector<double> kNoTable;
+
+// ---- each kind ------------------------------------------------------------------------------
+
+TEST(Distribution, DeterministicIsExactAndDrawsNothing) {
+  const Distribution d = make(DistKind::deterministic, 5400.25);
+  RandomStream rng = RandomStream::make(1, 2, stream_id(StreamKind::test, 0));
+  const RandomStream before = rng;
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(sample(d, rng, nullptr), 5400.25);
+  EXPECT_EQ(rng.block, before.block);
+  EXPECT_EQ(rng.used, before.used);
+  EXPECT_EQ(sample(make(DistKind::deterministic, 0.0), rng, nullptr), 0.0);
+  EXPECT_EQ(spec_of(d, kNoTable).mean(), 5400.25);
+}
+
+TEST(Distribution, Exponential) {
+  const Distribution d = make(DistKind::exponential, 3600.0);
+  const std::vector<double> x = draw(d, kNoTable, 1);
+  for (double v : x) ASSERT_GT(v, 0.0);
+  expect_moments(d, kNoTable, x);
+  expect_ks(x, [](double v) { return -std::expm1(-v / 3600.0); });
+}
+
+TEST(Distribution, Uniform) {
+  const Distribution d = make(DistKind::uniform, 60.0, 180.0);
+  const std::vector<double> x = draw(d, kNoTable, 2);
+  for (double v : x) {
+    ASSERT_GT(v, 60.0);
+    ASSERT_LT(v, 180.0);
+  }
+  expect_moments(d, kNoTable, x);
+  expect_ks(x, [](double v) { return (v - 60.0) / 120.0; });
+}
+
+TEST(Distribution, Lognormal) {
+  const double mu = std::log(1800.0), sigma = 0.6;  // median 30 min
+  const Distribution d = make(DistKind::lognormal, mu, sigma);
+  const std::vector<double> x = draw(d, kNoTable, 3);
+  expect_moments(d, kNoTable, x);
+  expect_ks(x, [=](double v) { return 0.5 * std::erfc(-(std::log(v) - mu) / (sigma * M_SQRT2)); });
+}
+
+TEST(Distribution, StandardNormal) {
+  RandomStream rng = RandomStream::make(5, 0, stream_id(StreamKind::test, 4));
+  std::vector<double> x(kDraws);
+  double s1 = 0, s2 = 0;
+  for (auto& v : x) {
+    v = sample_standard_normal(rng);
+    s1 += v;
+    s2 += v * v;
+  }
+  const double n = kDraws;
+  EXPECT_NEAR(s1 / n, 0.0, 5 * std::sqrt(1.0 / n));
+  EXPECT_NEAR((s2 - s1 * s1 / n) / (n - 1), 1.0, 5 * std::sqrt(2.0 / n));  // mu4 - 1 = 2
+  expect_ks(x, [](double v) { return 0.5 * std::erfc(-v / M_SQRT2); });
+}
+
+void check_gamma(double shape, double scale, uint32_t index) {
+  SCOPED_TRACE("gamma shape " + std::to_string(shape));
+  const Distribution d = make(DistKind::gamma, shape, scale);
+  const std::vector<double> x = draw(d, kNoTable, index);
+  for (double v : x) ASSERT_GE(v, 0.0);
+  expect_moments(d, kNoTable, x);
+  expect_ks(x, [=](double v) { return boost::math::gamma_p(shape, v / scale); });
+}
+
+TEST(Distribution, GammaShapeAboveOne) { check_gamma(3.0, 1200.0, 5); }
+TEST(Distribution, GammaShapeOne) { check_gamma(1.0, 600.0, 6); }
+TEST(Distribution, GammaShapeBelowOne) { check_gamma(0.5, 7200.0, 7); }
+TEST(Distribution, GammaSmallShape) { check_gamma(0.2, 100.0, 8); }
+
+void check_weibull(double shape, double scale, uint32_t index) {
+  SCOPED_TRACE("weibull shape " + std::to_string(shape));
+  const Distribution d = make(DistKind::weibull, shape, scale);
+  const std::vector<double> x = draw(d, kNoTable, index);
+  expect_moments(d, kNoTable, x);
+  expect_ks(x, [=](double v) { return -std::expm1(-std::pow(v / scale, shape)); });
+}
+
+TEST(Distribution, WeibullShapeAboveOne) { check_weibull(1.5, 3600.0, 9); }
+TEST(Distribution, WeibullShapeBelowOne) { check_weibull(0.7, 3600.0, 10); }
+
+TEST(Distribution, ParetoFiniteFourthMoment) {
+  const Distribution d = make(DistKind::pareto, 5.0, 600.0);  // alpha > 4: variance checked
+  const std::vector<double> x = draw(d, kNoTable, 11);
+  for (double v : x) ASSERT_GE(v, 600.0);
+  expect_moments(d, kNoTable, x);
+  expect_ks(x, [](double v) { return 1.0 - std::pow(600.0 / v, 5.0); });
+}
+
+TEST(Distribution, ParetoFiniteVarianceOnly) {
+  const Distribution d = make(DistKind::pareto, 3.0, 600.0);  // alpha > 2: mean checked
+  const std::vector<double> x = draw(d, kNoTable, 12);
+  for (double v : x) ASSERT_GE(v, 600.0);
+  expect_moments(d, kNoTable, x);
+  expect_ks(x, [](double v) { return 1.0 - std::pow(600.0 / v, 3.0); });
+}
+
+TEST(Distribution, ParetoMeanDivergesForShapeAtMostOne) {
+  DistributionSpec spec;
+  spec.kind = DistKind::pareto;
+  spec.p0 = 1.0;
+  spec.p1 = 10.0;
+  EXPECT_TRUE(std::isinf(spec.mean()));
+}
+
+TEST(Distribution, EmpiricalDrawsTableValuesWithEqualProbability) {
+  // Junk before the offset and after the end must never be drawn.
+  const std::vector<double> table = {-1.0, -2.0, 10.0, 20.0, 30.0, 400.0, -3.0};
+  Distribution d = make(DistKind::empirical, 0.0);
+  d.table_offset = 2;
+  d.table_count = 4;
+  const std::vector<double> x = draw(d, table, 13);
+  int counts[4] = {0, 0, 0, 0};
+  for (double v : x) {
+    const auto it = std::find(table.begin() + 2, table.begin() + 6, v);
+    ASSERT_NE(it, table.begin() + 6) << "drew " << v << ", not a table value";
+    ++counts[it - (table.begin() + 2)];
+  }
+  const double p = 0.25, n = static_cast<double>(x.size());
+  for (int c : counts) EXPECT_NEAR(c / n, p, 5 * std::sqrt(p * (1 - p) / n));
+  expect_moments(d, table, x);
+}
+
+TEST(Distribution, EmpiricalSingleValueIsExact) {
+  const std::vector<double> table = {42.5};
+  Distribution d = make(DistKind::empirical, 0.0);
+  d.table_count = 1;
+  RandomStream rng = RandomStream::make(1, 1, stream_id(StreamKind::test, 14));
+  for (int i = 0; i < 1000; ++i) EXPECT_EQ(sample(d, rng, table.data()), 42.5);
+}
+
+TEST(Distribution, SameStreamGivesSameDraws) {
+  const Distribution kinds[] = {make(DistKind::exponential, 10.0),
+                                make(DistKind::lognormal, 1.0, 0.5),
+                                make(DistKind::gamma, 0.5, 2.0), make(DistKind::weibull, 2.0, 1.0),
+                                make(DistKind::pareto, 2.5, 1.0)};
+  for (const Distribution& d : kinds) {
+    const std::vector<double> a = draw(d, kNoTable, 15, 1000), b = draw(d, kNoTable, 15, 1000);
+    EXPECT_EQ(a, b);
+  }
+}
+
+}  // namespace
+}  // namespace gpucap
