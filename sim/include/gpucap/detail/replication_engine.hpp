@@ -254,8 +254,11 @@ class ReplicationEngine {
   }
 
   GPUCAP_HD void enqueue(const QueuedJob& job) {
-    // Storage is queue_[queue_head_ .. queue_head_ + queue_size_); compact when the end is hit.
-    if (queue_head_ + queue_size_ >= m_.queue_capacity + 1) {
+    // Storage is queue_[queue_head_ .. queue_head_ + queue_size_). Compact when the end is hit,
+    // or when the head has moved further than the queue is long (amortized O(1) per job, and the
+    // live entries stay in the same few cache lines instead of sweeping the whole array).
+    if (queue_head_ + queue_size_ >= m_.queue_capacity + 1 ||
+        (queue_head_ >= 64 && queue_head_ >= queue_size_)) {
       for (uint32_t i = 0; i < queue_size_; ++i) queue_[i] = queue_[queue_head_ + i];
       queue_head_ = 0;
     }
@@ -369,18 +372,16 @@ class ReplicationEngine {
   }
 
   /// Bills and records the usage of a running job's GPUs from its start to `end_s`.
-  /// Usage is clipped to the window; billing counts holds that end inside the window.
+  /// Usage is clipped to the window; billing counts holds that end inside the window. During the
+  /// run the pool rows hold GPU-seconds; finish() turns them into GPU-hours and USD.
   GPUCAP_HD void account_hold(const JobSlot& slot, double end_s) {
     const CompiledPool& p = m_.pools[slot.pool];
     double* pool_row = pool_out_ + slot.pool * kPoolMetricCount;
-    const double used_gpu_h = in_window(slot.start_s, end_s) * slot.gpus / 3600.0;
-    pool_row[kPoolGpuHoursUsed] += used_gpu_h;
-    if (end_s >= m_.warmup_s) {
-      const double billed_s =
-          billed_seconds(end_s - slot.start_s, p.billing_increment_s, p.billing_minimum_s);
-      pool_row[kPoolGpuHoursBilled] += billed_s * slot.gpus / 3600.0;
-      pool_row[kPoolCostUsd] += billed_s * slot.gpus * p.price_usd_per_gpu_s;
-    }
+    pool_row[kPoolGpuHoursUsed] += in_window(slot.start_s, end_s) * slot.gpus;
+    if (end_s >= m_.warmup_s)
+      pool_row[kPoolGpuHoursBilled] +=
+          billed_seconds(end_s - slot.start_s, p.billing_increment_s, p.billing_minimum_s) *
+          slot.gpus;
   }
 
  public:
@@ -389,7 +390,10 @@ class ReplicationEngine {
   GPUCAP_HD static double billed_seconds(double held_s, double increment_s, double minimum_s) {
     double billed = held_s;
     if (increment_s > 0) {
-      const double increments = __builtin_ceil((held_s - 1e-9) / increment_s);
+      // ceil by truncation: increments counts are far below 2^63 (horizons are finite).
+      const double x = (held_s - 1e-9) / increment_s;
+      double increments = static_cast<double>(static_cast<int64_t>(x));
+      if (increments < x) increments += 1.0;
       billed = (increments > 0 ? increments : 0.0) * increment_s;
     }
     return billed > minimum_s ? billed : minimum_s;
@@ -407,6 +411,10 @@ class ReplicationEngine {
     double total_quota_h = 0;
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       double* row = pool_out_ + p * kPoolMetricCount;
+      const double billed_gpu_s = row[kPoolGpuHoursBilled];
+      row[kPoolCostUsd] = billed_gpu_s * m_.pools[p].price_usd_per_gpu_s;
+      row[kPoolGpuHoursBilled] = billed_gpu_s / 3600.0;
+      row[kPoolGpuHoursUsed] /= 3600.0;
       const double quota_h = m_.pools[p].quota_gpus * window_s / 3600.0;
       total_quota_h += quota_h;
       row[kPoolUtilization] = quota_h > 0 ? row[kPoolGpuHoursUsed] / quota_h : 0.0;
