@@ -36,6 +36,16 @@ struct JobSlot {
   uint32_t state;
 };
 
+/// Per job class: the next unit-exponential gap and the next job's work, drawn one job ahead so
+/// that their logarithms are computed off the critical path (the draws, and so the results, are
+/// the same as drawing them on demand), and the next row of a trace.
+struct ClassState {
+  double next_unit_gap;  ///< Exp(1) variate for the next inter-arrival time
+  double next_work_s;    ///< reference-GPU seconds of the next job
+  uint32_t trace_cursor;
+  uint32_t unused_;
+};
+
 /// A job waiting for GPUs. Sorted by key (discipline) and then arrival order.
 struct QueuedJob {
   double arrival_s;
@@ -46,7 +56,7 @@ struct QueuedJob {
 
 /// Byte offsets of each part of a replication's arena; every part 8-byte aligned.
 struct ArenaLayout {
-  size_t calendar, slots, free_slots, queue, streams, trace_cursor, free_gpus, wait_hist,
+  size_t calendar, slots, free_slots, queue, streams, class_state, free_gpus, wait_hist,
       completion_hist, total_bytes;
   uint32_t calendar_capacity, slot_capacity, stream_count;
 
@@ -68,8 +78,8 @@ struct ArenaLayout {
     at += align8(sizeof(QueuedJob) * (m.queue_capacity + 1));
     a.streams = at;
     at += align8(sizeof(RandomStream) * a.stream_count);
-    a.trace_cursor = at;
-    at += align8(sizeof(uint32_t) * m.class_count);
+    a.class_state = at;
+    at += align8(sizeof(ClassState) * m.class_count);
     a.free_gpus = at;
     at += align8(sizeof(uint32_t) * m.pool_count);
     a.wait_hist = at;
@@ -93,7 +103,7 @@ class ReplicationEngine {
     free_slots_ = reinterpret_cast<uint32_t*>(base + a.free_slots);
     queue_ = reinterpret_cast<QueuedJob*>(base + a.queue);
     streams_ = reinterpret_cast<RandomStream*>(base + a.streams);
-    trace_cursor_ = reinterpret_cast<uint32_t*>(base + a.trace_cursor);
+    class_state_ = reinterpret_cast<ClassState*>(base + a.class_state);
     free_gpus_ = reinterpret_cast<uint32_t*>(base + a.free_gpus);
     wait_hist_ = reinterpret_cast<LogHistogram*>(base + a.wait_hist);
     completion_hist_ = reinterpret_cast<LogHistogram*>(base + a.completion_hist);
@@ -107,7 +117,13 @@ class ReplicationEngine {
       streams_[2 * c] = RandomStream::make(seed, replication, stream_id(StreamKind::arrivals, c));
       streams_[2 * c + 1] =
           RandomStream::make(seed, replication, stream_id(StreamKind::job_size, c));
-      trace_cursor_[c] = 0;
+      ClassState& cs = class_state_[c];
+      cs.trace_cursor = 0;
+      cs.unused_ = 0;
+      if (m_.classes[c].arrivals.kind != ArrivalKind::trace) {
+        cs.next_unit_gap = -pmath::log(streams_[2 * c].next_uniform());
+        cs.next_work_s = sample(m_.classes[c].work_s, streams_[2 * c + 1], m_.table);
+      }
     }
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       streams_[2 * m_.class_count + p] =
@@ -171,14 +187,20 @@ class ReplicationEngine {
   /// Time of the class's next arrival after t (greater than the horizon when there is none).
   GPUCAP_HD double next_arrival_time(uint32_t c, double t) {
     const CompiledArrivals& arr = m_.classes[c].arrivals;
-    RandomStream& rng = streams_[2 * c];
+    ClassState& cs = class_state_[c];
     const double never = m_.horizon_s + 1.0;
+    if (arr.kind == ArrivalKind::trace)
+      return cs.trace_cursor < arr.trace_count
+                 ? m_.trace_submit_s[arr.trace_offset + cs.trace_cursor]
+                 : never;
+    const double unit_gap = cs.next_unit_gap;
+    cs.next_unit_gap = -pmath::log(streams_[2 * c].next_uniform());
     switch (arr.kind) {
       case ArrivalKind::poisson:
-        return t - pmath::log(rng.next_uniform()) / arr.rate_per_s;
+        return t + unit_gap / arr.rate_per_s;
       case ArrivalKind::profile: {
         // Invert the piecewise-constant cumulative rate: exact, one uniform per arrival.
-        double remaining = -pmath::log(rng.next_uniform());
+        double remaining = unit_gap;
         for (;;) {
           if (t > m_.horizon_s) return never;
           const double bin_index = __builtin_floor(t / arr.profile_bin_s);
@@ -191,10 +213,8 @@ class ReplicationEngine {
           t = bin_end;
         }
       }
-      case ArrivalKind::trace: {
-        const uint32_t i = trace_cursor_[c];
-        return i < arr.trace_count ? m_.trace_submit_s[arr.trace_offset + i] : never;
-      }
+      case ArrivalKind::trace:
+        break;
     }
     return never;
   }
@@ -208,11 +228,12 @@ class ReplicationEngine {
     const CompiledJobClass& cls = m_.classes[c];
     QueuedJob job{now_, 0.0, c, cls.gpus};
     if (cls.arrivals.kind == ArrivalKind::trace) {
-      const uint32_t row = cls.arrivals.trace_offset + trace_cursor_[c]++;
+      const uint32_t row = cls.arrivals.trace_offset + class_state_[c].trace_cursor++;
       job.gpus = m_.trace_gpus[row];
       job.work_s = m_.trace_work_s[row];
     } else {
-      job.work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);
+      job.work_s = class_state_[c].next_work_s;
+      class_state_[c].next_work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);
     }
     schedule_next_arrival(c, now_);
 
@@ -459,7 +480,7 @@ class ReplicationEngine {
   QueuedJob* queue_;
   uint32_t queue_head_ = 0, queue_size_ = 0;
   RandomStream* streams_;
-  uint32_t* trace_cursor_;
+  ClassState* class_state_;
   uint32_t* free_gpus_;
   LogHistogram* wait_hist_;
   LogHistogram* completion_hist_;
