@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   try {
     std::printf("gpucap engine benchmark (%s backend, best batch of at least %.1f s)\n",
                 gpucap::cpu_backend_name().c_str(), min_seconds);
-    report("M/M/8 rho=0.9", gpucap::parse_scenario(kMmc, "bench-mmc", "."), 16, min_seconds);
+    report("M/M/8 rho=0.9", gpucap::parse_scenario(kMmc, "bench-mmc", "."), 64, min_seconds);
     report("default (3 pools, 2 classes)",
            gpucap::load_scenario(std::string(GPUCAP_SOURCE_DIR) + "/scenarios/default.yaml"), 64,
            min_seconds);

@@ -121,7 +121,7 @@ class ReplicationEngine {
       cs.trace_cursor = 0;
       cs.unused_ = 0;
       if (m_.classes[c].arrivals.kind != ArrivalKind::trace) {
-        cs.next_unit_gap = -pmath::log(streams_[2 * c].next_uniform());
+        cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
         cs.next_work_s = sample(m_.classes[c].work_s, streams_[2 * c + 1], m_.table);
       }
     }
@@ -194,7 +194,7 @@ class ReplicationEngine {
                  ? m_.trace_submit_s[arr.trace_offset + cs.trace_cursor]
                  : never;
     const double unit_gap = cs.next_unit_gap;
-    cs.next_unit_gap = -pmath::log(streams_[2 * c].next_uniform());
+    cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
     switch (arr.kind) {
       case ArrivalKind::poisson:
         return t + unit_gap / arr.rate_per_s;
