@@ -42,11 +42,16 @@ struct EventCalendar {
   GPUCAP_HD bool empty() const { return size == 0; }
   GPUCAP_HD const Event& top() const { return heap[0]; }
 
+  /// The key of an event scheduled now, consuming a sequence number: for events that a caller
+  /// keeps outside the heap but orders with event_before() against those inside.
+  GPUCAP_HD uint64_t take_key(uint32_t type, uint32_t payload) {
+    return (next_sequence++ << 24) | (static_cast<uint64_t>(type) << 22) | (payload & kMaxPayload);
+  }
+
   /// Schedules an event of `type` (0..3) with `payload` (< 2^22) at time_s. False when full.
   GPUCAP_HD bool push(double time_s, uint32_t type, uint32_t payload) {
     if (size == capacity) return false;
-    const Event e{time_s, (next_sequence++ << 24) | (static_cast<uint64_t>(type) << 22) |
-                              (payload & kMaxPayload)};
+    const Event e{time_s, take_key(type, payload)};
     uint32_t i = size++;
     while (i > 0) {
       const uint32_t parent = (i - 1) / kArity;
