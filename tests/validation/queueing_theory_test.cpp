@@ -94,6 +94,26 @@ INSTANTIATE_TEST_SUITE_P(Utilizations, MmcErlangC,
                            return "rho_" + std::to_string(static_cast<int>(info.param.rho * 100));
                          });
 
+/// 20 job classes (more than the engine keeps in arrival slots, so their arrivals go through the
+/// heap) of Poisson rate 0.32/h each: their superposition is Poisson at 6.4/h, an M/M/8 at 0.8.
+TEST(MmcManyClasses, SuperposedPoissonClassesMatchErlangC) {
+  std::string yaml =
+      "name: M/M/8 from 20 classes\nhorizon: 20000h\nwarmup: 200h\nseed: 17\n"
+      "pools:\n  gpus: {gpu: A100, price_usd_per_gpu_hour: 2, quota: 8}\n"
+      "policy: {queue_capacity: 100000}\nworkloads:\n";
+  for (int k = 0; k < 20; ++k)
+    yaml += "  - {name: c" + std::to_string(k) +
+            ", arrivals: {process: poisson, rate_per_hour: 0.32}, work: {dist: exponential, "
+            "mean: 1h}}\n";
+  gpucap::RunOptions options;
+  options.replications = 240;
+  const gpucap::RunResults r =
+      gpucap::run(gpucap::parse_scenario(yaml, "many_classes.yaml", "."), options);
+  const double pw = erlang_c(8, 6.4);
+  expect_matches(r, gpucap::kWaitProbability, pw, "M/M/8 from 20 classes P(wait)");
+  expect_matches(r, gpucap::kWaitMeanS, pw / (8 - 6.4) * 3600.0, "M/M/8 from 20 classes Wq [s]");
+}
+
 TEST(ErlangB, DropFractionOfLossSystemMatchesErlangB) {
   const gpucap::RunResults r = simulate("erlang_b_validation.yaml", {}, 200);
   expect_matches(r, gpucap::kDropFraction, erlang_b(8, 6.4), "M/M/8/8 blocking");
