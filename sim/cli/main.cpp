@@ -167,10 +167,10 @@ int cmd_run(const std::vector<std::string>& args) {
               << " s\n\n";
     print_summary(results, std::cout);
     const double events = results.summary_of(0, gpucap::kEvents).mean * results.replications;
-    std::cout << "\n"
-              << format_value(events / results.wall_time_s) << " events/s ("
-              << format_value(events) << " events in " << format_value(results.wall_time_s)
-              << " s)\n";
+    char rate[96];
+    std::snprintf(rate, sizeof rate, "\n%.2f M events/s (%.4g events in %.3g s)\n",
+                  events / results.wall_time_s / 1e6, events, results.wall_time_s);
+    std::cout << rate;
   }
   const double dropped = results.summary_of(0, gpucap::kJobsDropped).mean;
   if (dropped > 0 && !scenario.policy.queue_capacity_set)

@@ -340,14 +340,16 @@ TEST_F(Engine, WarmupExcludesEarlyJobsFromCounts) {
   EXPECT_EQ(o.pool(0, kPoolJobsStarted), 2.0);
 }
 
-TEST_F(Engine, ProvisioningDelayAddsExactlyItsLengthToEveryWaitAndIsNotBilled) {
+TEST_F(Engine, ProvisioningDelayIsReportedApartFromTheWaitAndIsNotBilled) {
   const std::string file = trace("t.csv", {{0, 1, 15}, {10, 1, 15}, {20, 1, 15}});
-  // Three GPUs: no job queues, so the only wait is provisioning.
+  // Three GPUs: no job queues; each job spends 30 s provisioning before it runs.
   const Outcome plain = run_one(single_pool(file, 3), 1, 0);
   const Outcome delayed = run_one(single_pool(file, 3, "", "    provisioning_delay: 30s\n"), 1, 0);
   EXPECT_EQ(plain[kWaitMeanS], 0.0);
-  EXPECT_EQ(delayed[kWaitMeanS], 30.0);
-  EXPECT_EQ(delayed[kWaitProbability], 1.0);
+  EXPECT_EQ(plain[kProvisioningMeanS], 0.0);
+  EXPECT_EQ(delayed[kWaitMeanS], 0.0);
+  EXPECT_EQ(delayed[kWaitProbability], 0.0);
+  EXPECT_EQ(delayed[kProvisioningMeanS], 30.0);
   EXPECT_EQ(delayed[kCompletionMeanS], plain[kCompletionMeanS] + 30.0);
   EXPECT_EQ(delayed[kCompletionMeanS], 45.0);
   EXPECT_EQ(delayed[kGpuHoursUsed], plain[kGpuHoursUsed]);
@@ -358,11 +360,14 @@ TEST_F(Engine, ProvisioningDelayAddsExactlyItsLengthToEveryWaitAndIsNotBilled) {
 }
 
 TEST_F(Engine, ProvisioningHoldsTheGpus) {
-  // One GPU, 30 s provisioning: job 0 runs 30-45, job 1 is launched at 45 and runs 75-90,
-  // job 2 is launched at 90 and runs 120-135. Billed: the 45 s of running only.
+  // One GPU, 30 s provisioning: job 0 is launched at 0 and runs 30-45, job 1 (arrived 10) is
+  // launched at 45 and runs 75-90, job 2 (arrived 20) is launched at 90 and runs 120-135.
+  // Queue waits 0, 35, 70 s; billed: the 45 s of running only.
   const std::string file = trace("t.csv", {{0, 1, 15}, {10, 1, 15}, {20, 1, 15}});
   const Outcome o = run_one(single_pool(file, 1, "", "    provisioning_delay: 30s\n"), 1, 0);
-  EXPECT_EQ(o[kWaitMeanS], (30 + 65 + 100) / 3.0);
+  EXPECT_EQ(o[kWaitMeanS], (0 + 35 + 70) / 3.0);
+  EXPECT_DOUBLE_EQ(o[kWaitProbability], 2.0 / 3.0);
+  EXPECT_EQ(o[kProvisioningMeanS], 30.0);
   EXPECT_EQ(o[kCompletionMeanS], (45 + 80 + 115) / 3.0);
   EXPECT_EQ(o[kCostUsd], 45.0);
   EXPECT_DOUBLE_EQ(o[kJobsRunningMean], 135.0 / 3600.0);  // a GPU is held 0-135 s

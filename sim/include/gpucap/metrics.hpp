@@ -14,15 +14,16 @@ enum ScalarMetric : uint32_t {
   kGpuHoursBilled,         ///< GPU-hours billed (increments and minimums applied)
   kUtilization,            ///< GPU-hours used / (sum of quotas x window hours)
   kJobsArrived,            ///< jobs that arrived in the window
-  kJobsStarted,            ///< of those, jobs that started running
+  kJobsStarted,            ///< of those, jobs that started running (after provisioning)
   kJobsCompleted,          ///< of those, jobs that finished before the horizon
   kJobsDropped,            ///< of those, jobs dropped because the waiting room was full
   kDropFraction,           ///< dropped / arrived
-  kWaitProbability,        ///< share of started jobs that waited at all (wait > 0)
-  kWaitMeanS,              ///< mean wait from arrival to running (queue + provisioning), s
+  kWaitProbability,        ///< share of launched jobs that queued at all (wait > 0)
+  kWaitMeanS,              ///< mean wait in the queue: arrival to launch, s
   kWaitP50S,
   kWaitP95S,
   kWaitP99S,
+  kProvisioningMeanS,      ///< mean provisioning delay (launch to running) of started jobs, s
   kCompletionMeanS,        ///< mean time from arrival to finish, s
   kCompletionP50S,
   kCompletionP95S,
@@ -58,11 +59,12 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"jobs_completed", "jobs", "jobs of the window that finished before the horizon"},
     {"jobs_dropped", "jobs", "jobs dropped because the waiting room was full"},
     {"drop_fraction", "fraction", "jobs dropped / jobs arrived"},
-    {"wait_probability", "fraction", "share of started jobs that waited (wait > 0)"},
-    {"wait_mean", "s", "mean time from arrival to running"},
+    {"wait_probability", "fraction", "share of launched jobs that queued (wait > 0)"},
+    {"wait_mean", "s", "mean time in the queue, from arrival to launch"},
     {"wait_p50", "s", "median wait (log-spaced histogram)"},
     {"wait_p95", "s", "95th percentile of wait"},
     {"wait_p99", "s", "99th percentile of wait"},
+    {"provisioning_mean", "s", "mean delay from launch to running, of started jobs"},
     {"completion_mean", "s", "mean time from arrival to finish"},
     {"completion_p50", "s", "median completion time"},
     {"completion_p95", "s", "95th percentile of completion time"},

@@ -28,7 +28,7 @@ enum SlotState : uint32_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning =
 /// A job holding GPUs.
 struct JobSlot {
   double arrival_s;
-  double start_s;  ///< when it began running (after provisioning)
+  double start_s;  ///< launch time while provisioning, then the time it began running
   double work_s;   ///< reference-GPU seconds
   uint32_t pool;
   uint32_t gpus;
@@ -368,7 +368,15 @@ class ReplicationEngine {
     return kNoPool;
   }
 
+  /// Launches `job` in `pool`: its GPUs leave the quota now; it runs after provisioning.
   GPUCAP_HD void start_job(const QueuedJob& job, uint32_t pool) {
+    if (job.arrival_s >= m_.warmup_s) {
+      const double wait = now_ - job.arrival_s;
+      ++launched_;
+      wait_sum_ += wait;
+      if (wait > 0) ++waited_;
+      wait_hist_->add(wait);
+    }
     free_gpus_[pool] -= job.gpus;
     const uint32_t s = free_slots_[--free_slot_count_];
     JobSlot& slot = slots_[s];
@@ -392,16 +400,13 @@ class ReplicationEngine {
 
   GPUCAP_HD void begin_run(uint32_t s) {
     JobSlot& slot = slots_[s];
-    slot.state = kSlotRunning;
-    slot.start_s = now_;
     if (slot.arrival_s >= m_.warmup_s) {
-      const double wait = now_ - slot.arrival_s;
       ++started_;
       pool_out_[slot.pool * kPoolMetricCount + kPoolJobsStarted] += 1;
-      wait_sum_ += wait;
-      if (wait > 0) ++waited_;
-      wait_hist_->add(wait);
+      provisioning_sum_ += now_ - slot.start_s;  // start_s still holds the launch time
     }
+    slot.state = kSlotRunning;
+    slot.start_s = now_;
     push(now_ + slot.work_s / m_.pools[slot.pool].speed, kCompletion, s);
   }
 
@@ -486,8 +491,10 @@ class ReplicationEngine {
     out_[kJobsCompleted] = completed;
     out_[kJobsDropped] = static_cast<double>(dropped_);
     out_[kDropFraction] = arrived > 0 ? out_[kJobsDropped] / arrived : 0.0;
-    out_[kWaitProbability] = started > 0 ? static_cast<double>(waited_) / started : 0.0;
-    out_[kWaitMeanS] = started > 0 ? wait_sum_ / started : 0.0;
+    const double launched = static_cast<double>(launched_);
+    out_[kWaitProbability] = launched > 0 ? static_cast<double>(waited_) / launched : 0.0;
+    out_[kWaitMeanS] = launched > 0 ? wait_sum_ / launched : 0.0;
+    out_[kProvisioningMeanS] = started > 0 ? provisioning_sum_ / started : 0.0;
     out_[kWaitP50S] = wait_hist_->quantile(0.50);
     out_[kWaitP95S] = wait_hist_->quantile(0.95);
     out_[kWaitP99S] = wait_hist_->quantile(0.99);
@@ -526,7 +533,8 @@ class ReplicationEngine {
   double now_ = 0;
   double queue_area_ = 0, running_area_ = 0;
   double wait_sum_ = 0, completion_sum_ = 0;
-  uint64_t arrived_ = 0, started_ = 0, completed_ = 0, dropped_ = 0, waited_ = 0;
+  double provisioning_sum_ = 0;
+  uint64_t arrived_ = 0, launched_ = 0, started_ = 0, completed_ = 0, dropped_ = 0, waited_ = 0;
   int status_ = 0;
 };
 
