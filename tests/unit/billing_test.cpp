@@ -14,6 +14,8 @@
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 
+#include "support/scenario_fixture.hpp"
+
 namespace gpucap {
 namespace {
 
@@ -99,31 +101,14 @@ TEST(BilledSeconds, ContinuousBillingWithoutIncrement) {
 
 // ---- end to end -----------------------------------------------------------------------------
 
-class BillingRun : public ::testing::Test {
+class BillingRun : public testing_support::ScenarioFixture {
  protected:
-  void SetUp() override {
-    static std::atomic<int> counter{0};
-    dir_ = fs::path(::testing::TempDir()) /
-           ("gpucap_billing_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  void write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-  }
-  Scenario parse(const std::string& yaml) {
-    return parse_scenario(yaml, "test.yaml", dir_.string());
-  }
   static RunResults run_it(const Scenario& s, uint64_t replications) {
     RunOptions o;
     o.replications = replications;
     o.threads = 1;
     return run(s, o);
   }
-  fs::path dir_;
 };
 
 /// Arrivals only in hours 0-19 of a 24 h horizon and a quota far above the load: every job of

@@ -26,6 +26,8 @@
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 
+#include "support/scenario_fixture.hpp"
+
 namespace gpucap {
 namespace {
 
@@ -51,29 +53,14 @@ Outcome run_one(const Scenario& s, uint64_t seed, uint64_t rep) {
   return o;
 }
 
-class Engine : public ::testing::Test {
+class Engine : public testing_support::ScenarioFixture {
  protected:
-  void SetUp() override {
-    static std::atomic<int> counter{0};
-    dir_ = fs::path(::testing::TempDir()) /
-           ("gpucap_engine_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-
   /// Writes a trace CSV of (submit_s, gpus, duration_s) rows and returns its file name.
   std::string trace(const std::string& name, const std::vector<std::vector<double>>& rows) {
     std::ofstream out(dir_ / name);
     out << "submit_s,gpus,duration_s\n" << std::setprecision(17);
     for (const auto& r : rows) out << r[0] << "," << r[1] << "," << r[2] << "\n";
     return name;
-  }
-
-  Scenario parse(const std::string& yaml) {
-    return parse_scenario(yaml, "test.yaml", dir_.string());
   }
 
   /// One pool "gpus" of `quota` and one trace-driven workload "jobs"; `extra` adds lines.
@@ -95,8 +82,6 @@ class Engine : public ::testing::Test {
         "    arrivals: {process: trace, file: " +
         file + "}\n" + (policy.empty() ? "" : "policy: " + policy + "\n"));
   }
-
-  fs::path dir_;
 };
 
 // ---- hand-computed systems ------------------------------------------------------------------

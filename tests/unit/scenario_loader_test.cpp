@@ -2,6 +2,8 @@
 // key path, problem and what is valid), --set overrides, parse_duration_s, and valid parses.
 #include "gpucap/scenario_loader.hpp"
 
+#include "support/scenario_fixture.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -67,27 +69,8 @@ std::string at(const std::string& text, int line, const std::string& token) {
   return "test.yaml:" + std::to_string(line) + ":" + std::to_string(column + 1);
 }
 
-class ScenarioLoader : public ::testing::Test {
+class ScenarioLoader : public testing_support::ScenarioFixture {
  protected:
-  void SetUp() override {
-    static std::atomic<int> counter{0};
-    dir_ = fs::path(::testing::TempDir()) /
-           ("gpucap_loader_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(dir_, ec);
-  }
-  void write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-  }
-  std::string dir() const { return dir_.string(); }
-
-  Scenario parse(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-    return parse_scenario(yaml, "test.yaml", dir(), overrides);
-  }
-
   /// The message of the ScenarioError that parsing raises ("" and a failure when none).
   std::string error_of(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
     try {
@@ -101,8 +84,6 @@ class ScenarioLoader : public ::testing::Test {
     ADD_FAILURE() << "no error for:\n" << yaml;
     return "";
   }
-
-  fs::path dir_;
 };
 
 // ---- a valid scenario -----------------------------------------------------------------------
