@@ -61,6 +61,13 @@ ModelStorage compile(const Scenario& s) {
     c.has_provisioning_delay = p.has_provisioning_delay;
     if (p.has_provisioning_delay)
       c.provisioning_delay_s = compile_distribution(p.provisioning_delay_s, out.table_);
+    c.committed_usd_per_gpu_s = p.committed_usd_per_gpu_hour / 3600.0;
+    c.preemptible = p.purchase == PurchaseOption::spot;
+    c.has_time_to_preemption = p.has_time_to_preemption;
+    if (p.has_time_to_preemption)
+      c.time_to_preemption_s = compile_distribution(p.time_to_preemption_s, out.table_);
+    c.max_runtime_s = p.max_runtime_s;
+    c.notice_s = p.notice_s;
     out.pools_.push_back(c);
     total_quota += p.quota_gpus;
   }
@@ -82,10 +89,19 @@ ModelStorage compile(const Scenario& s) {
       out.trace_gpus_.push_back(row.gpus);
       out.trace_work_s_.push_back(row.work_s);
     }
+    // Placement keeps only the pools whose GPU memory holds the job (validation ensures one).
     c.placement_offset = static_cast<uint32_t>(out.placement_.size());
-    c.placement_count = static_cast<uint32_t>(w.placement.size());
-    for (const std::string& name : w.placement)
-      out.placement_.push_back(static_cast<uint32_t>(s.pool_index(name)));
+    for (const std::string& name : w.placement) {
+      const PoolSpec& pool = s.pools[s.pool_index(name)];
+      if (fits_memory(w, pool)) out.placement_.push_back(static_cast<uint32_t>(s.pool_index(name)));
+    }
+    c.placement_count = static_cast<uint32_t>(out.placement_.size()) - c.placement_offset;
+    c.checkpoint_interval_s = w.checkpoint_interval_s;
+    c.checkpoint_write_s = w.checkpoint_write_s;
+    c.restart_s = w.restart_s;
+    c.deadline_s = w.deadline_s;
+    c.fallback_after_preemptions = w.fallback_after_preemptions;
+    c.fallback_slack_s = w.fallback_slack_s;
     out.classes_.push_back(c);
   }
   out.model_.horizon_s = s.horizon_s;

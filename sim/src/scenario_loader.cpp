@@ -422,13 +422,59 @@ std::string read_reference(const Context& ctx, const YAML::Node& node, const std
   ctx.fail(node, path, message + "; declared: " + text::join(names, ", "));
 }
 
+/// `preemption` of a spot pool: time_to_preemption (a distribution), notice, max_runtime.
+void read_preemption(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     PoolSpec& p) {
+  expect_map(ctx, node, path, {"time_to_preemption", "notice", "max_runtime"});
+  if (node["time_to_preemption"]) {
+    p.has_time_to_preemption = true;
+    p.time_to_preemption_s = read_distribution(ctx, node["time_to_preemption"],
+                                               join_path(path, "time_to_preemption"));
+  }
+  if (node["max_runtime"])
+    p.max_runtime_s = read_duration(ctx, node["max_runtime"], join_path(path, "max_runtime"),
+                                    false);
+  if (node["notice"])
+    p.notice_s = read_duration(ctx, node["notice"], join_path(path, "notice"), true);
+  if (!p.has_time_to_preemption && p.max_runtime_s == 0)
+    ctx.fail(node, path, "needs time_to_preemption (a distribution, e.g. {dist: exponential, "
+                         "mean: 20h}), max_runtime, or both");
+}
+
 PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string& path,
                    const std::string& name, const Scenario& s) {
-  expect_map(ctx, node, path,
-             {"provider", "region", "gpu", "purchase", "price_usd_per_gpu_hour",
-              "billing_increment", "billing_minimum", "quota", "speed", "provisioning_delay"});
+  if (!node.IsMap()) ctx.fail(node, path, "must be a mapping (a pool); got " + describe(node));
   PoolSpec p;
   p.name = name;
+  if (node["purchase"])
+    p.purchase = read_choice<PurchaseOption>(
+        ctx, node["purchase"], join_path(path, "purchase"),
+        {{"on_demand", PurchaseOption::on_demand},
+         {"spot", PurchaseOption::spot},
+         {"reserved", PurchaseOption::reserved},
+         {"owned", PurchaseOption::owned}});
+  // Each purchase option has its own price keys; the rest are common.
+  std::vector<std::string> keys = {"provider", "region", "gpu", "gpu_memory_gb", "purchase",
+                                   "speed", "provisioning_delay"};
+  switch (p.purchase) {
+    case PurchaseOption::on_demand:
+      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "billing_increment", "billing_minimum",
+                               "quota"});
+      break;
+    case PurchaseOption::spot:
+      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "billing_increment", "billing_minimum",
+                               "quota", "preemption"});
+      break;
+    case PurchaseOption::reserved:
+      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "count"});
+      break;
+    case PurchaseOption::owned:
+      keys.insert(keys.end(),
+                  {"count", "capex_usd_per_gpu", "amortize_years", "opex_usd_per_gpu_hour"});
+      break;
+  }
+  expect_map(ctx, node, path, keys);
+
   if (node["provider"]) {
     std::vector<std::string> names;
     for (const auto& pr : s.providers) names.push_back(pr.name);
@@ -445,29 +491,49 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   }
   p.gpu = read_string(ctx, require(ctx, node, path, "gpu", "the GPU model, e.g. H100"),
                       join_path(path, "gpu"));
-  if (node["purchase"]) {
-    const YAML::Node purchase = node["purchase"];
-    const std::string v = read_string(ctx, purchase, join_path(path, "purchase"));
-    if (v != "on_demand") {
-      const bool later = v == "spot" || v == "reserved" || v == "owned" || v == "serverless" ||
-                         v == "marketplace";
-      ctx.fail(purchase, join_path(path, "purchase"),
-               "\"" + v + "\" is " + (later ? "not supported by scenario format v1" : "unknown") +
-                   "; valid: on_demand");
+  if (node["gpu_memory_gb"])
+    p.gpu_memory_gb = read_number_in(ctx, node["gpu_memory_gb"], join_path(path, "gpu_memory_gb"),
+                                     0, true, "GB of memory per GPU, > 0");
+  const bool committed =
+      p.purchase == PurchaseOption::reserved || p.purchase == PurchaseOption::owned;
+  const char* size_key = committed ? "count" : "quota";
+  p.quota_gpus = static_cast<uint32_t>(read_integer(
+      ctx,
+      require(ctx, node, path, size_key,
+              committed ? "the number of GPUs committed" : "the most GPUs held at once"),
+      join_path(path, size_key), 1, kMaxTotalQuotaGpus));
+  auto price = [&](const char* key, const std::string& what) {
+    return read_number_in(ctx, require(ctx, node, path, key, what), join_path(path, key), 0,
+                          false, what);
+  };
+  switch (p.purchase) {
+    case PurchaseOption::on_demand:
+    case PurchaseOption::spot:
+      p.price_usd_per_gpu_hour = price("price_usd_per_gpu_hour", "a price >= 0 USD per GPU-hour");
+      break;
+    case PurchaseOption::reserved:
+      p.committed_usd_per_gpu_hour =
+          price("price_usd_per_gpu_hour", "a committed price >= 0 USD per GPU-hour");
+      break;
+    case PurchaseOption::owned: {
+      const double capex = price("capex_usd_per_gpu", "a purchase price >= 0 USD per GPU");
+      const double years = read_number_in(
+          ctx, require(ctx, node, path, "amortize_years", "years over which to spread the capex"),
+          join_path(path, "amortize_years"), 0, true, "a number of years > 0");
+      const double opex = node["opex_usd_per_gpu_hour"]
+                              ? price("opex_usd_per_gpu_hour", "power and operations >= 0 USD "
+                                                               "per GPU-hour")
+                              : 0.0;
+      p.committed_usd_per_gpu_hour = capex / (years * 8760.0) + opex;  // 8760 h in a year
+      break;
     }
   }
-  p.price_usd_per_gpu_hour = read_number_in(
-      ctx, require(ctx, node, path, "price_usd_per_gpu_hour", "USD per GPU-hour, >= 0"),
-      join_path(path, "price_usd_per_gpu_hour"), 0, false, "a price >= 0 USD per GPU-hour");
   if (node["billing_increment"])
     p.billing_increment_s =
         read_duration(ctx, node["billing_increment"], join_path(path, "billing_increment"), false);
   if (node["billing_minimum"])
     p.billing_minimum_s =
         read_duration(ctx, node["billing_minimum"], join_path(path, "billing_minimum"), true);
-  p.quota_gpus = static_cast<uint32_t>(
-      read_integer(ctx, require(ctx, node, path, "quota", "the most GPUs held at once"),
-                   join_path(path, "quota"), 1, kMaxTotalQuotaGpus));
   if (node["speed"])
     p.speed = read_number_in(ctx, node["speed"], join_path(path, "speed"), 0, true,
                              "a throughput > 0 relative to the reference GPU");
@@ -476,13 +542,19 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
     p.provisioning_delay_s =
         read_distribution(ctx, node["provisioning_delay"], join_path(path, "provisioning_delay"));
   }
+  if (p.purchase == PurchaseOption::spot)
+    read_preemption(ctx,
+                    require(ctx, node, path, "preemption",
+                            "how instances are reclaimed: time_to_preemption, notice, max_runtime"),
+                    join_path(path, "preemption"), p);
   return p;
 }
 
 JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std::string& path,
                            const Scenario& s) {
   expect_map(ctx, node, path,
-             {"name", "kind", "gpus", "priority", "work", "arrivals", "placement"});
+             {"name", "kind", "gpus", "priority", "work", "arrivals", "placement", "vram_gb",
+              "checkpoint", "deadline", "fallback"});
   JobClassSpec w;
   w.name = read_string(ctx, require(ctx, node, path, "name", "a unique name"),
                        join_path(path, "name"));
@@ -528,14 +600,53 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
     w.placement = pool_names;
   }
 
-  // Every job must fit some pool of its placement list as a whole gang.
+  if (node["vram_gb"])
+    w.vram_gb = read_number_in(ctx, node["vram_gb"], join_path(path, "vram_gb"), 0, true,
+                               "GB of GPU memory per GPU, > 0");
+  if (node["checkpoint"]) {
+    const YAML::Node ck = node["checkpoint"];
+    const std::string cpath = join_path(path, "checkpoint");
+    expect_map(ctx, ck, cpath, {"interval", "write", "restart"});
+    if (ck["interval"])
+      w.checkpoint_interval_s = read_duration(ctx, ck["interval"], cpath + ".interval", false);
+    if (ck["write"]) w.checkpoint_write_s = read_duration(ctx, ck["write"], cpath + ".write", true);
+    if (ck["restart"])
+      w.restart_s = read_duration(ctx, ck["restart"], cpath + ".restart", true);
+  }
+  if (node["deadline"])
+    w.deadline_s = read_duration(ctx, node["deadline"], join_path(path, "deadline"), false);
+  if (node["fallback"]) {
+    const YAML::Node fb = node["fallback"];
+    const std::string fpath = join_path(path, "fallback");
+    expect_map(ctx, fb, fpath, {"after_preemptions", "when_slack_below"});
+    if (fb["after_preemptions"])
+      w.fallback_after_preemptions = static_cast<uint32_t>(
+          read_integer(ctx, fb["after_preemptions"], fpath + ".after_preemptions", 0, 1000000));
+    if (fb["when_slack_below"]) {
+      if (w.deadline_s <= 0)
+        ctx.fail(fb["when_slack_below"], fpath + ".when_slack_below",
+                 "needs a deadline on the workload (slack = time to the deadline minus the work "
+                 "left)");
+      w.fallback_slack_s =
+          read_duration(ctx, fb["when_slack_below"], fpath + ".when_slack_below", true);
+    }
+  }
+
+  // Every job must fit some pool of its placement list: GPU memory, and the whole gang.
   uint32_t largest = 0;
-  std::string quotas;
+  std::string quotas, memories;
   for (const auto& name : w.placement) {
     const PoolSpec& p = s.pools[s.pool_index(name)];
+    memories += (memories.empty() ? "" : ", ") + name + " " +
+                (p.gpu_memory_gb > 0 ? text::format_number(p.gpu_memory_gb) + " GB" : "undeclared");
+    if (!fits_memory(w, p)) continue;
     largest = std::max(largest, p.quota_gpus);
     quotas += (quotas.empty() ? "" : ", ") + name + " " + std::to_string(p.quota_gpus);
   }
+  if (quotas.empty())
+    ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
+             "a job needing " + text::format_number(w.vram_gb) + " GB per GPU fits the memory of "
+             "no pool of its placement list (" + memories + ")");
   uint32_t need = w.gpus;
   for (const auto& row : w.arrivals.trace) need = std::max(need, row.gpus);
   if (need > largest) {

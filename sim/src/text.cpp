@@ -61,6 +61,12 @@ std::string closest(const std::string& word, const std::vector<std::string>& can
   return best;
 }
 
+std::string format_number(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%g", value);
+  return buffer;
+}
+
 std::string format_duration(double seconds) {
   struct Unit {
     const char* name;

@@ -191,8 +191,8 @@ TEST_F(ScenarioLoader, UnknownKeyFarFromAnyHasNoSuggestion) {
 TEST_F(ScenarioLoader, UnknownPoolKeySuggestsTheNearestOne) {
   EXPECT_EQ(error_of(edit("    quota: 8", "    qouta: 8")),
             "test.yaml:9:5: pools.gpus.qouta: unknown key 'qouta' (did you mean 'quota'?); valid "
-            "keys: provider, region, gpu, purchase, price_usd_per_gpu_hour, billing_increment, "
-            "billing_minimum, quota, speed, provisioning_delay");
+            "keys: provider, region, gpu, gpu_memory_gb, purchase, speed, provisioning_delay, "
+            "price_usd_per_gpu_hour, billing_increment, billing_minimum, quota");
 }
 
 TEST_F(ScenarioLoader, ExactLineAndColumnOfAnUnknownKey) {
@@ -235,8 +235,8 @@ TEST_F(ScenarioLoader, MissingQuota) {
 
 TEST_F(ScenarioLoader, MissingPrice) {
   EXPECT_EQ(error_of(edit("    price_usd_per_gpu_hour: 2.0\n", "")),
-            "test.yaml:7:5: pools.gpus.price_usd_per_gpu_hour: is required: USD per GPU-hour, "
-            ">= 0");
+            "test.yaml:7:5: pools.gpus.price_usd_per_gpu_hour: is required: a price >= 0 USD per "
+            "GPU-hour");
 }
 
 TEST_F(ScenarioLoader, MissingWork) {
@@ -365,12 +365,18 @@ TEST_F(ScenarioLoader, DuplicateWorkloadNames) {
             "test.yaml:15:11: workloads[1].name: \"jobs\" is already the name of workloads[0]");
 }
 
-TEST_F(ScenarioLoader, SpotPurchaseIsNotSupportedInV1) {
+TEST_F(ScenarioLoader, PurchaseOptionsAndTheirKeys) {
   EXPECT_EQ(error_of(edit("    quota: 8\n", "    quota: 8\n    purchase: spot\n")),
-            "test.yaml:10:15: pools.gpus.purchase: \"spot\" is not supported by scenario format "
-            "v1; valid: on_demand");
+            "test.yaml:7:5: pools.gpus.preemption: is required: how instances are reclaimed: "
+            "time_to_preemption, notice, max_runtime");
   EXPECT_HAS(error_of(edit("    quota: 8\n", "    quota: 8\n    purchase: bogus\n")),
-             "pools.gpus.purchase: \"bogus\" is unknown; valid: on_demand");
+             "pools.gpus.purchase: unknown value \"bogus\"; valid: on_demand, spot, reserved, owned");
+  // A reserved pool has a count, not a quota, and no per-hold billing keys.
+  EXPECT_HAS(error_of(edit("    quota: 8\n", "    quota: 8\n    purchase: reserved\n")),
+             "pools.gpus.quota: unknown key 'quota'");
+  EXPECT_HAS(error_of(edit("    quota: 8\n", "    purchase: spot\n    quota: 8\n"
+                                             "    preemption: {notice: 2min}\n")),
+             "pools.gpus.preemption: needs time_to_preemption");
   EXPECT_EQ(
       parse(edit("    quota: 8\n", "    quota: 8\n    purchase: on_demand\n")).pools[0].purchase,
       PurchaseOption::on_demand);

@@ -10,18 +10,35 @@
 
 namespace gpucap {
 
-enum class PurchaseOption : uint8_t { on_demand };
+/// How a pool's GPUs are paid for.
+///  on_demand: billed per hold (increment, minimum) at price_usd_per_gpu_s.
+///  spot:      billed like on_demand, at a lower price, and preempted (see CompiledPool).
+///  reserved:  a committed count; every GPU of it is charged for the whole window, used or not.
+///  owned:     on-premises; purchase price amortized per hour plus operations, like reserved.
+enum class PurchaseOption : uint8_t { on_demand, spot, reserved, owned };
 
 /// A pool: provider x region x GPU model x purchase option, the unit of capacity.
 struct CompiledPool {
-  double price_usd_per_gpu_s = 0;    ///< price of one GPU for one second
+  double price_usd_per_gpu_s = 0;    ///< per-hold price (on_demand, spot), per GPU-second
+  double committed_usd_per_gpu_s = 0;  ///< reserved, owned: charge per GPU of quota per second
   double billing_increment_s = 1;    ///< billed time is rounded up to a multiple of this
   double billing_minimum_s = 0;      ///< and is at least this, per launch
   double speed = 1;                  ///< throughput relative to the reference GPU (work / speed)
-  uint32_t quota_gpus = 0;           ///< most GPUs held at once
+  uint32_t quota_gpus = 0;           ///< most GPUs held at once (the count, when committed)
   PurchaseOption purchase = PurchaseOption::on_demand;
   bool has_provisioning_delay = false;
   Distribution provisioning_delay_s;  ///< from launch to running (not billed)
+  // Preemption (spot): an instance is reclaimed after min(time_to_preemption, max_runtime_s)
+  // of running, with notice_s of warning.
+  bool preemptible = false;
+  bool has_time_to_preemption = false;
+  Distribution time_to_preemption_s;  ///< drawn afresh for every run on an instance
+  double max_runtime_s = 0;           ///< 0: no limit
+  double notice_s = 0;                ///< warning before the reclaim; 0: none
+
+  GPUCAP_HD bool committed() const {
+    return purchase == PurchaseOption::reserved || purchase == PurchaseOption::owned;
+  }
 };
 
 enum class ArrivalKind : uint8_t { poisson, profile, trace };
@@ -45,6 +62,15 @@ struct CompiledJobClass {
   Distribution work_s;                 ///< run time on the reference GPU (speed 1), seconds
   CompiledArrivals arrivals;
   uint32_t placement_offset = 0, placement_count = 0;  ///< pool indices in CompiledModel::placement
+  // Checkpointing (wall-clock seconds on the instance): a checkpoint is written after every
+  // checkpoint_interval_s of computing and takes checkpoint_write_s; a run that resumes after a
+  // preemption first spends restart_s restoring.
+  double checkpoint_interval_s = 0;  ///< 0: no periodic checkpoints
+  double checkpoint_write_s = 0;
+  double restart_s = 0;
+  double deadline_s = 0;             ///< from arrival; 0: none
+  uint32_t fallback_after_preemptions = 0xFFFFFFFFu;  ///< then avoid preemptible pools
+  double fallback_slack_s = -1;      ///< avoid preemptible pools when slack falls below; <0: never
 };
 
 enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };

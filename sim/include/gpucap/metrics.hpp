@@ -10,14 +10,19 @@ namespace gpucap {
 
 enum ScalarMetric : uint32_t {
   kCostUsd,                ///< USD billed for GPU holds that ended in the window
-  kGpuHoursUsed,           ///< GPU-hours running jobs, clipped to the window
+  kGpuHoursUsed,           ///< GPU-hours running jobs (incl. restarts and checkpoints), in window
   kGpuHoursBilled,         ///< GPU-hours billed (increments and minimums applied)
+  kGpuHoursLost,           ///< GPU-hours of work lost to preemptions (done, not checkpointed)
+  kGpuHoursCheckpointing,  ///< GPU-hours spent writing checkpoints
+  kGpuHoursRestarting,     ///< GPU-hours spent restoring after preemptions
   kUtilization,            ///< GPU-hours used / (sum of quotas x window hours)
   kJobsArrived,            ///< jobs that arrived in the window
   kJobsStarted,            ///< of those, jobs that started running (after provisioning)
   kJobsCompleted,          ///< of those, jobs that finished before the horizon
   kJobsDropped,            ///< of those, jobs dropped because the waiting room was full
   kDropFraction,           ///< dropped / arrived
+  kJobsLate,               ///< jobs of the window that finished after their deadline
+  kPreemptions,            ///< runs ended by a preemption in the window
   kWaitProbability,        ///< share of launched jobs that queued at all (wait > 0)
   kWaitMeanS,              ///< mean wait in the queue: arrival to launch, s
   kWaitP50S,
@@ -40,6 +45,7 @@ enum PoolMetric : uint32_t {
   kPoolGpuHoursBilled,
   kPoolUtilization,
   kPoolJobsStarted,
+  kPoolPreemptions,
   kPoolMetricCount
 };
 
@@ -53,12 +59,17 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"cost", "USD", "billed cost of GPU holds that ended in the window"},
     {"gpu_hours_used", "GPU-h", "GPU-hours spent running jobs in the window"},
     {"gpu_hours_billed", "GPU-h", "GPU-hours billed, increments and minimums applied"},
+    {"gpu_hours_lost", "GPU-h", "work lost to preemptions (done since the last checkpoint)"},
+    {"gpu_hours_checkpointing", "GPU-h", "GPU-hours spent writing checkpoints"},
+    {"gpu_hours_restarting", "GPU-h", "GPU-hours spent restoring after preemptions"},
     {"utilization", "fraction", "GPU-hours used / (total quota x window)"},
     {"jobs_arrived", "jobs", "jobs that arrived in the window"},
     {"jobs_started", "jobs", "jobs of the window that started running"},
     {"jobs_completed", "jobs", "jobs of the window that finished before the horizon"},
     {"jobs_dropped", "jobs", "jobs dropped because the waiting room was full"},
     {"drop_fraction", "fraction", "jobs dropped / jobs arrived"},
+    {"jobs_late", "jobs", "jobs of the window that finished after their deadline"},
+    {"preemptions", "runs", "runs ended by a preemption in the window"},
     {"wait_probability", "fraction", "share of launched jobs that queued (wait > 0)"},
     {"wait_mean", "s", "mean time in the queue, from arrival to launch"},
     {"wait_p50", "s", "median wait (log-spaced histogram)"},
@@ -80,6 +91,7 @@ inline constexpr MetricInfo kPoolMetricInfo[kPoolMetricCount] = {
     {"gpu_hours_billed", "GPU-h", "GPU-hours billed"},
     {"utilization", "fraction", "GPU-hours used / (quota x window)"},
     {"jobs_started", "jobs", "jobs of the window started in the pool"},
+    {"preemptions", "runs", "runs in the pool ended by a preemption"},
 };
 
 }  // namespace gpucap

@@ -88,6 +88,7 @@ enum class StreamKind : uint32_t {
   arrivals = 1,       ///< inter-arrival times of a job class
   job_size = 2,       ///< durations of a job class
   provisioning = 3,   ///< provisioning delays of a pool
+  preemption = 4,     ///< times to preemption of a pool's instances
   test = 0xFFFF,      ///< reserved for tests
 };
 

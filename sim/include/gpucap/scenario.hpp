@@ -44,8 +44,16 @@ struct PoolSpec {
   double billing_minimum_s = 0;
   uint32_t quota_gpus = 0;
   double speed = 1;
+  double gpu_memory_gb = 0;  ///< 0: not declared (every job fits)
   bool has_provisioning_delay = false;
   DistributionSpec provisioning_delay_s;
+  // reserved: committed price per GPU-hour; owned: capex amortized plus opex, per GPU-hour
+  double committed_usd_per_gpu_hour = 0;
+  // spot
+  bool has_time_to_preemption = false;
+  DistributionSpec time_to_preemption_s;
+  double max_runtime_s = 0;
+  double notice_s = 0;
 };
 
 /// One row of an arrival trace: submit time (s from the start), GPUs, reference run time (s).
@@ -74,6 +82,13 @@ struct JobClassSpec {
   DistributionSpec work_s;
   ArrivalSpec arrivals;
   std::vector<std::string> placement;  ///< pool names in order of preference
+  double vram_gb = 0;                  ///< GPU memory each GPU of the job needs; 0: any
+  double checkpoint_interval_s = 0;
+  double checkpoint_write_s = 0;
+  double restart_s = 0;
+  double deadline_s = 0;
+  uint32_t fallback_after_preemptions = 0xFFFFFFFFu;
+  double fallback_slack_s = -1;
 };
 
 struct PolicySpec {
@@ -101,5 +116,10 @@ struct Scenario {
   /// Index of the pool with this name, or -1.
   int pool_index(const std::string& pool_name) const;
 };
+
+/// True when each GPU of `pool` has the memory a job of `job` needs (or either is undeclared).
+inline bool fits_memory(const JobClassSpec& job, const PoolSpec& pool) {
+  return job.vram_gb <= 0 || pool.gpu_memory_gb <= 0 || job.vram_gb <= pool.gpu_memory_gb;
+}
 
 }  // namespace gpucap

@@ -21,19 +21,22 @@
 
 namespace gpucap::detail {
 
-enum EventType : uint32_t { kArrival = 0, kRunStart = 1, kCompletion = 2 };
+enum EventType : uint32_t { kArrival = 0, kRunStart = 1, kCompletion = 2, kPreemption = 3 };
 
 enum SlotState : uint32_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning = 2 };
 
 /// A job holding GPUs.
 struct JobSlot {
   double arrival_s;
-  double start_s;  ///< launch time while provisioning, then the time it began running
-  double work_s;   ///< reference-GPU seconds
+  double start_s;    ///< launch time while provisioning, then the time it began running
+  double work_s;     ///< reference-GPU seconds still to do when this run began
+  double restart_s;  ///< restoring time at the start of this run (0 on a first run)
   uint32_t pool;
   uint32_t gpus;
   uint32_t job_class;
   uint32_t state;
+  uint32_t preemptions;  ///< of this job so far
+  uint32_t unused_;
 };
 
 /// Per job class: the next unit-exponential gap and the next job's work, drawn one job ahead so
@@ -55,9 +58,11 @@ constexpr uint32_t kMaxArrivalSlots = 16;
 /// A job waiting for GPUs. Sorted by key (discipline) and then arrival order.
 struct QueuedJob {
   double arrival_s;
-  double work_s;
+  double work_s;  ///< reference-GPU seconds still to do
   uint32_t job_class;
   uint32_t gpus;
+  uint32_t preemptions;  ///< > 0: a job resubmitted after a preemption
+  uint32_t unused_;
 };
 
 /// Byte offsets of each part of a replication's arena; every part 8-byte aligned.
@@ -72,7 +77,7 @@ struct ArenaLayout {
     ArenaLayout a{};
     a.slot_capacity = m.total_quota_gpus;
     a.calendar_capacity = m.class_count + m.total_quota_gpus + 1;
-    a.stream_count = 2 * m.class_count + m.pool_count;
+    a.stream_count = 2 * m.class_count + 2 * m.pool_count;
     size_t at = 0;
     a.calendar = at;
     at += align8(sizeof(Event) * a.calendar_capacity);
@@ -136,6 +141,8 @@ class ReplicationEngine {
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       streams_[2 * m_.class_count + p] =
           RandomStream::make(seed, replication, stream_id(StreamKind::provisioning, p));
+      streams_[2 * m_.class_count + m_.pool_count + p] =
+          RandomStream::make(seed, replication, stream_id(StreamKind::preemption, p));
       free_gpus_[p] = m_.pools[p].quota_gpus;
     }
     wait_hist_->clear();
@@ -173,6 +180,9 @@ class ReplicationEngine {
           break;
         case kCompletion:
           on_completion(e.payload());
+          break;
+        case kPreemption:
+          on_preemption(e.payload());
           break;
         default:
           break;
@@ -260,7 +270,7 @@ class ReplicationEngine {
 
   GPUCAP_HD void on_arrival(uint32_t c) {
     const CompiledJobClass& cls = m_.classes[c];
-    QueuedJob job{now_, 0.0, c, cls.gpus};
+    QueuedJob job{now_, 0.0, c, cls.gpus, 0, 0};
     if (cls.arrivals.kind == ArrivalKind::trace) {
       const uint32_t row = cls.arrivals.trace_offset + class_state_[c].trace_cursor++;
       job.gpus = m_.trace_gpus[row];
@@ -273,7 +283,12 @@ class ReplicationEngine {
 
     const bool counted = now_ >= m_.warmup_s;
     if (counted) ++arrived_;
-    // A job may start at once when nothing waiting takes precedence over it.
+    submit(job, counted);
+  }
+
+  /// A job asks for GPUs: it starts at once when it fits and nothing waiting takes precedence
+  /// over it, else it waits, else (waiting room full) it is dropped.
+  GPUCAP_HD void submit(const QueuedJob& job, bool counted) {
     if (m_.backfill || queue_size_ == 0 || precedes(job, queue_[queue_head_])) {
       const uint32_t pool = find_pool(job);
       if (pool != kNoPool) {
@@ -359,18 +374,24 @@ class ReplicationEngine {
   static constexpr uint32_t kNoPool = 0xFFFFFFFFu;
 
   /// First pool in the class's preference list with enough free GPUs for the whole gang.
+  /// Preemptible pools are skipped for a job that has been preempted often enough, or whose
+  /// slack before its deadline has fallen below the class's threshold (fallback policy).
   GPUCAP_HD uint32_t find_pool(const QueuedJob& job) const {
     const CompiledJobClass& cls = m_.classes[job.job_class];
+    const bool avoid_preemptible =
+        job.preemptions >= cls.fallback_after_preemptions ||
+        (cls.fallback_slack_s >= 0 &&
+         job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
     for (uint32_t k = 0; k < cls.placement_count; ++k) {
       const uint32_t p = m_.placement[cls.placement_offset + k];
-      if (free_gpus_[p] >= job.gpus) return p;
+      if (free_gpus_[p] >= job.gpus && !(avoid_preemptible && m_.pools[p].preemptible)) return p;
     }
     return kNoPool;
   }
 
   /// Launches `job` in `pool`: its GPUs leave the quota now; it runs after provisioning.
   GPUCAP_HD void start_job(const QueuedJob& job, uint32_t pool) {
-    if (job.arrival_s >= m_.warmup_s) {
+    if (job.preemptions == 0 && job.arrival_s >= m_.warmup_s) {  // first launch: queue wait
       const double wait = now_ - job.arrival_s;
       ++launched_;
       wait_sum_ += wait;
@@ -386,6 +407,8 @@ class ReplicationEngine {
     slot.pool = pool;
     slot.gpus = job.gpus;
     slot.job_class = job.job_class;
+    slot.preemptions = job.preemptions;
+    slot.unused_ = 0;
     ++jobs_holding_;
     const CompiledPool& p = m_.pools[pool];
     if (p.has_provisioning_delay) {
@@ -398,29 +421,135 @@ class ReplicationEngine {
     }
   }
 
+  /// The job starts running: restore (after a preemption), then compute with periodic
+  /// checkpoints. The run ends by completion, or earlier by the instance being reclaimed.
   GPUCAP_HD void begin_run(uint32_t s) {
     JobSlot& slot = slots_[s];
-    if (slot.arrival_s >= m_.warmup_s) {
+    if (slot.preemptions == 0 && slot.arrival_s >= m_.warmup_s) {
       ++started_;
       pool_out_[slot.pool * kPoolMetricCount + kPoolJobsStarted] += 1;
       provisioning_sum_ += now_ - slot.start_s;  // start_s still holds the launch time
     }
     slot.state = kSlotRunning;
     slot.start_s = now_;
-    push(now_ + slot.work_s / m_.pools[slot.pool].speed, kCompletion, s);
+    const CompiledJobClass& cls = m_.classes[slot.job_class];
+    const CompiledPool& pool = m_.pools[slot.pool];
+    slot.restart_s = slot.preemptions > 0 ? cls.restart_s : 0.0;
+    const double duration_s = slot.restart_s + compute_s(slot) +
+                              checkpoints_needed(slot) * cls.checkpoint_write_s;
+    if (pool.preemptible) {
+      double reclaim_s = kNever;
+      if (pool.has_time_to_preemption)
+        reclaim_s = sample(pool.time_to_preemption_s,
+                           streams_[2 * m_.class_count + m_.pool_count + slot.pool], m_.table);
+      if (pool.max_runtime_s > 0 && pool.max_runtime_s < reclaim_s) reclaim_s = pool.max_runtime_s;
+      if (reclaim_s < duration_s) {
+        push(now_ + reclaim_s, kPreemption, s);
+        return;
+      }
+    }
+    push(now_ + duration_s, kCompletion, s);
+  }
+
+  // ---- checkpointed runs (wall-clock seconds on the instance) -------------------------------
+  // A run is: restart_s restoring, then cycles of checkpoint_interval_s computing followed by a
+  // checkpoint_write_s write, with no write after the last piece of work.
+
+  /// Wall-clock seconds of computing the run needs.
+  GPUCAP_HD double compute_s(const JobSlot& slot) const {
+    return slot.work_s / m_.pools[slot.pool].speed;
+  }
+
+  /// Periodic checkpoints a complete run writes.
+  GPUCAP_HD double checkpoints_needed(const JobSlot& slot) const {
+    const double interval = m_.classes[slot.job_class].checkpoint_interval_s;
+    if (interval <= 0) return 0.0;
+    const double n = __builtin_ceil(compute_s(slot) / interval) - 1.0;
+    return n > 0 ? n : 0.0;
+  }
+
+  /// Computing done (wall-clock s) `elapsed_s` into the run, and the part of it that the last
+  /// completed checkpoint saved.
+  GPUCAP_HD void progress_at(const JobSlot& slot, double elapsed_s, double& done_s,
+                             double& saved_s, double& checkpoints) const {
+    const CompiledJobClass& cls = m_.classes[slot.job_class];
+    const double total = compute_s(slot);
+    const double t = elapsed_s - slot.restart_s;
+    done_s = saved_s = checkpoints = 0.0;
+    if (t <= 0) return;
+    if (cls.checkpoint_interval_s <= 0) {
+      done_s = t < total ? t : total;
+      return;
+    }
+    const double cycle = cls.checkpoint_interval_s + cls.checkpoint_write_s;
+    checkpoints = __builtin_floor(t / cycle);
+    const double in_cycle = t - checkpoints * cycle;
+    done_s = checkpoints * cls.checkpoint_interval_s +
+             (in_cycle < cls.checkpoint_interval_s ? in_cycle : cls.checkpoint_interval_s);
+    saved_s = checkpoints * cls.checkpoint_interval_s;
+    if (done_s > total) done_s = total;
+    if (saved_s > total) saved_s = total;
   }
 
   GPUCAP_HD void on_completion(uint32_t s) {
     JobSlot& slot = slots_[s];
     account_hold(slot, now_);
+    account_overheads(slot, checkpoints_needed(slot), 0.0, slot.restart_s);
+    const CompiledJobClass& cls = m_.classes[slot.job_class];
     if (slot.arrival_s >= m_.warmup_s) {
       const double completion = now_ - slot.arrival_s;
       ++completed_;
       completion_sum_ += completion;
       completion_hist_->add(completion);
+      if (cls.deadline_s > 0 && completion > cls.deadline_s) ++late_;
     }
     release(s);
     dispatch();
+  }
+
+  /// The instance is reclaimed: the job keeps what its last checkpoint saved (or, when the
+  /// notice leaves time to write one, what it had done when the notice came), goes back to the
+  /// queue with the rest, and the GPUs return to the pool.
+  GPUCAP_HD void on_preemption(uint32_t s) {
+    JobSlot& slot = slots_[s];
+    const CompiledJobClass& cls = m_.classes[slot.job_class];
+    const CompiledPool& pool = m_.pools[slot.pool];
+    const double elapsed_s = now_ - slot.start_s;
+    double done_s, saved_s, checkpoints;
+    progress_at(slot, elapsed_s, done_s, saved_s, checkpoints);
+    const bool can_checkpoint = cls.checkpoint_interval_s > 0 || cls.checkpoint_write_s > 0;
+    if (can_checkpoint && pool.notice_s > 0 && pool.notice_s >= cls.checkpoint_write_s) {
+      double done_at_notice, saved_at_notice, checkpoints_at_notice;
+      progress_at(slot, elapsed_s - pool.notice_s, done_at_notice, saved_at_notice,
+                  checkpoints_at_notice);
+      if (done_at_notice > saved_s) {  // an emergency checkpoint during the notice
+        saved_s = done_at_notice;
+        checkpoints += 1.0;
+      }
+    }
+    account_hold(slot, now_);
+    const double restarting_s = elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s;
+    account_overheads(slot, checkpoints, done_s - saved_s, restarting_s);
+    if (now_ >= m_.warmup_s) {
+      ++preemptions_;
+      pool_out_[slot.pool * kPoolMetricCount + kPoolPreemptions] += 1;
+    }
+    const double left_s = slot.work_s - saved_s * pool.speed;
+    const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class, slot.gpus,
+                        slot.preemptions + 1, 0};
+    release(s);
+    submit(job, slot.arrival_s >= m_.warmup_s);
+    dispatch();
+  }
+
+  /// Checkpoint writes, lost work and restoring time of a run that ends now (in the window).
+  GPUCAP_HD void account_overheads(const JobSlot& slot, double checkpoints, double lost_s,
+                                   double restarting_s) {
+    if (now_ < m_.warmup_s) return;
+    const double gpus = slot.gpus;
+    checkpointing_gpu_s_ += checkpoints * m_.classes[slot.job_class].checkpoint_write_s * gpus;
+    lost_gpu_s_ += lost_s * gpus;
+    restarting_gpu_s_ += restarting_s * gpus;
   }
 
   GPUCAP_HD void release(uint32_t s) {
@@ -438,7 +567,7 @@ class ReplicationEngine {
     const CompiledPool& p = m_.pools[slot.pool];
     double* pool_row = pool_out_ + slot.pool * kPoolMetricCount;
     pool_row[kPoolGpuHoursUsed] += in_window(slot.start_s, end_s) * slot.gpus;
-    if (end_s >= m_.warmup_s)
+    if (end_s >= m_.warmup_s && !p.committed())  // committed pools are charged in finish()
       pool_row[kPoolGpuHoursBilled] +=
           billed_seconds(end_s - slot.start_s, p.billing_increment_s, p.billing_minimum_s) *
           slot.gpus;
@@ -471,8 +600,12 @@ class ReplicationEngine {
     double total_quota_h = 0;
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       double* row = pool_out_ + p * kPoolMetricCount;
-      const double billed_gpu_s = row[kPoolGpuHoursBilled];
-      row[kPoolCostUsd] = billed_gpu_s * m_.pools[p].price_usd_per_gpu_s;
+      const CompiledPool& pool = m_.pools[p];
+      // Committed pools bill every GPU of the count for the whole window, used or not.
+      const double billed_gpu_s =
+          pool.committed() ? pool.quota_gpus * window_s : row[kPoolGpuHoursBilled];
+      row[kPoolCostUsd] = billed_gpu_s * (pool.committed() ? pool.committed_usd_per_gpu_s
+                                                            : pool.price_usd_per_gpu_s);
       row[kPoolGpuHoursBilled] = billed_gpu_s / 3600.0;
       row[kPoolGpuHoursUsed] /= 3600.0;
       const double quota_h = m_.pools[p].quota_gpus * window_s / 3600.0;
@@ -490,6 +623,11 @@ class ReplicationEngine {
     out_[kJobsStarted] = started;
     out_[kJobsCompleted] = completed;
     out_[kJobsDropped] = static_cast<double>(dropped_);
+    out_[kJobsLate] = static_cast<double>(late_);
+    out_[kPreemptions] = static_cast<double>(preemptions_);
+    out_[kGpuHoursLost] = lost_gpu_s_ / 3600.0;
+    out_[kGpuHoursCheckpointing] = checkpointing_gpu_s_ / 3600.0;
+    out_[kGpuHoursRestarting] = restarting_gpu_s_ / 3600.0;
     out_[kDropFraction] = arrived > 0 ? out_[kJobsDropped] / arrived : 0.0;
     const double launched = static_cast<double>(launched_);
     out_[kWaitProbability] = launched > 0 ? static_cast<double>(waited_) / launched : 0.0;
@@ -534,6 +672,8 @@ class ReplicationEngine {
   double queue_area_ = 0, running_area_ = 0;
   double wait_sum_ = 0, completion_sum_ = 0;
   double provisioning_sum_ = 0;
+  double lost_gpu_s_ = 0, checkpointing_gpu_s_ = 0, restarting_gpu_s_ = 0;
+  uint64_t late_ = 0, preemptions_ = 0;
   uint64_t arrived_ = 0, launched_ = 0, started_ = 0, completed_ = 0, dropped_ = 0, waited_ = 0;
   int status_ = 0;
 };

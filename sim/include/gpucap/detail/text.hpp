@@ -15,6 +15,9 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 /// The candidate nearest to `word` when it is close enough to be a likely typo, else "".
 std::string closest(const std::string& word, const std::vector<std::string>& candidates);
 
+/// A number as short as it reads well: "80", "0.5", "1e+06".
+std::string format_number(double value);
+
 /// "90 s", "30 min", "12 h", "3 d": a duration in the largest unit that keeps it readable.
 std::string format_duration(double seconds);
 
