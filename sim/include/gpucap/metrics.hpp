@@ -12,7 +12,7 @@ enum ScalarMetric : uint32_t {
   kCostUsd,                ///< USD billed for GPU holds that ended in the window
   kGpuHoursUsed,           ///< GPU-hours running jobs (incl. restarts and checkpoints), in window
   kGpuHoursBilled,         ///< GPU-hours billed (increments and minimums applied)
-  kGpuHoursLost,           ///< GPU-hours of work lost to preemptions (done, not checkpointed)
+  kGpuHoursLost,           ///< GPU-hours of preempted runs that saved nothing (redo, idle)
   kGpuHoursCheckpointing,  ///< GPU-hours spent writing checkpoints
   kGpuHoursRestarting,     ///< GPU-hours spent restoring after preemptions
   kUtilization,            ///< GPU-hours used / (sum of quotas x window hours)
@@ -59,7 +59,7 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"cost", "USD", "billed cost of GPU holds that ended in the window"},
     {"gpu_hours_used", "GPU-h", "GPU-hours spent running jobs in the window"},
     {"gpu_hours_billed", "GPU-h", "GPU-hours billed, increments and minimums applied"},
-    {"gpu_hours_lost", "GPU-h", "work lost to preemptions (done since the last checkpoint)"},
+    {"gpu_hours_lost", "GPU-h", "run time lost to preemptions (work not saved, idle notice)"},
     {"gpu_hours_checkpointing", "GPU-h", "GPU-hours spent writing checkpoints"},
     {"gpu_hours_restarting", "GPU-h", "GPU-hours spent restoring after preemptions"},
     {"utilization", "fraction", "GPU-hours used / (total quota x window)"},

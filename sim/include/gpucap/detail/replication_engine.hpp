@@ -468,33 +468,40 @@ class ReplicationEngine {
     return n > 0 ? n : 0.0;
   }
 
-  /// Computing done (wall-clock s) `elapsed_s` into the run, and the part of it that the last
-  /// completed checkpoint saved.
-  GPUCAP_HD void progress_at(const JobSlot& slot, double elapsed_s, double& done_s,
-                             double& saved_s, double& checkpoints) const {
+  /// Where a run stands `elapsed_s` into it (wall-clock seconds): computing done, the part of it
+  /// that completed checkpoints saved, and time spent writing checkpoints (partial ones too).
+  struct RunProgress {
+    double done_s, saved_s, writing_s;
+  };
+
+  GPUCAP_HD RunProgress progress_at(const JobSlot& slot, double elapsed_s) const {
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     const double total = compute_s(slot);
     const double t = elapsed_s - slot.restart_s;
-    done_s = saved_s = checkpoints = 0.0;
-    if (t <= 0) return;
+    RunProgress p{0.0, 0.0, 0.0};
+    if (t <= 0) return p;
     if (cls.checkpoint_interval_s <= 0) {
-      done_s = t < total ? t : total;
-      return;
+      p.done_s = t < total ? t : total;
+      return p;
     }
     const double cycle = cls.checkpoint_interval_s + cls.checkpoint_write_s;
-    checkpoints = __builtin_floor(t / cycle);
-    const double in_cycle = t - checkpoints * cycle;
-    done_s = checkpoints * cls.checkpoint_interval_s +
-             (in_cycle < cls.checkpoint_interval_s ? in_cycle : cls.checkpoint_interval_s);
-    saved_s = checkpoints * cls.checkpoint_interval_s;
-    if (done_s > total) done_s = total;
-    if (saved_s > total) saved_s = total;
+    const double cycles = __builtin_floor(t / cycle);
+    const double in_cycle = t - cycles * cycle;
+    const double computing = in_cycle < cls.checkpoint_interval_s ? in_cycle
+                                                                   : cls.checkpoint_interval_s;
+    p.done_s = cycles * cls.checkpoint_interval_s + computing;
+    p.saved_s = cycles * cls.checkpoint_interval_s;
+    p.writing_s = cycles * cls.checkpoint_write_s + (in_cycle - computing);
+    if (p.done_s > total) p.done_s = total;
+    if (p.saved_s > total) p.saved_s = total;
+    return p;
   }
 
   GPUCAP_HD void on_completion(uint32_t s) {
     JobSlot& slot = slots_[s];
     account_hold(slot, now_);
-    account_overheads(slot, checkpoints_needed(slot), 0.0, slot.restart_s);
+    account_overheads(slot, checkpoints_needed(slot) * m_.classes[slot.job_class].checkpoint_write_s,
+                      slot.restart_s, 0.0);
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     if (slot.arrival_s >= m_.warmup_s) {
       const double completion = now_ - slot.arrival_s;
@@ -509,32 +516,32 @@ class ReplicationEngine {
 
   /// The instance is reclaimed: the job keeps what its last checkpoint saved (or, when the
   /// notice leaves time to write one, what it had done when the notice came), goes back to the
-  /// queue with the rest, and the GPUs return to the pool.
+  /// queue with the rest, and the GPUs return to the pool. The run's time splits exactly into
+  /// restoring + checkpoint writing + saved computing + lost (computing not saved, idling).
   GPUCAP_HD void on_preemption(uint32_t s) {
     JobSlot& slot = slots_[s];
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     const CompiledPool& pool = m_.pools[slot.pool];
     const double elapsed_s = now_ - slot.start_s;
-    double done_s, saved_s, checkpoints;
-    progress_at(slot, elapsed_s, done_s, saved_s, checkpoints);
+    RunProgress progress = progress_at(slot, elapsed_s);
     const bool can_checkpoint = cls.checkpoint_interval_s > 0 || cls.checkpoint_write_s > 0;
     if (can_checkpoint && pool.notice_s > 0 && pool.notice_s >= cls.checkpoint_write_s) {
-      double done_at_notice, saved_at_notice, checkpoints_at_notice;
-      progress_at(slot, elapsed_s - pool.notice_s, done_at_notice, saved_at_notice,
-                  checkpoints_at_notice);
-      if (done_at_notice > saved_s) {  // an emergency checkpoint during the notice
-        saved_s = done_at_notice;
-        checkpoints += 1.0;
+      // The job stops at the notice and writes an emergency checkpoint.
+      const RunProgress at_notice = progress_at(slot, elapsed_s - pool.notice_s);
+      if (at_notice.done_s > progress.saved_s) {
+        progress.saved_s = at_notice.done_s;
+        progress.writing_s = at_notice.writing_s + cls.checkpoint_write_s;
       }
     }
+    const double restoring_s = elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s;
+    const double lost_s = elapsed_s - restoring_s - progress.writing_s - progress.saved_s;
     account_hold(slot, now_);
-    const double restarting_s = elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s;
-    account_overheads(slot, checkpoints, done_s - saved_s, restarting_s);
+    account_overheads(slot, progress.writing_s, restoring_s, lost_s > 0 ? lost_s : 0.0);
     if (now_ >= m_.warmup_s) {
       ++preemptions_;
       pool_out_[slot.pool * kPoolMetricCount + kPoolPreemptions] += 1;
     }
-    const double left_s = slot.work_s - saved_s * pool.speed;
+    const double left_s = slot.work_s - progress.saved_s * pool.speed;
     const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class, slot.gpus,
                         slot.preemptions + 1, 0};
     release(s);
@@ -542,14 +549,14 @@ class ReplicationEngine {
     dispatch();
   }
 
-  /// Checkpoint writes, lost work and restoring time of a run that ends now (in the window).
-  GPUCAP_HD void account_overheads(const JobSlot& slot, double checkpoints, double lost_s,
-                                   double restarting_s) {
+  /// Checkpoint writing, restoring and lost time (wall-clock s) of a run that ends now.
+  GPUCAP_HD void account_overheads(const JobSlot& slot, double writing_s, double restoring_s,
+                                   double lost_s) {
     if (now_ < m_.warmup_s) return;
     const double gpus = slot.gpus;
-    checkpointing_gpu_s_ += checkpoints * m_.classes[slot.job_class].checkpoint_write_s * gpus;
+    checkpointing_gpu_s_ += writing_s * gpus;
+    restarting_gpu_s_ += restoring_s * gpus;
     lost_gpu_s_ += lost_s * gpus;
-    restarting_gpu_s_ += restarting_s * gpus;
   }
 
   GPUCAP_HD void release(uint32_t s) {

@@ -1,0 +1,212 @@
+// Spot preemption, checkpoint/restart, fallback, reserved and owned pools, GPU-memory fit:
+// small deterministic scenarios whose every figure is worked out by hand in the comments.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "gpucap/replication.hpp"
+#include "gpucap/compile.hpp"
+#include "gpucap/run.hpp"
+
+#include "support/scenario_fixture.hpp"
+
+namespace gpucap {
+namespace {
+
+struct Row {
+  std::vector<double> scalars, pools;
+  double operator[](ScalarMetric m) const { return scalars[m]; }
+  double pool(size_t p, PoolMetric m) const { return pools[p * kPoolMetricCount + m]; }
+};
+
+Row run_once(const Scenario& s) {
+  const ModelStorage storage = compile(s);
+  const CompiledModel& model = storage.model();
+  std::vector<uint64_t> arena((replication_arena_bytes(model) + 7) / 8);
+  Row r{std::vector<double>(kScalarMetricCount),
+        std::vector<double>(model.pool_count * kPoolMetricCount)};
+  EXPECT_EQ(run_replication(model, 1, 0, arena.data(), r.scalars.data(), r.pools.data()),
+            kReplicationOk);
+  return r;
+}
+
+class CloudModel : public testing_support::ScenarioFixture {
+ protected:
+  /// One job of `work` reference seconds at t = 0 on 1 GPU, from a trace file.
+  std::string one_job(double work_s) {
+    write("job.csv", "submit_s,gpus,duration_s\n0,1," + std::to_string(work_s) + "\n");
+    return "job.csv";
+  }
+};
+
+// A spot instance is reclaimed every 100 s of running; the job has 250 s of work, checkpoints
+// every 40 s of computing (10 s to write) and needs 5 s to restore after a preemption.
+//   run 1 [0,100):   2 cycles of 40+10: saved 80, writing 20, lost 0.          work left 170
+//   run 2 [100,200): restore 5, cycle 40+10, then 40 computed + 5 of a write:
+//                    saved 40, writing 15, lost 40.                              work left 130
+//   runs 3, 4:       the same.                                                   left 90, 50
+//   run 5 [400,465): restore 5, 40+10, 10: completes (no write after the last piece).
+// Totals: 4 preemptions; writing 20 + 3x15 + 10 = 75 s; restoring 4x5 = 20 s; lost 3x40 =
+// 120 s; saved 250 s; 75 + 20 + 120 + 250 = 465 s held and billed.
+const char* kCheckpointedSpot =
+    "name: t\nhorizon: 1h\n"
+    "pools:\n"
+    "  spot:\n"
+    "    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n    quota: 1\n"
+    "    preemption: {time_to_preemption: 100s}\n"
+    "workloads:\n"
+    "  - name: j\n"
+    "    arrivals: {process: trace, file: job.csv}\n"
+    "    checkpoint: {interval: 40s, write: 10s, restart: 5s}\n";
+
+TEST_F(CloudModel, CheckpointedJobOnSpotWorkedByHand) {
+  one_job(250);
+  const Row r = run_once(parse(kCheckpointedSpot));
+  EXPECT_EQ(r[kPreemptions], 4.0);
+  EXPECT_EQ(r.pool(0, kPoolPreemptions), 4.0);
+  EXPECT_EQ(r[kJobsCompleted], 1.0);
+  EXPECT_EQ(r[kJobsStarted], 1.0);  // a job starts once, whatever its restarts
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 465.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursCheckpointing] * 3600, 75.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursRestarting] * 3600, 20.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursLost] * 3600, 120.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursUsed] * 3600, 465.0);
+  EXPECT_DOUBLE_EQ(r[kCostUsd], 465.0);  // 1 USD per GPU-second
+  EXPECT_EQ(r[kWaitMeanS], 0.0);         // restarts are not queue waits
+}
+
+TEST_F(CloudModel, MaxRuntimeReclaimsLikeAFixedPreemptionTime) {
+  one_job(250);
+  std::string yaml = kCheckpointedSpot;
+  yaml.replace(yaml.find("{time_to_preemption: 100s}"), 26, "{max_runtime: 100s}");
+  const Row r = run_once(parse(yaml));
+  EXPECT_EQ(r[kPreemptions], 4.0);
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 465.0);
+}
+
+// With a 30 s notice (>= the 10 s write) a job may stop at the notice and write an emergency
+// checkpoint; it keeps whichever saves more, that or carrying on to its next periodic checkpoint.
+//   run 1 [0,100):   carrying on saves 80 (two full cycles end at 100); the notice would save 60.
+//                    saved 80, writing 20, lost 0.                                left 170
+//   run 2 [100,200): restore 5; at the notice (65 s in) 40+10 then 15 computed: emergency
+//                    checkpoint saves 55 (vs 40): writing 10 + 10, idle after it 20.   left 115
+//   run 3 [200,300): the same.                                                    left 60
+//   run 4 [300,375): restore 5, 40+10, 20: done (75 s < 100 s).
+// 3 preemptions; lost 2 x 20 = 40 s; writing 20 + 20 + 20 + 10 = 70 s; restoring 15 s.
+TEST_F(CloudModel, NoticeAllowsAnEmergencyCheckpoint) {
+  one_job(250);
+  std::string yaml = kCheckpointedSpot;
+  yaml.replace(yaml.find("{time_to_preemption: 100s}"), 26,
+               "{time_to_preemption: 100s, notice: 30s}");
+  const Row r = run_once(parse(yaml));
+  EXPECT_EQ(r[kPreemptions], 3.0);
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 375.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursLost] * 3600, 40.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursCheckpointing] * 3600, 70.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursRestarting] * 3600, 15.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursUsed] * 3600, 375.0);
+}
+
+// Without checkpoints every preemption loses the whole run: 250 s of work never fits in 100 s.
+// After 2 preemptions the job falls back to the on-demand pool: 200 s lost, done at 450.
+TEST_F(CloudModel, FallbackToOnDemandAfterPreemptions) {
+  one_job(250);
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 1h\n"
+      "pools:\n"
+      "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 1,\n"
+      "         preemption: {time_to_preemption: 100s}}\n"
+      "  od: {gpu: H100, price_usd_per_gpu_hour: 7200, quota: 1}\n"
+      "workloads:\n"
+      "  - name: j\n"
+      "    arrivals: {process: trace, file: job.csv}\n"
+      "    placement: [spot, od]\n"
+      "    fallback: {after_preemptions: 2}\n"));
+  EXPECT_EQ(r[kPreemptions], 2.0);
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 450.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursLost] * 3600, 200.0);
+  EXPECT_EQ(r.pool(0, kPoolCostUsd), 200.0);
+  EXPECT_EQ(r.pool(1, kPoolCostUsd), 500.0);  // 250 s at 2 USD per GPU-second
+}
+
+// Deadline 400 s, slack threshold 100 s: at t = 0 the slack is 400 - 250 = 150, so the job
+// starts on spot; preempted at 100 with nothing saved, its slack is 400 - 100 - 250 = 50 < 100,
+// so it goes to on-demand: done at 350, before the deadline.
+TEST_F(CloudModel, FallbackWhenSlackRunsOut) {
+  one_job(250);
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 1h\n"
+      "pools:\n"
+      "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 1,\n"
+      "         preemption: {time_to_preemption: 100s}}\n"
+      "  od: {gpu: H100, price_usd_per_gpu_hour: 7200, quota: 1}\n"
+      "workloads:\n"
+      "  - name: j\n"
+      "    arrivals: {process: trace, file: job.csv}\n"
+      "    deadline: 400s\n"
+      "    fallback: {when_slack_below: 100s}\n"));
+  EXPECT_EQ(r[kPreemptions], 1.0);
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 350.0);
+  EXPECT_EQ(r[kJobsLate], 0.0);
+}
+
+TEST_F(CloudModel, LateJobsAreCounted) {
+  one_job(250);
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 1h\n"
+      "pools:\n  od: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 1}\n"
+      "workloads:\n"
+      "  - {name: j, arrivals: {process: trace, file: job.csv}, deadline: 200s}\n"));
+  EXPECT_EQ(r[kJobsLate], 1.0);
+}
+
+// Committed pools are charged for every GPU of the count over the whole window, used or not.
+// Reserved: 4 GPUs x 10 h x 2 USD = 80 USD. Owned: capex 8760 USD over 1 year = 1 USD/h, plus
+// 0.5 USD/h operations: 2 GPUs x 10 h x 1.5 = 30 USD. The one job (250 s) runs on reserved.
+TEST_F(CloudModel, ReservedAndOwnedAreChargedWhetherUsedOrNot) {
+  one_job(250);
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 10h\n"
+      "pools:\n"
+      "  reserved: {gpu: A100, purchase: reserved, count: 4, price_usd_per_gpu_hour: 2}\n"
+      "  owned: {gpu: A100, purchase: owned, count: 2, capex_usd_per_gpu: 8760,\n"
+      "          amortize_years: 1, opex_usd_per_gpu_hour: 0.5}\n"
+      "workloads:\n"
+      "  - {name: j, arrivals: {process: trace, file: job.csv}}\n"));
+  EXPECT_DOUBLE_EQ(r.pool(0, kPoolCostUsd), 80.0);
+  EXPECT_DOUBLE_EQ(r.pool(1, kPoolCostUsd), 30.0);
+  EXPECT_DOUBLE_EQ(r[kCostUsd], 110.0);
+  EXPECT_DOUBLE_EQ(r.pool(0, kPoolGpuHoursBilled), 40.0);
+  EXPECT_DOUBLE_EQ(r.pool(0, kPoolGpuHoursUsed) * 3600, 250.0);
+  EXPECT_EQ(r.pool(1, kPoolGpuHoursUsed), 0.0);
+}
+
+// A job that needs 60 GB per GPU skips the 40 GB pool even though it is listed first.
+TEST_F(CloudModel, JobsGoOnlyWhereTheirMemoryFits) {
+  one_job(250);
+  const std::string pools =
+      "pools:\n"
+      "  small: {gpu: A100, gpu_memory_gb: 40, price_usd_per_gpu_hour: 1, quota: 8}\n"
+      "  large: {gpu: H100, gpu_memory_gb: 80, price_usd_per_gpu_hour: 3, quota: 8}\n";
+  const Row r = run_once(parse("name: t\nhorizon: 1h\n" + pools +
+                               "workloads:\n  - {name: j, vram_gb: 60, arrivals: {process: "
+                               "trace, file: job.csv}}\n"));
+  EXPECT_EQ(r.pool(0, kPoolJobsStarted), 0.0);
+  EXPECT_EQ(r.pool(1, kPoolJobsStarted), 1.0);
+  try {
+    parse("name: t\nhorizon: 1h\n" + pools +
+          "workloads:\n  - {name: j, vram_gb: 100, arrivals: {process: trace, file: job.csv}}\n");
+    FAIL() << "a job too large for every pool was accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("workloads[0].vram_gb: a job needing 100 GB per GPU fits "
+                                         "the memory of no pool of its placement list (small "
+                                         "40 GB, large 80 GB)"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpucap
