@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -119,6 +120,45 @@ TEST(ShippedScenarios, TraceReplayUsesEveryTraceRowExactly) {
   }
   // Provisioning delays are the only randomness: waits vary across replications.
   EXPECT_GT(r.summary_of(0, gpucap::kWaitMeanS).std, 0.0);
+}
+
+gpucap::RunResults simulate_with(const std::string& file, std::vector<std::string> overrides,
+                                 uint64_t replications) {
+  gpucap::RunOptions options;
+  options.replications = replications;
+  return gpucap::run(gpucap::load_scenario(kScenarios + file, overrides), options);
+}
+
+TEST(ShippedScenarios, SpotWithCheckpointsCostsFarLessThanOnDemandAndBarelySlowsJobs) {
+  const gpucap::RunResults spot = simulate_with("spot_training.yaml", {}, 300);
+  const gpucap::RunResults od = simulate_with(
+      "spot_training.yaml", {"workloads.finetune.placement=[aws-h100-od]"}, 300);
+  const double spot_cost = spot.summary_of(0, gpucap::kCostUsd).mean;
+  const double od_cost = od.summary_of(0, gpucap::kCostUsd).mean;
+  const double spot_t = spot.summary_of(0, gpucap::kCompletionMeanS).mean;
+  const double od_t = od.summary_of(0, gpucap::kCompletionMeanS).mean;
+  std::printf("  spot %.0f USD, %.0f s per job; on-demand %.0f USD, %.0f s per job\n", spot_cost,
+              spot_t, od_cost, od_t);
+  // Spot is 4.7x cheaper per GPU-hour; checkpoints, restores and lost work eat part of that.
+  EXPECT_LT(spot_cost, od_cost / 2.5);
+  EXPECT_GT(spot.summary_of(0, gpucap::kPreemptions).mean, 10.0);
+  EXPECT_EQ(od.summary_of(0, gpucap::kPreemptions).mean, 0.0);
+  EXPECT_LT(spot_t, 1.10 * od_t);  // emergency checkpoints keep the slowdown small
+  EXPECT_GT(spot_t, od_t);
+}
+
+TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
+  // Same seed for every size (common random numbers): the differences are paired.
+  std::vector<double> cost;
+  for (int count : {8, 48, 64})
+    cost.push_back(simulate_with("owned_baseline_burst.yaml",
+                                 {"pools.onprem-h100.count=" + std::to_string(count)}, 100)
+                       .summary_of(0, gpucap::kCostUsd)
+                       .mean);
+  std::printf("  monthly cost with 8 / 48 / 64 owned GPUs: %.0f / %.0f / %.0f USD\n", cost[0],
+              cost[1], cost[2]);
+  EXPECT_LT(cost[1], 0.9 * cost[0]);  // too few: paying cloud prices for the base load
+  EXPECT_LT(cost[1], 0.95 * cost[2]);  // too many: owned GPUs idle most of the time
 }
 
 }  // namespace
