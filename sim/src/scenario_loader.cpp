@@ -20,7 +20,8 @@
 namespace gpucap {
 namespace {
 
-constexpr uint32_t kMaxTotalQuotaGpus = 0x3FFFFF;  // event payloads carry 22 bits
+// Event payloads carry 21 bits of job slot; trace-availability pools may need two slots a GPU.
+constexpr uint32_t kMaxTotalQuotaGpus = 0xFFFFF;
 
 struct Context {
   std::string origin;    ///< file name shown in messages

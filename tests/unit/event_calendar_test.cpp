@@ -90,19 +90,19 @@ TEST(EventCalendar, TypeAndPayloadRoundTrip) {
   const uint32_t payloads[] = {0u, 1u, 12345u, EventCalendar::kMaxPayload - 1,
                                EventCalendar::kMaxPayload};
   uint32_t count = 0;
-  for (uint32_t type = 0; type < 4; ++type)
+  for (uint32_t type = 0; type < 8; ++type)
     for (uint32_t p : payloads) ASSERT_TRUE(c.cal.push(static_cast<double>(count++), type, p));
-  for (uint32_t type = 0; type < 4; ++type) {
+  for (uint32_t type = 0; type < 8; ++type) {
     for (uint32_t p : payloads) {
       const Event e = c.cal.pop();
       EXPECT_EQ(e.type(), type);
       EXPECT_EQ(e.payload(), p);
     }
   }
-  // Fields of the key: sequence << 24 | type << 22 | payload.
-  Event e{0.0, (uint64_t{5} << 24) | (uint64_t{3} << 22) | 0x2ABCDEu};
-  EXPECT_EQ(e.type(), 3u);
-  EXPECT_EQ(e.payload(), 0x2ABCDEu);
+  // Fields of the key: sequence << 24 | type << 21 | payload.
+  Event e{0.0, (uint64_t{5} << 24) | (uint64_t{6} << 21) | 0x1ABCDEu};
+  EXPECT_EQ(e.type(), 6u);
+  EXPECT_EQ(e.payload(), 0x1ABCDEu);
 }
 
 TEST(EventCalendar, SequenceKeepsCountingAfterPops) {

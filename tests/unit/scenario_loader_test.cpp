@@ -272,19 +272,19 @@ TEST_F(ScenarioLoader, ZeroRate) {
 
 TEST_F(ScenarioLoader, ZeroQuota) {
   EXPECT_EQ(error_of(edit("quota: 8", "quota: 0")),
-            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 1 to 4194303, got "
+            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 1 to 1048575, got "
             "\"0\"");
 }
 
 TEST_F(ScenarioLoader, NegativeQuota) {
   EXPECT_EQ(error_of(edit("quota: 8", "quota: -3")),
-            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 1 to 4194303, got "
+            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 1 to 1048575, got "
             "\"-3\"");
 }
 
 TEST_F(ScenarioLoader, FractionalQuota) {
   EXPECT_HAS(error_of(edit("quota: 8", "quota: 2.5")),
-             "pools.gpus.quota: must be a whole number from 1 to 4194303, got \"2.5\"");
+             "pools.gpus.quota: must be a whole number from 1 to 1048575, got \"2.5\"");
 }
 
 TEST_F(ScenarioLoader, NegativePrice) {
@@ -580,7 +580,7 @@ TEST_F(ScenarioLoader, OverrideBelowASingleValue) {
 TEST_F(ScenarioLoader, InvalidValueFromAnOverrideNamesTheOverride) {
   EXPECT_EQ(error_of(kBase, {"pools.gpus.quota=-3"}),
             "test.yaml: (from --set pools.gpus.quota=-3): pools.gpus.quota: must be a whole "
-            "number from 1 to 4194303, got \"-3\"");
+            "number from 1 to 1048575, got \"-3\"");
   // The override is quoted as the user wrote it.
   EXPECT_EQ(error_of(kBase, {"workloads.jobs.gpus=16"}),
             "test.yaml: (from --set workloads.jobs.gpus=16): workloads[0].gpus: a job of 16 GPUs "
@@ -597,7 +597,7 @@ TEST_F(ScenarioLoader, InvalidValueFromAnOverrideNamesTheOverride) {
 TEST_F(ScenarioLoader, ErrorsOutsideAnOverrideKeepTheirFilePosition) {
   // An override elsewhere does not hide where the real problem is.
   EXPECT_EQ(error_of(edit("quota: 8", "quota: 0"), {"pools.gpus.price_usd_per_gpu_hour=3"}),
-            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 1 to 4194303, got "
+            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 1 to 1048575, got "
             "\"0\"");
 }
 

@@ -10,13 +10,13 @@
 
 namespace gpucap {
 
-/// One scheduled event: 16 bytes. `key` = sequence << 24 | type << 22 | payload (22 bits).
+/// One scheduled event: 16 bytes. `key` = sequence << 24 | type << 21 | payload (21 bits).
 struct Event {
   double time_s;
   uint64_t key;
 
-  GPUCAP_HD uint32_t type() const { return static_cast<uint32_t>(key >> 22) & 0x3u; }
-  GPUCAP_HD uint32_t payload() const { return static_cast<uint32_t>(key) & 0x3FFFFFu; }
+  GPUCAP_HD uint32_t type() const { return static_cast<uint32_t>(key >> 21) & 0x7u; }
+  GPUCAP_HD uint32_t payload() const { return static_cast<uint32_t>(key) & 0x1FFFFFu; }
 };
 
 GPUCAP_HD GPUCAP_FORCEINLINE bool event_before(const Event& a, const Event& b) {
@@ -24,7 +24,7 @@ GPUCAP_HD GPUCAP_FORCEINLINE bool event_before(const Event& a, const Event& b) {
 }
 
 struct EventCalendar {
-  static constexpr uint32_t kMaxPayload = 0x3FFFFFu;
+  static constexpr uint32_t kMaxPayload = 0x1FFFFFu;
   static constexpr int kArity = 4;
 
   Event* heap = nullptr;
@@ -45,10 +45,10 @@ struct EventCalendar {
   /// The key of an event scheduled now, consuming a sequence number: for events that a caller
   /// keeps outside the heap but orders with event_before() against those inside.
   GPUCAP_HD uint64_t take_key(uint32_t type, uint32_t payload) {
-    return (next_sequence++ << 24) | (static_cast<uint64_t>(type) << 22) | (payload & kMaxPayload);
+    return (next_sequence++ << 24) | (static_cast<uint64_t>(type) << 21) | (payload & kMaxPayload);
   }
 
-  /// Schedules an event of `type` (0..3) with `payload` (< 2^22) at time_s. False when full.
+  /// Schedules an event of `type` (0..7) with `payload` (< 2^21) at time_s. False when full.
   GPUCAP_HD bool push(double time_s, uint32_t type, uint32_t payload) {
     if (size == capacity) return false;
     const Event e{time_s, take_key(type, payload)};

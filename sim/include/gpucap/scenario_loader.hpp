@@ -4,7 +4,7 @@
 //
 // Every problem raises ScenarioError whose message names the file, line and column, the key path
 // and what would be valid, e.g.
-//   scenarios/x.yaml:12:7: pools.aws-od.quota: must be a whole number from 1 to 4194303, got "-3"
+//   scenarios/x.yaml:12:7: pools.aws-od.quota: must be a whole number from 1 to 1048575, got "-3"
 #pragma once
 #include <stdexcept>
 #include <string>
