@@ -68,6 +68,16 @@ ModelStorage compile(const Scenario& s) {
       c.time_to_preemption_s = compile_distribution(p.time_to_preemption_s, out.table_);
     c.max_runtime_s = p.max_runtime_s;
     c.notice_s = p.notice_s;
+    c.has_availability = !p.availability.empty();
+    if (c.has_availability) {
+      c.availability_offset = static_cast<uint32_t>(out.table_.size());
+      c.availability_count = static_cast<uint32_t>(p.availability.size());
+      out.table_.insert(out.table_.end(), p.availability.begin(), p.availability.end());
+      c.availability_step_s = p.availability_step_s;
+      c.availability_start_s = p.availability_start_s;
+      c.availability_random_start = p.availability_random_start;
+      c.gpus_per_instance = p.gpus_per_instance;
+    }
     out.pools_.push_back(c);
     total_quota += p.quota_gpus;
   }

@@ -20,7 +20,7 @@
 namespace gpucap {
 namespace {
 
-// Event payloads carry 21 bits of job slot; trace-availability pools may need two slots a GPU.
+// Event payloads carry 21 bits (a job slot, one per GPU of quota); kept well inside that.
 constexpr uint32_t kMaxTotalQuotaGpus = 0xFFFFF;
 
 struct Context {
@@ -442,6 +442,67 @@ void read_preemption(const Context& ctx, const YAML::Node& node, const std::stri
                          "mean: 20h}), max_runtime, or both");
 }
 
+/// `availability` of a pool: a trace of available instances at a fixed step, from a JSON file
+/// ({"metadata": {"gap_seconds": N}, "data": [...]}, the format of the public spot traces) or
+/// from a CSV column with an explicit step.
+void read_availability(const Context& ctx, const YAML::Node& node, const std::string& path,
+                       PoolSpec& p) {
+  expect_map(ctx, node, path, {"file", "column", "step", "gpus_per_instance", "start"});
+  const YAML::Node file_node = require(ctx, node, path, "file", "a JSON or CSV trace file");
+  const std::string fpath = join_path(path, "file");
+  p.availability_file = read_string(ctx, file_node, fpath);
+  const std::string resolved = ctx.resolve(p.availability_file);
+  const bool json = resolved.size() >= 5 && resolved.substr(resolved.size() - 5) == ".json";
+  if (json) {
+    if (node["column"] || node["step"])
+      ctx.fail(node, path, "a JSON trace carries its own step (metadata.gap_seconds) and data; "
+                           "remove column and step");
+    YAML::Node trace;
+    try {
+      trace = YAML::LoadFile(resolved);
+    } catch (const YAML::BadFile&) {
+      ctx.fail(file_node, fpath, "cannot open data file " + resolved);
+    } catch (const YAML::Exception& e) {
+      ctx.fail(file_node, fpath, resolved + ":" + std::to_string(e.mark.line + 1) + ": not valid "
+                                 "JSON: " + e.msg);
+    }
+    const YAML::Node gap = trace.IsMap() && trace["metadata"] && trace["metadata"].IsMap()
+                               ? trace["metadata"]["gap_seconds"]
+                               : YAML::Node();
+    const YAML::Node data = trace.IsMap() ? trace["data"] : YAML::Node();
+    if (!gap || !data || !data.IsSequence())
+      ctx.fail(file_node, fpath, resolved + ": expected {\"metadata\": {\"gap_seconds\": N}, "
+                                 "\"data\": [counts...]}");
+    p.availability_step_s = read_number_in(ctx, gap, fpath + " metadata.gap_seconds", 0, true,
+                                           "a step > 0 s");
+    for (std::size_t i = 0; i < data.size(); ++i)
+      p.availability.push_back(read_number_in(ctx, data[i], fpath + " data[" +
+                                              std::to_string(i) + "]", 0, false,
+                                              "an instance count >= 0"));
+  } else {
+    const std::string column =
+        node["column"] ? read_string(ctx, node["column"], join_path(path, "column"))
+                       : std::string("available");
+    p.availability_step_s = read_duration(
+        ctx, require(ctx, node, path, "step", "the time between rows of the CSV trace"),
+        join_path(path, "step"), false);
+    p.availability = read_csv_column(ctx, file_node, fpath, p.availability_file, column);
+    for (double v : p.availability)
+      if (!(v >= 0)) ctx.fail(file_node, fpath, "column '" + column + "' must hold counts >= 0");
+  }
+  if (p.availability.empty()) ctx.fail(file_node, fpath, "the availability trace has no rows");
+  if (node["gpus_per_instance"])
+    p.gpus_per_instance = static_cast<double>(read_integer(
+        ctx, node["gpus_per_instance"], join_path(path, "gpus_per_instance"), 1, 1024));
+  if (node["start"]) {
+    const YAML::Node start = node["start"];
+    if (start.IsScalar() && start.Scalar() == "random")
+      p.availability_random_start = true;
+    else
+      p.availability_start_s = read_duration(ctx, start, join_path(path, "start"), true);
+  }
+}
+
 PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string& path,
                    const std::string& name, const Scenario& s) {
   if (!node.IsMap()) ctx.fail(node, path, "must be a mapping (a pool); got " + describe(node));
@@ -460,11 +521,11 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   switch (p.purchase) {
     case PurchaseOption::on_demand:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "billing_increment", "billing_minimum",
-                               "quota"});
+                               "quota", "availability"});
       break;
     case PurchaseOption::spot:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "billing_increment", "billing_minimum",
-                               "quota", "preemption"});
+                               "quota", "preemption", "availability"});
       break;
     case PurchaseOption::reserved:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "count"});
@@ -543,11 +604,17 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
     p.provisioning_delay_s =
         read_distribution(ctx, node["provisioning_delay"], join_path(path, "provisioning_delay"));
   }
-  if (p.purchase == PurchaseOption::spot)
-    read_preemption(ctx,
-                    require(ctx, node, path, "preemption",
-                            "how instances are reclaimed: time_to_preemption, notice, max_runtime"),
-                    join_path(path, "preemption"), p);
+  if (node["availability"])
+    read_availability(ctx, node["availability"], join_path(path, "availability"), p);
+  if (p.purchase == PurchaseOption::spot) {
+    // A spot pool is reclaimed by its preemption model, its availability trace, or both.
+    if (node["preemption"] || p.availability.empty())
+      read_preemption(ctx,
+                      require(ctx, node, path, "preemption",
+                              "how instances are reclaimed: time_to_preemption, notice, "
+                              "max_runtime (or give an availability trace)"),
+                      join_path(path, "preemption"), p);
+  }
   return p;
 }
 
@@ -632,6 +699,15 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
           read_duration(ctx, fb["when_slack_below"], fpath + ".when_slack_below", true);
     }
   }
+
+  const bool has_fallback = w.fallback_after_preemptions != 0xFFFFFFFFu || w.fallback_slack_s >= 0;
+  if (has_fallback &&
+      std::all_of(w.placement.begin(), w.placement.end(), [&](const std::string& name) {
+        return s.pools[s.pool_index(name)].purchase == PurchaseOption::spot;
+      }))
+    ctx.fail(node["fallback"], join_path(path, "fallback"),
+             "falls back to pools that are not spot, but every pool of the placement list is "
+             "spot; add an on_demand, reserved or owned pool to the placement");
 
   // Every job must fit some pool of its placement list: GPU memory, and the whole gang.
   uint32_t largest = 0;

@@ -208,5 +208,58 @@ TEST_F(CloudModel, JobsGoOnlyWhereTheirMemoryFits) {
   }
 }
 
+// Capacity from a hand-made availability trace (one instance, 100 s steps: 1 1 0 0 1 1 1 1).
+//   [0,200):   the job (250 s of work, checkpoints 40 s + 10 s, restore 5 s) runs; at 200 the
+//              instance disappears: 4 cycles done, saved 160, writing 40, lost 0.   left 90
+//   [200,400): no capacity; the job waits.
+//   [400,515): restore 5, 40+10, 40+10, 10: done at 515.
+// Billed 200 + 115 = 315 s at 1 USD per GPU-second; 1 preemption; the queue wait of the first
+// launch is 0. Events: the arrival, two availability changes, the completion (the first run's
+// stale completion at 310 is dropped).
+TEST_F(CloudModel, AvailabilityTraceWorkedByHand) {
+  one_job(250);
+  write("avail.csv", "available\n1\n1\n0\n0\n1\n1\n1\n1\n");
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 900s\n"
+      "pools:\n"
+      "  spot:\n"
+      "    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n    quota: 1\n"
+      "    availability: {file: avail.csv, step: 100s}\n"
+      "workloads:\n"
+      "  - name: j\n"
+      "    arrivals: {process: trace, file: job.csv}\n"
+      "    checkpoint: {interval: 40s, write: 10s, restart: 5s}\n"));
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 515.0);
+  EXPECT_EQ(r[kPreemptions], 1.0);
+  EXPECT_DOUBLE_EQ(r[kCostUsd], 315.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursUsed] * 3600, 315.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursCheckpointing] * 3600, 60.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursRestarting] * 3600, 5.0);
+  EXPECT_EQ(r[kGpuHoursLost], 0.0);
+  EXPECT_EQ(r[kWaitMeanS], 0.0);
+  EXPECT_EQ(r[kEvents], 4.0);
+}
+
+// Two 1-GPU jobs on 2 instances; at 100 s the trace drops to one instance: the job launched
+// last (at 10 s) is reclaimed, the other keeps running.
+TEST_F(CloudModel, AvailabilityDropReclaimsTheNewestJob) {
+  write("jobs.csv", "submit_s,gpus,duration_s\n0,1,150\n10,1,150\n");
+  write("avail.csv", "available\n2\n1\n1\n1\n1\n1\n");
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 600s\n"
+      "pools:\n"
+      "  spot:\n"
+      "    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n    quota: 2\n"
+      "    availability: {file: avail.csv, step: 100s}\n"
+      "workloads:\n"
+      "  - {name: j, arrivals: {process: trace, file: jobs.csv}}\n"));
+  // Job 0: 0-150. Job 1: 10-100 lost (90 s), waits until 150, reruns 150-300: completes 290 s
+  // after its arrival. Billed 150 + 90 + 150 = 390 s.
+  EXPECT_EQ(r[kPreemptions], 1.0);
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], (150.0 + 290.0) / 2);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursLost] * 3600, 90.0);
+  EXPECT_DOUBLE_EQ(r[kCostUsd], 390.0);
+}
+
 }  // namespace
 }  // namespace gpucap

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <queue>
 #include <random>
@@ -190,6 +191,52 @@ TEST(EventCalendar, MatchesPriorityQueueReferenceUnderRandomInterleaving) {
   EXPECT_TRUE(c.cal.empty());
   EXPECT_GT(pops, 50000);
   EXPECT_GT(full, 0);  // the full-calendar path was exercised
+}
+
+}  // namespace
+}  // namespace gpucap
+
+namespace gpucap {
+namespace {
+
+// remove() takes out one pending event (by payload and type) and keeps the heap in order:
+// checked against a sorted reference under random pushes, pops and removals.
+TEST(EventCalendarRemove, RemovesTheRightEventAndKeepsTheOrder) {
+  std::vector<Event> storage(512);
+  EventCalendar cal;
+  cal.reset(storage.data(), 512);
+  std::mt19937_64 gen(11);
+  std::vector<std::pair<double, uint32_t>> reference;  // (time, payload), payloads unique
+  uint32_t next_payload = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const int action = static_cast<int>(gen() % 3);
+    if (action == 0 || reference.empty()) {
+      const double t = static_cast<double>(gen() % 1000);
+      ASSERT_TRUE(cal.push(t, 1 + next_payload % 3, next_payload));
+      reference.emplace_back(t, next_payload++);
+      if (reference.size() > 400) {  // keep within capacity: drain one
+        const Event e = cal.pop();
+        auto it = std::min_element(reference.begin(), reference.end());
+        EXPECT_EQ(e.payload(), it->second);
+        reference.erase(it);
+      }
+    } else if (action == 1) {
+      const size_t k = gen() % reference.size();
+      const uint32_t payload = reference[k].second;
+      EXPECT_FALSE(cal.remove(payload, 1u << 0));  // wrong type: nothing removed
+      EXPECT_TRUE(cal.remove(payload, 0xFEu));
+      reference.erase(reference.begin() + static_cast<long>(k));
+    } else {
+      // Earliest time first; among equal times, the lower payload (pushed earlier) first.
+      const Event e = cal.pop();
+      auto it = std::min_element(reference.begin(), reference.end());
+      EXPECT_EQ(e.time_s, it->first);
+      EXPECT_EQ(e.payload(), it->second);
+      reference.erase(it);
+    }
+    ASSERT_EQ(cal.size, reference.size());
+  }
+  EXPECT_FALSE(cal.remove(next_payload + 1, 0xFFu));
 }
 
 }  // namespace

@@ -192,7 +192,7 @@ TEST_F(ScenarioLoader, UnknownPoolKeySuggestsTheNearestOne) {
   EXPECT_EQ(error_of(edit("    quota: 8", "    qouta: 8")),
             "test.yaml:9:5: pools.gpus.qouta: unknown key 'qouta' (did you mean 'quota'?); valid "
             "keys: provider, region, gpu, gpu_memory_gb, purchase, speed, provisioning_delay, "
-            "price_usd_per_gpu_hour, billing_increment, billing_minimum, quota");
+            "price_usd_per_gpu_hour, billing_increment, billing_minimum, quota, availability");
 }
 
 TEST_F(ScenarioLoader, ExactLineAndColumnOfAnUnknownKey) {
@@ -368,7 +368,7 @@ TEST_F(ScenarioLoader, DuplicateWorkloadNames) {
 TEST_F(ScenarioLoader, PurchaseOptionsAndTheirKeys) {
   EXPECT_EQ(error_of(edit("    quota: 8\n", "    quota: 8\n    purchase: spot\n")),
             "test.yaml:7:5: pools.gpus.preemption: is required: how instances are reclaimed: "
-            "time_to_preemption, notice, max_runtime");
+            "time_to_preemption, notice, max_runtime (or give an availability trace)");
   EXPECT_HAS(error_of(edit("    quota: 8\n", "    quota: 8\n    purchase: bogus\n")),
              "pools.gpus.purchase: unknown value \"bogus\"; valid: on_demand, spot, reserved, owned");
   // A reserved pool has a count, not a quota, and no per-hold billing keys.

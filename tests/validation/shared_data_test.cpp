@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "gpucap/run.hpp"
@@ -50,6 +51,49 @@ TEST(PhillyTrace, EmpiricalRunTimesGiveLittlesLawInAnInfiniteServerPool) {
               analytic, running.mean, half, 100 * (running.mean - analytic) / analytic);
   EXPECT_NEAR(running.mean, analytic, half);
   EXPECT_LT(2 * half, 0.05 * analytic);
+}
+
+const std::string kSpotTrace = std::string(GPUCAP_SOURCE_DIR) +
+                               "/../shared/data/spot/aws-2023-02-15_us-west-2b_v100_1node_availability.json";
+
+/// A V100 spot instance whose availability follows a real 45-day trace (SkyPilot's spot-traces),
+/// kept busy by a long queue: it works exactly when it is available. With the trace's start
+/// drawn uniformly per replication, the expected utilization is the trace's mean availability.
+TEST(SpotAvailabilityTrace, UtilizationEqualsTheTracesMeanAvailability) {
+  if (!std::filesystem::exists(kSpotTrace)) GTEST_SKIP() << "absent: " << kSpotTrace;
+  // The trace's mean, computed here without the loader: count the 0s and 1s of "data".
+  std::ifstream in(kSpotTrace);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string data = text.substr(text.find("\"data\""));
+  double ones = 0, zeros = 0;
+  for (char ch : data.substr(data.find('['))) {
+    if (ch == '1') ones += 1;
+    if (ch == '0') zeros += 1;
+  }
+  const double mean_available = ones / (ones + zeros);
+
+  const std::string yaml =
+      "name: spot trace\nhorizon: 7d\n"
+      "pools:\n  spot-v100:\n    gpu: V100\n    purchase: spot\n"
+      "    price_usd_per_gpu_hour: 0.92\n    quota: 1\n"
+      "    availability: {file: " + kSpotTrace + ", start: random}\n"
+      "workloads:\n  - name: jobs\n    arrivals: {process: poisson, rate_per_hour: 12}\n"
+      "    work: {dist: exponential, mean: 20min}\n"
+      "    checkpoint: {interval: 5min, write: 10s, restart: 1min}\n"
+      "policy: {queue_capacity: 1000000}\n";
+  gpucap::RunOptions options;
+  options.replications = 400;
+  const gpucap::RunResults r =
+      gpucap::run(gpucap::parse_scenario(yaml, "spot_trace.yaml", "."), options);
+  const gpucap::MetricSummary& u = r.summary_of(0, gpucap::kUtilization);
+  const double half = gpucap::ci_half_width(u, 0.99);
+  std::printf("  spot trace: mean availability %.4f, simulated utilization %.4f +- %.4f (99%%), "
+              "error %+.2f%%; %.1f preemptions per replication\n",
+              mean_available, u.mean, half, 100 * (u.mean - mean_available) / mean_available,
+              r.summary_of(0, gpucap::kPreemptions).mean);
+  EXPECT_NEAR(u.mean, mean_available, half);
+  EXPECT_LT(2 * half, 0.15 * mean_available);
+  EXPECT_GT(r.summary_of(0, gpucap::kPreemptions).mean, 1.0);
 }
 
 }  // namespace

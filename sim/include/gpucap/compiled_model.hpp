@@ -35,6 +35,15 @@ struct CompiledPool {
   Distribution time_to_preemption_s;  ///< drawn afresh for every run on an instance
   double max_runtime_s = 0;           ///< 0: no limit
   double notice_s = 0;                ///< warning before the reclaim; 0: none
+  // Availability trace: capacity(t) = min(quota, gpus_per_instance x table[offset + step index
+  // mod count]), where the step index of time t is floor((t + start) / step). When capacity
+  // falls below the GPUs held, the most recently launched jobs are reclaimed.
+  bool has_availability = false;
+  bool availability_random_start = false;  ///< start uniform over the trace, per replication
+  uint32_t availability_offset = 0, availability_count = 0;  ///< in CompiledModel::table
+  double availability_step_s = 0;
+  double availability_start_s = 0;
+  double gpus_per_instance = 1;
 
   GPUCAP_HD bool committed() const {
     return purchase == PurchaseOption::reserved || purchase == PurchaseOption::owned;

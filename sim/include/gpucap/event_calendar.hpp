@@ -63,11 +63,39 @@ struct EventCalendar {
     return true;
   }
 
+  /// Removes the pending event with this payload whose type is in `type_mask` (bit t for type
+  /// t). A linear scan: for rare cancellations, so that the hot path keeps no back-pointers.
+  /// Returns false when there is none.
+  GPUCAP_HD bool remove(uint32_t payload, uint32_t type_mask) {
+    for (uint32_t i = 0; i < size; ++i) {
+      if (heap[i].payload() != payload || !((type_mask >> heap[i].type()) & 1u)) continue;
+      const Event last = heap[--size];
+      if (i == size) return true;
+      // Put the last event in the hole, then restore the heap order up or down from there.
+      uint32_t j = i;
+      while (j > 0 && event_before(last, heap[(j - 1) / kArity])) {
+        heap[j] = heap[(j - 1) / kArity];
+        j = (j - 1) / kArity;
+      }
+      if (j == i) j = sift_down_from(i, last);
+      heap[j] = last;
+      return true;
+    }
+    return false;
+  }
+
   /// Removes and returns the earliest event. Precondition: !empty().
   GPUCAP_HD Event pop() {
     const Event result = heap[0];
     const Event last = heap[--size];
-    uint32_t i = 0;
+    if (size > 0) heap[sift_down_from(0, last)] = last;
+    return result;
+  }
+
+ private:
+  /// Moves the hole at i down to where `moving` belongs (children earlier than it move up);
+  /// returns that position.
+  GPUCAP_HD uint32_t sift_down_from(uint32_t i, const Event& moving) {
     for (;;) {
       const uint32_t first_child = i * kArity + 1;
       if (first_child >= size) break;
@@ -75,12 +103,11 @@ struct EventCalendar {
       const uint32_t end = first_child + kArity < size ? first_child + kArity : size;
       for (uint32_t c = first_child + 1; c < end; ++c)
         if (event_before(heap[c], heap[best])) best = c;
-      if (!event_before(heap[best], last)) break;
+      if (!event_before(heap[best], moving)) break;
       heap[i] = heap[best];
       i = best;
     }
-    if (size > 0) heap[i] = last;
-    return result;
+    return i;
   }
 };
 

@@ -89,6 +89,7 @@ enum class StreamKind : uint32_t {
   job_size = 2,       ///< durations of a job class
   provisioning = 3,   ///< provisioning delays of a pool
   preemption = 4,     ///< times to preemption of a pool's instances
+  availability = 5,   ///< where a pool's availability trace starts
   test = 0xFFFF,      ///< reserved for tests
 };
 

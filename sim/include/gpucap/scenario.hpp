@@ -54,6 +54,13 @@ struct PoolSpec {
   DistributionSpec time_to_preemption_s;
   double max_runtime_s = 0;
   double notice_s = 0;
+  // Capacity from a trace of available instances at a fixed step (empty: the quota always).
+  std::vector<double> availability;  ///< instances available at each step
+  double availability_step_s = 0;
+  double gpus_per_instance = 1;
+  bool availability_random_start = false;  ///< each replication starts at a uniform offset
+  double availability_start_s = 0;         ///< else: trace time at t = 0
+  std::string availability_file;
 };
 
 /// One row of an arrival trace: submit time (s from the start), GPUs, reference run time (s).

@@ -21,9 +21,27 @@
 
 namespace gpucap::detail {
 
-enum EventType : uint32_t { kArrival = 0, kRunStart = 1, kCompletion = 2, kPreemption = 3 };
+enum EventType : uint32_t {
+  kArrival = 0,       ///< payload: job class
+  kRunStart = 1,      ///< payload: job slot
+  kCompletion = 2,    ///< payload: job slot
+  kPreemption = 3,    ///< payload: job slot
+  kAvailability = 4,  ///< payload: pool; its availability trace changes value
+};
 
 enum SlotState : uint32_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning = 2 };
+
+/// Event types that belong to a job slot (bit t for type t).
+constexpr uint32_t kSlotEventTypes = (1u << kRunStart) | (1u << kCompletion) | (1u << kPreemption);
+
+/// Per pool: GPUs its availability trace withholds now (quota - capacity, or 0), the trace
+/// position of t = 0 and the step index of the next change.
+struct PoolState {
+  uint32_t unavailable_gpus;
+  uint32_t unused_;
+  double trace_origin_s;
+  uint64_t next_change_step;
+};
 
 /// A job holding GPUs.
 struct JobSlot {
@@ -67,7 +85,7 @@ struct QueuedJob {
 
 /// Byte offsets of each part of a replication's arena; every part 8-byte aligned.
 struct ArenaLayout {
-  size_t calendar, slots, free_slots, queue, streams, class_state, free_gpus, wait_hist,
+  size_t calendar, slots, free_slots, queue, streams, class_state, free_gpus, pool_state, wait_hist,
       completion_hist, total_bytes;
   uint32_t calendar_capacity, slot_capacity, stream_count;
 
@@ -76,7 +94,8 @@ struct ArenaLayout {
   GPUCAP_HD static ArenaLayout of(const CompiledModel& m) {
     ArenaLayout a{};
     a.slot_capacity = m.total_quota_gpus;
-    a.calendar_capacity = m.class_count + m.total_quota_gpus + 1;
+    // One pending arrival per class, one event per slot, one availability change per pool.
+    a.calendar_capacity = m.class_count + m.total_quota_gpus + m.pool_count + 1;
     a.stream_count = 2 * m.class_count + 2 * m.pool_count;
     size_t at = 0;
     a.calendar = at;
@@ -93,6 +112,8 @@ struct ArenaLayout {
     at += align8(sizeof(ClassState) * m.class_count);
     a.free_gpus = at;
     at += align8(sizeof(uint32_t) * m.pool_count);
+    a.pool_state = at;
+    at += align8(sizeof(PoolState) * m.pool_count);
     a.wait_hist = at;
     at += align8(sizeof(LogHistogram));
     a.completion_hist = at;
@@ -106,7 +127,7 @@ class ReplicationEngine {
  public:
   GPUCAP_HD ReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
                               void* arena, double* scalars, double* pool_values)
-      : m_(model), out_(scalars), pool_out_(pool_values) {
+      : m_(model), seed_(seed), replication_(replication), out_(scalars), pool_out_(pool_values) {
     const ArenaLayout a = ArenaLayout::of(model);
     char* base = static_cast<char*>(arena);
     calendar_.reset(reinterpret_cast<Event*>(base + a.calendar), a.calendar_capacity);
@@ -116,6 +137,7 @@ class ReplicationEngine {
     streams_ = reinterpret_cast<RandomStream*>(base + a.streams);
     class_state_ = reinterpret_cast<ClassState*>(base + a.class_state);
     free_gpus_ = reinterpret_cast<uint32_t*>(base + a.free_gpus);
+    pool_state_ = reinterpret_cast<PoolState*>(base + a.pool_state);
     wait_hist_ = reinterpret_cast<LogHistogram*>(base + a.wait_hist);
     completion_hist_ = reinterpret_cast<LogHistogram*>(base + a.completion_hist);
 
@@ -144,6 +166,11 @@ class ReplicationEngine {
       streams_[2 * m_.class_count + m_.pool_count + p] =
           RandomStream::make(seed, replication, stream_id(StreamKind::preemption, p));
       free_gpus_[p] = m_.pools[p].quota_gpus;
+      PoolState& ps = pool_state_[p];
+      ps.unavailable_gpus = 0;
+      ps.unused_ = 0;
+      ps.trace_origin_s = 0;
+      ps.next_change_step = 0;
     }
     wait_hist_->clear();
     completion_hist_->clear();
@@ -152,6 +179,8 @@ class ReplicationEngine {
   }
 
   GPUCAP_HD int run() {
+    for (uint32_t p = 0; p < m_.pool_count; ++p)
+      if (m_.pools[p].has_availability) start_availability(p);
     for (uint32_t c = 0; c < m_.class_count; ++c) schedule_next_arrival(c, 0.0);
     uint64_t events = 0;
     while (status_ == 0) {
@@ -182,7 +211,10 @@ class ReplicationEngine {
           on_completion(e.payload());
           break;
         case kPreemption:
-          on_preemption(e.payload());
+          on_preemption(e.payload(), true);
+          break;
+        case kAvailability:
+          on_availability_change(e.payload());
           break;
         default:
           break;
@@ -372,6 +404,7 @@ class ReplicationEngine {
   // ---- placement and service ----------------------------------------------------------------
 
   static constexpr uint32_t kNoPool = 0xFFFFFFFFu;
+  static constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
 
   /// First pool in the class's preference list with enough free GPUs for the whole gang.
   /// Preemptible pools are skipped for a job that has been preempted often enough, or whose
@@ -384,7 +417,9 @@ class ReplicationEngine {
          job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
     for (uint32_t k = 0; k < cls.placement_count; ++k) {
       const uint32_t p = m_.placement[cls.placement_offset + k];
-      if (free_gpus_[p] >= job.gpus && !(avoid_preemptible && m_.pools[p].preemptible)) return p;
+      if (free_gpus_[p] >= job.gpus + pool_state_[p].unavailable_gpus &&
+          !(avoid_preemptible && m_.pools[p].preemptible))
+        return p;
     }
     return kNoPool;
   }
@@ -518,10 +553,20 @@ class ReplicationEngine {
   /// notice leaves time to write one, what it had done when the notice came), goes back to the
   /// queue with the rest, and the GPUs return to the pool. The run's time splits exactly into
   /// restoring + checkpoint writing + saved computing + lost (computing not saved, idling).
-  GPUCAP_HD void on_preemption(uint32_t s) {
+  /// `own_event`: the slot's scheduled preemption; otherwise an availability drop reclaims it
+  /// and its pending event is taken out of the calendar.
+  GPUCAP_HD void on_preemption(uint32_t s, bool own_event) {
     JobSlot& slot = slots_[s];
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     const CompiledPool& pool = m_.pools[slot.pool];
+    if (!own_event) calendar_.remove(s, kSlotEventTypes);
+    if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
+      const QueuedJob job{slot.arrival_s, slot.work_s, slot.job_class, slot.gpus,
+                          slot.preemptions, 0};
+      release(s);
+      submit(job, slot.arrival_s >= m_.warmup_s);
+      return;
+    }
     const double elapsed_s = now_ - slot.start_s;
     RunProgress progress = progress_at(slot, elapsed_s);
     const bool can_checkpoint = cls.checkpoint_interval_s > 0 || cls.checkpoint_write_s > 0;
@@ -546,6 +591,68 @@ class ReplicationEngine {
                         slot.preemptions + 1, 0};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
+    if (own_event) dispatch();
+  }
+
+  // ---- availability traces ------------------------------------------------------------------
+
+  /// Instances the trace of pool p shows at step index `step` (the trace repeats).
+  GPUCAP_HD uint32_t capacity_at_step(uint32_t p, uint64_t step) const {
+    const CompiledPool& pool = m_.pools[p];
+    const double instances = m_.table[pool.availability_offset + step % pool.availability_count];
+    const double gpus = instances * pool.gpus_per_instance;
+    return gpus < pool.quota_gpus ? static_cast<uint32_t>(gpus) : pool.quota_gpus;
+  }
+
+  /// Places t = 0 in the trace (fixed, or uniform per replication), sets the capacity and
+  /// schedules the first change.
+  GPUCAP_HD void start_availability(uint32_t p) {
+    const CompiledPool& pool = m_.pools[p];
+    PoolState& ps = pool_state_[p];
+    const double period_s = pool.availability_step_s * pool.availability_count;
+    RandomStream rng =
+        RandomStream::make(seed_, replication_, stream_id(StreamKind::availability, p));
+    ps.trace_origin_s = pool.availability_random_start ? period_s * rng.next_uniform()
+                                                       : pool.availability_start_s;
+    const uint64_t step = static_cast<uint64_t>(ps.trace_origin_s / pool.availability_step_s);
+    ps.unavailable_gpus = pool.quota_gpus - capacity_at_step(p, step);
+    schedule_availability_change(p, step);
+  }
+
+  /// Schedules the first step after `step` whose capacity differs (none if the trace is flat).
+  GPUCAP_HD void schedule_availability_change(uint32_t p, uint64_t step) {
+    const CompiledPool& pool = m_.pools[p];
+    PoolState& ps = pool_state_[p];
+    const uint32_t now_capacity = capacity_at_step(p, step);
+    for (uint64_t k = step + 1; k <= step + pool.availability_count; ++k) {
+      if (capacity_at_step(p, k) == now_capacity) continue;
+      const double t = static_cast<double>(k) * pool.availability_step_s - ps.trace_origin_s;
+      if (t > m_.horizon_s) return;
+      ps.next_change_step = k;
+      push(t > now_ ? t : now_, kAvailability, p);
+      return;
+    }
+  }
+
+  /// The trace changes: capacity rises (waiting jobs may start) or falls (the most recently
+  /// launched jobs are reclaimed until the GPUs held fit).
+  GPUCAP_HD void on_availability_change(uint32_t p) {
+    const CompiledPool& pool = m_.pools[p];
+    PoolState& ps = pool_state_[p];
+    const uint32_t capacity = capacity_at_step(p, ps.next_change_step);
+    ps.unavailable_gpus = pool.quota_gpus - capacity;
+    while (pool.quota_gpus - free_gpus_[p] > capacity) {
+      uint32_t newest = kNoSlot;
+      for (uint32_t s = 0; s < m_.total_quota_gpus; ++s) {
+        const JobSlot& slot = slots_[s];
+        if ((slot.state != kSlotRunning && slot.state != kSlotProvisioning) || slot.pool != p)
+          continue;
+        if (newest == kNoSlot || slot.start_s >= slots_[newest].start_s) newest = s;
+      }
+      if (newest == kNoSlot) break;
+      on_preemption(newest, false);
+    }
+    schedule_availability_change(p, ps.next_change_step);
     dispatch();
   }
 
@@ -559,6 +666,8 @@ class ReplicationEngine {
     lost_gpu_s_ += lost_s * gpus;
   }
 
+  /// The job's GPUs go back to its pool and its slot is free. Precondition: the slot has no
+  /// event left in the calendar.
   GPUCAP_HD void release(uint32_t s) {
     JobSlot& slot = slots_[s];
     free_gpus_[slot.pool] += slot.gpus;
@@ -657,6 +766,7 @@ class ReplicationEngine {
   }
 
   const CompiledModel& m_;
+  uint64_t seed_, replication_;
   double* out_;
   double* pool_out_;
   EventCalendar calendar_;
@@ -668,6 +778,7 @@ class ReplicationEngine {
   RandomStream* streams_;
   ClassState* class_state_;
   uint32_t* free_gpus_;
+  PoolState* pool_state_;
   LogHistogram* wait_hist_;
   LogHistogram* completion_hist_;
   uint32_t jobs_holding_ = 0;
