@@ -101,4 +101,12 @@ std::vector<double> CsvTable::numbers(const std::string& column) const {
   return out;
 }
 
+std::vector<std::string> CsvTable::strings(const std::string& column) const {
+  const std::size_t c = column_index(column);
+  std::vector<std::string> out;
+  out.reserve(cells_.size());
+  for (const auto& row : cells_) out.push_back(row[c]);
+  return out;
+}
+
 }  // namespace gpucap::detail

@@ -23,9 +23,19 @@ namespace {
 // Event payloads carry 21 bits (a job slot, one per GPU of quota); kept well inside that.
 constexpr uint32_t kMaxTotalQuotaGpus = 0xFFFFF;
 
+/// One row of a price catalog (data/gpu_prices.csv): what a pool can take from it.
+struct CatalogRow {
+  std::string gpu_model;
+  double gpu_memory_gb = 0;
+  double on_demand_usd_per_gpu_hour = 0;
+  double spot_usd_per_gpu_hour = -1;  ///< < 0: the catalog has no spot price
+};
+using Catalog = std::map<std::string, CatalogRow>;  ///< by "provider/instance_type/region"
+
 struct Context {
   std::string origin;    ///< file name shown in messages
   std::string base_dir;  ///< for relative data files
+  const Catalog* catalog = nullptr;  ///< the scenario's `catalog`, when it names one
   /// (scenario key path, the assignment as given) of each --set override
   std::vector<std::pair<std::string, std::string>> overrides;
 
@@ -520,12 +530,12 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
                                    "speed", "provisioning_delay"};
   switch (p.purchase) {
     case PurchaseOption::on_demand:
-      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "billing_increment", "billing_minimum",
-                               "quota", "availability"});
+      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "catalog_row", "billing_increment",
+                               "billing_minimum", "quota", "availability"});
       break;
     case PurchaseOption::spot:
-      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "billing_increment", "billing_minimum",
-                               "quota", "preemption", "availability"});
+      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "catalog_row", "billing_increment",
+                               "billing_minimum", "quota", "preemption", "availability"});
       break;
     case PurchaseOption::reserved:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "count"});
@@ -551,8 +561,24 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
                              : read_reference(ctx, node["region"], join_path(path, "region"),
                                               names, "region");
   }
-  p.gpu = read_string(ctx, require(ctx, node, path, "gpu", "the GPU model, e.g. H100"),
-                      join_path(path, "gpu"));
+  // A catalog row supplies the GPU model, its memory and the price, unless given here.
+  const CatalogRow* row = nullptr;
+  if (node["catalog_row"]) {
+    const YAML::Node key_node = node["catalog_row"];
+    if (ctx.catalog == nullptr)
+      ctx.fail(key_node, join_path(path, "catalog_row"),
+               "needs a price catalog: add catalog: ../data/gpu_prices.csv at the top level");
+    std::vector<std::string> keys_in_catalog;
+    for (const auto& [key, value] : *ctx.catalog) keys_in_catalog.push_back(key);
+    const std::string key = read_reference(ctx, key_node, join_path(path, "catalog_row"),
+                                           keys_in_catalog, "catalog row");
+    row = &ctx.catalog->at(key);
+    p.gpu = row->gpu_model;
+    p.gpu_memory_gb = row->gpu_memory_gb;
+  }
+  if (!row || node["gpu"])
+    p.gpu = read_string(ctx, require(ctx, node, path, "gpu", "the GPU model, e.g. H100"),
+                        join_path(path, "gpu"));
   if (node["gpu_memory_gb"])
     p.gpu_memory_gb = read_number_in(ctx, node["gpu_memory_gb"], join_path(path, "gpu_memory_gb"),
                                      0, true, "GB of memory per GPU, > 0");
@@ -571,7 +597,17 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   switch (p.purchase) {
     case PurchaseOption::on_demand:
     case PurchaseOption::spot:
-      p.price_usd_per_gpu_hour = price("price_usd_per_gpu_hour", "a price >= 0 USD per GPU-hour");
+      if (row && !node["price_usd_per_gpu_hour"]) {
+        p.price_usd_per_gpu_hour = p.purchase == PurchaseOption::spot
+                                       ? row->spot_usd_per_gpu_hour
+                                       : row->on_demand_usd_per_gpu_hour;
+        if (p.price_usd_per_gpu_hour < 0)
+          ctx.fail(node["catalog_row"], join_path(path, "catalog_row"),
+                   "this catalog row has no spot price; give price_usd_per_gpu_hour");
+      } else {
+        p.price_usd_per_gpu_hour =
+            price("price_usd_per_gpu_hour", "a price >= 0 USD per GPU-hour");
+      }
       break;
     case PurchaseOption::reserved:
       p.committed_usd_per_gpu_hour =
@@ -754,10 +790,41 @@ PolicySpec read_policy(const Context& ctx, const YAML::Node& node, const std::st
   return p;
 }
 
+/// The price catalog named by `catalog` (a CSV with the columns of data/gpu_prices.csv).
+Catalog read_catalog(const Context& ctx, const YAML::Node& node) {
+  const std::string file = read_string(ctx, node, "catalog");
+  Catalog catalog;
+  try {
+    const detail::CsvTable table = detail::CsvTable::read(ctx.resolve(file));
+    const auto keys = table.strings("key"), models = table.strings("gpu_model"),
+               spot = table.strings("spot_usd_per_gpu_hour");
+    const auto memory = table.numbers("gpu_memory_gb"),
+               on_demand = table.numbers("on_demand_usd_per_gpu_hour");
+    for (std::size_t r = 0; r < keys.size(); ++r) {
+      CatalogRow row{models[r], memory[r], on_demand[r], -1};
+      if (!spot[r].empty()) {
+        char* end = nullptr;
+        row.spot_usd_per_gpu_hour = std::strtod(spot[r].c_str(), &end);
+        if (*end != '\0' || row.spot_usd_per_gpu_hour < 0)
+          throw std::runtime_error(table.origin() + ":" + std::to_string(table.line_of_row(r)) +
+                                   ": spot_usd_per_gpu_hour holds \"" + spot[r] +
+                                   "\", not a price");
+      }
+      if (!catalog.emplace(keys[r], row).second)
+        throw std::runtime_error(table.origin() + ":" + std::to_string(table.line_of_row(r)) +
+                                 ": the key \"" + keys[r] + "\" appears twice");
+    }
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const ScenarioError*>(&e)) throw;
+    ctx.fail(node, "catalog", e.what());
+  }
+  return catalog;
+}
+
 Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   expect_map(ctx, root, "",
-             {"name", "description", "horizon", "warmup", "seed", "replications", "providers",
-              "regions", "pools", "workloads", "policy"});
+             {"name", "description", "horizon", "warmup", "seed", "replications", "catalog",
+              "providers", "regions", "pools", "workloads", "policy"});
   Scenario s;
   s.name = read_string(ctx, require(ctx, root, "", "name", "a short title"), "name");
   if (root["description"]) s.description = read_string(ctx, root["description"], "description");
@@ -825,6 +892,12 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
     }
   }
 
+  Catalog catalog;
+  Context pool_ctx = ctx;
+  if (root["catalog"]) {
+    catalog = read_catalog(ctx, root["catalog"]);
+    pool_ctx.catalog = &catalog;
+  }
   const YAML::Node pools = require(ctx, root, "", "pools", "a mapping of pool names to pools");
   if (!pools.IsMap() || pools.size() == 0)
     ctx.fail(pools, "pools", "must be a non-empty mapping of pool names to pools");
@@ -832,7 +905,7 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   uint64_t total_quota = 0;
   for (const auto& kv : pools) {
     const std::string name = kv.first.Scalar();
-    s.pools.push_back(read_pool(ctx, kv.second, "pools." + name, name, s));
+    s.pools.push_back(read_pool(pool_ctx, kv.second, "pools." + name, name, s));
     total_quota += s.pools.back().quota_gpus;
   }
   if (total_quota > kMaxTotalQuotaGpus)

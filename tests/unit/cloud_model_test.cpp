@@ -263,3 +263,86 @@ TEST_F(CloudModel, AvailabilityDropReclaimsTheNewestJob) {
 
 }  // namespace
 }  // namespace gpucap
+
+namespace gpucap {
+namespace {
+
+// The price catalog: a pool's catalog_row supplies the GPU model, its memory and the price
+// (on-demand or spot by the purchase option); explicit keys win; mistakes are named.
+class Catalog : public testing_support::ScenarioFixture {
+ protected:
+  void SetUp() override {
+    ScenarioFixture::SetUp();
+    write("prices.csv",
+          "key,provider,instance_type,region,gpu_model,gpu_count,gpu_memory_gb,"
+          "on_demand_usd_per_gpu_hour,spot_usd_per_gpu_hour,source,retrieved\n"
+          "aws/p5.48xlarge/us-east-1,aws,p5.48xlarge,us-east-1,H100,8,80,12.29,2.624175,s,d\n"
+          "lambda/gpu_8x_h100_sxm5/us-east-1,lambda,gpu_8x_h100_sxm5,us-east-1,H100,8,80,2.99,,s,d\n");
+  }
+  std::string scenario(const std::string& pool) {
+    return "name: t\nhorizon: 1h\ncatalog: prices.csv\npools:\n  p: " + pool +
+           "\nworkloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n";
+  }
+};
+
+TEST_F(Catalog, RowsFillModelMemoryAndPrice) {
+  const Scenario od = parse(scenario("{catalog_row: aws/p5.48xlarge/us-east-1, quota: 8}"));
+  EXPECT_EQ(od.pools[0].gpu, "H100");
+  EXPECT_EQ(od.pools[0].gpu_memory_gb, 80.0);
+  EXPECT_EQ(od.pools[0].price_usd_per_gpu_hour, 12.29);
+  const Scenario spot = parse(scenario("{catalog_row: aws/p5.48xlarge/us-east-1, purchase: spot, "
+                                       "quota: 8, preemption: {max_runtime: 24h}}"));
+  EXPECT_EQ(spot.pools[0].price_usd_per_gpu_hour, 2.624175);
+  const Scenario own = parse(scenario("{catalog_row: aws/p5.48xlarge/us-east-1, quota: 8, "
+                                      "price_usd_per_gpu_hour: 9.5, gpu_memory_gb: 94}"));
+  EXPECT_EQ(own.pools[0].price_usd_per_gpu_hour, 9.5);
+  EXPECT_EQ(own.pools[0].gpu_memory_gb, 94.0);
+}
+
+TEST_F(Catalog, MistakesAreNamed) {
+  auto error_of = [&](const std::string& yaml) {
+    try {
+      parse(yaml);
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error_of(scenario("{catalog_row: aws/p5.48xlarge/us-east-2, quota: 8}"))
+                .find("pools.p.catalog_row: no catalog row named \"aws/p5.48xlarge/us-east-2\" "
+                      "(did you mean 'aws/p5.48xlarge/us-east-1'?)"),
+            std::string::npos);
+  EXPECT_NE(error_of(scenario("{catalog_row: lambda/gpu_8x_h100_sxm5/us-east-1, purchase: spot, "
+                              "quota: 8, preemption: {max_runtime: 24h}}"))
+                .find("this catalog row has no spot price; give price_usd_per_gpu_hour"),
+            std::string::npos);
+  std::string no_catalog = scenario("{catalog_row: aws/p5.48xlarge/us-east-1, quota: 8}");
+  no_catalog.erase(no_catalog.find("catalog: prices.csv\n"), 20);
+  EXPECT_NE(error_of(no_catalog).find("needs a price catalog"), std::string::npos);
+  std::string missing = scenario("{catalog_row: aws/p5.48xlarge/us-east-1, quota: 8}");
+  missing.replace(missing.find("prices.csv"), 10, "nothere.csv");
+  EXPECT_NE(error_of(missing).find("catalog: cannot open data file"), std::string::npos);
+}
+
+TEST_F(Catalog, ShippedCatalogHasSourcesAndPositivePrices) {
+  const std::string yaml =
+      "name: t\nhorizon: 1h\ncatalog: " + std::string(GPUCAP_SOURCE_DIR) +
+      "/data/gpu_prices.csv\npools:\n  p: {catalog_row: gcp/a3-highgpu-8g/us-east4, quota: 8}\n"
+      "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n";
+  const Scenario s = parse(yaml);
+  EXPECT_EQ(s.pools[0].gpu, "H100");
+  EXPECT_NEAR(s.pools[0].price_usd_per_gpu_hour, 10.979059, 1e-12);
+  std::ifstream in(std::string(GPUCAP_SOURCE_DIR) + "/data/gpu_prices.csv");
+  std::string line;
+  std::getline(in, line);
+  EXPECT_NE(line.find("source,retrieved"), std::string::npos);
+  int rows = 0;
+  while (std::getline(in, line)) {
+    ++rows;
+    EXPECT_NE(line.find("skypilot-org/skypilot-catalog catalogs/"), std::string::npos) << line;
+  }
+  EXPECT_GE(rows, 40);
+}
+
+}  // namespace
+}  // namespace gpucap

@@ -19,6 +19,11 @@ class CsvTable {
 
   /// The column as numbers; an empty or non-numeric cell is an error naming file:line.
   std::vector<double> numbers(const std::string& column) const;
+  /// The column as text, cells as written (trimmed).
+  std::vector<std::string> strings(const std::string& column) const;
+  /// 1-based line number of data row r, for messages.
+  std::size_t line_of_row(std::size_t r) const { return line_of_row_[r]; }
+  const std::string& origin() const { return origin_; }
 
  private:
   std::size_t column_index(const std::string& column) const;
