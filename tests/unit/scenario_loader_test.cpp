@@ -178,8 +178,8 @@ TEST_F(ScenarioLoader, RootMustBeAMapping) {
 TEST_F(ScenarioLoader, UnknownTopLevelKeySuggestsTheNearestOne) {
   EXPECT_EQ(error_of(edit("horizon: 10d", "horizn: 10d")),
             "test.yaml:2:1: horizn: unknown key 'horizn' (did you mean 'horizon'?); valid keys: "
-            "name, description, horizon, warmup, seed, replications, providers, regions, pools, "
-            "workloads, policy");
+            "name, description, horizon, warmup, seed, replications, catalog, providers, regions, "
+            "pools, workloads, policy");
 }
 
 TEST_F(ScenarioLoader, UnknownKeyFarFromAnyHasNoSuggestion) {
@@ -192,7 +192,8 @@ TEST_F(ScenarioLoader, UnknownPoolKeySuggestsTheNearestOne) {
   EXPECT_EQ(error_of(edit("    quota: 8", "    qouta: 8")),
             "test.yaml:9:5: pools.gpus.qouta: unknown key 'qouta' (did you mean 'quota'?); valid "
             "keys: provider, region, gpu, gpu_memory_gb, purchase, speed, provisioning_delay, "
-            "price_usd_per_gpu_hour, billing_increment, billing_minimum, quota, availability");
+            "price_usd_per_gpu_hour, catalog_row, billing_increment, billing_minimum, quota, "
+            "availability");
 }
 
 TEST_F(ScenarioLoader, ExactLineAndColumnOfAnUnknownKey) {
