@@ -1,5 +1,5 @@
-// gpucap benchmark: events per second of the CPU backend on M/M/c and on the default multi-pool
-// scenario, with 1 thread and with all threads.
+// gpucap benchmark: events per second of the CPU backend on M/M/c, the default multi-pool
+// scenario and the spot scenarios, with 1 thread and with all threads.
 //
 //   build/cpu-release/bench/engine_bench [--min-seconds S]
 //
@@ -90,9 +90,13 @@ int main(int argc, char** argv) {
     std::printf("gpucap engine benchmark (%s backend, best batch of at least %.1f s)\n",
                 gpucap::cpu_backend_name().c_str(), min_seconds);
     report("M/M/8 rho=0.9", gpucap::parse_scenario(kMmc, "bench-mmc", "."), 64, min_seconds);
-    report("default (3 pools, 2 classes)",
-           gpucap::load_scenario(std::string(GPUCAP_SOURCE_DIR) + "/scenarios/default.yaml"), 64,
+    const std::string scenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
+    report("default (3 pools, 2 classes)", gpucap::load_scenario(scenarios + "default.yaml"), 64,
            min_seconds);
+    report("spot training (checkpoints)", gpucap::load_scenario(scenarios + "spot_training.yaml"),
+           256, min_seconds);
+    report("trace-driven spot failover",
+           gpucap::load_scenario(scenarios + "spot_availability_failover.yaml"), 256, min_seconds);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "engine_bench: %s\n", e.what());
     return 1;

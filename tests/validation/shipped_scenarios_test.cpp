@@ -147,6 +147,24 @@ TEST(ShippedScenarios, SpotWithCheckpointsCostsFarLessThanOnDemandAndBarelySlows
   EXPECT_GT(spot_t, od_t);
 }
 
+TEST(ShippedScenarios, TraceDrivenSpotFailsOverToOnDemand) {
+  const gpucap::RunResults r = simulate_with("spot_availability_failover.yaml", {}, 200);
+  auto pool_mean = [&](size_t p, gpucap::PoolMetric m) {
+    return r.pool_summary[p * gpucap::kPoolMetricCount + m].mean;
+  };
+  // Spot can be busy at most while the trace shows capacity (81.5% of the sample trace).
+  EXPECT_LT(pool_mean(0, gpucap::kPoolUtilization), 0.815);
+  EXPECT_GT(pool_mean(0, gpucap::kPoolUtilization), 0.2);
+  // Stockouts push work to on-demand, and spot capacity drops reclaim running jobs.
+  EXPECT_GT(pool_mean(1, gpucap::kPoolJobsStarted), 10.0);
+  EXPECT_GT(pool_mean(0, gpucap::kPoolPreemptions), 5.0);
+  // Each pool is billed at its catalog price (GCP a3-highgpu-8g us-east4).
+  EXPECT_NEAR(pool_mean(0, gpucap::kPoolCostUsd),
+              1.97614 * pool_mean(0, gpucap::kPoolGpuHoursBilled), 1e-6 * pool_mean(0, gpucap::kPoolCostUsd));
+  EXPECT_NEAR(pool_mean(1, gpucap::kPoolCostUsd),
+              10.979059 * pool_mean(1, gpucap::kPoolGpuHoursBilled), 1e-6 * pool_mean(1, gpucap::kPoolCostUsd));
+}
+
 TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
   // Same seed for every size (common random numbers): the differences are paired.
   std::vector<double> cost;

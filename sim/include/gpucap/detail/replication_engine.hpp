@@ -34,10 +34,10 @@ enum SlotState : uint32_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning =
 /// Event types that belong to a job slot (bit t for type t).
 constexpr uint32_t kSlotEventTypes = (1u << kRunStart) | (1u << kCompletion) | (1u << kPreemption);
 
-/// Per pool: GPUs its availability trace withholds now (quota - capacity, or 0), the trace
-/// position of t = 0 and the step index of the next change.
+/// Per pool with an availability trace: its capacity now (GPUs), the trace position of t = 0
+/// and the step index of the next change.
 struct PoolState {
-  uint32_t unavailable_gpus;
+  int32_t capacity_gpus;
   uint32_t unused_;
   double trace_origin_s;
   uint64_t next_change_step;
@@ -111,7 +111,7 @@ struct ArenaLayout {
     a.class_state = at;
     at += align8(sizeof(ClassState) * m.class_count);
     a.free_gpus = at;
-    at += align8(sizeof(uint32_t) * m.pool_count);
+    at += align8(sizeof(int32_t) * m.pool_count);
     a.pool_state = at;
     at += align8(sizeof(PoolState) * m.pool_count);
     a.wait_hist = at;
@@ -136,7 +136,7 @@ class ReplicationEngine {
     queue_ = reinterpret_cast<QueuedJob*>(base + a.queue);
     streams_ = reinterpret_cast<RandomStream*>(base + a.streams);
     class_state_ = reinterpret_cast<ClassState*>(base + a.class_state);
-    free_gpus_ = reinterpret_cast<uint32_t*>(base + a.free_gpus);
+    free_gpus_ = reinterpret_cast<int32_t*>(base + a.free_gpus);
     pool_state_ = reinterpret_cast<PoolState*>(base + a.pool_state);
     wait_hist_ = reinterpret_cast<LogHistogram*>(base + a.wait_hist);
     completion_hist_ = reinterpret_cast<LogHistogram*>(base + a.completion_hist);
@@ -165,9 +165,9 @@ class ReplicationEngine {
           RandomStream::make(seed, replication, stream_id(StreamKind::provisioning, p));
       streams_[2 * m_.class_count + m_.pool_count + p] =
           RandomStream::make(seed, replication, stream_id(StreamKind::preemption, p));
-      free_gpus_[p] = m_.pools[p].quota_gpus;
+      free_gpus_[p] = static_cast<int32_t>(m_.pools[p].quota_gpus);
       PoolState& ps = pool_state_[p];
-      ps.unavailable_gpus = 0;
+      ps.capacity_gpus = static_cast<int32_t>(m_.pools[p].quota_gpus);
       ps.unused_ = 0;
       ps.trace_origin_s = 0;
       ps.next_change_step = 0;
@@ -417,7 +417,7 @@ class ReplicationEngine {
          job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
     for (uint32_t k = 0; k < cls.placement_count; ++k) {
       const uint32_t p = m_.placement[cls.placement_offset + k];
-      if (free_gpus_[p] >= job.gpus + pool_state_[p].unavailable_gpus &&
+      if (free_gpus_[p] >= static_cast<int32_t>(job.gpus) &&
           !(avoid_preemptible && m_.pools[p].preemptible))
         return p;
     }
@@ -433,7 +433,7 @@ class ReplicationEngine {
       if (wait > 0) ++waited_;
       wait_hist_->add(wait);
     }
-    free_gpus_[pool] -= job.gpus;
+    free_gpus_[pool] -= static_cast<int32_t>(job.gpus);
     const uint32_t s = free_slots_[--free_slot_count_];
     JobSlot& slot = slots_[s];
     slot.arrival_s = job.arrival_s;
@@ -470,8 +470,8 @@ class ReplicationEngine {
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     const CompiledPool& pool = m_.pools[slot.pool];
     slot.restart_s = slot.preemptions > 0 ? cls.restart_s : 0.0;
-    const double duration_s = slot.restart_s + compute_s(slot) +
-                              checkpoints_needed(slot) * cls.checkpoint_write_s;
+    double duration_s = slot.restart_s + compute_s(slot);
+    if (cls.checkpoint_interval_s > 0) duration_s += checkpoints_needed(slot) * cls.checkpoint_write_s;
     if (pool.preemptible) {
       double reclaim_s = kNever;
       if (pool.has_time_to_preemption)
@@ -534,10 +534,11 @@ class ReplicationEngine {
 
   GPUCAP_HD void on_completion(uint32_t s) {
     JobSlot& slot = slots_[s];
-    account_hold(slot, now_);
-    account_overheads(slot, checkpoints_needed(slot) * m_.classes[slot.job_class].checkpoint_write_s,
-                      slot.restart_s, 0.0);
     const CompiledJobClass& cls = m_.classes[slot.job_class];
+    account_hold(slot, now_);
+    if (cls.checkpoint_interval_s > 0 || slot.restart_s > 0)
+      account_overheads(slot, checkpoints_needed(slot) * cls.checkpoint_write_s, slot.restart_s,
+                        0.0);
     if (slot.arrival_s >= m_.warmup_s) {
       const double completion = now_ - slot.arrival_s;
       ++completed_;
@@ -615,8 +616,14 @@ class ReplicationEngine {
     ps.trace_origin_s = pool.availability_random_start ? period_s * rng.next_uniform()
                                                        : pool.availability_start_s;
     const uint64_t step = static_cast<uint64_t>(ps.trace_origin_s / pool.availability_step_s);
-    ps.unavailable_gpus = pool.quota_gpus - capacity_at_step(p, step);
+    set_capacity(p, capacity_at_step(p, step));
     schedule_availability_change(p, step);
+  }
+
+  /// Free GPUs follow the capacity: they fall below 0 when it drops under the GPUs held.
+  GPUCAP_HD void set_capacity(uint32_t p, uint32_t capacity) {
+    free_gpus_[p] += static_cast<int32_t>(capacity) - pool_state_[p].capacity_gpus;
+    pool_state_[p].capacity_gpus = static_cast<int32_t>(capacity);
   }
 
   /// Schedules the first step after `step` whose capacity differs (none if the trace is flat).
@@ -637,11 +644,10 @@ class ReplicationEngine {
   /// The trace changes: capacity rises (waiting jobs may start) or falls (the most recently
   /// launched jobs are reclaimed until the GPUs held fit).
   GPUCAP_HD void on_availability_change(uint32_t p) {
-    const CompiledPool& pool = m_.pools[p];
     PoolState& ps = pool_state_[p];
     const uint32_t capacity = capacity_at_step(p, ps.next_change_step);
-    ps.unavailable_gpus = pool.quota_gpus - capacity;
-    while (pool.quota_gpus - free_gpus_[p] > capacity) {
+    set_capacity(p, capacity);
+    while (free_gpus_[p] < 0) {
       uint32_t newest = kNoSlot;
       for (uint32_t s = 0; s < m_.total_quota_gpus; ++s) {
         const JobSlot& slot = slots_[s];
@@ -670,7 +676,7 @@ class ReplicationEngine {
   /// event left in the calendar.
   GPUCAP_HD void release(uint32_t s) {
     JobSlot& slot = slots_[s];
-    free_gpus_[slot.pool] += slot.gpus;
+    free_gpus_[slot.pool] += static_cast<int32_t>(slot.gpus);
     slot.state = kSlotFree;
     free_slots_[free_slot_count_++] = s;
     --jobs_holding_;
@@ -777,7 +783,7 @@ class ReplicationEngine {
   uint32_t queue_head_ = 0, queue_size_ = 0;
   RandomStream* streams_;
   ClassState* class_state_;
-  uint32_t* free_gpus_;
+  int32_t* free_gpus_;  ///< capacity - GPUs held; below 0 only while a capacity drop is handled
   PoolState* pool_state_;
   LogHistogram* wait_hist_;
   LogHistogram* completion_hist_;
