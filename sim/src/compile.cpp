@@ -62,6 +62,8 @@ ModelStorage compile(const Scenario& s) {
     if (p.has_provisioning_delay)
       c.provisioning_delay_s = compile_distribution(p.provisioning_delay_s, out.table_);
     c.committed_usd_per_gpu_s = p.committed_usd_per_gpu_hour / 3600.0;
+    c.stockout_probability = p.stockout_probability;
+    c.stockout_retry_s = p.stockout_retry_s;
     c.preemptible = p.purchase == PurchaseOption::spot;
     c.has_time_to_preemption = p.has_time_to_preemption;
     if (p.has_time_to_preemption)

@@ -476,19 +476,31 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
       ctx.fail(file_node, fpath, resolved + ":" + std::to_string(e.mark.line + 1) + ": not valid "
                                  "JSON: " + e.msg);
     }
-    const YAML::Node gap = trace.IsMap() && trace["metadata"] && trace["metadata"].IsMap()
-                               ? trace["metadata"]["gap_seconds"]
-                               : YAML::Node();
+    const std::string shape = resolved + ": expected {\"metadata\": {\"gap_seconds\": N}, "
+                                         "\"data\": [counts...]}";
+    const YAML::Node metadata = trace.IsMap() ? trace["metadata"] : YAML::Node();
+    const YAML::Node gap =
+        metadata.IsDefined() && metadata.IsMap() ? metadata["gap_seconds"] : YAML::Node();
     const YAML::Node data = trace.IsMap() ? trace["data"] : YAML::Node();
-    if (!gap || !data || !data.IsSequence())
-      ctx.fail(file_node, fpath, resolved + ": expected {\"metadata\": {\"gap_seconds\": N}, "
-                                 "\"data\": [counts...]}");
-    p.availability_step_s = read_number_in(ctx, gap, fpath + " metadata.gap_seconds", 0, true,
-                                           "a step > 0 s");
+    if (!gap.IsDefined() || !gap.IsScalar() || !data.IsDefined() || !data.IsSequence())
+      ctx.fail(file_node, fpath, shape);
+    // Values inside the JSON file: errors name the scenario's key and the JSON position.
+    auto json_number = [&](const YAML::Node& value, const std::string& what, double lo,
+                           bool open) {
+      char* end = nullptr;
+      const std::string text = value.IsScalar() ? value.Scalar() : std::string();
+      const double v = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(v) || (open ? !(v > lo) : !(v >= lo)))
+        ctx.fail(file_node, fpath,
+                 resolved + ":" + std::to_string(value.Mark().line + 1) + ":" +
+                     std::to_string(value.Mark().column + 1) + ": " + what + " must be " +
+                     (open ? "> " : ">= ") + text::format_number(lo) + ", got " + describe(value));
+      return v;
+    };
+    p.availability_step_s = json_number(gap, "metadata.gap_seconds", 0, true);
     for (std::size_t i = 0; i < data.size(); ++i)
-      p.availability.push_back(read_number_in(ctx, data[i], fpath + " data[" +
-                                              std::to_string(i) + "]", 0, false,
-                                              "an instance count >= 0"));
+      p.availability.push_back(
+          json_number(data[i], "data[" + std::to_string(i) + "] (instances)", 0, false));
   } else {
     const std::string column =
         node["column"] ? read_string(ctx, node["column"], join_path(path, "column"))
@@ -531,11 +543,12 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   switch (p.purchase) {
     case PurchaseOption::on_demand:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "catalog_row", "billing_increment",
-                               "billing_minimum", "quota", "availability"});
+                               "billing_minimum", "quota", "availability", "stockout"});
       break;
     case PurchaseOption::spot:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "catalog_row", "billing_increment",
-                               "billing_minimum", "quota", "preemption", "availability"});
+                               "billing_minimum", "quota", "preemption", "availability",
+                               "stockout"});
       break;
     case PurchaseOption::reserved:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "count"});
@@ -642,6 +655,20 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   }
   if (node["availability"])
     read_availability(ctx, node["availability"], join_path(path, "availability"), p);
+  if (node["stockout"]) {
+    const YAML::Node so = node["stockout"];
+    const std::string spath = join_path(path, "stockout");
+    expect_map(ctx, so, spath, {"probability", "retry_after"});
+    p.stockout_probability = read_number_in(
+        ctx, require(ctx, so, spath, "probability", "the share of launches that fail, 0 to 1"),
+        spath + ".probability", 0, false, "a probability from 0 to 1 (1 excluded)");
+    if (p.stockout_probability >= 1)
+      ctx.fail(so["probability"], spath + ".probability",
+               "must be below 1 (a pool that never launches would stall its jobs); use a "
+               "smaller probability or remove the pool");
+    if (so["retry_after"])
+      p.stockout_retry_s = read_duration(ctx, so["retry_after"], spath + ".retry_after", false);
+  }
   if (p.purchase == PurchaseOption::spot) {
     // A spot pool is reclaimed by its preemption model, its availability trace, or both.
     if (node["preemption"] || p.availability.empty())
@@ -801,6 +828,10 @@ Catalog read_catalog(const Context& ctx, const YAML::Node& node) {
     const auto memory = table.numbers("gpu_memory_gb"),
                on_demand = table.numbers("on_demand_usd_per_gpu_hour");
     for (std::size_t r = 0; r < keys.size(); ++r) {
+      const std::string where = table.origin() + ":" + std::to_string(table.line_of_row(r)) + ": ";
+      if (!(on_demand[r] >= 0))
+        throw std::runtime_error(where + "on_demand_usd_per_gpu_hour must be a price >= 0");
+      if (!(memory[r] > 0)) throw std::runtime_error(where + "gpu_memory_gb must be > 0");
       CatalogRow row{models[r], memory[r], on_demand[r], -1};
       if (!spot[r].empty()) {
         char* end = nullptr;
@@ -1036,7 +1067,7 @@ double parse_duration_s(const std::string& text_in) {
 
 Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
                         const std::string& base_dir, const std::vector<std::string>& overrides) {
-  Context ctx{origin, base_dir, {}};
+  Context ctx{origin, base_dir, nullptr, {}};
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);

@@ -2,6 +2,8 @@
 // small deterministic scenarios whose every figure is worked out by hand in the comments.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -342,6 +344,127 @@ TEST_F(Catalog, ShippedCatalogHasSourcesAndPositivePrices) {
     EXPECT_NE(line.find("skypilot-org/skypilot-catalog catalogs/"), std::string::npos) << line;
   }
   EXPECT_GE(rows, 40);
+}
+
+}  // namespace
+}  // namespace gpucap
+
+namespace gpucap {
+namespace {
+
+class Stockouts : public testing_support::ScenarioFixture {};
+
+// A job reclaimed while provisioning (capacity 1 -> 0 at 30 s, back at 60 s) launches again;
+// its queue wait is that of its first launch (0), and it starts and is billed once.
+//   launch 0, reclaimed at 30; relaunch at 60, provisioning 60-110, runs 110-210.
+TEST_F(Stockouts, JobReclaimedWhileProvisioningKeepsItsFirstWait) {
+  write("job.csv", "submit_s,gpus,duration_s\n0,1,100\n");
+  write("avail.csv", "available\n1\n0\n1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n");
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 350s\n"
+      "pools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 3600, quota: 1, provisioning_delay: 50s,\n"
+      "      availability: {file: avail.csv, step: 30s}}\n"
+      "workloads:\n  - {name: j, arrivals: {process: trace, file: job.csv}}\n"));
+  EXPECT_EQ(r[kWaitMeanS], 0.0);
+  EXPECT_EQ(r[kWaitProbability], 0.0);
+  EXPECT_EQ(r[kJobsStarted], 1.0);
+  EXPECT_EQ(r[kProvisioningMeanS], 50.0);
+  EXPECT_EQ(r[kCompletionMeanS], 210.0);
+  EXPECT_EQ(r[kCostUsd], 100.0);
+  EXPECT_EQ(r[kPreemptions], 0.0);  // it never ran
+}
+
+// Launches in pool a fail half the time; a failed launch fails over to pool b at once. The share
+// of jobs started in a is binomial(n, 1/2), and there are 1/2 failures per job on average.
+TEST_F(Stockouts, FailedLaunchesFailOverToTheNextPool) {
+  RunOptions options;
+  options.replications = 40;
+  options.threads = 1;
+  const RunResults r = run(
+      parse("name: t\nhorizon: 1000h\n"
+            "pools:\n"
+            "  a: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 64, stockout: {probability: 0.5}}\n"
+            "  b: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 64}\n"
+            "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 2}, work: 1h}\n"),
+      options);
+  double on_a = 0, total = 0, failures = 0;
+  for (size_t i = 0; i < r.replications; ++i) {
+    on_a += r.pool_value(0, i, 0, kPoolJobsStarted);
+    total += r.scalar(0, i, kJobsStarted);
+    failures += r.scalar(0, i, kLaunchFailures);
+    EXPECT_EQ(r.scalar(0, i, kLaunchFailures), r.pool_value(0, i, 0, kPoolLaunchFailures));
+    EXPECT_EQ(r.scalar(0, i, kWaitMeanS), 0.0);  // b always launches: nobody waits
+  }
+  const double sd = std::sqrt(total * 0.25);
+  EXPECT_NEAR(on_a, total / 2, 5 * sd);
+  EXPECT_NEAR(failures, total / 2, 5 * sd);
+}
+
+// With one pool, a failed launch waits for the retry: failures per job are geometric with
+// p = 0.3, so the mean wait is retry x p / (1 - p) = 600 s x 3/7 = 257.14 s. Jobs are rare
+// (1 a day), so they almost never share a retry.
+TEST_F(Stockouts, RetriesMakeTheWaitGeometric) {
+  RunOptions options;
+  options.replications = 200;
+  const RunResults r = run(
+      parse("name: t\nhorizon: 300d\n"
+            "pools:\n  a: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 64,\n"
+            "      stockout: {probability: 0.3, retry_after: 10min}}\n"
+            "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_day: 1}, work: 1h}\n"
+            "policy: {backfill: true}\n"),
+      options);
+  const MetricSummary& wait = r.summary_of(0, kWaitMeanS);
+  const double analytic = 600.0 * 0.3 / 0.7;
+  const double half = ci_half_width(wait, 0.99);
+  std::printf("  stockout retries: mean wait analytic %.2f s, simulated %.2f +- %.2f s (99%%)\n",
+              analytic, wait.mean, half);
+  EXPECT_NEAR(wait.mean, analytic, half);
+  EXPECT_LT(2 * half, 0.05 * analytic);
+  double failures = 0, jobs = 0;
+  for (size_t i = 0; i < r.replications; ++i) {
+    failures += r.scalar(0, i, kLaunchFailures);
+    jobs += r.scalar(0, i, kJobsStarted);
+  }
+  EXPECT_NEAR(failures / jobs, 0.3 / 0.7, 0.02);
+}
+
+TEST_F(Stockouts, ProbabilityMustBeBelowOne) {
+  try {
+    parse("name: t\nhorizon: 1h\npools:\n  a: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 8,\n"
+          "      stockout: {probability: 1}}\n"
+          "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_day: 1}, work: 1h}\n");
+    FAIL() << "accepted a pool that never launches";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find("pools.a.stockout.probability: must be below 1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(Stockouts, JsonTraceErrorsNameTheJsonPosition) {
+  write("bad.json", "{\"metadata\": {\"gap_seconds\": 60},\n \"data\": [1, 0, -2]}\n");
+  write("shapeless.json", "{\"data\": [1, 0]}\n");
+  const std::string head =
+      "name: t\nhorizon: 1h\npools:\n  a: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 8,\n"
+      "      availability: {file: ";
+  const std::string tail =
+      "}}\nworkloads:\n  - {name: j, arrivals: {process: poisson, rate_per_day: 1}, work: 1h}\n";
+  auto error_of = [&](const std::string& file) {
+    try {
+      parse(head + file + tail);
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  const std::string bad = error_of("bad.json");
+  EXPECT_NE(bad.find("pools.a.availability.file: "), std::string::npos) << bad;
+  EXPECT_NE(bad.find("bad.json:2:17: data[2] (instances) must be >= 0, got \"-2\""),
+            std::string::npos)
+      << bad;
+  EXPECT_NE(error_of("shapeless.json")
+                .find("expected {\"metadata\": {\"gap_seconds\": N}, \"data\": [counts...]}"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -193,7 +193,7 @@ TEST_F(ScenarioLoader, UnknownPoolKeySuggestsTheNearestOne) {
             "test.yaml:9:5: pools.gpus.qouta: unknown key 'qouta' (did you mean 'quota'?); valid "
             "keys: provider, region, gpu, gpu_memory_gb, purchase, speed, provisioning_delay, "
             "price_usd_per_gpu_hour, catalog_row, billing_increment, billing_minimum, quota, "
-            "availability");
+            "availability, stockout");
 }
 
 TEST_F(ScenarioLoader, ExactLineAndColumnOfAnUnknownKey) {

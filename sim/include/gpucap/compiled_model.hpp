@@ -28,6 +28,10 @@ struct CompiledPool {
   PurchaseOption purchase = PurchaseOption::on_demand;
   bool has_provisioning_delay = false;
   Distribution provisioning_delay_s;  ///< from launch to running (not billed)
+  // Stockouts: a launch that finds free quota still fails with this probability; the job tries
+  // the next pool of its placement list, and waiting jobs try again stockout_retry_s later.
+  double stockout_probability = 0;
+  double stockout_retry_s = 0;
   // Preemption (spot): an instance is reclaimed after min(time_to_preemption, max_runtime_s)
   // of running, with notice_s of warning.
   bool preemptible = false;

@@ -23,6 +23,7 @@ enum ScalarMetric : uint32_t {
   kDropFraction,           ///< dropped / arrived
   kJobsLate,               ///< jobs of the window that finished after their deadline
   kPreemptions,            ///< runs ended by a preemption in the window
+  kLaunchFailures,         ///< launches that failed for a stockout in the window
   kWaitProbability,        ///< share of launched jobs that queued at all (wait > 0)
   kWaitMeanS,              ///< mean wait in the queue: arrival to launch, s
   kWaitP50S,
@@ -46,6 +47,7 @@ enum PoolMetric : uint32_t {
   kPoolUtilization,
   kPoolJobsStarted,
   kPoolPreemptions,
+  kPoolLaunchFailures,
   kPoolMetricCount
 };
 
@@ -70,6 +72,7 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"drop_fraction", "fraction", "jobs dropped / jobs arrived"},
     {"jobs_late", "jobs", "jobs of the window that finished after their deadline"},
     {"preemptions", "runs", "runs ended by a preemption in the window"},
+    {"launch_failures", "launches", "launches that failed for a stockout in the window"},
     {"wait_probability", "fraction", "share of launched jobs that queued (wait > 0)"},
     {"wait_mean", "s", "mean time in the queue, from arrival to launch"},
     {"wait_p50", "s", "median wait (log-spaced histogram)"},
@@ -92,6 +95,7 @@ inline constexpr MetricInfo kPoolMetricInfo[kPoolMetricCount] = {
     {"utilization", "fraction", "GPU-hours used / (quota x window)"},
     {"jobs_started", "jobs", "jobs of the window started in the pool"},
     {"preemptions", "runs", "runs in the pool ended by a preemption"},
+    {"launch_failures", "launches", "launches in the pool that failed for a stockout"},
 };
 
 }  // namespace gpucap

@@ -90,6 +90,7 @@ enum class StreamKind : uint32_t {
   provisioning = 3,   ///< provisioning delays of a pool
   preemption = 4,     ///< times to preemption of a pool's instances
   availability = 5,   ///< where a pool's availability trace starts
+  stockout = 6,       ///< whether a pool's launches fail
   test = 0xFFFF,      ///< reserved for tests
 };
 

@@ -47,6 +47,8 @@ struct PoolSpec {
   double gpu_memory_gb = 0;  ///< 0: not declared (every job fits)
   bool has_provisioning_delay = false;
   DistributionSpec provisioning_delay_s;
+  double stockout_probability = 0;  ///< a launch fails this often even with free quota
+  double stockout_retry_s = 300;    ///< waiting jobs try again after this
   // reserved: committed price per GPU-hour; owned: capex amortized plus opex, per GPU-hour
   double committed_usd_per_gpu_hour = 0;
   // spot

@@ -27,6 +27,7 @@ enum EventType : uint32_t {
   kCompletion = 2,    ///< payload: job slot
   kPreemption = 3,    ///< payload: job slot
   kAvailability = 4,  ///< payload: pool; its availability trace changes value
+  kRetry = 5,         ///< waiting jobs try to launch again after a stockout (payload unused)
 };
 
 enum SlotState : uint32_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning = 2 };
@@ -54,7 +55,7 @@ struct JobSlot {
   uint32_t job_class;
   uint32_t state;
   uint32_t preemptions;  ///< of this job so far
-  uint32_t unused_;
+  uint32_t flags;        ///< JobFlags
 };
 
 /// Per job class: the next unit-exponential gap and the next job's work, drawn one job ahead so
@@ -80,7 +81,11 @@ struct QueuedJob {
   uint32_t job_class;
   uint32_t gpus;
   uint32_t preemptions;  ///< > 0: a job resubmitted after a preemption
-  uint32_t unused_;
+  uint32_t flags;        ///< JobFlags
+};
+
+enum JobFlags : uint32_t {
+  kLaunchedBefore = 1u,  ///< its queue wait was recorded at its first launch
 };
 
 /// Byte offsets of each part of a replication's arena; every part 8-byte aligned.
@@ -94,9 +99,10 @@ struct ArenaLayout {
   GPUCAP_HD static ArenaLayout of(const CompiledModel& m) {
     ArenaLayout a{};
     a.slot_capacity = m.total_quota_gpus;
-    // One pending arrival per class, one event per slot, one availability change per pool.
-    a.calendar_capacity = m.class_count + m.total_quota_gpus + m.pool_count + 1;
-    a.stream_count = 2 * m.class_count + 2 * m.pool_count;
+    // One pending arrival per class, one event per slot, one availability change per pool, one
+    // stockout retry.
+    a.calendar_capacity = m.class_count + m.total_quota_gpus + m.pool_count + 2;
+    a.stream_count = 2 * m.class_count + 3 * m.pool_count;
     size_t at = 0;
     a.calendar = at;
     at += align8(sizeof(Event) * a.calendar_capacity);
@@ -165,6 +171,8 @@ class ReplicationEngine {
           RandomStream::make(seed, replication, stream_id(StreamKind::provisioning, p));
       streams_[2 * m_.class_count + m_.pool_count + p] =
           RandomStream::make(seed, replication, stream_id(StreamKind::preemption, p));
+      streams_[2 * m_.class_count + 2 * m_.pool_count + p] =
+          RandomStream::make(seed, replication, stream_id(StreamKind::stockout, p));
       free_gpus_[p] = static_cast<int32_t>(m_.pools[p].quota_gpus);
       PoolState& ps = pool_state_[p];
       ps.capacity_gpus = static_cast<int32_t>(m_.pools[p].quota_gpus);
@@ -215,6 +223,10 @@ class ReplicationEngine {
           break;
         case kAvailability:
           on_availability_change(e.payload());
+          break;
+        case kRetry:
+          retry_pending_ = false;
+          dispatch();
           break;
         default:
           break;
@@ -406,10 +418,11 @@ class ReplicationEngine {
   static constexpr uint32_t kNoPool = 0xFFFFFFFFu;
   static constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
 
-  /// First pool in the class's preference list with enough free GPUs for the whole gang.
+  /// First pool in the class's preference list with enough free GPUs for the whole gang and
+  /// whose launch succeeds (a stockout makes it fail and the job tries the next pool).
   /// Preemptible pools are skipped for a job that has been preempted often enough, or whose
   /// slack before its deadline has fallen below the class's threshold (fallback policy).
-  GPUCAP_HD uint32_t find_pool(const QueuedJob& job) const {
+  GPUCAP_HD uint32_t find_pool(const QueuedJob& job) {
     const CompiledJobClass& cls = m_.classes[job.job_class];
     const bool avoid_preemptible =
         job.preemptions >= cls.fallback_after_preemptions ||
@@ -417,16 +430,34 @@ class ReplicationEngine {
          job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
     for (uint32_t k = 0; k < cls.placement_count; ++k) {
       const uint32_t p = m_.placement[cls.placement_offset + k];
-      if (free_gpus_[p] >= static_cast<int32_t>(job.gpus) &&
-          !(avoid_preemptible && m_.pools[p].preemptible))
-        return p;
+      if (free_gpus_[p] < static_cast<int32_t>(job.gpus) ||
+          (avoid_preemptible && m_.pools[p].preemptible))
+        continue;
+      if (m_.pools[p].stockout_probability > 0 && launch_fails(p)) continue;
+      return p;
     }
     return kNoPool;
   }
 
   /// Launches `job` in `pool`: its GPUs leave the quota now; it runs after provisioning.
+  /// Draws whether a launch in pool p fails for a stockout; a failure schedules a retry.
+  GPUCAP_HD bool launch_fails(uint32_t p) {
+    const CompiledPool& pool = m_.pools[p];
+    RandomStream& rng = streams_[2 * m_.class_count + 2 * m_.pool_count + p];
+    if (!(rng.next_uniform() < pool.stockout_probability)) return false;
+    if (now_ >= m_.warmup_s) {
+      ++launch_failures_;
+      pool_out_[p * kPoolMetricCount + kPoolLaunchFailures] += 1;
+    }
+    if (!retry_pending_) {
+      retry_pending_ = true;
+      push(now_ + pool.stockout_retry_s, kRetry, 0);
+    }
+    return true;
+  }
+
   GPUCAP_HD void start_job(const QueuedJob& job, uint32_t pool) {
-    if (job.preemptions == 0 && job.arrival_s >= m_.warmup_s) {  // first launch: queue wait
+    if (!(job.flags & kLaunchedBefore) && job.arrival_s >= m_.warmup_s) {  // first launch
       const double wait = now_ - job.arrival_s;
       ++launched_;
       wait_sum_ += wait;
@@ -443,7 +474,7 @@ class ReplicationEngine {
     slot.gpus = job.gpus;
     slot.job_class = job.job_class;
     slot.preemptions = job.preemptions;
-    slot.unused_ = 0;
+    slot.flags = job.flags | kLaunchedBefore;
     ++jobs_holding_;
     const CompiledPool& p = m_.pools[pool];
     if (p.has_provisioning_delay) {
@@ -563,7 +594,7 @@ class ReplicationEngine {
     if (!own_event) calendar_.remove(s, kSlotEventTypes);
     if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
       const QueuedJob job{slot.arrival_s, slot.work_s, slot.job_class, slot.gpus,
-                          slot.preemptions, 0};
+                          slot.preemptions, slot.flags};
       release(s);
       submit(job, slot.arrival_s >= m_.warmup_s);
       return;
@@ -589,7 +620,7 @@ class ReplicationEngine {
     }
     const double left_s = slot.work_s - progress.saved_s * pool.speed;
     const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class, slot.gpus,
-                        slot.preemptions + 1, 0};
+                        slot.preemptions + 1, slot.flags};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
     if (own_event) dispatch();
@@ -747,6 +778,7 @@ class ReplicationEngine {
     out_[kJobsDropped] = static_cast<double>(dropped_);
     out_[kJobsLate] = static_cast<double>(late_);
     out_[kPreemptions] = static_cast<double>(preemptions_);
+    out_[kLaunchFailures] = static_cast<double>(launch_failures_);
     out_[kGpuHoursLost] = lost_gpu_s_ / 3600.0;
     out_[kGpuHoursCheckpointing] = checkpointing_gpu_s_ / 3600.0;
     out_[kGpuHoursRestarting] = restarting_gpu_s_ / 3600.0;
@@ -797,7 +829,8 @@ class ReplicationEngine {
   double wait_sum_ = 0, completion_sum_ = 0;
   double provisioning_sum_ = 0;
   double lost_gpu_s_ = 0, checkpointing_gpu_s_ = 0, restarting_gpu_s_ = 0;
-  uint64_t late_ = 0, preemptions_ = 0;
+  uint64_t late_ = 0, preemptions_ = 0, launch_failures_ = 0;
+  bool retry_pending_ = false;
   uint64_t arrived_ = 0, launched_ = 0, started_ = 0, completed_ = 0, dropped_ = 0, waited_ = 0;
   int status_ = 0;
 };
