@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/compile.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 
@@ -163,6 +164,47 @@ TEST(ShippedScenarios, TraceDrivenSpotFailsOverToOnDemand) {
               1.97614 * pool_mean(0, gpucap::kPoolGpuHoursBilled), 1e-6 * pool_mean(0, gpucap::kPoolCostUsd));
   EXPECT_NEAR(pool_mean(1, gpucap::kPoolCostUsd),
               10.979059 * pool_mean(1, gpucap::kPoolGpuHoursBilled), 1e-6 * pool_mean(1, gpucap::kPoolCostUsd));
+}
+
+TEST(ShippedScenarios, SpreadingLaunchesOverCloudsRemovesStockoutWaits) {
+  const gpucap::RunResults multi = simulate_with("multicloud_stockouts.yaml", {}, 200);
+  const gpucap::RunResults single = simulate_with(
+      "multicloud_stockouts.yaml", {"workloads.training.placement=[nebius-h100]"}, 200);
+  const double multi_wait = multi.summary_of(0, gpucap::kWaitMeanS).mean;
+  const double single_wait = single.summary_of(0, gpucap::kWaitMeanS).mean;
+  std::printf("  mean wait: three clouds %.1f s, one cloud %.1f s\n", multi_wait, single_wait);
+  EXPECT_LT(multi_wait, 0.01 * single_wait);
+  EXPECT_GT(multi.summary_of(0, gpucap::kCostUsd).mean, single.summary_of(0, gpucap::kCostUsd).mean);
+  // Every launch attempt at the first cloud is a Bernoulli(0.4) failure: the observed share
+  // failures / attempts (attempts = failures + jobs started there) must be 0.4.
+  double failures = 0, started = 0;
+  for (size_t i = 0; i < multi.replications; ++i) {
+    failures += multi.pool_value(0, i, 0, gpucap::kPoolLaunchFailures);
+    started += multi.pool_value(0, i, 0, gpucap::kPoolJobsStarted);
+  }
+  const double attempts = failures + started;
+  EXPECT_NEAR(failures / attempts, 0.4, 5 * std::sqrt(0.24 / attempts));
+}
+
+TEST(ShippedScenarios, RightSizingPutsFineTuningOnTheCheapestWorkNotTheCheapestHour) {
+  const gpucap::RunResults as_written = simulate_with("right_sizing.yaml", {}, 200);
+  const gpucap::RunResults h100_first =
+      simulate_with("right_sizing.yaml", {"workloads.finetune.placement=[h100, a100]"}, 200);
+  auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
+    return r.summary_of(0, m).mean;
+  };
+  // An A100-80GB costs 2.94582 / 0.45 = 6.55 USD per H100-hour of work, an H100 2.99.
+  EXPECT_LT(mean(h100_first, gpucap::kCostUsd), 0.7 * mean(as_written, gpucap::kCostUsd));
+  EXPECT_LT(mean(h100_first, gpucap::kCompletionMeanS), mean(as_written, gpucap::kCompletionMeanS));
+  // The L4 is never offered to fine-tuning (60 GB does not fit 24 GB): compilation drops it.
+  const gpucap::ModelStorage storage =
+      gpucap::compile(gpucap::load_scenario(kScenarios + "right_sizing.yaml"));
+  const gpucap::CompiledModel& model = storage.model();
+  const gpucap::CompiledJobClass& finetune = model.classes[1];
+  ASSERT_EQ(finetune.placement_count, 2u);
+  EXPECT_EQ(model.placement[finetune.placement_offset], 1u);      // a100
+  EXPECT_EQ(model.placement[finetune.placement_offset + 1], 2u);  // h100
+  EXPECT_EQ(model.classes[0].placement_count, 3u);
 }
 
 TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
