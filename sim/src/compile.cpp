@@ -64,7 +64,11 @@ ModelStorage compile(const Scenario& s) {
     c.committed_usd_per_gpu_s = p.committed_usd_per_gpu_hour / 3600.0;
     c.stockout_probability = p.stockout_probability;
     c.stockout_retry_s = p.stockout_retry_s;
-    c.preemptible = p.purchase == PurchaseOption::spot;
+    c.preemptible = p.purchase == PurchaseOption::spot || p.purchase == PurchaseOption::marketplace;
+    c.has_zone_events = p.has_zone_events;
+    if (p.has_zone_events) c.zone_event_gap_s = compile_distribution(p.zone_event_gap_s, out.table_);
+    c.has_slowdown = p.has_slowdown;
+    if (p.has_slowdown) c.slowdown = compile_distribution(p.slowdown, out.table_);
     c.has_time_to_preemption = p.has_time_to_preemption;
     if (p.has_time_to_preemption)
       c.time_to_preemption_s = compile_distribution(p.time_to_preemption_s, out.table_);

@@ -436,7 +436,7 @@ std::string read_reference(const Context& ctx, const YAML::Node& node, const std
 /// `preemption` of a spot pool: time_to_preemption (a distribution), notice, max_runtime.
 void read_preemption(const Context& ctx, const YAML::Node& node, const std::string& path,
                      PoolSpec& p) {
-  expect_map(ctx, node, path, {"time_to_preemption", "notice", "max_runtime"});
+  expect_map(ctx, node, path, {"time_to_preemption", "notice", "max_runtime", "zone_events"});
   if (node["time_to_preemption"]) {
     p.has_time_to_preemption = true;
     p.time_to_preemption_s = read_distribution(ctx, node["time_to_preemption"],
@@ -447,9 +447,17 @@ void read_preemption(const Context& ctx, const YAML::Node& node, const std::stri
                                     false);
   if (node["notice"])
     p.notice_s = read_duration(ctx, node["notice"], join_path(path, "notice"), true);
-  if (!p.has_time_to_preemption && p.max_runtime_s == 0)
+  if (node["zone_events"]) {
+    p.has_zone_events = true;
+    p.zone_event_gap_s =
+        read_distribution(ctx, node["zone_events"], join_path(path, "zone_events"));
+    if (!(p.zone_event_gap_s.mean() > 0))
+      ctx.fail(node["zone_events"], join_path(path, "zone_events"),
+               "the time between zone-wide events must have a mean > 0");
+  }
+  if (!p.has_time_to_preemption && p.max_runtime_s == 0 && !p.has_zone_events)
     ctx.fail(node, path, "needs time_to_preemption (a distribution, e.g. {dist: exponential, "
-                         "mean: 20h}), max_runtime, or both");
+                         "mean: 20h}), max_runtime, zone_events, or several of them");
 }
 
 /// `availability` of a pool: a trace of available instances at a fixed step, from a JSON file
@@ -536,16 +544,20 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
         {{"on_demand", PurchaseOption::on_demand},
          {"spot", PurchaseOption::spot},
          {"reserved", PurchaseOption::reserved},
-         {"owned", PurchaseOption::owned}});
+         {"owned", PurchaseOption::owned},
+         {"marketplace", PurchaseOption::marketplace}});
   // Each purchase option has its own price keys; the rest are common.
   std::vector<std::string> keys = {"provider", "region", "gpu", "gpu_memory_gb", "purchase",
                                    "speed", "provisioning_delay"};
+  if (p.purchase != PurchaseOption::reserved && p.purchase != PurchaseOption::owned)
+    keys.push_back("slowdown");
   switch (p.purchase) {
     case PurchaseOption::on_demand:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "catalog_row", "billing_increment",
                                "billing_minimum", "quota", "availability", "stockout"});
       break;
     case PurchaseOption::spot:
+    case PurchaseOption::marketplace:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "catalog_row", "billing_increment",
                                "billing_minimum", "quota", "preemption", "availability",
                                "stockout"});
@@ -610,6 +622,7 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   switch (p.purchase) {
     case PurchaseOption::on_demand:
     case PurchaseOption::spot:
+    case PurchaseOption::marketplace:
       if (row && !node["price_usd_per_gpu_hour"]) {
         p.price_usd_per_gpu_hour = p.purchase == PurchaseOption::spot
                                        ? row->spot_usd_per_gpu_hour
@@ -669,8 +682,13 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
     if (so["retry_after"])
       p.stockout_retry_s = read_duration(ctx, so["retry_after"], spath + ".retry_after", false);
   }
-  if (p.purchase == PurchaseOption::spot) {
-    // A spot pool is reclaimed by its preemption model, its availability trace, or both.
+  if (node["slowdown"]) {
+    p.has_slowdown = true;
+    p.slowdown = read_distribution(ctx, node["slowdown"], join_path(path, "slowdown"));
+  }
+  if (p.purchase == PurchaseOption::spot || p.purchase == PurchaseOption::marketplace) {
+    // Reclaimed by its preemption model (node failures on a marketplace), its availability
+    // trace, or both.
     if (node["preemption"] || p.availability.empty())
       read_preemption(ctx,
                       require(ctx, node, path, "preemption",
@@ -766,11 +784,12 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
   const bool has_fallback = w.fallback_after_preemptions != 0xFFFFFFFFu || w.fallback_slack_s >= 0;
   if (has_fallback &&
       std::all_of(w.placement.begin(), w.placement.end(), [&](const std::string& name) {
-        return s.pools[s.pool_index(name)].purchase == PurchaseOption::spot;
+        const PurchaseOption purchase = s.pools[s.pool_index(name)].purchase;
+        return purchase == PurchaseOption::spot || purchase == PurchaseOption::marketplace;
       }))
     ctx.fail(node["fallback"], join_path(path, "fallback"),
-             "falls back to pools that are not spot, but every pool of the placement list is "
-             "spot; add an on_demand, reserved or owned pool to the placement");
+             "falls back to pools that are not preemptible, but every pool of the placement list "
+             "is spot or marketplace; add an on_demand, reserved or owned pool to the placement");
 
   // Every job must fit some pool of its placement list: GPU memory, and the whole gang.
   uint32_t largest = 0;

@@ -469,3 +469,62 @@ TEST_F(Stockouts, JsonTraceErrorsNameTheJsonPosition) {
 
 }  // namespace
 }  // namespace gpucap
+
+namespace gpucap {
+namespace {
+
+class Marketplace : public testing_support::ScenarioFixture {};
+
+// A marketplace node runs at speed 1 but each run is slowed by a factor drawn per run: a fixed
+// 1.25 makes a 100 s job take 125 s; node failures (preemption) work as on spot.
+TEST_F(Marketplace, SlowdownStretchesEveryRun) {
+  write("job.csv", "submit_s,gpus,duration_s\n0,1,100\n");
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 1h\n"
+      "pools:\n  m: {gpu: RTX4090, purchase: marketplace, price_usd_per_gpu_hour: 3600, quota: 1,\n"
+      "      slowdown: 1.25, preemption: {time_to_preemption: 1000h}}\n"
+      "workloads:\n  - {name: j, arrivals: {process: trace, file: job.csv}}\n"));
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 125.0);
+  EXPECT_DOUBLE_EQ(r[kCostUsd], 125.0);
+}
+
+// With a uniform slowdown on [1, 2], a job of work W takes W x E[factor] = 1.5 W on average.
+TEST_F(Marketplace, MeanSlowdownMatchesItsDistribution) {
+  RunOptions options;
+  options.replications = 20;
+  const RunResults r = run(
+      parse("name: t\nhorizon: 2000h\n"
+            "pools:\n  m: {gpu: RTX4090, purchase: marketplace, price_usd_per_gpu_hour: 1,\n"
+            "      quota: 512, slowdown: {dist: uniform, min: 1, max: 2},\n"
+            "      preemption: {time_to_preemption: 100000h}}\n"
+            "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 10}, work: 1h}\n"),
+      options);
+  const MetricSummary& c = r.summary_of(0, kCompletionMeanS);
+  // 20 x ~20,000 jobs: the standard error of the mean factor is about 0.29 / sqrt(400,000).
+  EXPECT_NEAR(c.mean, 1.5 * 3600, 5 * 0.29 * 3600 / std::sqrt(400000.0));
+}
+
+// A zone-wide event at 100 s reclaims both jobs of the spot pool at once. The pool takes no
+// launches while the event is handled, so both fail over to on-demand at once and finish at
+// 100 + 250 = 350 s; 2 x 100 s of work are lost.
+TEST_F(Marketplace, ZoneEventsReclaimEveryJobAtOnce) {
+  write("jobs.csv", "submit_s,gpus,duration_s\n0,1,250\n0,1,250\n");
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 1h\n"
+      "pools:\n"
+      "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 2,\n"
+      "         preemption: {zone_events: 100s}}\n"
+      "  od: {gpu: H100, price_usd_per_gpu_hour: 3600, quota: 2}\n"
+      "workloads:\n"
+      "  - {name: j, arrivals: {process: trace, file: jobs.csv}, placement: [spot, od],\n"
+      "     fallback: {after_preemptions: 2}}\n"));
+  EXPECT_EQ(r[kPreemptions], 2.0);
+  EXPECT_EQ(r.pool(0, kPoolPreemptions), 2.0);
+  EXPECT_EQ(r.pool(1, kPoolJobsStarted), 0.0);  // a job starts once, in its first pool
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 350.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursLost] * 3600, 200.0);
+  EXPECT_DOUBLE_EQ(r.pool(1, kPoolGpuHoursUsed) * 3600, 500.0);
+}
+
+}  // namespace
+}  // namespace gpucap

@@ -15,7 +15,9 @@ namespace gpucap {
 ///  spot:      billed like on_demand, at a lower price, and preempted (see CompiledPool).
 ///  reserved:  a committed count; every GPU of it is charged for the whole window, used or not.
 ///  owned:     on-premises; purchase price amortized per hour plus operations, like reserved.
-enum class PurchaseOption : uint8_t { on_demand, spot, reserved, owned };
+///  marketplace: decentralized GPU networks; billed like on_demand, nodes fail (preemption) and
+///             their speed varies from run to run (slowdown).
+enum class PurchaseOption : uint8_t { on_demand, spot, reserved, owned, marketplace };
 
 /// A pool: provider x region x GPU model x purchase option, the unit of capacity.
 struct CompiledPool {
@@ -39,6 +41,10 @@ struct CompiledPool {
   Distribution time_to_preemption_s;  ///< drawn afresh for every run on an instance
   double max_runtime_s = 0;           ///< 0: no limit
   double notice_s = 0;                ///< warning before the reclaim; 0: none
+  bool has_zone_events = false;       ///< zone-wide events reclaim every job of the pool at once
+  Distribution zone_event_gap_s;      ///< time between zone-wide events
+  bool has_slowdown = false;          ///< run time multiplied by a factor drawn for each run
+  Distribution slowdown;              ///< the factor (plain number, > 0)
   // Availability trace: capacity(t) = min(quota, gpus_per_instance x table[offset + step index
   // mod count]), where the step index of time t is floor((t + start) / step). When capacity
   // falls below the GPUs held, the most recently launched jobs are reclaimed.

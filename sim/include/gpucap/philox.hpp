@@ -91,6 +91,8 @@ enum class StreamKind : uint32_t {
   preemption = 4,     ///< times to preemption of a pool's instances
   availability = 5,   ///< where a pool's availability trace starts
   stockout = 6,       ///< whether a pool's launches fail
+  slowdown = 7,       ///< run-time multipliers of a pool's instances (marketplaces)
+  zone_events = 8,    ///< times of a pool's zone-wide preemption events
   test = 0xFFFF,      ///< reserved for tests
 };
 

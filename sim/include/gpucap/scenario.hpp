@@ -56,6 +56,10 @@ struct PoolSpec {
   DistributionSpec time_to_preemption_s;
   double max_runtime_s = 0;
   double notice_s = 0;
+  bool has_zone_events = false;
+  DistributionSpec zone_event_gap_s;
+  bool has_slowdown = false;
+  DistributionSpec slowdown;
   // Capacity from a trace of available instances at a fixed step (empty: the quota always).
   std::vector<double> availability;  ///< instances available at each step
   double availability_step_s = 0;

@@ -28,6 +28,7 @@ enum EventType : uint32_t {
   kPreemption = 3,    ///< payload: job slot
   kAvailability = 4,  ///< payload: pool; its availability trace changes value
   kRetry = 5,         ///< waiting jobs try to launch again after a stockout (payload unused)
+  kZoneEvent = 6,     ///< payload: pool; a zone-wide event reclaims all its jobs
 };
 
 enum SlotState : uint32_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning = 2 };
@@ -50,6 +51,7 @@ struct JobSlot {
   double start_s;    ///< launch time while provisioning, then the time it began running
   double work_s;     ///< reference-GPU seconds still to do when this run began
   double restart_s;  ///< restoring time at the start of this run (0 on a first run)
+  double speed;      ///< throughput of this run (the pool's speed over a slowdown draw)
   uint32_t pool;
   uint32_t gpus;
   uint32_t job_class;
@@ -88,6 +90,19 @@ enum JobFlags : uint32_t {
   kLaunchedBefore = 1u,  ///< its queue wait was recorded at its first launch
 };
 
+/// The random streams of each pool, in arena order after the two streams of each job class.
+enum PoolStream : uint32_t {
+  kProvisioningStream,
+  kPreemptionStream,
+  kStockoutStream,
+  kSlowdownStream,
+  kZoneEventStream,
+  kPoolStreamCount
+};
+constexpr StreamKind kPoolStreamKinds[kPoolStreamCount] = {
+    StreamKind::provisioning, StreamKind::preemption, StreamKind::stockout, StreamKind::slowdown,
+    StreamKind::zone_events};
+
 /// Byte offsets of each part of a replication's arena; every part 8-byte aligned.
 struct ArenaLayout {
   size_t calendar, slots, free_slots, queue, streams, class_state, free_gpus, pool_state, wait_hist,
@@ -99,10 +114,10 @@ struct ArenaLayout {
   GPUCAP_HD static ArenaLayout of(const CompiledModel& m) {
     ArenaLayout a{};
     a.slot_capacity = m.total_quota_gpus;
-    // One pending arrival per class, one event per slot, one availability change per pool, one
-    // stockout retry.
-    a.calendar_capacity = m.class_count + m.total_quota_gpus + m.pool_count + 2;
-    a.stream_count = 2 * m.class_count + 3 * m.pool_count;
+    // One pending arrival per class, one event per slot, one availability change and one zone
+    // event per pool, one stockout retry.
+    a.calendar_capacity = m.class_count + m.total_quota_gpus + 2 * m.pool_count + 2;
+    a.stream_count = 2 * m.class_count + kPoolStreamCount * m.pool_count;
     size_t at = 0;
     a.calendar = at;
     at += align8(sizeof(Event) * a.calendar_capacity);
@@ -167,12 +182,8 @@ class ReplicationEngine {
       }
     }
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
-      streams_[2 * m_.class_count + p] =
-          RandomStream::make(seed, replication, stream_id(StreamKind::provisioning, p));
-      streams_[2 * m_.class_count + m_.pool_count + p] =
-          RandomStream::make(seed, replication, stream_id(StreamKind::preemption, p));
-      streams_[2 * m_.class_count + 2 * m_.pool_count + p] =
-          RandomStream::make(seed, replication, stream_id(StreamKind::stockout, p));
+      for (uint32_t k = 0; k < kPoolStreamCount; ++k)
+        pool_stream(k, p) = RandomStream::make(seed, replication, stream_id(kPoolStreamKinds[k], p));
       free_gpus_[p] = static_cast<int32_t>(m_.pools[p].quota_gpus);
       PoolState& ps = pool_state_[p];
       ps.capacity_gpus = static_cast<int32_t>(m_.pools[p].quota_gpus);
@@ -187,8 +198,10 @@ class ReplicationEngine {
   }
 
   GPUCAP_HD int run() {
-    for (uint32_t p = 0; p < m_.pool_count; ++p)
+    for (uint32_t p = 0; p < m_.pool_count; ++p) {
       if (m_.pools[p].has_availability) start_availability(p);
+      if (m_.pools[p].has_zone_events) schedule_zone_event(p);
+    }
     for (uint32_t c = 0; c < m_.class_count; ++c) schedule_next_arrival(c, 0.0);
     uint64_t events = 0;
     while (status_ == 0) {
@@ -228,6 +241,9 @@ class ReplicationEngine {
           retry_pending_ = false;
           dispatch();
           break;
+        case kZoneEvent:
+          on_zone_event(e.payload());
+          break;
         default:
           break;
       }
@@ -238,6 +254,10 @@ class ReplicationEngine {
   }
 
  private:
+  GPUCAP_HD RandomStream& pool_stream(uint32_t which, uint32_t p) {
+    return streams_[2 * m_.class_count + which * m_.pool_count + p];
+  }
+
   // ---- time ---------------------------------------------------------------------------------
 
   /// Length of [from, to] inside the statistics window [warmup, horizon].
@@ -443,7 +463,7 @@ class ReplicationEngine {
   /// Draws whether a launch in pool p fails for a stockout; a failure schedules a retry.
   GPUCAP_HD bool launch_fails(uint32_t p) {
     const CompiledPool& pool = m_.pools[p];
-    RandomStream& rng = streams_[2 * m_.class_count + 2 * m_.pool_count + p];
+    RandomStream& rng = pool_stream(kStockoutStream, p);
     if (!(rng.next_uniform() < pool.stockout_probability)) return false;
     if (now_ >= m_.warmup_s) {
       ++launch_failures_;
@@ -480,7 +500,7 @@ class ReplicationEngine {
     if (p.has_provisioning_delay) {
       slot.state = kSlotProvisioning;
       const double delay =
-          sample(p.provisioning_delay_s, streams_[2 * m_.class_count + pool], m_.table);
+          sample(p.provisioning_delay_s, pool_stream(kProvisioningStream, pool), m_.table);
       push(now_ + delay, kRunStart, s);
     } else {
       begin_run(s);
@@ -501,13 +521,17 @@ class ReplicationEngine {
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     const CompiledPool& pool = m_.pools[slot.pool];
     slot.restart_s = slot.preemptions > 0 ? cls.restart_s : 0.0;
+    slot.speed = pool.has_slowdown
+                     ? pool.speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool),
+                                           m_.table)
+                     : pool.speed;
     double duration_s = slot.restart_s + compute_s(slot);
     if (cls.checkpoint_interval_s > 0) duration_s += checkpoints_needed(slot) * cls.checkpoint_write_s;
     if (pool.preemptible) {
       double reclaim_s = kNever;
       if (pool.has_time_to_preemption)
         reclaim_s = sample(pool.time_to_preemption_s,
-                           streams_[2 * m_.class_count + m_.pool_count + slot.pool], m_.table);
+                           pool_stream(kPreemptionStream, slot.pool), m_.table);
       if (pool.max_runtime_s > 0 && pool.max_runtime_s < reclaim_s) reclaim_s = pool.max_runtime_s;
       if (reclaim_s < duration_s) {
         push(now_ + reclaim_s, kPreemption, s);
@@ -523,7 +547,7 @@ class ReplicationEngine {
 
   /// Wall-clock seconds of computing the run needs.
   GPUCAP_HD double compute_s(const JobSlot& slot) const {
-    return slot.work_s / m_.pools[slot.pool].speed;
+    return slot.work_s / slot.speed;
   }
 
   /// Periodic checkpoints a complete run writes.
@@ -618,12 +642,36 @@ class ReplicationEngine {
       ++preemptions_;
       pool_out_[slot.pool * kPoolMetricCount + kPoolPreemptions] += 1;
     }
-    const double left_s = slot.work_s - progress.saved_s * pool.speed;
+    const double left_s = slot.work_s - progress.saved_s * slot.speed;
     const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class, slot.gpus,
                         slot.preemptions + 1, slot.flags};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
     if (own_event) dispatch();
+  }
+
+  // ---- zone-wide events ---------------------------------------------------------------------
+
+  GPUCAP_HD void schedule_zone_event(uint32_t p) {
+    const double gap_s =
+        sample(m_.pools[p].zone_event_gap_s, pool_stream(kZoneEventStream, p), m_.table);
+    if (now_ + gap_s <= m_.horizon_s) push(now_ + gap_s, kZoneEvent, p);
+  }
+
+  /// Every job of the pool (running or provisioning) is reclaimed at once. While they are, the
+  /// pool's free GPUs are pushed far below zero so that none of them relaunches in it during the
+  /// event; they may relaunch there right after, when waiting jobs are dispatched.
+  GPUCAP_HD void on_zone_event(uint32_t p) {
+    constexpr int32_t kBlocked = 0x40000000;
+    free_gpus_[p] -= kBlocked;
+    for (uint32_t s = 0; s < m_.total_quota_gpus; ++s) {
+      const JobSlot& slot = slots_[s];
+      if ((slot.state == kSlotRunning || slot.state == kSlotProvisioning) && slot.pool == p)
+        on_preemption(s, false);
+    }
+    free_gpus_[p] += kBlocked;
+    schedule_zone_event(p);
+    dispatch();
   }
 
   // ---- availability traces ------------------------------------------------------------------
