@@ -207,6 +207,25 @@ TEST(ShippedScenarios, RightSizingPutsFineTuningOnTheCheapestWorkNotTheCheapestH
   EXPECT_EQ(model.classes[0].placement_count, 3u);
 }
 
+TEST(ShippedScenarios, MarketplaceIsFarCheaperButSlowerForCheckpointedBatch) {
+  const gpucap::RunResults market = simulate_with("marketplace_batch.yaml", {}, 200);
+  const gpucap::RunResults od =
+      simulate_with("marketplace_batch.yaml", {"workloads.render.placement=[aws-l40s]"}, 200);
+  auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
+    return r.summary_of(0, m).mean;
+  };
+  std::printf("  marketplace %.0f USD, %.0f s per job; on-demand %.0f USD, %.0f s per job\n",
+              mean(market, gpucap::kCostUsd), mean(market, gpucap::kCompletionMeanS),
+              mean(od, gpucap::kCostUsd), mean(od, gpucap::kCompletionMeanS));
+  EXPECT_LT(mean(market, gpucap::kCostUsd), 0.3 * mean(od, gpucap::kCostUsd));
+  const double slower = mean(market, gpucap::kCompletionMeanS) / mean(od, gpucap::kCompletionMeanS);
+  EXPECT_GT(slower, 1.2);  // slower nodes (speed 0.55 x slowdown 1.4 on average), failures
+  EXPECT_LT(slower, 2.5);
+  // Node failures push some jobs to on-demand after their third loss.
+  EXPECT_GT(market.pool_summary[1 * gpucap::kPoolMetricCount + gpucap::kPoolGpuHoursUsed].mean, 10.0);
+  EXPECT_GT(mean(market, gpucap::kPreemptions), 100.0);
+}
+
 TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
   // Same seed for every size (common random numbers): the differences are paired.
   std::vector<double> cost;
