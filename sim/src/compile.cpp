@@ -13,6 +13,8 @@ ModelStorage& ModelStorage::operator=(ModelStorage&& other) noexcept {
   trace_submit_s_ = std::move(other.trace_submit_s_);
   trace_gpus_ = std::move(other.trace_gpus_);
   trace_work_s_ = std::move(other.trace_work_s_);
+  transfer_s_ = std::move(other.transfer_s_);
+  transfer_egress_usd_ = std::move(other.transfer_egress_usd_);
   bind();
   other.bind();
   return *this;
@@ -28,6 +30,8 @@ void ModelStorage::bind() {
   model_.trace_submit_s = trace_submit_s_.data();
   model_.trace_gpus = trace_gpus_.data();
   model_.trace_work_s = trace_work_s_.data();
+  model_.transfer_s = transfer_s_.data();
+  model_.transfer_egress_usd = transfer_egress_usd_.data();
 }
 
 namespace {
@@ -118,6 +122,20 @@ ModelStorage compile(const Scenario& s) {
     c.deadline_s = w.deadline_s;
     c.fallback_after_preemptions = w.fallback_after_preemptions;
     c.fallback_slack_s = w.fallback_slack_s;
+    // Data transfers per (class, pool); the loader checked that every needed link is declared.
+    for (const PoolSpec& pool : s.pools) {
+      double seconds = 0, egress = 0;
+      if (w.data_gb > 0 && pool.region != w.data_region) {
+        const double bandwidth = s.bandwidth_gbps(w.data_region, pool.region);
+        const double latency = s.latency_ms(w.data_region, pool.region);
+        if (bandwidth > 0) {
+          seconds = (latency > 0 ? latency / 1000.0 : 0.0) + w.data_gb * 8.0 / bandwidth;
+          egress = w.data_gb * s.region(w.data_region)->egress_usd_per_gb;
+        }
+      }
+      out.transfer_s_.push_back(seconds);
+      out.transfer_egress_usd_.push_back(egress);
+    }
     out.classes_.push_back(c);
   }
   out.model_.horizon_s = s.horizon_s;

@@ -35,4 +35,31 @@ int Scenario::pool_index(const std::string& pool_name) const {
   return -1;
 }
 
+const RegionSpec* Scenario::region(const std::string& region_name) const {
+  for (const RegionSpec& r : regions)
+    if (r.name == region_name) return &r;
+  return nullptr;
+}
+
+namespace {
+double between(const Scenario& s, const std::string& a, const std::string& b,
+               std::map<std::string, double> RegionSpec::*table) {
+  for (const auto& [from, to] : {std::pair{a, b}, std::pair{b, a}}) {
+    const RegionSpec* r = s.region(from);
+    if (!r) continue;
+    const auto it = (r->*table).find(to);
+    if (it != (r->*table).end()) return it->second;
+  }
+  return -1;
+}
+}  // namespace
+
+double Scenario::latency_ms(const std::string& a, const std::string& b) const {
+  return a == b ? 0.0 : between(*this, a, b, &RegionSpec::latency_ms);
+}
+
+double Scenario::bandwidth_gbps(const std::string& a, const std::string& b) const {
+  return between(*this, a, b, &RegionSpec::bandwidth_gbps);
+}
+
 }  // namespace gpucap

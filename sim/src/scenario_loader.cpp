@@ -703,7 +703,7 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
                            const Scenario& s) {
   expect_map(ctx, node, path,
              {"name", "kind", "gpus", "priority", "work", "arrivals", "placement", "vram_gb",
-              "checkpoint", "deadline", "fallback"});
+              "data", "checkpoint", "deadline", "fallback"});
   JobClassSpec w;
   w.name = read_string(ctx, require(ctx, node, path, "name", "a unique name"),
                        join_path(path, "name"));
@@ -752,6 +752,18 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
   if (node["vram_gb"])
     w.vram_gb = read_number_in(ctx, node["vram_gb"], join_path(path, "vram_gb"), 0, true,
                                "GB of GPU memory per GPU, > 0");
+  if (node["data"]) {
+    const YAML::Node data = node["data"];
+    const std::string dpath = join_path(path, "data");
+    expect_map(ctx, data, dpath, {"size_gb", "region"});
+    w.data_gb = read_number_in(ctx, require(ctx, data, dpath, "size_gb", "GB each run fetches"),
+                               dpath + ".size_gb", 0, false, "GB >= 0");
+    std::vector<std::string> region_names;
+    for (const auto& r : s.regions) region_names.push_back(r.name);
+    w.data_region = read_reference(
+        ctx, require(ctx, data, dpath, "region", "the region where the data lives"),
+        dpath + ".region", region_names, "region");
+  }
   if (node["checkpoint"]) {
     const YAML::Node ck = node["checkpoint"];
     const std::string cpath = join_path(path, "checkpoint");
@@ -801,6 +813,20 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
     if (!fits_memory(w, p)) continue;
     largest = std::max(largest, p.quota_gpus);
     quotas += (quotas.empty() ? "" : ", ") + name + " " + std::to_string(p.quota_gpus);
+  }
+  // Data fetched from another region needs a declared link (bandwidth) to every pool's region.
+  if (w.data_gb > 0) {
+    for (const auto& name : w.placement) {
+      const PoolSpec& p = s.pools[s.pool_index(name)];
+      if (p.region.empty())
+        ctx.fail(node["data"], join_path(path, "data"),
+                 "pool \"" + name + "\" has no region, so the transfer of this data cannot be "
+                 "timed; give the pool a region");
+      if (p.region != w.data_region && s.bandwidth_gbps(w.data_region, p.region) < 0)
+        ctx.fail(node["data"], join_path(path, "data"),
+                 "no bandwidth between " + w.data_region + " and " + p.region + " (pool \"" +
+                     name + "\"); add regions." + w.data_region + ".bandwidth_gbps." + p.region);
+    }
   }
   if (quotas.empty())
     ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
@@ -921,20 +947,29 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
     expect_unique_keys(ctx, regions, "regions");
     const std::vector<std::string> region_names = keys_of(regions);
     for (const auto& kv : regions) {
-      RegionSpec r{kv.first.Scalar(), {}};
+      RegionSpec r;
+      r.name = kv.first.Scalar();
       const std::string path = "regions." + r.name;
       if (kv.second.IsMap()) {
-        expect_map(ctx, kv.second, path, {"latency_ms"});
-        if (kv.second["latency_ms"]) {
-          const YAML::Node lat = kv.second["latency_ms"];
-          if (!lat.IsMap()) ctx.fail(lat, path + ".latency_ms", "must map region names to ms");
-          for (const auto& l : lat) {
-            const std::string lpath = path + ".latency_ms." + l.first.Scalar();
-            const std::string other =
-                read_reference(ctx, l.first, lpath, region_names, "region");
-            r.latency_ms[other] = read_number_in(ctx, l.second, lpath, 0, false, "ms >= 0");
+        expect_map(ctx, kv.second, path, {"latency_ms", "bandwidth_gbps", "egress_usd_per_gb"});
+        // A map from other regions to a number: latency (ms >= 0) or bandwidth (Gbit/s > 0).
+        auto read_links = [&](const char* key, bool positive, const std::string& valid,
+                              std::map<std::string, double>& into) {
+          const YAML::Node links = kv.second[key];
+          if (!links) return;
+          if (!links.IsMap()) ctx.fail(links, path + "." + key, "must map region names to " + valid);
+          for (const auto& l : links) {
+            const std::string lpath = path + "." + key + "." + l.first.Scalar();
+            const std::string other = read_reference(ctx, l.first, lpath, region_names, "region");
+            into[other] = read_number_in(ctx, l.second, lpath, 0, positive, valid);
           }
-        }
+        };
+        read_links("latency_ms", false, "ms >= 0", r.latency_ms);
+        read_links("bandwidth_gbps", true, "Gbit/s > 0", r.bandwidth_gbps);
+        if (kv.second["egress_usd_per_gb"])
+          r.egress_usd_per_gb = read_number_in(ctx, kv.second["egress_usd_per_gb"],
+                                               path + ".egress_usd_per_gb", 0, false,
+                                               "a price >= 0 USD per GB");
       } else if (!kv.second.IsNull()) {
         ctx.fail(kv.second, path, "must be a mapping (e.g. {latency_ms: {us-west: 62}}) or empty");
       }

@@ -528,3 +528,54 @@ TEST_F(Marketplace, ZoneEventsReclaimEveryJobAtOnce) {
 
 }  // namespace
 }  // namespace gpucap
+
+namespace gpucap {
+namespace {
+
+class Network : public testing_support::ScenarioFixture {};
+
+// A job whose 100 GB of data live in us runs in eu: each run first fetches the data over the
+// 8 Gbit/s link with 100 ms latency (0.1 + 100 x 8 / 8 = 100.1 s, billed GPU time) and pays
+// us egress of 0.09 USD/GB (9 USD). Completion 1100.1 s; billed ceil(1100.1) = 1101 s at
+// 1 USD per GPU-second, plus 9 USD.
+TEST_F(Network, DataFromAnotherRegionCostsTimeAndEgress) {
+  write("job.csv", "submit_s,gpus,duration_s\n0,1,1000\n");
+  const std::string yaml =
+      "name: t\nhorizon: 1h\n"
+      "regions:\n"
+      "  us: {latency_ms: {eu: 100}, bandwidth_gbps: {eu: 8}, egress_usd_per_gb: 0.09}\n"
+      "  eu: {}\n"
+      "pools:\n  gpus: {gpu: H100, region: eu, price_usd_per_gpu_hour: 3600, quota: 1}\n"
+      "workloads:\n  - {name: j, arrivals: {process: trace, file: job.csv},\n"
+      "     data: {size_gb: 100, region: us}}\n";
+  const Row r = run_once(parse(yaml));
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 1100.1);
+  EXPECT_DOUBLE_EQ(r[kEgressUsd], 9.0);
+  EXPECT_DOUBLE_EQ(r.pool(0, kPoolEgressUsd), 9.0);
+  EXPECT_DOUBLE_EQ(r[kCostUsd], 1101.0 + 9.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursTransferring] * 3600, 100.1);
+  // The same job with its data in eu: no transfer, no egress.
+  std::string local = yaml;
+  local.replace(local.find("region: us}}"), 12, "region: eu}}");
+  const Row l = run_once(parse(local));
+  EXPECT_DOUBLE_EQ(l[kCompletionMeanS], 1000.0);
+  EXPECT_EQ(l[kEgressUsd], 0.0);
+}
+
+TEST_F(Network, MissingLinkIsNamed) {
+  try {
+    parse("name: t\nhorizon: 1h\nregions:\n  us: {}\n  eu: {}\n"
+          "pools:\n  gpus: {gpu: H100, region: eu, price_usd_per_gpu_hour: 1, quota: 1}\n"
+          "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_day: 1}, work: 1h,\n"
+          "     data: {size_gb: 10, region: us}}\n");
+    FAIL() << "accepted a transfer with no bandwidth";
+  } catch (const ScenarioError& e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "no bandwidth between us and eu (pool \"gpus\"); add regions.us.bandwidth_gbps.eu"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpucap

@@ -34,6 +34,8 @@ class ModelStorage {
   std::vector<double> trace_submit_s_;
   std::vector<uint32_t> trace_gpus_;
   std::vector<double> trace_work_s_;
+  std::vector<double> transfer_s_;
+  std::vector<double> transfer_egress_usd_;
 };
 
 ModelStorage compile(const Scenario& scenario);

@@ -104,6 +104,10 @@ struct CompiledModel {
   const double* trace_submit_s = nullptr;
   const uint32_t* trace_gpus = nullptr;
   const double* trace_work_s = nullptr;
+  /// Data each run of class c fetches when launched in pool p, [c * pool_count + p]: the time it
+  /// takes (latency + size / bandwidth, s; 0 in the data's own region) and its egress (USD).
+  const double* transfer_s = nullptr;
+  const double* transfer_egress_usd = nullptr;
 
   double horizon_s = 0;  ///< arrivals stop and the run ends here
   double warmup_s = 0;   ///< statistics cover [warmup_s, horizon_s]

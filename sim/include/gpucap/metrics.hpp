@@ -15,6 +15,8 @@ enum ScalarMetric : uint32_t {
   kGpuHoursLost,           ///< GPU-hours of preempted runs that saved nothing (redo, idle)
   kGpuHoursCheckpointing,  ///< GPU-hours spent writing checkpoints
   kGpuHoursRestarting,     ///< GPU-hours spent restoring after preemptions
+  kGpuHoursTransferring,   ///< GPU-hours spent fetching input data from another region
+  kEgressUsd,              ///< USD of data egress (part of kCostUsd)
   kUtilization,            ///< GPU-hours used / (sum of quotas x window hours)
   kJobsArrived,            ///< jobs that arrived in the window
   kJobsStarted,            ///< of those, jobs that started running (after provisioning)
@@ -48,6 +50,7 @@ enum PoolMetric : uint32_t {
   kPoolJobsStarted,
   kPoolPreemptions,
   kPoolLaunchFailures,
+  kPoolEgressUsd,
   kPoolMetricCount
 };
 
@@ -64,6 +67,8 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"gpu_hours_lost", "GPU-h", "run time lost to preemptions (work not saved, idle notice)"},
     {"gpu_hours_checkpointing", "GPU-h", "GPU-hours spent writing checkpoints"},
     {"gpu_hours_restarting", "GPU-h", "GPU-hours spent restoring after preemptions"},
+    {"gpu_hours_transferring", "GPU-h", "GPU-hours spent fetching data from another region"},
+    {"egress", "USD", "data egress charges (included in cost)"},
     {"utilization", "fraction", "GPU-hours used / (total quota x window)"},
     {"jobs_arrived", "jobs", "jobs that arrived in the window"},
     {"jobs_started", "jobs", "jobs of the window that started running"},
@@ -89,13 +94,14 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
 };
 
 inline constexpr MetricInfo kPoolMetricInfo[kPoolMetricCount] = {
-    {"cost", "USD", "billed cost of the pool"},
+    {"cost", "USD", "billed cost of the pool, egress included"},
     {"gpu_hours_used", "GPU-h", "GPU-hours spent running jobs"},
     {"gpu_hours_billed", "GPU-h", "GPU-hours billed"},
     {"utilization", "fraction", "GPU-hours used / (quota x window)"},
     {"jobs_started", "jobs", "jobs of the window started in the pool"},
     {"preemptions", "runs", "runs in the pool ended by a preemption"},
     {"launch_failures", "launches", "launches in the pool that failed for a stockout"},
+    {"egress", "USD", "egress of data fetched into the pool (included in its cost)"},
 };
 
 }  // namespace gpucap

@@ -30,7 +30,9 @@ struct ProviderSpec {
 
 struct RegionSpec {
   std::string name;
-  std::map<std::string, double> latency_ms;  ///< one-way latency to other regions, ms
+  std::map<std::string, double> latency_ms;      ///< one-way latency to other regions, ms
+  std::map<std::string, double> bandwidth_gbps;  ///< transfer bandwidth to other regions, Gbit/s
+  double egress_usd_per_gb = 0;                  ///< price of data leaving this region, USD/GB
 };
 
 struct PoolSpec {
@@ -96,6 +98,8 @@ struct JobClassSpec {
   ArrivalSpec arrivals;
   std::vector<std::string> placement;  ///< pool names in order of preference
   double vram_gb = 0;                  ///< GPU memory each GPU of the job needs; 0: any
+  double data_gb = 0;                  ///< input data each run fetches; 0: none
+  std::string data_region;             ///< where that data lives
   double checkpoint_interval_s = 0;
   double checkpoint_write_s = 0;
   double restart_s = 0;
@@ -128,6 +132,11 @@ struct Scenario {
 
   /// Index of the pool with this name, or -1.
   int pool_index(const std::string& pool_name) const;
+  /// Region by name, or nullptr.
+  const RegionSpec* region(const std::string& region_name) const;
+  /// Latency (ms) and bandwidth (Gbit/s) between two regions, either direction; < 0: not given.
+  double latency_ms(const std::string& a, const std::string& b) const;
+  double bandwidth_gbps(const std::string& a, const std::string& b) const;
 };
 
 /// True when each GPU of `pool` has the memory a job of `job` needs (or either is undeclared).

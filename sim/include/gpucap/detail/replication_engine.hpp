@@ -52,6 +52,7 @@ struct JobSlot {
   double work_s;     ///< reference-GPU seconds still to do when this run began
   double restart_s;  ///< restoring time at the start of this run (0 on a first run)
   double speed;      ///< throughput of this run (the pool's speed over a slowdown draw)
+  double transfer_s; ///< fetching input data at the start of this run (before restoring)
   uint32_t pool;
   uint32_t gpus;
   uint32_t job_class;
@@ -520,7 +521,13 @@ class ReplicationEngine {
     slot.start_s = now_;
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     const CompiledPool& pool = m_.pools[slot.pool];
-    slot.restart_s = slot.preemptions > 0 ? cls.restart_s : 0.0;
+    // A run first fetches its data (from another region), then restores, then computes; the
+    // whole prefix is restart_s for the progress arithmetic, transfer_s says how much was fetch.
+    const uint32_t link = slot.job_class * m_.pool_count + slot.pool;
+    slot.transfer_s = m_.transfer_s[link];
+    slot.restart_s = slot.transfer_s + (slot.preemptions > 0 ? cls.restart_s : 0.0);
+    if (m_.transfer_egress_usd[link] > 0 && now_ >= m_.warmup_s)
+      pool_out_[slot.pool * kPoolMetricCount + kPoolEgressUsd] += m_.transfer_egress_usd[link];
     slot.speed = pool.has_slowdown
                      ? pool.speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool),
                                            m_.table)
@@ -741,13 +748,16 @@ class ReplicationEngine {
     dispatch();
   }
 
-  /// Checkpoint writing, restoring and lost time (wall-clock s) of a run that ends now.
-  GPUCAP_HD void account_overheads(const JobSlot& slot, double writing_s, double restoring_s,
+  /// Checkpoint writing, run prefix (fetching data, then restoring) and lost time (wall-clock
+  /// s) of a run that ends now.
+  GPUCAP_HD void account_overheads(const JobSlot& slot, double writing_s, double prefix_s,
                                    double lost_s) {
     if (now_ < m_.warmup_s) return;
     const double gpus = slot.gpus;
+    const double transferring_s = prefix_s < slot.transfer_s ? prefix_s : slot.transfer_s;
     checkpointing_gpu_s_ += writing_s * gpus;
-    restarting_gpu_s_ += restoring_s * gpus;
+    transferring_gpu_s_ += transferring_s * gpus;
+    restarting_gpu_s_ += (prefix_s - transferring_s) * gpus;
     lost_gpu_s_ += lost_s * gpus;
   }
 
@@ -806,7 +816,9 @@ class ReplicationEngine {
       const double billed_gpu_s =
           pool.committed() ? pool.quota_gpus * window_s : row[kPoolGpuHoursBilled];
       row[kPoolCostUsd] = billed_gpu_s * (pool.committed() ? pool.committed_usd_per_gpu_s
-                                                            : pool.price_usd_per_gpu_s);
+                                                            : pool.price_usd_per_gpu_s) +
+                          row[kPoolEgressUsd];
+      out_[kEgressUsd] += row[kPoolEgressUsd];
       row[kPoolGpuHoursBilled] = billed_gpu_s / 3600.0;
       row[kPoolGpuHoursUsed] /= 3600.0;
       const double quota_h = m_.pools[p].quota_gpus * window_s / 3600.0;
@@ -830,6 +842,7 @@ class ReplicationEngine {
     out_[kGpuHoursLost] = lost_gpu_s_ / 3600.0;
     out_[kGpuHoursCheckpointing] = checkpointing_gpu_s_ / 3600.0;
     out_[kGpuHoursRestarting] = restarting_gpu_s_ / 3600.0;
+    out_[kGpuHoursTransferring] = transferring_gpu_s_ / 3600.0;
     out_[kDropFraction] = arrived > 0 ? out_[kJobsDropped] / arrived : 0.0;
     const double launched = static_cast<double>(launched_);
     out_[kWaitProbability] = launched > 0 ? static_cast<double>(waited_) / launched : 0.0;
@@ -876,7 +889,8 @@ class ReplicationEngine {
   double queue_area_ = 0, running_area_ = 0;
   double wait_sum_ = 0, completion_sum_ = 0;
   double provisioning_sum_ = 0;
-  double lost_gpu_s_ = 0, checkpointing_gpu_s_ = 0, restarting_gpu_s_ = 0;
+  double lost_gpu_s_ = 0, checkpointing_gpu_s_ = 0, restarting_gpu_s_ = 0,
+         transferring_gpu_s_ = 0;
   uint64_t late_ = 0, preemptions_ = 0, launch_failures_ = 0;
   bool retry_pending_ = false;
   uint64_t arrived_ = 0, launched_ = 0, started_ = 0, completed_ = 0, dropped_ = 0, waited_ = 0;
