@@ -685,6 +685,17 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   if (node["slowdown"]) {
     p.has_slowdown = true;
     p.slowdown = read_distribution(ctx, node["slowdown"], join_path(path, "slowdown"));
+    // A factor of 0 would make a run take no time: only distributions that stay above 0.
+    const DistributionSpec& d = p.slowdown;
+    bool positive = true;
+    if (d.kind == DistKind::deterministic || d.kind == DistKind::uniform) positive = d.p0 > 0;
+    if (d.kind == DistKind::exponential) positive = false;
+    if (d.kind == DistKind::empirical)
+      positive = std::all_of(d.samples.begin(), d.samples.end(), [](double v) { return v > 0; });
+    if (!positive)
+      ctx.fail(node["slowdown"], join_path(path, "slowdown"),
+               "slowdown factors must all be > 0: use a fixed factor > 0, uniform with min > 0, "
+               "lognormal, gamma, weibull or pareto");
   }
   if (p.purchase == PurchaseOption::spot || p.purchase == PurchaseOption::marketplace) {
     // Reclaimed by its preemption model (node failures on a marketplace), its availability

@@ -226,6 +226,32 @@ TEST(ShippedScenarios, MarketplaceIsFarCheaperButSlowerForCheckpointedBatch) {
   EXPECT_GT(mean(market, gpucap::kPreemptions), 100.0);
 }
 
+TEST(ShippedScenarios, RemoteCheapGpusBeatLocalOnesDespiteEgress) {
+  const gpucap::RunResults remote = simulate_with("data_locality.yaml", {}, 200);
+  const gpucap::RunResults local =
+      simulate_with("data_locality.yaml", {"workloads.training.placement=[aws-us-east]"}, 200);
+  auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
+    return r.summary_of(0, m).mean;
+  };
+  EXPECT_LT(mean(remote, gpucap::kCostUsd), 0.7 * mean(local, gpucap::kCostUsd));
+  EXPECT_GT(mean(remote, gpucap::kEgressUsd), 0.3 * mean(remote, gpucap::kCostUsd));
+  EXPECT_EQ(mean(local, gpucap::kEgressUsd), 0.0);
+  // Egress is 180 USD (2000 GB x 0.09) for every run that fetched the data; each such run spent
+  // 2000 GB x 8 / 10 Gbit/s + 62 ms = 1600.062 s on 8 GPUs fetching, except runs cut off by the
+  // horizon mid-transfer (at most 32 / 8 = 4 of them).
+  for (size_t i = 0; i < remote.replications; ++i) {
+    const double runs = remote.scalar(0, i, gpucap::kEgressUsd) / 180.0;
+    EXPECT_NEAR(runs, std::round(runs), 1e-9 * runs);
+    const double fetched_runs =
+        remote.scalar(0, i, gpucap::kGpuHoursTransferring) * 3600 / (8 * 1600.062);
+    EXPECT_LE(fetched_runs, runs + 1e-9);
+    EXPECT_GE(fetched_runs, runs - 4);
+  }
+  const double later = mean(remote, gpucap::kCompletionMeanS) - mean(local, gpucap::kCompletionMeanS);
+  EXPECT_GT(later, 1000.0);  // about one 1600 s transfer, less the faster launches of the cheap cloud
+  EXPECT_LT(later, 2500.0);
+}
+
 TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
   // Same seed for every size (common random numbers): the differences are paired.
   std::vector<double> cost;

@@ -526,8 +526,6 @@ class ReplicationEngine {
     const uint32_t link = slot.job_class * m_.pool_count + slot.pool;
     slot.transfer_s = m_.transfer_s[link];
     slot.restart_s = slot.transfer_s + (slot.preemptions > 0 ? cls.restart_s : 0.0);
-    if (m_.transfer_egress_usd[link] > 0 && now_ >= m_.warmup_s)
-      pool_out_[slot.pool * kPoolMetricCount + kPoolEgressUsd] += m_.transfer_egress_usd[link];
     slot.speed = pool.has_slowdown
                      ? pool.speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool),
                                            m_.table)
@@ -778,6 +776,9 @@ class ReplicationEngine {
     const CompiledPool& p = m_.pools[slot.pool];
     double* pool_row = pool_out_ + slot.pool * kPoolMetricCount;
     pool_row[kPoolGpuHoursUsed] += in_window(slot.start_s, end_s) * slot.gpus;
+    // Egress of the data this run fetched: charged, like the billed time, when the run ends.
+    if (end_s >= m_.warmup_s)
+      pool_row[kPoolEgressUsd] += m_.transfer_egress_usd[slot.job_class * m_.pool_count + slot.pool];
     if (end_s >= m_.warmup_s && !p.committed())  // committed pools are charged in finish()
       pool_row[kPoolGpuHoursBilled] +=
           billed_seconds(end_s - slot.start_s, p.billing_increment_s, p.billing_minimum_s) *
@@ -804,8 +805,15 @@ class ReplicationEngine {
 
   GPUCAP_HD void finish(uint64_t events) {
     // GPUs still held at the horizon: used and billed up to the horizon.
-    for (uint32_t s = 0; s < m_.total_quota_gpus; ++s)
-      if (slots_[s].state == kSlotRunning) account_hold(slots_[s], m_.horizon_s);
+    for (uint32_t s = 0; s < m_.total_quota_gpus; ++s) {
+      const JobSlot& slot = slots_[s];
+      if (slot.state != kSlotRunning) continue;
+      account_hold(slot, m_.horizon_s);
+      // Overheads of the unfinished run so far (nothing is lost: it is merely cut off).
+      const double elapsed_s = m_.horizon_s - slot.start_s;
+      account_overheads(slot, progress_at(slot, elapsed_s).writing_s,
+                        elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s, 0.0);
+    }
 
     const double window_s = m_.horizon_s - m_.warmup_s;
     double total_quota_h = 0;
