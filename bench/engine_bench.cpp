@@ -50,7 +50,8 @@ Measurement measure(const gpucap::CompiledModel& model, int threads, uint64_t ba
                                  nullptr);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double events = 0;
-    for (uint64_t i = 0; i < batch; ++i) events += scalars[i * gpucap::kScalarMetricCount + gpucap::kEvents];
+    for (uint64_t i = 0; i < batch; ++i)
+      events += scalars[i * gpucap::kScalarMetricCount + gpucap::kEvents];
     best.events_per_s = std::max(best.events_per_s, events / s);
     best.replications_per_s = std::max(best.replications_per_s, batch / s);
     spent += s;
@@ -67,10 +68,11 @@ void report(const std::string& name, const gpucap::Scenario& scenario, uint64_t 
   const Measurement many = measure(storage.model(), all, batch, min_seconds);
   std::printf("%-28s 1 thread : %8.2f M events/s  %10.1f replications/s\n", name.c_str(),
               one.events_per_s / 1e6, one.replications_per_s);
-  std::printf("%-28s %d threads: %8.2f M events/s  %10.1f replications/s  (%.2f M events/s per "
-              "core, scaling %.2fx)\n",
-              name.c_str(), all, many.events_per_s / 1e6, many.replications_per_s,
-              many.events_per_s / 1e6 / all, many.events_per_s / one.events_per_s);
+  std::printf(
+      "%-28s %d threads: %8.2f M events/s  %10.1f replications/s  (%.2f M events/s per "
+      "core, scaling %.2fx)\n",
+      name.c_str(), all, many.events_per_s / 1e6, many.replications_per_s,
+      many.events_per_s / 1e6 / all, many.events_per_s / one.events_per_s);
 }
 
 }  // namespace

@@ -32,8 +32,8 @@ int resolve_thread_count(int threads) {
 #endif
 }
 
-void run_replications_cpu(const CompiledModel& model, uint64_t seed, uint64_t first,
-                          uint64_t count, int threads, double* scalars, double* pool_values,
+void run_replications_cpu(const CompiledModel& model, uint64_t seed, uint64_t first, uint64_t count,
+                          int threads, double* scalars, double* pool_values,
                           ProgressBar* progress) {
   const size_t arena_bytes = replication_arena_bytes(model);
   const size_t pool_stride = static_cast<size_t>(model.pool_count) * kPoolMetricCount;
@@ -50,9 +50,9 @@ void run_replications_cpu(const CompiledModel& model, uint64_t seed, uint64_t fi
 #pragma omp for schedule(dynamic, 1)
 #endif
     for (int64_t i = 0; i < n; ++i) {
-      const int status = run_replication(model, seed, first + static_cast<uint64_t>(i),
-                                         arena.get(), scalars + i * kScalarMetricCount,
-                                         pool_values + i * pool_stride);
+      const int status =
+          run_replication(model, seed, first + static_cast<uint64_t>(i), arena.get(),
+                          scalars + i * kScalarMetricCount, pool_values + i * pool_stride);
       if (status != kReplicationOk) {
 #if defined(_OPENMP)
 #pragma omp critical(gpucap_failure)

@@ -1,9 +1,10 @@
 // gpucap: compile a scenario, run its replications on a backend, summarize.
+#include "gpucap/run.hpp"
+
 #include <chrono>
 
 #include "gpucap/compile.hpp"
 #include "gpucap/progress.hpp"
-#include "gpucap/run.hpp"
 #include "gpucap/version.hpp"
 
 namespace gpucap {
@@ -31,8 +32,7 @@ RunResults run(const Scenario& scenario, const RunOptions& options) {
                          r.pool_values.data(), &bar);
     bar.finish();
   }
-  r.wall_time_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.summarize_all();
   return r;
 }

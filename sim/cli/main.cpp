@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/version.hpp"
-#include "gpucap/detail/text.hpp"
 
 namespace po = boost::program_options;
 
@@ -75,8 +75,8 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
     };
     std::snprintf(line, sizeof line, "%-20s %12s %15s %17s %14s %14s\n", r.pool_names[p].c_str(),
                   mean(gpucap::kPoolCostUsd).c_str(), mean(gpucap::kPoolGpuHoursUsed).c_str(),
-                  mean(gpucap::kPoolGpuHoursBilled).c_str(),
-                  mean(gpucap::kPoolUtilization).c_str(), mean(gpucap::kPoolJobsStarted).c_str());
+                  mean(gpucap::kPoolGpuHoursBilled).c_str(), mean(gpucap::kPoolUtilization).c_str(),
+                  mean(gpucap::kPoolJobsStarted).c_str());
     out << line;
   }
 }
@@ -112,8 +112,8 @@ int cmd_validate(const std::vector<std::string>& args) {
   for (const auto& p : s.pools) quota += p.quota_gpus;
   std::cout << vm["scenario"].as<std::string>() << ": valid: \"" << s.name << "\", "
             << s.pools.size() << " pools (" << quota << " GPUs of quota), " << s.workloads.size()
-            << " job classes, horizon " << gpucap::text::format_duration(s.horizon_s) << ", warm-up "
-            << gpucap::text::format_duration(s.warmup_s) << "\n";
+            << " job classes, horizon " << gpucap::text::format_duration(s.horizon_s)
+            << ", warm-up " << gpucap::text::format_duration(s.warmup_s) << "\n";
   return kExitOk;
 }
 
@@ -162,9 +162,8 @@ int cmd_run(const std::vector<std::string>& args) {
   const gpucap::RunResults results = gpucap::run(scenario, options);
   if (!quiet) {
     std::cout << "scenario \"" << results.scenario_name << "\": " << results.replications
-              << " replications, seed " << results.seed << ", backend " << results.backend
-              << " (" << results.threads << " threads), " << format_value(results.wall_time_s)
-              << " s\n\n";
+              << " replications, seed " << results.seed << ", backend " << results.backend << " ("
+              << results.threads << " threads), " << format_value(results.wall_time_s) << " s\n\n";
     print_summary(results, std::cout);
     const double events = results.summary_of(0, gpucap::kEvents).mean * results.replications;
     char rate[96];
@@ -193,9 +192,8 @@ int cmd_run(const std::vector<std::string>& args) {
 
 int cmd_info() {
   std::cout << "gpucap " << gpucap::kVersion << "\n"
-            << "build: " << gpucap::kBuildType << ", " << gpucap::kCompiler
-            << ", OpenMP " << (gpucap::kOpenMP ? "on" : "off") << ", HDF5 "
-            << gpucap::kHdf5Version << "\n"
+            << "build: " << gpucap::kBuildType << ", " << gpucap::kCompiler << ", OpenMP "
+            << (gpucap::kOpenMP ? "on" : "off") << ", HDF5 " << gpucap::kHdf5Version << "\n"
             << "backends:\n"
             << "  " << gpucap::cpu_backend_name() << ": available, "
             << gpucap::resolve_thread_count(0) << " threads\n"

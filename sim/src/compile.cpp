@@ -70,7 +70,8 @@ ModelStorage compile(const Scenario& s) {
     c.stockout_retry_s = p.stockout_retry_s;
     c.preemptible = p.purchase == PurchaseOption::spot || p.purchase == PurchaseOption::marketplace;
     c.has_zone_events = p.has_zone_events;
-    if (p.has_zone_events) c.zone_event_gap_s = compile_distribution(p.zone_event_gap_s, out.table_);
+    if (p.has_zone_events)
+      c.zone_event_gap_s = compile_distribution(p.zone_event_gap_s, out.table_);
     c.has_slowdown = p.has_slowdown;
     if (p.has_slowdown) c.slowdown = compile_distribution(p.slowdown, out.table_);
     c.has_time_to_preemption = p.has_time_to_preemption;

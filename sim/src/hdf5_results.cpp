@@ -1,10 +1,6 @@
 // gpucap: the HDF5 results file writer and reader (layout in docs/results-format.md).
 #include "gpucap/hdf5_results.hpp"
 
-#include <fcntl.h>
-#include <hdf5.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstddef>
@@ -12,8 +8,11 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <fcntl.h>
+#include <hdf5.h>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace gpucap {

@@ -1,13 +1,14 @@
 #include "gpucap/progress.hpp"
 
-#include <unistd.h>
-
 #include <cstdio>
+#include <unistd.h>
 
 namespace gpucap {
 
 ProgressBar::ProgressBar(uint64_t total, std::string unit, bool enabled)
-    : total_(total), unit_(std::move(unit)), enabled_(enabled),
+    : total_(total),
+      unit_(std::move(unit)),
+      enabled_(enabled),
       start_(std::chrono::steady_clock::now()) {}
 
 ProgressBar::~ProgressBar() {

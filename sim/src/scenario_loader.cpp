@@ -5,14 +5,13 @@
 // what would be valid (see fail()).
 #include "gpucap/scenario_loader.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <yaml-cpp/yaml.h>
 
 #include "gpucap/detail/csv_table.hpp"
 #include "gpucap/detail/text.hpp"
@@ -33,8 +32,8 @@ struct CatalogRow {
 using Catalog = std::map<std::string, CatalogRow>;  ///< by "provider/instance_type/region"
 
 struct Context {
-  std::string origin;    ///< file name shown in messages
-  std::string base_dir;  ///< for relative data files
+  std::string origin;                ///< file name shown in messages
+  std::string base_dir;              ///< for relative data files
   const Catalog* catalog = nullptr;  ///< the scenario's `catalog`, when it names one
   /// (scenario key path, the assignment as given) of each --set override
   std::vector<std::pair<std::string, std::string>> overrides;
@@ -77,8 +76,8 @@ void expect_unique_keys(const Context& ctx, const YAML::Node& map, const std::st
   for (const auto& kv : map) {
     const std::string key = kv.first.Scalar();
     if (!seen.insert(key).second)
-      ctx.fail(kv.first, join_path(path, key), "\"" + key + "\" is defined twice in " +
-                                                   (path.empty() ? "the scenario" : path));
+      ctx.fail(kv.first, join_path(path, key),
+               "\"" + key + "\" is defined twice in " + (path.empty() ? "the scenario" : path));
   }
 }
 
@@ -86,8 +85,8 @@ void expect_unique_keys(const Context& ctx, const YAML::Node& map, const std::st
 void expect_map(const Context& ctx, const YAML::Node& node, const std::string& path,
                 const std::vector<std::string>& allowed) {
   if (!node.IsMap())
-    ctx.fail(node, path, "must be a mapping of " + text::join(allowed, ", ") + "; got " +
-                             describe(node));
+    ctx.fail(node, path,
+             "must be a mapping of " + text::join(allowed, ", ") + "; got " + describe(node));
   expect_unique_keys(ctx, node, path);
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
@@ -154,8 +153,7 @@ bool read_bool(const Context& ctx, const YAML::Node& node, const std::string& pa
 double read_duration(const Context& ctx, const YAML::Node& node, const std::string& path,
                      bool allow_zero) {
   if (!node.IsScalar())
-    ctx.fail(node, path, "must be a duration such as 90s, 30min, 12h or 3d; got " +
-                             describe(node));
+    ctx.fail(node, path, "must be a duration such as 90s, 30min, 12h or 3d; got " + describe(node));
   double v = 0;
   try {
     v = parse_duration_s(node.Scalar());
@@ -227,8 +225,8 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
                          allow_zero);
   };
   auto positive = [&](const char* key) {
-    return read_number_in(ctx, require(ctx, node, path, key, "a number > 0"),
-                          join_path(path, key), 0, true, "a number > 0");
+    return read_number_in(ctx, require(ctx, node, path, key, "a number > 0"), join_path(path, key),
+                          0, true, "a number > 0");
   };
   switch (d.kind) {
     case DistKind::deterministic:
@@ -243,7 +241,8 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
       expect_map(ctx, node, path, {"dist", "min", "max"});
       d.p0 = duration("min", true);
       d.p1 = duration("max", true);
-      if (!(d.p1 > d.p0)) ctx.fail(node[std::string("max")], join_path(path, "max"), "must be greater than min");
+      if (!(d.p1 > d.p0))
+        ctx.fail(node[std::string("max")], join_path(path, "max"), "must be greater than min");
       break;
     case DistKind::lognormal:
       expect_map(ctx, node, path, {"dist", "median", "sigma", "mean", "cv"});
@@ -295,19 +294,19 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
         const std::string file =
             read_string(ctx, require(ctx, node, path, "file", "a CSV file (or give 'values')"),
                         join_path(path, "file"));
-        const std::string column = read_string(
-            ctx, require(ctx, node, path, "column", "the CSV column holding seconds"),
-            join_path(path, "column"));
+        const std::string column =
+            read_string(ctx, require(ctx, node, path, "column", "the CSV column holding seconds"),
+                        join_path(path, "column"));
         d.samples = read_csv_column(ctx, node["file"], join_path(path, "file"), file, column);
         for (double v : d.samples)
           if (!(v >= 0))
             ctx.fail(node["file"], join_path(path, "file"),
                      "column '" + column + "' must hold durations >= 0 s");
       }
-      const double scale =
-          node["scale"] ? read_number_in(ctx, node["scale"], join_path(path, "scale"), 0, true,
-                                         "a number > 0")
-                        : 1.0;
+      const double scale = node["scale"]
+                               ? read_number_in(ctx, node["scale"], join_path(path, "scale"), 0,
+                                                true, "a number > 0")
+                               : 1.0;
       for (double& v : d.samples) v *= scale;
       break;
     }
@@ -318,32 +317,36 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
 // ---- sections -------------------------------------------------------------------------------
 
 double read_rate_per_s(const Context& ctx, const YAML::Node& node, const std::string& path) {
-  static const std::vector<std::pair<std::string, double>> units = {
-      {"rate_per_s", 1.0}, {"rate_per_min", 60.0}, {"rate_per_hour", 3600.0},
-      {"rate_per_day", 86400.0}};
+  static const std::vector<std::pair<std::string, double>> units = {{"rate_per_s", 1.0},
+                                                                    {"rate_per_min", 60.0},
+                                                                    {"rate_per_hour", 3600.0},
+                                                                    {"rate_per_day", 86400.0}};
   double rate = -1;
   for (const auto& [key, per_s] : units) {
     if (!node[key]) continue;
-    if (rate >= 0) ctx.fail(node, path, "give exactly one of rate_per_s, rate_per_min, "
-                                        "rate_per_hour, rate_per_day");
+    if (rate >= 0)
+      ctx.fail(node, path,
+               "give exactly one of rate_per_s, rate_per_min, "
+               "rate_per_hour, rate_per_day");
     rate = read_number_in(ctx, node[key], join_path(path, key), 0, true, "a rate > 0") / per_s;
   }
   if (rate < 0)
-    ctx.fail(node, path, "needs a rate: one of rate_per_s, rate_per_min, rate_per_hour, "
-                         "rate_per_day");
+    ctx.fail(node, path,
+             "needs a rate: one of rate_per_s, rate_per_min, rate_per_hour, "
+             "rate_per_day");
   return rate;
 }
 
 ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path) {
   ArrivalSpec a;
   if (!node.IsMap())
-    ctx.fail(node, path, "must be a mapping with 'process' (poisson, nhpp, trace); got " +
-                             describe(node));
+    ctx.fail(node, path,
+             "must be a mapping with 'process' (poisson, nhpp, trace); got " + describe(node));
   const YAML::Node process = require(ctx, node, path, "process", "poisson, nhpp or trace");
-  a.kind = read_choice<ArrivalKind>(
-      ctx, process, join_path(path, "process"),
-      {{"poisson", ArrivalKind::poisson}, {"nhpp", ArrivalKind::profile},
-       {"trace", ArrivalKind::trace}});
+  a.kind = read_choice<ArrivalKind>(ctx, process, join_path(path, "process"),
+                                    {{"poisson", ArrivalKind::poisson},
+                                     {"nhpp", ArrivalKind::profile},
+                                     {"trace", ArrivalKind::trace}});
   const std::vector<std::string> rate_keys = {"rate_per_s", "rate_per_min", "rate_per_hour",
                                               "rate_per_day"};
   if (a.kind == ArrivalKind::poisson) {
@@ -358,8 +361,9 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     a.rate_per_s = read_rate_per_s(ctx, node, path);
     const bool hourly = static_cast<bool>(node["hourly_profile"]);
     if (hourly == static_cast<bool>(node["weekly_profile"]))
-      ctx.fail(node, path, "give exactly one of hourly_profile (24 multipliers, hour 0 first) or "
-                           "weekly_profile (168 multipliers, Monday 00:00 first)");
+      ctx.fail(node, path,
+               "give exactly one of hourly_profile (24 multipliers, hour 0 first) or "
+               "weekly_profile (168 multipliers, Monday 00:00 first)");
     const std::string key = hourly ? "hourly_profile" : "weekly_profile";
     const YAML::Node prof = node[key];
     const std::size_t want = hourly ? 24 : 168;
@@ -369,21 +373,19 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     double sum = 0;
     for (std::size_t i = 0; i < want; ++i) {
       a.profile.push_back(read_number_in(ctx, prof[i],
-                                         join_path(path, key) + "[" + std::to_string(i) + "]",
-                                         0, false, "a multiplier >= 0"));
+                                         join_path(path, key) + "[" + std::to_string(i) + "]", 0,
+                                         false, "a multiplier >= 0"));
       sum += a.profile.back();
     }
     if (!(sum > 0)) ctx.fail(prof, join_path(path, key), "must have a multiplier > 0");
     a.profile_bin_s = 3600;
   } else {
     expect_map(ctx, node, path,
-               {"process", "file", "submit_column", "gpus_column", "duration_column",
-                "time_unit"});
-    a.trace_file = read_string(ctx, require(ctx, node, path, "file", "a CSV file"),
-                               join_path(path, "file"));
+               {"process", "file", "submit_column", "gpus_column", "duration_column", "time_unit"});
+    a.trace_file =
+        read_string(ctx, require(ctx, node, path, "file", "a CSV file"), join_path(path, "file"));
     auto column = [&](const char* key, const char* fallback) {
-      return node[key] ? read_string(ctx, node[key], join_path(path, key))
-                       : std::string(fallback);
+      return node[key] ? read_string(ctx, node[key], join_path(path, key)) : std::string(fallback);
     };
     const std::string submit = column("submit_column", "submit_s");
     const std::string gpus = column("gpus_column", "gpus");
@@ -439,12 +441,12 @@ void read_preemption(const Context& ctx, const YAML::Node& node, const std::stri
   expect_map(ctx, node, path, {"time_to_preemption", "notice", "max_runtime", "zone_events"});
   if (node["time_to_preemption"]) {
     p.has_time_to_preemption = true;
-    p.time_to_preemption_s = read_distribution(ctx, node["time_to_preemption"],
-                                               join_path(path, "time_to_preemption"));
+    p.time_to_preemption_s =
+        read_distribution(ctx, node["time_to_preemption"], join_path(path, "time_to_preemption"));
   }
   if (node["max_runtime"])
-    p.max_runtime_s = read_duration(ctx, node["max_runtime"], join_path(path, "max_runtime"),
-                                    false);
+    p.max_runtime_s =
+        read_duration(ctx, node["max_runtime"], join_path(path, "max_runtime"), false);
   if (node["notice"])
     p.notice_s = read_duration(ctx, node["notice"], join_path(path, "notice"), true);
   if (node["zone_events"]) {
@@ -456,8 +458,9 @@ void read_preemption(const Context& ctx, const YAML::Node& node, const std::stri
                "the time between zone-wide events must have a mean > 0");
   }
   if (!p.has_time_to_preemption && p.max_runtime_s == 0 && !p.has_zone_events)
-    ctx.fail(node, path, "needs time_to_preemption (a distribution, e.g. {dist: exponential, "
-                         "mean: 20h}), max_runtime, zone_events, or several of them");
+    ctx.fail(node, path,
+             "needs time_to_preemption (a distribution, e.g. {dist: exponential, "
+             "mean: 20h}), max_runtime, zone_events, or several of them");
 }
 
 /// `availability` of a pool: a trace of available instances at a fixed step, from a JSON file
@@ -473,19 +476,24 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
   const bool json = resolved.size() >= 5 && resolved.substr(resolved.size() - 5) == ".json";
   if (json) {
     if (node["column"] || node["step"])
-      ctx.fail(node, path, "a JSON trace carries its own step (metadata.gap_seconds) and data; "
-                           "remove column and step");
+      ctx.fail(node, path,
+               "a JSON trace carries its own step (metadata.gap_seconds) and data; "
+               "remove column and step");
     YAML::Node trace;
     try {
       trace = YAML::LoadFile(resolved);
     } catch (const YAML::BadFile&) {
       ctx.fail(file_node, fpath, "cannot open data file " + resolved);
     } catch (const YAML::Exception& e) {
-      ctx.fail(file_node, fpath, resolved + ":" + std::to_string(e.mark.line + 1) + ": not valid "
-                                 "JSON: " + e.msg);
+      ctx.fail(file_node, fpath,
+               resolved + ":" + std::to_string(e.mark.line + 1) +
+                   ": not valid "
+                   "JSON: " +
+                   e.msg);
     }
-    const std::string shape = resolved + ": expected {\"metadata\": {\"gap_seconds\": N}, "
-                                         "\"data\": [counts...]}";
+    const std::string shape = resolved +
+                              ": expected {\"metadata\": {\"gap_seconds\": N}, "
+                              "\"data\": [counts...]}";
     const YAML::Node metadata = trace.IsMap() ? trace["metadata"] : YAML::Node();
     const YAML::Node gap =
         metadata.IsDefined() && metadata.IsMap() ? metadata["gap_seconds"] : YAML::Node();
@@ -493,8 +501,7 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
     if (!gap.IsDefined() || !gap.IsScalar() || !data.IsDefined() || !data.IsSequence())
       ctx.fail(file_node, fpath, shape);
     // Values inside the JSON file: errors name the scenario's key and the JSON position.
-    auto json_number = [&](const YAML::Node& value, const std::string& what, double lo,
-                           bool open) {
+    auto json_number = [&](const YAML::Node& value, const std::string& what, double lo, bool open) {
       char* end = nullptr;
       const std::string text = value.IsScalar() ? value.Scalar() : std::string();
       const double v = std::strtod(text.c_str(), &end);
@@ -510,9 +517,9 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
       p.availability.push_back(
           json_number(data[i], "data[" + std::to_string(i) + "] (instances)", 0, false));
   } else {
-    const std::string column =
-        node["column"] ? read_string(ctx, node["column"], join_path(path, "column"))
-                       : std::string("available");
+    const std::string column = node["column"]
+                                   ? read_string(ctx, node["column"], join_path(path, "column"))
+                                   : std::string("available");
     p.availability_step_s = read_duration(
         ctx, require(ctx, node, path, "step", "the time between rows of the CSV trace"),
         join_path(path, "step"), false);
@@ -539,16 +546,15 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   PoolSpec p;
   p.name = name;
   if (node["purchase"])
-    p.purchase = read_choice<PurchaseOption>(
-        ctx, node["purchase"], join_path(path, "purchase"),
-        {{"on_demand", PurchaseOption::on_demand},
-         {"spot", PurchaseOption::spot},
-         {"reserved", PurchaseOption::reserved},
-         {"owned", PurchaseOption::owned},
-         {"marketplace", PurchaseOption::marketplace}});
+    p.purchase = read_choice<PurchaseOption>(ctx, node["purchase"], join_path(path, "purchase"),
+                                             {{"on_demand", PurchaseOption::on_demand},
+                                              {"spot", PurchaseOption::spot},
+                                              {"reserved", PurchaseOption::reserved},
+                                              {"owned", PurchaseOption::owned},
+                                              {"marketplace", PurchaseOption::marketplace}});
   // Each purchase option has its own price keys; the rest are common.
-  std::vector<std::string> keys = {"provider", "region", "gpu", "gpu_memory_gb", "purchase",
-                                   "speed", "provisioning_delay"};
+  std::vector<std::string> keys = {
+      "provider", "region", "gpu", "gpu_memory_gb", "purchase", "speed", "provisioning_delay"};
   if (p.purchase != PurchaseOption::reserved && p.purchase != PurchaseOption::owned)
     keys.push_back("slowdown");
   switch (p.purchase) {
@@ -558,9 +564,9 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
       break;
     case PurchaseOption::spot:
     case PurchaseOption::marketplace:
-      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "catalog_row", "billing_increment",
-                               "billing_minimum", "quota", "preemption", "availability",
-                               "stockout"});
+      keys.insert(keys.end(),
+                  {"price_usd_per_gpu_hour", "catalog_row", "billing_increment", "billing_minimum",
+                   "quota", "preemption", "availability", "stockout"});
       break;
     case PurchaseOption::reserved:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "count"});
@@ -576,15 +582,15 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
     std::vector<std::string> names;
     for (const auto& pr : s.providers) names.push_back(pr.name);
     p.provider = names.empty() ? read_string(ctx, node["provider"], join_path(path, "provider"))
-                               : read_reference(ctx, node["provider"],
-                                                join_path(path, "provider"), names, "provider");
+                               : read_reference(ctx, node["provider"], join_path(path, "provider"),
+                                                names, "provider");
   }
   if (node["region"]) {
     std::vector<std::string> names;
     for (const auto& r : s.regions) names.push_back(r.name);
     p.region = names.empty() ? read_string(ctx, node["region"], join_path(path, "region"))
-                             : read_reference(ctx, node["region"], join_path(path, "region"),
-                                              names, "region");
+                             : read_reference(ctx, node["region"], join_path(path, "region"), names,
+                                              "region");
   }
   // A catalog row supplies the GPU model, its memory and the price, unless given here.
   const CatalogRow* row = nullptr;
@@ -616,8 +622,8 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
               committed ? "the number of GPUs committed" : "the most GPUs held at once"),
       join_path(path, size_key), 1, kMaxTotalQuotaGpus));
   auto price = [&](const char* key, const std::string& what) {
-    return read_number_in(ctx, require(ctx, node, path, key, what), join_path(path, key), 0,
-                          false, what);
+    return read_number_in(ctx, require(ctx, node, path, key, what), join_path(path, key), 0, false,
+                          what);
   };
   switch (p.purchase) {
     case PurchaseOption::on_demand:
@@ -631,8 +637,7 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
           ctx.fail(node["catalog_row"], join_path(path, "catalog_row"),
                    "this catalog row has no spot price; give price_usd_per_gpu_hour");
       } else {
-        p.price_usd_per_gpu_hour =
-            price("price_usd_per_gpu_hour", "a price >= 0 USD per GPU-hour");
+        p.price_usd_per_gpu_hour = price("price_usd_per_gpu_hour", "a price >= 0 USD per GPU-hour");
       }
       break;
     case PurchaseOption::reserved:
@@ -644,10 +649,10 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
       const double years = read_number_in(
           ctx, require(ctx, node, path, "amortize_years", "years over which to spread the capex"),
           join_path(path, "amortize_years"), 0, true, "a number of years > 0");
-      const double opex = node["opex_usd_per_gpu_hour"]
-                              ? price("opex_usd_per_gpu_hour", "power and operations >= 0 USD "
-                                                               "per GPU-hour")
-                              : 0.0;
+      const double opex = node["opex_usd_per_gpu_hour"] ? price("opex_usd_per_gpu_hour",
+                                                                "power and operations >= 0 USD "
+                                                                "per GPU-hour")
+                                                        : 0.0;
       p.committed_usd_per_gpu_hour = capex / (years * 8760.0) + opex;  // 8760 h in a year
       break;
     }
@@ -716,8 +721,8 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
              {"name", "kind", "gpus", "priority", "work", "arrivals", "placement", "vram_gb",
               "data", "checkpoint", "deadline", "fallback"});
   JobClassSpec w;
-  w.name = read_string(ctx, require(ctx, node, path, "name", "a unique name"),
-                       join_path(path, "name"));
+  w.name =
+      read_string(ctx, require(ctx, node, path, "name", "a unique name"), join_path(path, "name"));
   if (node["kind"])
     w.kind = read_choice<WorkloadKind>(
         ctx, node["kind"], join_path(path, "kind"),
@@ -747,8 +752,9 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
     const YAML::Node list = node["placement"];
     const std::string lpath = join_path(path, "placement");
     if (!list.IsSequence() || list.size() == 0)
-      ctx.fail(list, lpath, "must be a non-empty list of pool names; declared pools: " +
-                                text::join(pool_names, ", "));
+      ctx.fail(list, lpath,
+               "must be a non-empty list of pool names; declared pools: " +
+                   text::join(pool_names, ", "));
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string ipath = lpath + "[" + std::to_string(i) + "]";
       const std::string name = read_reference(ctx, list[i], ipath, pool_names, "pool");
@@ -771,9 +777,9 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
                                dpath + ".size_gb", 0, false, "GB >= 0");
     std::vector<std::string> region_names;
     for (const auto& r : s.regions) region_names.push_back(r.name);
-    w.data_region = read_reference(
-        ctx, require(ctx, data, dpath, "region", "the region where the data lives"),
-        dpath + ".region", region_names, "region");
+    w.data_region =
+        read_reference(ctx, require(ctx, data, dpath, "region", "the region where the data lives"),
+                       dpath + ".region", region_names, "region");
   }
   if (node["checkpoint"]) {
     const YAML::Node ck = node["checkpoint"];
@@ -782,8 +788,7 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
     if (ck["interval"])
       w.checkpoint_interval_s = read_duration(ctx, ck["interval"], cpath + ".interval", false);
     if (ck["write"]) w.checkpoint_write_s = read_duration(ctx, ck["write"], cpath + ".write", true);
-    if (ck["restart"])
-      w.restart_s = read_duration(ctx, ck["restart"], cpath + ".restart", true);
+    if (ck["restart"]) w.restart_s = read_duration(ctx, ck["restart"], cpath + ".restart", true);
   }
   if (node["deadline"])
     w.deadline_s = read_duration(ctx, node["deadline"], join_path(path, "deadline"), false);
@@ -831,18 +836,21 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
       const PoolSpec& p = s.pools[s.pool_index(name)];
       if (p.region.empty())
         ctx.fail(node["data"], join_path(path, "data"),
-                 "pool \"" + name + "\" has no region, so the transfer of this data cannot be "
-                 "timed; give the pool a region");
+                 "pool \"" + name +
+                     "\" has no region, so the transfer of this data cannot be "
+                     "timed; give the pool a region");
       if (p.region != w.data_region && s.bandwidth_gbps(w.data_region, p.region) < 0)
         ctx.fail(node["data"], join_path(path, "data"),
-                 "no bandwidth between " + w.data_region + " and " + p.region + " (pool \"" +
-                     name + "\"); add regions." + w.data_region + ".bandwidth_gbps." + p.region);
+                 "no bandwidth between " + w.data_region + " and " + p.region + " (pool \"" + name +
+                     "\"); add regions." + w.data_region + ".bandwidth_gbps." + p.region);
     }
   }
   if (quotas.empty())
     ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
-             "a job needing " + text::format_number(w.vram_gb) + " GB per GPU fits the memory of "
-             "no pool of its placement list (" + memories + ")");
+             "a job needing " + text::format_number(w.vram_gb) +
+                 " GB per GPU fits the memory of "
+                 "no pool of its placement list (" +
+                 memories + ")");
   uint32_t need = w.gpus;
   for (const auto& row : w.arrivals.trace) need = std::max(need, row.gpus);
   if (need > largest) {
@@ -858,16 +866,16 @@ PolicySpec read_policy(const Context& ctx, const YAML::Node& node, const std::st
   expect_map(ctx, node, path, {"queue", "backfill", "queue_capacity"});
   PolicySpec p;
   if (node["queue"])
-    p.discipline = read_choice<QueueDiscipline>(
-        ctx, node["queue"], join_path(path, "queue"),
-        {{"fifo", QueueDiscipline::fifo},
-         {"priority", QueueDiscipline::priority},
-         {"sjf", QueueDiscipline::shortest_job_first},
-         {"shortest_job_first", QueueDiscipline::shortest_job_first}});
+    p.discipline =
+        read_choice<QueueDiscipline>(ctx, node["queue"], join_path(path, "queue"),
+                                     {{"fifo", QueueDiscipline::fifo},
+                                      {"priority", QueueDiscipline::priority},
+                                      {"sjf", QueueDiscipline::shortest_job_first},
+                                      {"shortest_job_first", QueueDiscipline::shortest_job_first}});
   if (node["backfill"]) p.backfill = read_bool(ctx, node["backfill"], join_path(path, "backfill"));
   if (node["queue_capacity"]) {
-    p.queue_capacity = static_cast<uint32_t>(read_integer(
-        ctx, node["queue_capacity"], join_path(path, "queue_capacity"), 0, 100000000));
+    p.queue_capacity = static_cast<uint32_t>(
+        read_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity"), 0, 100000000));
     p.queue_capacity_set = true;
   }
   return p;
@@ -920,8 +928,8 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   if (root["warmup"]) {
     s.warmup_s = read_duration(ctx, root["warmup"], "warmup", true);
     if (s.warmup_s >= s.horizon_s)
-      ctx.fail(root["warmup"], "warmup", "must be shorter than the horizon (" +
-                                             text::format_duration(s.horizon_s) + ")");
+      ctx.fail(root["warmup"], "warmup",
+               "must be shorter than the horizon (" + text::format_duration(s.horizon_s) + ")");
   }
   if (root["seed"])
     s.seed = static_cast<uint64_t>(read_integer(ctx, root["seed"], "seed", 0, INT64_MAX));
@@ -968,7 +976,8 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
                               std::map<std::string, double>& into) {
           const YAML::Node links = kv.second[key];
           if (!links) return;
-          if (!links.IsMap()) ctx.fail(links, path + "." + key, "must map region names to " + valid);
+          if (!links.IsMap())
+            ctx.fail(links, path + "." + key, "must map region names to " + valid);
           for (const auto& l : links) {
             const std::string lpath = path + "." + key + "." + l.first.Scalar();
             const std::string other = read_reference(ctx, l.first, lpath, region_names, "region");
@@ -978,9 +987,9 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
         read_links("latency_ms", false, "ms >= 0", r.latency_ms);
         read_links("bandwidth_gbps", true, "Gbit/s > 0", r.bandwidth_gbps);
         if (kv.second["egress_usd_per_gb"])
-          r.egress_usd_per_gb = read_number_in(ctx, kv.second["egress_usd_per_gb"],
-                                               path + ".egress_usd_per_gb", 0, false,
-                                               "a price >= 0 USD per GB");
+          r.egress_usd_per_gb =
+              read_number_in(ctx, kv.second["egress_usd_per_gb"], path + ".egress_usd_per_gb", 0,
+                             false, "a price >= 0 USD per GB");
       } else if (!kv.second.IsNull()) {
         ctx.fail(kv.second, path, "must be a mapping (e.g. {latency_ms: {us-west: 62}}) or empty");
       }
@@ -1005,9 +1014,9 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
     total_quota += s.pools.back().quota_gpus;
   }
   if (total_quota > kMaxTotalQuotaGpus)
-    ctx.fail(pools, "pools", "the quotas add up to " + std::to_string(total_quota) +
-                                 " GPUs; at most " + std::to_string(kMaxTotalQuotaGpus) +
-                                 " are supported");
+    ctx.fail(pools, "pools",
+             "the quotas add up to " + std::to_string(total_quota) + " GPUs; at most " +
+                 std::to_string(kMaxTotalQuotaGpus) + " are supported");
 
   const YAML::Node workloads = require(ctx, root, "", "workloads", "a list of job classes");
   if (!workloads.IsSequence() || workloads.size() == 0)
@@ -1032,7 +1041,8 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
 void apply_override(const Context& ctx, YAML::Node root, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ScenarioError("--set " + assignment + ": expected dotted.path=value, e.g. "
+    throw ScenarioError("--set " + assignment +
+                        ": expected dotted.path=value, e.g. "
                         "pools.aws-od.quota=16");
   const std::string path = assignment.substr(0, eq);
   const std::string value_text = assignment.substr(eq + 1);
@@ -1076,8 +1086,10 @@ void apply_override(const Context& ctx, YAML::Node root, const std::string& assi
         node.reset(node[part]);
       }
     } else {
-      throw ScenarioError("--set " + assignment + ": " + walked + " is a single value, so it has "
-                          "no key \"" + part + "\"");
+      throw ScenarioError("--set " + assignment + ": " + walked +
+                          " is a single value, so it has "
+                          "no key \"" +
+                          part + "\"");
     }
     walked = join_path(walked, part);
   }
@@ -1094,7 +1106,8 @@ std::string display_path(const YAML::Node& root, const std::string& dotted) {
       std::size_t index = node.size();
       char* end = nullptr;
       const unsigned long n = std::strtoul(part.c_str(), &end, 10);
-      if (*end == '\0') index = n;
+      if (*end == '\0')
+        index = n;
       else
         for (std::size_t k = 0; k < node.size(); ++k)
           if (node[k].IsMap() && node[k]["name"] && node[k]["name"].Scalar() == part) index = k;
@@ -1121,13 +1134,12 @@ double parse_duration_s(const std::string& text_in) {
     throw std::invalid_argument("\"" + text_in + "\" is not " + valid);
   const std::string unit = text::trim(std::string(end));
   static const std::vector<std::pair<std::string, double>> units = {
-      {"", 1.0},        {"ms", 1e-3},       {"s", 1.0},       {"sec", 1.0},
-      {"min", 60.0},    {"m", 60.0},        {"h", 3600.0},    {"hr", 3600.0},
-      {"d", 86400.0},   {"day", 86400.0},   {"days", 86400.0}, {"w", 604800.0}};
+      {"", 1.0},      {"ms", 1e-3},     {"s", 1.0},        {"sec", 1.0},
+      {"min", 60.0},  {"m", 60.0},      {"h", 3600.0},     {"hr", 3600.0},
+      {"d", 86400.0}, {"day", 86400.0}, {"days", 86400.0}, {"w", 604800.0}};
   for (const auto& [name, factor] : units)
     if (unit == name) return v * factor;
-  throw std::invalid_argument("\"" + text_in + "\" has an unknown unit \"" + unit + "\"; " +
-                              valid);
+  throw std::invalid_argument("\"" + text_in + "\" has an unknown unit \"" + unit + "\"; " + valid);
 }
 
 Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
@@ -1141,7 +1153,8 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
                         std::to_string(e.mark.column + 1) + ": not valid YAML: " + e.msg);
   }
   if (!root.IsMap())
-    throw ScenarioError(origin + ": a scenario must be a YAML mapping with name, horizon, pools "
+    throw ScenarioError(origin +
+                        ": a scenario must be a YAML mapping with name, horizon, pools "
                         "and workloads");
   for (const auto& assignment : overrides) {
     apply_override(ctx, root, assignment);

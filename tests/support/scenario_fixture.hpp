@@ -1,13 +1,12 @@
 // Test support: a GoogleTest fixture with a private temporary folder for data files, and
 // scenario parsing relative to it.
 #pragma once
-#include <gtest/gtest.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "gpucap/scenario_loader.hpp"

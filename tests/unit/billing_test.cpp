@@ -1,13 +1,12 @@
 // Tests of billing: ReplicationEngine::billed_seconds (increments, the 1 ns tolerance, minimums)
 // and billed hours and cost end to end through gpucap::run.
-#include <gtest/gtest.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <string>
+#include <unistd.h>
 
 #include "gpucap/detail/replication_engine.hpp"
 #include "gpucap/metrics.hpp"

@@ -1,12 +1,11 @@
 // The gpucap command line: exit codes, messages, quiet mode, HDF5 output.
-#include <gtest/gtest.h>
-#include <sys/wait.h>
-
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <string>
+#include <sys/wait.h>
 
 #include "gpucap/hdf5_results.hpp"
 

@@ -1,15 +1,14 @@
 // Spot preemption, checkpoint/restart, fallback, reserved and owned pools, GPU-memory fit:
 // small deterministic scenarios whose every figure is worked out by hand in the comments.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
-#include "gpucap/replication.hpp"
 #include "gpucap/compile.hpp"
+#include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
 
 #include "support/scenario_fixture.hpp"
@@ -115,17 +114,17 @@ TEST_F(CloudModel, NoticeAllowsAnEmergencyCheckpoint) {
 // After 2 preemptions the job falls back to the on-demand pool: 200 s lost, done at 450.
 TEST_F(CloudModel, FallbackToOnDemandAfterPreemptions) {
   one_job(250);
-  const Row r = run_once(parse(
-      "name: t\nhorizon: 1h\n"
-      "pools:\n"
-      "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 1,\n"
-      "         preemption: {time_to_preemption: 100s}}\n"
-      "  od: {gpu: H100, price_usd_per_gpu_hour: 7200, quota: 1}\n"
-      "workloads:\n"
-      "  - name: j\n"
-      "    arrivals: {process: trace, file: job.csv}\n"
-      "    placement: [spot, od]\n"
-      "    fallback: {after_preemptions: 2}\n"));
+  const Row r =
+      run_once(parse("name: t\nhorizon: 1h\n"
+                     "pools:\n"
+                     "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 1,\n"
+                     "         preemption: {time_to_preemption: 100s}}\n"
+                     "  od: {gpu: H100, price_usd_per_gpu_hour: 7200, quota: 1}\n"
+                     "workloads:\n"
+                     "  - name: j\n"
+                     "    arrivals: {process: trace, file: job.csv}\n"
+                     "    placement: [spot, od]\n"
+                     "    fallback: {after_preemptions: 2}\n"));
   EXPECT_EQ(r[kPreemptions], 2.0);
   EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 450.0);
   EXPECT_DOUBLE_EQ(r[kGpuHoursLost] * 3600, 200.0);
@@ -138,17 +137,17 @@ TEST_F(CloudModel, FallbackToOnDemandAfterPreemptions) {
 // so it goes to on-demand: done at 350, before the deadline.
 TEST_F(CloudModel, FallbackWhenSlackRunsOut) {
   one_job(250);
-  const Row r = run_once(parse(
-      "name: t\nhorizon: 1h\n"
-      "pools:\n"
-      "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 1,\n"
-      "         preemption: {time_to_preemption: 100s}}\n"
-      "  od: {gpu: H100, price_usd_per_gpu_hour: 7200, quota: 1}\n"
-      "workloads:\n"
-      "  - name: j\n"
-      "    arrivals: {process: trace, file: job.csv}\n"
-      "    deadline: 400s\n"
-      "    fallback: {when_slack_below: 100s}\n"));
+  const Row r =
+      run_once(parse("name: t\nhorizon: 1h\n"
+                     "pools:\n"
+                     "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 1,\n"
+                     "         preemption: {time_to_preemption: 100s}}\n"
+                     "  od: {gpu: H100, price_usd_per_gpu_hour: 7200, quota: 1}\n"
+                     "workloads:\n"
+                     "  - name: j\n"
+                     "    arrivals: {process: trace, file: job.csv}\n"
+                     "    deadline: 400s\n"
+                     "    fallback: {when_slack_below: 100s}\n"));
   EXPECT_EQ(r[kPreemptions], 1.0);
   EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 350.0);
   EXPECT_EQ(r[kJobsLate], 0.0);
@@ -156,11 +155,11 @@ TEST_F(CloudModel, FallbackWhenSlackRunsOut) {
 
 TEST_F(CloudModel, LateJobsAreCounted) {
   one_job(250);
-  const Row r = run_once(parse(
-      "name: t\nhorizon: 1h\n"
-      "pools:\n  od: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 1}\n"
-      "workloads:\n"
-      "  - {name: j, arrivals: {process: trace, file: job.csv}, deadline: 200s}\n"));
+  const Row r =
+      run_once(parse("name: t\nhorizon: 1h\n"
+                     "pools:\n  od: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 1}\n"
+                     "workloads:\n"
+                     "  - {name: j, arrivals: {process: trace, file: job.csv}, deadline: 200s}\n"));
   EXPECT_EQ(r[kJobsLate], 1.0);
 }
 
@@ -169,14 +168,14 @@ TEST_F(CloudModel, LateJobsAreCounted) {
 // 0.5 USD/h operations: 2 GPUs x 10 h x 1.5 = 30 USD. The one job (250 s) runs on reserved.
 TEST_F(CloudModel, ReservedAndOwnedAreChargedWhetherUsedOrNot) {
   one_job(250);
-  const Row r = run_once(parse(
-      "name: t\nhorizon: 10h\n"
-      "pools:\n"
-      "  reserved: {gpu: A100, purchase: reserved, count: 4, price_usd_per_gpu_hour: 2}\n"
-      "  owned: {gpu: A100, purchase: owned, count: 2, capex_usd_per_gpu: 8760,\n"
-      "          amortize_years: 1, opex_usd_per_gpu_hour: 0.5}\n"
-      "workloads:\n"
-      "  - {name: j, arrivals: {process: trace, file: job.csv}}\n"));
+  const Row r = run_once(
+      parse("name: t\nhorizon: 10h\n"
+            "pools:\n"
+            "  reserved: {gpu: A100, purchase: reserved, count: 4, price_usd_per_gpu_hour: 2}\n"
+            "  owned: {gpu: A100, purchase: owned, count: 2, capex_usd_per_gpu: 8760,\n"
+            "          amortize_years: 1, opex_usd_per_gpu_hour: 0.5}\n"
+            "workloads:\n"
+            "  - {name: j, arrivals: {process: trace, file: job.csv}}\n"));
   EXPECT_DOUBLE_EQ(r.pool(0, kPoolCostUsd), 80.0);
   EXPECT_DOUBLE_EQ(r.pool(1, kPoolCostUsd), 30.0);
   EXPECT_DOUBLE_EQ(r[kCostUsd], 110.0);
@@ -221,16 +220,16 @@ TEST_F(CloudModel, JobsGoOnlyWhereTheirMemoryFits) {
 TEST_F(CloudModel, AvailabilityTraceWorkedByHand) {
   one_job(250);
   write("avail.csv", "available\n1\n1\n0\n0\n1\n1\n1\n1\n");
-  const Row r = run_once(parse(
-      "name: t\nhorizon: 900s\n"
-      "pools:\n"
-      "  spot:\n"
-      "    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n    quota: 1\n"
-      "    availability: {file: avail.csv, step: 100s}\n"
-      "workloads:\n"
-      "  - name: j\n"
-      "    arrivals: {process: trace, file: job.csv}\n"
-      "    checkpoint: {interval: 40s, write: 10s, restart: 5s}\n"));
+  const Row r = run_once(
+      parse("name: t\nhorizon: 900s\n"
+            "pools:\n"
+            "  spot:\n"
+            "    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n    quota: 1\n"
+            "    availability: {file: avail.csv, step: 100s}\n"
+            "workloads:\n"
+            "  - name: j\n"
+            "    arrivals: {process: trace, file: job.csv}\n"
+            "    checkpoint: {interval: 40s, write: 10s, restart: 5s}\n"));
   EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 515.0);
   EXPECT_EQ(r[kPreemptions], 1.0);
   EXPECT_DOUBLE_EQ(r[kCostUsd], 315.0);
@@ -247,14 +246,14 @@ TEST_F(CloudModel, AvailabilityTraceWorkedByHand) {
 TEST_F(CloudModel, AvailabilityDropReclaimsTheNewestJob) {
   write("jobs.csv", "submit_s,gpus,duration_s\n0,1,150\n10,1,150\n");
   write("avail.csv", "available\n2\n1\n1\n1\n1\n1\n");
-  const Row r = run_once(parse(
-      "name: t\nhorizon: 600s\n"
-      "pools:\n"
-      "  spot:\n"
-      "    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n    quota: 2\n"
-      "    availability: {file: avail.csv, step: 100s}\n"
-      "workloads:\n"
-      "  - {name: j, arrivals: {process: trace, file: jobs.csv}}\n"));
+  const Row r = run_once(
+      parse("name: t\nhorizon: 600s\n"
+            "pools:\n"
+            "  spot:\n"
+            "    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n    quota: 2\n"
+            "    availability: {file: avail.csv, step: 100s}\n"
+            "workloads:\n"
+            "  - {name: j, arrivals: {process: trace, file: jobs.csv}}\n"));
   // Job 0: 0-150. Job 1: 10-100 lost (90 s), waits until 150, reruns 150-300: completes 290 s
   // after its arrival. Billed 150 + 90 + 150 = 390 s.
   EXPECT_EQ(r[kPreemptions], 1.0);
@@ -279,11 +278,13 @@ class Catalog : public testing_support::ScenarioFixture {
           "key,provider,instance_type,region,gpu_model,gpu_count,gpu_memory_gb,"
           "on_demand_usd_per_gpu_hour,spot_usd_per_gpu_hour,source,retrieved\n"
           "aws/p5.48xlarge/us-east-1,aws,p5.48xlarge,us-east-1,H100,8,80,12.29,2.624175,s,d\n"
-          "lambda/gpu_8x_h100_sxm5/us-east-1,lambda,gpu_8x_h100_sxm5,us-east-1,H100,8,80,2.99,,s,d\n");
+          "lambda/gpu_8x_h100_sxm5/"
+          "us-east-1,lambda,gpu_8x_h100_sxm5,us-east-1,H100,8,80,2.99,,s,d\n");
   }
   std::string scenario(const std::string& pool) {
     return "name: t\nhorizon: 1h\ncatalog: prices.csv\npools:\n  p: " + pool +
-           "\nworkloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n";
+           "\nworkloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 1}, work: "
+           "1h}\n";
   }
 };
 
@@ -292,11 +293,13 @@ TEST_F(Catalog, RowsFillModelMemoryAndPrice) {
   EXPECT_EQ(od.pools[0].gpu, "H100");
   EXPECT_EQ(od.pools[0].gpu_memory_gb, 80.0);
   EXPECT_EQ(od.pools[0].price_usd_per_gpu_hour, 12.29);
-  const Scenario spot = parse(scenario("{catalog_row: aws/p5.48xlarge/us-east-1, purchase: spot, "
-                                       "quota: 8, preemption: {max_runtime: 24h}}"));
+  const Scenario spot =
+      parse(scenario("{catalog_row: aws/p5.48xlarge/us-east-1, purchase: spot, "
+                     "quota: 8, preemption: {max_runtime: 24h}}"));
   EXPECT_EQ(spot.pools[0].price_usd_per_gpu_hour, 2.624175);
-  const Scenario own = parse(scenario("{catalog_row: aws/p5.48xlarge/us-east-1, quota: 8, "
-                                      "price_usd_per_gpu_hour: 9.5, gpu_memory_gb: 94}"));
+  const Scenario own =
+      parse(scenario("{catalog_row: aws/p5.48xlarge/us-east-1, quota: 8, "
+                     "price_usd_per_gpu_hour: 9.5, gpu_memory_gb: 94}"));
   EXPECT_EQ(own.pools[0].price_usd_per_gpu_hour, 9.5);
   EXPECT_EQ(own.pools[0].gpu_memory_gb, 94.0);
 }
@@ -381,11 +384,12 @@ TEST_F(Stockouts, FailedLaunchesFailOverToTheNextPool) {
   options.replications = 40;
   options.threads = 1;
   const RunResults r = run(
-      parse("name: t\nhorizon: 1000h\n"
-            "pools:\n"
-            "  a: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 64, stockout: {probability: 0.5}}\n"
-            "  b: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 64}\n"
-            "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 2}, work: 1h}\n"),
+      parse(
+          "name: t\nhorizon: 1000h\n"
+          "pools:\n"
+          "  a: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 64, stockout: {probability: 0.5}}\n"
+          "  b: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 64}\n"
+          "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 2}, work: 1h}\n"),
       options);
   double on_a = 0, total = 0, failures = 0;
   for (size_t i = 0; i < r.replications; ++i) {
@@ -430,9 +434,10 @@ TEST_F(Stockouts, RetriesMakeTheWaitGeometric) {
 
 TEST_F(Stockouts, ProbabilityMustBeBelowOne) {
   try {
-    parse("name: t\nhorizon: 1h\npools:\n  a: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 8,\n"
-          "      stockout: {probability: 1}}\n"
-          "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_day: 1}, work: 1h}\n");
+    parse(
+        "name: t\nhorizon: 1h\npools:\n  a: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 8,\n"
+        "      stockout: {probability: 1}}\n"
+        "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_day: 1}, work: 1h}\n");
     FAIL() << "accepted a pool that never launches";
   } catch (const ScenarioError& e) {
     EXPECT_NE(std::string(e.what()).find("pools.a.stockout.probability: must be below 1"),
@@ -493,11 +498,12 @@ TEST_F(Marketplace, MeanSlowdownMatchesItsDistribution) {
   RunOptions options;
   options.replications = 20;
   const RunResults r = run(
-      parse("name: t\nhorizon: 2000h\n"
-            "pools:\n  m: {gpu: RTX4090, purchase: marketplace, price_usd_per_gpu_hour: 1,\n"
-            "      quota: 512, slowdown: {dist: uniform, min: 1, max: 2},\n"
-            "      preemption: {time_to_preemption: 100000h}}\n"
-            "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 10}, work: 1h}\n"),
+      parse(
+          "name: t\nhorizon: 2000h\n"
+          "pools:\n  m: {gpu: RTX4090, purchase: marketplace, price_usd_per_gpu_hour: 1,\n"
+          "      quota: 512, slowdown: {dist: uniform, min: 1, max: 2},\n"
+          "      preemption: {time_to_preemption: 100000h}}\n"
+          "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 10}, work: 1h}\n"),
       options);
   const MetricSummary& c = r.summary_of(0, kCompletionMeanS);
   // 20 x ~20,000 jobs: the standard error of the mean factor is about 0.29 / sqrt(400,000).
@@ -509,15 +515,15 @@ TEST_F(Marketplace, MeanSlowdownMatchesItsDistribution) {
 // 100 + 250 = 350 s; 2 x 100 s of work are lost.
 TEST_F(Marketplace, ZoneEventsReclaimEveryJobAtOnce) {
   write("jobs.csv", "submit_s,gpus,duration_s\n0,1,250\n0,1,250\n");
-  const Row r = run_once(parse(
-      "name: t\nhorizon: 1h\n"
-      "pools:\n"
-      "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 2,\n"
-      "         preemption: {zone_events: 100s}}\n"
-      "  od: {gpu: H100, price_usd_per_gpu_hour: 3600, quota: 2}\n"
-      "workloads:\n"
-      "  - {name: j, arrivals: {process: trace, file: jobs.csv}, placement: [spot, od],\n"
-      "     fallback: {after_preemptions: 2}}\n"));
+  const Row r = run_once(
+      parse("name: t\nhorizon: 1h\n"
+            "pools:\n"
+            "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 2,\n"
+            "         preemption: {zone_events: 100s}}\n"
+            "  od: {gpu: H100, price_usd_per_gpu_hour: 3600, quota: 2}\n"
+            "workloads:\n"
+            "  - {name: j, arrivals: {process: trace, file: jobs.csv}, placement: [spot, od],\n"
+            "     fallback: {after_preemptions: 2}}\n"));
   EXPECT_EQ(r[kPreemptions], 2.0);
   EXPECT_EQ(r.pool(0, kPoolPreemptions), 2.0);
   EXPECT_EQ(r.pool(1, kPoolJobsStarted), 0.0);  // a job starts once, in its first pool
@@ -564,15 +570,17 @@ TEST_F(Network, DataFromAnotherRegionCostsTimeAndEgress) {
 
 TEST_F(Network, MissingLinkIsNamed) {
   try {
-    parse("name: t\nhorizon: 1h\nregions:\n  us: {}\n  eu: {}\n"
-          "pools:\n  gpus: {gpu: H100, region: eu, price_usd_per_gpu_hour: 1, quota: 1}\n"
-          "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_day: 1}, work: 1h,\n"
-          "     data: {size_gb: 10, region: us}}\n");
+    parse(
+        "name: t\nhorizon: 1h\nregions:\n  us: {}\n  eu: {}\n"
+        "pools:\n  gpus: {gpu: H100, region: eu, price_usd_per_gpu_hour: 1, quota: 1}\n"
+        "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_day: 1}, work: 1h,\n"
+        "     data: {size_gb: 10, region: us}}\n");
     FAIL() << "accepted a transfer with no bandwidth";
   } catch (const ScenarioError& e) {
-    EXPECT_NE(std::string(e.what()).find(
-                  "no bandwidth between us and eu (pool \"gpus\"); add regions.us.bandwidth_gbps.eu"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find(
+            "no bandwidth between us and eu (pool \"gpus\"); add regions.us.bandwidth_gbps.eu"),
+        std::string::npos)
         << e.what();
   }
 }

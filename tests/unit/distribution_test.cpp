@@ -3,12 +3,11 @@
 // has a closed form, and exactness of the deterministic and empirical kinds.
 #include "gpucap/distribution.hpp"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <functional>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 

@@ -2,9 +2,6 @@
 // queues from traces (waits, completions, drops, gangs, disciplines, placement, warm-up,
 // provisioning, speed), a randomized comparison against a reference simulator, and determinism
 // across thread counts.
-#include <gtest/gtest.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -13,10 +10,12 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <iomanip>
 #include <random>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "gpucap/compile.hpp"

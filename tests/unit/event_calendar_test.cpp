@@ -2,10 +2,9 @@
 // the key's fields, and a randomized comparison against std::priority_queue.
 #include "gpucap/event_calendar.hpp"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <queue>
 #include <random>
 #include <tuple>

@@ -1,20 +1,19 @@
 // Tests of the HDF5 results file: exact round trips, atomic writing and error reporting.
 #include "gpucap/hdf5_results.hpp"
 
-#include <gtest/gtest.h>
-#include <hdf5.h>
-#include <unistd.h>
-
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
+#include <hdf5.h>
 #include <limits>
 #include <random>
 #include <regex>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace gpucap {

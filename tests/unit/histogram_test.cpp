@@ -1,10 +1,9 @@
 // Tests of the log-spaced histogram: bin boundaries and quantile accuracy.
 #include "gpucap/histogram.hpp"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <limits>
 #include <memory>
 #include <random>

@@ -2,12 +2,11 @@
 // reproducibility and independence of streams, and the statistical quality of next_uniform.
 #include "gpucap/philox.hpp"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <boost/math/distributions/chi_squared.hpp>
 #include <cmath>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <vector>
 
 namespace gpucap {

@@ -2,12 +2,11 @@
 // header documents 1 ulp of glibc, measured max here is 1 ulp for exp and log) and special values.
 #include "gpucap/portable_math.hpp"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <gtest/gtest.h>
 #include <limits>
 #include <random>
 

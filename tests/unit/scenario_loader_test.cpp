@@ -2,19 +2,18 @@
 // key path, problem and what is valid), --set overrides, parse_duration_s, and valid parses.
 #include "gpucap/scenario_loader.hpp"
 
-#include "support/scenario_fixture.hpp"
-
-#include <gtest/gtest.h>
-#include <unistd.h>
-
 #include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <regex>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
+
+#include "support/scenario_fixture.hpp"
 
 namespace gpucap {
 namespace {
@@ -371,13 +370,15 @@ TEST_F(ScenarioLoader, PurchaseOptionsAndTheirKeys) {
   EXPECT_EQ(error_of(edit("    quota: 8\n", "    quota: 8\n    purchase: spot\n")),
             "test.yaml:7:5: pools.gpus.preemption: is required: how instances are reclaimed: "
             "time_to_preemption, notice, max_runtime (or give an availability trace)");
-  EXPECT_HAS(error_of(edit("    quota: 8\n", "    quota: 8\n    purchase: bogus\n")),
-             "pools.gpus.purchase: unknown value \"bogus\"; valid: on_demand, spot, reserved, owned");
+  EXPECT_HAS(
+      error_of(edit("    quota: 8\n", "    quota: 8\n    purchase: bogus\n")),
+      "pools.gpus.purchase: unknown value \"bogus\"; valid: on_demand, spot, reserved, owned");
   // A reserved pool has a count, not a quota, and no per-hold billing keys.
   EXPECT_HAS(error_of(edit("    quota: 8\n", "    quota: 8\n    purchase: reserved\n")),
              "pools.gpus.quota: unknown key 'quota'");
-  EXPECT_HAS(error_of(edit("    quota: 8\n", "    purchase: spot\n    quota: 8\n"
-                                             "    preemption: {notice: 2min}\n")),
+  EXPECT_HAS(error_of(edit("    quota: 8\n",
+                           "    purchase: spot\n    quota: 8\n"
+                           "    preemption: {notice: 2min}\n")),
              "pools.gpus.preemption: needs time_to_preemption");
   EXPECT_EQ(
       parse(edit("    quota: 8\n", "    quota: 8\n    purchase: on_demand\n")).pools[0].purchase,

@@ -6,10 +6,9 @@
 // or the remainder for the last) that starts right after a checkpoint takes, in expectation,
 //   E_s = e^(lambda R) (e^(lambda s) - 1) / lambda,
 // so E[T] = sum of E_s over the segments.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdio>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
@@ -45,10 +44,10 @@ TEST(CheckpointTheory, MeanCompletionTimeMatchesTheClosedForm) {
   const gpucap::MetricSummary& s = r.summary_of(0, gpucap::kCompletionMeanS);
   const double analytic = expected_completion_s(3600);
   const double half = gpucap::ci_half_width(s, 0.99);
-  std::printf("  checkpointed job: E[T] analytic %.1f s, simulated %.1f +- %.1f s (99%%), error "
-              "%+.3f%%, CI width %.3f%%\n",
-              analytic, s.mean, half, 100 * (s.mean - analytic) / analytic,
-              100 * 2 * half / analytic);
+  std::printf(
+      "  checkpointed job: E[T] analytic %.1f s, simulated %.1f +- %.1f s (99%%), error "
+      "%+.3f%%, CI width %.3f%%\n",
+      analytic, s.mean, half, 100 * (s.mean - analytic) / analytic, 100 * 2 * half / analytic);
   EXPECT_NEAR(s.mean, analytic, half);
   EXPECT_LT(2 * half, 0.02 * analytic);
   // Accounting: the GPUs are held exactly for the completion time (restarts are immediate), and
@@ -68,9 +67,9 @@ TEST(CheckpointTheory, MeanCompletionTimeMatchesTheClosedForm) {
 TEST(CheckpointTheory, CheapestIntervalOfASweepIsNearYoungAndDaly) {
   const double young_s = std::sqrt(2 * kWriteS / kLambdaPerS);
   const double m = 1 / kLambdaPerS;
-  const double daly_s = std::sqrt(2 * kWriteS * m) *
-                            (1 + std::sqrt(kWriteS / (2 * m)) / 3 + kWriteS / (18 * m)) -
-                        kWriteS;
+  const double daly_s =
+      std::sqrt(2 * kWriteS * m) * (1 + std::sqrt(kWriteS / (2 * m)) / 3 + kWriteS / (18 * m)) -
+      kWriteS;
   const std::vector<double> grid_min = {15, 20, 30, 40, 50, 60, 75, 90, 120, 150, 180};
   double best_tau = 0, best_cost = 1e300, best_analytic_tau = 0, best_analytic = 1e300;
   for (double minutes : grid_min) {
@@ -82,9 +81,10 @@ TEST(CheckpointTheory, CheapestIntervalOfASweepIsNearYoungAndDaly) {
     if (cost < best_cost) best_cost = cost, best_tau = tau;
     if (analytic < best_analytic) best_analytic = analytic, best_analytic_tau = tau;
   }
-  std::printf("  cheapest simulated tau %.0f min; analytic %.0f min; Young %.1f min; Daly %.1f "
-              "min\n",
-              best_tau / 60, best_analytic_tau / 60, young_s / 60, daly_s / 60);
+  std::printf(
+      "  cheapest simulated tau %.0f min; analytic %.0f min; Young %.1f min; Daly %.1f "
+      "min\n",
+      best_tau / 60, best_analytic_tau / 60, young_s / 60, daly_s / 60);
   EXPECT_NEAR(best_tau, young_s, 0.25 * young_s);
   EXPECT_NEAR(best_tau, daly_s, 0.25 * daly_s);
   EXPECT_NEAR(best_tau, best_analytic_tau, 15 * 60.0);  // within a grid step of the exact optimum

@@ -3,10 +3,9 @@
 // Each check asserts that the analytic value lies inside the simulated 99% confidence interval
 // of the mean over replications, and that the interval is narrower than 2% of the value, so a
 // check cannot pass by being vague. Seeds are fixed: the outcome is deterministic.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdio>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
@@ -34,10 +33,11 @@ void expect_matches(const gpucap::RunResults& r, gpucap::ScalarMetric metric, do
                     const std::string& label) {
   const gpucap::MetricSummary& s = r.summary_of(0, metric);
   const double half = gpucap::ci_half_width(s, 0.99);
-  std::printf("  %-40s analytic %-12.6g simulated %-12.6g +- %-10.4g (99%%)  error %+.3f%%  "
-              "CI width %.3f%%\n",
-              label.c_str(), analytic, s.mean, half, 100.0 * (s.mean - analytic) / analytic,
-              100.0 * 2 * half / analytic);
+  std::printf(
+      "  %-40s analytic %-12.6g simulated %-12.6g +- %-10.4g (99%%)  error %+.3f%%  "
+      "CI width %.3f%%\n",
+      label.c_str(), analytic, s.mean, half, 100.0 * (s.mean - analytic) / analytic,
+      100.0 * 2 * half / analytic);
   EXPECT_LE(std::fabs(s.mean - analytic), half)
       << label << ": analytic " << analytic << " outside the 99% CI " << s.mean << " +- " << half;
   EXPECT_LT(2 * half, 0.02 * analytic) << label << ": CI too wide to prove anything";
@@ -73,11 +73,11 @@ TEST_P(MmcErlangC, MeanWaitAndWaitProbabilityMatchErlangC) {
   const MmcCase p = GetParam();
   const int c = 8;
   const double mu_per_h = 1.0, lambda_per_h = p.rho * c * mu_per_h;
-  const gpucap::RunResults r = simulate(
-      "mmc_validation.yaml",
-      {"workloads.jobs.arrivals.rate_per_hour=" + std::to_string(lambda_per_h),
-       std::string("horizon=") + p.horizon, "warmup=200h"},
-      p.replications);
+  const gpucap::RunResults r =
+      simulate("mmc_validation.yaml",
+               {"workloads.jobs.arrivals.rate_per_hour=" + std::to_string(lambda_per_h),
+                std::string("horizon=") + p.horizon, "warmup=200h"},
+               p.replications);
   const double pw = erlang_c(c, lambda_per_h / mu_per_h);
   const double wq_s = pw / (c * mu_per_h - lambda_per_h) * 3600.0;
   const std::string tag = "M/M/8 rho=" + std::to_string(p.rho).substr(0, 4);
@@ -154,11 +154,11 @@ TEST(MmcK, DropFractionAndQueueLengthMatchTheCtmcSolution) {
   double lq = 0;
   for (int n = c + 1; n <= k; ++n) lq += (n - c) * pi(n);
 
-  const gpucap::RunResults r = simulate(
-      "mmc_validation.yaml",
-      {"pools.gpus.quota=4", "policy.queue_capacity=" + std::to_string(waiting_room),
-       "workloads.jobs.arrivals.rate_per_hour=3.6", "horizon=20000h", "warmup=100h"},
-      200);
+  const gpucap::RunResults r =
+      simulate("mmc_validation.yaml",
+               {"pools.gpus.quota=4", "policy.queue_capacity=" + std::to_string(waiting_room),
+                "workloads.jobs.arrivals.rate_per_hour=3.6", "horizon=20000h", "warmup=100h"},
+               200);
   expect_matches(r, gpucap::kDropFraction, pi(k), "M/M/4/10 drop fraction (CTMC)");
   expect_matches(r, gpucap::kQueueLengthMean, lq, "M/M/4/10 Lq [jobs] (CTMC)");
 }

@@ -1,8 +1,7 @@
 // Real data from ../shared/data (not part of the repository): skipped cleanly when absent.
-#include <gtest/gtest.h>
-
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <iterator>
 #include <string>
 
@@ -37,7 +36,8 @@ TEST(PhillyTrace, EmpiricalRunTimesGiveLittlesLawInAnInfiniteServerPool) {
       "name: philly M/G/inf\nhorizon: 400d\nwarmup: 60d\n"  // warm-up beyond the longest job (54 d)
       "pools:\n  big: {gpu: V100, price_usd_per_gpu_hour: 1, quota: 2000}\n"
       "workloads:\n  - name: philly\n    arrivals: {process: poisson, rate_per_s: 0.001}\n"
-      "    work: {dist: empirical, file: " + kPhilly + ", column: runtime}\n";
+      "    work: {dist: empirical, file: " +
+      kPhilly + ", column: runtime}\n";
   const gpucap::Scenario s = gpucap::parse_scenario(yaml, "philly.yaml", ".");
   EXPECT_NEAR(s.workloads[0].work_s.mean(), mean_s, 1e-9 * mean_s);
   gpucap::RunOptions options;
@@ -53,8 +53,9 @@ TEST(PhillyTrace, EmpiricalRunTimesGiveLittlesLawInAnInfiniteServerPool) {
   EXPECT_LT(2 * half, 0.05 * analytic);
 }
 
-const std::string kSpotTrace = std::string(GPUCAP_SOURCE_DIR) +
-                               "/../shared/data/spot/aws-2023-02-15_us-west-2b_v100_1node_availability.json";
+const std::string kSpotTrace =
+    std::string(GPUCAP_SOURCE_DIR) +
+    "/../shared/data/spot/aws-2023-02-15_us-west-2b_v100_1node_availability.json";
 
 /// A V100 spot instance whose availability follows a real 45-day trace (SkyPilot's spot-traces),
 /// kept busy by a long queue: it works exactly when it is available. With the trace's start
@@ -76,7 +77,9 @@ TEST(SpotAvailabilityTrace, UtilizationEqualsTheTracesMeanAvailability) {
       "name: spot trace\nhorizon: 7d\n"
       "pools:\n  spot-v100:\n    gpu: V100\n    purchase: spot\n"
       "    price_usd_per_gpu_hour: 0.92\n    quota: 1\n"
-      "    availability: {file: " + kSpotTrace + ", start: random}\n"
+      "    availability: {file: " +
+      kSpotTrace +
+      ", start: random}\n"
       "workloads:\n  - name: jobs\n    arrivals: {process: poisson, rate_per_hour: 12}\n"
       "    work: {dist: exponential, mean: 20min}\n"
       "    checkpoint: {interval: 5min, write: 10s, restart: 1min}\n"
@@ -87,10 +90,11 @@ TEST(SpotAvailabilityTrace, UtilizationEqualsTheTracesMeanAvailability) {
       gpucap::run(gpucap::parse_scenario(yaml, "spot_trace.yaml", "."), options);
   const gpucap::MetricSummary& u = r.summary_of(0, gpucap::kUtilization);
   const double half = gpucap::ci_half_width(u, 0.99);
-  std::printf("  spot trace: mean availability %.4f, simulated utilization %.4f +- %.4f (99%%), "
-              "error %+.2f%%; %.1f preemptions per replication\n",
-              mean_available, u.mean, half, 100 * (u.mean - mean_available) / mean_available,
-              r.summary_of(0, gpucap::kPreemptions).mean);
+  std::printf(
+      "  spot trace: mean availability %.4f, simulated utilization %.4f +- %.4f (99%%), "
+      "error %+.2f%%; %.1f preemptions per replication\n",
+      mean_available, u.mean, half, 100 * (u.mean - mean_available) / mean_available,
+      r.summary_of(0, gpucap::kPreemptions).mean);
   EXPECT_NEAR(u.mean, mean_available, half);
   EXPECT_LT(2 * half, 0.15 * mean_available);
   EXPECT_GT(r.summary_of(0, gpucap::kPreemptions).mean, 1.0);

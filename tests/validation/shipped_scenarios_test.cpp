@@ -2,12 +2,11 @@
 // asserted against an independent computation. The validation scenarios (mmc, erlang_b, mg1) are
 // checked against theory in queueing_theory_test.cpp; this file covers the others, plus the
 // accounting identities that must hold in every replication of every scenario.
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -85,7 +84,8 @@ TEST(ShippedScenarios, DefaultArrivalsMatchTheRateProfileAndCheapPoolsFillFirst)
   };
   EXPECT_GT(pool_mean(0, gpucap::kPoolJobsStarted), pool_mean(2, gpucap::kPoolJobsStarted));
   EXPECT_GT(pool_mean(2, gpucap::kPoolJobsStarted), pool_mean(1, gpucap::kPoolJobsStarted));
-  const double aws_cost_share = pool_mean(1, gpucap::kPoolCostUsd) / r.summary_of(0, gpucap::kCostUsd).mean;
+  const double aws_cost_share =
+      pool_mean(1, gpucap::kPoolCostUsd) / r.summary_of(0, gpucap::kCostUsd).mean;
   const double aws_hours_share =
       pool_mean(1, gpucap::kPoolGpuHoursUsed) / r.summary_of(0, gpucap::kGpuHoursUsed).mean;
   EXPECT_GT(aws_cost_share, 2 * aws_hours_share);
@@ -132,8 +132,8 @@ gpucap::RunResults simulate_with(const std::string& file, std::vector<std::strin
 
 TEST(ShippedScenarios, SpotWithCheckpointsCostsFarLessThanOnDemandAndBarelySlowsJobs) {
   const gpucap::RunResults spot = simulate_with("spot_training.yaml", {}, 300);
-  const gpucap::RunResults od = simulate_with(
-      "spot_training.yaml", {"workloads.finetune.placement=[aws-h100-od]"}, 300);
+  const gpucap::RunResults od =
+      simulate_with("spot_training.yaml", {"workloads.finetune.placement=[aws-h100-od]"}, 300);
   const double spot_cost = spot.summary_of(0, gpucap::kCostUsd).mean;
   const double od_cost = od.summary_of(0, gpucap::kCostUsd).mean;
   const double spot_t = spot.summary_of(0, gpucap::kCompletionMeanS).mean;
@@ -161,9 +161,11 @@ TEST(ShippedScenarios, TraceDrivenSpotFailsOverToOnDemand) {
   EXPECT_GT(pool_mean(0, gpucap::kPoolPreemptions), 5.0);
   // Each pool is billed at its catalog price (GCP a3-highgpu-8g us-east4).
   EXPECT_NEAR(pool_mean(0, gpucap::kPoolCostUsd),
-              1.97614 * pool_mean(0, gpucap::kPoolGpuHoursBilled), 1e-6 * pool_mean(0, gpucap::kPoolCostUsd));
+              1.97614 * pool_mean(0, gpucap::kPoolGpuHoursBilled),
+              1e-6 * pool_mean(0, gpucap::kPoolCostUsd));
   EXPECT_NEAR(pool_mean(1, gpucap::kPoolCostUsd),
-              10.979059 * pool_mean(1, gpucap::kPoolGpuHoursBilled), 1e-6 * pool_mean(1, gpucap::kPoolCostUsd));
+              10.979059 * pool_mean(1, gpucap::kPoolGpuHoursBilled),
+              1e-6 * pool_mean(1, gpucap::kPoolCostUsd));
 }
 
 TEST(ShippedScenarios, SpreadingLaunchesOverCloudsRemovesStockoutWaits) {
@@ -174,7 +176,8 @@ TEST(ShippedScenarios, SpreadingLaunchesOverCloudsRemovesStockoutWaits) {
   const double single_wait = single.summary_of(0, gpucap::kWaitMeanS).mean;
   std::printf("  mean wait: three clouds %.1f s, one cloud %.1f s\n", multi_wait, single_wait);
   EXPECT_LT(multi_wait, 0.01 * single_wait);
-  EXPECT_GT(multi.summary_of(0, gpucap::kCostUsd).mean, single.summary_of(0, gpucap::kCostUsd).mean);
+  EXPECT_GT(multi.summary_of(0, gpucap::kCostUsd).mean,
+            single.summary_of(0, gpucap::kCostUsd).mean);
   // Every launch attempt at the first cloud is a Bernoulli(0.4) failure: the observed share
   // failures / attempts (attempts = failures + jobs started there) must be 0.4.
   double failures = 0, started = 0;
@@ -222,7 +225,8 @@ TEST(ShippedScenarios, MarketplaceIsFarCheaperButSlowerForCheckpointedBatch) {
   EXPECT_GT(slower, 1.2);  // slower nodes (speed 0.55 x slowdown 1.4 on average), failures
   EXPECT_LT(slower, 2.5);
   // Node failures push some jobs to on-demand after their third loss.
-  EXPECT_GT(market.pool_summary[1 * gpucap::kPoolMetricCount + gpucap::kPoolGpuHoursUsed].mean, 10.0);
+  EXPECT_GT(market.pool_summary[1 * gpucap::kPoolMetricCount + gpucap::kPoolGpuHoursUsed].mean,
+            10.0);
   EXPECT_GT(mean(market, gpucap::kPreemptions), 100.0);
 }
 
@@ -247,8 +251,10 @@ TEST(ShippedScenarios, RemoteCheapGpusBeatLocalOnesDespiteEgress) {
     EXPECT_LE(fetched_runs, runs + 1e-9);
     EXPECT_GE(fetched_runs, runs - 4);
   }
-  const double later = mean(remote, gpucap::kCompletionMeanS) - mean(local, gpucap::kCompletionMeanS);
-  EXPECT_GT(later, 1000.0);  // about one 1600 s transfer, less the faster launches of the cheap cloud
+  const double later =
+      mean(remote, gpucap::kCompletionMeanS) - mean(local, gpucap::kCompletionMeanS);
+  EXPECT_GT(later,
+            1000.0);  // about one 1600 s transfer, less the faster launches of the cheap cloud
   EXPECT_LT(later, 2500.0);
 }
 
@@ -262,7 +268,7 @@ TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
                        .mean);
   std::printf("  monthly cost with 8 / 48 / 64 owned GPUs: %.0f / %.0f / %.0f USD\n", cost[0],
               cost[1], cost[2]);
-  EXPECT_LT(cost[1], 0.9 * cost[0]);  // too few: paying cloud prices for the base load
+  EXPECT_LT(cost[1], 0.9 * cost[0]);   // too few: paying cloud prices for the base load
   EXPECT_LT(cost[1], 0.95 * cost[2]);  // too many: owned GPUs idle most of the time
 }
 

@@ -23,8 +23,8 @@ struct RunOptions {
   uint64_t replications = 0;  ///< 0: the scenario's `replications`
   uint64_t seed = 0;          ///< used when has_seed; otherwise the scenario's seed
   bool has_seed = false;
-  int threads = 0;            ///< 0: all cores (OMP_NUM_THREADS or the hardware)
-  bool progress = false;      ///< draw a progress bar on stderr
+  int threads = 0;        ///< 0: all cores (OMP_NUM_THREADS or the hardware)
+  bool progress = false;  ///< draw a progress bar on stderr
 };
 
 /// Error from a backend (e.g. an engine invariant broken): the message says which replication.
@@ -36,9 +36,8 @@ class RunError : public std::runtime_error {
 /// Runs replications [first, first + count) of `model` on the CPU with `threads` OpenMP threads
 /// (dynamic schedule), writing rows into scalars [count][kScalarMetricCount] and pool_values
 /// [count][pools][kPoolMetricCount]. `progress` may be null.
-void run_replications_cpu(const CompiledModel& model, uint64_t seed, uint64_t first,
-                          uint64_t count, int threads, double* scalars, double* pool_values,
-                          ProgressBar* progress);
+void run_replications_cpu(const CompiledModel& model, uint64_t seed, uint64_t first, uint64_t count,
+                          int threads, double* scalars, double* pool_values, ProgressBar* progress);
 
 /// The number of threads `threads` (0 = all) resolves to.
 int resolve_thread_count(int threads);

@@ -21,12 +21,12 @@ enum class PurchaseOption : uint8_t { on_demand, spot, reserved, owned, marketpl
 
 /// A pool: provider x region x GPU model x purchase option, the unit of capacity.
 struct CompiledPool {
-  double price_usd_per_gpu_s = 0;    ///< per-hold price (on_demand, spot), per GPU-second
+  double price_usd_per_gpu_s = 0;      ///< per-hold price (on_demand, spot), per GPU-second
   double committed_usd_per_gpu_s = 0;  ///< reserved, owned: charge per GPU of quota per second
-  double billing_increment_s = 1;    ///< billed time is rounded up to a multiple of this
-  double billing_minimum_s = 0;      ///< and is at least this, per launch
-  double speed = 1;                  ///< throughput relative to the reference GPU (work / speed)
-  uint32_t quota_gpus = 0;           ///< most GPUs held at once (the count, when committed)
+  double billing_increment_s = 1;      ///< billed time is rounded up to a multiple of this
+  double billing_minimum_s = 0;        ///< and is at least this, per launch
+  double speed = 1;                    ///< throughput relative to the reference GPU (work / speed)
+  uint32_t quota_gpus = 0;             ///< most GPUs held at once (the count, when committed)
   PurchaseOption purchase = PurchaseOption::on_demand;
   bool has_provisioning_delay = false;
   Distribution provisioning_delay_s;  ///< from launch to running (not billed)
@@ -76,9 +76,9 @@ struct CompiledArrivals {
 
 /// A job class: jobs that share GPUs per job, size distribution, priority and placement.
 struct CompiledJobClass {
-  uint32_t gpus = 1;                   ///< gang size: all GPUs in one pool, at once
-  int32_t priority = 0;                ///< larger runs first under the priority discipline
-  Distribution work_s;                 ///< run time on the reference GPU (speed 1), seconds
+  uint32_t gpus = 1;     ///< gang size: all GPUs in one pool, at once
+  int32_t priority = 0;  ///< larger runs first under the priority discipline
+  Distribution work_s;   ///< run time on the reference GPU (speed 1), seconds
   CompiledArrivals arrivals;
   uint32_t placement_offset = 0, placement_count = 0;  ///< pool indices in CompiledModel::placement
   // Checkpointing (wall-clock seconds on the instance): a checkpoint is written after every
@@ -87,9 +87,9 @@ struct CompiledJobClass {
   double checkpoint_interval_s = 0;  ///< 0: no periodic checkpoints
   double checkpoint_write_s = 0;
   double restart_s = 0;
-  double deadline_s = 0;             ///< from arrival; 0: none
+  double deadline_s = 0;                              ///< from arrival; 0: none
   uint32_t fallback_after_preemptions = 0xFFFFFFFFu;  ///< then avoid preemptible pools
-  double fallback_slack_s = -1;      ///< avoid preemptible pools when slack falls below; <0: never
+  double fallback_slack_s = -1;  ///< avoid preemptible pools when slack falls below; <0: never
 };
 
 enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };

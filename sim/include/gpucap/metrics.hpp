@@ -31,14 +31,14 @@ enum ScalarMetric : uint32_t {
   kWaitP50S,
   kWaitP95S,
   kWaitP99S,
-  kProvisioningMeanS,      ///< mean provisioning delay (launch to running) of started jobs, s
-  kCompletionMeanS,        ///< mean time from arrival to finish, s
+  kProvisioningMeanS,  ///< mean provisioning delay (launch to running) of started jobs, s
+  kCompletionMeanS,    ///< mean time from arrival to finish, s
   kCompletionP50S,
   kCompletionP95S,
   kCompletionP99S,
-  kQueueLengthMean,        ///< time-average number of jobs waiting
-  kJobsRunningMean,        ///< time-average number of jobs holding GPUs
-  kEvents,                 ///< events processed by the calendar in the whole run
+  kQueueLengthMean,  ///< time-average number of jobs waiting
+  kJobsRunningMean,  ///< time-average number of jobs holding GPUs
+  kEvents,           ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
 

@@ -85,15 +85,15 @@ struct RandomStream {
 /// Stream ids: a kind in the upper 16 bits, an index (job class, pool) in the lower 16 bits.
 /// Fixed per model element, so sweep variants of one replication share their random numbers.
 enum class StreamKind : uint32_t {
-  arrivals = 1,       ///< inter-arrival times of a job class
-  job_size = 2,       ///< durations of a job class
-  provisioning = 3,   ///< provisioning delays of a pool
-  preemption = 4,     ///< times to preemption of a pool's instances
-  availability = 5,   ///< where a pool's availability trace starts
-  stockout = 6,       ///< whether a pool's launches fail
-  slowdown = 7,       ///< run-time multipliers of a pool's instances (marketplaces)
-  zone_events = 8,    ///< times of a pool's zone-wide preemption events
-  test = 0xFFFF,      ///< reserved for tests
+  arrivals = 1,      ///< inter-arrival times of a job class
+  job_size = 2,      ///< durations of a job class
+  provisioning = 3,  ///< provisioning delays of a pool
+  preemption = 4,    ///< times to preemption of a pool's instances
+  availability = 5,  ///< where a pool's availability trace starts
+  stockout = 6,      ///< whether a pool's launches fail
+  slowdown = 7,      ///< run-time multipliers of a pool's instances (marketplaces)
+  zone_events = 8,   ///< times of a pool's zone-wide preemption events
+  test = 0xFFFF,     ///< reserved for tests
 };
 
 GPUCAP_HD inline uint32_t stream_id(StreamKind kind, uint32_t index) {

@@ -65,7 +65,7 @@ GPUCAP_HD inline double log(double x) {
   if (x == kInfinity) return x;
   int e = 0;
   if (x < 2.2250738585072014e-308) {  // subnormal: scale into the normal range
-    x *= 18014398509481984.0;          // 2^54
+    x *= 18014398509481984.0;         // 2^54
     e = -54;
   }
   const uint64_t u = bits_of(x);

@@ -44,8 +44,7 @@ struct RunResults {
     return scalars[(point * replications + rep) * kScalarMetricCount + m];
   }
   double pool_value(std::size_t point, std::size_t rep, std::size_t pool, PoolMetric m) const {
-    return pool_values[((point * replications + rep) * pool_count() + pool) * kPoolMetricCount +
-                       m];
+    return pool_values[((point * replications + rep) * pool_count() + pool) * kPoolMetricCount + m];
   }
   const MetricSummary& summary_of(std::size_t point, ScalarMetric m) const {
     return summary[point * kScalarMetricCount + m];

@@ -48,11 +48,11 @@ struct PoolState {
 /// A job holding GPUs.
 struct JobSlot {
   double arrival_s;
-  double start_s;    ///< launch time while provisioning, then the time it began running
-  double work_s;     ///< reference-GPU seconds still to do when this run began
-  double restart_s;  ///< restoring time at the start of this run (0 on a first run)
-  double speed;      ///< throughput of this run (the pool's speed over a slowdown draw)
-  double transfer_s; ///< fetching input data at the start of this run (before restoring)
+  double start_s;     ///< launch time while provisioning, then the time it began running
+  double work_s;      ///< reference-GPU seconds still to do when this run began
+  double restart_s;   ///< restoring time at the start of this run (0 on a first run)
+  double speed;       ///< throughput of this run (the pool's speed over a slowdown draw)
+  double transfer_s;  ///< fetching input data at the start of this run (before restoring)
   uint32_t pool;
   uint32_t gpus;
   uint32_t job_class;
@@ -184,7 +184,8 @@ class ReplicationEngine {
     }
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       for (uint32_t k = 0; k < kPoolStreamCount; ++k)
-        pool_stream(k, p) = RandomStream::make(seed, replication, stream_id(kPoolStreamKinds[k], p));
+        pool_stream(k, p) =
+            RandomStream::make(seed, replication, stream_id(kPoolStreamKinds[k], p));
       free_gpus_[p] = static_cast<int32_t>(m_.pools[p].quota_gpus);
       PoolState& ps = pool_state_[p];
       ps.capacity_gpus = static_cast<int32_t>(m_.pools[p].quota_gpus);
@@ -522,21 +523,22 @@ class ReplicationEngine {
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     const CompiledPool& pool = m_.pools[slot.pool];
     // A run first fetches its data (from another region), then restores, then computes; the
-    // whole prefix is restart_s for the progress arithmetic, transfer_s says how much was fetch.
+    // whole prefix is restart_s for the progress arithmetic; transfer_s is the fetching part.
     const uint32_t link = slot.job_class * m_.pool_count + slot.pool;
     slot.transfer_s = m_.transfer_s[link];
     slot.restart_s = slot.transfer_s + (slot.preemptions > 0 ? cls.restart_s : 0.0);
-    slot.speed = pool.has_slowdown
-                     ? pool.speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool),
-                                           m_.table)
-                     : pool.speed;
+    slot.speed =
+        pool.has_slowdown
+            ? pool.speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool), m_.table)
+            : pool.speed;
     double duration_s = slot.restart_s + compute_s(slot);
-    if (cls.checkpoint_interval_s > 0) duration_s += checkpoints_needed(slot) * cls.checkpoint_write_s;
+    if (cls.checkpoint_interval_s > 0)
+      duration_s += checkpoints_needed(slot) * cls.checkpoint_write_s;
     if (pool.preemptible) {
       double reclaim_s = kNever;
       if (pool.has_time_to_preemption)
-        reclaim_s = sample(pool.time_to_preemption_s,
-                           pool_stream(kPreemptionStream, slot.pool), m_.table);
+        reclaim_s =
+            sample(pool.time_to_preemption_s, pool_stream(kPreemptionStream, slot.pool), m_.table);
       if (pool.max_runtime_s > 0 && pool.max_runtime_s < reclaim_s) reclaim_s = pool.max_runtime_s;
       if (reclaim_s < duration_s) {
         push(now_ + reclaim_s, kPreemption, s);
@@ -551,9 +553,7 @@ class ReplicationEngine {
   // checkpoint_write_s write, with no write after the last piece of work.
 
   /// Wall-clock seconds of computing the run needs.
-  GPUCAP_HD double compute_s(const JobSlot& slot) const {
-    return slot.work_s / slot.speed;
-  }
+  GPUCAP_HD double compute_s(const JobSlot& slot) const { return slot.work_s / slot.speed; }
 
   /// Periodic checkpoints a complete run writes.
   GPUCAP_HD double checkpoints_needed(const JobSlot& slot) const {
@@ -582,8 +582,8 @@ class ReplicationEngine {
     const double cycle = cls.checkpoint_interval_s + cls.checkpoint_write_s;
     const double cycles = __builtin_floor(t / cycle);
     const double in_cycle = t - cycles * cycle;
-    const double computing = in_cycle < cls.checkpoint_interval_s ? in_cycle
-                                                                   : cls.checkpoint_interval_s;
+    const double computing =
+        in_cycle < cls.checkpoint_interval_s ? in_cycle : cls.checkpoint_interval_s;
     p.done_s = cycles * cls.checkpoint_interval_s + computing;
     p.saved_s = cycles * cls.checkpoint_interval_s;
     p.writing_s = cycles * cls.checkpoint_write_s + (in_cycle - computing);
@@ -622,8 +622,8 @@ class ReplicationEngine {
     const CompiledPool& pool = m_.pools[slot.pool];
     if (!own_event) calendar_.remove(s, kSlotEventTypes);
     if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
-      const QueuedJob job{slot.arrival_s, slot.work_s, slot.job_class, slot.gpus,
-                          slot.preemptions, slot.flags};
+      const QueuedJob job{slot.arrival_s, slot.work_s,      slot.job_class,
+                          slot.gpus,      slot.preemptions, slot.flags};
       release(s);
       submit(job, slot.arrival_s >= m_.warmup_s);
       return;
@@ -648,8 +648,8 @@ class ReplicationEngine {
       pool_out_[slot.pool * kPoolMetricCount + kPoolPreemptions] += 1;
     }
     const double left_s = slot.work_s - progress.saved_s * slot.speed;
-    const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class, slot.gpus,
-                        slot.preemptions + 1, slot.flags};
+    const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class,
+                        slot.gpus,      slot.preemptions + 1,      slot.flags};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
     if (own_event) dispatch();
@@ -697,8 +697,8 @@ class ReplicationEngine {
     const double period_s = pool.availability_step_s * pool.availability_count;
     RandomStream rng =
         RandomStream::make(seed_, replication_, stream_id(StreamKind::availability, p));
-    ps.trace_origin_s = pool.availability_random_start ? period_s * rng.next_uniform()
-                                                       : pool.availability_start_s;
+    ps.trace_origin_s =
+        pool.availability_random_start ? period_s * rng.next_uniform() : pool.availability_start_s;
     const uint64_t step = static_cast<uint64_t>(ps.trace_origin_s / pool.availability_step_s);
     set_capacity(p, capacity_at_step(p, step));
     schedule_availability_change(p, step);
@@ -778,7 +778,8 @@ class ReplicationEngine {
     pool_row[kPoolGpuHoursUsed] += in_window(slot.start_s, end_s) * slot.gpus;
     // Egress of the data this run fetched: charged, like the billed time, when the run ends.
     if (end_s >= m_.warmup_s)
-      pool_row[kPoolEgressUsd] += m_.transfer_egress_usd[slot.job_class * m_.pool_count + slot.pool];
+      pool_row[kPoolEgressUsd] +=
+          m_.transfer_egress_usd[slot.job_class * m_.pool_count + slot.pool];
     if (end_s >= m_.warmup_s && !p.committed())  // committed pools are charged in finish()
       pool_row[kPoolGpuHoursBilled] +=
           billed_seconds(end_s - slot.start_s, p.billing_increment_s, p.billing_minimum_s) *
@@ -824,7 +825,7 @@ class ReplicationEngine {
       const double billed_gpu_s =
           pool.committed() ? pool.quota_gpus * window_s : row[kPoolGpuHoursBilled];
       row[kPoolCostUsd] = billed_gpu_s * (pool.committed() ? pool.committed_usd_per_gpu_s
-                                                            : pool.price_usd_per_gpu_s) +
+                                                           : pool.price_usd_per_gpu_s) +
                           row[kPoolEgressUsd];
       out_[kEgressUsd] += row[kPoolEgressUsd];
       row[kPoolGpuHoursBilled] = billed_gpu_s / 3600.0;
@@ -897,8 +898,7 @@ class ReplicationEngine {
   double queue_area_ = 0, running_area_ = 0;
   double wait_sum_ = 0, completion_sum_ = 0;
   double provisioning_sum_ = 0;
-  double lost_gpu_s_ = 0, checkpointing_gpu_s_ = 0, restarting_gpu_s_ = 0,
-         transferring_gpu_s_ = 0;
+  double lost_gpu_s_ = 0, checkpointing_gpu_s_ = 0, restarting_gpu_s_ = 0, transferring_gpu_s_ = 0;
   uint64_t late_ = 0, preemptions_ = 0, launch_failures_ = 0;
   bool retry_pending_ = false;
   uint64_t arrived_ = 0, launched_ = 0, started_ = 0, completed_ = 0, dropped_ = 0, waited_ = 0;
