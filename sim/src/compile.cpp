@@ -72,6 +72,7 @@ ModelStorage compile(const Scenario& s) {
     c.has_zone_events = p.has_zone_events;
     if (p.has_zone_events)
       c.zone_event_gap_s = compile_distribution(p.zone_event_gap_s, out.table_);
+    c.launch_checks = c.preemptible || c.stockout_probability > 0;
     c.has_slowdown = p.has_slowdown;
     if (p.has_slowdown) c.slowdown = compile_distribution(p.slowdown, out.table_);
     c.has_time_to_preemption = p.has_time_to_preemption;
@@ -134,6 +135,7 @@ ModelStorage compile(const Scenario& s) {
           egress = w.data_gb * s.region(w.data_region)->egress_usd_per_gb;
         }
       }
+      out.model_.has_transfers = out.model_.has_transfers || seconds > 0 || egress > 0;
       out.transfer_s_.push_back(seconds);
       out.transfer_egress_usd_.push_back(egress);
     }

@@ -34,6 +34,7 @@ struct CompiledPool {
   // the next pool of its placement list, and waiting jobs try again stockout_retry_s later.
   double stockout_probability = 0;
   double stockout_retry_s = 0;
+  bool launch_checks = false;  ///< preemptible or stockout_probability > 0: placement checks more
   // Preemption (spot): an instance is reclaimed after min(time_to_preemption, max_runtime_s)
   // of running, with notice_s of warning.
   bool preemptible = false;
@@ -108,6 +109,7 @@ struct CompiledModel {
   /// takes (latency + size / bandwidth, s; 0 in the data's own region) and its egress (USD).
   const double* transfer_s = nullptr;
   const double* transfer_egress_usd = nullptr;
+  bool has_transfers = false;  ///< some class fetches data from another region
 
   double horizon_s = 0;  ///< arrivals stop and the run ends here
   double warmup_s = 0;   ///< statistics cover [warmup_s, horizon_s]

@@ -46,13 +46,12 @@ struct PoolState {
 };
 
 /// A job holding GPUs.
-struct JobSlot {
+struct JobSlot {  // 64 bytes: one cache line
   double arrival_s;
   double start_s;     ///< launch time while provisioning, then the time it began running
   double work_s;      ///< reference-GPU seconds still to do when this run began
   double restart_s;   ///< restoring time at the start of this run (0 on a first run)
   double speed;       ///< throughput of this run (the pool's speed over a slowdown draw)
-  double transfer_s;  ///< fetching input data at the start of this run (before restoring)
   uint32_t pool;
   uint32_t gpus;
   uint32_t job_class;
@@ -76,6 +75,8 @@ struct ClassState {
 /// the earliest) instead of the heap: half the heap traffic of a typical job. They take their
 /// sequence numbers from the calendar, so the order of events, and the results, are the same.
 constexpr uint32_t kMaxArrivalSlots = 16;
+
+static_assert(sizeof(JobSlot) == 64, "JobSlot is meant to fill one cache line");
 
 /// A job waiting for GPUs. Sorted by key (discipline) and then arrival order.
 struct QueuedJob {
@@ -334,7 +335,7 @@ class ReplicationEngine {
     }
   }
 
-  GPUCAP_HD void on_arrival(uint32_t c) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void on_arrival(uint32_t c) {
     const CompiledJobClass& cls = m_.classes[c];
     QueuedJob job{now_, 0.0, c, cls.gpus, 0, 0};
     if (cls.arrivals.kind == ArrivalKind::trace) {
@@ -354,7 +355,7 @@ class ReplicationEngine {
 
   /// A job asks for GPUs: it starts at once when it fits and nothing waiting takes precedence
   /// over it, else it waits, else (waiting room full) it is dropped.
-  GPUCAP_HD void submit(const QueuedJob& job, bool counted) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void submit(const QueuedJob& job, bool counted) {
     if (m_.backfill || queue_size_ == 0 || precedes(job, queue_[queue_head_])) {
       const uint32_t pool = find_pool(job);
       if (pool != kNoPool) {
@@ -420,16 +421,16 @@ class ReplicationEngine {
   }
 
   /// Starts waiting jobs after GPUs were freed, in queue order; with backfill, any job that fits.
-  GPUCAP_HD void dispatch() {
+  GPUCAP_HD GPUCAP_FORCEINLINE void dispatch() {
     uint32_t i = 0;
     while (i < queue_size_) {
-      const QueuedJob job = queue_[queue_head_ + i];
-      const uint32_t pool = find_pool(job);
+      const uint32_t pool = find_pool(queue_[queue_head_ + i]);
       if (pool == kNoPool) {
         if (!m_.backfill) return;
         ++i;
         continue;
       }
+      const QueuedJob job = queue_[queue_head_ + i];  // a copy: removal moves the entries
       remove_queued(i);
       start_job(job, pool);
     }
@@ -444,22 +445,29 @@ class ReplicationEngine {
   /// whose launch succeeds (a stockout makes it fail and the job tries the next pool).
   /// Preemptible pools are skipped for a job that has been preempted often enough, or whose
   /// slack before its deadline has fallen below the class's threshold (fallback policy).
-  GPUCAP_HD uint32_t find_pool(const QueuedJob& job) {
+  GPUCAP_HD GPUCAP_FORCEINLINE uint32_t find_pool(const QueuedJob& job) {
     const CompiledJobClass& cls = m_.classes[job.job_class];
-    const bool avoid_preemptible =
-        job.preemptions >= cls.fallback_after_preemptions ||
-        (cls.fallback_slack_s >= 0 &&
-         job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
     for (uint32_t k = 0; k < cls.placement_count; ++k) {
       const uint32_t p = m_.placement[cls.placement_offset + k];
-      if (free_gpus_[p] < static_cast<int32_t>(job.gpus) ||
-          (avoid_preemptible && m_.pools[p].preemptible))
-        continue;
-      if (m_.pools[p].stockout_probability > 0 && launch_fails(p)) continue;
+      if (free_gpus_[p] < static_cast<int32_t>(job.gpus)) continue;
+      const CompiledPool& pool = m_.pools[p];
+      if (pool.launch_checks) {  // rare: only preemptible pools and pools with stockouts
+        if (pool.preemptible && avoids_preemptible(job, cls)) continue;
+        if (pool.stockout_probability > 0 && launch_fails(p)) continue;
+      }
       return p;
     }
     return kNoPool;
   }
+
+  /// The fallback policy: true once the job was preempted often enough, or its slack before
+  /// the deadline (minus the reference work left) fell below the class's threshold.
+  GPUCAP_HD bool avoids_preemptible(const QueuedJob& job, const CompiledJobClass& cls) const {
+    return job.preemptions >= cls.fallback_after_preemptions ||
+           (cls.fallback_slack_s >= 0 &&
+            job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
+  }
+
 
   /// Launches `job` in `pool`: its GPUs leave the quota now; it runs after provisioning.
   /// Draws whether a launch in pool p fails for a stockout; a failure schedules a retry.
@@ -478,7 +486,7 @@ class ReplicationEngine {
     return true;
   }
 
-  GPUCAP_HD void start_job(const QueuedJob& job, uint32_t pool) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void start_job(const QueuedJob& job, uint32_t pool) {
     if (!(job.flags & kLaunchedBefore) && job.arrival_s >= m_.warmup_s) {  // first launch
       const double wait = now_ - job.arrival_s;
       ++launched_;
@@ -511,7 +519,7 @@ class ReplicationEngine {
 
   /// The job starts running: restore (after a preemption), then compute with periodic
   /// checkpoints. The run ends by completion, or earlier by the instance being reclaimed.
-  GPUCAP_HD void begin_run(uint32_t s) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void begin_run(uint32_t s) {
     JobSlot& slot = slots_[s];
     if (slot.preemptions == 0 && slot.arrival_s >= m_.warmup_s) {
       ++started_;
@@ -523,10 +531,8 @@ class ReplicationEngine {
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     const CompiledPool& pool = m_.pools[slot.pool];
     // A run first fetches its data (from another region), then restores, then computes; the
-    // whole prefix is restart_s for the progress arithmetic; transfer_s is the fetching part.
-    const uint32_t link = slot.job_class * m_.pool_count + slot.pool;
-    slot.transfer_s = m_.transfer_s[link];
-    slot.restart_s = slot.transfer_s + (slot.preemptions > 0 ? cls.restart_s : 0.0);
+    // whole prefix is restart_s for the progress arithmetic; transfer_s() is the fetching part.
+    slot.restart_s = transfer_s(slot) + (slot.preemptions > 0 ? cls.restart_s : 0.0);
     slot.speed =
         pool.has_slowdown
             ? pool.speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool), m_.table)
@@ -551,6 +557,11 @@ class ReplicationEngine {
   // ---- checkpointed runs (wall-clock seconds on the instance) -------------------------------
   // A run is: restart_s restoring, then cycles of checkpoint_interval_s computing followed by a
   // checkpoint_write_s write, with no write after the last piece of work.
+
+  /// Seconds a run of this slot's job in its pool spends fetching data from another region.
+  GPUCAP_HD double transfer_s(const JobSlot& slot) const {
+    return m_.has_transfers ? m_.transfer_s[slot.job_class * m_.pool_count + slot.pool] : 0.0;
+  }
 
   /// Wall-clock seconds of computing the run needs.
   GPUCAP_HD double compute_s(const JobSlot& slot) const { return slot.work_s / slot.speed; }
@@ -592,7 +603,7 @@ class ReplicationEngine {
     return p;
   }
 
-  GPUCAP_HD void on_completion(uint32_t s) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void on_completion(uint32_t s) {
     JobSlot& slot = slots_[s];
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     account_hold(slot, now_);
@@ -752,7 +763,8 @@ class ReplicationEngine {
                                    double lost_s) {
     if (now_ < m_.warmup_s) return;
     const double gpus = slot.gpus;
-    const double transferring_s = prefix_s < slot.transfer_s ? prefix_s : slot.transfer_s;
+    const double fetch_s = transfer_s(slot);
+    const double transferring_s = prefix_s < fetch_s ? prefix_s : fetch_s;
     checkpointing_gpu_s_ += writing_s * gpus;
     transferring_gpu_s_ += transferring_s * gpus;
     restarting_gpu_s_ += (prefix_s - transferring_s) * gpus;
@@ -777,7 +789,7 @@ class ReplicationEngine {
     double* pool_row = pool_out_ + slot.pool * kPoolMetricCount;
     pool_row[kPoolGpuHoursUsed] += in_window(slot.start_s, end_s) * slot.gpus;
     // Egress of the data this run fetched: charged, like the billed time, when the run ends.
-    if (end_s >= m_.warmup_s)
+    if (m_.has_transfers && end_s >= m_.warmup_s)
       pool_row[kPoolEgressUsd] +=
           m_.transfer_egress_usd[slot.job_class * m_.pool_count + slot.pool];
     if (end_s >= m_.warmup_s && !p.committed())  // committed pools are charged in finish()
@@ -793,7 +805,8 @@ class ReplicationEngine {
     double billed = held_s;
     if (increment_s > 0) {
       // ceil by truncation: increments counts are far below 2^63 (horizons are finite).
-      const double x = (held_s - 1e-9) / increment_s;
+      // (per-second billing skips the division: x / 1 is x, bit for bit)
+      const double x = increment_s == 1.0 ? held_s - 1e-9 : (held_s - 1e-9) / increment_s;
       double increments = static_cast<double>(static_cast<int64_t>(x));
       if (increments < x) increments += 1.0;
       billed = (increments > 0 ? increments : 0.0) * increment_s;
