@@ -37,6 +37,16 @@ class ScenarioFixture : public ::testing::Test {
     return parse_scenario(yaml, "test.yaml", dir(), overrides);
   }
 
+  /// The message of the ScenarioError that parsing `yaml` raises, or "no error".
+  std::string error_of(const std::string& yaml) {
+    try {
+      parse(yaml);
+    } catch (const ScenarioError& e) {
+      return e.what();
+    }
+    return "no error";
+  }
+
   std::filesystem::path dir_;
 };
 
