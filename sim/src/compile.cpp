@@ -1,5 +1,6 @@
 #include "gpucap/compile.hpp"
 
+#include <cmath>
 #include <utility>
 
 namespace gpucap {
@@ -73,6 +74,24 @@ ModelStorage compile(const Scenario& s) {
     if (p.has_zone_events)
       c.zone_event_gap_s = compile_distribution(p.zone_event_gap_s, out.table_);
     c.launch_checks = c.preemptible || c.stockout_probability > 0;
+    c.price_model = p.price_model;
+    c.price_step_s = p.price_step_s;
+    c.price_random_start = p.price_random_start;
+    c.price_start_s = p.price_start_s;
+    if (p.price_model == CompiledPool::kTracePrice) {
+      c.price_offset = static_cast<uint32_t>(out.table_.size());
+      c.price_count = static_cast<uint32_t>(p.price_trace_usd_per_gpu_hour.size());
+      for (double v : p.price_trace_usd_per_gpu_hour) out.table_.push_back(v / 3600.0);
+    }
+    c.price_level_usd_per_gpu_s = p.price_usd_per_gpu_hour / 3600.0;
+    c.price_reversion_per_s = p.price_reversion_per_hour / 3600.0;
+    c.price_volatility_per_sqrt_s = p.price_volatility_per_sqrt_hour / 60.0;  // sqrt(3600) = 60
+    if (p.price_model == CompiledPool::kMeanRevertingPrice) {
+      const double theta = c.price_reversion_per_s, sigma = c.price_volatility_per_sqrt_s;
+      c.price_decay = std::exp(-theta * p.price_step_s);
+      c.price_noise = sigma * std::sqrt(-std::expm1(-2 * theta * p.price_step_s) / (2 * theta));
+      c.price_stationary_sd = sigma / std::sqrt(2 * theta);
+    }
     c.has_slowdown = p.has_slowdown;
     if (p.has_slowdown) c.slowdown = compile_distribution(p.slowdown, out.table_);
     c.has_time_to_preemption = p.has_time_to_preemption;

@@ -540,6 +540,53 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
   }
 }
 
+/// `price_process` of a pool: {model: trace, file, column, step, start} or {model:
+/// mean_reverting, volatility_per_sqrt_hour, reversion_per_hour, step}.
+void read_price_process(const Context& ctx, const YAML::Node& node, const std::string& path,
+                        PoolSpec& p) {
+  if (!node.IsMap())
+    ctx.fail(node, path,
+             "must be a mapping with 'model' (trace or mean_reverting); got " + describe(node));
+  p.price_model = read_choice<CompiledPool::PriceModel>(
+      ctx, require(ctx, node, path, "model", "trace or mean_reverting"), join_path(path, "model"),
+      {{"trace", CompiledPool::kTracePrice},
+       {"mean_reverting", CompiledPool::kMeanRevertingPrice}});
+  p.price_step_s =
+      read_duration(ctx, require(ctx, node, path, "step", "how often the price changes, e.g. 1h"),
+                    join_path(path, "step"), false);
+  if (p.price_model == CompiledPool::kTracePrice) {
+    expect_map(ctx, node, path, {"model", "file", "column", "step", "start"});
+    const YAML::Node file_node = require(ctx, node, path, "file", "a CSV of prices");
+    const std::string column = node["column"]
+                                   ? read_string(ctx, node["column"], join_path(path, "column"))
+                                   : std::string("price_usd_per_gpu_hour");
+    p.price_trace_usd_per_gpu_hour =
+        read_csv_column(ctx, file_node, join_path(path, "file"),
+                        read_string(ctx, file_node, join_path(path, "file")), column);
+    if (p.price_trace_usd_per_gpu_hour.empty())
+      ctx.fail(file_node, join_path(path, "file"), "the price trace has no rows");
+    for (double v : p.price_trace_usd_per_gpu_hour)
+      if (!(v >= 0))
+        ctx.fail(file_node, join_path(path, "file"),
+                 "column '" + column + "' must hold prices >= 0 USD per GPU-hour");
+    if (node["start"]) {
+      if (node["start"].IsScalar() && node["start"].Scalar() == "random")
+        p.price_random_start = true;
+      else
+        p.price_start_s = read_duration(ctx, node["start"], join_path(path, "start"), true);
+    }
+  } else {
+    expect_map(ctx, node, path,
+               {"model", "volatility_per_sqrt_hour", "reversion_per_hour", "step"});
+    p.price_volatility_per_sqrt_hour = read_number_in(
+        ctx, require(ctx, node, path, "volatility_per_sqrt_hour", "sigma of the log-price"),
+        join_path(path, "volatility_per_sqrt_hour"), 0, false, "a volatility >= 0");
+    p.price_reversion_per_hour = read_number_in(
+        ctx, require(ctx, node, path, "reversion_per_hour", "theta, the pull to the level"),
+        join_path(path, "reversion_per_hour"), 0, true, "a rate > 0 per hour");
+  }
+}
+
 PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string& path,
                    const std::string& name, const Scenario& s) {
   if (!node.IsMap()) ctx.fail(node, path, "must be a mapping (a pool); got " + describe(node));
@@ -559,14 +606,15 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
     keys.push_back("slowdown");
   switch (p.purchase) {
     case PurchaseOption::on_demand:
-      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "catalog_row", "billing_increment",
-                               "billing_minimum", "quota", "availability", "stockout"});
+      keys.insert(keys.end(),
+                  {"price_usd_per_gpu_hour", "catalog_row", "price_process", "billing_increment",
+                   "billing_minimum", "quota", "availability", "stockout"});
       break;
     case PurchaseOption::spot:
     case PurchaseOption::marketplace:
       keys.insert(keys.end(),
-                  {"price_usd_per_gpu_hour", "catalog_row", "billing_increment", "billing_minimum",
-                   "quota", "preemption", "availability", "stockout"});
+                  {"price_usd_per_gpu_hour", "catalog_row", "price_process", "billing_increment",
+                   "billing_minimum", "quota", "preemption", "availability", "stockout"});
       break;
     case PurchaseOption::reserved:
       keys.insert(keys.end(), {"price_usd_per_gpu_hour", "count"});
@@ -629,7 +677,13 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
     case PurchaseOption::on_demand:
     case PurchaseOption::spot:
     case PurchaseOption::marketplace:
-      if (row && !node["price_usd_per_gpu_hour"]) {
+      if (node["price_process"])
+        read_price_process(ctx, node["price_process"], join_path(path, "price_process"), p);
+      if (p.price_model == CompiledPool::kTracePrice && !node["price_usd_per_gpu_hour"]) {
+        double sum = 0;  // for reports only: the trace sets every price
+        for (double v : p.price_trace_usd_per_gpu_hour) sum += v;
+        p.price_usd_per_gpu_hour = sum / p.price_trace_usd_per_gpu_hour.size();
+      } else if (row && !node["price_usd_per_gpu_hour"]) {
         p.price_usd_per_gpu_hour = p.purchase == PurchaseOption::spot
                                        ? row->spot_usd_per_gpu_hour
                                        : row->on_demand_usd_per_gpu_hour;

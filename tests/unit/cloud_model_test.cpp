@@ -10,6 +10,7 @@
 #include "gpucap/compile.hpp"
 #include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
+#include "gpucap/summary.hpp"
 
 #include "support/scenario_fixture.hpp"
 
@@ -530,6 +531,57 @@ TEST_F(Network, MissingLinkIsNamed) {
                 "no bandwidth between us and eu (pool \"gpus\"); add regions.us.bandwidth_gbps.eu"),
             std::string::npos)
       << message;
+}
+
+}  // namespace
+}  // namespace gpucap
+
+namespace gpucap {
+namespace {
+
+class PriceProcess : public testing_support::ScenarioFixture {};
+
+// Price trace, 100 s steps: 1, 2, 1, ... USD per GPU-second. A job runs from 50 s to 150 s: it
+// pays 50 x 1 + 50 x 2 = 150 USD. With 60 s billing increments it is billed 120 s: the 20 s
+// beyond the run at the end price (2), 190 USD in all.
+TEST_F(PriceProcess, TracePricesAreIntegratedOverTheRun) {
+  write("job.csv", "submit_s,gpus,duration_s\n50,1,100\n");
+  write("prices.csv", "price_usd_per_gpu_hour\n3600\n7200\n3600\n3600\n");
+  const std::string yaml =
+      "name: t\nhorizon: 1h\n"
+      "pools:\n  spot: {gpu: H100, purchase: spot, quota: 1, preemption: {max_runtime: 10h},\n"
+      "         price_process: {model: trace, file: prices.csv, step: 100s}}\n"
+      "workloads:\n  - {name: j, arrivals: {process: trace, file: job.csv}}\n";
+  EXPECT_DOUBLE_EQ(run_once(parse(yaml))[kCostUsd], 150.0);
+  std::string minute = yaml;
+  minute.replace(minute.find("quota: 1"), 8, "quota: 1, billing_increment: 60s");
+  EXPECT_DOUBLE_EQ(run_once(parse(minute))[kCostUsd], 190.0);
+}
+
+// A mean-reverting log-price x (theta = 0.5/h, sigma = 0.3/sqrt(h)) around a level of 2 USD per
+// GPU-hour: stationary x ~ N(0, sigma^2 / (2 theta)), so the long-run mean price is
+// 2 e^(sigma^2 / (4 theta)) = 2 e^0.045 = 2.0921 USD per GPU-hour. A GPU kept busy for 2000 h
+// pays that on average.
+TEST_F(PriceProcess, MeanRevertingPriceAveragesToItsStationaryMean) {
+  RunOptions options;
+  options.replications = 40;
+  const RunResults r = run(
+      parse("name: t\nhorizon: 2000h\n"
+            "pools:\n  od: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 1,\n"
+            "       price_process: {model: mean_reverting, volatility_per_sqrt_hour: 0.3,\n"
+            "                       reversion_per_hour: 0.5, step: 5min}}\n"
+            "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 2}, work: 1h}\n"
+            "policy: {queue_capacity: 1000000}\n"),
+      options);
+  std::vector<double> per_hour;
+  for (size_t i = 0; i < r.replications; ++i)
+    per_hour.push_back(r.scalar(0, i, kCostUsd) / r.scalar(0, i, kGpuHoursBilled));
+  const MetricSummary s = summarize(per_hour);
+  const double analytic = 2.0 * std::exp(0.3 * 0.3 / (4 * 0.5));
+  std::printf("  mean-reverting price: paid %.4f +- %.4f USD/GPU-h (99%%), analytic %.4f\n", s.mean,
+              ci_half_width(s, 0.99), analytic);
+  EXPECT_NEAR(s.mean, analytic, ci_half_width(s, 0.99));
+  EXPECT_LT(ci_half_width(s, 0.99), 0.01 * analytic);
 }
 
 }  // namespace

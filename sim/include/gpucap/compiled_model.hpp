@@ -44,8 +44,25 @@ struct CompiledPool {
   double notice_s = 0;                ///< warning before the reclaim; 0: none
   bool has_zone_events = false;       ///< zone-wide events reclaim every job of the pool at once
   Distribution zone_event_gap_s;      ///< time between zone-wide events
-  bool has_slowdown = false;          ///< run time multiplied by a factor drawn for each run
-  Distribution slowdown;              ///< the factor (plain number, > 0)
+  // Price process (on_demand, spot, marketplace): the price per GPU-second varies in steps of
+  // price_step_s, from a trace (table[offset + step mod count], USD per GPU-hour, repeating) or
+  // as a mean-reverting log-price: x' = x e^(-theta step) + sigma sqrt((1 - e^(-2 theta step)) /
+  // (2 theta)) Z, price = level e^x, x0 drawn from its stationary law. A hold pays the integral
+  // of the price over its run, plus the end price for billed time beyond the run.
+  enum PriceModel : uint8_t { kFixedPrice, kTracePrice, kMeanRevertingPrice };
+  PriceModel price_model = kFixedPrice;
+  double price_step_s = 0;
+  uint32_t price_offset = 0, price_count = 0;  ///< trace, in CompiledModel::table
+  bool price_random_start = false;
+  double price_start_s = 0;
+  double price_level_usd_per_gpu_s = 0;    ///< mean-reverting: e^0 level
+  double price_reversion_per_s = 0;        ///< theta
+  double price_volatility_per_sqrt_s = 0;  ///< sigma
+  double price_decay = 0;          ///< e^(-theta step), computed on the host at compile time
+  double price_noise = 0;          ///< sigma sqrt((1 - e^(-2 theta step)) / (2 theta))
+  double price_stationary_sd = 0;  ///< sigma / sqrt(2 theta)
+  bool has_slowdown = false;       ///< run time multiplied by a factor drawn for each run
+  Distribution slowdown;           ///< the factor (plain number, > 0)
   // Availability trace: capacity(t) = min(quota, gpus_per_instance x table[offset + step index
   // mod count]), where the step index of time t is floor((t + start) / step). When capacity
   // falls below the GPUs held, the most recently launched jobs are reclaimed.

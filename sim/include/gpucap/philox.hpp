@@ -93,6 +93,7 @@ enum class StreamKind : uint32_t {
   stockout = 6,      ///< whether a pool's launches fail
   slowdown = 7,      ///< run-time multipliers of a pool's instances (marketplaces)
   zone_events = 8,   ///< times of a pool's zone-wide preemption events
+  price = 9,         ///< a pool's price process (start and steps)
   test = 0xFFFF,     ///< reserved for tests
 };
 

@@ -62,6 +62,14 @@ struct PoolSpec {
   DistributionSpec zone_event_gap_s;
   bool has_slowdown = false;
   DistributionSpec slowdown;
+  // Price process (see CompiledPool): none, a trace, or mean-reverting.
+  CompiledPool::PriceModel price_model = CompiledPool::kFixedPrice;
+  std::vector<double> price_trace_usd_per_gpu_hour;
+  double price_step_s = 0;
+  bool price_random_start = false;
+  double price_start_s = 0;
+  double price_reversion_per_hour = 0;
+  double price_volatility_per_sqrt_hour = 0;
   // Capacity from a trace of available instances at a fixed step (empty: the quota always).
   std::vector<double> availability;  ///< instances available at each step
   double availability_step_s = 0;

@@ -43,15 +43,23 @@ struct PoolState {
   uint32_t unused_;
   double trace_origin_s;
   uint64_t next_change_step;
+  // Price process: the price now (USD per GPU-second), its integral up to price_time_s, the next
+  // step boundary, the step index and the mean-reverting log-price.
+  double price_per_gpu_s;
+  double price_integral;
+  double price_time_s;
+  double price_next_step_s;
+  uint64_t price_step;
+  double log_price;
 };
 
 /// A job holding GPUs.
 struct JobSlot {  // 64 bytes: one cache line
   double arrival_s;
-  double start_s;     ///< launch time while provisioning, then the time it began running
-  double work_s;      ///< reference-GPU seconds still to do when this run began
-  double restart_s;   ///< restoring time at the start of this run (0 on a first run)
-  double speed;       ///< throughput of this run (the pool's speed over a slowdown draw)
+  double start_s;    ///< launch time while provisioning, then the time it began running
+  double work_s;     ///< reference-GPU seconds still to do when this run began
+  double restart_s;  ///< restoring time at the start of this run (0 on a first run)
+  double speed;      ///< throughput of this run (the pool's speed over a slowdown draw)
   uint32_t pool;
   uint32_t gpus;
   uint32_t job_class;
@@ -99,16 +107,17 @@ enum PoolStream : uint32_t {
   kStockoutStream,
   kSlowdownStream,
   kZoneEventStream,
+  kPriceStream,
   kPoolStreamCount
 };
 constexpr StreamKind kPoolStreamKinds[kPoolStreamCount] = {
-    StreamKind::provisioning, StreamKind::preemption, StreamKind::stockout, StreamKind::slowdown,
-    StreamKind::zone_events};
+    StreamKind::provisioning, StreamKind::preemption,  StreamKind::stockout,
+    StreamKind::slowdown,     StreamKind::zone_events, StreamKind::price};
 
 /// Byte offsets of each part of a replication's arena; every part 8-byte aligned.
 struct ArenaLayout {
-  size_t calendar, slots, free_slots, queue, streams, class_state, free_gpus, pool_state, wait_hist,
-      completion_hist, total_bytes;
+  size_t calendar, slots, free_slots, queue, streams, class_state, free_gpus, pool_state,
+      price_marks, wait_hist, completion_hist, total_bytes;
   uint32_t calendar_capacity, slot_capacity, stream_count;
 
   GPUCAP_HD static size_t align8(size_t n) { return (n + 7) & ~static_cast<size_t>(7); }
@@ -137,6 +146,8 @@ struct ArenaLayout {
     at += align8(sizeof(int32_t) * m.pool_count);
     a.pool_state = at;
     at += align8(sizeof(PoolState) * m.pool_count);
+    a.price_marks = at;
+    at += align8(sizeof(double) * m.total_quota_gpus);
     a.wait_hist = at;
     at += align8(sizeof(LogHistogram));
     a.completion_hist = at;
@@ -161,6 +172,7 @@ class ReplicationEngine {
     class_state_ = reinterpret_cast<ClassState*>(base + a.class_state);
     free_gpus_ = reinterpret_cast<int32_t*>(base + a.free_gpus);
     pool_state_ = reinterpret_cast<PoolState*>(base + a.pool_state);
+    price_marks_ = reinterpret_cast<double*>(base + a.price_marks);
     wait_hist_ = reinterpret_cast<LogHistogram*>(base + a.wait_hist);
     completion_hist_ = reinterpret_cast<LogHistogram*>(base + a.completion_hist);
 
@@ -204,6 +216,7 @@ class ReplicationEngine {
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       if (m_.pools[p].has_availability) start_availability(p);
       if (m_.pools[p].has_zone_events) schedule_zone_event(p);
+      if (m_.pools[p].price_model != CompiledPool::kFixedPrice) start_price(p);
     }
     for (uint32_t c = 0; c < m_.class_count; ++c) schedule_next_arrival(c, 0.0);
     uint64_t events = 0;
@@ -468,7 +481,6 @@ class ReplicationEngine {
             job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
   }
 
-
   /// Launches `job` in `pool`: its GPUs leave the quota now; it runs after provisioning.
   /// Draws whether a launch in pool p fails for a stockout; a failure schedules a retry.
   GPUCAP_HD bool launch_fails(uint32_t p) {
@@ -530,6 +542,8 @@ class ReplicationEngine {
     slot.start_s = now_;
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     const CompiledPool& pool = m_.pools[slot.pool];
+    if (pool.price_model != CompiledPool::kFixedPrice)
+      price_marks_[s] = price_integral_at(slot.pool, now_);
     // A run first fetches its data (from another region), then restores, then computes; the
     // whole prefix is restart_s for the progress arithmetic; transfer_s() is the fetching part.
     slot.restart_s = transfer_s(slot) + (slot.preemptions > 0 ? cls.restart_s : 0.0);
@@ -552,6 +566,50 @@ class ReplicationEngine {
       }
     }
     push(now_ + duration_s, kCompletion, s);
+  }
+
+  // ---- price processes ------------------------------------------------------------------------
+
+  GPUCAP_HD void start_price(uint32_t p) {
+    const CompiledPool& pool = m_.pools[p];
+    PoolState& ps = pool_state_[p];
+    RandomStream& rng = pool_stream(kPriceStream, p);
+    double origin_s = 0;
+    if (pool.price_model == CompiledPool::kTracePrice) {
+      origin_s = pool.price_random_start ? rng.next_uniform() * pool.price_step_s * pool.price_count
+                                         : pool.price_start_s;
+      ps.price_step = static_cast<uint64_t>(origin_s / pool.price_step_s);
+      ps.price_per_gpu_s = m_.table[pool.price_offset + ps.price_step % pool.price_count];
+    } else {
+      ps.price_step = 0;
+      ps.log_price = pool.price_stationary_sd * sample_standard_normal(rng);
+      ps.price_per_gpu_s = pool.price_level_usd_per_gpu_s * pmath::exp(ps.log_price);
+    }
+    ps.price_integral = 0;
+    ps.price_time_s = 0;
+    ps.price_next_step_s = static_cast<double>(ps.price_step + 1) * pool.price_step_s - origin_s;
+  }
+
+  /// The integral of pool p's price (USD per GPU) from 0 to t; t never decreases between calls.
+  GPUCAP_HD double price_integral_at(uint32_t p, double t) {
+    const CompiledPool& pool = m_.pools[p];
+    PoolState& ps = pool_state_[p];
+    while (t >= ps.price_next_step_s) {
+      ps.price_integral += ps.price_per_gpu_s * (ps.price_next_step_s - ps.price_time_s);
+      ps.price_time_s = ps.price_next_step_s;
+      ps.price_next_step_s += pool.price_step_s;
+      ++ps.price_step;
+      if (pool.price_model == CompiledPool::kTracePrice) {
+        ps.price_per_gpu_s = m_.table[pool.price_offset + ps.price_step % pool.price_count];
+      } else {
+        ps.log_price = ps.log_price * pool.price_decay +
+                       pool.price_noise * sample_standard_normal(pool_stream(kPriceStream, p));
+        ps.price_per_gpu_s = pool.price_level_usd_per_gpu_s * pmath::exp(ps.log_price);
+      }
+    }
+    ps.price_integral += ps.price_per_gpu_s * (t - ps.price_time_s);
+    ps.price_time_s = t;
+    return ps.price_integral;
   }
 
   // ---- checkpointed runs (wall-clock seconds on the instance) -------------------------------
@@ -606,7 +664,7 @@ class ReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE void on_completion(uint32_t s) {
     JobSlot& slot = slots_[s];
     const CompiledJobClass& cls = m_.classes[slot.job_class];
-    account_hold(slot, now_);
+    account_hold(s, now_);
     if (cls.checkpoint_interval_s > 0 || slot.restart_s > 0)
       account_overheads(slot, checkpoints_needed(slot) * cls.checkpoint_write_s, slot.restart_s,
                         0.0);
@@ -652,7 +710,7 @@ class ReplicationEngine {
     }
     const double restoring_s = elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s;
     const double lost_s = elapsed_s - restoring_s - progress.writing_s - progress.saved_s;
-    account_hold(slot, now_);
+    account_hold(s, now_);
     account_overheads(slot, progress.writing_s, restoring_s, lost_s > 0 ? lost_s : 0.0);
     if (now_ >= m_.warmup_s) {
       ++preemptions_;
@@ -784,7 +842,8 @@ class ReplicationEngine {
   /// Bills and records the usage of a running job's GPUs from its start to `end_s`.
   /// Usage is clipped to the window; billing counts holds that end inside the window. During the
   /// run the pool rows hold GPU-seconds; finish() turns them into GPU-hours and USD.
-  GPUCAP_HD void account_hold(const JobSlot& slot, double end_s) {
+  GPUCAP_HD void account_hold(uint32_t s, double end_s) {
+    const JobSlot& slot = slots_[s];
     const CompiledPool& p = m_.pools[slot.pool];
     double* pool_row = pool_out_ + slot.pool * kPoolMetricCount;
     pool_row[kPoolGpuHoursUsed] += in_window(slot.start_s, end_s) * slot.gpus;
@@ -792,10 +851,16 @@ class ReplicationEngine {
     if (m_.has_transfers && end_s >= m_.warmup_s)
       pool_row[kPoolEgressUsd] +=
           m_.transfer_egress_usd[slot.job_class * m_.pool_count + slot.pool];
-    if (end_s >= m_.warmup_s && !p.committed())  // committed pools are charged in finish()
-      pool_row[kPoolGpuHoursBilled] +=
-          billed_seconds(end_s - slot.start_s, p.billing_increment_s, p.billing_minimum_s) *
-          slot.gpus;
+    if (end_s < m_.warmup_s || p.committed()) return;  // committed pools: charged in finish()
+    const double held_s = end_s - slot.start_s;
+    const double billed_s = billed_seconds(held_s, p.billing_increment_s, p.billing_minimum_s);
+    pool_row[kPoolGpuHoursBilled] += billed_s * slot.gpus;
+    if (p.price_model != CompiledPool::kFixedPrice) {
+      // The price paid over the run, and the end price for billed time beyond it.
+      const double run_usd = price_integral_at(slot.pool, end_s) - price_marks_[s];
+      pool_row[kPoolCostUsd] +=
+          (run_usd + (billed_s - held_s) * pool_state_[slot.pool].price_per_gpu_s) * slot.gpus;
+    }
   }
 
  public:
@@ -822,7 +887,7 @@ class ReplicationEngine {
     for (uint32_t s = 0; s < m_.total_quota_gpus; ++s) {
       const JobSlot& slot = slots_[s];
       if (slot.state != kSlotRunning) continue;
-      account_hold(slot, m_.horizon_s);
+      account_hold(s, m_.horizon_s);
       // Overheads of the unfinished run so far (nothing is lost: it is merely cut off).
       const double elapsed_s = m_.horizon_s - slot.start_s;
       account_overheads(slot, progress_at(slot, elapsed_s).writing_s,
@@ -837,9 +902,13 @@ class ReplicationEngine {
       // Committed pools bill every GPU of the count for the whole window, used or not.
       const double billed_gpu_s =
           pool.committed() ? pool.quota_gpus * window_s : row[kPoolGpuHoursBilled];
-      row[kPoolCostUsd] = billed_gpu_s * (pool.committed() ? pool.committed_usd_per_gpu_s
-                                                           : pool.price_usd_per_gpu_s) +
-                          row[kPoolEgressUsd];
+      // Pools with a price process have accumulated their cost hold by hold.
+      const double compute_usd =
+          pool.price_model != CompiledPool::kFixedPrice
+              ? row[kPoolCostUsd]
+              : billed_gpu_s *
+                    (pool.committed() ? pool.committed_usd_per_gpu_s : pool.price_usd_per_gpu_s);
+      row[kPoolCostUsd] = compute_usd + row[kPoolEgressUsd];
       out_[kEgressUsd] += row[kPoolEgressUsd];
       row[kPoolGpuHoursBilled] = billed_gpu_s / 3600.0;
       row[kPoolGpuHoursUsed] /= 3600.0;
@@ -900,6 +969,7 @@ class ReplicationEngine {
   ClassState* class_state_;
   int32_t* free_gpus_;  ///< capacity - GPUs held; below 0 only while a capacity drop is handled
   PoolState* pool_state_;
+  double* price_marks_;  ///< per slot: the pool's price integral when its run began
   LogHistogram* wait_hist_;
   LogHistogram* completion_hist_;
   uint32_t jobs_holding_ = 0;
