@@ -1,13 +1,19 @@
 // gpucap internals: the discrete-event engine behind run_replication().
 //
 // State of one replication, all inside one arena:
-//   calendar   at most one pending arrival per job class and one event per job holding GPUs,
+//   calendar   pending events: at most one per job class (arrivals; up to 16 classes keep theirs
+//              in slots beside the heap), one per job holding GPUs, one availability change and
+//              one zone event per pool, one stockout retry,
 //   slots      jobs holding GPUs (provisioning or running), at most total_quota_gpus of them,
 //   queue      jobs waiting, sorted by the discipline's key, stable (FIFO among equal keys),
-//   streams    one Philox stream per (job class, purpose) and per pool,
+//   streams    Philox streams: two per job class (arrivals, sizes), several per pool,
+//   pools      availability capacity and price-process state,
 //   histograms of wait and completion time.
-// Invariants: free_gpus[p] + GPUs held in pool p == quota of p; every slot in use has exactly one
-// pending event in the calendar; the queue is sorted by key and then arrival order.
+// Invariants: free_gpus[p] + GPUs held in pool p == capacity of p (its quota, or what its
+// availability trace allows; free_gpus < 0 only while a capacity drop is being handled); every
+// slot in use has exactly one pending event in the calendar; the queue is sorted by key and then
+// arrival order. A run's wall-clock time is: data transfer, restore, then cycles of computing and
+// checkpoint writing.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -36,8 +42,8 @@ enum SlotState : uint32_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning =
 /// Event types that belong to a job slot (bit t for type t).
 constexpr uint32_t kSlotEventTypes = (1u << kRunStart) | (1u << kCompletion) | (1u << kPreemption);
 
-/// Per pool with an availability trace: its capacity now (GPUs), the trace position of t = 0
-/// and the step index of the next change.
+/// Per pool: the availability trace's capacity now (GPUs), the trace position of t = 0 and the
+/// step index of the next change; and the price process's state.
 struct PoolState {
   int32_t capacity_gpus;
   uint32_t unused_;
