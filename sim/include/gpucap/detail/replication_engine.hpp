@@ -375,7 +375,8 @@ class ReplicationEngine {
   /// A job asks for GPUs: it starts at once when it fits and nothing waiting takes precedence
   /// over it, else it waits, else (waiting room full) it is dropped.
   GPUCAP_HD GPUCAP_FORCEINLINE void submit(const QueuedJob& job, bool counted) {
-    if (m_.backfill || queue_size_ == 0 || precedes(job, queue_[queue_head_])) {
+    if (m_.backfill || queue_size_ == 0 ||
+        (m_.discipline != QueueDiscipline::fifo && precedes(job, queue_[queue_head_]))) {
       const uint32_t pool = find_pool(job);
       if (pool != kNoPool) {
         start_job(job, pool);
@@ -419,10 +420,12 @@ class ReplicationEngine {
       queue_head_ = 0;
     }
     uint32_t pos = queue_head_ + queue_size_;
-    const double key = key_of(job);
-    while (pos > queue_head_ && key < key_of(queue_[pos - 1])) {
-      queue_[pos] = queue_[pos - 1];
-      --pos;
+    if (m_.discipline != QueueDiscipline::fifo) {  // FIFO: always at the back
+      const double key = key_of(job);
+      while (pos > queue_head_ && key < key_of(queue_[pos - 1])) {
+        queue_[pos] = queue_[pos - 1];
+        --pos;
+      }
     }
     queue_[pos] = job;
     ++queue_size_;
