@@ -16,6 +16,9 @@ ModelStorage& ModelStorage::operator=(ModelStorage&& other) noexcept {
   trace_work_s_ = std::move(other.trace_work_s_);
   transfer_s_ = std::move(other.transfer_s_);
   transfer_egress_usd_ = std::move(other.transfer_egress_usd_);
+  pool_link_s_per_gb_ = std::move(other.pool_link_s_per_gb_);
+  pool_link_latency_s_ = std::move(other.pool_link_latency_s_);
+  pool_egress_usd_per_gb_ = std::move(other.pool_egress_usd_per_gb_);
   bind();
   other.bind();
   return *this;
@@ -33,6 +36,9 @@ void ModelStorage::bind() {
   model_.trace_work_s = trace_work_s_.data();
   model_.transfer_s = transfer_s_.data();
   model_.transfer_egress_usd = transfer_egress_usd_.data();
+  model_.pool_link_s_per_gb = pool_link_s_per_gb_.data();
+  model_.pool_link_latency_s = pool_link_latency_s_.data();
+  model_.pool_egress_usd_per_gb = pool_egress_usd_per_gb_.data();
 }
 
 namespace {
@@ -140,6 +146,7 @@ ModelStorage compile(const Scenario& s) {
     c.checkpoint_interval_s = w.checkpoint_interval_s;
     c.checkpoint_write_s = w.checkpoint_write_s;
     c.restart_s = w.restart_s;
+    c.checkpoint_size_gb = w.checkpoint_size_gb;
     c.deadline_s = w.deadline_s;
     c.fallback_after_preemptions = w.fallback_after_preemptions;
     c.fallback_slack_s = w.fallback_slack_s;
@@ -160,6 +167,21 @@ ModelStorage compile(const Scenario& s) {
     }
     out.classes_.push_back(c);
   }
+  // Links between pools (for checkpoints that change region); the loader checked that every
+  // link a checkpointing class may need is declared.
+  for (const PoolSpec& from : s.pools) {
+    const RegionSpec* region = s.region(from.region);
+    out.pool_egress_usd_per_gb_.push_back(region ? region->egress_usd_per_gb : 0.0);
+    for (const PoolSpec& to : s.pools) {
+      const double bandwidth = s.bandwidth_gbps(from.region, to.region);
+      const bool moves = from.region != to.region && bandwidth > 0;
+      const double latency = s.latency_ms(from.region, to.region);
+      out.pool_link_s_per_gb_.push_back(moves ? 8.0 / bandwidth : 0.0);
+      out.pool_link_latency_s_.push_back(moves && latency > 0 ? latency / 1000.0 : 0.0);
+    }
+  }
+  for (const JobClassSpec& w : s.workloads)
+    out.model_.has_checkpoint_moves = out.model_.has_checkpoint_moves || w.checkpoint_size_gb > 0;
   out.model_.horizon_s = s.horizon_s;
   out.model_.warmup_s = s.warmup_s;
   out.model_.discipline = s.policy.discipline;

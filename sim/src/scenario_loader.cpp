@@ -838,7 +838,10 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
   if (node["checkpoint"]) {
     const YAML::Node ck = node["checkpoint"];
     const std::string cpath = join_path(path, "checkpoint");
-    expect_map(ctx, ck, cpath, {"interval", "write", "restart"});
+    expect_map(ctx, ck, cpath, {"interval", "write", "restart", "size_gb"});
+    if (ck["size_gb"])
+      w.checkpoint_size_gb =
+          read_number_in(ctx, ck["size_gb"], cpath + ".size_gb", 0, false, "GB >= 0");
     if (ck["interval"])
       w.checkpoint_interval_s = read_duration(ctx, ck["interval"], cpath + ".interval", false);
     if (ck["write"]) w.checkpoint_write_s = read_duration(ctx, ck["write"], cpath + ".write", true);
@@ -883,6 +886,23 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
     if (!fits_memory(w, p)) continue;
     largest = std::max(largest, p.quota_gpus);
     quotas += (quotas.empty() ? "" : ", ") + name + " " + std::to_string(p.quota_gpus);
+  }
+  // A checkpoint may follow its job to any pool of the placement list: regions that differ need
+  // a declared link.
+  if (w.checkpoint_size_gb > 0) {
+    for (const auto& from : w.placement)
+      for (const auto& to : w.placement) {
+        const PoolSpec& a = s.pools[s.pool_index(from)];
+        const PoolSpec& b = s.pools[s.pool_index(to)];
+        if (a.region.empty() || b.region.empty() || a.region == b.region) continue;
+        if (s.bandwidth_gbps(a.region, b.region) < 0)
+          ctx.fail(node["checkpoint"], join_path(path, "checkpoint"),
+                   "a checkpoint may move between " + a.region + " and " + b.region + " (pools \"" +
+                       from + "\" and \"" + to +
+                       "\"), but no bandwidth links "
+                       "them; add regions." +
+                       a.region + ".bandwidth_gbps." + b.region);
+      }
   }
   // Data fetched from another region needs a declared link (bandwidth) to every pool's region.
   if (w.data_gb > 0) {

@@ -521,6 +521,34 @@ TEST_F(Network, DataFromAnotherRegionCostsTimeAndEgress) {
   EXPECT_EQ(l[kEgressUsd], 0.0);
 }
 
+// A checkpoint follows its job to another region: preempted on spot in us at 100 s (2 cycles of
+// 40 + 10 saved 80 s), the job falls back to on-demand in eu, where it first copies its 100 GB
+// checkpoint over 8 Gbit/s (100 s, 5 USD of us egress), restores (5 s), then computes the 170 s
+// left with 4 checkpoints (40 s): 100 + 5 + 170 + 40 = 315 s, done at 415 s.
+// Cost: 100 s on spot at 1 USD/s, 315 s on-demand at 2 USD/s plus 5 USD egress = 735 USD.
+TEST_F(Network, CheckpointsMoveWithTheirJobBetweenRegions) {
+  write("job.csv", "submit_s,gpus,duration_s\n0,1,250\n");
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 1h\n"
+      "regions:\n  us: {bandwidth_gbps: {eu: 8}, egress_usd_per_gb: 0.05}\n  eu: {}\n"
+      "pools:\n"
+      "  spot: {gpu: H100, region: us, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 1,\n"
+      "         preemption: {time_to_preemption: 100s}}\n"
+      "  od: {gpu: H100, region: eu, price_usd_per_gpu_hour: 7200, quota: 1}\n"
+      "workloads:\n"
+      "  - name: j\n"
+      "    arrivals: {process: trace, file: job.csv}\n"
+      "    checkpoint: {interval: 40s, write: 10s, restart: 5s, size_gb: 100}\n"
+      "    fallback: {after_preemptions: 1}\n"));
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 415.0);
+  EXPECT_DOUBLE_EQ(r[kEgressUsd], 5.0);
+  EXPECT_DOUBLE_EQ(r.pool(1, kPoolEgressUsd), 5.0);
+  EXPECT_DOUBLE_EQ(r[kCostUsd], 735.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursTransferring] * 3600, 100.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursRestarting] * 3600, 5.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursCheckpointing] * 3600, 60.0);
+}
+
 TEST_F(Network, MissingLinkIsNamed) {
   const std::string message = error_of(
       "name: t\nhorizon: 1h\nregions:\n  us: {}\n  eu: {}\n"

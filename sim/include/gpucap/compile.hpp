@@ -36,6 +36,9 @@ class ModelStorage {
   std::vector<double> trace_work_s_;
   std::vector<double> transfer_s_;
   std::vector<double> transfer_egress_usd_;
+  std::vector<double> pool_link_s_per_gb_;
+  std::vector<double> pool_link_latency_s_;
+  std::vector<double> pool_egress_usd_per_gb_;
 };
 
 ModelStorage compile(const Scenario& scenario);

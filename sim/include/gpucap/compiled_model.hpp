@@ -105,7 +105,8 @@ struct CompiledJobClass {
   double checkpoint_interval_s = 0;  ///< 0: no periodic checkpoints
   double checkpoint_write_s = 0;
   double restart_s = 0;
-  double deadline_s = 0;                              ///< from arrival; 0: none
+  double checkpoint_size_gb = 0;  ///< copied when a job resumes in another region; 0: never
+  double deadline_s = 0;          ///< from arrival; 0: none
   uint32_t fallback_after_preemptions = 0xFFFFFFFFu;  ///< then avoid preemptible pools
   double fallback_slack_s = -1;  ///< avoid preemptible pools when slack falls below; <0: never
 };
@@ -127,6 +128,13 @@ struct CompiledModel {
   const double* transfer_s = nullptr;
   const double* transfer_egress_usd = nullptr;
   bool has_transfers = false;  ///< some class fetches data from another region
+  /// Between pools, [from * pool_count + to]: seconds per GB and latency (s) of copying data
+  /// (0 within a region), and per pool the egress price of its region (USD per GB). Used to move
+  /// a checkpoint when a job resumes in another region.
+  const double* pool_link_s_per_gb = nullptr;
+  const double* pool_link_latency_s = nullptr;
+  const double* pool_egress_usd_per_gb = nullptr;
+  bool has_checkpoint_moves = false;  ///< some class's checkpoints may change region
 
   double horizon_s = 0;  ///< arrivals stop and the run ends here
   double warmup_s = 0;   ///< statistics cover [warmup_s, horizon_s]

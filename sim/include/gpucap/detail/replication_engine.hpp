@@ -69,9 +69,10 @@ struct JobSlot {  // 64 bytes: one cache line
   uint32_t pool;
   uint32_t gpus;
   uint32_t job_class;
-  uint32_t state;
-  uint32_t preemptions;  ///< of this job so far
-  uint32_t flags;        ///< JobFlags
+  uint16_t state;            ///< SlotState
+  uint16_t flags;            ///< JobFlags
+  uint32_t preemptions;      ///< of this job so far
+  uint32_t checkpoint_pool;  ///< where its last checkpoint was written; kNoCheckpoint: none
 };
 
 /// Per job class: the next unit-exponential gap and the next job's work, drawn one job ahead so
@@ -98,9 +99,12 @@ struct QueuedJob {
   double work_s;  ///< reference-GPU seconds still to do
   uint32_t job_class;
   uint32_t gpus;
-  uint32_t preemptions;  ///< > 0: a job resubmitted after a preemption
-  uint32_t flags;        ///< JobFlags
+  uint32_t preemptions;      ///< > 0: a job resubmitted after a preemption
+  uint32_t flags;            ///< JobFlags
+  uint32_t checkpoint_pool;  ///< where its last checkpoint was written; kNoCheckpoint: none
 };
+
+constexpr uint32_t kNoCheckpoint = 0xFFFFFFFFu;
 
 enum JobFlags : uint32_t {
   kLaunchedBefore = 1u,  ///< its queue wait was recorded at its first launch
@@ -356,7 +360,7 @@ class ReplicationEngine {
 
   GPUCAP_HD GPUCAP_FORCEINLINE void on_arrival(uint32_t c) {
     const CompiledJobClass& cls = m_.classes[c];
-    QueuedJob job{now_, 0.0, c, cls.gpus, 0, 0};
+    QueuedJob job{now_, 0.0, c, cls.gpus, 0, 0, kNoCheckpoint};
     if (cls.arrivals.kind == ArrivalKind::trace) {
       const uint32_t row = cls.arrivals.trace_offset + class_state_[c].trace_cursor++;
       job.gpus = m_.trace_gpus[row];
@@ -525,7 +529,8 @@ class ReplicationEngine {
     slot.gpus = job.gpus;
     slot.job_class = job.job_class;
     slot.preemptions = job.preemptions;
-    slot.flags = job.flags | kLaunchedBefore;
+    slot.flags = static_cast<uint16_t>(job.flags | kLaunchedBefore);
+    slot.checkpoint_pool = job.checkpoint_pool;
     ++jobs_holding_;
     const CompiledPool& p = m_.pools[pool];
     if (p.has_provisioning_delay) {
@@ -627,7 +632,23 @@ class ReplicationEngine {
 
   /// Seconds a run of this slot's job in its pool spends fetching data from another region.
   GPUCAP_HD double transfer_s(const JobSlot& slot) const {
-    return m_.has_transfers ? m_.transfer_s[slot.job_class * m_.pool_count + slot.pool] : 0.0;
+    double seconds =
+        m_.has_transfers ? m_.transfer_s[slot.job_class * m_.pool_count + slot.pool] : 0.0;
+    if (moves_checkpoint(slot)) {
+      const uint32_t link = slot.checkpoint_pool * m_.pool_count + slot.pool;
+      seconds += m_.pool_link_latency_s[link] +
+                 m_.classes[slot.job_class].checkpoint_size_gb * m_.pool_link_s_per_gb[link];
+    }
+    return seconds;
+  }
+
+  /// True when this run resumes from a checkpoint written in another region, which it must
+  /// first copy over (time and egress).
+  GPUCAP_HD bool moves_checkpoint(const JobSlot& slot) const {
+    return m_.has_checkpoint_moves && slot.preemptions > 0 &&
+           slot.checkpoint_pool != kNoCheckpoint &&
+           m_.classes[slot.job_class].checkpoint_size_gb > 0 &&
+           m_.pool_link_s_per_gb[slot.checkpoint_pool * m_.pool_count + slot.pool] > 0;
   }
 
   /// Wall-clock seconds of computing the run needs.
@@ -700,8 +721,8 @@ class ReplicationEngine {
     const CompiledPool& pool = m_.pools[slot.pool];
     if (!own_event) calendar_.remove(s, kSlotEventTypes);
     if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
-      const QueuedJob job{slot.arrival_s, slot.work_s,      slot.job_class,
-                          slot.gpus,      slot.preemptions, slot.flags};
+      const QueuedJob job{slot.arrival_s,   slot.work_s, slot.job_class,      slot.gpus,
+                          slot.preemptions, slot.flags,  slot.checkpoint_pool};
       release(s);
       submit(job, slot.arrival_s >= m_.warmup_s);
       return;
@@ -726,8 +747,11 @@ class ReplicationEngine {
       pool_out_[slot.pool * kPoolMetricCount + kPoolPreemptions] += 1;
     }
     const double left_s = slot.work_s - progress.saved_s * slot.speed;
+    // The checkpoint now lives where this run wrote one (if it saved anything).
+    const uint32_t checkpoint_pool = progress.saved_s > 0 ? slot.pool : slot.checkpoint_pool;
     const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class,
-                        slot.gpus,      slot.preemptions + 1,      slot.flags};
+                        slot.gpus,      slot.preemptions + 1,      slot.flags,
+                        checkpoint_pool};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
     if (own_event) dispatch();
@@ -860,6 +884,9 @@ class ReplicationEngine {
     if (m_.has_transfers && end_s >= m_.warmup_s)
       pool_row[kPoolEgressUsd] +=
           m_.transfer_egress_usd[slot.job_class * m_.pool_count + slot.pool];
+    if (moves_checkpoint(slot) && end_s >= m_.warmup_s)
+      pool_row[kPoolEgressUsd] += m_.classes[slot.job_class].checkpoint_size_gb *
+                                  m_.pool_egress_usd_per_gb[slot.checkpoint_pool];
     if (end_s < m_.warmup_s || p.committed()) return;  // committed pools: charged in finish()
     const double held_s = end_s - slot.start_s;
     const double billed_s = billed_seconds(held_s, p.billing_increment_s, p.billing_minimum_s);
