@@ -14,6 +14,7 @@
 #include "gpucap/compile.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+#include "gpucap/summary.hpp"
 
 namespace {
 
@@ -256,6 +257,30 @@ TEST(ShippedScenarios, RemoteCheapGpusBeatLocalOnesDespiteEgress) {
   EXPECT_GT(later,
             1000.0);  // about one 1600 s transfer, less the faster launches of the cheap cloud
   EXPECT_LT(later, 2500.0);
+}
+
+TEST(ShippedScenarios, MeanRevertingSpotPriceRaisesTheMeanBillByItsStationaryFactor) {
+  const gpucap::RunResults moving = simulate_with("spot_price_risk.yaml", {}, 200);
+  const gpucap::RunResults fixed =
+      simulate_with("spot_price_risk.yaml",
+                    {"pools.aws-h100-spot.price_process.volatility_per_sqrt_hour=0"}, 200);
+  // Prices do not change what runs: the same GPU-hours are billed in every replication. The bill
+  // then scales by the average price paid, whose expectation is the level times
+  // e^(sigma^2 / (4 theta)) = e^(0.15^2 / 0.2) = 1.1191.
+  std::vector<double> ratio;
+  for (size_t i = 0; i < moving.replications; ++i) {
+    EXPECT_EQ(moving.scalar(0, i, gpucap::kGpuHoursBilled),
+              fixed.scalar(0, i, gpucap::kGpuHoursBilled));
+    ratio.push_back(moving.scalar(0, i, gpucap::kCostUsd) / fixed.scalar(0, i, gpucap::kCostUsd));
+  }
+  const gpucap::MetricSummary r = gpucap::summarize(ratio);
+  const double analytic = std::exp(0.15 * 0.15 / (4 * 0.05));
+  const double half = gpucap::ci_half_width(r, 0.99);
+  std::printf("  spot price factor: simulated %.4f +- %.4f (99%%), analytic %.4f\n", r.mean, half,
+              analytic);
+  EXPECT_NEAR(r.mean, analytic, half);
+  EXPECT_LT(2 * half, 0.05 * analytic);
+  EXPECT_GT(moving.summary_of(0, gpucap::kCostUsd).std, fixed.summary_of(0, gpucap::kCostUsd).std);
 }
 
 TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
