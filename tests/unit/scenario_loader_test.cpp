@@ -192,7 +192,8 @@ TEST_F(ScenarioLoader, UnknownPoolKeySuggestsTheNearestOne) {
             "test.yaml:9:5: pools.gpus.qouta: unknown key 'qouta' (did you mean 'quota'?); valid "
             "keys: provider, region, gpu, gpu_memory_gb, purchase, speed, provisioning_delay, "
             "slowdown, "
-            "price_usd_per_gpu_hour, catalog_row, price_process, billing_increment, billing_minimum, quota, "
+            "price_usd_per_gpu_hour, catalog_row, price_process, billing_increment, "
+            "billing_minimum, quota, "
             "availability, stockout");
 }
 

@@ -111,7 +111,7 @@ struct JobClassSpec {
   double checkpoint_interval_s = 0;
   double checkpoint_write_s = 0;
   double restart_s = 0;
-  double checkpoint_size_gb = 0;       ///< copied when a job resumes in another region
+  double checkpoint_size_gb = 0;  ///< copied when a job resumes in another region
   double deadline_s = 0;
   uint32_t fallback_after_preemptions = 0xFFFFFFFFu;
   double fallback_slack_s = -1;
