@@ -37,8 +37,7 @@ struct Distribution {
 /// (one exp) or the tail (one log). Exact in distribution; no logarithm on the common path.
 GPUCAP_HD inline double sample_standard_exponential(RandomStream& rng) {
   for (;;) {
-    const uint64_t hi = rng.next_u32(), lo = rng.next_u32();
-    const uint64_t bits = (hi << 32) | lo;
+    const uint64_t bits = rng.next_u64();
     const uint32_t layer = static_cast<uint32_t>(bits & 0xFFu);
     const uint64_t position = bits >> 8;  // uniform on [0, 2^56)
     const double x = static_cast<double>(position) * detail::ziggurat_w(layer);

@@ -72,12 +72,23 @@ struct RandomStream {
     return buffer[used++];
   }
 
+  /// Two words as one 64-bit value, high word first: the same as two next_u32() calls, with one
+  /// buffer check when both words are in the current block (always, for paired draws).
+  GPUCAP_HD GPUCAP_FORCEINLINE uint64_t next_u64() {
+    if (used > 2) {
+      const uint64_t hi = next_u32();
+      return (hi << 32) | next_u32();
+    }
+    const uint64_t value = (static_cast<uint64_t>(buffer[used]) << 32) | buffer[used + 1];
+    used += 2;
+    return value;
+  }
+
   /// Uniform double in the open interval (0, 1): (k + 1/2) / 2^52 for 52 random bits k. Every
   /// step is exact, so the result lies in [2^-53, 1 - 2^-53]: never 0 or 1, and its logarithm
   /// is always finite.
   GPUCAP_HD GPUCAP_FORCEINLINE double next_uniform() {
-    const uint64_t hi = next_u32(), lo = next_u32();
-    const uint64_t bits52 = ((hi << 32) | lo) >> 12;  // 0 .. 2^52 - 1
+    const uint64_t bits52 = next_u64() >> 12;  // 0 .. 2^52 - 1
     return (static_cast<double>(bits52) + 0.5) * (1.0 / 4503599627370496.0);
   }
 };
