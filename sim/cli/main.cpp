@@ -53,13 +53,13 @@ std::string format_value(double v) {
 
 void print_summary(const gpucap::RunResults& r, std::ostream& out) {
   char line[256];
-  std::snprintf(line, sizeof line, "%-18s %-9s %11s  %-25s %11s %11s %11s\n", "metric", "unit",
+  std::snprintf(line, sizeof line, "%-24s %-9s %11s  %-25s %11s %11s %11s\n", "metric", "unit",
                 "mean", "95% CI of mean", "p5", "p50", "p95");
   out << line;
   for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m) {
     const gpucap::MetricSummary& s = r.summary_of(0, static_cast<gpucap::ScalarMetric>(m));
     const std::string ci = "[" + format_value(s.ci95_low) + ", " + format_value(s.ci95_high) + "]";
-    std::snprintf(line, sizeof line, "%-18s %-9s %11s  %-25s %11s %11s %11s\n",
+    std::snprintf(line, sizeof line, "%-24s %-9s %11s  %-25s %11s %11s %11s\n",
                   gpucap::kScalarMetricInfo[m].name, gpucap::kScalarMetricInfo[m].unit,
                   format_value(s.mean).c_str(), ci.c_str(), format_value(s.p5).c_str(),
                   format_value(s.p50).c_str(), format_value(s.p95).c_str());

@@ -107,8 +107,8 @@ TEST(Cli, TableHasUnitsAndSameSeedGivesSameOutput) {
   const std::string args = "run " + kScenarios + "mmc_validation.yaml -r 4 --set horizon=100h";
   const Outcome a = gpucap_cli(args + " -t 1"), b = gpucap_cli(args + " -t 2");
   ASSERT_EQ(a.exit_code, 0);
-  EXPECT_NE(a.output.find("wait_mean          s"), std::string::npos) << a.output;
-  EXPECT_NE(a.output.find("cost               USD"), std::string::npos);
+  EXPECT_NE(a.output.find("wait_mean                s"), std::string::npos) << a.output;
+  EXPECT_NE(a.output.find("cost                     USD"), std::string::npos);
   // Everything from the table on is identical; only the header line's timing may differ.
   auto table = [](const std::string& s) {
     const auto from = s.find("metric"), to = s.find("events/s");
