@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <vector>
 
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"

@@ -139,8 +139,8 @@ ModelStorage compile(const Scenario& s) {
     // Placement keeps only the pools whose GPU memory holds the job (validation ensures one).
     c.placement_offset = static_cast<uint32_t>(out.placement_.size());
     for (const std::string& name : w.placement) {
-      const PoolSpec& pool = s.pools[s.pool_index(name)];
-      if (fits_memory(w, pool)) out.placement_.push_back(static_cast<uint32_t>(s.pool_index(name)));
+      const int index = s.pool_index(name);
+      if (fits_memory(w, s.pools[index])) out.placement_.push_back(static_cast<uint32_t>(index));
     }
     c.placement_count = static_cast<uint32_t>(out.placement_.size()) - c.placement_offset;
     c.checkpoint_interval_s = w.checkpoint_interval_s;
