@@ -56,7 +56,14 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
   std::snprintf(line, sizeof line, "%-24s %-9s %11s  %-25s %11s %11s %11s\n", "metric", "unit",
                 "mean", "95% CI of mean", "p5", "p50", "p95");
   out << line;
+  // Rows of jobs or inference metrics only when the scenario has such workloads.
+  const bool has_jobs = r.summary_of(0, gpucap::kJobsArrived).mean > 0;
+  const bool has_services = r.summary_of(0, gpucap::kRequestsArrived).mean > 0;
   for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m) {
+    const gpucap::MetricGroup group = gpucap::kScalarMetricInfo[m].group;
+    if ((group == gpucap::MetricGroup::jobs && !has_jobs && has_services) ||
+        (group == gpucap::MetricGroup::inference && !has_services))
+      continue;
     const gpucap::MetricSummary& s = r.summary_of(0, static_cast<gpucap::ScalarMetric>(m));
     const std::string ci = "[" + format_value(s.ci95_low) + ", " + format_value(s.ci95_high) + "]";
     std::snprintf(line, sizeof line, "%-24s %-9s %11s  %-25s %11s %11s %11s\n",

@@ -19,6 +19,8 @@ ModelStorage& ModelStorage::operator=(ModelStorage&& other) noexcept {
   pool_link_s_per_gb_ = std::move(other.pool_link_s_per_gb_);
   pool_link_latency_s_ = std::move(other.pool_link_latency_s_);
   pool_egress_usd_per_gb_ = std::move(other.pool_egress_usd_per_gb_);
+  run_speed_ = std::move(other.run_speed_);
+  services_ = std::move(other.services_);
   bind();
   other.bind();
   return *this;
@@ -39,6 +41,9 @@ void ModelStorage::bind() {
   model_.pool_link_s_per_gb = pool_link_s_per_gb_.data();
   model_.pool_link_latency_s = pool_link_latency_s_.data();
   model_.pool_egress_usd_per_gb = pool_egress_usd_per_gb_.data();
+  model_.run_speed = run_speed_.data();
+  model_.services = services_.data();
+  model_.service_count = static_cast<uint32_t>(services_.size());
 }
 
 namespace {
@@ -54,6 +59,30 @@ Distribution compile_distribution(const DistributionSpec& spec, std::vector<doub
     table.insert(table.end(), spec.samples.begin(), spec.samples.end());
   }
   return d;
+}
+
+/// Speed of a job of class w in pool p: the pool's speed, times the share of each training step
+/// left for computing when the job spans several nodes and all-reduces its gradients between
+/// them after every step (ring all-reduce over n nodes: 2 (n - 1) messages of G / n each way,
+/// each paying the interconnect latency; computing and communication do not overlap).
+double run_speed(const JobClassSpec& w, const PoolSpec& p) {
+  if (w.sync_step_s <= 0 || p.gpus_per_node == 0 || w.gpus <= p.gpus_per_node ||
+      p.interconnect_gbps <= 0)
+    return p.speed;
+  const double nodes = std::ceil(static_cast<double>(w.gpus) / p.gpus_per_node);
+  const double step_s = w.sync_step_s / p.speed;  // wall-clock compute per step in this pool
+  const double allreduce_s = 2.0 * (nodes - 1.0) *
+                             (p.interconnect_latency_s +
+                              w.sync_gradient_gb * 8.0 / (nodes * p.interconnect_gbps));
+  return p.speed * step_s / (step_s + allreduce_s);
+}
+
+/// Round trip (s) between a service's users and its pool: twice the one-way latency between
+/// their regions (a region's latency to itself, when declared, inside one region).
+double network_rtt_s(const Scenario& s, const ServiceSpec& svc, const PoolSpec& pool) {
+  if (svc.users_region.empty() || pool.region.empty()) return 0.0;
+  const double one_way_ms = s.latency_ms(svc.users_region, pool.region);
+  return one_way_ms > 0 ? 2.0 * one_way_ms / 1000.0 : 0.0;
 }
 
 }  // namespace
@@ -80,6 +109,7 @@ ModelStorage compile(const Scenario& s) {
     if (p.has_zone_events)
       c.zone_event_gap_s = compile_distribution(p.zone_event_gap_s, out.table_);
     c.launch_checks = c.preemptible || c.stockout_probability > 0;
+    c.bills_idle = p.bills_idle;
     c.price_model = p.price_model;
     c.price_step_s = p.price_step_s;
     c.price_random_start = p.price_random_start;
@@ -150,6 +180,48 @@ ModelStorage compile(const Scenario& s) {
     c.deadline_s = w.deadline_s;
     c.fallback_after_preemptions = w.fallback_after_preemptions;
     c.fallback_slack_s = w.fallback_slack_s;
+    for (const PoolSpec& pool : s.pools) {
+      const double speed = run_speed(w, pool);
+      out.model_.has_run_speeds = out.model_.has_run_speeds || speed != pool.speed;
+      out.run_speed_.push_back(speed);
+    }
+    if (w.kind == WorkloadKind::inference) {
+      const ServiceSpec& svc = w.service;
+      const int pool_index = s.pool_index(svc.pool);
+      const PoolSpec& pool = s.pools[pool_index];
+      CompiledService cs;
+      cs.job_class = static_cast<uint32_t>(out.classes_.size());
+      cs.pool = static_cast<uint32_t>(pool_index);
+      cs.gpus_per_replica = w.gpus;
+      cs.concurrency = svc.concurrency;
+      cs.target_concurrency = svc.target_concurrency;
+      cs.min_replicas = svc.min_replicas;
+      cs.max_replicas = svc.max_replicas;
+      cs.replica_offset = out.model_.replica_count;
+      cs.queue_offset = out.model_.request_queue_capacity;
+      cs.queue_capacity = svc.queue_capacity;
+      cs.idle_timeout_s = svc.idle_timeout_s;
+      if (pool.snapshot_restore_s >= 0) {
+        cs.has_container_start = true;
+        cs.container_start_s.kind = DistKind::deterministic;
+        cs.container_start_s.p0 = pool.snapshot_restore_s;
+      } else {
+        cs.has_container_start = pool.has_container_start;
+        if (pool.has_container_start)
+          cs.container_start_s = compile_distribution(pool.container_start_s, out.table_);
+        cs.weights_load_s = pool.weights_gb_per_s > 0 ? svc.model_gb / pool.weights_gb_per_s : 0.0;
+      }
+      cs.network_rtt_s = network_rtt_s(s, svc, pool);
+      cs.slo_latency_s = svc.slo_latency_s;
+      const RegionSpec* region = s.region(pool.region);
+      cs.egress_usd_per_request =
+          svc.response_kb / 1e6 * (region ? region->egress_usd_per_gb : 0.0);
+      out.model_.replica_count += svc.max_replicas;
+      out.model_.request_queue_capacity += svc.queue_capacity;
+      out.model_.request_capacity += svc.max_replicas * svc.concurrency;
+      c.service = static_cast<uint32_t>(out.services_.size());
+      out.services_.push_back(cs);
+    }
     // Data transfers per (class, pool); the loader checked that every needed link is declared.
     for (const PoolSpec& pool : s.pools) {
       double seconds = 0, egress = 0;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <yaml-cpp/yaml.h>
@@ -149,7 +150,7 @@ bool read_bool(const Context& ctx, const YAML::Node& node, const std::string& pa
   ctx.fail(node, path, "must be true or false, got \"" + s + "\"");
 }
 
-/// A duration: a number of seconds or text with a unit (ms, s, min, h, d, w).
+/// A duration: a number of seconds or text with a unit (us, ms, s, min, h, d, w).
 double read_duration(const Context& ctx, const YAML::Node& node, const std::string& path,
                      bool allow_zero) {
   if (!node.IsScalar())
@@ -337,7 +338,10 @@ double read_rate_per_s(const Context& ctx, const YAML::Node& node, const std::st
   return rate;
 }
 
-ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path) {
+/// Arrivals of jobs, or (requests = true) of inference requests, whose traces have no GPU column:
+/// their duration column is each request's service time.
+ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
+                          bool requests = false) {
   ArrivalSpec a;
   if (!node.IsMap())
     ctx.fail(node, path,
@@ -380,8 +384,13 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     if (!(sum > 0)) ctx.fail(prof, join_path(path, key), "must have a multiplier > 0");
     a.profile_bin_s = 3600;
   } else {
-    expect_map(ctx, node, path,
-               {"process", "file", "submit_column", "gpus_column", "duration_column", "time_unit"});
+    if (requests)
+      expect_map(ctx, node, path,
+                 {"process", "file", "submit_column", "duration_column", "time_unit"});
+    else
+      expect_map(ctx, node, path,
+                 {"process", "file", "submit_column", "gpus_column", "duration_column",
+                  "time_unit"});
     a.trace_file =
         read_string(ctx, require(ctx, node, path, "file", "a CSV file"), join_path(path, "file"));
     auto column = [&](const char* key, const char* fallback) {
@@ -397,8 +406,9 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     const std::string fpath = join_path(path, "file");
     try {
       const detail::CsvTable table = detail::CsvTable::read(ctx.resolve(a.trace_file));
-      const std::vector<double> t = table.numbers(submit), g = table.numbers(gpus),
-                                w = table.numbers(duration);
+      const std::vector<double> t = table.numbers(submit), w = table.numbers(duration);
+      const std::vector<double> g =
+          requests ? std::vector<double>(t.size(), 1.0) : table.numbers(gpus);
       for (std::size_t i = 0; i < t.size(); ++i) {
         const std::string row = a.trace_file + " data row " + std::to_string(i + 1) + ": ";
         if (!(t[i] >= 0)) ctx.fail(file_node, fpath, row + submit + " must be >= 0");
@@ -598,17 +608,28 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
                                               {"spot", PurchaseOption::spot},
                                               {"reserved", PurchaseOption::reserved},
                                               {"owned", PurchaseOption::owned},
-                                              {"marketplace", PurchaseOption::marketplace}});
+                                              {"marketplace", PurchaseOption::marketplace},
+                                              {"serverless", PurchaseOption::serverless}});
   // Each purchase option has its own price keys; the rest are common.
-  std::vector<std::string> keys = {
-      "provider", "region", "gpu", "gpu_memory_gb", "purchase", "speed", "provisioning_delay"};
-  if (p.purchase != PurchaseOption::reserved && p.purchase != PurchaseOption::owned)
+  std::vector<std::string> keys = {"provider", "region",      "gpu",          "gpu_memory_gb",
+                                   "purchase", "speed",       "gpus_per_node", "interconnect"};
+  if (p.purchase != PurchaseOption::serverless) keys.push_back("provisioning_delay");
+  if (p.purchase != PurchaseOption::reserved && p.purchase != PurchaseOption::owned &&
+      p.purchase != PurchaseOption::serverless)
     keys.push_back("slowdown");
+  // Pools that can host inference replicas describe their cold start.
+  if (p.purchase != PurchaseOption::spot && p.purchase != PurchaseOption::marketplace)
+    keys.push_back("cold_start");
   switch (p.purchase) {
     case PurchaseOption::on_demand:
       keys.insert(keys.end(),
                   {"price_usd_per_gpu_hour", "catalog_row", "price_process", "billing_increment",
                    "billing_minimum", "quota", "availability", "stockout"});
+      break;
+    case PurchaseOption::serverless:
+      keys.insert(keys.end(),
+                  {"price_usd_per_gpu_hour", "price_usd_per_gpu_second", "catalog_row",
+                   "billing_increment", "billing_minimum", "quota", "bill_idle"});
       break;
     case PurchaseOption::spot:
     case PurchaseOption::marketplace:
@@ -664,11 +685,13 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   const bool committed =
       p.purchase == PurchaseOption::reserved || p.purchase == PurchaseOption::owned;
   const char* size_key = committed ? "count" : "quota";
-  p.quota_gpus = static_cast<uint32_t>(read_integer(
-      ctx,
-      require(ctx, node, path, size_key,
-              committed ? "the number of GPUs committed" : "the most GPUs held at once"),
-      join_path(path, size_key), 1, kMaxTotalQuotaGpus));
+  // A serverless pool without a quota gets what its services' max_replicas need (set later).
+  if (p.purchase != PurchaseOption::serverless || node["quota"])
+    p.quota_gpus = static_cast<uint32_t>(read_integer(
+        ctx,
+        require(ctx, node, path, size_key,
+                committed ? "the number of GPUs committed" : "the most GPUs held at once"),
+        join_path(path, size_key), 1, kMaxTotalQuotaGpus));
   auto price = [&](const char* key, const std::string& what) {
     return read_number_in(ctx, require(ctx, node, path, key, what), join_path(path, key), 0, false,
                           what);
@@ -693,6 +716,22 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
       } else {
         p.price_usd_per_gpu_hour = price("price_usd_per_gpu_hour", "a price >= 0 USD per GPU-hour");
       }
+      break;
+    case PurchaseOption::serverless:
+      if (node["price_usd_per_gpu_second"] && node["price_usd_per_gpu_hour"])
+        ctx.fail(node["price_usd_per_gpu_second"], join_path(path, "price_usd_per_gpu_second"),
+                 "give the price once: price_usd_per_gpu_second or price_usd_per_gpu_hour");
+      if (node["price_usd_per_gpu_second"])
+        p.price_usd_per_gpu_hour =
+            3600.0 * price("price_usd_per_gpu_second", "a price >= 0 USD per GPU-second");
+      else if (row && !node["price_usd_per_gpu_hour"])
+        p.price_usd_per_gpu_hour = row->on_demand_usd_per_gpu_hour;
+      else
+        p.price_usd_per_gpu_hour =
+            price("price_usd_per_gpu_hour",
+                  "a price >= 0 USD per GPU-hour (or price_usd_per_gpu_second)");
+      if (node["bill_idle"])
+        p.bills_idle = read_bool(ctx, node["bill_idle"], join_path(path, "bill_idle"));
       break;
     case PurchaseOption::reserved:
       p.committed_usd_per_gpu_hour =
@@ -756,6 +795,41 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
                "slowdown factors must all be > 0: use a fixed factor > 0, uniform with min > 0, "
                "lognormal, gamma, weibull or pareto");
   }
+  if (node["gpus_per_node"])
+    p.gpus_per_node = static_cast<uint32_t>(
+        read_integer(ctx, node["gpus_per_node"], join_path(path, "gpus_per_node"), 1, 1024));
+  if (node["interconnect"]) {
+    const YAML::Node ic = node["interconnect"];
+    const std::string ipath = join_path(path, "interconnect");
+    expect_map(ctx, ic, ipath, {"latency", "bandwidth_gbps"});
+    if (!node["gpus_per_node"])
+      ctx.fail(ic, ipath, "needs gpus_per_node on the pool (the interconnect links its nodes)");
+    p.interconnect_latency_s =
+        read_duration(ctx, require(ctx, ic, ipath, "latency", "one-way latency between nodes"),
+                      ipath + ".latency", true);
+    p.interconnect_gbps = read_number_in(
+        ctx, require(ctx, ic, ipath, "bandwidth_gbps", "bandwidth between nodes, Gbit/s"),
+        ipath + ".bandwidth_gbps", 0, true, "Gbit/s > 0");
+  }
+  if (node["cold_start"]) {
+    const YAML::Node cs = node["cold_start"];
+    const std::string cpath = join_path(path, "cold_start");
+    expect_map(ctx, cs, cpath, {"container", "weights_gb_per_s", "snapshot_restore"});
+    if (cs["snapshot_restore"] && (cs["container"] || cs["weights_gb_per_s"]))
+      ctx.fail(cs["snapshot_restore"], cpath + ".snapshot_restore",
+               "a snapshot restore replaces the container start and the weights load; give "
+               "either snapshot_restore or container and weights_gb_per_s");
+    if (cs["container"]) {
+      p.has_container_start = true;
+      p.container_start_s = read_distribution(ctx, cs["container"], cpath + ".container");
+    }
+    if (cs["weights_gb_per_s"])
+      p.weights_gb_per_s = read_number_in(ctx, cs["weights_gb_per_s"], cpath + ".weights_gb_per_s",
+                                          0, true, "GB/s > 0 (model weights loaded per second)");
+    if (cs["snapshot_restore"])
+      p.snapshot_restore_s =
+          read_duration(ctx, cs["snapshot_restore"], cpath + ".snapshot_restore", true);
+  }
   if (p.purchase == PurchaseOption::spot || p.purchase == PurchaseOption::marketplace) {
     // Reclaimed by its preemption model (node failures on a marketplace), its availability
     // trace, or both.
@@ -769,18 +843,160 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   return p;
 }
 
+/// A workload of kind inference: a service answering requests with replicas in one pool.
+JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
+                                     const std::string& path, const Scenario& s, JobClassSpec w) {
+  expect_map(ctx, node, path,
+             {"name", "kind", "arrivals", "service", "pool", "gpus", "vram_gb", "model_gb",
+              "concurrency", "replicas", "autoscaling", "users_region", "slo", "queue_capacity",
+              "response_kb"});
+  ServiceSpec& svc = w.service;
+  std::vector<std::string> pool_names;
+  for (const auto& p : s.pools) pool_names.push_back(p.name);
+  svc.pool = read_reference(
+      ctx, require(ctx, node, path, "pool", "the pool whose GPUs run the service's replicas"),
+      join_path(path, "pool"), pool_names, "pool");
+  const PoolSpec& pool = s.pools[s.pool_index(svc.pool)];
+  if (pool.purchase == PurchaseOption::spot || pool.purchase == PurchaseOption::marketplace)
+    ctx.fail(node["pool"], join_path(path, "pool"),
+             "pool \"" + svc.pool +
+                 "\" is preemptible; inference replicas run on serverless, on_demand, reserved "
+                 "or owned pools");
+  if (!pool.availability.empty() || pool.stockout_probability > 0 ||
+      pool.price_model != CompiledPool::kFixedPrice)
+    ctx.fail(node["pool"], join_path(path, "pool"),
+             "pool \"" + svc.pool +
+                 "\" has an availability trace, stockouts or a price process, which apply to "
+                 "jobs only; give the service a pool without them");
+  w.placement = {svc.pool};
+  w.arrivals = read_arrivals(
+      ctx, require(ctx, node, path, "arrivals", "a request arrival process (poisson, nhpp, trace)"),
+      join_path(path, "arrivals"), true);
+  if (w.arrivals.kind == ArrivalKind::trace) {
+    if (node["service"])
+      ctx.fail(node["service"], join_path(path, "service"),
+               "a request trace gives each request's service time (its duration column); remove "
+               "'service'");
+  } else {
+    w.work_s = read_distribution(
+        ctx, require(ctx, node, path, "service", "the service time of one request (distribution)"),
+        join_path(path, "service"));
+  }
+  if (node["gpus"])
+    w.gpus = static_cast<uint32_t>(
+        read_integer(ctx, node["gpus"], join_path(path, "gpus"), 1, kMaxTotalQuotaGpus));
+  if (node["vram_gb"])
+    w.vram_gb = read_number_in(ctx, node["vram_gb"], join_path(path, "vram_gb"), 0, true,
+                               "GB of GPU memory per GPU, > 0");
+  if (!fits_memory(w, pool))
+    ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
+             "a replica needing " + text::format_number(w.vram_gb) + " GB per GPU does not fit " +
+                 "pool \"" + svc.pool + "\" (" + text::format_number(pool.gpu_memory_gb) +
+                 " GB per GPU)");
+  if (node["model_gb"])
+    svc.model_gb = read_number_in(ctx, node["model_gb"], join_path(path, "model_gb"), 0, false,
+                                  "GB of weights >= 0");
+  if (node["concurrency"])
+    svc.concurrency = static_cast<uint32_t>(
+        read_integer(ctx, node["concurrency"], join_path(path, "concurrency"), 1, 4096));
+  svc.target_concurrency = svc.concurrency;
+  if (node["replicas"] && node["autoscaling"])
+    ctx.fail(node["replicas"], join_path(path, "replicas"),
+             "give either a fixed count (replicas) or autoscaling, not both");
+  if (node["replicas"]) {
+    svc.min_replicas = svc.max_replicas = static_cast<uint32_t>(
+        read_integer(ctx, node["replicas"], join_path(path, "replicas"), 1, 100000));
+    svc.idle_timeout_s = std::numeric_limits<double>::infinity();
+  } else {
+    const YAML::Node as =
+        require(ctx, node, path, "autoscaling",
+                "the replica policy: autoscaling: {min_replicas, max_replicas, idle_timeout, "
+                "target_concurrency}, or a fixed count: replicas: N");
+    const std::string apath = join_path(path, "autoscaling");
+    expect_map(ctx, as, apath,
+               {"min_replicas", "max_replicas", "idle_timeout", "target_concurrency"});
+    if (as["min_replicas"])
+      svc.min_replicas = static_cast<uint32_t>(
+          read_integer(ctx, as["min_replicas"], apath + ".min_replicas", 0, 100000));
+    svc.max_replicas = static_cast<uint32_t>(read_integer(
+        ctx, require(ctx, as, apath, "max_replicas", "the most replicas at once"),
+        apath + ".max_replicas", 1, 100000));
+    if (svc.min_replicas > svc.max_replicas)
+      ctx.fail(as["min_replicas"], apath + ".min_replicas",
+               "must be at most max_replicas (" + std::to_string(svc.max_replicas) + ")");
+    svc.idle_timeout_s = std::numeric_limits<double>::infinity();
+    if (as["idle_timeout"])
+      svc.idle_timeout_s = read_duration(ctx, as["idle_timeout"], apath + ".idle_timeout", false);
+    else if (svc.min_replicas < svc.max_replicas)
+      ctx.fail(as, apath,
+               "needs idle_timeout (how long a replica stays warm without requests before it "
+               "stops), e.g. idle_timeout: 5min");
+    if (as["target_concurrency"]) {
+      svc.target_concurrency =
+          read_number_in(ctx, as["target_concurrency"], apath + ".target_concurrency", 0, true,
+                         "requests per replica, > 0");
+      if (svc.target_concurrency > svc.concurrency)
+        ctx.fail(as["target_concurrency"], apath + ".target_concurrency",
+                 "must be at most the concurrency per replica (" +
+                     std::to_string(svc.concurrency) + ")");
+    }
+  }
+  if (node["users_region"]) {
+    std::vector<std::string> region_names;
+    for (const auto& r : s.regions) region_names.push_back(r.name);
+    svc.users_region = read_reference(ctx, node["users_region"], join_path(path, "users_region"),
+                                      region_names, "region");
+    if (pool.region.empty())
+      ctx.fail(node["users_region"], join_path(path, "users_region"),
+               "pool \"" + svc.pool + "\" has no region, so the network round trip is unknown");
+    if (svc.users_region != pool.region && s.latency_ms(svc.users_region, pool.region) < 0)
+      ctx.fail(node["users_region"], join_path(path, "users_region"),
+               "no latency between " + svc.users_region + " and " + pool.region +
+                   "; add regions." + svc.users_region + ".latency_ms." + pool.region);
+  }
+  if (node["slo"]) {
+    const YAML::Node slo = node["slo"];
+    const std::string spath = join_path(path, "slo");
+    expect_map(ctx, slo, spath, {"latency"});
+    svc.slo_latency_s = read_duration(
+        ctx, require(ctx, slo, spath, "latency", "the latency bound, e.g. 2s"), spath + ".latency",
+        false);
+  }
+  if (node["queue_capacity"])
+    svc.queue_capacity = static_cast<uint32_t>(
+        read_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity"), 0, 1000000));
+  if (node["response_kb"])
+    svc.response_kb = read_number_in(ctx, node["response_kb"], join_path(path, "response_kb"), 0,
+                                     false, "KB per response >= 0");
+  const uint64_t need = static_cast<uint64_t>(svc.max_replicas) * w.gpus;
+  if (pool.quota_gpus > 0 && w.gpus > pool.quota_gpus)
+    ctx.fail(node["gpus"] ? node["gpus"] : node, join_path(path, "gpus"),
+             "a replica of " + std::to_string(w.gpus) + " GPUs does not fit pool \"" + svc.pool +
+                 "\" (quota " + std::to_string(pool.quota_gpus) + ")");
+  if (static_cast<uint64_t>(svc.max_replicas) * svc.concurrency > (1u << 20))
+    ctx.fail(node["concurrency"] ? node["concurrency"] : node, join_path(path, "concurrency"),
+             "max_replicas x concurrency is above 1048576 requests in service at once");
+  if (need > kMaxTotalQuotaGpus)
+    ctx.fail(node, path, "max_replicas x gpus is too large (at most " +
+                             std::to_string(kMaxTotalQuotaGpus) + " GPUs)");
+  return w;
+}
+
 JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std::string& path,
                            const Scenario& s) {
-  expect_map(ctx, node, path,
-             {"name", "kind", "gpus", "priority", "work", "arrivals", "placement", "vram_gb",
-              "data", "checkpoint", "deadline", "fallback"});
+  if (!node.IsMap()) ctx.fail(node, path, "must be a mapping (a workload); got " + describe(node));
   JobClassSpec w;
   w.name =
       read_string(ctx, require(ctx, node, path, "name", "a unique name"), join_path(path, "name"));
   if (node["kind"])
-    w.kind = read_choice<WorkloadKind>(
-        ctx, node["kind"], join_path(path, "kind"),
-        {{"training", WorkloadKind::training}, {"batch", WorkloadKind::batch}});
+    w.kind = read_choice<WorkloadKind>(ctx, node["kind"], join_path(path, "kind"),
+                                       {{"training", WorkloadKind::training},
+                                        {"batch", WorkloadKind::batch},
+                                        {"inference", WorkloadKind::inference}});
+  if (w.kind == WorkloadKind::inference) return read_inference_workload(ctx, node, path, s, w);
+  expect_map(ctx, node, path,
+             {"name", "kind", "gpus", "priority", "work", "arrivals", "placement", "vram_gb",
+              "data", "checkpoint", "deadline", "fallback", "sync"});
   if (node["gpus"])
     w.gpus = static_cast<uint32_t>(
         read_integer(ctx, node["gpus"], join_path(path, "gpus"), 1, kMaxTotalQuotaGpus));
@@ -814,10 +1030,19 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
       const std::string name = read_reference(ctx, list[i], ipath, pool_names, "pool");
       if (std::find(w.placement.begin(), w.placement.end(), name) != w.placement.end())
         ctx.fail(list[i], ipath, "pool \"" + name + "\" is listed twice");
+      if (s.pools[s.pool_index(name)].purchase == PurchaseOption::serverless)
+        ctx.fail(list[i], ipath,
+                 "pool \"" + name +
+                     "\" is serverless: it runs inference services (kind: inference), not jobs");
       w.placement.push_back(name);
     }
   } else {
-    w.placement = pool_names;
+    for (const auto& p : s.pools)
+      if (p.purchase != PurchaseOption::serverless) w.placement.push_back(p.name);
+    if (w.placement.empty())
+      ctx.fail(node, path,
+               "every pool is serverless, and serverless pools run inference services only; add "
+               "a pool for these jobs or make the workload kind: inference");
   }
 
   if (node["vram_gb"])
@@ -863,6 +1088,27 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
                  "left)");
       w.fallback_slack_s =
           read_duration(ctx, fb["when_slack_below"], fpath + ".when_slack_below", true);
+    }
+  }
+
+  if (node["sync"]) {
+    const YAML::Node sy = node["sync"];
+    const std::string spath = join_path(path, "sync");
+    expect_map(ctx, sy, spath, {"step", "gradient_gb"});
+    w.sync_step_s = read_duration(
+        ctx, require(ctx, sy, spath, "step", "the compute time of one training step"),
+        spath + ".step", false);
+    w.sync_gradient_gb = read_number_in(
+        ctx, require(ctx, sy, spath, "gradient_gb", "GB all-reduced after every step"),
+        spath + ".gradient_gb", 0, false, "GB >= 0");
+    for (const auto& name : w.placement) {
+      const PoolSpec& p = s.pools[s.pool_index(name)];
+      if (p.gpus_per_node > 0 && p.gpus_per_node < w.gpus && p.interconnect_gbps <= 0)
+        ctx.fail(sy, spath,
+                 "a job of " + std::to_string(w.gpus) + " GPUs spans nodes of pool \"" + name +
+                     "\" (" + std::to_string(p.gpus_per_node) +
+                     " GPUs per node), which declares no interconnect; add pools." + name +
+                     ".interconnect: {latency, bandwidth_gbps}");
     }
   }
 
@@ -990,6 +1236,60 @@ Catalog read_catalog(const Context& ctx, const YAML::Node& node) {
   return catalog;
 }
 
+/// A pool that runs inference replicas runs nothing else: jobs that named it are an error, and
+/// default placements leave it out. A serverless pool without a quota gets what its services'
+/// max_replicas need.
+void check_service_pools(const Context& ctx, const YAML::Node& workloads, Scenario& s) {
+  std::map<std::string, std::string> service_of_pool;
+  uint64_t replicas = 0;
+  for (const JobClassSpec& w : s.workloads) {
+    if (w.kind != WorkloadKind::inference) continue;
+    service_of_pool.emplace(w.service.pool, w.name);
+    replicas += w.service.max_replicas;
+  }
+  if (replicas >= (1u << 19))
+    ctx.fail(workloads, "workloads",
+             "the services' max_replicas add up to " + std::to_string(replicas) +
+                 "; at most 524287 replicas are supported");
+  for (std::size_t i = 0; i < s.workloads.size(); ++i) {
+    JobClassSpec& w = s.workloads[i];
+    if (w.kind == WorkloadKind::inference) continue;
+    const std::string path = "workloads[" + std::to_string(i) + "].placement";
+    std::vector<std::string> kept;
+    for (const std::string& name : w.placement) {
+      const auto it = service_of_pool.find(name);
+      if (it == service_of_pool.end()) {
+        kept.push_back(name);
+        continue;
+      }
+      if (workloads[i]["placement"])
+        ctx.fail(workloads[i]["placement"], path,
+                 "pool \"" + name + "\" runs the inference service \"" + it->second +
+                     "\"; a pool runs either jobs or inference replicas, so give jobs another pool");
+    }
+    if (kept.empty())
+      ctx.fail(workloads[i], path,
+               "every pool runs an inference service; add a pool for the jobs of \"" + w.name +
+                   "\"");
+    w.placement = kept;
+  }
+  for (PoolSpec& p : s.pools) {
+    if (p.purchase != PurchaseOption::serverless || p.quota_gpus > 0) continue;
+    uint64_t need = 0;
+    for (const JobClassSpec& w : s.workloads)
+      if (w.kind == WorkloadKind::inference && w.service.pool == p.name)
+        need += static_cast<uint64_t>(w.service.max_replicas) * w.gpus;
+    p.quota_gpus = static_cast<uint32_t>(std::min<uint64_t>(need, kMaxTotalQuotaGpus));
+  }
+  uint64_t total_quota = 0;
+  for (const PoolSpec& p : s.pools) total_quota += p.quota_gpus;
+  if (total_quota > kMaxTotalQuotaGpus)
+    ctx.fail(workloads, "workloads",
+             "with the serverless quotas the services need, the quotas add up to " +
+                 std::to_string(total_quota) + " GPUs; at most " +
+                 std::to_string(kMaxTotalQuotaGpus) + " are supported");
+}
+
 Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   expect_map(ctx, root, "",
              {"name", "description", "horizon", "warmup", "seed", "replications", "catalog",
@@ -1105,6 +1405,7 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
                  "\"" + s.workloads.back().name + "\" is already the name of workloads[" +
                      std::to_string(j) + "]");
   }
+  check_service_pools(ctx, workloads, s);
   if (root["policy"]) s.policy = read_policy(ctx, root["policy"], "policy");
   return s;
 }
@@ -1202,13 +1503,13 @@ double parse_duration_s(const std::string& text_in) {
   char* end = nullptr;
   const double v = std::strtod(t.c_str(), &end);
   const std::string valid =
-      "a duration: a number of seconds, or a number with a unit ms, s, min, h, d or w "
+      "a duration: a number of seconds, or a number with a unit us, ms, s, min, h, d or w "
       "(e.g. 90s, 30min, 12h)";
   if (t.empty() || end == t.c_str() || !std::isfinite(v))
     throw std::invalid_argument("\"" + text_in + "\" is not " + valid);
   const std::string unit = text::trim(std::string(end));
   static const std::vector<std::pair<std::string, double>> units = {
-      {"", 1.0},      {"ms", 1e-3},     {"s", 1.0},        {"sec", 1.0},
+      {"", 1.0},      {"us", 1e-6},     {"ms", 1e-3},      {"s", 1.0},        {"sec", 1.0},
       {"min", 60.0},  {"m", 60.0},      {"h", 3600.0},     {"hr", 3600.0},
       {"d", 86400.0}, {"day", 86400.0}, {"days", 86400.0}, {"w", 604800.0}};
   for (const auto& [name, factor] : units)

@@ -1,4 +1,4 @@
-// Tests of billing: ReplicationEngine::billed_seconds (increments, the 1 ns tolerance, minimums)
+// Tests of billing: billed_seconds (increments, the 1 ns tolerance, minimums)
 // and billed hours and cost end to end through gpucap::run.
 #include <atomic>
 #include <cmath>
@@ -21,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 
 double billed(double held_s, double increment_s, double minimum_s = 0) {
-  return detail::ReplicationEngine::billed_seconds(held_s, increment_s, minimum_s);
+  return gpucap::billed_seconds(held_s, increment_s, minimum_s);
 }
 
 // ---- billed_seconds -------------------------------------------------------------------------

@@ -190,10 +190,9 @@ TEST_F(ScenarioLoader, UnknownKeyFarFromAnyHasNoSuggestion) {
 TEST_F(ScenarioLoader, UnknownPoolKeySuggestsTheNearestOne) {
   EXPECT_EQ(error_of(edit("    quota: 8", "    qouta: 8")),
             "test.yaml:9:5: pools.gpus.qouta: unknown key 'qouta' (did you mean 'quota'?); valid "
-            "keys: provider, region, gpu, gpu_memory_gb, purchase, speed, provisioning_delay, "
-            "slowdown, "
-            "price_usd_per_gpu_hour, catalog_row, price_process, billing_increment, "
-            "billing_minimum, quota, "
+            "keys: provider, region, gpu, gpu_memory_gb, purchase, speed, gpus_per_node, "
+            "interconnect, provisioning_delay, slowdown, cold_start, price_usd_per_gpu_hour, "
+            "catalog_row, price_process, billing_increment, billing_minimum, quota, "
             "availability, stockout");
 }
 
@@ -298,7 +297,7 @@ TEST_F(ScenarioLoader, NegativePrice) {
 TEST_F(ScenarioLoader, BadDurationUnit) {
   EXPECT_EQ(error_of(edit("horizon: 10d", "horizon: 3 fortnights")),
             "test.yaml:2:10: horizon: \"3 fortnights\" has an unknown unit \"fortnights\"; a "
-            "duration: a number of seconds, or a number with a unit ms, s, min, h, d or w (e.g. "
+            "duration: a number of seconds, or a number with a unit us, ms, s, min, h, d or w (e.g. "
             "90s, 30min, 12h)");
 }
 
@@ -635,7 +634,7 @@ TEST(ParseDuration, Whitespace) {
 
 TEST(ParseDuration, InvalidTextSaysWhatIsValid) {
   const std::string valid =
-      "a duration: a number of seconds, or a number with a unit ms, s, min, "
+      "a duration: a number of seconds, or a number with a unit us, ms, s, min, "
       "h, d or w (e.g. 90s, 30min, 12h)";
   for (const std::string text : {"", "h", "abc", "inf", "nan", "1e999s"}) {
     try {

@@ -39,6 +39,8 @@ class ModelStorage {
   std::vector<double> pool_link_s_per_gb_;
   std::vector<double> pool_link_latency_s_;
   std::vector<double> pool_egress_usd_per_gb_;
+  std::vector<double> run_speed_;
+  std::vector<CompiledService> services_;
 };
 
 ModelStorage compile(const Scenario& scenario);

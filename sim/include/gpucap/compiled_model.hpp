@@ -17,7 +17,9 @@ namespace gpucap {
 ///  owned:     on-premises; purchase price amortized per hour plus operations, like reserved.
 ///  marketplace: decentralized GPU networks; billed like on_demand, nodes fail (preemption) and
 ///             their speed varies from run to run (slowdown).
-enum class PurchaseOption : uint8_t { on_demand, spot, reserved, owned, marketplace };
+///  serverless: replicas of inference services, started on demand (cold start) and scaled to
+///             zero; billed per replica lifetime, idle keep-alive time included or not.
+enum class PurchaseOption : uint8_t { on_demand, spot, reserved, owned, marketplace, serverless };
 
 /// A pool: provider x region x GPU model x purchase option, the unit of capacity.
 struct CompiledPool {
@@ -72,6 +74,9 @@ struct CompiledPool {
   double availability_step_s = 0;
   double availability_start_s = 0;
   double gpus_per_instance = 1;
+  // Serverless: a replica is billed for its whole lifetime when bills_idle (keep-alive billed),
+  // else for its cold start plus the time it has requests in service.
+  bool bills_idle = true;
 
   GPUCAP_HD bool committed() const {
     return purchase == PurchaseOption::reserved || purchase == PurchaseOption::owned;
@@ -109,8 +114,37 @@ struct CompiledJobClass {
   double deadline_s = 0;          ///< from arrival; 0: none
   uint32_t fallback_after_preemptions = 0xFFFFFFFFu;  ///< then avoid preemptible pools
   double fallback_slack_s = -1;  ///< avoid preemptible pools when slack falls below; <0: never
+  uint32_t service = kNotAService;  ///< an inference service: its index in CompiledModel::services
+
+  static constexpr uint32_t kNotAService = 0xFFFFFFFFu;
 };
 
+/// An inference service: requests of its job class (arrivals; work_s is the service time per
+/// request on the reference GPU) served by replicas in one pool. Each replica holds
+/// gpus_per_replica GPUs and serves up to `concurrency` requests at once; requests that find no
+/// free replica wait (FIFO, at most queue_capacity of them, else dropped). The autoscaler keeps
+/// replicas (starting or warm) at ceil(requests in the system / target_concurrency), within
+/// [min_replicas, max_replicas]; a warm replica idle for idle_timeout_s stops (down to
+/// min_replicas). A replica's start (cold start) takes the pool's provisioning delay, a container
+/// start and the weights load. Latency = network_rtt_s + wait + service time / pool speed.
+struct CompiledService {
+  uint32_t job_class = 0;
+  uint32_t pool = 0;
+  uint32_t gpus_per_replica = 1;
+  uint32_t concurrency = 1;
+  double target_concurrency = 1;
+  uint32_t min_replicas = 0, max_replicas = 1;
+  uint32_t replica_offset = 0;  ///< its replicas in the arena: [offset, offset + max_replicas)
+  uint32_t queue_offset = 0;    ///< its waiting room in the arena: [offset, offset + capacity)
+  uint32_t queue_capacity = 0;
+  double idle_timeout_s = 0;  ///< +inf: replicas never stop for idleness
+  bool has_container_start = false;
+  Distribution container_start_s;  ///< drawn for every cold start
+  double weights_load_s = 0;       ///< model size / load bandwidth, added to every cold start
+  double network_rtt_s = 0;        ///< users' region to the pool's region and back
+  double slo_latency_s = 0;        ///< a request slower than this violates the SLO; 0: no SLO
+  double egress_usd_per_request = 0;
+};
 enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };
 
 struct CompiledModel {
@@ -135,6 +169,16 @@ struct CompiledModel {
   const double* pool_link_latency_s = nullptr;
   const double* pool_egress_usd_per_gb = nullptr;
   bool has_checkpoint_moves = false;  ///< some class's checkpoints may change region
+  /// Run speed of class c in pool p, [c * pool_count + p]: the pool's speed times the efficiency
+  /// of a job spread over several nodes (all-reduce over the pool's interconnect); only when
+  /// has_run_speeds.
+  const double* run_speed = nullptr;
+  bool has_run_speeds = false;
+  const CompiledService* services = nullptr;
+  uint32_t service_count = 0;
+  uint32_t replica_count = 0;           ///< replicas of all services (sum of max_replicas)
+  uint32_t request_queue_capacity = 0;  ///< waiting rooms of all services
+  uint32_t request_capacity = 0;        ///< requests in service at once, all services
 
   double horizon_s = 0;  ///< arrivals stop and the run ends here
   double warmup_s = 0;   ///< statistics cover [warmup_s, horizon_s]

@@ -38,6 +38,19 @@ enum ScalarMetric : uint32_t {
   kCompletionP99S,
   kQueueLengthMean,  ///< time-average number of jobs waiting
   kJobsRunningMean,  ///< time-average number of jobs holding GPUs
+  // Inference services
+  kRequestsArrived,          ///< requests that arrived in the window
+  kRequestsServed,           ///< of those, requests whose service began before the horizon
+  kRequestsDropped,          ///< of those, requests dropped because the waiting room was full
+  kLatencyMeanS,             ///< mean latency of served requests: RTT + wait + service, s
+  kLatencyP50S,
+  kLatencyP95S,
+  kLatencyP99S,
+  kSloViolationShare,        ///< (served slower than the SLO + dropped) / arrived, SLO'd services
+  kColdStarts,               ///< replica starts in the window (scale-ups from the autoscaler)
+  kColdStartShare,           ///< share of served requests that waited for a starting replica
+  kReplicasMean,             ///< time-average replicas up (starting or warm)
+  kCostPer1000RequestsUsd,   ///< cost of the pools of inference services per 1000 served
   kEvents,           ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
@@ -54,10 +67,14 @@ enum PoolMetric : uint32_t {
   kPoolMetricCount
 };
 
+/// Which workloads a metric describes (reports leave out groups a scenario does not have).
+enum class MetricGroup : uint8_t { common, jobs, inference };
+
 struct MetricInfo {
   const char* name;
   const char* unit;
   const char* description;
+  MetricGroup group = MetricGroup::common;
 };
 
 inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
@@ -70,26 +87,48 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"gpu_hours_transferring", "GPU-h", "GPU-hours spent fetching data from another region"},
     {"egress", "USD", "data egress charges (included in cost)"},
     {"utilization", "fraction", "GPU-hours used / (total quota x window)"},
-    {"jobs_arrived", "jobs", "jobs that arrived in the window"},
-    {"jobs_started", "jobs", "jobs of the window that started running"},
-    {"jobs_completed", "jobs", "jobs of the window that finished before the horizon"},
-    {"jobs_dropped", "jobs", "jobs dropped because the waiting room was full"},
-    {"drop_fraction", "fraction", "jobs dropped / jobs arrived"},
-    {"jobs_late", "jobs", "jobs of the window that finished after their deadline"},
+    {"jobs_arrived", "jobs", "jobs that arrived in the window", MetricGroup::jobs},
+    {"jobs_started", "jobs", "jobs of the window that started running", MetricGroup::jobs},
+    {"jobs_completed", "jobs", "jobs of the window that finished before the horizon", MetricGroup::jobs},
+    {"jobs_dropped", "jobs", "jobs dropped because the waiting room was full", MetricGroup::jobs},
+    {"drop_fraction", "fraction", "jobs dropped / jobs arrived", MetricGroup::jobs},
+    {"jobs_late", "jobs", "jobs of the window that finished after their deadline", MetricGroup::jobs},
     {"preemptions", "runs", "runs ended by a preemption in the window"},
     {"launch_failures", "launches", "launches that failed for a stockout in the window"},
-    {"wait_probability", "fraction", "share of launched jobs that queued (wait > 0)"},
-    {"wait_mean", "s", "mean time in the queue, from arrival to launch"},
-    {"wait_p50", "s", "median wait (log-spaced histogram)"},
-    {"wait_p95", "s", "95th percentile of wait"},
-    {"wait_p99", "s", "99th percentile of wait"},
-    {"provisioning_mean", "s", "mean delay from launch to running, of started jobs"},
-    {"completion_mean", "s", "mean time from arrival to finish"},
-    {"completion_p50", "s", "median completion time"},
-    {"completion_p95", "s", "95th percentile of completion time"},
-    {"completion_p99", "s", "99th percentile of completion time"},
-    {"queue_length_mean", "jobs", "time-average number of jobs waiting"},
-    {"jobs_running_mean", "jobs", "time-average number of jobs holding GPUs"},
+    {"wait_probability", "fraction", "share of launched jobs that queued (wait > 0)", MetricGroup::jobs},
+    {"wait_mean", "s", "mean time in the queue, from arrival to launch", MetricGroup::jobs},
+    {"wait_p50", "s", "median wait (log-spaced histogram)", MetricGroup::jobs},
+    {"wait_p95", "s", "95th percentile of wait", MetricGroup::jobs},
+    {"wait_p99", "s", "99th percentile of wait", MetricGroup::jobs},
+    {"provisioning_mean", "s", "mean delay from launch to running, of started jobs", MetricGroup::jobs},
+    {"completion_mean", "s", "mean time from arrival to finish", MetricGroup::jobs},
+    {"completion_p50", "s", "median completion time", MetricGroup::jobs},
+    {"completion_p95", "s", "95th percentile of completion time", MetricGroup::jobs},
+    {"completion_p99", "s", "99th percentile of completion time", MetricGroup::jobs},
+    {"queue_length_mean", "jobs", "time-average number of jobs waiting", MetricGroup::jobs},
+    {"jobs_running_mean", "jobs", "time-average number of jobs holding GPUs", MetricGroup::jobs},
+    {"requests_arrived", "requests", "inference requests that arrived in the window",
+     MetricGroup::inference},
+    {"requests_served", "requests", "requests of the window whose service began",
+     MetricGroup::inference},
+    {"requests_dropped", "requests", "requests dropped because the waiting room was full",
+     MetricGroup::inference},
+    {"latency_mean", "s", "mean request latency: network round trip + wait + service",
+     MetricGroup::inference},
+    {"latency_p50", "s", "median request latency", MetricGroup::inference},
+    {"latency_p95", "s", "95th percentile of request latency", MetricGroup::inference},
+    {"latency_p99", "s", "99th percentile of request latency", MetricGroup::inference},
+    {"slo_violation_share", "fraction",
+     "requests slower than their SLO or dropped / requests arrived (services with an SLO)",
+     MetricGroup::inference},
+    {"cold_starts", "starts", "replica starts (autoscaler scale-ups) in the window",
+     MetricGroup::inference},
+    {"cold_start_share", "fraction", "share of served requests that waited for a starting replica",
+     MetricGroup::inference},
+    {"replicas_mean", "replicas", "time-average replicas up (starting or warm)",
+     MetricGroup::inference},
+    {"cost_per_1000_requests", "USD", "cost of the inference pools per 1000 requests served",
+     MetricGroup::inference},
     {"events", "events", "events processed in the whole run"},
 };
 

@@ -77,6 +77,17 @@ struct PoolSpec {
   bool availability_random_start = false;  ///< each replication starts at a uniform offset
   double availability_start_s = 0;         ///< else: trace time at t = 0
   std::string availability_file;
+  // Nodes and their interconnect: a job of more GPUs than a node has spans several nodes.
+  uint32_t gpus_per_node = 0;       ///< 0: not declared (a job never spans nodes)
+  double interconnect_latency_s = 0;
+  double interconnect_gbps = 0;     ///< Gbit/s between nodes; 0: not declared
+  // Replicas of inference services: cold start = provisioning delay + container start + model
+  // weights / weights bandwidth, or a snapshot restore instead of container + weights.
+  bool has_container_start = false;
+  DistributionSpec container_start_s;
+  double weights_gb_per_s = 0;  ///< 0: weights load instantly
+  double snapshot_restore_s = -1;  ///< >= 0: cold starts restore a snapshot in this time
+  bool bills_idle = true;          ///< serverless: keep-alive time is billed
 };
 
 /// One row of an arrival trace: submit time (s from the start), GPUs, reference run time (s).
@@ -95,11 +106,26 @@ struct ArrivalSpec {
   std::string trace_file;
 };
 
-enum class WorkloadKind : uint8_t { training, batch };
+enum class WorkloadKind : uint8_t { training, batch, inference };
+
+/// An inference service (a workload of kind inference); see CompiledService for the model.
+struct ServiceSpec {
+  std::string pool;
+  uint32_t concurrency = 1;        ///< requests a replica serves at once
+  double target_concurrency = 1;   ///< the autoscaler's aim, requests per replica
+  uint32_t min_replicas = 0, max_replicas = 1;
+  double idle_timeout_s = 0;       ///< +inf: never scale down
+  double model_gb = 0;             ///< weights loaded at every cold start
+  std::string users_region;        ///< where requests come from; empty: the pool's region
+  double slo_latency_s = 0;        ///< 0: no SLO
+  uint32_t queue_capacity = 1000;  ///< requests waiting at once
+  double response_kb = 0;          ///< egress per request
+};
 
 struct JobClassSpec {
   std::string name;
   WorkloadKind kind = WorkloadKind::batch;
+  ServiceSpec service;  ///< kind inference only
   uint32_t gpus = 1;
   int32_t priority = 0;
   DistributionSpec work_s;
@@ -115,6 +141,10 @@ struct JobClassSpec {
   double deadline_s = 0;
   uint32_t fallback_after_preemptions = 0xFFFFFFFFu;
   double fallback_slack_s = -1;
+  // Data-parallel training across nodes: every step of step_s (reference GPU) all-reduces
+  // gradient_gb over the pool's interconnect.
+  double sync_step_s = 0;  ///< 0: no synchronization modelled
+  double sync_gradient_gb = 0;
 };
 
 struct PolicySpec {

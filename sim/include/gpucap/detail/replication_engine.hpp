@@ -18,11 +18,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gpucap/billing.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/histogram.hpp"
 #include "gpucap/metrics.hpp"
+#include "gpucap/detail/service_fleet.hpp"
 #include "gpucap/philox.hpp"
 
 namespace gpucap::detail {
@@ -35,6 +37,7 @@ enum EventType : uint32_t {
   kAvailability = 4,  ///< payload: pool; its availability trace changes value
   kRetry = 5,         ///< waiting jobs try to launch again after a stockout (payload unused)
   kZoneEvent = 6,     ///< payload: pool; a zone-wide event reclaims all its jobs
+  kServiceEvent = ServiceFleet::kServiceEventType,  ///< payload: see ServiceEventKind
 };
 
 enum SlotState : uint32_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning = 2 };
@@ -127,7 +130,8 @@ constexpr StreamKind kPoolStreamKinds[kPoolStreamCount] = {
 /// Byte offsets of each part of a replication's arena; every part 8-byte aligned.
 struct ArenaLayout {
   size_t calendar, slots, free_slots, queue, streams, class_state, free_gpus, pool_state,
-      price_marks, wait_hist, completion_hist, total_bytes;
+      price_marks, wait_hist, completion_hist, service_state, replicas, waiting_requests,
+      latency_hist, total_bytes;
   uint32_t calendar_capacity, slot_capacity, stream_count;
 
   GPUCAP_HD static size_t align8(size_t n) { return (n + 7) & ~static_cast<size_t>(7); }
@@ -136,8 +140,10 @@ struct ArenaLayout {
     ArenaLayout a{};
     a.slot_capacity = m.total_quota_gpus;
     // One pending arrival per class, one event per slot, one availability change and one zone
-    // event per pool, one stockout retry.
-    a.calendar_capacity = m.class_count + m.total_quota_gpus + 2 * m.pool_count + 2;
+    // event per pool, one stockout retry; per inference replica one start or idle check, and
+    // one completion per request in service.
+    a.calendar_capacity = m.class_count + m.total_quota_gpus + 2 * m.pool_count + 2 +
+                          m.replica_count + m.request_capacity;
     a.stream_count = 2 * m.class_count + kPoolStreamCount * m.pool_count;
     size_t at = 0;
     a.calendar = at;
@@ -162,6 +168,14 @@ struct ArenaLayout {
     at += align8(sizeof(LogHistogram));
     a.completion_hist = at;
     at += align8(sizeof(LogHistogram));
+    a.service_state = at;
+    at += align8(sizeof(ServiceState) * m.service_count);
+    a.replicas = at;
+    at += align8(sizeof(ReplicaSlot) * m.replica_count);
+    a.waiting_requests = at;
+    at += align8(sizeof(WaitingRequest) * m.request_queue_capacity);
+    a.latency_hist = at;
+    if (m.service_count > 0) at += align8(sizeof(LogHistogram));
     a.total_bytes = at;
     return a;
   }
@@ -185,6 +199,7 @@ class ReplicationEngine {
     price_marks_ = reinterpret_cast<double*>(base + a.price_marks);
     wait_hist_ = reinterpret_cast<LogHistogram*>(base + a.wait_hist);
     completion_hist_ = reinterpret_cast<LogHistogram*>(base + a.completion_hist);
+    fleet_latency_ = reinterpret_cast<LogHistogram*>(base + a.latency_hist);
 
     for (uint32_t s = 0; s < a.slot_capacity; ++s) {
       slots_[s].state = kSlotFree;
@@ -218,6 +233,11 @@ class ReplicationEngine {
     }
     wait_hist_->clear();
     completion_hist_->clear();
+    fleet_.bind(model, reinterpret_cast<ServiceState*>(base + a.service_state),
+                reinterpret_cast<ReplicaSlot*>(base + a.replicas),
+                reinterpret_cast<WaitingRequest*>(base + a.waiting_requests),
+                reinterpret_cast<LogHistogram*>(base + a.latency_hist), &calendar_, &status_,
+                free_gpus_, &pool_stream(kProvisioningStream, 0), pool_out_, &now_);
     for (uint32_t i = 0; i < kScalarMetricCount; ++i) out_[i] = 0;
     for (uint32_t i = 0; i < m_.pool_count * kPoolMetricCount; ++i) pool_out_[i] = 0;
   }
@@ -228,6 +248,7 @@ class ReplicationEngine {
       if (m_.pools[p].has_zone_events) schedule_zone_event(p);
       if (m_.pools[p].price_model != CompiledPool::kFixedPrice) start_price(p);
     }
+    if (m_.service_count > 0) fleet_.start();
     for (uint32_t c = 0; c < m_.class_count; ++c) schedule_next_arrival(c, 0.0);
     uint64_t events = 0;
     while (status_ == 0) {
@@ -270,6 +291,9 @@ class ReplicationEngine {
         case kZoneEvent:
           on_zone_event(e.payload());
           break;
+        case kServiceEvent:
+          fleet_.on_event(e.payload());
+          break;
         default:
           break;
       }
@@ -298,6 +322,8 @@ class ReplicationEngine {
     if (dt > 0) {
       queue_area_ += static_cast<double>(queue_size_) * dt;
       running_area_ += static_cast<double>(jobs_holding_) * dt;
+      if (m_.service_count > 0)
+        fleet_.totals().replica_area += static_cast<double>(fleet_.replicas_up()) * dt;
     }
     now_ = t;
   }
@@ -360,6 +386,18 @@ class ReplicationEngine {
 
   GPUCAP_HD GPUCAP_FORCEINLINE void on_arrival(uint32_t c) {
     const CompiledJobClass& cls = m_.classes[c];
+    if (cls.service != CompiledJobClass::kNotAService) {  // a request to an inference service
+      double service_ref_s;
+      if (cls.arrivals.kind == ArrivalKind::trace) {
+        service_ref_s = m_.trace_work_s[cls.arrivals.trace_offset + class_state_[c].trace_cursor++];
+      } else {
+        service_ref_s = class_state_[c].next_work_s;
+        class_state_[c].next_work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);
+      }
+      schedule_next_arrival(c, now_);
+      fleet_.on_request(cls.service, service_ref_s, now_ >= m_.warmup_s);
+      return;
+    }
     QueuedJob job{now_, 0.0, c, cls.gpus, 0, 0, kNoCheckpoint};
     if (cls.arrivals.kind == ArrivalKind::trace) {
       const uint32_t row = cls.arrivals.trace_offset + class_state_[c].trace_cursor++;
@@ -561,10 +599,12 @@ class ReplicationEngine {
     // A run first fetches its data (from another region), then restores, then computes; the
     // whole prefix is restart_s for the progress arithmetic; transfer_s() is the fetching part.
     slot.restart_s = transfer_s(slot) + (slot.preemptions > 0 ? cls.restart_s : 0.0);
+    const double speed =
+        m_.has_run_speeds ? m_.run_speed[slot.job_class * m_.pool_count + slot.pool] : pool.speed;
     slot.speed =
         pool.has_slowdown
-            ? pool.speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool), m_.table)
-            : pool.speed;
+            ? speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool), m_.table)
+            : speed;
     double duration_s = slot.restart_s + compute_s(slot);
     if (cls.checkpoint_interval_s > 0)
       duration_s += checkpoints_needed(slot) * cls.checkpoint_write_s;
@@ -889,7 +929,8 @@ class ReplicationEngine {
                                   m_.pool_egress_usd_per_gb[slot.checkpoint_pool];
     if (end_s < m_.warmup_s || p.committed()) return;  // committed pools: charged in finish()
     const double held_s = end_s - slot.start_s;
-    const double billed_s = billed_seconds(held_s, p.billing_increment_s, p.billing_minimum_s);
+    const double billed_s =
+        gpucap::billed_seconds(held_s, p.billing_increment_s, p.billing_minimum_s);
     pool_row[kPoolGpuHoursBilled] += billed_s * slot.gpus;
     if (p.price_model != CompiledPool::kFixedPrice) {
       // The price paid over the run, and the end price for billed time beyond it.
@@ -899,26 +940,11 @@ class ReplicationEngine {
     }
   }
 
- public:
-  /// Billed seconds of one hold of `held_s` seconds: rounded up to the increment (a hold within
-  /// 1 ns of a boundary is not rounded past it), and at least the minimum.
-  GPUCAP_HD static double billed_seconds(double held_s, double increment_s, double minimum_s) {
-    double billed = held_s;
-    if (increment_s > 0) {
-      // ceil by truncation: increments counts are far below 2^63 (horizons are finite).
-      // (per-second billing skips the division: x / 1 is x, bit for bit)
-      const double x = increment_s == 1.0 ? held_s - 1e-9 : (held_s - 1e-9) / increment_s;
-      double increments = static_cast<double>(static_cast<int64_t>(x));
-      if (increments < x) increments += 1.0;
-      billed = (increments > 0 ? increments : 0.0) * increment_s;
-    }
-    return billed > minimum_s ? billed : minimum_s;
-  }
-
  private:
   // ---- end of run ---------------------------------------------------------------------------
 
   GPUCAP_HD void finish(uint64_t events) {
+    if (m_.service_count > 0) fleet_.finish();
     // GPUs still held at the horizon: used and billed up to the horizon.
     for (uint32_t s = 0; s < m_.total_quota_gpus; ++s) {
       const JobSlot& slot = slots_[s];
@@ -984,7 +1010,33 @@ class ReplicationEngine {
     out_[kCompletionP99S] = completion_hist_->quantile(0.99);
     out_[kQueueLengthMean] = window_s > 0 ? queue_area_ / window_s : 0.0;
     out_[kJobsRunningMean] = window_s > 0 ? running_area_ / window_s : 0.0;
+    if (m_.service_count > 0) finish_services(window_s);
     out_[kEvents] = static_cast<double>(events);
+  }
+
+  GPUCAP_HD void finish_services(double window_s) {
+    const ServiceTotals& t = fleet_.totals();
+    const double served = static_cast<double>(t.served);
+    out_[kRequestsArrived] = static_cast<double>(t.arrived);
+    out_[kRequestsServed] = served;
+    out_[kRequestsDropped] = static_cast<double>(t.dropped);
+    out_[kLatencyMeanS] = served > 0 ? t.latency_sum_s / served : 0.0;
+    out_[kLatencyP50S] = fleet_latency_->quantile(0.50);
+    out_[kLatencyP95S] = fleet_latency_->quantile(0.95);
+    out_[kLatencyP99S] = fleet_latency_->quantile(0.99);
+    out_[kSloViolationShare] =
+        t.slo_arrived > 0 ? static_cast<double>(t.slo_violations) / t.slo_arrived : 0.0;
+    out_[kColdStarts] = static_cast<double>(t.cold_starts);
+    out_[kColdStartShare] = served > 0 ? static_cast<double>(t.cold_served) / served : 0.0;
+    out_[kReplicasMean] = window_s > 0 ? t.replica_area / window_s : 0.0;
+    // Pools run either jobs or replicas: the cost of those that run replicas is the services'.
+    double cost = 0;
+    for (uint32_t p = 0; p < m_.pool_count; ++p) {
+      bool runs_replicas = false;
+      for (uint32_t v = 0; v < m_.service_count; ++v) runs_replicas |= m_.services[v].pool == p;
+      if (runs_replicas) cost += pool_out_[p * kPoolMetricCount + kPoolCostUsd];
+    }
+    out_[kCostPer1000RequestsUsd] = served > 0 ? 1000.0 * cost / served : 0.0;
   }
 
   GPUCAP_HD void push(double time_s, uint32_t type, uint32_t payload) {
@@ -1008,6 +1060,8 @@ class ReplicationEngine {
   double* price_marks_;  ///< per slot: the pool's price integral when its run began
   LogHistogram* wait_hist_;
   LogHistogram* completion_hist_;
+  LogHistogram* fleet_latency_;
+  ServiceFleet fleet_;
   uint32_t jobs_holding_ = 0;
   static constexpr uint32_t kNoClass = 0xFFFFFFFFu;
   static constexpr double kNever = __builtin_huge_val();

@@ -1,0 +1,419 @@
+// gpucap internals: the replicas of inference services inside one replication.
+//
+// Model (see CompiledService): a request goes to the first warm replica (lowest index) with a
+// free concurrency slot, packing load onto few replicas so that the others can go idle and
+// stop; when none has one it waits in the service's FIFO waiting room (dropped when full). After
+// every arrival the autoscaler starts replicas until those up (starting or warm) reach
+// ceil(requests in the system / target_concurrency), within [min_replicas, max_replicas] and the
+// pool's free GPUs. A replica that has been idle for idle_timeout_s stops, unless that would
+// leave fewer than min_replicas. min_replicas replicas are warm at time 0 (pre-provisioned).
+//
+// Invariants: a replica has at most one pending start or idle check, plus one completion per
+// request in service (active <= concurrency); free_slots = sum over warm replicas of
+// (concurrency - active); the waiting room is non-empty only while free_slots == 0.
+// Accounting: used GPU-seconds are the busy periods (>= 1 request in service) clipped to the
+// window; billing happens when a replica's lifetime ends (or at the horizon), for lifetimes that
+// end in the window: the whole lifetime, or (serverless without idle billing) its cold start
+// plus its busy time, rounded by the pool's increment and minimum. Committed pools are charged
+// by the engine for their whole count instead.
+#pragma once
+#include <cstdint>
+
+#include "gpucap/billing.hpp"
+#include "gpucap/compiled_model.hpp"
+#include "gpucap/distribution.hpp"
+#include "gpucap/event_calendar.hpp"
+#include "gpucap/histogram.hpp"
+#include "gpucap/metrics.hpp"
+#include "gpucap/philox.hpp"
+
+namespace gpucap::detail {
+
+/// The payload of a service event: what happened (ServiceEventKind) << kReplicaBits | replica.
+constexpr uint32_t kReplicaBits = 19;
+constexpr uint32_t kReplicaMask = (1u << kReplicaBits) - 1;
+enum ServiceEventKind : uint32_t {
+  kRequestDone = 0,   ///< a request on the replica finished its service
+  kReplicaReady = 1,  ///< the replica's cold start is over: it is warm
+  kIdleCheck = 2,     ///< the replica may have been idle for the idle timeout
+};
+
+enum ReplicaStateKind : uint16_t { kReplicaOff = 0, kReplicaStarting = 1, kReplicaWarm = 2 };
+
+/// One replica of a service (its slot is reused across lifetimes).
+struct ReplicaSlot {
+  double up_since_s;    ///< start of this lifetime (launch)
+  double ready_s;       ///< end of its cold start
+  double busy_since_s;  ///< start of the current busy period (active > 0)
+  double idle_since_s;  ///< start of the current idle period (warm, active == 0)
+  double busy_s;        ///< seconds with requests in service in this lifetime (closed periods)
+  uint32_t service;
+  uint32_t active;  ///< requests in service
+  uint16_t state;   ///< ReplicaStateKind
+  uint16_t idle_check_pending;
+  uint32_t unused_;
+};
+
+/// A request in a service's waiting room.
+struct WaitingRequest {
+  double arrival_s;
+  double service_s;  ///< wall-clock service time in the pool
+  uint32_t cold;     ///< 1: it waited while a replica was starting
+  uint32_t unused_;
+};
+
+struct ServiceState {
+  uint32_t replicas_up;  ///< starting or warm
+  uint32_t starting;
+  uint32_t in_service;  ///< requests being served
+  uint32_t free_slots;  ///< free concurrency slots on warm replicas
+  uint32_t queue_head, queue_size;
+};
+
+/// Metric accumulators of all services of one replication (statistics window only).
+struct ServiceTotals {
+  uint64_t arrived = 0, served = 0, dropped = 0, cold_served = 0, cold_starts = 0;
+  uint64_t slo_arrived = 0, slo_violations = 0;
+  double latency_sum_s = 0;
+  double replica_area = 0;  ///< integral of replicas up over the window, replica-seconds
+};
+
+class ServiceFleet {
+ public:
+  /// Binds the fleet to its arena parts. `now` is the engine's clock, `pool_streams` its
+  /// provisioning stream of pool 0 (stream of pool p at pool_streams[p]), `pool_out` its pool
+  /// rows (GPU-seconds while running).
+  GPUCAP_HD void bind(const CompiledModel& m, ServiceState* state, ReplicaSlot* replicas,
+                      WaitingRequest* waiting, LogHistogram* latency, EventCalendar* calendar,
+                      int* status, int32_t* free_gpus, RandomStream* pool_streams,
+                      double* pool_out, const double* now) {
+    m_ = &m;
+    state_ = state;
+    replicas_ = replicas;
+    waiting_ = waiting;
+    latency_ = latency;
+    calendar_ = calendar;
+    status_ = status;
+    free_gpus_ = free_gpus;
+    pool_streams_ = pool_streams;
+    pool_out_ = pool_out;
+    now_ = now;
+    replicas_up_ = 0;
+    totals_ = ServiceTotals{};
+    if (m.service_count == 0) return;
+    latency_->clear();
+    for (uint32_t v = 0; v < m.service_count; ++v) {
+      const CompiledService& cs = m.services[v];
+      state_[v] = ServiceState{0, 0, 0, 0, 0, 0};
+      for (uint32_t k = 0; k < cs.max_replicas; ++k) {
+        ReplicaSlot& r = replicas_[cs.replica_offset + k];
+        r = ReplicaSlot{0, 0, 0, 0, 0, v, 0, kReplicaOff, 0, 0};
+      }
+    }
+  }
+
+  /// Time 0: each service's min_replicas are warm (pre-provisioned; no cold start counted).
+  GPUCAP_HD void start() {
+    for (uint32_t v = 0; v < m_->service_count; ++v) {
+      const CompiledService& cs = m_->services[v];
+      for (uint32_t k = 0; k < cs.min_replicas; ++k) {
+        if (free_gpus_[cs.pool] < static_cast<int32_t>(cs.gpus_per_replica)) break;
+        const uint32_t r = launch(v);
+        become_warm(r);
+      }
+    }
+  }
+
+  GPUCAP_HD uint32_t replicas_up() const { return replicas_up_; }
+  GPUCAP_HD ServiceTotals& totals() { return totals_; }
+
+  /// A request of service v arrives now; its service takes service_ref_s on the reference GPU.
+  GPUCAP_HD GPUCAP_FORCEINLINE void on_request(uint32_t v, double service_ref_s, bool counted) {
+    const CompiledService& cs = m_->services[v];
+    ServiceState& st = state_[v];
+    const double now = *now_;
+    const double service_s = service_ref_s / m_->pools[cs.pool].speed;
+    if (counted) {
+      ++totals_.arrived;
+      if (cs.slo_latency_s > 0) ++totals_.slo_arrived;
+    }
+    if (st.free_slots > 0) {
+      const uint32_t r = free_replica(cs);
+      serve(r, WaitingRequest{now, service_s, 0, 0}, counted);
+      if (cs.target_concurrency < cs.concurrency) scale_up(v);
+      return;
+    }
+    if (st.queue_size < cs.queue_capacity) {
+      uint32_t tail = st.queue_head + st.queue_size;
+      if (tail >= cs.queue_capacity) tail -= cs.queue_capacity;
+      ++st.queue_size;
+      scale_up(v);
+      waiting_[cs.queue_offset + tail] = WaitingRequest{now, service_s, st.starting > 0, 0};
+      return;
+    }
+    if (counted) {
+      ++totals_.dropped;
+      if (cs.slo_latency_s > 0) ++totals_.slo_violations;
+    }
+    scale_up(v);
+  }
+
+  /// A service event (kServiceEvent) with this payload fires now.
+  GPUCAP_HD void on_event(uint32_t payload) {
+    const uint32_t r = payload & kReplicaMask;
+    switch (payload >> kReplicaBits) {
+      case kRequestDone:
+        on_request_done(r);
+        break;
+      case kReplicaReady:
+        on_ready(r);
+        break;
+      case kIdleCheck:
+        on_idle_check(r);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /// End of the run: replicas still up are used and billed to the horizon; requests still
+  /// waiting count as SLO violations once their wait alone breaks the bound.
+  GPUCAP_HD void finish() {
+    const double horizon = m_->horizon_s;
+    for (uint32_t v = 0; v < m_->service_count; ++v) {
+      const CompiledService& cs = m_->services[v];
+      for (uint32_t k = 0; k < cs.max_replicas; ++k) {
+        const uint32_t r = cs.replica_offset + k;
+        if (replicas_[r].state != kReplicaOff) end_lifetime(r, horizon);
+      }
+      const ServiceState& st = state_[v];
+      if (cs.slo_latency_s <= 0) continue;
+      for (uint32_t i = 0; i < st.queue_size; ++i) {
+        uint32_t at = st.queue_head + i;
+        if (at >= cs.queue_capacity) at -= cs.queue_capacity;
+        const WaitingRequest& w = waiting_[cs.queue_offset + at];
+        if (w.arrival_s >= m_->warmup_s && cs.network_rtt_s + horizon - w.arrival_s > cs.slo_latency_s)
+          ++totals_.slo_violations;
+      }
+    }
+  }
+
+ private:
+  GPUCAP_HD void push(double time_s, uint32_t kind, uint32_t replica) {
+    if (!calendar_->push(time_s, kServiceEventType, (kind << kReplicaBits) | replica)) *status_ = 1;
+  }
+
+  GPUCAP_HD double in_window(double from, double to) const {
+    const double lo = from > m_->warmup_s ? from : m_->warmup_s;
+    const double hi = to < m_->horizon_s ? to : m_->horizon_s;
+    return hi > lo ? hi - lo : 0.0;
+  }
+
+  /// The first warm replica with a free slot. Precondition: the service has a free slot.
+  GPUCAP_HD uint32_t free_replica(const CompiledService& cs) const {
+    uint32_t r = cs.replica_offset;
+    while (replicas_[r].state != kReplicaWarm || replicas_[r].active >= cs.concurrency) ++r;
+    return r;
+  }
+
+  /// Replica r takes request w now (a free slot of it is available).
+  GPUCAP_HD GPUCAP_FORCEINLINE void serve(uint32_t r, const WaitingRequest& w, bool counted) {
+    ReplicaSlot& rep = replicas_[r];
+    const CompiledService& cs = m_->services[rep.service];
+    ServiceState& st = state_[rep.service];
+    const double now = *now_;
+    if (rep.active++ == 0) rep.busy_since_s = now;
+    ++st.in_service;
+    --st.free_slots;
+    if (counted) record_served(cs, w, now);
+    push(now + w.service_s, kRequestDone, r);
+  }
+
+  GPUCAP_HD void record_served(const CompiledService& cs, const WaitingRequest& w, double now) {
+    const double latency = cs.network_rtt_s + (now - w.arrival_s) + w.service_s;
+    ++totals_.served;
+    totals_.latency_sum_s += latency;
+    latency_->add(latency);
+    totals_.cold_served += w.cold;
+    if (cs.slo_latency_s > 0 && latency > cs.slo_latency_s) ++totals_.slo_violations;
+    if (cs.egress_usd_per_request > 0)
+      pool_out_[cs.pool * kPoolMetricCount + kPoolEgressUsd] += cs.egress_usd_per_request;
+  }
+
+  /// Takes the head of service v's waiting room.
+  GPUCAP_HD WaitingRequest dequeue(uint32_t v) {
+    const CompiledService& cs = m_->services[v];
+    ServiceState& st = state_[v];
+    const WaitingRequest w = waiting_[cs.queue_offset + st.queue_head];
+    if (++st.queue_head == cs.queue_capacity) st.queue_head = 0;
+    --st.queue_size;
+    return w;
+  }
+
+  GPUCAP_HD GPUCAP_FORCEINLINE void on_request_done(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    const uint32_t v = rep.service;
+    ServiceState& st = state_[v];
+    const double now = *now_;
+    if (st.queue_size > 0) {  // the slot passes straight to the next waiting request
+      const WaitingRequest w = dequeue(v);
+      if (w.arrival_s >= m_->warmup_s) record_served(m_->services[v], w, now);
+      push(now + w.service_s, kRequestDone, r);
+      return;
+    }
+    --st.in_service;
+    ++st.free_slots;
+    if (--rep.active == 0) {
+      end_busy_period(rep, now);
+      rep.idle_since_s = now;
+      arm_idle_check(r);
+    }
+  }
+
+  GPUCAP_HD void end_busy_period(ReplicaSlot& rep, double now) {
+    const CompiledService& cs = m_->services[rep.service];
+    rep.busy_s += now - rep.busy_since_s;
+    pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursUsed] +=
+        in_window(rep.busy_since_s, now) * cs.gpus_per_replica;
+  }
+
+  GPUCAP_HD void on_ready(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    const uint32_t v = rep.service;
+    ServiceState& st = state_[v];
+    --st.starting;
+    become_warm(r);
+    const CompiledService& cs = m_->services[v];
+    while (st.queue_size > 0 && rep.active < cs.concurrency) {
+      const WaitingRequest w = dequeue(v);
+      serve(r, w, w.arrival_s >= m_->warmup_s);
+    }
+    if (rep.active == 0) arm_idle_check(r);
+  }
+
+  GPUCAP_HD void become_warm(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    rep.state = kReplicaWarm;
+    rep.ready_s = *now_;
+    rep.idle_since_s = *now_;
+    state_[rep.service].free_slots += m_->services[rep.service].concurrency;
+  }
+
+  GPUCAP_HD void arm_idle_check(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    const double timeout = m_->services[rep.service].idle_timeout_s;
+    if (rep.idle_check_pending || !(timeout < kForever)) return;
+    rep.idle_check_pending = 1;
+    push(rep.idle_since_s + timeout, kIdleCheck, r);
+  }
+
+  GPUCAP_HD void on_idle_check(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    rep.idle_check_pending = 0;
+    if (rep.state != kReplicaWarm || rep.active > 0) return;  // re-armed when it idles again
+    const CompiledService& cs = m_->services[rep.service];
+    if (*now_ < rep.idle_since_s + cs.idle_timeout_s) {  // it was busy since: check later
+      arm_idle_check(r);
+      return;
+    }
+    if (state_[rep.service].replicas_up > cs.min_replicas) stop(r);
+  }
+
+  /// Starts replicas of service v until the autoscaler's target is met (or the pool is full).
+  GPUCAP_HD void scale_up(uint32_t v) {
+    const CompiledService& cs = m_->services[v];
+    ServiceState& st = state_[v];
+    const double in_system = static_cast<double>(st.in_service + st.queue_size);
+    double desired = __builtin_ceil(in_system / cs.target_concurrency);
+    if (desired > cs.max_replicas) desired = cs.max_replicas;
+    while (st.replicas_up < desired &&
+           free_gpus_[cs.pool] >= static_cast<int32_t>(cs.gpus_per_replica)) {
+      const uint32_t r = launch(v);
+      ++st.starting;
+      ReplicaSlot& rep = replicas_[r];
+      rep.state = kReplicaStarting;
+      const double now = *now_;
+      if (now >= m_->warmup_s) ++totals_.cold_starts;
+      RandomStream& rng = pool_streams_[cs.pool];
+      const CompiledPool& pool = m_->pools[cs.pool];
+      double delay = cs.weights_load_s;
+      if (pool.has_provisioning_delay) delay += sample(pool.provisioning_delay_s, rng, m_->table);
+      if (cs.has_container_start) delay += sample(cs.container_start_s, rng, m_->table);
+      push(now + delay, kReplicaReady, r);
+    }
+  }
+
+  /// Takes the lowest free replica slot of service v and its GPUs.
+  GPUCAP_HD uint32_t launch(uint32_t v) {
+    const CompiledService& cs = m_->services[v];
+    uint32_t r = cs.replica_offset;
+    while (replicas_[r].state != kReplicaOff) ++r;
+    ReplicaSlot& rep = replicas_[r];
+    rep.up_since_s = *now_;
+    rep.ready_s = *now_;
+    rep.busy_s = 0;
+    rep.active = 0;
+    ++state_[v].replicas_up;
+    ++replicas_up_;
+    free_gpus_[cs.pool] -= static_cast<int32_t>(cs.gpus_per_replica);
+    return r;
+  }
+
+  GPUCAP_HD void stop(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    const uint32_t v = rep.service;
+    const CompiledService& cs = m_->services[v];
+    end_lifetime(r, *now_);
+    rep.state = kReplicaOff;
+    --state_[v].replicas_up;
+    --replicas_up_;
+    state_[v].free_slots -= cs.concurrency;
+    free_gpus_[cs.pool] += static_cast<int32_t>(cs.gpus_per_replica);
+    // Services sharing the pool may have been waiting for these GPUs.
+    for (uint32_t u = 0; u < m_->service_count; ++u)
+      if (u != v && m_->services[u].pool == cs.pool && state_[u].queue_size > 0) scale_up(u);
+  }
+
+  /// Bills replica r's lifetime ending at end_s (and closes an open busy period).
+  GPUCAP_HD void end_lifetime(uint32_t r, double end_s) {
+    ReplicaSlot& rep = replicas_[r];
+    const CompiledService& cs = m_->services[rep.service];
+    const CompiledPool& pool = m_->pools[cs.pool];
+    double busy_s = rep.busy_s;
+    if (rep.state == kReplicaWarm && rep.active > 0) {
+      busy_s += end_s - rep.busy_since_s;
+      pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursUsed] +=
+          in_window(rep.busy_since_s, end_s) * cs.gpus_per_replica;
+    }
+    if (end_s < m_->warmup_s || pool.committed()) return;
+    const double ready_s = rep.state == kReplicaStarting ? end_s : rep.ready_s;
+    const double held_s = pool.purchase == PurchaseOption::serverless && !pool.bills_idle
+                              ? (ready_s - rep.up_since_s) + busy_s
+                              : end_s - rep.up_since_s;
+    pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursBilled] +=
+        billed_seconds(held_s, pool.billing_increment_s, pool.billing_minimum_s) *
+        cs.gpus_per_replica;
+  }
+
+ public:
+  static constexpr uint32_t kServiceEventType = 7;
+
+ private:
+  static constexpr double kForever = __builtin_huge_val();
+
+  const CompiledModel* m_ = nullptr;
+  ServiceState* state_ = nullptr;
+  ReplicaSlot* replicas_ = nullptr;
+  WaitingRequest* waiting_ = nullptr;
+  LogHistogram* latency_ = nullptr;
+  EventCalendar* calendar_ = nullptr;
+  int* status_ = nullptr;
+  int32_t* free_gpus_ = nullptr;
+  RandomStream* pool_streams_ = nullptr;
+  double* pool_out_ = nullptr;
+  const double* now_ = nullptr;
+  uint32_t replicas_up_ = 0;
+  ServiceTotals totals_;
+};
+
+}  // namespace gpucap::detail
