@@ -11,6 +11,7 @@
 
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+#include "support/theory_checks.hpp"
 
 #if GPUCAP_HAVE_EIGEN
 #include <Eigen/Dense>
@@ -28,38 +29,9 @@ gpucap::RunResults simulate(const std::string& file, const std::vector<std::stri
   return gpucap::run(s, options);
 }
 
-/// Asserts that `analytic` is inside the 99% CI of `metric` and the CI is narrower than 2%.
-void expect_matches(const gpucap::RunResults& r, gpucap::ScalarMetric metric, double analytic,
-                    const std::string& label) {
-  const gpucap::MetricSummary& s = r.summary_of(0, metric);
-  const double half = gpucap::ci_half_width(s, 0.99);
-  std::printf(
-      "  %-40s analytic %-12.6g simulated %-12.6g +- %-10.4g (99%%)  error %+.3f%%  "
-      "CI width %.3f%%\n",
-      label.c_str(), analytic, s.mean, half, 100.0 * (s.mean - analytic) / analytic,
-      100.0 * 2 * half / analytic);
-  EXPECT_LE(std::fabs(s.mean - analytic), half)
-      << label << ": analytic " << analytic << " outside the 99% CI " << s.mean << " +- " << half;
-  EXPECT_LT(2 * half, 0.02 * analytic) << label << ": CI too wide to prove anything";
-}
-
-/// Erlang C: probability that an arrival waits in M/M/c with offered load a = lambda / mu < c.
-double erlang_c(int c, double a) {
-  double term = 1, sum = 1;  // a^k / k!
-  for (int k = 1; k < c; ++k) {
-    term *= a / k;
-    sum += term;
-  }
-  const double top = term * a / c * c / (c - a);
-  return top / (sum + top);
-}
-
-/// Erlang B: blocking probability of M/M/c/c with offered load a (stable recursion).
-double erlang_b(int c, double a) {
-  double b = 1;
-  for (int k = 1; k <= c; ++k) b = a * b / (k + a * b);
-  return b;
-}
+using gpucap::testing_support::erlang_b;
+using gpucap::testing_support::erlang_c;
+using gpucap::testing_support::expect_matches;
 
 struct MmcCase {
   double rho;

@@ -1,0 +1,69 @@
+// Validation of inference services against closed forms (docs/validation.md):
+//  - one serverless replica with idle timeout T and Poisson requests at rate lambda (service and
+//    cold start negligible): the share of requests that wait for a cold start is exp(-lambda T)
+//    and the replica is up a share 1 - exp(-lambda T) of the time;
+//  - c dedicated replicas of concurrency 1 with exponential service: M/M/c, so the mean latency
+//    is the round trip + the Erlang C wait + the mean service time.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "gpucap/run.hpp"
+#include "gpucap/scenario_loader.hpp"
+#include "support/theory_checks.hpp"
+
+namespace {
+
+using gpucap::testing_support::erlang_c;
+using gpucap::testing_support::expect_matches;
+
+const std::string kScenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
+
+gpucap::RunResults simulate(const std::string& file, const std::vector<std::string>& overrides,
+                            uint64_t replications) {
+  gpucap::RunOptions options;
+  options.replications = replications;
+  return gpucap::run(gpucap::load_scenario(kScenarios + file, overrides), options);
+}
+
+class ColdStartShare : public testing::TestWithParam<double> {};
+
+// lambda T = 0.5, 1 and 2 by changing the idle timeout (lambda = 1 per minute).
+TEST_P(ColdStartShare, EqualsExpOfMinusLambdaT) {
+  const double lambda_t = GetParam();
+  const double timeout_s = 60.0 * lambda_t;
+  const gpucap::RunResults r =
+      simulate("cold_start_validation.yaml",
+               {"workloads.api.autoscaling.idle_timeout=" + std::to_string(timeout_s) + "s"}, 200);
+  const std::string tag = "lambda T = " + std::to_string(lambda_t).substr(0, 3);
+  expect_matches(r, gpucap::kColdStartShare, std::exp(-lambda_t), "cold-start share, " + tag);
+  expect_matches(r, gpucap::kReplicasMean, -std::expm1(-lambda_t), "replica up share, " + tag);
+  // Every request was served, and every cold start served at least one waiting request.
+  const auto& arrived = r.summary_of(0, gpucap::kRequestsArrived);
+  EXPECT_EQ(arrived.mean, r.summary_of(0, gpucap::kRequestsServed).mean);
+  EXPECT_EQ(r.summary_of(0, gpucap::kRequestsDropped).mean, 0.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(IdleTimeouts, ColdStartShare, testing::Values(0.5, 1.0, 2.0));
+
+class InferenceMmc : public testing::TestWithParam<double> {};
+
+TEST_P(InferenceMmc, MeanLatencyIsRoundTripPlusErlangCWaitPlusService) {
+  const double rho = GetParam();
+  const int c = 4;
+  const double mu = 1.0, lambda = rho * c * mu, rtt_s = 0.040;
+  const gpucap::RunResults r = simulate(
+      "inference_mmc_validation.yaml",
+      {"workloads.api.arrivals.rate_per_s=" + std::to_string(lambda)}, rho > 0.85 ? 200 : 100);
+  const double p_wait = erlang_c(c, lambda / mu);
+  const double wq = p_wait / (c * mu - lambda);
+  const std::string tag = "M/M/4 rho " + std::to_string(rho).substr(0, 4);
+  expect_matches(r, gpucap::kLatencyMeanS, rtt_s + wq + 1.0 / mu, "mean latency, " + tag);
+  // Dedicated replicas never start or stop after time 0.
+  EXPECT_EQ(r.summary_of(0, gpucap::kColdStarts).mean, 0.0);
+  EXPECT_EQ(r.summary_of(0, gpucap::kReplicasMean).mean, 4.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Loads, InferenceMmc, testing::Values(0.5, 0.75, 0.9));
+
+}  // namespace
