@@ -1095,6 +1095,10 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
     const YAML::Node sy = node["sync"];
     const std::string spath = join_path(path, "sync");
     expect_map(ctx, sy, spath, {"step", "gradient_gb"});
+    if (w.arrivals.kind == ArrivalKind::trace)
+      ctx.fail(sy, spath,
+               "needs the GPUs of every job of the class (gpus), but a trace gives them job by "
+               "job; remove sync or use a poisson or nhpp workload");
     w.sync_step_s = read_duration(
         ctx, require(ctx, sy, spath, "step", "the compute time of one training step"),
         spath + ".step", false);
