@@ -53,6 +53,16 @@ void expect_accounting_identities(const gpucap::RunResults& r) {
     EXPECT_LE(r.scalar(0, i, gpucap::kJobsCompleted), r.scalar(0, i, gpucap::kJobsStarted));
     EXPECT_LE(r.scalar(0, i, gpucap::kWaitP50S), r.scalar(0, i, gpucap::kWaitP95S));
     EXPECT_LE(r.scalar(0, i, gpucap::kWaitP95S), r.scalar(0, i, gpucap::kWaitP99S));
+    // Requests: served and dropped are parts of arrived; shares are shares.
+    const double arrived = r.scalar(0, i, gpucap::kRequestsArrived);
+    EXPECT_LE(r.scalar(0, i, gpucap::kRequestsServed) + r.scalar(0, i, gpucap::kRequestsDropped),
+              arrived);
+    EXPECT_LE(r.scalar(0, i, gpucap::kLatencyP50S), r.scalar(0, i, gpucap::kLatencyP95S));
+    EXPECT_LE(r.scalar(0, i, gpucap::kLatencyP95S), r.scalar(0, i, gpucap::kLatencyP99S));
+    for (gpucap::ScalarMetric share : {gpucap::kSloViolationShare, gpucap::kColdStartShare}) {
+      EXPECT_GE(r.scalar(0, i, share), 0.0);
+      EXPECT_LE(r.scalar(0, i, share), 1.0);
+    }
   }
 }
 
@@ -295,6 +305,76 @@ TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
               cost[1], cost[2]);
   EXPECT_LT(cost[1], 0.9 * cost[0]);   // too few: paying cloud prices for the base load
   EXPECT_LT(cost[1], 0.95 * cost[2]);  // too many: owned GPUs idle most of the time
+}
+
+TEST(ShippedScenarios, ServerlessCostsLessThanDedicatedReplicasAtTheSameLatency) {
+  const gpucap::RunResults serverless = simulate_with("serverless_vs_dedicated.yaml", {}, 8);
+  const gpucap::RunResults dedicated =
+      simulate_with("serverless_vs_dedicated.yaml",
+                    {"workloads.chat.pool=dedicated",
+                     "workloads.chat.autoscaling={min_replicas: 4, max_replicas: 4}"},
+                    8);
+  auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
+    return r.summary_of(0, m).mean;
+  };
+  std::printf("  per 1000 requests: serverless %.4f USD, dedicated %.4f USD; replicas %.2f / 4\n",
+              mean(serverless, gpucap::kCostPer1000RequestsUsd),
+              mean(dedicated, gpucap::kCostPer1000RequestsUsd),
+              mean(serverless, gpucap::kReplicasMean));
+  EXPECT_LT(mean(serverless, gpucap::kCostPer1000RequestsUsd),
+            0.9 * mean(dedicated, gpucap::kCostPer1000RequestsUsd));
+  EXPECT_LT(mean(serverless, gpucap::kReplicasMean), 3.5);
+  EXPECT_GT(mean(serverless, gpucap::kColdStarts), 0.0);
+  // Dedicated: 4 replicas up all the time, never a cold start, every GPU-hour of the window paid.
+  EXPECT_EQ(mean(dedicated, gpucap::kColdStarts), 0.0);
+  EXPECT_EQ(mean(dedicated, gpucap::kReplicasMean), 4.0);
+  EXPECT_NEAR(mean(dedicated, gpucap::kGpuHoursBilled), 4 * 7 * 24.0, 1e-9);
+  // The same requests (common random numbers) see nearly the same latency on both.
+  EXPECT_NEAR(mean(serverless, gpucap::kLatencyP99S), mean(dedicated, gpucap::kLatencyP99S), 0.01);
+  EXPECT_LT(mean(serverless, gpucap::kSloViolationShare), 0.001);
+}
+
+TEST(ShippedScenarios, EdgeReplicasSaveExactlyTheRoundTripDifference) {
+  const gpucap::RunResults edge = simulate_with("edge_vs_cloud_inference.yaml", {}, 8);
+  const gpucap::RunResults cloud =
+      simulate_with("edge_vs_cloud_inference.yaml", {"workloads.ranker.pool=cloud-us-east"}, 8);
+  // Same requests, same service times, same replicas: only the round trip differs (90 - 10 ms).
+  for (size_t i = 0; i < edge.replications; ++i)
+    EXPECT_NEAR(cloud.scalar(0, i, gpucap::kLatencyMeanS) - edge.scalar(0, i, gpucap::kLatencyMeanS),
+                0.080, 1e-9);
+  auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
+    return r.summary_of(0, m).mean;
+  };
+  std::printf("  p95 latency edge %.3f s, cloud %.3f s; SLO misses %.3f / %.3f\n",
+              mean(edge, gpucap::kLatencyP95S), mean(cloud, gpucap::kLatencyP95S),
+              mean(edge, gpucap::kSloViolationShare), mean(cloud, gpucap::kSloViolationShare));
+  // Quantiles come from log-spaced bins (12.5% wide): the shift is 80 ms give or take a bin.
+  EXPECT_NEAR(mean(cloud, gpucap::kLatencyP95S) - mean(edge, gpucap::kLatencyP95S), 0.080, 0.02);
+  EXPECT_LT(mean(edge, gpucap::kSloViolationShare), 0.05);
+  EXPECT_GT(mean(cloud, gpucap::kSloViolationShare), 0.3);
+  // Egress: 20 KB per served request at the region's price.
+  EXPECT_NEAR(mean(cloud, gpucap::kEgressUsd),
+              mean(cloud, gpucap::kRequestsServed) * 20e-6 * 0.09, 1e-6);
+  EXPECT_GT(mean(edge, gpucap::kCostPer1000RequestsUsd),
+            1.2 * mean(cloud, gpucap::kCostPer1000RequestsUsd));
+}
+
+TEST(ShippedScenarios, InternetLinkedNodesMakeMultiNodeTrainingDearer) {
+  const gpucap::RunResults cluster = simulate_with("multinode_interconnect.yaml", {}, 50);
+  const gpucap::RunResults market =
+      simulate_with("multinode_interconnect.yaml", {"workloads.finetune.placement=[market]"}, 50);
+  // Run time ratio = efficiency ratio (2 / 2.035) / (2 / 13.24) = 6.51; cost ratio = 6.51 x
+  // 1.60 / 2.99 = 3.48 for the same work. Jobs cut off at the horizon blur the ratio a little.
+  const double cost_ratio = market.summary_of(0, gpucap::kCostUsd).mean /
+                            cluster.summary_of(0, gpucap::kCostUsd).mean;
+  const double billed_ratio = market.summary_of(0, gpucap::kGpuHoursBilled).mean /
+                              cluster.summary_of(0, gpucap::kGpuHoursBilled).mean;
+  std::printf("  market / cluster: cost %.2f, GPU-hours %.2f\n", cost_ratio, billed_ratio);
+  EXPECT_GT(cost_ratio, 3.0);
+  EXPECT_LT(cost_ratio, 4.0);
+  EXPECT_NEAR(cost_ratio / billed_ratio, 1.60 / 2.99, 1e-9);  // cost = billed x fixed price
+  EXPECT_GT(market.summary_of(0, gpucap::kCompletionMeanS).mean,
+            6.0 * cluster.summary_of(0, gpucap::kCompletionMeanS).mean);
 }
 
 }  // namespace

@@ -14,8 +14,9 @@
 // Accounting: used GPU-seconds are the busy periods (>= 1 request in service) clipped to the
 // window; billing happens when a replica's lifetime ends (or at the horizon), for lifetimes that
 // end in the window: the whole lifetime, or (serverless without idle billing) its cold start
-// plus its busy time, rounded by the pool's increment and minimum. Committed pools are charged
-// by the engine for their whole count instead.
+// plus its busy time, rounded by the pool's increment and minimum, times the share of the
+// lifetime inside the window when it began before the warm-up. Committed pools are charged by
+// the engine for their whole count instead.
 #pragma once
 #include <cstdint>
 
@@ -390,8 +391,15 @@ class ServiceFleet {
     const double held_s = pool.purchase == PurchaseOption::serverless && !pool.bills_idle
                               ? (ready_s - rep.up_since_s) + busy_s
                               : end_s - rep.up_since_s;
+    // A lifetime that began before the warm-up (dedicated replicas run from time 0) pays only
+    // the share of its bill that falls inside the window.
+    const double lifetime_s = end_s - rep.up_since_s;
+    const double share =
+        rep.up_since_s >= m_->warmup_s || !(lifetime_s > 0)
+            ? 1.0
+            : in_window(rep.up_since_s, end_s) / lifetime_s;
     pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursBilled] +=
-        billed_seconds(held_s, pool.billing_increment_s, pool.billing_minimum_s) *
+        billed_seconds(held_s, pool.billing_increment_s, pool.billing_minimum_s) * share *
         cs.gpus_per_replica;
   }
 
