@@ -99,6 +99,10 @@ int main(int argc, char** argv) {
            256, min_seconds);
     report("trace-driven spot failover",
            gpucap::load_scenario(scenarios + "spot_availability_failover.yaml"), 256, min_seconds);
+    report("inference: serverless, daily cycle",
+           gpucap::load_scenario(scenarios + "serverless_vs_dedicated.yaml"), 2, min_seconds);
+    report("inference: 4 dedicated replicas",
+           gpucap::load_scenario(scenarios + "edge_vs_cloud_inference.yaml"), 2, min_seconds);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "engine_bench: %s\n", e.what());
     return 1;
