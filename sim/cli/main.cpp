@@ -117,9 +117,12 @@ int cmd_validate(const std::vector<std::string>& args) {
   const gpucap::Scenario s = gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides);
   uint64_t quota = 0;
   for (const auto& p : s.pools) quota += p.quota_gpus;
+  std::size_t services = 0;
+  for (const auto& w : s.workloads) services += w.kind == gpucap::WorkloadKind::inference;
   std::cout << vm["scenario"].as<std::string>() << ": valid: \"" << s.name << "\", "
             << s.pools.size() << " pools (" << quota << " GPUs of quota), " << s.workloads.size()
-            << " job classes, horizon " << gpucap::text::format_duration(s.horizon_s)
+            << " workloads (" << services << " inference services), horizon "
+            << gpucap::text::format_duration(s.horizon_s)
             << ", warm-up " << gpucap::text::format_duration(s.warmup_s) << "\n";
   return kExitOk;
 }

@@ -78,8 +78,8 @@ struct MetricInfo {
 };
 
 inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
-    {"cost", "USD", "billed cost of GPU holds that ended in the window"},
-    {"gpu_hours_used", "GPU-h", "GPU-hours spent running jobs in the window"},
+    {"cost", "USD", "billed cost of GPU holds (jobs, replicas) that ended in the window"},
+    {"gpu_hours_used", "GPU-h", "GPU-hours running jobs or serving requests in the window"},
     {"gpu_hours_billed", "GPU-h", "GPU-hours billed, increments and minimums applied"},
     {"gpu_hours_lost", "GPU-h", "run time lost to preemptions (work not saved, idle notice)"},
     {"gpu_hours_checkpointing", "GPU-h", "GPU-hours spent writing checkpoints"},
