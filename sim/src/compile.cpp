@@ -78,7 +78,7 @@ double run_speed(const JobClassSpec& w, const PoolSpec& p) {
 }
 
 /// Round trip (s) between a service's users and its pool: twice the one-way latency between
-/// their regions (a region's latency to itself, when declared, inside one region).
+/// their regions; 0 inside one region.
 double network_rtt_s(const Scenario& s, const ServiceSpec& svc, const PoolSpec& pool) {
   if (svc.users_region.empty() || pool.region.empty()) return 0.0;
   const double one_way_ms = s.latency_ms(svc.users_region, pool.region);

@@ -863,11 +863,11 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                  "\" is preemptible; inference replicas run on serverless, on_demand, reserved "
                  "or owned pools");
   if (!pool.availability.empty() || pool.stockout_probability > 0 ||
-      pool.price_model != CompiledPool::kFixedPrice)
+      pool.price_model != CompiledPool::kFixedPrice || pool.has_slowdown)
     ctx.fail(node["pool"], join_path(path, "pool"),
              "pool \"" + svc.pool +
-                 "\" has an availability trace, stockouts or a price process, which apply to "
-                 "jobs only; give the service a pool without them");
+                 "\" has an availability trace, stockouts, a price process or a slowdown, which "
+                 "apply to jobs only; give the service a pool without them");
   w.placement = {svc.pool};
   w.arrivals = read_arrivals(
       ctx, require(ctx, node, path, "arrivals", "a request arrival process (poisson, nhpp, trace)"),
