@@ -9,27 +9,14 @@
 #include "gpucap/compile.hpp"
 #include "gpucap/replication.hpp"
 
+#include "support/one_replication.hpp"
 #include "support/scenario_fixture.hpp"
 
 namespace gpucap {
 namespace {
 
-struct Row {
-  std::vector<double> scalars, pools;
-  double operator[](ScalarMetric m) const { return scalars[m]; }
-  double pool(size_t p, PoolMetric m) const { return pools[p * kPoolMetricCount + m]; }
-};
-
-Row run_once(const Scenario& s) {
-  const ModelStorage storage = compile(s);
-  const CompiledModel& model = storage.model();
-  std::vector<uint64_t> arena((replication_arena_bytes(model) + 7) / 8);
-  Row r{std::vector<double>(kScalarMetricCount),
-        std::vector<double>(model.pool_count * kPoolMetricCount)};
-  EXPECT_EQ(run_replication(model, 1, 0, arena.data(), r.scalars.data(), r.pools.data()),
-            kReplicationOk);
-  return r;
-}
+using testing_support::Row;
+using testing_support::run_once;
 
 class Inference : public testing_support::ScenarioFixture {};
 
