@@ -8,7 +8,10 @@
 //   queue      jobs waiting, sorted by the discipline's key, stable (FIFO among equal keys),
 //   streams    Philox streams: two per job class (arrivals, sizes), several per pool,
 //   pools      availability capacity and price-process state,
-//   histograms of wait and completion time.
+//   histograms of wait and completion time,
+//   services   inference replicas, their waiting rooms and the latency histogram (ServiceFleet,
+//              detail/service_fleet.hpp; it adds one start or idle check per replica and one
+//              completion per request in service to the calendar).
 // Invariants: free_gpus[p] + GPUs held in pool p == capacity of p (its quota, or what its
 // availability trace allows; free_gpus < 0 only while a capacity drop is being handled); every
 // slot in use has exactly one pending event in the calendar; the queue is sorted by key and then
