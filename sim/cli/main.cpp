@@ -122,8 +122,8 @@ int cmd_validate(const std::vector<std::string>& args) {
   std::cout << vm["scenario"].as<std::string>() << ": valid: \"" << s.name << "\", "
             << s.pools.size() << " pools (" << quota << " GPUs of quota), " << s.workloads.size()
             << " workloads (" << services << " inference services), horizon "
-            << gpucap::text::format_duration(s.horizon_s)
-            << ", warm-up " << gpucap::text::format_duration(s.warmup_s) << "\n";
+            << gpucap::text::format_duration(s.horizon_s) << ", warm-up "
+            << gpucap::text::format_duration(s.warmup_s) << "\n";
   return kExitOk;
 }
 

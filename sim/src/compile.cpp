@@ -71,9 +71,9 @@ double run_speed(const JobClassSpec& w, const PoolSpec& p) {
     return p.speed;
   const double nodes = std::ceil(static_cast<double>(w.gpus) / p.gpus_per_node);
   const double step_s = w.sync_step_s / p.speed;  // wall-clock compute per step in this pool
-  const double allreduce_s = 2.0 * (nodes - 1.0) *
-                             (p.interconnect_latency_s +
-                              w.sync_gradient_gb * 8.0 / (nodes * p.interconnect_gbps));
+  const double allreduce_s =
+      2.0 * (nodes - 1.0) *
+      (p.interconnect_latency_s + w.sync_gradient_gb * 8.0 / (nodes * p.interconnect_gbps));
   return p.speed * step_s / (step_s + allreduce_s);
 }
 

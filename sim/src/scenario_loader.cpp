@@ -388,9 +388,9 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
       expect_map(ctx, node, path,
                  {"process", "file", "submit_column", "duration_column", "time_unit"});
     else
-      expect_map(ctx, node, path,
-                 {"process", "file", "submit_column", "gpus_column", "duration_column",
-                  "time_unit"});
+      expect_map(
+          ctx, node, path,
+          {"process", "file", "submit_column", "gpus_column", "duration_column", "time_unit"});
     a.trace_file =
         read_string(ctx, require(ctx, node, path, "file", "a CSV file"), join_path(path, "file"));
     auto column = [&](const char* key, const char* fallback) {
@@ -611,8 +611,8 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
                                               {"marketplace", PurchaseOption::marketplace},
                                               {"serverless", PurchaseOption::serverless}});
   // Each purchase option has its own price keys; the rest are common.
-  std::vector<std::string> keys = {"provider", "region",      "gpu",          "gpu_memory_gb",
-                                   "purchase", "speed",       "gpus_per_node", "interconnect"};
+  std::vector<std::string> keys = {"provider", "region", "gpu",           "gpu_memory_gb",
+                                   "purchase", "speed",  "gpus_per_node", "interconnect"};
   if (p.purchase != PurchaseOption::serverless) keys.push_back("provisioning_delay");
   if (p.purchase != PurchaseOption::reserved && p.purchase != PurchaseOption::owned &&
       p.purchase != PurchaseOption::serverless)
@@ -627,9 +627,8 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
                    "billing_minimum", "quota", "availability", "stockout"});
       break;
     case PurchaseOption::serverless:
-      keys.insert(keys.end(),
-                  {"price_usd_per_gpu_hour", "price_usd_per_gpu_second", "catalog_row",
-                   "billing_increment", "billing_minimum", "quota", "bill_idle"});
+      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "price_usd_per_gpu_second", "catalog_row",
+                               "billing_increment", "billing_minimum", "quota", "bill_idle"});
       break;
     case PurchaseOption::spot:
     case PurchaseOption::marketplace:
@@ -846,10 +845,10 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
 /// A workload of kind inference: a service answering requests with replicas in one pool.
 JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                                      const std::string& path, const Scenario& s, JobClassSpec w) {
-  expect_map(ctx, node, path,
-             {"name", "kind", "arrivals", "service", "pool", "gpus", "vram_gb", "model_gb",
-              "concurrency", "replicas", "autoscaling", "users_region", "slo", "queue_capacity",
-              "response_kb"});
+  expect_map(
+      ctx, node, path,
+      {"name", "kind", "arrivals", "service", "pool", "gpus", "vram_gb", "model_gb", "concurrency",
+       "replicas", "autoscaling", "users_region", "slo", "queue_capacity", "response_kb"});
   ServiceSpec& svc = w.service;
   std::vector<std::string> pool_names;
   for (const auto& p : s.pools) pool_names.push_back(p.name);
@@ -918,9 +917,9 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
     if (as["min_replicas"])
       svc.min_replicas = static_cast<uint32_t>(
           read_integer(ctx, as["min_replicas"], apath + ".min_replicas", 0, 100000));
-    svc.max_replicas = static_cast<uint32_t>(read_integer(
-        ctx, require(ctx, as, apath, "max_replicas", "the most replicas at once"),
-        apath + ".max_replicas", 1, 100000));
+    svc.max_replicas = static_cast<uint32_t>(
+        read_integer(ctx, require(ctx, as, apath, "max_replicas", "the most replicas at once"),
+                     apath + ".max_replicas", 1, 100000));
     if (svc.min_replicas > svc.max_replicas)
       ctx.fail(as["min_replicas"], apath + ".min_replicas",
                "must be at most max_replicas (" + std::to_string(svc.max_replicas) + ")");
@@ -937,8 +936,8 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                          "requests per replica, > 0");
       if (svc.target_concurrency > svc.concurrency)
         ctx.fail(as["target_concurrency"], apath + ".target_concurrency",
-                 "must be at most the concurrency per replica (" +
-                     std::to_string(svc.concurrency) + ")");
+                 "must be at most the concurrency per replica (" + std::to_string(svc.concurrency) +
+                     ")");
     }
   }
   if (node["users_region"]) {
@@ -951,16 +950,16 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                "pool \"" + svc.pool + "\" has no region, so the network round trip is unknown");
     if (svc.users_region != pool.region && s.latency_ms(svc.users_region, pool.region) < 0)
       ctx.fail(node["users_region"], join_path(path, "users_region"),
-               "no latency between " + svc.users_region + " and " + pool.region +
-                   "; add regions." + svc.users_region + ".latency_ms." + pool.region);
+               "no latency between " + svc.users_region + " and " + pool.region + "; add regions." +
+                   svc.users_region + ".latency_ms." + pool.region);
   }
   if (node["slo"]) {
     const YAML::Node slo = node["slo"];
     const std::string spath = join_path(path, "slo");
     expect_map(ctx, slo, spath, {"latency"});
-    svc.slo_latency_s = read_duration(
-        ctx, require(ctx, slo, spath, "latency", "the latency bound, e.g. 2s"), spath + ".latency",
-        false);
+    svc.slo_latency_s =
+        read_duration(ctx, require(ctx, slo, spath, "latency", "the latency bound, e.g. 2s"),
+                      spath + ".latency", false);
   }
   if (node["queue_capacity"])
     svc.queue_capacity = static_cast<uint32_t>(
@@ -977,8 +976,9 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
     ctx.fail(node["concurrency"] ? node["concurrency"] : node, join_path(path, "concurrency"),
              "max_replicas x concurrency is above 1048576 requests in service at once");
   if (need > kMaxTotalQuotaGpus)
-    ctx.fail(node, path, "max_replicas x gpus is too large (at most " +
-                             std::to_string(kMaxTotalQuotaGpus) + " GPUs)");
+    ctx.fail(node, path,
+             "max_replicas x gpus is too large (at most " + std::to_string(kMaxTotalQuotaGpus) +
+                 " GPUs)");
   return w;
 }
 
@@ -1099,9 +1099,9 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
       ctx.fail(sy, spath,
                "needs the GPUs of every job of the class (gpus), but a trace gives them job by "
                "job; remove sync or use a poisson or nhpp workload");
-    w.sync_step_s = read_duration(
-        ctx, require(ctx, sy, spath, "step", "the compute time of one training step"),
-        spath + ".step", false);
+    w.sync_step_s =
+        read_duration(ctx, require(ctx, sy, spath, "step", "the compute time of one training step"),
+                      spath + ".step", false);
     w.sync_gradient_gb = read_number_in(
         ctx, require(ctx, sy, spath, "gradient_gb", "GB all-reduced after every step"),
         spath + ".gradient_gb", 0, false, "GB >= 0");
@@ -1267,14 +1267,15 @@ void check_service_pools(const Context& ctx, const YAML::Node& workloads, Scenar
         continue;
       }
       if (workloads[i]["placement"])
-        ctx.fail(workloads[i]["placement"], path,
-                 "pool \"" + name + "\" runs the inference service \"" + it->second +
-                     "\"; a pool runs either jobs or inference replicas, so give jobs another pool");
+        ctx.fail(
+            workloads[i]["placement"], path,
+            "pool \"" + name + "\" runs the inference service \"" + it->second +
+                "\"; a pool runs either jobs or inference replicas, so give jobs another pool");
     }
     if (kept.empty())
-      ctx.fail(workloads[i], path,
-               "every pool runs an inference service; add a pool for the jobs of \"" + w.name +
-                   "\"");
+      ctx.fail(
+          workloads[i], path,
+          "every pool runs an inference service; add a pool for the jobs of \"" + w.name + "\"");
     w.placement = kept;
   }
   for (PoolSpec& p : s.pools) {
@@ -1513,9 +1514,9 @@ double parse_duration_s(const std::string& text_in) {
     throw std::invalid_argument("\"" + text_in + "\" is not " + valid);
   const std::string unit = text::trim(std::string(end));
   static const std::vector<std::pair<std::string, double>> units = {
-      {"", 1.0},      {"us", 1e-6},     {"ms", 1e-3},      {"s", 1.0},        {"sec", 1.0},
-      {"min", 60.0},  {"m", 60.0},      {"h", 3600.0},     {"hr", 3600.0},
-      {"d", 86400.0}, {"day", 86400.0}, {"days", 86400.0}, {"w", 604800.0}};
+      {"", 1.0},        {"us", 1e-6},      {"ms", 1e-3},   {"s", 1.0},     {"sec", 1.0},
+      {"min", 60.0},    {"m", 60.0},       {"h", 3600.0},  {"hr", 3600.0}, {"d", 86400.0},
+      {"day", 86400.0}, {"days", 86400.0}, {"w", 604800.0}};
   for (const auto& [name, factor] : units)
     if (unit == name) return v * factor;
   throw std::invalid_argument("\"" + text_in + "\" has an unknown unit \"" + unit + "\"; " + valid);

@@ -104,7 +104,8 @@ TEST_F(Inference, FullWaitingRoomDropsRequests) {
       "name: t\nhorizon: 1h\n"
       "pools:\n  gpu: {gpu: L4, purchase: on_demand, price_usd_per_gpu_hour: 3600, quota: 1}\n"
       "workloads:\n"
-      "  - {name: api, kind: inference, pool: gpu, arrivals: {process: trace, file: requests.csv},\n"
+      "  - {name: api, kind: inference, pool: gpu, arrivals: {process: trace, file: "
+      "requests.csv},\n"
       "     concurrency: 1, replicas: 1, queue_capacity: 1, slo: {latency: 15s}}\n";
   const Row r = run_once(parse(yaml));
   EXPECT_EQ(r[kRequestsArrived], 3.0);
@@ -147,7 +148,8 @@ TEST_F(Inference, TargetConcurrencyScalesOutEarly) {
       "pools:\n  sls: {gpu: H100, purchase: serverless, price_usd_per_gpu_second: 1,\n"
       "    cold_start: {container: 30s}}\n"
       "workloads:\n"
-      "  - {name: api, kind: inference, pool: sls, arrivals: {process: trace, file: requests.csv},\n"
+      "  - {name: api, kind: inference, pool: sls, arrivals: {process: trace, file: "
+      "requests.csv},\n"
       "     concurrency: 4, autoscaling: {min_replicas: 1, max_replicas: 3, idle_timeout: 10min,\n"
       "     target_concurrency: 1}}\n";
   const Row r = run_once(parse(yaml));
@@ -193,8 +195,9 @@ TEST_F(Inference, MistakesAreNamed) {
   EXPECT_EQ(error_of(edit(kMixed, "service: 100ms, ", "")),
             "test.yaml:8:5: workloads[1].service: is required: the service time of one request "
             "(distribution)");
-  EXPECT_EQ(error_of(edit(kMixed, "idle_timeout: 1min}", "idle_timeout: 1min, "
-                                                         "target_concurrency: 3}")),
+  EXPECT_EQ(error_of(edit(kMixed, "idle_timeout: 1min}",
+                          "idle_timeout: 1min, "
+                          "target_concurrency: 3}")),
             "test.yaml:9:93: workloads[1].autoscaling.target_concurrency: must be at most the "
             "concurrency per replica (1)");
   EXPECT_EQ(error_of(edit(kMixed, "pool: sls,", "pool: od,")),
@@ -206,8 +209,9 @@ TEST_F(Inference, MistakesAreNamed) {
             "test.yaml:5:100: pools.sls.cold_start.snapshot_restore: a snapshot restore replaces "
             "the container start and the weights load; give either snapshot_restore or "
             "container and weights_gb_per_s");
-  EXPECT_EQ(error_of(edit(edit(kMixed, "quota: 8}", "quota: 8, purchase: spot, preemption: "
-                                                    "{time_to_preemption: 1h}}"),
+  EXPECT_EQ(error_of(edit(edit(kMixed, "quota: 8}",
+                               "quota: 8, purchase: spot, preemption: "
+                               "{time_to_preemption: 1h}}"),
                           "pool: sls,", "pool: od,")),
             "test.yaml:8:40: workloads[1].pool: pool \"od\" is preemptible; inference replicas "
             "run on serverless, on_demand, reserved or owned pools");

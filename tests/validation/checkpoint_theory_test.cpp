@@ -15,6 +15,8 @@
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 
+#include "support/run_scenario.hpp"
+
 namespace {
 
 const std::string kScenario =
@@ -32,11 +34,8 @@ double expected_completion_s(double tau_s) {
 }
 
 gpucap::RunResults simulate(double tau_s, uint64_t replications) {
-  gpucap::RunOptions options;
-  options.replications = replications;
-  return gpucap::run(gpucap::load_scenario(kScenario, {"workloads.training.checkpoint.interval=" +
-                                                       std::to_string(tau_s)}),
-                     options);
+  return gpucap::testing_support::run_scenario(
+      kScenario, {"workloads.training.checkpoint.interval=" + std::to_string(tau_s)}, replications);
 }
 
 TEST(CheckpointTheory, MeanCompletionTimeMatchesTheClosedForm) {

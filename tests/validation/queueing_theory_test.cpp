@@ -11,6 +11,8 @@
 
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+
+#include "support/run_scenario.hpp"
 #include "support/theory_checks.hpp"
 
 #if GPUCAP_HAVE_EIGEN
@@ -19,15 +21,7 @@
 
 namespace {
 
-const std::string kScenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
-
-gpucap::RunResults simulate(const std::string& file, const std::vector<std::string>& overrides,
-                            uint64_t replications) {
-  const gpucap::Scenario s = gpucap::load_scenario(kScenarios + file, overrides);
-  gpucap::RunOptions options;
-  options.replications = replications;
-  return gpucap::run(s, options);
-}
+using gpucap::testing_support::simulate_shipped;
 
 using gpucap::testing_support::erlang_b;
 using gpucap::testing_support::erlang_c;
@@ -46,10 +40,10 @@ TEST_P(MmcErlangC, MeanWaitAndWaitProbabilityMatchErlangC) {
   const int c = 8;
   const double mu_per_h = 1.0, lambda_per_h = p.rho * c * mu_per_h;
   const gpucap::RunResults r =
-      simulate("mmc_validation.yaml",
-               {"workloads.jobs.arrivals.rate_per_hour=" + std::to_string(lambda_per_h),
-                std::string("horizon=") + p.horizon, "warmup=200h"},
-               p.replications);
+      simulate_shipped("mmc_validation.yaml",
+                       {"workloads.jobs.arrivals.rate_per_hour=" + std::to_string(lambda_per_h),
+                        std::string("horizon=") + p.horizon, "warmup=200h"},
+                       p.replications);
   const double pw = erlang_c(c, lambda_per_h / mu_per_h);
   const double wq_s = pw / (c * mu_per_h - lambda_per_h) * 3600.0;
   const std::string tag = "M/M/8 rho=" + std::to_string(p.rho).substr(0, 4);
@@ -87,19 +81,20 @@ TEST(MmcManyClasses, SuperposedPoissonClassesMatchErlangC) {
 }
 
 TEST(ErlangB, DropFractionOfLossSystemMatchesErlangB) {
-  const gpucap::RunResults r = simulate("erlang_b_validation.yaml", {}, 200);
+  const gpucap::RunResults r = simulate_shipped("erlang_b_validation.yaml", {}, 200);
   expect_matches(r, gpucap::kDropFraction, erlang_b(8, 6.4), "M/M/8/8 blocking");
 }
 
 TEST(PollaczekKhinchine, MD1MeanWait) {
-  const gpucap::RunResults r = simulate("mg1_validation.yaml", {"workloads.jobs.work=1h"}, 400);
+  const gpucap::RunResults r =
+      simulate_shipped("mg1_validation.yaml", {"workloads.jobs.work=1h"}, 400);
   const double rho = 0.7, service_s = 3600;
   expect_matches(r, gpucap::kWaitMeanS, rho * service_s / (2 * (1 - rho)), "M/D/1 mean wait [s]");
   expect_matches(r, gpucap::kWaitProbability, rho, "M/D/1 P(wait) = rho");
 }
 
 TEST(PollaczekKhinchine, MG1LognormalMeanWait) {
-  const gpucap::RunResults r = simulate("mg1_validation.yaml", {}, 400);
+  const gpucap::RunResults r = simulate_shipped("mg1_validation.yaml", {}, 400);
   const double rho = 0.7, service_s = 3600, cv = 0.5;
   expect_matches(r, gpucap::kWaitMeanS, rho * service_s * (1 + cv * cv) / (2 * (1 - rho)),
                  "M/G/1 lognormal mean wait [s]");
@@ -126,11 +121,11 @@ TEST(MmcK, DropFractionAndQueueLengthMatchTheCtmcSolution) {
   double lq = 0;
   for (int n = c + 1; n <= k; ++n) lq += (n - c) * pi(n);
 
-  const gpucap::RunResults r =
-      simulate("mmc_validation.yaml",
-               {"pools.gpus.quota=4", "policy.queue_capacity=" + std::to_string(waiting_room),
-                "workloads.jobs.arrivals.rate_per_hour=3.6", "horizon=20000h", "warmup=100h"},
-               200);
+  const gpucap::RunResults r = simulate_shipped(
+      "mmc_validation.yaml",
+      {"pools.gpus.quota=4", "policy.queue_capacity=" + std::to_string(waiting_room),
+       "workloads.jobs.arrivals.rate_per_hour=3.6", "horizon=20000h", "warmup=100h"},
+      200);
   expect_matches(r, gpucap::kDropFraction, pi(k), "M/M/4/10 drop fraction (CTMC)");
   expect_matches(r, gpucap::kQueueLengthMean, lq, "M/M/4/10 Lq [jobs] (CTMC)");
 }

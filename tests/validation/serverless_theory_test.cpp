@@ -10,6 +10,8 @@
 
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+
+#include "support/run_scenario.hpp"
 #include "support/theory_checks.hpp"
 
 namespace {
@@ -17,14 +19,7 @@ namespace {
 using gpucap::testing_support::erlang_c;
 using gpucap::testing_support::expect_matches;
 
-const std::string kScenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
-
-gpucap::RunResults simulate(const std::string& file, const std::vector<std::string>& overrides,
-                            uint64_t replications) {
-  gpucap::RunOptions options;
-  options.replications = replications;
-  return gpucap::run(gpucap::load_scenario(kScenarios + file, overrides), options);
-}
+using gpucap::testing_support::simulate_shipped;
 
 class ColdStartShare : public testing::TestWithParam<double> {};
 
@@ -32,9 +27,9 @@ class ColdStartShare : public testing::TestWithParam<double> {};
 TEST_P(ColdStartShare, EqualsExpOfMinusLambdaT) {
   const double lambda_t = GetParam();
   const double timeout_s = 60.0 * lambda_t;
-  const gpucap::RunResults r =
-      simulate("cold_start_validation.yaml",
-               {"workloads.api.autoscaling.idle_timeout=" + std::to_string(timeout_s) + "s"}, 200);
+  const gpucap::RunResults r = simulate_shipped(
+      "cold_start_validation.yaml",
+      {"workloads.api.autoscaling.idle_timeout=" + std::to_string(timeout_s) + "s"}, 200);
   const std::string tag = "lambda T = " + std::to_string(lambda_t).substr(0, 3);
   expect_matches(r, gpucap::kColdStartShare, std::exp(-lambda_t), "cold-start share, " + tag);
   expect_matches(r, gpucap::kReplicasMean, -std::expm1(-lambda_t), "replica up share, " + tag);
@@ -52,7 +47,7 @@ TEST_P(InferenceMmc, MeanLatencyIsRoundTripPlusErlangCWaitPlusService) {
   const double rho = GetParam();
   const int c = 4;
   const double mu = 1.0, lambda = rho * c * mu, rtt_s = 0.040;
-  const gpucap::RunResults r = simulate(
+  const gpucap::RunResults r = simulate_shipped(
       "inference_mmc_validation.yaml",
       {"workloads.api.arrivals.rate_per_s=" + std::to_string(lambda)}, rho > 0.85 ? 200 : 100);
   const double p_wait = erlang_c(c, lambda / mu);

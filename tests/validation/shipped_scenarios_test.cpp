@@ -16,15 +16,14 @@
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/summary.hpp"
 
+#include "support/run_scenario.hpp"
+
 namespace {
 
 const std::string kScenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
 
-gpucap::RunResults simulate(const std::string& path, uint64_t replications) {
-  gpucap::RunOptions options;
-  options.replications = replications;
-  return gpucap::run(gpucap::load_scenario(path), options);
-}
+using gpucap::testing_support::run_scenario;
+using gpucap::testing_support::simulate_shipped;
 
 bool near(double a, double b, double relative = 1e-9) {
   return std::fabs(a - b) <= relative * std::max({1.0, std::fabs(a), std::fabs(b)});
@@ -71,7 +70,7 @@ TEST(ShippedScenarios, EveryScenarioSatisfiesTheAccountingIdentities) {
   for (const auto& entry : std::filesystem::directory_iterator(kScenarios)) {
     if (entry.path().extension() != ".yaml") continue;
     SCOPED_TRACE(entry.path().string());
-    expect_accounting_identities(simulate(entry.path().string(), 8));
+    expect_accounting_identities(run_scenario(entry.path().string(), {}, 8));
     ++count;
   }
   EXPECT_GE(count, 5);
@@ -79,7 +78,7 @@ TEST(ShippedScenarios, EveryScenarioSatisfiesTheAccountingIdentities) {
 
 TEST(ShippedScenarios, DefaultArrivalsMatchTheRateProfileAndCheapPoolsFillFirst) {
   const gpucap::Scenario s = gpucap::load_scenario(kScenarios + "default.yaml");
-  const gpucap::RunResults r = simulate(kScenarios + "default.yaml", 400);
+  const gpucap::RunResults r = run_scenario(kScenarios + "default.yaml", {}, 400);
   // Expected arrivals in the 28-day window: Poisson 6/day, plus 4/h times the mean multiplier of
   // the hourly profile (the window is whole days, so every hour of the profile appears 28 times).
   const double window_h = (s.horizon_s - s.warmup_s) / 3600.0;
@@ -124,7 +123,7 @@ TEST(ShippedScenarios, TraceReplayUsesEveryTraceRowExactly) {
     rows += 1;
     gpu_hours += std::stod(gpus) * std::stod(duration) / 3600.0;
   }
-  const gpucap::RunResults r = simulate(kScenarios + "trace_replay.yaml", 50);
+  const gpucap::RunResults r = run_scenario(kScenarios + "trace_replay.yaml", {}, 50);
   for (size_t i = 0; i < r.replications; ++i) {
     EXPECT_EQ(r.scalar(0, i, gpucap::kJobsArrived), rows);
     EXPECT_EQ(r.scalar(0, i, gpucap::kJobsCompleted), rows);  // the horizon leaves room to finish
@@ -134,17 +133,10 @@ TEST(ShippedScenarios, TraceReplayUsesEveryTraceRowExactly) {
   EXPECT_GT(r.summary_of(0, gpucap::kWaitMeanS).std, 0.0);
 }
 
-gpucap::RunResults simulate_with(const std::string& file, std::vector<std::string> overrides,
-                                 uint64_t replications) {
-  gpucap::RunOptions options;
-  options.replications = replications;
-  return gpucap::run(gpucap::load_scenario(kScenarios + file, overrides), options);
-}
-
 TEST(ShippedScenarios, SpotWithCheckpointsCostsFarLessThanOnDemandAndBarelySlowsJobs) {
-  const gpucap::RunResults spot = simulate_with("spot_training.yaml", {}, 300);
+  const gpucap::RunResults spot = simulate_shipped("spot_training.yaml", {}, 300);
   const gpucap::RunResults od =
-      simulate_with("spot_training.yaml", {"workloads.finetune.placement=[aws-h100-od]"}, 300);
+      simulate_shipped("spot_training.yaml", {"workloads.finetune.placement=[aws-h100-od]"}, 300);
   const double spot_cost = spot.summary_of(0, gpucap::kCostUsd).mean;
   const double od_cost = od.summary_of(0, gpucap::kCostUsd).mean;
   const double spot_t = spot.summary_of(0, gpucap::kCompletionMeanS).mean;
@@ -160,7 +152,7 @@ TEST(ShippedScenarios, SpotWithCheckpointsCostsFarLessThanOnDemandAndBarelySlows
 }
 
 TEST(ShippedScenarios, TraceDrivenSpotFailsOverToOnDemand) {
-  const gpucap::RunResults r = simulate_with("spot_availability_failover.yaml", {}, 200);
+  const gpucap::RunResults r = simulate_shipped("spot_availability_failover.yaml", {}, 200);
   auto pool_mean = [&](size_t p, gpucap::PoolMetric m) {
     return r.pool_summary[p * gpucap::kPoolMetricCount + m].mean;
   };
@@ -180,8 +172,8 @@ TEST(ShippedScenarios, TraceDrivenSpotFailsOverToOnDemand) {
 }
 
 TEST(ShippedScenarios, SpreadingLaunchesOverCloudsRemovesStockoutWaits) {
-  const gpucap::RunResults multi = simulate_with("multicloud_stockouts.yaml", {}, 200);
-  const gpucap::RunResults single = simulate_with(
+  const gpucap::RunResults multi = simulate_shipped("multicloud_stockouts.yaml", {}, 200);
+  const gpucap::RunResults single = simulate_shipped(
       "multicloud_stockouts.yaml", {"workloads.training.placement=[nebius-h100]"}, 200);
   const double multi_wait = multi.summary_of(0, gpucap::kWaitMeanS).mean;
   const double single_wait = single.summary_of(0, gpucap::kWaitMeanS).mean;
@@ -201,9 +193,9 @@ TEST(ShippedScenarios, SpreadingLaunchesOverCloudsRemovesStockoutWaits) {
 }
 
 TEST(ShippedScenarios, RightSizingPutsFineTuningOnTheCheapestWorkNotTheCheapestHour) {
-  const gpucap::RunResults as_written = simulate_with("right_sizing.yaml", {}, 200);
+  const gpucap::RunResults as_written = simulate_shipped("right_sizing.yaml", {}, 200);
   const gpucap::RunResults h100_first =
-      simulate_with("right_sizing.yaml", {"workloads.finetune.placement=[h100, a100]"}, 200);
+      simulate_shipped("right_sizing.yaml", {"workloads.finetune.placement=[h100, a100]"}, 200);
   auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
     return r.summary_of(0, m).mean;
   };
@@ -222,9 +214,9 @@ TEST(ShippedScenarios, RightSizingPutsFineTuningOnTheCheapestWorkNotTheCheapestH
 }
 
 TEST(ShippedScenarios, MarketplaceIsFarCheaperButSlowerForCheckpointedBatch) {
-  const gpucap::RunResults market = simulate_with("marketplace_batch.yaml", {}, 200);
+  const gpucap::RunResults market = simulate_shipped("marketplace_batch.yaml", {}, 200);
   const gpucap::RunResults od =
-      simulate_with("marketplace_batch.yaml", {"workloads.render.placement=[aws-l40s]"}, 200);
+      simulate_shipped("marketplace_batch.yaml", {"workloads.render.placement=[aws-l40s]"}, 200);
   auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
     return r.summary_of(0, m).mean;
   };
@@ -242,9 +234,9 @@ TEST(ShippedScenarios, MarketplaceIsFarCheaperButSlowerForCheckpointedBatch) {
 }
 
 TEST(ShippedScenarios, RemoteCheapGpusBeatLocalOnesDespiteEgress) {
-  const gpucap::RunResults remote = simulate_with("data_locality.yaml", {}, 200);
+  const gpucap::RunResults remote = simulate_shipped("data_locality.yaml", {}, 200);
   const gpucap::RunResults local =
-      simulate_with("data_locality.yaml", {"workloads.training.placement=[aws-us-east]"}, 200);
+      simulate_shipped("data_locality.yaml", {"workloads.training.placement=[aws-us-east]"}, 200);
   auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
     return r.summary_of(0, m).mean;
   };
@@ -270,10 +262,10 @@ TEST(ShippedScenarios, RemoteCheapGpusBeatLocalOnesDespiteEgress) {
 }
 
 TEST(ShippedScenarios, MeanRevertingSpotPriceRaisesTheMeanBillByItsStationaryFactor) {
-  const gpucap::RunResults moving = simulate_with("spot_price_risk.yaml", {}, 200);
+  const gpucap::RunResults moving = simulate_shipped("spot_price_risk.yaml", {}, 200);
   const gpucap::RunResults fixed =
-      simulate_with("spot_price_risk.yaml",
-                    {"pools.aws-h100-spot.price_process.volatility_per_sqrt_hour=0"}, 200);
+      simulate_shipped("spot_price_risk.yaml",
+                       {"pools.aws-h100-spot.price_process.volatility_per_sqrt_hour=0"}, 200);
   // Prices do not change what runs: the same GPU-hours are billed in every replication. The bill
   // then scales by the average price paid, whose expectation is the level times
   // e^(sigma^2 / (4 theta)) = e^(0.15^2 / 0.2) = 1.1191.
@@ -297,8 +289,8 @@ TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
   // Same seed for every size (common random numbers): the differences are paired.
   std::vector<double> cost;
   for (int count : {8, 48, 64})
-    cost.push_back(simulate_with("owned_baseline_burst.yaml",
-                                 {"pools.onprem-h100.count=" + std::to_string(count)}, 100)
+    cost.push_back(simulate_shipped("owned_baseline_burst.yaml",
+                                    {"pools.onprem-h100.count=" + std::to_string(count)}, 100)
                        .summary_of(0, gpucap::kCostUsd)
                        .mean);
   std::printf("  monthly cost with 8 / 48 / 64 owned GPUs: %.0f / %.0f / %.0f USD\n", cost[0],
@@ -308,12 +300,12 @@ TEST(ShippedScenarios, OwnedBaselineHasAnInteriorCheapestSize) {
 }
 
 TEST(ShippedScenarios, ServerlessCostsLessThanDedicatedReplicasAtTheSameLatency) {
-  const gpucap::RunResults serverless = simulate_with("serverless_vs_dedicated.yaml", {}, 8);
+  const gpucap::RunResults serverless = simulate_shipped("serverless_vs_dedicated.yaml", {}, 8);
   const gpucap::RunResults dedicated =
-      simulate_with("serverless_vs_dedicated.yaml",
-                    {"workloads.chat.pool=dedicated",
-                     "workloads.chat.autoscaling={min_replicas: 4, max_replicas: 4}"},
-                    8);
+      simulate_shipped("serverless_vs_dedicated.yaml",
+                       {"workloads.chat.pool=dedicated",
+                        "workloads.chat.autoscaling={min_replicas: 4, max_replicas: 4}"},
+                       8);
   auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
     return r.summary_of(0, m).mean;
   };
@@ -335,13 +327,14 @@ TEST(ShippedScenarios, ServerlessCostsLessThanDedicatedReplicasAtTheSameLatency)
 }
 
 TEST(ShippedScenarios, EdgeReplicasSaveExactlyTheRoundTripDifference) {
-  const gpucap::RunResults edge = simulate_with("edge_vs_cloud_inference.yaml", {}, 8);
+  const gpucap::RunResults edge = simulate_shipped("edge_vs_cloud_inference.yaml", {}, 8);
   const gpucap::RunResults cloud =
-      simulate_with("edge_vs_cloud_inference.yaml", {"workloads.ranker.pool=cloud-us-east"}, 8);
+      simulate_shipped("edge_vs_cloud_inference.yaml", {"workloads.ranker.pool=cloud-us-east"}, 8);
   // Same requests, same service times, same replicas: only the round trip differs (90 - 10 ms).
   for (size_t i = 0; i < edge.replications; ++i)
-    EXPECT_NEAR(cloud.scalar(0, i, gpucap::kLatencyMeanS) - edge.scalar(0, i, gpucap::kLatencyMeanS),
-                0.080, 1e-9);
+    EXPECT_NEAR(
+        cloud.scalar(0, i, gpucap::kLatencyMeanS) - edge.scalar(0, i, gpucap::kLatencyMeanS), 0.080,
+        1e-9);
   auto mean = [](const gpucap::RunResults& r, gpucap::ScalarMetric m) {
     return r.summary_of(0, m).mean;
   };
@@ -353,20 +346,20 @@ TEST(ShippedScenarios, EdgeReplicasSaveExactlyTheRoundTripDifference) {
   EXPECT_LT(mean(edge, gpucap::kSloViolationShare), 0.05);
   EXPECT_GT(mean(cloud, gpucap::kSloViolationShare), 0.3);
   // Egress: 20 KB per served request at the region's price.
-  EXPECT_NEAR(mean(cloud, gpucap::kEgressUsd),
-              mean(cloud, gpucap::kRequestsServed) * 20e-6 * 0.09, 1e-6);
+  EXPECT_NEAR(mean(cloud, gpucap::kEgressUsd), mean(cloud, gpucap::kRequestsServed) * 20e-6 * 0.09,
+              1e-6);
   EXPECT_GT(mean(edge, gpucap::kCostPer1000RequestsUsd),
             1.2 * mean(cloud, gpucap::kCostPer1000RequestsUsd));
 }
 
 TEST(ShippedScenarios, InternetLinkedNodesMakeMultiNodeTrainingDearer) {
-  const gpucap::RunResults cluster = simulate_with("multinode_interconnect.yaml", {}, 50);
-  const gpucap::RunResults market =
-      simulate_with("multinode_interconnect.yaml", {"workloads.finetune.placement=[market]"}, 50);
+  const gpucap::RunResults cluster = simulate_shipped("multinode_interconnect.yaml", {}, 50);
+  const gpucap::RunResults market = simulate_shipped("multinode_interconnect.yaml",
+                                                     {"workloads.finetune.placement=[market]"}, 50);
   // Run time ratio = efficiency ratio (2 / 2.035) / (2 / 13.24) = 6.51; cost ratio = 6.51 x
   // 1.60 / 2.99 = 3.48 for the same work. Jobs cut off at the horizon blur the ratio a little.
-  const double cost_ratio = market.summary_of(0, gpucap::kCostUsd).mean /
-                            cluster.summary_of(0, gpucap::kCostUsd).mean;
+  const double cost_ratio =
+      market.summary_of(0, gpucap::kCostUsd).mean / cluster.summary_of(0, gpucap::kCostUsd).mean;
   const double billed_ratio = market.summary_of(0, gpucap::kGpuHoursBilled).mean /
                               cluster.summary_of(0, gpucap::kGpuHoursBilled).mean;
   std::printf("  market / cluster: cost %.2f, GPU-hours %.2f\n", cost_ratio, billed_ratio);

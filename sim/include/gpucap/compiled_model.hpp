@@ -113,7 +113,7 @@ struct CompiledJobClass {
   double checkpoint_size_gb = 0;  ///< copied when a job resumes in another region; 0: never
   double deadline_s = 0;          ///< from arrival; 0: none
   uint32_t fallback_after_preemptions = 0xFFFFFFFFu;  ///< then avoid preemptible pools
-  double fallback_slack_s = -1;  ///< avoid preemptible pools when slack falls below; <0: never
+  double fallback_slack_s = -1;     ///< avoid preemptible pools when slack falls below; <0: never
   uint32_t service = kNotAService;  ///< an inference service: its index in CompiledModel::services
 
   static constexpr uint32_t kNotAService = 0xFFFFFFFFu;
@@ -182,6 +182,13 @@ struct CompiledModel {
 
   double horizon_s = 0;  ///< arrivals stop and the run ends here
   double warmup_s = 0;   ///< statistics cover [warmup_s, horizon_s]
+
+  /// Length of [from, to] inside the statistics window [warmup_s, horizon_s].
+  GPUCAP_HD double in_window(double from, double to) const {
+    const double lo = from > warmup_s ? from : warmup_s;
+    const double hi = to < horizon_s ? to : horizon_s;
+    return hi > lo ? hi - lo : 0.0;
+  }
   QueueDiscipline discipline = QueueDiscipline::fifo;
   bool backfill = false;
   uint32_t queue_capacity = 0;  ///< most jobs waiting at once; arrivals beyond it are dropped

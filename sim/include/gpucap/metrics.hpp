@@ -39,19 +39,19 @@ enum ScalarMetric : uint32_t {
   kQueueLengthMean,  ///< time-average number of jobs waiting
   kJobsRunningMean,  ///< time-average number of jobs holding GPUs
   // Inference services
-  kRequestsArrived,          ///< requests that arrived in the window
-  kRequestsServed,           ///< of those, requests whose service began before the horizon
-  kRequestsDropped,          ///< of those, requests dropped because the waiting room was full
-  kLatencyMeanS,             ///< mean latency of served requests: RTT + wait + service, s
+  kRequestsArrived,  ///< requests that arrived in the window
+  kRequestsServed,   ///< of those, requests whose service began before the horizon
+  kRequestsDropped,  ///< of those, requests dropped because the waiting room was full
+  kLatencyMeanS,     ///< mean latency of served requests: RTT + wait + service, s
   kLatencyP50S,
   kLatencyP95S,
   kLatencyP99S,
-  kSloViolationShare,        ///< (served slower than the SLO + dropped) / arrived, SLO'd services
-  kColdStarts,               ///< replica starts in the window (scale-ups from the autoscaler)
-  kColdStartShare,           ///< share of served requests that waited for a starting replica
-  kReplicasMean,             ///< time-average replicas up (starting or warm)
-  kCostPer1000RequestsUsd,   ///< cost of the pools of inference services per 1000 served
-  kEvents,           ///< events processed by the calendar in the whole run
+  kSloViolationShare,       ///< (served slower than the SLO + dropped) / arrived, SLO'd services
+  kColdStarts,              ///< replica starts in the window (scale-ups from the autoscaler)
+  kColdStartShare,          ///< share of served requests that waited for a starting replica
+  kReplicasMean,            ///< time-average replicas up (starting or warm)
+  kCostPer1000RequestsUsd,  ///< cost of the pools of inference services per 1000 served
+  kEvents,                  ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
 
@@ -89,18 +89,22 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"utilization", "fraction", "GPU-hours used / (total quota x window)"},
     {"jobs_arrived", "jobs", "jobs that arrived in the window", MetricGroup::jobs},
     {"jobs_started", "jobs", "jobs of the window that started running", MetricGroup::jobs},
-    {"jobs_completed", "jobs", "jobs of the window that finished before the horizon", MetricGroup::jobs},
+    {"jobs_completed", "jobs", "jobs of the window that finished before the horizon",
+     MetricGroup::jobs},
     {"jobs_dropped", "jobs", "jobs dropped because the waiting room was full", MetricGroup::jobs},
     {"drop_fraction", "fraction", "jobs dropped / jobs arrived", MetricGroup::jobs},
-    {"jobs_late", "jobs", "jobs of the window that finished after their deadline", MetricGroup::jobs},
+    {"jobs_late", "jobs", "jobs of the window that finished after their deadline",
+     MetricGroup::jobs},
     {"preemptions", "runs", "runs ended by a preemption in the window"},
     {"launch_failures", "launches", "launches that failed for a stockout in the window"},
-    {"wait_probability", "fraction", "share of launched jobs that queued (wait > 0)", MetricGroup::jobs},
+    {"wait_probability", "fraction", "share of launched jobs that queued (wait > 0)",
+     MetricGroup::jobs},
     {"wait_mean", "s", "mean time in the queue, from arrival to launch", MetricGroup::jobs},
     {"wait_p50", "s", "median wait (log-spaced histogram)", MetricGroup::jobs},
     {"wait_p95", "s", "95th percentile of wait", MetricGroup::jobs},
     {"wait_p99", "s", "99th percentile of wait", MetricGroup::jobs},
-    {"provisioning_mean", "s", "mean delay from launch to running, of started jobs", MetricGroup::jobs},
+    {"provisioning_mean", "s", "mean delay from launch to running, of started jobs",
+     MetricGroup::jobs},
     {"completion_mean", "s", "mean time from arrival to finish", MetricGroup::jobs},
     {"completion_p50", "s", "median completion time", MetricGroup::jobs},
     {"completion_p95", "s", "95th percentile of completion time", MetricGroup::jobs},

@@ -78,14 +78,14 @@ struct PoolSpec {
   double availability_start_s = 0;         ///< else: trace time at t = 0
   std::string availability_file;
   // Nodes and their interconnect: a job of more GPUs than a node has spans several nodes.
-  uint32_t gpus_per_node = 0;       ///< 0: not declared (a job never spans nodes)
+  uint32_t gpus_per_node = 0;  ///< 0: not declared (a job never spans nodes)
   double interconnect_latency_s = 0;
-  double interconnect_gbps = 0;     ///< Gbit/s between nodes; 0: not declared
+  double interconnect_gbps = 0;  ///< Gbit/s between nodes; 0: not declared
   // Replicas of inference services: cold start = provisioning delay + container start + model
   // weights / weights bandwidth, or a snapshot restore instead of container + weights.
   bool has_container_start = false;
   DistributionSpec container_start_s;
-  double weights_gb_per_s = 0;  ///< 0: weights load instantly
+  double weights_gb_per_s = 0;     ///< 0: weights load instantly
   double snapshot_restore_s = -1;  ///< >= 0: cold starts restore a snapshot in this time
   bool bills_idle = true;          ///< serverless: keep-alive time is billed
 };
@@ -111,8 +111,8 @@ enum class WorkloadKind : uint8_t { training, batch, inference };
 /// An inference service (a workload of kind inference); see CompiledService for the model.
 struct ServiceSpec {
   std::string pool;
-  uint32_t concurrency = 1;        ///< requests a replica serves at once
-  double target_concurrency = 1;   ///< the autoscaler's aim, requests per replica
+  uint32_t concurrency = 1;       ///< requests a replica serves at once
+  double target_concurrency = 1;  ///< the autoscaler's aim, requests per replica
   uint32_t min_replicas = 0, max_replicas = 1;
   double idle_timeout_s = 0;       ///< +inf: never scale down
   double model_gb = 0;             ///< weights loaded at every cold start

@@ -23,11 +23,11 @@
 
 #include "gpucap/billing.hpp"
 #include "gpucap/compiled_model.hpp"
+#include "gpucap/detail/service_fleet.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/histogram.hpp"
 #include "gpucap/metrics.hpp"
-#include "gpucap/detail/service_fleet.hpp"
 #include "gpucap/philox.hpp"
 
 namespace gpucap::detail {
@@ -202,7 +202,6 @@ class ReplicationEngine {
     price_marks_ = reinterpret_cast<double*>(base + a.price_marks);
     wait_hist_ = reinterpret_cast<LogHistogram*>(base + a.wait_hist);
     completion_hist_ = reinterpret_cast<LogHistogram*>(base + a.completion_hist);
-    fleet_latency_ = reinterpret_cast<LogHistogram*>(base + a.latency_hist);
 
     for (uint32_t s = 0; s < a.slot_capacity; ++s) {
       slots_[s].state = kSlotFree;
@@ -313,15 +312,8 @@ class ReplicationEngine {
 
   // ---- time ---------------------------------------------------------------------------------
 
-  /// Length of [from, to] inside the statistics window [warmup, horizon].
-  GPUCAP_HD double in_window(double from, double to) const {
-    const double lo = from > m_.warmup_s ? from : m_.warmup_s;
-    const double hi = to < m_.horizon_s ? to : m_.horizon_s;
-    return hi > lo ? hi - lo : 0.0;
-  }
-
   GPUCAP_HD void advance_clock(double t) {
-    const double dt = in_window(now_, t);
+    const double dt = m_.in_window(now_, t);
     if (dt > 0) {
       queue_area_ += static_cast<double>(queue_size_) * dt;
       running_area_ += static_cast<double>(jobs_holding_) * dt;
@@ -387,34 +379,30 @@ class ReplicationEngine {
     }
   }
 
+  /// An arrival of class c: a job, or a request to an inference service. Its work (reference-GPU
+  /// seconds; a request's service time) and GPUs come from its trace row, or were drawn one
+  /// arrival ahead.
   GPUCAP_HD GPUCAP_FORCEINLINE void on_arrival(uint32_t c) {
     const CompiledJobClass& cls = m_.classes[c];
-    if (cls.service != CompiledJobClass::kNotAService) {  // a request to an inference service
-      double service_ref_s;
-      if (cls.arrivals.kind == ArrivalKind::trace) {
-        service_ref_s = m_.trace_work_s[cls.arrivals.trace_offset + class_state_[c].trace_cursor++];
-      } else {
-        service_ref_s = class_state_[c].next_work_s;
-        class_state_[c].next_work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);
-      }
-      schedule_next_arrival(c, now_);
-      fleet_.on_request(cls.service, service_ref_s, now_ >= m_.warmup_s);
-      return;
-    }
-    QueuedJob job{now_, 0.0, c, cls.gpus, 0, 0, kNoCheckpoint};
+    uint32_t gpus = cls.gpus;
+    double work_s;
     if (cls.arrivals.kind == ArrivalKind::trace) {
       const uint32_t row = cls.arrivals.trace_offset + class_state_[c].trace_cursor++;
-      job.gpus = m_.trace_gpus[row];
-      job.work_s = m_.trace_work_s[row];
+      gpus = m_.trace_gpus[row];
+      work_s = m_.trace_work_s[row];
     } else {
-      job.work_s = class_state_[c].next_work_s;
+      work_s = class_state_[c].next_work_s;
       class_state_[c].next_work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);
     }
     schedule_next_arrival(c, now_);
 
     const bool counted = now_ >= m_.warmup_s;
+    if (cls.service != CompiledJobClass::kNotAService) {
+      fleet_.on_request(cls.service, work_s, counted);
+      return;
+    }
     if (counted) ++arrived_;
-    submit(job, counted);
+    submit(QueuedJob{now_, work_s, c, gpus, 0, 0, kNoCheckpoint}, counted);
   }
 
   /// A job asks for GPUs: it starts at once when it fits and nothing waiting takes precedence
@@ -922,7 +910,7 @@ class ReplicationEngine {
     const JobSlot& slot = slots_[s];
     const CompiledPool& p = m_.pools[slot.pool];
     double* pool_row = pool_out_ + slot.pool * kPoolMetricCount;
-    pool_row[kPoolGpuHoursUsed] += in_window(slot.start_s, end_s) * slot.gpus;
+    pool_row[kPoolGpuHoursUsed] += m_.in_window(slot.start_s, end_s) * slot.gpus;
     // Egress of the data this run fetched: charged, like the billed time, when the run ends.
     if (m_.has_transfers && end_s >= m_.warmup_s)
       pool_row[kPoolEgressUsd] +=
@@ -1024,9 +1012,9 @@ class ReplicationEngine {
     out_[kRequestsServed] = served;
     out_[kRequestsDropped] = static_cast<double>(t.dropped);
     out_[kLatencyMeanS] = served > 0 ? t.latency_sum_s / served : 0.0;
-    out_[kLatencyP50S] = fleet_latency_->quantile(0.50);
-    out_[kLatencyP95S] = fleet_latency_->quantile(0.95);
-    out_[kLatencyP99S] = fleet_latency_->quantile(0.99);
+    out_[kLatencyP50S] = fleet_.latency().quantile(0.50);
+    out_[kLatencyP95S] = fleet_.latency().quantile(0.95);
+    out_[kLatencyP99S] = fleet_.latency().quantile(0.99);
     out_[kSloViolationShare] =
         t.slo_arrived > 0 ? static_cast<double>(t.slo_violations) / t.slo_arrived : 0.0;
     out_[kColdStarts] = static_cast<double>(t.cold_starts);
@@ -1063,7 +1051,6 @@ class ReplicationEngine {
   double* price_marks_;  ///< per slot: the pool's price integral when its run began
   LogHistogram* wait_hist_;
   LogHistogram* completion_hist_;
-  LogHistogram* fleet_latency_;
   ServiceFleet fleet_;
   uint32_t jobs_holding_ = 0;
   static constexpr uint32_t kNoClass = 0xFFFFFFFFu;

@@ -86,8 +86,8 @@ class ServiceFleet {
   /// rows (GPU-seconds while running).
   GPUCAP_HD void bind(const CompiledModel& m, ServiceState* state, ReplicaSlot* replicas,
                       WaitingRequest* waiting, LogHistogram* latency, EventCalendar* calendar,
-                      int* status, int32_t* free_gpus, RandomStream* pool_streams,
-                      double* pool_out, const double* now) {
+                      int* status, int32_t* free_gpus, RandomStream* pool_streams, double* pool_out,
+                      const double* now) {
     m_ = &m;
     state_ = state;
     replicas_ = replicas;
@@ -127,6 +127,7 @@ class ServiceFleet {
 
   GPUCAP_HD uint32_t replicas_up() const { return replicas_up_; }
   GPUCAP_HD ServiceTotals& totals() { return totals_; }
+  GPUCAP_HD const LogHistogram& latency() const { return *latency_; }
 
   /// A request of service v arrives now; its service takes service_ref_s on the reference GPU.
   GPUCAP_HD GPUCAP_FORCEINLINE void on_request(uint32_t v, double service_ref_s, bool counted) {
@@ -193,7 +194,8 @@ class ServiceFleet {
         uint32_t at = st.queue_head + i;
         if (at >= cs.queue_capacity) at -= cs.queue_capacity;
         const WaitingRequest& w = waiting_[cs.queue_offset + at];
-        if (w.arrival_s >= m_->warmup_s && cs.network_rtt_s + horizon - w.arrival_s > cs.slo_latency_s)
+        if (w.arrival_s >= m_->warmup_s &&
+            cs.network_rtt_s + horizon - w.arrival_s > cs.slo_latency_s)
           ++totals_.slo_violations;
       }
     }
@@ -202,12 +204,6 @@ class ServiceFleet {
  private:
   GPUCAP_HD void push(double time_s, uint32_t kind, uint32_t replica) {
     if (!calendar_->push(time_s, kServiceEventType, (kind << kReplicaBits) | replica)) *status_ = 1;
-  }
-
-  GPUCAP_HD double in_window(double from, double to) const {
-    const double lo = from > m_->warmup_s ? from : m_->warmup_s;
-    const double hi = to < m_->horizon_s ? to : m_->horizon_s;
-    return hi > lo ? hi - lo : 0.0;
   }
 
   /// The first warm replica with a free slot. Precondition: the service has a free slot.
@@ -275,7 +271,7 @@ class ServiceFleet {
     const CompiledService& cs = m_->services[rep.service];
     rep.busy_s += now - rep.busy_since_s;
     pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursUsed] +=
-        in_window(rep.busy_since_s, now) * cs.gpus_per_replica;
+        m_->in_window(rep.busy_since_s, now) * cs.gpus_per_replica;
   }
 
   GPUCAP_HD void on_ready(uint32_t r) {
@@ -384,7 +380,7 @@ class ServiceFleet {
     if (rep.state == kReplicaWarm && rep.active > 0) {
       busy_s += end_s - rep.busy_since_s;
       pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursUsed] +=
-          in_window(rep.busy_since_s, end_s) * cs.gpus_per_replica;
+          m_->in_window(rep.busy_since_s, end_s) * cs.gpus_per_replica;
     }
     if (end_s < m_->warmup_s || pool.committed()) return;
     const double ready_s = rep.state == kReplicaStarting ? end_s : rep.ready_s;
@@ -394,10 +390,9 @@ class ServiceFleet {
     // A lifetime that began before the warm-up (dedicated replicas run from time 0) pays only
     // the share of its bill that falls inside the window.
     const double lifetime_s = end_s - rep.up_since_s;
-    const double share =
-        rep.up_since_s >= m_->warmup_s || !(lifetime_s > 0)
-            ? 1.0
-            : in_window(rep.up_since_s, end_s) / lifetime_s;
+    const double share = rep.up_since_s >= m_->warmup_s || !(lifetime_s > 0)
+                             ? 1.0
+                             : m_->in_window(rep.up_since_s, end_s) / lifetime_s;
     pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursBilled] +=
         billed_seconds(held_s, pool.billing_increment_s, pool.billing_minimum_s) * share *
         cs.gpus_per_replica;
