@@ -1,11 +1,15 @@
-// gpucap benchmark: events per second of the CPU backend on M/M/c, the default multi-pool
-// scenario and the spot scenarios, with 1 thread and with all threads.
+// gpucap benchmark: events and replications per second on M/M/c and on the cloud-model
+// scenarios, for the CPU backend (1 thread and all threads) and a device backend, with the
+// ratio device / CPU.
 //
-//   build/cpu-release/bench/engine_bench [--min-seconds S]
+//   build/release/bench/engine_bench [--min-seconds S] [--device auto|cuda|thrust-omp|none]
+//                                    [--device-scale K]
 //
-// Each measurement repeats batches of replications until at least S seconds (default 2) have run
-// and reports the best batch (least disturbed by other load). Events are calendar events
-// (arrivals, run starts after provisioning, completions).
+// Each measurement repeats batches of replications until at least S seconds (default 2) have
+// run and reports the best batch (least disturbed by other load). Events are calendar events
+// (arrivals, run starts after provisioning, completions, preemptions, ...). The device batch is
+// K times (default 1) a size that fills an H200 several times over; device timings include the
+// copies of the results back to the host.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,8 +17,9 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/backend.hpp"
 #include "gpucap/compile.hpp"
-#include "gpucap/run.hpp"
+#include "gpucap/metrics.hpp"
 #include "gpucap/scenario_loader.hpp"
 
 namespace {
@@ -33,21 +38,31 @@ policy: {queue_capacity: 100000}
 )";
 
 struct Measurement {
-  double events_per_s;
-  double replications_per_s;
+  double events_per_s = 0;
+  double replications_per_s = 0;
 };
 
-Measurement measure(const gpucap::CompiledModel& model, int threads, uint64_t batch,
-                    double min_seconds) {
+/// Best batch of `batch` replications on the CPU (threads > 0) or on `device`.
+Measurement measure(const gpucap::ModelStorage& storage, const gpucap::DeviceBackend* device,
+                    int threads, uint64_t batch, double min_seconds) {
+  const uint32_t pools = storage.model().pool_count;
   std::vector<double> scalars(batch * gpucap::kScalarMetricCount);
-  std::vector<double> pools(batch * model.pool_count * gpucap::kPoolMetricCount);
-  Measurement best{0, 0};
+  std::vector<double> pool_values(batch * pools * gpucap::kPoolMetricCount);
+  gpucap::ReplicationTask task;
+  task.models = &storage;
+  task.seed = 1;
+  task.count = batch;
+  task.scalars = scalars.data();
+  task.pool_values = pool_values.data();
+  Measurement best;
   double spent = 0;
-  uint64_t first = 0;
-  while (spent < min_seconds) {
+  for (uint64_t first = 0; spent < min_seconds; first += batch) {
+    task.first = first;
     const auto t0 = std::chrono::steady_clock::now();
-    gpucap::run_replications_cpu(model, 1, first, batch, threads, scalars.data(), pools.data(),
-                                 nullptr);
+    if (device)
+      device->run(task, gpucap::DeviceLimits{});
+    else
+      gpucap::run_replications_cpu(task, threads);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double events = 0;
     for (uint64_t i = 0; i < batch; ++i)
@@ -55,54 +70,92 @@ Measurement measure(const gpucap::CompiledModel& model, int threads, uint64_t ba
     best.events_per_s = std::max(best.events_per_s, events / s);
     best.replications_per_s = std::max(best.replications_per_s, batch / s);
     spent += s;
-    first += batch;
   }
   return best;
 }
 
-void report(const std::string& name, const gpucap::Scenario& scenario, uint64_t batch,
-            double min_seconds) {
+void print_row(const std::string& name, const std::string& on, const Measurement& m,
+               const std::string& note) {
+  std::printf("%-30s %-18s %10.2f M events/s %12.1f replications/s  %s\n", name.c_str(),
+              on.c_str(), m.events_per_s / 1e6, m.replications_per_s, note.c_str());
+}
+
+std::string ratio(const char* label, double x) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%s %.1fx", label, x);
+  return text;
+}
+
+/// One scenario: CPU with 1 thread and all threads, then the device backend if any.
+void report(const std::string& name, const gpucap::Scenario& scenario, uint64_t cpu_batch,
+            uint64_t device_batch, const gpucap::DeviceBackend* device, double min_seconds) {
   const gpucap::ModelStorage storage = gpucap::compile(scenario);
   const int all = gpucap::resolve_thread_count(0);
-  const Measurement one = measure(storage.model(), 1, batch, min_seconds);
-  const Measurement many = measure(storage.model(), all, batch, min_seconds);
-  std::printf("%-28s 1 thread : %8.2f M events/s  %10.1f replications/s\n", name.c_str(),
-              one.events_per_s / 1e6, one.replications_per_s);
-  std::printf(
-      "%-28s %d threads: %8.2f M events/s  %10.1f replications/s  (%.2f M events/s per "
-      "core, scaling %.2fx)\n",
-      name.c_str(), all, many.events_per_s / 1e6, many.replications_per_s,
-      many.events_per_s / 1e6 / all, many.events_per_s / one.events_per_s);
+  const Measurement one = measure(storage, nullptr, 1, cpu_batch, min_seconds);
+  const Measurement many = measure(storage, nullptr, all, cpu_batch, min_seconds);
+  print_row(name, "cpu, 1 thread", one, "");
+  print_row(name, "cpu, " + std::to_string(all) + " threads", many,
+            ratio("scaling", many.events_per_s / one.events_per_s));
+  if (device) {
+    const Measurement d = measure(storage, device, 0, device_batch, min_seconds);
+    print_row(name, device->name, d,
+              ratio("vs 1 thread", d.events_per_s / one.events_per_s) + ", " +
+                  ratio(("vs " + std::to_string(all) + " threads").c_str(),
+                        d.events_per_s / many.events_per_s));
+  }
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   double min_seconds = 2.0;
+  double device_scale = 1.0;
+  std::string device_name = "auto";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--min-seconds" && i + 1 < argc) {
       min_seconds = std::atof(argv[++i]);
+    } else if (a == "--device" && i + 1 < argc) {
+      device_name = argv[++i];
+    } else if (a == "--device-scale" && i + 1 < argc) {
+      device_scale = std::atof(argv[++i]);
     } else {
-      std::fprintf(stderr, "usage: engine_bench [--min-seconds S]\n");
+      std::fprintf(stderr,
+                   "usage: engine_bench [--min-seconds S] [--device auto|cuda|thrust-omp|none] "
+                   "[--device-scale K]\n");
       return 2;
     }
   }
   try {
-    std::printf("gpucap engine benchmark (%s backend, best batch of at least %.1f s)\n",
-                gpucap::cpu_backend_name().c_str(), min_seconds);
-    report("M/M/8 rho=0.9", gpucap::parse_scenario(kMmc, "bench-mmc", "."), 64, min_seconds);
+    const gpucap::DeviceBackend* device = nullptr;
+    if (device_name != "none") device = gpucap::resolve_backend(gpucap::parse_backend(device_name));
+    std::string on = "no device backend";
+    if (device) {
+      const gpucap::DeviceProbe probe = device->probe();
+      on = std::string(device->name) + " on " + probe.devices.at(0).name;
+    }
+    std::printf("gpucap engine benchmark (%s, %d threads; %s; best batch of at least %.1f s)\n",
+                gpucap::cpu_backend_name().c_str(), gpucap::resolve_thread_count(0), on.c_str(),
+                min_seconds);
+    const auto device_batch = [&](double n) {
+      return std::max<uint64_t>(1, static_cast<uint64_t>(n * device_scale));
+    };
     const std::string scenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
+    report("M/M/8 rho=0.9", gpucap::parse_scenario(kMmc, "bench-mmc", "."), 64,
+           device_batch(1 << 20), device, min_seconds);
     report("default (3 pools, 2 classes)", gpucap::load_scenario(scenarios + "default.yaml"), 64,
-           min_seconds);
+           device_batch(1 << 19), device, min_seconds);
     report("spot training (checkpoints)", gpucap::load_scenario(scenarios + "spot_training.yaml"),
-           256, min_seconds);
+           256, device_batch(1 << 20), device, min_seconds);
     report("trace-driven spot failover",
-           gpucap::load_scenario(scenarios + "spot_availability_failover.yaml"), 256, min_seconds);
-    report("inference: serverless, daily cycle",
-           gpucap::load_scenario(scenarios + "serverless_vs_dedicated.yaml"), 2, min_seconds);
-    report("inference: 4 dedicated replicas",
-           gpucap::load_scenario(scenarios + "edge_vs_cloud_inference.yaml"), 2, min_seconds);
+           gpucap::load_scenario(scenarios + "spot_availability_failover.yaml"), 256,
+           device_batch(1 << 20), device, min_seconds);
+    report("inference: serverless, daily",
+           gpucap::load_scenario(scenarios + "serverless_vs_dedicated.yaml"), 2,
+           device_batch(1 << 15), device, min_seconds);
+    report("inference: 4 dedicated",
+           gpucap::load_scenario(scenarios + "edge_vs_cloud_inference.yaml"), 2,
+           device_batch(1 << 15), device, min_seconds);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "engine_bench: %s\n", e.what());
     return 1;

@@ -1,12 +1,12 @@
-// gpucap: the CPU backend: OpenMP over replications, one arena per thread.
+// gpucap: the CPU backend: OpenMP over (point, replication), one arena per thread.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "gpucap/backend.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
-#include "gpucap/run.hpp"
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -31,12 +31,12 @@ int resolve_thread_count(int threads) {
 #endif
 }
 
-void run_replications_cpu(const CompiledModel& model, uint64_t seed, uint64_t first, uint64_t count,
-                          int threads, double* scalars, double* pool_values,
-                          ProgressBar* progress) {
-  const size_t arena_bytes = replication_arena_bytes(model);
-  const size_t pool_stride = static_cast<size_t>(model.pool_count) * kPoolMetricCount;
-  const int64_t n = static_cast<int64_t>(count);
+void run_replications_cpu(const ReplicationTask& task, int threads) {
+  std::size_t arena_bytes = 0;
+  for (std::size_t p = 0; p < task.points; ++p)
+    arena_bytes = std::max(arena_bytes, replication_arena_bytes(task.models[p].model()));
+  const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
+  const int64_t n = static_cast<int64_t>(task.points * task.count);
   int64_t failed = -1;
 #if defined(_OPENMP)
 #pragma omp parallel num_threads(resolve_thread_count(threads))
@@ -48,22 +48,25 @@ void run_replications_cpu(const CompiledModel& model, uint64_t seed, uint64_t fi
 #if defined(_OPENMP)
 #pragma omp for schedule(dynamic, 1)
 #endif
-    for (int64_t i = 0; i < n; ++i) {
-      const int status =
-          run_replication(model, seed, first + static_cast<uint64_t>(i), arena.get(),
-                          scalars + i * kScalarMetricCount, pool_values + i * pool_stride);
+    for (int64_t item = 0; item < n; ++item) {
+      const std::size_t point = static_cast<std::size_t>(item) / task.count;
+      const uint64_t replication = task.first + static_cast<uint64_t>(item) % task.count;
+      const int status = run_replication(task.models[point].model(), task.seed, replication,
+                                         arena.get(), task.scalars + item * kScalarMetricCount,
+                                         task.pool_values + item * pool_stride);
       if (status != kReplicationOk) {
 #if defined(_OPENMP)
 #pragma omp critical(gpucap_failure)
 #endif
-        failed = failed < 0 ? i : std::min(failed, i);
+        failed = failed < 0 ? item : std::min(failed, item);
       }
-      if (progress) progress->advance(1);
+      if (task.progress) task.progress->advance(1);
     }
   }
   (void)threads;
   if (failed >= 0)
-    throw RunError("replication " + std::to_string(first + failed) +
+    throw RunError("replication " + std::to_string(task.first + failed % task.count) +
+                   (task.points > 1 ? " of point " + std::to_string(failed / task.count) : "") +
                    " overflowed its event calendar; this is a gpucap bug, please report it");
 }
 

@@ -1,6 +1,7 @@
 // gpucap: the command-line front end.
 //
-//   gpucap run SCENARIO.yaml [-r N] [--seed S] [-o results.h5] [--threads T] [--set k=v]... [-q]
+//   gpucap run SCENARIO.yaml [-r N] [--seed S] [-o results.h5] [--backend cpu|cuda|auto]
+//              [--threads T] [--set k=v]... [-q]
 //   gpucap validate SCENARIO.yaml [--set k=v]...
 //   gpucap info
 //
@@ -16,6 +17,7 @@
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/progress.hpp"
+#include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/version.hpp"
@@ -123,7 +125,10 @@ int cmd_validate(const std::vector<std::string>& args) {
             << s.pools.size() << " pools (" << quota << " GPUs of quota), " << s.workloads.size()
             << " workloads (" << services << " inference services), horizon "
             << gpucap::text::format_duration(s.horizon_s) << ", warm-up "
-            << gpucap::text::format_duration(s.warmup_s) << "\n";
+            << gpucap::text::format_duration(s.warmup_s) << ", "
+            << format_value(static_cast<double>(gpucap::replication_arena_bytes(
+                                gpucap::compile(s).model())) / 1024.0)
+            << " KiB of state per replication\n";
   return kExitOk;
 }
 
@@ -134,6 +139,9 @@ int cmd_run(const std::vector<std::string>& args) {
       "number of replications (default: the scenario's `replications`)")(
       "seed", po::value<uint64_t>(), "random seed (default: the scenario's `seed`)")(
       "output,o", po::value<std::string>(), "write results to this HDF5 file (atomically)")(
+      "backend,b", po::value<std::string>()->default_value("auto"),
+      "cpu, cuda, or auto (a GPU when one works, else the CPU); thrust-omp runs the device "
+      "kernels on the host, for testing")(
       "threads,t", po::value<int>()->default_value(0), "CPU threads; 0 = all cores")(
       "quiet,q", "no progress bar and no summary table");
   visible.add(scenario_options());
@@ -165,6 +173,11 @@ int cmd_run(const std::vector<std::string>& args) {
     options.seed = vm["seed"].as<uint64_t>();
     options.has_seed = true;
   }
+  try {
+    options.backend = gpucap::parse_backend(vm["backend"].as<std::string>());
+  } catch (const std::invalid_argument& e) {
+    throw po::error(std::string("--backend: ") + e.what());
+  }
   options.threads = vm["threads"].as<int>();
   if (options.threads < 0) throw po::error("--threads must be 0 (all cores) or more");
   options.progress = !quiet && gpucap::ProgressBar::stderr_is_terminal();
@@ -173,7 +186,7 @@ int cmd_run(const std::vector<std::string>& args) {
   if (!quiet) {
     std::cout << "scenario \"" << results.scenario_name << "\": " << results.replications
               << " replications, seed " << results.seed << ", backend " << results.backend << " ("
-              << results.threads << " threads), " << format_value(results.wall_time_s) << " s\n\n";
+              << results.device << "), " << format_value(results.wall_time_s) << " s\n\n";
     print_summary(results, std::cout);
     const double events = results.summary_of(0, gpucap::kEvents).mean * results.replications;
     char rate[96];
@@ -200,14 +213,48 @@ int cmd_run(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+std::string gibibytes(std::size_t bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1u << 30));
+  return text;
+}
+
+/// One device backend's lines of `gpucap info`.
+void print_device_backend(const char* name, const gpucap::DeviceBackend* backend,
+                          const char* not_built) {
+  std::cout << "  " << name << ": ";
+  if (!backend) {
+    std::cout << "not built (" << not_built << ")\n";
+    return;
+  }
+  const gpucap::DeviceProbe probe = backend->probe();
+  std::cout << "built for " << backend->targets << "; "
+            << (probe.usable() ? "available" : "unavailable: " + probe.why_none) << "\n";
+  for (const gpucap::DeviceInfo& d : probe.devices) {
+    std::cout << "    device " << d.index << ": " << d.name << ", " << gibibytes(d.total_memory_bytes)
+              << " (" << gibibytes(d.free_memory_bytes) << " free)";
+    if (d.compute_major > 0)
+      std::cout << ", compute capability " << d.compute_major << "." << d.compute_minor << ", "
+                << d.multiprocessors << " SMs";
+    else
+      std::cout << ", " << d.multiprocessors << " threads";
+    std::cout << "\n";
+  }
+}
+
 int cmd_info() {
   std::cout << "gpucap " << gpucap::kVersion << "\n"
             << "build: " << gpucap::kBuildType << ", " << gpucap::kCompiler << ", OpenMP "
             << (gpucap::kOpenMP ? "on" : "off") << ", HDF5 " << gpucap::kHdf5Version << "\n"
             << "backends:\n"
-            << "  " << gpucap::cpu_backend_name() << ": available, "
-            << gpucap::resolve_thread_count(0) << " threads\n"
-            << "  cuda: not built (this build has no CUDA backend)\n";
+            << "  cpu (" << gpucap::cpu_backend_name() << "): available, "
+            << gpucap::resolve_thread_count(0) << " threads\n";
+  print_device_backend("cuda", gpucap::cuda_backend(),
+                       "nvcc was not found when gpucap was configured; GPUCAP_ENABLE_CUDA");
+  print_device_backend("thrust-omp", gpucap::thrust_omp_backend(),
+                       "no CCCL headers or no OpenMP at configure time");
+  const gpucap::DeviceBackend* automatic = gpucap::resolve_backend(gpucap::BackendChoice::automatic);
+  std::cout << "--backend auto runs on: " << (automatic ? automatic->name : "cpu") << "\n";
   return kExitOk;
 }
 
@@ -234,6 +281,9 @@ int main(int argc, char** argv) {
   } catch (const gpucap::ScenarioError& e) {
     std::cerr << "gpucap: invalid scenario: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const gpucap::BackendUnavailable& e) {
+    std::cerr << "gpucap: error: " << e.what() << "\n";
+    return kExitRunFailed;
   } catch (const po::error& e) {
     std::cerr << "gpucap " << command << ": " << e.what() << "\n(see 'gpucap " << command
               << " --help')\n";

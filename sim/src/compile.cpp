@@ -27,22 +27,9 @@ ModelStorage& ModelStorage::operator=(ModelStorage&& other) noexcept {
 }
 
 void ModelStorage::bind() {
-  model_.pools = pools_.data();
+  for_each_array(model_, [](auto& field, const auto& array) { field = array.data(); });
   model_.pool_count = static_cast<uint32_t>(pools_.size());
-  model_.classes = classes_.data();
   model_.class_count = static_cast<uint32_t>(classes_.size());
-  model_.placement = placement_.data();
-  model_.table = table_.data();
-  model_.trace_submit_s = trace_submit_s_.data();
-  model_.trace_gpus = trace_gpus_.data();
-  model_.trace_work_s = trace_work_s_.data();
-  model_.transfer_s = transfer_s_.data();
-  model_.transfer_egress_usd = transfer_egress_usd_.data();
-  model_.pool_link_s_per_gb = pool_link_s_per_gb_.data();
-  model_.pool_link_latency_s = pool_link_latency_s_.data();
-  model_.pool_egress_usd_per_gb = pool_egress_usd_per_gb_.data();
-  model_.run_speed = run_speed_.data();
-  model_.services = services_.data();
   model_.service_count = static_cast<uint32_t>(services_.size());
 }
 

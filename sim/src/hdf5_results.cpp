@@ -417,6 +417,7 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   write_string_attr(c, file, "/", "scenario_name", r.scenario_name);
   write_string_attr(c, file, "/", "scenario", r.scenario_text);
   write_string_attr(c, file, "/", "backend", r.backend);
+  write_string_attr(c, file, "/", "device", r.device);
   write_scalar_attr<uint64_t>(c, file, "/", "seed", H5T_NATIVE_UINT64, r.seed);
   write_scalar_attr<uint64_t>(c, file, "/", "replications", H5T_NATIVE_UINT64, reps);
   write_scalar_attr<uint64_t>(c, file, "/", "points", H5T_NATIVE_UINT64, points);
@@ -727,6 +728,8 @@ RunResults read_file(const Context& c, hid_t file) {
   r.scenario_name = read_string_attr(c, file, "/", "scenario_name");
   r.scenario_text = read_string_attr(c, file, "/", "scenario");
   r.backend = read_string_attr(c, file, "/", "backend");
+  if (H5Aexists_by_name(file, "/", "device", H5P_DEFAULT) > 0)
+    r.device = read_string_attr(c, file, "/", "device");
   r.seed = read_scalar_attr<uint64_t>(c, file, "/", "seed", H5T_NATIVE_UINT64);
   r.replications =
       to_size(c, read_scalar_attr<uint64_t>(c, file, "/", "replications", H5T_NATIVE_UINT64),

@@ -1,23 +1,41 @@
 #include "gpucap/results.hpp"
 
+#include <stdexcept>
+
 namespace gpucap {
 
 void RunResults::summarize_all() {
   summary.assign(points * kScalarMetricCount, MetricSummary{});
   pool_summary.assign(points * pool_count() * kPoolMetricCount, MetricSummary{});
+  const std::size_t columns = moment_columns();
+  const std::size_t blocks = (replications + kMomentBlock - 1) / kMomentBlock;
+  if (!block_moments.empty() && block_moments.size() != points * blocks * columns)
+    throw std::logic_error("RunResults::block_moments has the wrong shape");
+  const std::size_t pool_stride = pool_count() * kPoolMetricCount;
   std::vector<double> column(replications);
+
+  // Column c of a point: its moments, merged from the device's blocks or reduced here.
+  const auto moments_of = [&](std::size_t point, std::size_t c, const double* first,
+                              std::size_t stride) {
+    if (block_moments.empty()) return column_moments(first, replications, stride);
+    Moments total;
+    for (std::size_t b = 0; b < blocks; ++b)
+      total = merge_moments(total, block_moments[(point * blocks + b) * columns + c]);
+    return total;
+  };
+
   for (std::size_t point = 0; point < points; ++point) {
+    const double* rows = scalars.data() + point * replications * kScalarMetricCount;
     for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
-      for (std::size_t r = 0; r < replications; ++r)
-        column[r] = scalar(point, r, static_cast<ScalarMetric>(m));
-      summary[point * kScalarMetricCount + m] = summarize(column);
+      for (std::size_t r = 0; r < replications; ++r) column[r] = rows[r * kScalarMetricCount + m];
+      summary[point * kScalarMetricCount + m] =
+          summarize(moments_of(point, m, rows + m, kScalarMetricCount), column);
     }
-    for (std::size_t pool = 0; pool < pool_count(); ++pool) {
-      for (uint32_t m = 0; m < kPoolMetricCount; ++m) {
-        for (std::size_t r = 0; r < replications; ++r)
-          column[r] = pool_value(point, r, pool, static_cast<PoolMetric>(m));
-        pool_summary[(point * pool_count() + pool) * kPoolMetricCount + m] = summarize(column);
-      }
+    const double* pool_rows = pool_values.data() + point * replications * pool_stride;
+    for (std::size_t k = 0; k < pool_stride; ++k) {
+      for (std::size_t r = 0; r < replications; ++r) column[r] = pool_rows[r * pool_stride + k];
+      pool_summary[point * pool_stride + k] =
+          summarize(moments_of(point, kScalarMetricCount + k, pool_rows + k, pool_stride), column);
     }
   }
 }

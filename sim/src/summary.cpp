@@ -4,6 +4,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <utility>
 
 namespace gpucap {
 namespace {
@@ -31,17 +32,21 @@ double ci_half_width(const MetricSummary& s, double confidence) {
   return student_t_quantile(confidence, s.n - 1) * s.std / std::sqrt(static_cast<double>(s.n));
 }
 
-MetricSummary summarize(std::vector<double> values) {
+Moments column_moments(const double* values, std::size_t n, std::size_t stride) {
+  Moments total;
+  for (std::size_t first = 0; first < n; first += kMomentBlock) {
+    const std::size_t count = std::min<std::size_t>(kMomentBlock, n - first);
+    total = merge_moments(total, block_moments(values + first * stride, count, stride));
+  }
+  return total;
+}
+
+MetricSummary summarize(const Moments& moments, std::vector<double> values) {
   MetricSummary s;
   s.n = values.size();
   if (s.n == 0) return s;
-  // Two-pass mean and variance: exact enough for any realistic replication count.
-  double sum = 0;
-  for (double v : values) sum += v;
-  s.mean = sum / static_cast<double>(s.n);
-  double squares = 0;
-  for (double v : values) squares += (v - s.mean) * (v - s.mean);
-  s.std = s.n > 1 ? std::sqrt(squares / static_cast<double>(s.n - 1)) : 0.0;
+  s.mean = moments.mean;
+  s.std = s.n > 1 ? std::sqrt(moments.m2 / static_cast<double>(s.n - 1)) : 0.0;
   const double half = ci_half_width(s, 0.95);
   s.ci95_low = s.mean - half;
   s.ci95_high = s.mean + half;
@@ -50,6 +55,11 @@ MetricSummary summarize(std::vector<double> values) {
   s.p50 = sorted_quantile(values, 0.50);
   s.p95 = sorted_quantile(values, 0.95);
   return s;
+}
+
+MetricSummary summarize(std::vector<double> values) {
+  const Moments moments = column_moments(values.data(), values.size(), 1);
+  return summarize(moments, std::move(values));
 }
 
 }  // namespace gpucap

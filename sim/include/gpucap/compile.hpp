@@ -22,6 +22,28 @@ class ModelStorage {
 
   const CompiledModel& model() const { return model_; }
 
+  /// For backends that copy the model to a device: calls visit(field, array) for every array
+  /// the model points into, where `field` is the matching pointer member of `view` (a copy of
+  /// model()) and `array` the std::vector that owns the data; the visitor repoints the field.
+  ///   storage.for_each_array(view, [&](auto& field, const auto& array) { field = upload(array); });
+  template <class Visit>
+  void for_each_array(CompiledModel& view, Visit&& visit) const {
+    visit(view.pools, pools_);
+    visit(view.classes, classes_);
+    visit(view.placement, placement_);
+    visit(view.table, table_);
+    visit(view.trace_submit_s, trace_submit_s_);
+    visit(view.trace_gpus, trace_gpus_);
+    visit(view.trace_work_s, trace_work_s_);
+    visit(view.transfer_s, transfer_s_);
+    visit(view.transfer_egress_usd, transfer_egress_usd_);
+    visit(view.pool_link_s_per_gb, pool_link_s_per_gb_);
+    visit(view.pool_link_latency_s, pool_link_latency_s_);
+    visit(view.pool_egress_usd_per_gb, pool_egress_usd_per_gb_);
+    visit(view.run_speed, run_speed_);
+    visit(view.services, services_);
+  }
+
  private:
   friend ModelStorage compile(const Scenario& scenario);
   void bind();  ///< points model_ at the vectors below

@@ -25,11 +25,12 @@ struct RunResults {
   std::string gpucap_version;
   std::string scenario_name;
   std::string scenario_text;  ///< the full scenario (overrides applied), for reproducibility
-  std::string backend;        ///< "cpu-openmp", "cpu-serial", ...
+  std::string backend;        ///< "cpu-openmp", "cpu-serial", "cuda", "thrust-omp"
+  std::string device;         ///< what ran it, e.g. "NVIDIA H200 (sm_90)" or "host, 2 threads"
   uint64_t seed = 0;
   std::size_t points = 1;
   std::size_t replications = 0;
-  int threads = 1;
+  int threads = 1;  ///< CPU threads, or device worker threads
   double wall_time_s = 0;
   std::vector<std::string> pool_names;
   std::vector<SweepParameter> sweep;  ///< empty for a plain run (one point)
@@ -38,8 +39,13 @@ struct RunResults {
   std::vector<double> pool_values;
   std::vector<MetricSummary> summary;
   std::vector<MetricSummary> pool_summary;
+  /// Moments a device backend reduced, [point][block][column] with block of kMomentBlock
+  /// replications and moment_columns() columns (the scalars, then the pool values); empty when
+  /// the host reduces them. Either way the summaries are the same bits.
+  std::vector<Moments> block_moments;
 
   std::size_t pool_count() const { return pool_names.size(); }
+  std::size_t moment_columns() const { return kScalarMetricCount + pool_count() * kPoolMetricCount; }
   double scalar(std::size_t point, std::size_t rep, ScalarMetric m) const {
     return scalars[(point * replications + rep) * kScalarMetricCount + m];
   }
@@ -50,7 +56,7 @@ struct RunResults {
     return summary[point * kScalarMetricCount + m];
   }
 
-  /// Fills summary and pool_summary from scalars and pool_values.
+  /// Fills summary and pool_summary from scalars and pool_values (and block_moments if set).
   void summarize_all();
 };
 

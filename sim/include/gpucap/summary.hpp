@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "gpucap/moments.hpp"
+
 namespace gpucap {
 
 /// Across-replication statistics of one metric. The confidence interval is Student's t interval
@@ -15,7 +17,15 @@ struct MetricSummary {
   double p5 = 0, p50 = 0, p95 = 0;
 };
 
-/// Summary of `values` (n >= 1; with n = 1 the interval collapses to the mean).
+/// Moments of values[i * stride], i < n, reduced in the blocks of moments.hpp and merged in order:
+/// the same bits as merging the blocks a device backend reduced.
+Moments column_moments(const double* values, std::size_t n, std::size_t stride);
+
+/// Summary of `values` whose moments are `moments` (mean, std and interval come from the
+/// moments, quantiles from the values). With n = 1 the interval collapses to the mean.
+MetricSummary summarize(const Moments& moments, std::vector<double> values);
+
+/// Summary of `values`, moments included.
 MetricSummary summarize(std::vector<double> values);
 
 /// Two-sided Student t quantile t_{1 - alpha/2, dof}, e.g. 1.96 for alpha = 0.05 and dof large.

@@ -126,9 +126,17 @@ enum PoolStream : uint32_t {
   kPriceStream,
   kPoolStreamCount
 };
-constexpr StreamKind kPoolStreamKinds[kPoolStreamCount] = {
-    StreamKind::provisioning, StreamKind::preemption,  StreamKind::stockout,
-    StreamKind::slowdown,     StreamKind::zone_events, StreamKind::price};
+/// The stream kind of each PoolStream (a function, not a table: device code reads no host arrays).
+GPUCAP_HD inline StreamKind pool_stream_kind(uint32_t k) {
+  switch (k) {
+    case kProvisioningStream: return StreamKind::provisioning;
+    case kPreemptionStream: return StreamKind::preemption;
+    case kStockoutStream: return StreamKind::stockout;
+    case kSlowdownStream: return StreamKind::slowdown;
+    case kZoneEventStream: return StreamKind::zone_events;
+    default: return StreamKind::price;
+  }
+}
 
 /// Byte offsets of each part of a replication's arena; every part 8-byte aligned.
 struct ArenaLayout {
@@ -225,7 +233,7 @@ class ReplicationEngine {
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       for (uint32_t k = 0; k < kPoolStreamCount; ++k)
         pool_stream(k, p) =
-            RandomStream::make(seed, replication, stream_id(kPoolStreamKinds[k], p));
+            RandomStream::make(seed, replication, stream_id(pool_stream_kind(k), p));
       free_gpus_[p] = static_cast<int32_t>(m_.pools[p].quota_gpus);
       PoolState& ps = pool_state_[p];
       ps.capacity_gpus = static_cast<int32_t>(m_.pools[p].quota_gpus);

@@ -1,0 +1,469 @@
+// gpucap: the device backend. One source, built for two Thrust device systems:
+//   nvcc                                              -> "cuda"        (gpucap::cuda_backend)
+//   g++ -x c++ -fopenmp -DTHRUST_DEVICE_SYSTEM=..._OMP -> "thrust-omp"  (gpucap::thrust_omp_backend)
+// so the orchestration below (batches, arenas, work distribution, reductions) is tested on
+// machines without a GPU, and the CUDA build differs only in where memory lives.
+//
+// A run:
+//  1. copies each sweep point's compiled model into device memory (plain allocations);
+//  2. sizes the work from the free device memory: `workers` persistent device threads, each with
+//     its own arena (replication_arena_bytes, reused from one replication to the next), and
+//     batches of replications whose metric rows fit beside them;
+//  3. per batch: the workers take (point, replication) items from an atomic counter until the
+//     batch is done. Replications vary in length (a spot job preempted ten times runs ten times
+//     the events), and a thread that finishes early takes the next item instead of idling, so
+//     there is no long tail of threads waiting for the slowest replication of their own slice.
+//     Then one device thread per (point, block of kMomentBlock replications, metric) reduces the
+//     block's moments (gpucap/moments.hpp), and the batch's rows and moments are copied back;
+//  4. reports progress after every batch.
+// Replication r of a point always draws from the Philox streams keyed by (seed, r), and the
+// portable core uses the same floating-point operations everywhere (no FMA contraction, its own
+// log and exp), so every row is the same bits as on the CPU backend.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <thrust/copy.h>
+#include <thrust/device_malloc.h>
+#include <thrust/device_free.h>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "gpucap/backend.hpp"
+#include "gpucap/progress.hpp"
+#include "gpucap/replication.hpp"
+
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+#include <cuda_runtime.h>
+#define GPUCAP_DEVICE_IS_CUDA 1
+#elif THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+#include <omp.h>
+#include <unistd.h>
+#define GPUCAP_DEVICE_IS_CUDA 0
+#else
+#error "device_backend.cu builds for Thrust's CUDA or OpenMP device system"
+#endif
+
+namespace gpucap {
+namespace {
+
+namespace thr = THRUST_NS_QUALIFIER;
+
+constexpr int kScalars = kScalarMetricCount;
+/// Arenas start on this boundary (a GPU's memory transaction size).
+constexpr std::size_t kArenaAlignment = 256;
+/// Batches per run when the run is long enough to keep the device busy: progress granularity.
+constexpr uint64_t kTargetBatches = 8;
+/// A batch holds at least this many items per worker, so each worker's tail is short.
+constexpr uint64_t kItemsPerWorker = 4;
+
+#if GPUCAP_DEVICE_IS_CUDA
+constexpr const char* kBackendName = "cuda";
+// Set by kernels/CMakeLists.txt from CMAKE_CUDA_ARCHITECTURES.
+constexpr const char* kTargets = GPUCAP_CUDA_TARGETS;
+
+[[noreturn]] void throw_cuda(cudaError_t error, const char* what) {
+  cudaGetLastError();  // clear a sticky error where possible
+  throw RunError(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(error) + " (" +
+                 cudaGetErrorName(error) + ")");
+}
+void check_cuda(cudaError_t error, const char* what) {
+  if (error != cudaSuccess) throw_cuda(error, what);
+}
+#else
+constexpr const char* kBackendName = "thrust-omp";
+constexpr const char* kTargets = "the host, through Thrust's OpenMP system";
+#endif
+
+/// An uninitialized array in device memory (cudaMalloc on CUDA, the heap on OpenMP).
+template <class T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t n) : size_(n) {
+    if (n > 0) ptr_ = thr::device_malloc<T>(n);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (size_ > 0) thr::device_free(ptr_);
+  }
+  T* get() const { return thr::raw_pointer_cast(ptr_); }
+  thr::device_ptr<T> begin() const { return ptr_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::size_t size_ = 0;
+  thr::device_ptr<T> ptr_;
+};
+
+/// Host to device copy of n elements (plain data).
+template <class T>
+void upload(const T* host, std::size_t n, DeviceBuffer<T>& device) {
+  if (n > 0) thr::copy(host, host + n, device.begin());
+}
+/// Device to host copy of n elements starting at element `offset` of `device`.
+template <class T>
+void download(const DeviceBuffer<T>& device, std::size_t offset, std::size_t n, T* host) {
+  if (n > 0) thr::copy(device.begin() + offset, device.begin() + offset + n, host);
+}
+
+/// The models of all points in device memory, and a device array of their views.
+class DeviceModels {
+ public:
+  explicit DeviceModels(const ReplicationTask& task) {
+    std::vector<CompiledModel> views(task.points);
+    for (std::size_t p = 0; p < task.points; ++p) {
+      views[p] = task.models[p].model();
+      task.models[p].for_each_array(views[p], [&](auto& field, const auto& array) {
+        using T = typename std::decay_t<decltype(array)>::value_type;
+        const std::size_t bytes = array.size() * sizeof(T);
+        arrays_.push_back(std::make_unique<DeviceBuffer<unsigned char>>(bytes));
+        upload(reinterpret_cast<const unsigned char*>(array.data()), bytes, *arrays_.back());
+        field = bytes > 0 ? reinterpret_cast<const T*>(arrays_.back()->get()) : nullptr;
+        bytes_ += bytes;
+      });
+    }
+    views_ = std::make_unique<DeviceBuffer<CompiledModel>>(views.size());
+    upload(views.data(), views.size(), *views_);
+    bytes_ += views.size() * sizeof(CompiledModel);
+  }
+  const CompiledModel* views() const { return views_->get(); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::vector<std::unique_ptr<DeviceBuffer<unsigned char>>> arrays_;
+  std::unique_ptr<DeviceBuffer<CompiledModel>> views_;
+  std::size_t bytes_ = 0;
+};
+
+using Counter = unsigned long long;
+
+GPUCAP_HD inline Counter fetch_add(Counter* counter, Counter value) {
+#if defined(__CUDA_ARCH__)
+  return atomicAdd(counter, value);
+#else
+  return __atomic_fetch_add(counter, value, __ATOMIC_RELAXED);
+#endif
+}
+
+GPUCAP_HD inline void fetch_min(Counter* counter, Counter value) {
+#if defined(__CUDA_ARCH__)
+  atomicMin(counter, value);
+#else
+  Counter seen = __atomic_load_n(counter, __ATOMIC_RELAXED);
+  while (value < seen &&
+         !__atomic_compare_exchange_n(counter, &seen, value, true, __ATOMIC_RELAXED,
+                                      __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+
+/// counters[0]: the next item to take; counters[1]: the smallest failed item (~0: none).
+enum : int { kNextItem = 0, kFirstFailure = 1, kCounterCount = 2 };
+
+/// One persistent worker: takes items (point * batch_count + i = replication first + i of the
+/// point) until none is left, each run in the worker's own arena.
+struct SimulateItems {
+  const CompiledModel* models;
+  uint64_t seed;
+  uint64_t first;        ///< first replication of the batch
+  uint64_t batch_count;  ///< replications per point in the batch
+  uint64_t items;        ///< points * batch_count
+  unsigned char* arenas;
+  std::size_t arena_bytes;
+  double* scalars;        ///< [point][batch_count][kScalars]
+  double* pool_values;    ///< [point][batch_count][pool_stride]
+  std::size_t pool_stride;
+  Counter* counters;
+
+  GPUCAP_HD void operator()(uint64_t worker) const {
+    void* arena = arenas + worker * arena_bytes;
+    for (;;) {
+      const Counter item = fetch_add(counters + kNextItem, 1);
+      if (item >= items) return;
+      const uint64_t point = item / batch_count;
+      const uint64_t replication = first + item % batch_count;
+      const int status = run_replication(models[point], seed, replication, arena,
+                                         scalars + item * kScalars,
+                                         pool_values + item * pool_stride);
+      if (status != kReplicationOk) fetch_min(counters + kFirstFailure, item);
+    }
+  }
+};
+
+/// Moments of one (point, block, column) of a batch: index = (point * blocks + block) *
+/// columns + column, columns = the scalars then the pool values.
+struct ReduceBlocks {
+  const double* scalars;
+  const double* pool_values;
+  uint64_t batch_count;
+  uint64_t blocks;
+  std::size_t pool_stride;
+  Moments* moments;
+
+  GPUCAP_HD void operator()(uint64_t index) const {
+    const uint64_t columns = kScalars + pool_stride;
+    const uint64_t column = index % columns;
+    const uint64_t block = index / columns % blocks;
+    const uint64_t point = index / columns / blocks;
+    const uint64_t row = point * batch_count + block * kMomentBlock;
+    const uint64_t left = batch_count - block * kMomentBlock;
+    const uint64_t n = left < kMomentBlock ? left : kMomentBlock;
+    moments[index] = column < static_cast<uint64_t>(kScalars)
+                         ? block_moments(scalars + row * kScalars + column, n, kScalars)
+                         : block_moments(pool_values + row * pool_stride + (column - kScalars), n,
+                                         pool_stride);
+  }
+};
+
+/// Device 0 as this system sees it.
+DeviceInfo describe_device() {
+  DeviceInfo d;
+#if GPUCAP_DEVICE_IS_CUDA
+  cudaDeviceProp prop{};
+  check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  check_cuda(cudaMemGetInfo(&d.free_memory_bytes, &d.total_memory_bytes), "cudaMemGetInfo");
+  d.name = prop.name;
+  d.compute_major = prop.major;
+  d.compute_minor = prop.minor;
+  d.multiprocessors = prop.multiProcessorCount;
+#else
+  const long page = sysconf(_SC_PAGESIZE);
+  d.name = "host (Thrust OpenMP system)";
+  d.total_memory_bytes = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * page;
+  d.free_memory_bytes = static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * page;
+  d.multiprocessors = omp_get_max_threads();
+#endif
+  return d;
+}
+
+/// Threads the device keeps resident at once: enough workers to fill it.
+uint64_t resident_threads(const DeviceInfo& d) {
+#if GPUCAP_DEVICE_IS_CUDA
+  int per_sm = 0;
+  check_cuda(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0),
+             "cudaDeviceGetAttribute");
+  return static_cast<uint64_t>(d.multiprocessors) * static_cast<uint64_t>(per_sm);
+#else
+  return static_cast<uint64_t>(d.multiprocessors);
+#endif
+}
+
+std::string device_label(const DeviceInfo& d) {
+#if GPUCAP_DEVICE_IS_CUDA
+  return d.name + " (sm_" + std::to_string(d.compute_major) + std::to_string(d.compute_minor) +
+         ")";
+#else
+  return d.name + ", " + std::to_string(d.multiprocessors) + " threads";
+#endif
+}
+
+std::string megabytes(std::size_t bytes) {
+  return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
+}
+
+/// How a run is cut: workers and replications per batch (per point).
+struct BatchPlan {
+  uint64_t workers = 0;
+  uint64_t batch_count = 0;
+  std::size_t budget_bytes = 0;
+};
+
+BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
+                       const DeviceInfo& device, std::size_t model_bytes,
+                       std::size_t arena_bytes) {
+  const uint64_t items = task.points * task.count;
+  const std::size_t row_bytes =
+      sizeof(double) * (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount);
+  // Moments per replication: one Moments per column per kMomentBlock rows (rounded up below).
+  const std::size_t columns = kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
+  const std::size_t moment_block_bytes = sizeof(Moments) * columns;
+  BatchPlan plan;
+  const std::size_t available =
+      limits.memory_bytes > 0 ? limits.memory_bytes : device.free_memory_bytes / 10 * 9;
+  plan.budget_bytes = available > model_bytes ? available - model_bytes : 0;
+
+  // One block of rows for every point must fit beside one arena.
+  const std::size_t min_rows_bytes =
+      task.points * (std::min<uint64_t>(kMomentBlock, task.count) * row_bytes + moment_block_bytes);
+  if (plan.budget_bytes < arena_bytes + min_rows_bytes)
+    throw RunError(std::string(kBackendName) + ": not enough device memory: a replication needs " +
+                   megabytes(arena_bytes) + " of state and a batch " + megabytes(min_rows_bytes) +
+                   " of results, but only " + megabytes(plan.budget_bytes) +
+                   " are free for the run");
+
+  // Workers: enough to fill the device, no more than items, their arenas in half the budget.
+  uint64_t workers = limits.workers > 0 ? limits.workers : resident_threads(device);
+  workers = std::min<uint64_t>(workers, items);
+  workers = std::min<uint64_t>(workers, std::max<std::size_t>(1, plan.budget_bytes / 2 / arena_bytes));
+  workers = std::max<uint64_t>(workers, 1);
+  plan.workers = workers;
+
+  // Replications per point per batch: what fits in the rest; about kTargetBatches batches when
+  // each still gives every worker kItemsPerWorker items; whole moment blocks.
+  const std::size_t per_replication_bytes =
+      task.points * (row_bytes + (moment_block_bytes + kMomentBlock - 1) / kMomentBlock);
+  const uint64_t fits = (plan.budget_bytes - workers * arena_bytes) / per_replication_bytes;
+  const uint64_t busy = (workers * kItemsPerWorker + task.points - 1) / task.points;
+  uint64_t batch = std::max<uint64_t>((task.count + kTargetBatches - 1) / kTargetBatches, busy);
+  if (limits.batch_replications > 0) batch = limits.batch_replications;
+  batch = std::min<uint64_t>({batch, fits, task.count});
+  if (batch < task.count) batch = std::max<uint64_t>(kMomentBlock, batch / kMomentBlock * kMomentBlock);
+  plan.batch_count = std::min<uint64_t>(batch, task.count);
+  return plan;
+}
+
+DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& limits) {
+  if (task.block_moments && task.first % kMomentBlock != 0)
+    throw RunError("device backends reduce moments only from a replication that is a multiple of " +
+                   std::to_string(kMomentBlock));
+  DeviceRunStats stats;
+  if (task.points == 0 || task.count == 0) return stats;
+#if GPUCAP_DEVICE_IS_CUDA
+  check_cuda(cudaSetDevice(0), "cudaSetDevice");
+#endif
+  try {
+    const DeviceModels models(task);
+    const DeviceInfo device = describe_device();  // free memory after the models are in
+    std::size_t arena_bytes = 0;
+    for (std::size_t p = 0; p < task.points; ++p)
+      arena_bytes = std::max(arena_bytes, replication_arena_bytes(task.models[p].model()));
+    arena_bytes = (arena_bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
+    // An explicit memory cap covers the models too; the free memory was read with them loaded.
+    const std::size_t model_bytes = limits.memory_bytes > 0 ? models.bytes() : 0;
+    const BatchPlan plan = plan_batches(task, limits, device, model_bytes, arena_bytes);
+
+    const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
+    const std::size_t columns = kScalars + pool_stride;
+    const uint64_t max_blocks = (plan.batch_count + kMomentBlock - 1) / kMomentBlock;
+    DeviceBuffer<unsigned char> arenas(plan.workers * arena_bytes);
+    DeviceBuffer<double> scalars(task.points * plan.batch_count * kScalars);
+    DeviceBuffer<double> pool_values(task.points * plan.batch_count * pool_stride);
+    DeviceBuffer<Moments> moments(task.block_moments ? task.points * max_blocks * columns : 0);
+    DeviceBuffer<Counter> counters(kCounterCount);
+
+    stats.device = device_label(device);
+    stats.workers = plan.workers;
+    stats.arena_bytes = arena_bytes;
+    stats.memory_budget_bytes = plan.budget_bytes;
+    const uint64_t total_blocks = (task.count + kMomentBlock - 1) / kMomentBlock;
+    for (uint64_t done = 0; done < task.count; done += plan.batch_count) {
+      const uint64_t count = std::min<uint64_t>(plan.batch_count, task.count - done);
+      const Counter start[kCounterCount] = {0, ~Counter{0}};
+      upload(start, kCounterCount, counters);
+      const SimulateItems simulate{models.views(), task.seed,      task.first + done,
+                                   count,          task.points * count, arenas.get(),
+                                   arena_bytes,    scalars.get(),   pool_values.get(),
+                                   pool_stride,    counters.get()};
+      thr::for_each_n(thr::device, thr::counting_iterator<uint64_t>(0),
+                      std::min<uint64_t>(plan.workers, task.points * count), simulate);
+      Counter result[kCounterCount];
+      download(counters, 0, kCounterCount, result);  // waits for the workers
+      if (result[kFirstFailure] != ~Counter{0}) {
+        const uint64_t point = result[kFirstFailure] / count;
+        throw RunError("replication " + std::to_string(task.first + done + result[kFirstFailure] % count) +
+                       (task.points > 1 ? " of point " + std::to_string(point) : "") +
+                       " overflowed its event calendar; this is a gpucap bug, please report it");
+      }
+      const uint64_t blocks = (count + kMomentBlock - 1) / kMomentBlock;
+      if (task.block_moments) {
+        const ReduceBlocks reduce{scalars.get(), pool_values.get(), count, blocks, pool_stride,
+                                  moments.get()};
+        thr::for_each_n(thr::device, thr::counting_iterator<uint64_t>(0),
+                        task.points * blocks * columns, reduce);
+      }
+      for (std::size_t p = 0; p < task.points; ++p) {
+        const std::size_t host_row = p * task.count + done;
+        download(scalars, p * count * kScalars, count * kScalars,
+                 task.scalars + host_row * kScalars);
+        download(pool_values, p * count * pool_stride, count * pool_stride,
+                 task.pool_values + host_row * pool_stride);
+        if (task.block_moments)
+          download(moments, p * blocks * columns, blocks * columns,
+                   task.block_moments + (p * total_blocks + done / kMomentBlock) * columns);
+      }
+      ++stats.batches;
+      if (task.progress) task.progress->advance(task.points * count);
+    }
+  } catch (const RunError&) {
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw RunError(std::string(kBackendName) +
+                   ": device memory allocation failed (another process may be using the device)");
+  } catch (const std::exception& e) {
+    throw RunError(std::string(kBackendName) + ": " + e.what());
+  }
+  return stats;
+}
+
+DeviceProbe probe_devices() {
+  DeviceProbe probe;
+#if GPUCAP_DEVICE_IS_CUDA
+  int count = 0;
+  const cudaError_t error = cudaGetDeviceCount(&count);
+  if (error != cudaSuccess) {
+    cudaGetLastError();
+    probe.why_none = std::string("no usable CUDA driver or device: ") + cudaGetErrorString(error) +
+                     " (" + cudaGetErrorName(error) + ")";
+    return probe;
+  }
+  if (count == 0) {
+    probe.why_none = "the CUDA driver reports no devices";
+    return probe;
+  }
+  for (int i = 0; i < count; ++i) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, i) != cudaSuccess) continue;
+    DeviceInfo d;
+    d.index = i;
+    d.name = prop.name;
+    d.compute_major = prop.major;
+    d.compute_minor = prop.minor;
+    d.multiprocessors = prop.multiProcessorCount;
+    d.total_memory_bytes = prop.totalGlobalMem;
+    if (cudaSetDevice(i) == cudaSuccess) {
+      std::size_t free_bytes = 0, total_bytes = 0;
+      if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) d.free_memory_bytes = free_bytes;
+    }
+    cudaGetLastError();
+    probe.devices.push_back(d);
+  }
+  cudaSetDevice(0);
+  if (probe.devices.empty()) {
+    probe.why_none = "no CUDA device could be queried";
+  } else if (probe.devices[0].compute_major * 10 + probe.devices[0].compute_minor <
+             GPUCAP_CUDA_MIN_ARCH) {
+    const DeviceInfo& d = probe.devices[0];
+    probe.why_none = "device 0 (" + device_label(d) + ") is older than this build's targets (" +
+                     kTargets + ")";
+  }
+#else
+  probe.devices.push_back(describe_device());
+#endif
+  return probe;
+}
+
+}  // namespace
+
+#if GPUCAP_DEVICE_IS_CUDA
+const DeviceBackend* cuda_backend_impl() {
+  static const DeviceBackend backend{kBackendName, kTargets, &probe_devices, &run_on_device};
+  return &backend;
+}
+#else
+const DeviceBackend* thrust_omp_backend_impl() {
+  static const DeviceBackend backend{kBackendName, kTargets, &probe_devices, &run_on_device};
+  return &backend;
+}
+#endif
+
+}  // namespace gpucap
