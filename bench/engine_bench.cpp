@@ -34,7 +34,7 @@ workloads:
   - name: jobs
     arrivals: {process: poisson, rate_per_hour: 7.2}
     work: {dist: exponential, mean: 1h}
-policy: {queue_capacity: 100000}
+policy: {queue_capacity: 2000}  # keeps the arena small (a few KiB per replication) for GPU occupancy
 )";
 
 struct Measurement {

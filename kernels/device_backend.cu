@@ -225,6 +225,32 @@ struct ReduceBlocks {
   }
 };
 
+#if GPUCAP_DEVICE_IS_CUDA
+/// Threads per block of the CUDA kernels.
+constexpr int kBlockThreads = 256;
+
+/// f(i) for every i < n, one CUDA thread each (one thread per worker: the worker loop must not
+/// be unrolled into one thread, as Thrust's for_each does with several items per thread).
+template <class F>
+__global__ void __launch_bounds__(kBlockThreads) for_each_index(F f, uint64_t n) {
+  const uint64_t i = static_cast<uint64_t>(blockIdx.x) * kBlockThreads + threadIdx.x;
+  if (i < n) f(i);
+}
+#endif
+
+/// f(i) for every i < n on the device.
+template <class F>
+void launch(const F& f, uint64_t n) {
+  if (n == 0) return;
+#if GPUCAP_DEVICE_IS_CUDA
+  const uint64_t blocks = (n + kBlockThreads - 1) / kBlockThreads;
+  for_each_index<<<static_cast<unsigned>(blocks), kBlockThreads>>>(f, n);
+  check_cuda(cudaGetLastError(), "a kernel launch");
+#else
+  thr::for_each_n(thr::device, thr::counting_iterator<uint64_t>(0), n, f);
+#endif
+}
+
 /// Device 0 as this system sees it.
 DeviceInfo describe_device() {
   DeviceInfo d;
@@ -246,13 +272,16 @@ DeviceInfo describe_device() {
   return d;
 }
 
-/// Threads the device keeps resident at once: enough workers to fill it.
+/// Worker threads the device keeps resident at once (the simulation kernel's occupancy):
+/// every worker runs from the start, so none waits for a slot while others finish.
 uint64_t resident_threads(const DeviceInfo& d) {
 #if GPUCAP_DEVICE_IS_CUDA
-  int per_sm = 0;
-  check_cuda(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, 0),
-             "cudaDeviceGetAttribute");
-  return static_cast<uint64_t>(d.multiprocessors) * static_cast<uint64_t>(per_sm);
+  int blocks_per_sm = 0;
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                 &blocks_per_sm, for_each_index<SimulateItems>, kBlockThreads, 0),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return static_cast<uint64_t>(d.multiprocessors) * static_cast<uint64_t>(blocks_per_sm) *
+         kBlockThreads;
 #else
   return static_cast<uint64_t>(d.multiprocessors);
 #endif
@@ -364,8 +393,7 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
                                    count,          task.points * count, arenas.get(),
                                    arena_bytes,    scalars.get(),   pool_values.get(),
                                    pool_stride,    counters.get()};
-      thr::for_each_n(thr::device, thr::counting_iterator<uint64_t>(0),
-                      std::min<uint64_t>(plan.workers, task.points * count), simulate);
+      launch(simulate, std::min<uint64_t>(plan.workers, task.points * count));
       Counter result[kCounterCount];
       download(counters, 0, kCounterCount, result);  // waits for the workers
       if (result[kFirstFailure] != ~Counter{0}) {
@@ -378,8 +406,7 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
       if (task.block_moments) {
         const ReduceBlocks reduce{scalars.get(), pool_values.get(), count, blocks, pool_stride,
                                   moments.get()};
-        thr::for_each_n(thr::device, thr::counting_iterator<uint64_t>(0),
-                        task.points * blocks * columns, reduce);
+        launch(reduce, task.points * blocks * columns);
       }
       for (std::size_t p = 0; p < task.points; ++p) {
         const std::size_t host_row = p * task.count + done;

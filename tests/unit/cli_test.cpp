@@ -1,4 +1,5 @@
 // The gpucap command line: exit codes, messages, quiet mode, HDF5 output.
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include <string>
 #include <sys/wait.h>
 
+#include "gpucap/backend.hpp"
 #include "gpucap/hdf5_results.hpp"
 
 namespace {
@@ -104,7 +106,8 @@ TEST(Cli, QuietRunPrintsNothingAndWritesReadableResults) {
 }
 
 TEST(Cli, TableHasUnitsAndSameSeedGivesSameOutput) {
-  const std::string args = "run " + kScenarios + "mmc_validation.yaml -r 4 --set horizon=100h";
+  const std::string args =
+      "run " + kScenarios + "mmc_validation.yaml -r 4 --set horizon=100h --backend cpu";
   const Outcome a = gpucap_cli(args + " -t 1"), b = gpucap_cli(args + " -t 2");
   ASSERT_EQ(a.exit_code, 0);
   EXPECT_NE(a.output.find("wait_mean                s"), std::string::npos) << a.output;
@@ -115,6 +118,65 @@ TEST(Cli, TableHasUnitsAndSameSeedGivesSameOutput) {
     return s.substr(from, s.rfind('\n', to) - from);
   };
   EXPECT_EQ(table(a.output), table(b.output));
+}
+
+TEST(Cli, InfoSaysWhichBackendsAreBuiltAndWhereAutoRuns) {
+  const Outcome info = gpucap_cli("info");
+  ASSERT_EQ(info.exit_code, 0);
+  EXPECT_NE(info.output.find("  cuda: "), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("  thrust-omp: "), std::string::npos) << info.output;
+  const gpucap::DeviceBackend* automatic = gpucap::resolve_backend(gpucap::BackendChoice::automatic);
+  EXPECT_NE(info.output.find(std::string("--backend auto runs on: ") +
+                             (automatic ? automatic->name : "cpu")),
+            std::string::npos)
+      << info.output;
+  const gpucap::DeviceBackend* cuda = gpucap::cuda_backend();
+  if (!cuda) {
+    EXPECT_NE(info.output.find("  cuda: not built ("), std::string::npos) << info.output;
+  } else if (!cuda->probe().usable()) {
+    EXPECT_NE(info.output.find("unavailable: " + cuda->probe().why_none), std::string::npos);
+  } else {
+    EXPECT_NE(info.output.find("compute capability"), std::string::npos) << info.output;
+  }
+}
+
+TEST(Cli, UnknownBackendIsAUsageError) {
+  const Outcome o = gpucap_cli("run " + kScenarios + "mmc_validation.yaml -r 2 --backend tpu");
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.output.find("unknown backend 'tpu'; valid: cpu, cuda, auto, thrust-omp"),
+            std::string::npos)
+      << o.output;
+}
+
+TEST(Cli, CudaWithoutAUsableDeviceIsAOneLineError) {
+  const gpucap::DeviceBackend* cuda = gpucap::cuda_backend();
+  const Outcome o = gpucap_cli("run " + kScenarios + "mmc_validation.yaml -r 2 -q --backend cuda "
+                               "--set horizon=50h --set warmup=0s");
+  if (cuda && cuda->probe().usable()) {
+    EXPECT_EQ(o.exit_code, 0) << o.output;  // this machine has a GPU: the run works
+    return;
+  }
+  EXPECT_EQ(o.exit_code, 1);
+  EXPECT_EQ(o.output.rfind("gpucap: error: backend cuda: ", 0), 0u) << o.output;
+  EXPECT_EQ(std::count(o.output.begin(), o.output.end(), '\n'), 1) << o.output;
+}
+
+TEST(Cli, ThrustOmpBackendWritesTheCpuResults) {
+  if (!gpucap::thrust_omp_backend()) GTEST_SKIP() << "this build has no thrust-omp backend";
+  const fs::path cpu = temp_dir() / "cpu.h5", omp = temp_dir() / "omp.h5";
+  const std::string args = "run " + kScenarios + "default.yaml -r 40 -q --set horizon=10d ";
+  ASSERT_EQ(gpucap_cli(args + "--backend cpu -o " + cpu.string()).exit_code, 0);
+  ASSERT_EQ(gpucap_cli(args + "--backend thrust-omp -o " + omp.string()).exit_code, 0);
+  const gpucap::RunResults a = gpucap::read_results_hdf5(cpu.string());
+  const gpucap::RunResults b = gpucap::read_results_hdf5(omp.string());
+  EXPECT_EQ(b.backend, "thrust-omp");
+  EXPECT_EQ(a.scalars, b.scalars);
+  EXPECT_EQ(a.pool_values, b.pool_values);
+  ASSERT_EQ(a.summary.size(), b.summary.size());
+  for (std::size_t m = 0; m < a.summary.size(); ++m) {
+    EXPECT_EQ(a.summary[m].mean, b.summary[m].mean) << m;
+    EXPECT_EQ(a.summary[m].std, b.summary[m].std) << m;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,273 @@
+// A device backend (kernels/device_backend.cu) against the CPU backend: the same bits per
+// replication and the same summaries on every shipped scenario, whatever the batching, worker
+// count, memory budget, first replication or number of sweep points.
+//
+// Built twice by tests/CMakeLists.txt: as device_backend_omp_test (GPUCAP_TEST_BACKEND =
+// thrust_omp_backend, suite ThrustOmpBackend, label unit: runs everywhere, in CI) and as
+// cuda_backend_test (cuda_backend, suite CudaBackend, label gpu: skips visibly without a usable
+// CUDA device).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "gpucap/backend.hpp"
+#include "gpucap/compile.hpp"
+#include "gpucap/replication.hpp"
+#include "gpucap/run.hpp"
+#include "gpucap/scenario_loader.hpp"
+
+#if !defined(GPUCAP_TEST_BACKEND) || !defined(GPUCAP_TEST_SUITE)
+#error "define GPUCAP_TEST_BACKEND (thrust_omp_backend or cuda_backend) and GPUCAP_TEST_SUITE"
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using gpucap::DeviceBackend;
+
+/// The backend under test, or a skip that says why it cannot run here.
+#define REQUIRE_DEVICE_BACKEND(backend)                                                   \
+  const DeviceBackend* backend = gpucap::GPUCAP_TEST_BACKEND();                           \
+  if (!backend) GTEST_SKIP() << "this build has no " #backend " backend";                 \
+  {                                                                                       \
+    const gpucap::DeviceProbe probe = backend->probe();                                   \
+    if (!probe.usable()) GTEST_SKIP() << backend->name << " cannot run: " << probe.why_none; \
+  }
+
+gpucap::BackendChoice choice_of(const DeviceBackend* backend) {
+  return std::string(backend->name) == "cuda" ? gpucap::BackendChoice::cuda
+                                              : gpucap::BackendChoice::thrust_omp;
+}
+
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+bool same_summary(const gpucap::MetricSummary& a, const gpucap::MetricSummary& b) {
+  return a.n == b.n && std::memcmp(&a.mean, &b.mean, sizeof(double) * 7) == 0;
+}
+
+/// Index of the first differing value, for the failure message.
+std::size_t first_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    if (std::memcmp(&a[i], &b[i], sizeof(double)) != 0) return i;
+  return std::min(a.size(), b.size());
+}
+
+/// Replications per scenario: enough for several moment blocks where a replication is cheap;
+/// the inference scenarios simulate weeks of requests per replication.
+uint64_t replications_for(const std::string& file) {
+#if defined(GPUCAP_TEST_MANY_REPLICATIONS)
+  const uint64_t scale = 8;
+#else
+  const uint64_t scale = 1;
+#endif
+  if (file == "serverless_vs_dedicated.yaml" || file == "edge_vs_cloud_inference.yaml")
+    return 3 * scale;
+  if (file == "inference_mmc_validation.yaml") return 16 * scale;
+  return 300 * scale;
+}
+
+TEST(GPUCAP_TEST_SUITE, EveryShippedScenarioGivesTheCpuBits) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(std::string(GPUCAP_SOURCE_DIR) + "/scenarios"))
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 19u);
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.filename().string());
+    const gpucap::Scenario scenario = gpucap::load_scenario(file.string());
+    gpucap::RunOptions options;
+    options.replications = replications_for(file.filename().string());
+    options.backend = gpucap::BackendChoice::cpu;
+    const gpucap::RunResults cpu = gpucap::run(scenario, options);
+    options.backend = choice_of(backend);
+    const gpucap::RunResults device = gpucap::run(scenario, options);
+    EXPECT_EQ(device.backend, backend->name);
+    EXPECT_FALSE(device.block_moments.empty());
+    EXPECT_TRUE(same_bits(cpu.scalars, device.scalars))
+        << "first difference at value " << first_difference(cpu.scalars, device.scalars);
+    EXPECT_TRUE(same_bits(cpu.pool_values, device.pool_values))
+        << "first difference at value " << first_difference(cpu.pool_values, device.pool_values);
+    ASSERT_EQ(cpu.summary.size(), device.summary.size());
+    for (std::size_t m = 0; m < cpu.summary.size(); ++m)
+      EXPECT_TRUE(same_summary(cpu.summary[m], device.summary[m])) << "summary of metric " << m;
+    for (std::size_t m = 0; m < cpu.pool_summary.size(); ++m)
+      EXPECT_TRUE(same_summary(cpu.pool_summary[m], device.pool_summary[m]))
+          << "pool summary " << m;
+  }
+}
+
+/// The M/M/c model of the tests below, with `gpus` servers.
+gpucap::ModelStorage mmc_model(int gpus) {
+  const std::string text = R"(
+name: device batching
+horizon: 300h
+warmup: 10h
+pools:
+  gpus: {gpu: H100, price_usd_per_gpu_hour: 2.0, quota: )" + std::to_string(gpus) + R"(}
+workloads:
+  - name: jobs
+    arrivals: {process: poisson, rate_per_hour: 3.0}
+    work: {dist: exponential, mean: 1h}
+policy: {queue_capacity: 500}
+)";
+  return gpucap::compile(gpucap::parse_scenario(text, "device-batching", "."));
+}
+
+/// Rows and block moments of one task.
+struct TaskOutput {
+  std::vector<double> scalars, pool_values;
+  std::vector<gpucap::Moments> moments;
+  gpucap::DeviceRunStats stats;
+};
+
+/// Runs points x [first, first + count) on `backend` (null: the CPU) with `limits`.
+TaskOutput run_task(const DeviceBackend* backend, const std::vector<gpucap::ModelStorage>& models,
+                    uint64_t first, uint64_t count, const gpucap::DeviceLimits& limits) {
+  const std::size_t pools = models[0].model().pool_count;
+  const std::size_t columns = gpucap::kScalarMetricCount + pools * gpucap::kPoolMetricCount;
+  TaskOutput out;
+  out.scalars.assign(models.size() * count * gpucap::kScalarMetricCount, -1.0);
+  out.pool_values.assign(models.size() * count * pools * gpucap::kPoolMetricCount, -1.0);
+  gpucap::ReplicationTask task;
+  task.models = models.data();
+  task.points = models.size();
+  task.seed = 2026;
+  task.first = first;
+  task.count = count;
+  task.scalars = out.scalars.data();
+  task.pool_values = out.pool_values.data();
+  if (backend) {
+    if (first % gpucap::kMomentBlock == 0) {
+      out.moments.resize(models.size() * ((count + gpucap::kMomentBlock - 1) / gpucap::kMomentBlock) *
+                         columns);
+      task.block_moments = out.moments.data();
+    }
+    out.stats = backend->run(task, limits);
+  } else {
+    gpucap::run_replications_cpu(task, 2);
+  }
+  return out;
+}
+
+std::vector<gpucap::ModelStorage> points_of(std::initializer_list<int> gpus) {
+  std::vector<gpucap::ModelStorage> models;
+  for (int g : gpus) models.push_back(mmc_model(g));
+  return models;
+}
+
+TEST(GPUCAP_TEST_SUITE, BatchesAndWorkersDoNotChangeTheBits) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const auto models = points_of({4});
+  const TaskOutput cpu = run_task(nullptr, models, 0, 1000, {});
+  const TaskOutput whole = run_task(backend, models, 0, 1000, {});
+  gpucap::DeviceLimits small;
+  small.batch_replications = 256;
+  small.workers = 3;
+  const TaskOutput batched = run_task(backend, models, 0, 1000, small);
+  EXPECT_EQ(batched.stats.batches, 4u);  // 256 + 256 + 256 + 232
+  EXPECT_EQ(batched.stats.workers, 3u);
+  EXPECT_TRUE(same_bits(cpu.scalars, whole.scalars));
+  EXPECT_TRUE(same_bits(cpu.scalars, batched.scalars));
+  EXPECT_TRUE(same_bits(cpu.pool_values, batched.pool_values));
+  ASSERT_EQ(whole.moments.size(), batched.moments.size());
+  EXPECT_EQ(std::memcmp(whole.moments.data(), batched.moments.data(),
+                        whole.moments.size() * sizeof(gpucap::Moments)),
+            0);
+}
+
+TEST(GPUCAP_TEST_SUITE, DeviceMomentsAreTheHostMoments) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const auto models = points_of({4});
+  gpucap::DeviceLimits limits;
+  limits.batch_replications = 512;
+  const TaskOutput device = run_task(backend, models, 0, 1300, limits);
+  const std::size_t columns = device.moments.size() / 6;  // 1300 rows: 6 blocks
+  ASSERT_EQ(device.moments.size(), 6 * columns);
+  for (std::size_t c = 0; c < gpucap::kScalarMetricCount; ++c) {
+    gpucap::Moments merged;
+    for (std::size_t b = 0; b < 6; ++b)
+      merged = gpucap::merge_moments(merged, device.moments[b * columns + c]);
+    const gpucap::Moments host =
+        gpucap::column_moments(device.scalars.data() + c, 1300, gpucap::kScalarMetricCount);
+    EXPECT_EQ(std::memcmp(&merged, &host, sizeof merged), 0) << "metric " << c;
+    EXPECT_EQ(merged.n, 1300.0);
+  }
+}
+
+TEST(GPUCAP_TEST_SUITE, MemoryBudgetSizesWorkersAndBatches) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const auto models = points_of({4});
+  const TaskOutput cpu = run_task(nullptr, models, 0, 2000, {});
+  const std::size_t arena = gpucap::replication_arena_bytes(models[0].model());
+  gpucap::DeviceLimits tight;
+  // Room for the model, 4 arenas and about 600 result rows: several batches of 256.
+  tight.memory_bytes = 64 * 1024 + 8 * (arena + 256) + 600 * 8 * (gpucap::kScalarMetricCount + 8);
+  const TaskOutput device = run_task(backend, models, 0, 2000, tight);
+  EXPECT_LE(device.stats.workers * device.stats.arena_bytes, device.stats.memory_budget_bytes / 2);
+  EXPECT_GE(device.stats.batches, 4u);
+  EXPECT_TRUE(same_bits(cpu.scalars, device.scalars));
+
+  gpucap::DeviceLimits none;
+  none.memory_bytes = 4096;
+  try {
+    run_task(backend, models, 0, 100, none);
+    FAIL() << "a 4 KiB budget should not be enough";
+  } catch (const gpucap::RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("not enough device memory"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(GPUCAP_TEST_SUITE, SweepPointsAndAnOffsetFirstReplication) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const auto models = points_of({3, 4, 6});
+  gpucap::DeviceLimits limits;
+  limits.batch_replications = 256;
+  limits.workers = 5;
+  for (uint64_t first : {uint64_t{0}, uint64_t{512}, uint64_t{77}}) {
+    SCOPED_TRACE("first replication " + std::to_string(first));
+    const TaskOutput cpu = run_task(nullptr, models, first, 600, {});
+    const TaskOutput device = run_task(backend, models, first, 600, limits);
+    EXPECT_TRUE(same_bits(cpu.scalars, device.scalars));
+    EXPECT_TRUE(same_bits(cpu.pool_values, device.pool_values));
+    EXPECT_EQ(device.stats.batches, 3u);
+  }
+  // Different points give different results (the points really are different models).
+  const TaskOutput out = run_task(backend, models, 0, 10, {});
+  EXPECT_NE(out.scalars[gpucap::kWaitMeanS], out.scalars[10 * gpucap::kScalarMetricCount + gpucap::kWaitMeanS]);
+}
+
+TEST(GPUCAP_TEST_SUITE, MomentsNeedABlockAlignedFirstReplication) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const auto models = points_of({4});
+  std::vector<double> scalars(10 * gpucap::kScalarMetricCount), pools(10 * gpucap::kPoolMetricCount);
+  std::vector<gpucap::Moments> moments(gpucap::kScalarMetricCount + gpucap::kPoolMetricCount);
+  gpucap::ReplicationTask task;
+  task.models = models.data();
+  task.first = 5;
+  task.count = 10;
+  task.scalars = scalars.data();
+  task.pool_values = pools.data();
+  task.block_moments = moments.data();
+  EXPECT_THROW(backend->run(task, {}), gpucap::RunError);
+}
+
+TEST(GPUCAP_TEST_SUITE, ProbeDescribesDeviceZero) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const gpucap::DeviceProbe probe = backend->probe();
+  ASSERT_FALSE(probe.devices.empty());
+  EXPECT_EQ(probe.devices[0].index, 0);
+  EXPECT_FALSE(probe.devices[0].name.empty());
+  EXPECT_GT(probe.devices[0].total_memory_bytes, 0u);
+  EXPECT_GT(probe.devices[0].multiprocessors, 0);
+  EXPECT_NE(std::string(backend->targets), "");
+}
+
+}  // namespace
