@@ -5,11 +5,12 @@
 //   build/release/bench/engine_bench [--min-seconds S] [--device auto|cuda|thrust-omp|none]
 //                                    [--device-scale K]
 //
-// Each measurement repeats batches of replications until at least S seconds (default 2) have
-// run and reports the best batch (least disturbed by other load). Events are calendar events
-// (arrivals, run starts after provisioning, completions, preemptions, ...). The device batch is
-// K times (default 1) a size that fills an H200 several times over; device timings include the
-// copies of the results back to the host.
+// A CPU measurement repeats batches of replications until at least S seconds (default 2) have
+// run and reports the best batch (least disturbed by other load). A device measurement grows its
+// batch until one batch runs S seconds, up to K times (default 1) a size that fills an H200
+// several times over, and reports that batch, copies of the results to the host included.
+// Events are calendar events (arrivals, run starts after provisioning, completions,
+// preemptions, ...).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -42,36 +43,67 @@ struct Measurement {
   double replications_per_s = 0;
 };
 
-/// Best batch of `batch` replications on the CPU (threads > 0) or on `device`.
-Measurement measure(const gpucap::ModelStorage& storage, const gpucap::DeviceBackend* device,
-                    int threads, uint64_t batch, double min_seconds) {
-  const uint32_t pools = storage.model().pool_count;
-  std::vector<double> scalars(batch * gpucap::kScalarMetricCount);
-  std::vector<double> pool_values(batch * pools * gpucap::kPoolMetricCount);
+/// Events in the rows of one batch.
+double events_of(const std::vector<double>& scalars, uint64_t batch) {
+  double events = 0;
+  for (uint64_t i = 0; i < batch; ++i)
+    events += scalars[i * gpucap::kScalarMetricCount + gpucap::kEvents];
+  return events;
+}
+
+/// Runs replications [first, first + batch) on the CPU (device null) or the device; seconds.
+double time_batch(const gpucap::ModelStorage& storage, const gpucap::DeviceBackend* device,
+                  int threads, uint64_t first, uint64_t batch, std::vector<double>& scalars) {
+  std::vector<double> pool_values(batch * storage.model().pool_count * gpucap::kPoolMetricCount);
+  scalars.resize(batch * gpucap::kScalarMetricCount);
   gpucap::ReplicationTask task;
   task.models = &storage;
   task.seed = 1;
+  task.first = first;
   task.count = batch;
   task.scalars = scalars.data();
   task.pool_values = pool_values.data();
+  const auto t0 = std::chrono::steady_clock::now();
+  if (device)
+    device->run(task, gpucap::DeviceLimits{});
+  else
+    gpucap::run_replications_cpu(task, threads);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// CPU: the best of repeated batches of `batch` replications, until min_seconds have run.
+Measurement measure_cpu(const gpucap::ModelStorage& storage, int threads, uint64_t batch,
+                        double min_seconds) {
   Measurement best;
+  std::vector<double> scalars;
   double spent = 0;
   for (uint64_t first = 0; spent < min_seconds; first += batch) {
-    task.first = first;
-    const auto t0 = std::chrono::steady_clock::now();
-    if (device)
-      device->run(task, gpucap::DeviceLimits{});
-    else
-      gpucap::run_replications_cpu(task, threads);
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    double events = 0;
-    for (uint64_t i = 0; i < batch; ++i)
-      events += scalars[i * gpucap::kScalarMetricCount + gpucap::kEvents];
-    best.events_per_s = std::max(best.events_per_s, events / s);
+    const double s = time_batch(storage, nullptr, threads, first, batch, scalars);
+    best.events_per_s = std::max(best.events_per_s, events_of(scalars, batch) / s);
     best.replications_per_s = std::max(best.replications_per_s, batch / s);
     spent += s;
   }
   return best;
+}
+
+/// Device: batches that grow (from 4096 replications, up to max_batch) until one runs for
+/// min_seconds: a device is only fast when every worker is busy, and slow scenarios must not
+/// run for minutes. The last (largest) batch is reported.
+Measurement measure_device(const gpucap::ModelStorage& storage,
+                           const gpucap::DeviceBackend* device, uint64_t max_batch,
+                           double min_seconds) {
+  Measurement m;
+  std::vector<double> scalars;
+  uint64_t batch = std::min<uint64_t>(4096, max_batch);
+  for (uint64_t first = 0;; first += batch) {
+    const double s = time_batch(storage, device, 0, first, batch, scalars);
+    m.events_per_s = events_of(scalars, batch) / s;
+    m.replications_per_s = batch / s;
+    if (s >= min_seconds || batch >= max_batch) break;
+    const double grow = std::min(8.0, std::max(2.0, 1.2 * min_seconds / s));
+    batch = std::min<uint64_t>(max_batch, static_cast<uint64_t>(batch * grow));
+  }
+  return m;
 }
 
 void print_row(const std::string& name, const std::string& on, const Measurement& m,
@@ -91,13 +123,13 @@ void report(const std::string& name, const gpucap::Scenario& scenario, uint64_t 
             uint64_t device_batch, const gpucap::DeviceBackend* device, double min_seconds) {
   const gpucap::ModelStorage storage = gpucap::compile(scenario);
   const int all = gpucap::resolve_thread_count(0);
-  const Measurement one = measure(storage, nullptr, 1, cpu_batch, min_seconds);
-  const Measurement many = measure(storage, nullptr, all, cpu_batch, min_seconds);
+  const Measurement one = measure_cpu(storage, 1, cpu_batch, min_seconds);
+  const Measurement many = measure_cpu(storage, all, cpu_batch, min_seconds);
   print_row(name, "cpu, 1 thread", one, "");
   print_row(name, "cpu, " + std::to_string(all) + " threads", many,
             ratio("scaling", many.events_per_s / one.events_per_s));
   if (device) {
-    const Measurement d = measure(storage, device, 0, device_batch, min_seconds);
+    const Measurement d = measure_device(storage, device, device_batch, min_seconds);
     print_row(name, device->name, d,
               ratio("vs 1 thread", d.events_per_s / one.events_per_s) + ", " +
                   ratio(("vs " + std::to_string(all) + " threads").c_str(),
@@ -140,7 +172,9 @@ int main(int argc, char** argv) {
     const auto device_batch = [&](double n) {
       return std::max<uint64_t>(1, static_cast<uint64_t>(n * device_scale));
     };
-    const std::string scenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
+    // $GPUCAP_SOURCE_DIR: the checkout, when a prebuilt bundle runs (scripts/make_device_bundle.sh).
+    const char* root = std::getenv("GPUCAP_SOURCE_DIR");
+    const std::string scenarios = std::string(root && *root ? root : GPUCAP_SOURCE_DIR) + "/scenarios/";
     report("M/M/8 rho=0.9", gpucap::parse_scenario(kMmc, "bench-mmc", "."), 64,
            device_batch(1 << 20), device, min_seconds);
     report("default (3 pools, 2 classes)", gpucap::load_scenario(scenarios + "default.yaml"), 64,

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -37,6 +38,13 @@ using gpucap::DeviceBackend;
     const gpucap::DeviceProbe probe = backend->probe();                                   \
     if (!probe.usable()) GTEST_SKIP() << backend->name << " cannot run: " << probe.why_none; \
   }
+
+/// The project's root: $GPUCAP_SOURCE_DIR when set (a prebuilt bundle run from another checkout,
+/// see scripts/make_device_bundle.sh), else the source tree this test was built from.
+std::string source_dir() {
+  const char* env = std::getenv("GPUCAP_SOURCE_DIR");
+  return env && *env ? env : GPUCAP_SOURCE_DIR;
+}
 
 gpucap::BackendChoice choice_of(const DeviceBackend* backend) {
   return std::string(backend->name) == "cuda" ? gpucap::BackendChoice::cuda
@@ -75,7 +83,7 @@ uint64_t replications_for(const std::string& file) {
 TEST(GPUCAP_TEST_SUITE, EveryShippedScenarioGivesTheCpuBits) {
   REQUIRE_DEVICE_BACKEND(backend);
   std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(std::string(GPUCAP_SOURCE_DIR) + "/scenarios"))
+  for (const auto& entry : fs::directory_iterator(source_dir() + "/scenarios"))
     if (entry.path().extension() == ".yaml") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 19u);

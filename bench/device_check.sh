@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# The one command that proves the CUDA backend on a machine with an NVIDIA GPU, in under 8 minutes:
+#
+#   bench/device_check.sh LOGDIR
+#
+#  1. builds the CUDA backend (preset `cuda`); where this machine lacks gpucap's build
+#     dependencies it uses bundle/ instead, made beforehand by scripts/make_device_bundle.sh on a
+#     machine that has them and nvcc (with the device tool: carry ["bundle"]);
+#  2. `gpucap info`: the device found;
+#  3. the GPU tests (cuda_backend_test): every shipped scenario bit for bit against the CPU
+#     backend, batching, memory budgets, sweep points, device moments;
+#  4. GPU against CPU through the CLI on every shipped scenario: the same seed on both backends,
+#     the two results files compared bit for bit (bench/compare_results.py), wall times;
+#  5. the benchmarks (engine_bench): events/s and replications/s on the CPU (1 thread, all
+#     threads) and the GPU, with the ratios.
+# Everything goes to LOGDIR: build.log, info.txt, gpu_tests.log, compare.txt, bench.txt and
+# summary.txt (one line per step: ok, FAILED or skipped, and its time). Exit 0 when every step
+# passed.
+set -uo pipefail
+if [ $# -ne 1 ]; then
+  echo "usage: bench/device_check.sh LOGDIR" >&2
+  exit 2
+fi
+cd "$(dirname "$0")/.."
+mkdir -p "$1"
+logs="$(cd "$1" && pwd)"
+summary="$logs/summary.txt"
+: >"$summary"
+failed=0
+started=$(date +%s)
+
+# The whole check stays inside 8 minutes: every step's limit is cut to what is left of 470 s.
+deadline=$((started + 470))
+
+# step NAME LIMIT_S COMMAND...: runs COMMAND with a time limit, records ok/FAILED and seconds.
+step() {
+  local name="$1" limit="$2"
+  shift 2
+  local t0=$(date +%s)
+  local left=$((deadline - t0))
+  [ $left -lt $limit ] && limit=$left
+  if [ $limit -le 0 ]; then
+    printf '%-28s %-22s\n' "$name" "skipped (8 minutes spent)" | tee -a "$summary"
+    failed=1
+    return 1
+  fi
+  timeout "$limit" "$@"
+  local rc=$?
+  local status="ok"
+  [ $rc -eq 124 ] && status="FAILED (over ${limit} s)"
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && status="FAILED (exit $rc)"
+  [ $rc -ne 0 ] && failed=1
+  printf '%-28s %-22s %4d s\n' "$name" "$status" $(($(date +%s) - t0)) | tee -a "$summary"
+  return $rc
+}
+
+# 1. Build, or fall back to the carried bundle.
+if step "build (preset cuda)" 240 bash -c \
+  "{ cmake --preset cuda && cmake --build --preset cuda -j \$(nproc) --target gpucap engine_bench cuda_backend_test; } >'$logs/build.log' 2>&1"; then
+  gpucap=build/cuda/gpucap
+  gpu_test=build/cuda/tests/cuda_backend_test
+  bench=build/cuda/bench/engine_bench
+elif [ -x bundle/run ]; then
+  echo "build failed (see build.log); using the prebuilt bundle/" | tee -a "$summary"
+  failed=0
+  gpucap="bundle/run gpucap"
+  gpu_test="bundle/run cuda_backend_test"
+  bench="bundle/run engine_bench"
+else
+  echo "no build and no bundle/: see $logs/build.log" | tee -a "$summary"
+  exit 1
+fi
+
+# 2. The device.
+step "gpucap info" 60 bash -c "$gpucap info >'$logs/info.txt' 2>&1"
+cat "$logs/info.txt"
+if ! grep -q "runs on: cuda" "$logs/info.txt"; then
+  echo "no usable CUDA device: nothing more to check" | tee -a "$summary"
+  exit 1
+fi
+
+# 3. GPU tests.
+step "GPU tests" 100 bash -c "$gpu_test --gtest_brief=1 >'$logs/gpu_tests.log' 2>&1"
+tail -3 "$logs/gpu_tests.log"
+
+# 4. GPU against CPU through the CLI, every shipped scenario.
+compare_all() {
+  local work
+  work="$(mktemp -d)"
+  printf '%-34s %8s %10s %10s %8s  %s\n' scenario reps "cpu s" "cuda s" ratio result
+  for file in scenarios/*.yaml; do
+    local name reps
+    name="$(basename "$file" .yaml)"
+    case "$name" in
+      serverless_vs_dedicated | edge_vs_cloud_inference) reps=128 ;;
+      inference_mmc_validation) reps=1024 ;;
+      *) reps=8192 ;;
+    esac
+    local t0 t1 t2 cpu_s cuda_s result
+    t0=$(date +%s.%N)
+    $gpucap run "$file" -r $reps -q --backend cpu -o "$work/cpu.h5" || failed=1
+    t1=$(date +%s.%N)
+    $gpucap run "$file" -r $reps -q --backend cuda -o "$work/cuda.h5" || failed=1
+    t2=$(date +%s.%N)
+    cpu_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+    cuda_s=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", b - a }')
+    if python3 bench/compare_results.py "$work/cpu.h5" "$work/cuda.h5" >"$work/diff.txt" 2>&1; then
+      result="identical"
+    else
+      result="DIFFERENT: $(head -1 "$work/diff.txt")"
+      failed=1
+    fi
+    printf '%-34s %8d %10s %10s %8s  %s\n' "$name" $reps "$cpu_s" "$cuda_s" \
+      "$(awk -v a="$cpu_s" -v b="$cuda_s" 'BEGIN { if (b > 0) printf "%.1fx", a / b }')" "$result"
+  done
+  rm -rf "$work"
+  return $failed
+}
+step "GPU vs CPU, all scenarios" 130 bash -c "$(declare -f compare_all); gpucap='$gpucap'; failed=0; compare_all >'$logs/compare.txt' 2>&1"
+cat "$logs/compare.txt"
+
+# 5. Benchmarks.
+step "benchmarks" 130 bash -c "$bench --device cuda --min-seconds 1 >'$logs/bench.txt' 2>&1"
+cat "$logs/bench.txt"
+
+echo "device check: $(($(date +%s) - started)) s in all" | tee -a "$summary"
+cat "$summary"
+exit $failed
