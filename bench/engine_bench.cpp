@@ -89,9 +89,8 @@ Measurement measure_cpu(const gpucap::ModelStorage& storage, int threads, uint64
 /// Device: batches that grow (from 4096 replications, up to max_batch) until one runs for
 /// min_seconds: a device is only fast when every worker is busy, and slow scenarios must not
 /// run for minutes. The last (largest) batch is reported.
-Measurement measure_device(const gpucap::ModelStorage& storage,
-                           const gpucap::DeviceBackend* device, uint64_t max_batch,
-                           double min_seconds) {
+Measurement measure_device(const gpucap::ModelStorage& storage, const gpucap::DeviceBackend* device,
+                           uint64_t max_batch, double min_seconds) {
   Measurement m;
   std::vector<double> scalars;
   uint64_t batch = std::min<uint64_t>(4096, max_batch);
@@ -108,8 +107,8 @@ Measurement measure_device(const gpucap::ModelStorage& storage,
 
 void print_row(const std::string& name, const std::string& on, const Measurement& m,
                const std::string& note) {
-  std::printf("%-30s %-18s %10.2f M events/s %12.1f replications/s  %s\n", name.c_str(),
-              on.c_str(), m.events_per_s / 1e6, m.replications_per_s, note.c_str());
+  std::printf("%-30s %-18s %10.2f M events/s %12.1f replications/s  %s\n", name.c_str(), on.c_str(),
+              m.events_per_s / 1e6, m.replications_per_s, note.c_str());
 }
 
 std::string ratio(const char* label, double x) {
@@ -172,9 +171,11 @@ int main(int argc, char** argv) {
     const auto device_batch = [&](double n) {
       return std::max<uint64_t>(1, static_cast<uint64_t>(n * device_scale));
     };
-    // $GPUCAP_SOURCE_DIR: the checkout, when a prebuilt bundle runs (scripts/make_device_bundle.sh).
+    // $GPUCAP_SOURCE_DIR: the checkout, when a prebuilt bundle runs
+    // (scripts/make_device_bundle.sh).
     const char* root = std::getenv("GPUCAP_SOURCE_DIR");
-    const std::string scenarios = std::string(root && *root ? root : GPUCAP_SOURCE_DIR) + "/scenarios/";
+    const std::string scenarios =
+        std::string(root && *root ? root : GPUCAP_SOURCE_DIR) + "/scenarios/";
     report("M/M/8 rho=0.9", gpucap::parse_scenario(kMmc, "bench-mmc", "."), 64,
            device_batch(1 << 20), device, min_seconds);
     report("default (3 pools, 2 classes)", gpucap::load_scenario(scenarios + "default.yaml"), 64,

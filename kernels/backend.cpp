@@ -31,8 +31,7 @@ BackendChoice parse_backend(const std::string& name) {
   if (name == "cuda") return BackendChoice::cuda;
   if (name == "auto") return BackendChoice::automatic;
   if (name == "thrust-omp") return BackendChoice::thrust_omp;
-  throw std::invalid_argument("unknown backend '" + name +
-                              "'; valid: cpu, cuda, auto, thrust-omp");
+  throw std::invalid_argument("unknown backend '" + name + "'; valid: cpu, cuda, auto, thrust-omp");
 }
 
 const DeviceBackend* resolve_backend(BackendChoice choice) {

@@ -49,6 +49,7 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
 #pragma omp for schedule(dynamic, 1)
 #endif
     for (int64_t item = 0; item < n; ++item) {
+      if (task.cancelled()) continue;  // OpenMP loops cannot break: skip what is left
       const std::size_t point = static_cast<std::size_t>(item) / task.count;
       const uint64_t replication = task.first + static_cast<uint64_t>(item) % task.count;
       const int status = run_replication(task.models[point].model(), task.seed, replication,
@@ -61,9 +62,11 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
         failed = failed < 0 ? item : std::min(failed, item);
       }
       if (task.progress) task.progress->advance(1);
+      if (task.monitor) task.monitor->done.fetch_add(1, std::memory_order_relaxed);
     }
   }
   (void)threads;
+  if (task.cancelled()) throw RunCancelled();
   if (failed >= 0)
     throw RunError("replication " + std::to_string(task.first + failed % task.count) +
                    (task.points > 1 ? " of point " + std::to_string(failed / task.count) : "") +

@@ -1,6 +1,6 @@
 // gpucap: the device backend. One source, built for two Thrust device systems:
 //   nvcc                                              -> "cuda"        (gpucap::cuda_backend)
-//   g++ -x c++ -fopenmp -DTHRUST_DEVICE_SYSTEM=..._OMP -> "thrust-omp"  (gpucap::thrust_omp_backend)
+//   g++ -x c++ -fopenmp -DTHRUST_DEVICE_SYSTEM=..._OMP -> "thrust-omp" (gpucap::thrust_omp_backend)
 // so the orchestration below (batches, arenas, work distribution, reductions) is tested on
 // machines without a GPU, and the CUDA build differs only in where memory lives.
 //
@@ -26,16 +26,15 @@
 #include <memory>
 #include <new>
 #include <string>
-#include <type_traits>
-#include <vector>
-
 #include <thrust/copy.h>
-#include <thrust/device_malloc.h>
 #include <thrust/device_free.h>
+#include <thrust/device_malloc.h>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <type_traits>
+#include <vector>
 
 #include "gpucap/backend.hpp"
 #include "gpucap/progress.hpp"
@@ -160,9 +159,8 @@ GPUCAP_HD inline void fetch_min(Counter* counter, Counter value) {
   atomicMin(counter, value);
 #else
   Counter seen = __atomic_load_n(counter, __ATOMIC_RELAXED);
-  while (value < seen &&
-         !__atomic_compare_exchange_n(counter, &seen, value, true, __ATOMIC_RELAXED,
-                                      __ATOMIC_RELAXED)) {
+  while (value < seen && !__atomic_compare_exchange_n(counter, &seen, value, true, __ATOMIC_RELAXED,
+                                                      __ATOMIC_RELAXED)) {
   }
 #endif
 }
@@ -180,8 +178,8 @@ struct SimulateItems {
   uint64_t items;        ///< points * batch_count
   unsigned char* arenas;
   std::size_t arena_bytes;
-  double* scalars;        ///< [point][batch_count][kScalars]
-  double* pool_values;    ///< [point][batch_count][pool_stride]
+  double* scalars;      ///< [point][batch_count][kScalars]
+  double* pool_values;  ///< [point][batch_count][pool_stride]
   std::size_t pool_stride;
   Counter* counters;
 
@@ -192,9 +190,9 @@ struct SimulateItems {
       if (item >= items) return;
       const uint64_t point = item / batch_count;
       const uint64_t replication = first + item % batch_count;
-      const int status = run_replication(models[point], seed, replication, arena,
-                                         scalars + item * kScalars,
-                                         pool_values + item * pool_stride);
+      const int status =
+          run_replication(models[point], seed, replication, arena, scalars + item * kScalars,
+                          pool_values + item * pool_stride);
       if (status != kReplicationOk) fetch_min(counters + kFirstFailure, item);
     }
   }
@@ -218,10 +216,10 @@ struct ReduceBlocks {
     const uint64_t row = point * batch_count + block * kMomentBlock;
     const uint64_t left = batch_count - block * kMomentBlock;
     const uint64_t n = left < kMomentBlock ? left : kMomentBlock;
-    moments[index] = column < static_cast<uint64_t>(kScalars)
-                         ? block_moments(scalars + row * kScalars + column, n, kScalars)
-                         : block_moments(pool_values + row * pool_stride + (column - kScalars), n,
-                                         pool_stride);
+    moments[index] =
+        column < static_cast<uint64_t>(kScalars)
+            ? block_moments(scalars + row * kScalars + column, n, kScalars)
+            : block_moments(pool_values + row * pool_stride + (column - kScalars), n, pool_stride);
   }
 };
 
@@ -289,8 +287,7 @@ uint64_t resident_threads(const DeviceInfo& d) {
 
 std::string device_label(const DeviceInfo& d) {
 #if GPUCAP_DEVICE_IS_CUDA
-  return d.name + " (sm_" + std::to_string(d.compute_major) + std::to_string(d.compute_minor) +
-         ")";
+  return d.name + " (sm_" + std::to_string(d.compute_major) + std::to_string(d.compute_minor) + ")";
 #else
   return d.name + ", " + std::to_string(d.multiprocessors) + " threads";
 #endif
@@ -308,13 +305,13 @@ struct BatchPlan {
 };
 
 BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
-                       const DeviceInfo& device, std::size_t model_bytes,
-                       std::size_t arena_bytes) {
+                       const DeviceInfo& device, std::size_t model_bytes, std::size_t arena_bytes) {
   const uint64_t items = task.points * task.count;
   const std::size_t row_bytes =
       sizeof(double) * (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount);
   // Moments per replication: one Moments per column per kMomentBlock rows (rounded up below).
-  const std::size_t columns = kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
+  const std::size_t columns =
+      kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
   const std::size_t moment_block_bytes = sizeof(Moments) * columns;
   BatchPlan plan;
   const std::size_t available =
@@ -330,10 +327,13 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
                    " of results, but only " + megabytes(plan.budget_bytes) +
                    " are free for the run");
 
-  // Workers: enough to fill the device, no more than items, their arenas in half the budget.
+  // Workers: enough to fill the device, no more than items, their arenas in at most half the
+  // budget and leaving room for one block of rows.
+  const std::size_t arena_room =
+      std::min(plan.budget_bytes / 2, plan.budget_bytes - min_rows_bytes);
   uint64_t workers = limits.workers > 0 ? limits.workers : resident_threads(device);
   workers = std::min<uint64_t>(workers, items);
-  workers = std::min<uint64_t>(workers, std::max<std::size_t>(1, plan.budget_bytes / 2 / arena_bytes));
+  workers = std::min<uint64_t>(workers, arena_room / arena_bytes);
   workers = std::max<uint64_t>(workers, 1);
   plan.workers = workers;
 
@@ -346,7 +346,8 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
   uint64_t batch = std::max<uint64_t>((task.count + kTargetBatches - 1) / kTargetBatches, busy);
   if (limits.batch_replications > 0) batch = limits.batch_replications;
   batch = std::min<uint64_t>({batch, fits, task.count});
-  if (batch < task.count) batch = std::max<uint64_t>(kMomentBlock, batch / kMomentBlock * kMomentBlock);
+  if (batch < task.count)
+    batch = std::max<uint64_t>(kMomentBlock, batch / kMomentBlock * kMomentBlock);
   plan.batch_count = std::min<uint64_t>(batch, task.count);
   return plan;
 }
@@ -389,23 +390,24 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
       const uint64_t count = std::min<uint64_t>(plan.batch_count, task.count - done);
       const Counter start[kCounterCount] = {0, ~Counter{0}};
       upload(start, kCounterCount, counters);
-      const SimulateItems simulate{models.views(), task.seed,      task.first + done,
+      const SimulateItems simulate{models.views(), task.seed,           task.first + done,
                                    count,          task.points * count, arenas.get(),
-                                   arena_bytes,    scalars.get(),   pool_values.get(),
+                                   arena_bytes,    scalars.get(),       pool_values.get(),
                                    pool_stride,    counters.get()};
       launch(simulate, std::min<uint64_t>(plan.workers, task.points * count));
       Counter result[kCounterCount];
       download(counters, 0, kCounterCount, result);  // waits for the workers
       if (result[kFirstFailure] != ~Counter{0}) {
         const uint64_t point = result[kFirstFailure] / count;
-        throw RunError("replication " + std::to_string(task.first + done + result[kFirstFailure] % count) +
+        throw RunError("replication " +
+                       std::to_string(task.first + done + result[kFirstFailure] % count) +
                        (task.points > 1 ? " of point " + std::to_string(point) : "") +
                        " overflowed its event calendar; this is a gpucap bug, please report it");
       }
       const uint64_t blocks = (count + kMomentBlock - 1) / kMomentBlock;
       if (task.block_moments) {
-        const ReduceBlocks reduce{scalars.get(), pool_values.get(), count, blocks, pool_stride,
-                                  moments.get()};
+        const ReduceBlocks reduce{scalars.get(), pool_values.get(), count,
+                                  blocks,        pool_stride,       moments.get()};
         launch(reduce, task.points * blocks * columns);
       }
       for (std::size_t p = 0; p < task.points; ++p) {
@@ -420,6 +422,8 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
       }
       ++stats.batches;
       if (task.progress) task.progress->advance(task.points * count);
+      if (task.monitor) task.monitor->done.fetch_add(task.points * count);
+      if (task.cancelled()) throw RunCancelled();
     }
   } catch (const RunError&) {
     throw;
@@ -459,7 +463,8 @@ DeviceProbe probe_devices() {
     d.total_memory_bytes = prop.totalGlobalMem;
     if (cudaSetDevice(i) == cudaSuccess) {
       std::size_t free_bytes = 0, total_bytes = 0;
-      if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) d.free_memory_bytes = free_bytes;
+      if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
+        d.free_memory_bytes = free_bytes;
     }
     cudaGetLastError();
     probe.devices.push_back(d);
@@ -470,8 +475,8 @@ DeviceProbe probe_devices() {
   } else if (probe.devices[0].compute_major * 10 + probe.devices[0].compute_minor <
              GPUCAP_CUDA_MIN_ARCH) {
     const DeviceInfo& d = probe.devices[0];
-    probe.why_none = "device 0 (" + device_label(d) + ") is older than this build's targets (" +
-                     kTargets + ")";
+    probe.why_none =
+        "device 0 (" + device_label(d) + ") is older than this build's targets (" + kTargets + ")";
   }
 #else
   probe.devices.push_back(describe_device());

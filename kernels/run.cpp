@@ -2,6 +2,7 @@
 #include "gpucap/run.hpp"
 
 #include <chrono>
+#include <stdexcept>
 
 #include "gpucap/compile.hpp"
 #include "gpucap/progress.hpp"
@@ -10,36 +11,67 @@
 namespace gpucap {
 
 RunResults run(const Scenario& scenario, const RunOptions& options) {
+  return run_points({scenario}, {}, scenario.source_text, options);
+}
+
+RunResults run_points(const std::vector<Scenario>& points, const std::vector<SweepParameter>& sweep,
+                      const std::string& base_text, const RunOptions& options) {
+  if (points.empty()) throw std::invalid_argument("run_points: no points");
+  const Scenario& first = points.front();
+  for (std::size_t p = 1; p < points.size(); ++p) {
+    bool same = points[p].pools.size() == first.pools.size();
+    for (std::size_t k = 0; same && k < first.pools.size(); ++k)
+      same = points[p].pools[k].name == first.pools[k].name;
+    if (!same)
+      throw std::invalid_argument("sweep point " + std::to_string(p) +
+                                  " has other pools than point 0; a sweep may change pools' "
+                                  "settings but not which pools there are");
+  }
+  for (const SweepParameter& parameter : sweep)
+    if (parameter.values.size() != points.size())
+      throw std::invalid_argument("sweep parameter " + parameter.path + " has " +
+                                  std::to_string(parameter.values.size()) + " values for " +
+                                  std::to_string(points.size()) + " points");
   const DeviceBackend* device = resolve_backend(options.backend);
-  const ModelStorage storage = compile(scenario);
+  std::vector<ModelStorage> models;
+  models.reserve(points.size());
+  for (const Scenario& point : points) models.push_back(compile(point));
 
   RunResults r;
   r.gpucap_version = kVersion;
-  r.scenario_name = scenario.name;
-  r.scenario_text = scenario.source_text;
-  r.seed = options.has_seed ? options.seed : scenario.seed;
-  r.replications = options.replications > 0 ? options.replications : scenario.replications;
-  for (const PoolSpec& p : scenario.pools) r.pool_names.push_back(p.name);
-  r.scalars.assign(r.replications * kScalarMetricCount, 0.0);
-  r.pool_values.assign(r.replications * r.pool_count() * kPoolMetricCount, 0.0);
+  r.scenario_name = first.name;
+  r.scenario_text = base_text;
+  r.seed = options.has_seed ? options.seed : first.seed;
+  r.points = points.size();
+  r.replications = options.replications > 0 ? options.replications : first.replications;
+  r.first_replication = options.first_replication;
+  r.sweep = sweep;
+  for (const PoolSpec& p : first.pools) r.pool_names.push_back(p.name);
+  r.scalars.assign(r.points * r.replications * kScalarMetricCount, 0.0);
+  r.pool_values.assign(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.0);
 
   ReplicationTask task;
-  task.models = &storage;
-  task.points = 1;
+  task.models = models.data();
+  task.points = models.size();
   task.seed = r.seed;
+  task.first = r.first_replication;
   task.count = r.replications;
   task.scalars = r.scalars.data();
   task.pool_values = r.pool_values.data();
+  task.monitor = options.monitor;
 
   const auto start = std::chrono::steady_clock::now();
   {
-    ProgressBar bar(r.replications, "replications", options.progress);
+    ProgressBar bar(r.points * r.replications, "replications", options.progress);
     task.progress = &bar;
     if (device) {
-      r.block_moments.assign(r.points * ((r.replications + kMomentBlock - 1) / kMomentBlock) *
-                                 r.moment_columns(),
-                             Moments{});
-      task.block_moments = r.block_moments.data();
+      // The device reduces the summary's moments when its blocks line up with the host's.
+      if (task.first % kMomentBlock == 0) {
+        r.block_moments.assign(
+            r.points * ((r.replications + kMomentBlock - 1) / kMomentBlock) * r.moment_columns(),
+            Moments{});
+        task.block_moments = r.block_moments.data();
+      }
       const DeviceRunStats stats = device->run(task, options.device_limits);
       r.backend = device->name;
       r.device = stats.device;

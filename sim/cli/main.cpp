@@ -2,6 +2,7 @@
 //
 //   gpucap run SCENARIO.yaml [-r N] [--seed S] [-o results.h5] [--backend cpu|cuda|auto]
 //              [--threads T] [--set k=v]... [-q]
+//   gpucap sweep SCENARIO.yaml --grid k=v1,v2,... [--grid ...] [run options] [--metrics m1,m2]
 //   gpucap validate SCENARIO.yaml [--set k=v]...
 //   gpucap info
 //
@@ -9,7 +10,9 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -20,6 +23,7 @@
 #include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+#include "gpucap/sweep.hpp"
 #include "gpucap/version.hpp"
 
 namespace po = boost::program_options;
@@ -35,6 +39,7 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  run SCENARIO.yaml       simulate replications, print a summary, write HDF5 with -o\n"
+    "  sweep SCENARIO.yaml     run a parameter grid with common random numbers (--grid k=v1,v2)\n"
     "  validate SCENARIO.yaml  check a scenario without running it\n"
     "  info                    version, build options and backends\n"
     "\n"
@@ -126,44 +131,29 @@ int cmd_validate(const std::vector<std::string>& args) {
             << " workloads (" << services << " inference services), horizon "
             << gpucap::text::format_duration(s.horizon_s) << ", warm-up "
             << gpucap::text::format_duration(s.warmup_s) << ", "
-            << format_value(static_cast<double>(gpucap::replication_arena_bytes(
-                                gpucap::compile(s).model())) / 1024.0)
+            << format_value(static_cast<double>(
+                                gpucap::replication_arena_bytes(gpucap::compile(s).model())) /
+                            1024.0)
             << " KiB of state per replication\n";
   return kExitOk;
 }
 
-int cmd_run(const std::vector<std::string>& args) {
-  po::options_description visible("gpucap run SCENARIO.yaml [options]");
-  visible.add_options()("help,h", "show this help")(
-      "replications,r", po::value<uint64_t>(),
-      "number of replications (default: the scenario's `replications`)")(
+/// Options shared by run and sweep: how many replications, where, and what to write.
+po::options_description execution_options() {
+  po::options_description o("run options");
+  o.add_options()("replications,r", po::value<uint64_t>(),
+                  "replications per point (default: the scenario's `replications`)")(
       "seed", po::value<uint64_t>(), "random seed (default: the scenario's `seed`)")(
       "output,o", po::value<std::string>(), "write results to this HDF5 file (atomically)")(
       "backend,b", po::value<std::string>()->default_value("auto"),
       "cpu, cuda, or auto (a GPU when one works, else the CPU); thrust-omp runs the device "
-      "kernels on the host, for testing")(
-      "threads,t", po::value<int>()->default_value(0), "CPU threads; 0 = all cores")(
+      "kernels on the host, for testing")("threads,t", po::value<int>()->default_value(0),
+                                          "CPU threads; 0 = all cores")(
       "quiet,q", "no progress bar and no summary table");
-  visible.add(scenario_options());
-  po::options_description all = visible;
-  all.add_options()("scenario", po::value<std::string>());
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << "Simulates independent replications of a scenario and prints a summary.\n\n"
-              << visible;
-    return kExitOk;
-  }
-  if (!vm.count("scenario")) throw po::error("run needs a SCENARIO.yaml argument");
-  const bool quiet = vm.count("quiet") > 0;
-  const auto overrides =
-      vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  const gpucap::Scenario scenario =
-      gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides);
+  return o;
+}
 
+gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
   gpucap::RunOptions options;
   if (vm.count("replications")) {
     options.replications = vm["replications"].as<uint64_t>();
@@ -180,7 +170,67 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   options.threads = vm["threads"].as<int>();
   if (options.threads < 0) throw po::error("--threads must be 0 (all cores) or more");
-  options.progress = !quiet && gpucap::ProgressBar::stderr_is_terminal();
+  options.progress = !vm.count("quiet") && gpucap::ProgressBar::stderr_is_terminal();
+  return options;
+}
+
+/// Parses a command's arguments: its options plus one positional SCENARIO.yaml.
+po::variables_map parse_command(const std::vector<std::string>& args,
+                                const po::options_description& visible) {
+  po::options_description all = visible;
+  all.add_options()("scenario", po::value<std::string>());
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  return vm;
+}
+
+std::vector<std::string> overrides_of(const po::variables_map& vm) {
+  return vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+}
+
+/// Writes -o if asked; returns the exit code.
+int write_output(const po::variables_map& vm, const gpucap::RunResults& results) {
+  if (!vm.count("output")) return kExitOk;
+  const std::string path = vm["output"].as<std::string>();
+  try {
+    gpucap::write_results_hdf5(results, path);
+  } catch (const std::exception& e) {
+    std::cerr << "gpucap: error: " << e.what() << "\n";
+    return kExitRunFailed;
+  }
+  if (!vm.count("quiet")) std::cout << "results written to " << path << "\n";
+  return kExitOk;
+}
+
+void print_events_rate(const gpucap::RunResults& results) {
+  double events = 0;
+  for (std::size_t point = 0; point < results.points; ++point)
+    events += results.summary_of(point, gpucap::kEvents).mean * results.replications;
+  char rate[96];
+  std::snprintf(rate, sizeof rate, "\n%.2f M events/s (%.4g events in %.3g s)\n",
+                events / results.wall_time_s / 1e6, events, results.wall_time_s);
+  std::cout << rate;
+}
+
+int cmd_run(const std::vector<std::string>& args) {
+  po::options_description visible("gpucap run SCENARIO.yaml [options]");
+  visible.add_options()("help,h", "show this help");
+  visible.add(execution_options());
+  visible.add(scenario_options());
+  const po::variables_map vm = parse_command(args, visible);
+  if (vm.count("help")) {
+    std::cout << "Simulates independent replications of a scenario and prints a summary.\n\n"
+              << visible;
+    return kExitOk;
+  }
+  if (!vm.count("scenario")) throw po::error("run needs a SCENARIO.yaml argument");
+  const bool quiet = vm.count("quiet") > 0;
+  const gpucap::Scenario scenario =
+      gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides_of(vm));
+  const gpucap::RunOptions options = read_execution_options(vm);
 
   const gpucap::RunResults results = gpucap::run(scenario, options);
   if (!quiet) {
@@ -188,11 +238,7 @@ int cmd_run(const std::vector<std::string>& args) {
               << " replications, seed " << results.seed << ", backend " << results.backend << " ("
               << results.device << "), " << format_value(results.wall_time_s) << " s\n\n";
     print_summary(results, std::cout);
-    const double events = results.summary_of(0, gpucap::kEvents).mean * results.replications;
-    char rate[96];
-    std::snprintf(rate, sizeof rate, "\n%.2f M events/s (%.4g events in %.3g s)\n",
-                  events / results.wall_time_s / 1e6, events, results.wall_time_s);
-    std::cout << rate;
+    print_events_rate(results);
   }
   const double dropped = results.summary_of(0, gpucap::kJobsDropped).mean;
   if (dropped > 0 && !scenario.policy.queue_capacity_set)
@@ -200,17 +246,132 @@ int cmd_run(const std::vector<std::string>& args) {
               << " jobs per replication were dropped because the waiting room was full "
                  "(default policy.queue_capacity = "
               << scenario.policy.queue_capacity << " jobs); raise it if that is not intended\n";
-  if (vm.count("output")) {
-    const std::string path = vm["output"].as<std::string>();
-    try {
-      gpucap::write_results_hdf5(results, path);
-    } catch (const std::exception& e) {
-      std::cerr << "gpucap: error: " << e.what() << "\n";
-      return kExitRunFailed;
-    }
-    if (!quiet) std::cout << "results written to " << path << "\n";
+  return write_output(vm, results);
+}
+
+/// Index of the scalar metric called `name`, or a usage error listing the valid names.
+gpucap::ScalarMetric metric_named(const std::string& name) {
+  for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m)
+    if (name == gpucap::kScalarMetricInfo[m].name) return static_cast<gpucap::ScalarMetric>(m);
+  std::string valid;
+  for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m)
+    valid += std::string(m ? ", " : "") + gpucap::kScalarMetricInfo[m].name;
+  throw po::error("--metrics: unknown metric '" + name + "'; valid: " + valid);
+}
+
+/// The sweep table: one row per point, its parameter values, then for each metric the mean and
+/// the paired difference from point 0 with its 95% interval.
+void print_sweep_table(const gpucap::RunResults& r,
+                       const std::vector<gpucap::ScalarMetric>& metrics) {
+  std::vector<std::size_t> widths;
+  std::string header = "point";
+  for (const gpucap::SweepParameter& p : r.sweep) {
+    std::size_t w = p.path.size();
+    for (const std::string& v : p.values) w = std::max(w, v.size());
+    widths.push_back(w);
   }
-  return kExitOk;
+  char cell[160];
+  std::snprintf(cell, sizeof cell, "%5s", "point");
+  std::string line = cell;
+  for (std::size_t k = 0; k < r.sweep.size(); ++k) {
+    std::snprintf(cell, sizeof cell, "  %-*s", static_cast<int>(widths[k]),
+                  r.sweep[k].path.c_str());
+    line += cell;
+  }
+  for (gpucap::ScalarMetric m : metrics) {
+    const std::string name = std::string(gpucap::kScalarMetricInfo[m].name) + " [" +
+                             gpucap::kScalarMetricInfo[m].unit + "]";
+    std::snprintf(cell, sizeof cell, "  %14s  %-28s", name.c_str(), "minus point 0 (95% CI)");
+    line += cell;
+  }
+  const auto print_line = [](std::string text) {
+    text.erase(text.find_last_not_of(' ') + 1);
+    std::cout << text << "\n";
+  };
+  print_line(line);
+  for (std::size_t point = 0; point < r.points; ++point) {
+    std::snprintf(cell, sizeof cell, "%5zu", point);
+    line = cell;
+    for (std::size_t k = 0; k < r.sweep.size(); ++k) {
+      std::snprintf(cell, sizeof cell, "  %-*s", static_cast<int>(widths[k]),
+                    r.sweep[k].values[point].c_str());
+      line += cell;
+    }
+    for (gpucap::ScalarMetric m : metrics) {
+      const gpucap::MetricSummary d = gpucap::paired_difference(r, m, point, 0);
+      const std::string diff = point == 0 ? ""
+                                          : format_value(d.mean) + " [" + format_value(d.ci95_low) +
+                                                ", " + format_value(d.ci95_high) + "]";
+      std::snprintf(cell, sizeof cell, "  %14s  %-28s",
+                    format_value(r.summary_of(point, m).mean).c_str(), diff.c_str());
+      line += cell;
+    }
+    print_line(line);
+  }
+}
+
+int cmd_sweep(const std::vector<std::string>& args) {
+  po::options_description visible("gpucap sweep SCENARIO.yaml --grid path=v1,v2,... [options]");
+  visible.add_options()("help,h", "show this help")(
+      "grid,g", po::value<std::vector<std::string>>()->composing(),
+      "a swept parameter: dotted.path=value1,value2,... (repeatable; the points are the "
+      "cartesian product, the first --grid slowest)")(
+      "metrics,m", po::value<std::string>(),
+      "comma-separated metrics for the table (default: cost, then wait_mean and wait_p95 for "
+      "jobs or latency_p95 and slo_violation_share for inference)");
+  visible.add(execution_options());
+  visible.add(scenario_options());
+  const po::variables_map vm = parse_command(args, visible);
+  if (vm.count("help")) {
+    std::cout << "Runs every point of a parameter grid with common random numbers: replication r "
+                 "of every point\ndraws the same random numbers, so differences between points "
+                 "are paired.\n\n"
+              << visible;
+    return kExitOk;
+  }
+  if (!vm.count("scenario")) throw po::error("sweep needs a SCENARIO.yaml argument");
+  if (!vm.count("grid")) throw po::error("sweep needs at least one --grid path=v1,v2,...");
+  const std::string path = vm["scenario"].as<std::string>();
+  const bool quiet = vm.count("quiet") > 0;
+
+  std::vector<gpucap::SweepAxis> axes;
+  for (const std::string& g : vm["grid"].as<std::vector<std::string>>())
+    axes.push_back(gpucap::parse_grid_axis(g));
+  const std::vector<gpucap::SweepParameter> grid = gpucap::expand_grid(axes);
+  const gpucap::Scenario base = gpucap::load_scenario(path, overrides_of(vm));
+  const std::string dir =
+      path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
+  std::ifstream in(path, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<gpucap::Scenario> points =
+      gpucap::load_sweep_points(text, path, dir, overrides_of(vm), grid);
+
+  std::vector<gpucap::ScalarMetric> metrics;
+  if (vm.count("metrics")) {
+    for (const std::string& name : gpucap::text::split(vm["metrics"].as<std::string>(), ','))
+      metrics.push_back(metric_named(gpucap::text::trim(name)));
+  }
+  const gpucap::RunResults results =
+      gpucap::run_points(points, grid, base.source_text, read_execution_options(vm));
+  if (metrics.empty()) {
+    metrics.push_back(gpucap::kCostUsd);
+    if (results.summary_of(0, gpucap::kRequestsArrived).mean > 0) {
+      metrics.push_back(gpucap::kLatencyP95S);
+      metrics.push_back(gpucap::kSloViolationShare);
+    } else {
+      metrics.push_back(gpucap::kWaitMeanS);
+      metrics.push_back(gpucap::kWaitP95S);
+    }
+  }
+  if (!quiet) {
+    std::cout << "sweep of \"" << results.scenario_name << "\": " << results.points << " points x "
+              << results.replications << " replications (common random numbers), seed "
+              << results.seed << ", backend " << results.backend << " (" << results.device << "), "
+              << format_value(results.wall_time_s) << " s\n\n";
+    print_sweep_table(results, metrics);
+    print_events_rate(results);
+  }
+  return write_output(vm, results);
 }
 
 std::string gibibytes(std::size_t bytes) {
@@ -231,8 +392,9 @@ void print_device_backend(const char* name, const gpucap::DeviceBackend* backend
   std::cout << "built for " << backend->targets << "; "
             << (probe.usable() ? "available" : "unavailable: " + probe.why_none) << "\n";
   for (const gpucap::DeviceInfo& d : probe.devices) {
-    std::cout << "    device " << d.index << ": " << d.name << ", " << gibibytes(d.total_memory_bytes)
-              << " (" << gibibytes(d.free_memory_bytes) << " free)";
+    std::cout << "    device " << d.index << ": " << d.name << ", "
+              << gibibytes(d.total_memory_bytes) << " (" << gibibytes(d.free_memory_bytes)
+              << " free)";
     if (d.compute_major > 0)
       std::cout << ", compute capability " << d.compute_major << "." << d.compute_minor << ", "
                 << d.multiprocessors << " SMs";
@@ -253,7 +415,8 @@ int cmd_info() {
                        "nvcc was not found when gpucap was configured; GPUCAP_ENABLE_CUDA");
   print_device_backend("thrust-omp", gpucap::thrust_omp_backend(),
                        "no CCCL headers or no OpenMP at configure time");
-  const gpucap::DeviceBackend* automatic = gpucap::resolve_backend(gpucap::BackendChoice::automatic);
+  const gpucap::DeviceBackend* automatic =
+      gpucap::resolve_backend(gpucap::BackendChoice::automatic);
   std::cout << "--backend auto runs on: " << (automatic ? automatic->name : "cpu") << "\n";
   return kExitOk;
 }
@@ -274,6 +437,7 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (command == "run") return cmd_run(args);
+    if (command == "sweep") return cmd_sweep(args);
     if (command == "validate") return cmd_validate(args);
     if (command == "info") return cmd_info();
     std::cerr << "gpucap: unknown command '" << command << "'\n\n" << kUsage;

@@ -420,6 +420,8 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   write_string_attr(c, file, "/", "device", r.device);
   write_scalar_attr<uint64_t>(c, file, "/", "seed", H5T_NATIVE_UINT64, r.seed);
   write_scalar_attr<uint64_t>(c, file, "/", "replications", H5T_NATIVE_UINT64, reps);
+  write_scalar_attr<uint64_t>(c, file, "/", "first_replication", H5T_NATIVE_UINT64,
+                              r.first_replication);
   write_scalar_attr<uint64_t>(c, file, "/", "points", H5T_NATIVE_UINT64, points);
   write_scalar_attr<int32_t>(c, file, "/", "threads", H5T_NATIVE_INT32, r.threads);
   write_scalar_attr<double>(c, file, "/", "wall_time_s", H5T_NATIVE_DOUBLE, r.wall_time_s);
@@ -736,6 +738,9 @@ RunResults read_file(const Context& c, hid_t file) {
               "replications");
   r.points =
       to_size(c, read_scalar_attr<uint64_t>(c, file, "/", "points", H5T_NATIVE_UINT64), "points");
+  if (H5Aexists_by_name(file, "/", "first_replication", H5P_DEFAULT) > 0)
+    r.first_replication =
+        read_scalar_attr<uint64_t>(c, file, "/", "first_replication", H5T_NATIVE_UINT64);
   r.threads = read_scalar_attr<int32_t>(c, file, "/", "threads", H5T_NATIVE_INT32);
   r.wall_time_s = read_scalar_attr<double>(c, file, "/", "wall_time_s", H5T_NATIVE_DOUBLE);
   const std::size_t points = r.points, reps = r.replications;

@@ -1,6 +1,7 @@
 #include "gpucap/results.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace gpucap {
 
@@ -38,6 +39,12 @@ void RunResults::summarize_all() {
           summarize(moments_of(point, kScalarMetricCount + k, pool_rows + k, pool_stride), column);
     }
   }
+}
+
+MetricSummary paired_difference(const RunResults& r, ScalarMetric m, std::size_t a, std::size_t b) {
+  std::vector<double> d(r.replications);
+  for (std::size_t i = 0; i < r.replications; ++i) d[i] = r.scalar(a, i, m) - r.scalar(b, i, m);
+  return summarize(std::move(d));
 }
 
 }  // namespace gpucap

@@ -6,12 +6,11 @@
 // thrust_omp_backend, suite ThrustOmpBackend, label unit: runs everywhere, in CI) and as
 // cuda_backend_test (cuda_backend, suite CudaBackend, label gpu: skips visibly without a usable
 // CUDA device).
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
@@ -31,11 +30,11 @@ namespace fs = std::filesystem;
 using gpucap::DeviceBackend;
 
 /// The backend under test, or a skip that says why it cannot run here.
-#define REQUIRE_DEVICE_BACKEND(backend)                                                   \
-  const DeviceBackend* backend = gpucap::GPUCAP_TEST_BACKEND();                           \
-  if (!backend) GTEST_SKIP() << "this build has no " #backend " backend";                 \
-  {                                                                                       \
-    const gpucap::DeviceProbe probe = backend->probe();                                   \
+#define REQUIRE_DEVICE_BACKEND(backend)                                                      \
+  const DeviceBackend* backend = gpucap::GPUCAP_TEST_BACKEND();                              \
+  if (!backend) GTEST_SKIP() << "this build has no " #backend " backend";                    \
+  {                                                                                          \
+    const gpucap::DeviceProbe probe = backend->probe();                                      \
     if (!probe.usable()) GTEST_SKIP() << backend->name << " cannot run: " << probe.why_none; \
   }
 
@@ -118,7 +117,8 @@ name: device batching
 horizon: 300h
 warmup: 10h
 pools:
-  gpus: {gpu: H100, price_usd_per_gpu_hour: 2.0, quota: )" + std::to_string(gpus) + R"(}
+  gpus: {gpu: H100, price_usd_per_gpu_hour: 2.0, quota: )" +
+                           std::to_string(gpus) + R"(}
 workloads:
   - name: jobs
     arrivals: {process: poisson, rate_per_hour: 3.0}
@@ -153,8 +153,8 @@ TaskOutput run_task(const DeviceBackend* backend, const std::vector<gpucap::Mode
   task.pool_values = out.pool_values.data();
   if (backend) {
     if (first % gpucap::kMomentBlock == 0) {
-      out.moments.resize(models.size() * ((count + gpucap::kMomentBlock - 1) / gpucap::kMomentBlock) *
-                         columns);
+      out.moments.resize(models.size() *
+                         ((count + gpucap::kMomentBlock - 1) / gpucap::kMomentBlock) * columns);
       task.block_moments = out.moments.data();
     }
     out.stats = backend->run(task, limits);
@@ -249,13 +249,15 @@ TEST(GPUCAP_TEST_SUITE, SweepPointsAndAnOffsetFirstReplication) {
   }
   // Different points give different results (the points really are different models).
   const TaskOutput out = run_task(backend, models, 0, 10, {});
-  EXPECT_NE(out.scalars[gpucap::kWaitMeanS], out.scalars[10 * gpucap::kScalarMetricCount + gpucap::kWaitMeanS]);
+  EXPECT_NE(out.scalars[gpucap::kWaitMeanS],
+            out.scalars[10 * gpucap::kScalarMetricCount + gpucap::kWaitMeanS]);
 }
 
 TEST(GPUCAP_TEST_SUITE, MomentsNeedABlockAlignedFirstReplication) {
   REQUIRE_DEVICE_BACKEND(backend);
   const auto models = points_of({4});
-  std::vector<double> scalars(10 * gpucap::kScalarMetricCount), pools(10 * gpucap::kPoolMetricCount);
+  std::vector<double> scalars(10 * gpucap::kScalarMetricCount),
+      pools(10 * gpucap::kPoolMetricCount);
   std::vector<gpucap::Moments> moments(gpucap::kScalarMetricCount + gpucap::kPoolMetricCount);
   gpucap::ReplicationTask task;
   task.models = models.data();

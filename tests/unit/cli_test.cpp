@@ -125,7 +125,8 @@ TEST(Cli, InfoSaysWhichBackendsAreBuiltAndWhereAutoRuns) {
   ASSERT_EQ(info.exit_code, 0);
   EXPECT_NE(info.output.find("  cuda: "), std::string::npos) << info.output;
   EXPECT_NE(info.output.find("  thrust-omp: "), std::string::npos) << info.output;
-  const gpucap::DeviceBackend* automatic = gpucap::resolve_backend(gpucap::BackendChoice::automatic);
+  const gpucap::DeviceBackend* automatic =
+      gpucap::resolve_backend(gpucap::BackendChoice::automatic);
   EXPECT_NE(info.output.find(std::string("--backend auto runs on: ") +
                              (automatic ? automatic->name : "cpu")),
             std::string::npos)
@@ -150,7 +151,8 @@ TEST(Cli, UnknownBackendIsAUsageError) {
 
 TEST(Cli, CudaWithoutAUsableDeviceIsAOneLineError) {
   const gpucap::DeviceBackend* cuda = gpucap::cuda_backend();
-  const Outcome o = gpucap_cli("run " + kScenarios + "mmc_validation.yaml -r 2 -q --backend cuda "
+  const Outcome o = gpucap_cli("run " + kScenarios +
+                               "mmc_validation.yaml -r 2 -q --backend cuda "
                                "--set horizon=50h --set warmup=0s");
   if (cuda && cuda->probe().usable()) {
     EXPECT_EQ(o.exit_code, 0) << o.output;  // this machine has a GPU: the run works

@@ -8,6 +8,7 @@
 // Every backend runs the same portable core (gpucap/replication.hpp), so for one seed they give
 // the same bits per replication, and the same summaries (gpucap/moments.hpp).
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
@@ -20,6 +21,15 @@
 namespace gpucap {
 
 class ProgressBar;
+
+/// Shared between a run and whoever watches it from another thread (the Python bindings):
+/// `done` counts finished replications (all points); setting `cancel` makes the backend stop
+/// early (the CPU before its next replication, a device before its next batch) and the run
+/// throw RunCancelled.
+struct RunMonitor {
+  std::atomic<uint64_t> done{0};
+  std::atomic<bool> cancel{false};
+};
 
 /// Work for a backend: replications [first, first + count) of each of `points` models (sweep
 /// points, all with the same pools), under one seed. Outputs are row-major:
@@ -38,6 +48,9 @@ struct ReplicationTask {
   double* pool_values = nullptr;
   Moments* block_moments = nullptr;
   ProgressBar* progress = nullptr;  ///< advanced by the replications done (all points); may be null
+  RunMonitor* monitor = nullptr;    ///< counts replications done and asks to cancel; may be null
+
+  bool cancelled() const { return monitor && monitor->cancel.load(std::memory_order_relaxed); }
 
   uint32_t pool_count() const { return points > 0 ? models[0].model().pool_count : 0; }
 };
@@ -64,7 +77,7 @@ struct DeviceProbe {
 /// Caps on a device run; 0 leaves the choice to the backend (tests set them to force batching).
 struct DeviceLimits {
   std::size_t memory_bytes = 0;     ///< device memory the run may use (default 90% of free)
-  uint64_t batch_replications = 0;  ///< replications per point in one batch
+  uint64_t batch_replications = 0;  ///< replications per point in one batch (whole moment blocks)
   uint64_t workers = 0;             ///< device threads, each with one arena
 };
 
@@ -103,7 +116,8 @@ std::string cpu_backend_name();
 /// Which backend a run asks for.
 enum class BackendChoice { cpu, cuda, automatic, thrust_omp };
 
-/// Parses "cpu", "cuda", "auto" or "thrust-omp"; throws std::invalid_argument naming the valid ones.
+/// Parses "cpu", "cuda", "auto" or "thrust-omp"; throws std::invalid_argument naming the valid
+/// ones.
 BackendChoice parse_backend(const std::string& name);
 
 /// The backend a choice resolves to on this machine: null for the CPU, else a device backend
@@ -122,6 +136,12 @@ class BackendUnavailable : public std::runtime_error {
 class RunError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// The run stopped because its RunMonitor asked it to (Ctrl-C in Python).
+class RunCancelled : public RunError {
+ public:
+  RunCancelled() : RunError("the run was cancelled") {}
 };
 
 }  // namespace gpucap

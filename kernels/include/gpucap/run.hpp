@@ -9,6 +9,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "gpucap/backend.hpp"
 #include "gpucap/results.hpp"
@@ -21,13 +22,24 @@ struct RunOptions {
   uint64_t seed = 0;          ///< used when has_seed; otherwise the scenario's seed
   bool has_seed = false;
   BackendChoice backend = BackendChoice::automatic;
-  int threads = 0;        ///< CPU backend: 0 = all cores (OMP_NUM_THREADS or the hardware)
-  bool progress = false;  ///< draw a progress bar on stderr
-  DeviceLimits device_limits;  ///< device backends: memory, batch and worker caps (0 = theirs)
+  int threads = 0;                 ///< CPU backend: 0 = all cores (OMP_NUM_THREADS or the hardware)
+  bool progress = false;           ///< draw a progress bar on stderr
+  DeviceLimits device_limits;      ///< device backends: memory, batch and worker caps (0 = theirs)
+  uint64_t first_replication = 0;  ///< run replications [first, first + replications): a chunk
+  RunMonitor* monitor = nullptr;   ///< progress count and cancellation from another thread
 };
 
 /// Compiles and runs `scenario` on the chosen backend, then summarizes the replications.
-/// Throws BackendUnavailable when the backend cannot run here, RunError when a run fails.
+/// Throws BackendUnavailable when the backend cannot run here, RunCancelled when the monitor
+/// cancelled it, RunError when a run fails.
 RunResults run(const Scenario& scenario, const RunOptions& options);
+
+/// Runs several variants of one scenario (sweep points) in one task on one backend. Replication
+/// r of every point draws the same random numbers (common random numbers), so differences
+/// between points are paired. All points must have the same pools (names, in order); seed and
+/// replications default to the first point's. `sweep` gives each varied parameter's value at
+/// every point (empty for a single point); `base_text` is stored as the results' scenario text.
+RunResults run_points(const std::vector<Scenario>& points, const std::vector<SweepParameter>& sweep,
+                      const std::string& base_text, const RunOptions& options);
 
 }  // namespace gpucap

@@ -25,7 +25,8 @@ class ModelStorage {
   /// For backends that copy the model to a device: calls visit(field, array) for every array
   /// the model points into, where `field` is the matching pointer member of `view` (a copy of
   /// model()) and `array` the std::vector that owns the data; the visitor repoints the field.
-  ///   storage.for_each_array(view, [&](auto& field, const auto& array) { field = upload(array); });
+  ///   storage.for_each_array(view, [&](auto& field, const auto& array) { field = upload(array);
+  ///   });
   template <class Visit>
   void for_each_array(CompiledModel& view, Visit&& visit) const {
     visit(view.pools, pools_);

@@ -30,7 +30,8 @@ struct RunResults {
   uint64_t seed = 0;
   std::size_t points = 1;
   std::size_t replications = 0;
-  int threads = 1;  ///< CPU threads, or device worker threads
+  uint64_t first_replication = 0;  ///< rows are replications [first, first + replications)
+  int threads = 1;                 ///< CPU threads, or device worker threads
   double wall_time_s = 0;
   std::vector<std::string> pool_names;
   std::vector<SweepParameter> sweep;  ///< empty for a plain run (one point)
@@ -45,7 +46,9 @@ struct RunResults {
   std::vector<Moments> block_moments;
 
   std::size_t pool_count() const { return pool_names.size(); }
-  std::size_t moment_columns() const { return kScalarMetricCount + pool_count() * kPoolMetricCount; }
+  std::size_t moment_columns() const {
+    return kScalarMetricCount + pool_count() * kPoolMetricCount;
+  }
   double scalar(std::size_t point, std::size_t rep, ScalarMetric m) const {
     return scalars[(point * replications + rep) * kScalarMetricCount + m];
   }
@@ -59,5 +62,10 @@ struct RunResults {
   /// Fills summary and pool_summary from scalars and pool_values (and block_moments if set).
   void summarize_all();
 };
+
+/// Summary of metric m at point a minus point b, replication by replication. The points share
+/// their random numbers (common random numbers), so the interval is that of a paired
+/// difference, usually far narrower than the two points' own intervals.
+MetricSummary paired_difference(const RunResults& r, ScalarMetric m, std::size_t a, std::size_t b);
 
 }  // namespace gpucap

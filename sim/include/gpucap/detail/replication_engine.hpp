@@ -129,12 +129,18 @@ enum PoolStream : uint32_t {
 /// The stream kind of each PoolStream (a function, not a table: device code reads no host arrays).
 GPUCAP_HD inline StreamKind pool_stream_kind(uint32_t k) {
   switch (k) {
-    case kProvisioningStream: return StreamKind::provisioning;
-    case kPreemptionStream: return StreamKind::preemption;
-    case kStockoutStream: return StreamKind::stockout;
-    case kSlowdownStream: return StreamKind::slowdown;
-    case kZoneEventStream: return StreamKind::zone_events;
-    default: return StreamKind::price;
+    case kProvisioningStream:
+      return StreamKind::provisioning;
+    case kPreemptionStream:
+      return StreamKind::preemption;
+    case kStockoutStream:
+      return StreamKind::stockout;
+    case kSlowdownStream:
+      return StreamKind::slowdown;
+    case kZoneEventStream:
+      return StreamKind::zone_events;
+    default:
+      return StreamKind::price;
   }
 }
 

@@ -1,0 +1,335 @@
+// gpucap._core: the pybind11 module under the Python package gpucap.
+//
+// Thin: scenarios are parsed and validated by the C++ loader (same messages as the CLI), runs go
+// through gpucap::run_points on any backend, and results stay in the C++ RunResults, which numpy
+// arrays view without copying. The Python package (bindings/python/gpucap) builds the friendly
+// API on top.
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <pybind11/functional.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "gpucap/backend.hpp"
+#include "gpucap/hdf5_results.hpp"
+#include "gpucap/metrics.hpp"
+#include "gpucap/run.hpp"
+#include "gpucap/scenario_loader.hpp"
+#include "gpucap/sweep.hpp"
+#include "gpucap/version.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+/// Results shared between Python objects and the numpy arrays that view them.
+using ResultsPtr = std::shared_ptr<gpucap::RunResults>;
+
+/// A read-only numpy view of `data` with `shape` (C order), kept alive by `owner`.
+py::array view(const double* data, std::vector<py::ssize_t> shape, const py::object& owner) {
+  std::vector<py::ssize_t> strides(shape.size());
+  py::ssize_t stride = sizeof(double);
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    strides[i] = stride;
+    stride *= shape[i];
+  }
+  py::array a(py::dtype::of<double>(), shape, strides, data, owner);
+  a.attr("setflags")(py::arg("write") = false);
+  return a;
+}
+
+/// Summaries as an array [..., 7]: mean, std, ci95_low, ci95_high, p5, p50, p95 (a copy).
+py::array_t<double> summary_array(const std::vector<gpucap::MetricSummary>& s,
+                                  std::vector<py::ssize_t> shape) {
+  shape.push_back(7);
+  py::array_t<double> a(shape);
+  double* out = a.mutable_data();
+  for (const gpucap::MetricSummary& m : s) {
+    const double row[7] = {m.mean, m.std, m.ci95_low, m.ci95_high, m.p5, m.p50, m.p95};
+    out = std::copy(row, row + 7, out);
+  }
+  return a;
+}
+
+/// Runs `points` on a worker thread with the GIL released. The calling thread wakes every 50 ms
+/// to report progress and to check for signals: Ctrl-C (KeyboardInterrupt) cancels the run,
+/// which stops at its next replication or batch, and is raised once the worker has stopped.
+ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
+                      const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
+                      const std::string& base_text, uint64_t replications,
+                      std::optional<uint64_t> seed, uint64_t first_replication,
+                      const std::string& backend, int threads,
+                      const std::function<void(uint64_t)>& progress) {
+  gpucap::RunOptions options;
+  options.replications = replications;
+  if (seed) {
+    options.seed = *seed;
+    options.has_seed = true;
+  }
+  options.first_replication = first_replication;
+  options.backend = gpucap::parse_backend(backend);
+  options.threads = threads;
+  options.progress = false;
+  gpucap::RunMonitor monitor;
+  options.monitor = &monitor;
+  std::vector<gpucap::SweepParameter> grid;
+  for (const auto& [path, values] : sweep) grid.push_back({path, values});
+
+  auto results = std::make_shared<gpucap::RunResults>();
+  std::exception_ptr error;
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool finished = false;
+  bool interrupted = false;
+  std::unique_ptr<py::error_already_set> callback_error;
+  {
+    py::gil_scoped_release release;
+    std::thread worker([&] {
+      try {
+        *results = gpucap::run_points(points, grid, base_text, options);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(mutex);
+      finished = true;
+      cv.notify_all();
+    });
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) break;
+      }
+      py::gil_scoped_acquire acquire;
+      if (!interrupted && PyErr_CheckSignals() != 0) {
+        PyErr_Clear();
+        interrupted = true;
+        monitor.cancel = true;
+      }
+      if (progress && !callback_error && !interrupted) {
+        try {
+          progress(monitor.done.load());
+        } catch (py::error_already_set& e) {
+          callback_error = std::make_unique<py::error_already_set>(std::move(e));
+          monitor.cancel = true;
+        }
+      }
+    }
+    worker.join();
+  }
+  if (interrupted) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw py::error_already_set();
+  }
+  if (callback_error) throw std::move(*callback_error);
+  if (error) std::rethrow_exception(error);
+  if (progress) progress(monitor.done.load());
+  return results;
+}
+
+py::dict device_dict(const gpucap::DeviceInfo& d) {
+  py::dict out;
+  out["index"] = d.index;
+  out["name"] = d.name;
+  out["total_memory_bytes"] = d.total_memory_bytes;
+  out["free_memory_bytes"] = d.free_memory_bytes;
+  out["compute_capability"] = py::make_tuple(d.compute_major, d.compute_minor);
+  out["multiprocessors"] = d.multiprocessors;
+  return out;
+}
+
+py::dict backend_dict(const gpucap::DeviceBackend* backend, const char* not_built) {
+  py::dict out;
+  out["built"] = backend != nullptr;
+  if (!backend) {
+    out["usable"] = false;
+    out["why"] = not_built;
+    out["devices"] = py::list();
+    return out;
+  }
+  const gpucap::DeviceProbe probe = backend->probe();
+  out["usable"] = probe.usable();
+  out["why"] = probe.why_none;
+  out["targets"] = backend->targets;
+  py::list devices;
+  for (const gpucap::DeviceInfo& d : probe.devices) devices.append(device_dict(d));
+  out["devices"] = devices;
+  return out;
+}
+
+py::list metric_table(const gpucap::MetricInfo* info, int count) {
+  py::list out;
+  for (int m = 0; m < count; ++m) {
+    const char* group = info[m].group == gpucap::MetricGroup::jobs        ? "jobs"
+                        : info[m].group == gpucap::MetricGroup::inference ? "inference"
+                                                                          : "common";
+    out.append(py::make_tuple(info[m].name, info[m].unit, info[m].description, group));
+  }
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "gpucap's C++ engine (use the gpucap package, not this module)";
+  m.attr("__version__") = gpucap::kVersion;
+
+  // Scenario problems are ValueErrors; a backend that cannot run or a failed run, RuntimeErrors.
+  py::register_exception<gpucap::ScenarioError>(m, "ScenarioError", PyExc_ValueError);
+  py::register_exception<gpucap::BackendUnavailable>(m, "BackendUnavailable", PyExc_RuntimeError);
+  py::register_exception<gpucap::RunError>(m, "RunError", PyExc_RuntimeError);
+
+  py::class_<gpucap::Scenario>(m, "Scenario", "A validated scenario (C++ gpucap::Scenario)")
+      .def_readonly("name", &gpucap::Scenario::name)
+      .def_readonly("source_text", &gpucap::Scenario::source_text)
+      .def_readonly("seed", &gpucap::Scenario::seed)
+      .def_readonly("replications", &gpucap::Scenario::replications)
+      .def_readonly("horizon_s", &gpucap::Scenario::horizon_s)
+      .def_readonly("warmup_s", &gpucap::Scenario::warmup_s)
+      .def_property_readonly("pool_names",
+                             [](const gpucap::Scenario& s) {
+                               std::vector<std::string> names;
+                               for (const auto& p : s.pools) names.push_back(p.name);
+                               return names;
+                             })
+      .def_property_readonly("workload_names", [](const gpucap::Scenario& s) {
+        std::vector<std::string> names;
+        for (const auto& w : s.workloads) names.push_back(w.name);
+        return names;
+      });
+
+  m.def("parse_scenario", &gpucap::parse_scenario, py::arg("text"), py::arg("origin"),
+        py::arg("base_dir"), py::arg("overrides") = std::vector<std::string>{},
+        "Parses and validates YAML text; raises ScenarioError with file:line:column and key path");
+  m.def("load_scenario", &gpucap::load_scenario, py::arg("path"),
+        py::arg("overrides") = std::vector<std::string>{});
+
+  py::class_<gpucap::RunResults, ResultsPtr>(m, "Results", "Results of a run (C++ RunResults)")
+      .def_readonly("gpucap_version", &gpucap::RunResults::gpucap_version)
+      .def_readonly("scenario_name", &gpucap::RunResults::scenario_name)
+      .def_readonly("scenario_text", &gpucap::RunResults::scenario_text)
+      .def_readonly("backend", &gpucap::RunResults::backend)
+      .def_readonly("device", &gpucap::RunResults::device)
+      .def_readonly("seed", &gpucap::RunResults::seed)
+      .def_readonly("points", &gpucap::RunResults::points)
+      .def_readonly("replications", &gpucap::RunResults::replications)
+      .def_readonly("first_replication", &gpucap::RunResults::first_replication)
+      .def_readonly("threads", &gpucap::RunResults::threads)
+      .def_readonly("wall_time_s", &gpucap::RunResults::wall_time_s)
+      .def_readonly("pool_names", &gpucap::RunResults::pool_names)
+      .def_property_readonly("sweep",
+                             [](const gpucap::RunResults& r) {
+                               std::vector<std::pair<std::string, std::vector<std::string>>> out;
+                               for (const auto& p : r.sweep) out.emplace_back(p.path, p.values);
+                               return out;
+                             })
+      .def_property_readonly(
+          "scalars",
+          [](py::object self) {
+            const auto& r = self.cast<const gpucap::RunResults&>();
+            return view(r.scalars.data(),
+                        {static_cast<py::ssize_t>(r.points),
+                         static_cast<py::ssize_t>(r.replications), gpucap::kScalarMetricCount},
+                        self);
+          },
+          "per-replication metrics [points, replications, metrics], a read-only view (no copy)")
+      .def_property_readonly(
+          "pool_values",
+          [](py::object self) {
+            const auto& r = self.cast<const gpucap::RunResults&>();
+            return view(
+                r.pool_values.data(),
+                {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.replications),
+                 static_cast<py::ssize_t>(r.pool_count()), gpucap::kPoolMetricCount},
+                self);
+          },
+          "per-replication pool metrics [points, replications, pools, metrics], read-only view")
+      .def_property_readonly(
+          "summary",
+          [](const gpucap::RunResults& r) {
+            return summary_array(r.summary,
+                                 {static_cast<py::ssize_t>(r.points), gpucap::kScalarMetricCount});
+          },
+          "[points, metrics, 7]: mean, std, ci95_low, ci95_high, p5, p50, p95")
+      .def_property_readonly(
+          "pool_summary",
+          [](const gpucap::RunResults& r) {
+            return summary_array(r.pool_summary, {static_cast<py::ssize_t>(r.points),
+                                                  static_cast<py::ssize_t>(r.pool_count()),
+                                                  gpucap::kPoolMetricCount});
+          },
+          "[points, pools, metrics, 7]")
+      .def("save", [](const gpucap::RunResults& r,
+                      const std::string& path) { gpucap::write_results_hdf5(r, path); })
+      .def_static("load",
+                  [](const std::string& path) {
+                    return std::make_shared<gpucap::RunResults>(gpucap::read_results_hdf5(path));
+                  })
+      .def_static(
+          "from_arrays",
+          [](const gpucap::RunResults& like, py::array_t<double, py::array::c_style> scalars,
+             py::array_t<double, py::array::c_style> pool_values, uint64_t first_replication,
+             double wall_time_s) {
+            if (scalars.ndim() != 3 || scalars.shape(0) != static_cast<py::ssize_t>(like.points) ||
+                scalars.shape(2) != gpucap::kScalarMetricCount)
+              throw std::invalid_argument("scalars must be [points, replications, metrics]");
+            const auto reps = static_cast<std::size_t>(scalars.shape(1));
+            if (pool_values.ndim() != 4 || pool_values.shape(1) != scalars.shape(1) ||
+                pool_values.shape(0) != scalars.shape(0) ||
+                pool_values.shape(2) != static_cast<py::ssize_t>(like.pool_count()) ||
+                pool_values.shape(3) != gpucap::kPoolMetricCount)
+              throw std::invalid_argument(
+                  "pool_values must be [points, replications, pools, metrics]");
+            auto r = std::make_shared<gpucap::RunResults>();
+            *r = like;
+            r->replications = reps;
+            r->first_replication = first_replication;
+            r->wall_time_s = wall_time_s;
+            r->scalars.assign(scalars.data(), scalars.data() + scalars.size());
+            r->pool_values.assign(pool_values.data(), pool_values.data() + pool_values.size());
+            r->block_moments.clear();
+            r->summarize_all();
+            return r;
+          },
+          py::arg("like"), py::arg("scalars"), py::arg("pool_values"), py::arg("first_replication"),
+          py::arg("wall_time_s"),
+          "Results with the metadata of `like` and these rows, summarized (merging chunks)");
+
+  m.def("run", &run_points, py::arg("points"), py::arg("sweep"), py::arg("base_text"),
+        py::arg("replications"), py::arg("seed"), py::arg("first_replication"), py::arg("backend"),
+        py::arg("threads"), py::arg("progress"),
+        "Runs the points (sweep variants) with common random numbers; GIL released, Ctrl-C "
+        "cancels");
+  m.def("parse_grid_axis", [](const std::string& text) {
+    const gpucap::SweepAxis a = gpucap::parse_grid_axis(text);
+    return std::make_pair(a.path, a.values);
+  });
+  m.def("scalar_metrics",
+        [] { return metric_table(gpucap::kScalarMetricInfo, gpucap::kScalarMetricCount); });
+  m.def("pool_metrics",
+        [] { return metric_table(gpucap::kPoolMetricInfo, gpucap::kPoolMetricCount); });
+  m.def("backends", [] {
+    py::dict out;
+    py::dict cpu;
+    cpu["built"] = true;
+    cpu["usable"] = true;
+    cpu["name"] = gpucap::cpu_backend_name();
+    cpu["threads"] = gpucap::resolve_thread_count(0);
+    out["cpu"] = cpu;
+    out["cuda"] = backend_dict(gpucap::cuda_backend(), "nvcc was not found when gpucap was built");
+    out["thrust-omp"] = backend_dict(gpucap::thrust_omp_backend(),
+                                     "no CCCL headers or no OpenMP when gpucap was built");
+    const gpucap::DeviceBackend* automatic =
+        gpucap::resolve_backend(gpucap::BackendChoice::automatic);
+    out["auto"] = automatic ? automatic->name : "cpu";
+    return out;
+  });
+}

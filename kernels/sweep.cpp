@@ -1,0 +1,81 @@
+// gpucap: sweep grids: parsing, the cartesian product, and loading every point.
+#include "gpucap/sweep.hpp"
+
+#include "gpucap/scenario_loader.hpp"
+
+namespace gpucap {
+
+SweepAxis parse_grid_axis(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+    throw ScenarioError("--grid " + text +
+                        ": expected dotted.path=value1,value2,..., e.g. "
+                        "pools.reserved.count=0,8,16");
+  SweepAxis axis;
+  axis.path = text.substr(0, eq);
+  int depth = 0;
+  char quote = 0;
+  std::string value;
+  for (std::size_t i = eq + 1; i <= text.size(); ++i) {
+    const char ch = i < text.size() ? text[i] : ',';
+    if (quote) {
+      if (ch == quote) quote = 0;
+    } else if (ch == '"' || ch == '\'') {
+      quote = ch;
+    } else if (ch == '[' || ch == '{') {
+      ++depth;
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    } else if (ch == ',' && depth == 0) {
+      if (value.empty())
+        throw ScenarioError("--grid " + text + ": empty value (two commas in a row?)");
+      axis.values.push_back(value);
+      value.clear();
+      continue;
+    }
+    if (i < text.size()) value += ch;
+  }
+  if (quote || depth != 0)
+    throw ScenarioError("--grid " + text + ": unbalanced quotes or brackets");
+  return axis;
+}
+
+std::vector<SweepParameter> expand_grid(const std::vector<SweepAxis>& axes) {
+  std::size_t points = 1;
+  for (const SweepAxis& axis : axes) points *= axis.values.size();
+  std::vector<SweepParameter> grid;
+  std::size_t inner = points;  // points per value of the current axis
+  for (const SweepAxis& axis : axes) {
+    inner /= axis.values.size();
+    SweepParameter p;
+    p.path = axis.path;
+    for (std::size_t point = 0; point < points; ++point)
+      p.values.push_back(axis.values[point / inner % axis.values.size()]);
+    grid.push_back(p);
+  }
+  return grid;
+}
+
+std::size_t grid_points(const std::vector<SweepParameter>& grid) {
+  return grid.empty() ? 1 : grid.front().values.size();
+}
+
+std::vector<Scenario> load_sweep_points(const std::string& yaml_text, const std::string& origin,
+                                        const std::string& base_dir,
+                                        const std::vector<std::string>& overrides,
+                                        const std::vector<SweepParameter>& grid) {
+  std::vector<Scenario> points;
+  const std::size_t n = grid_points(grid);
+  for (std::size_t point = 0; point < n; ++point) {
+    std::vector<std::string> all = overrides;
+    for (const SweepParameter& p : grid) all.push_back(p.path + "=" + p.values[point]);
+    try {
+      points.push_back(parse_scenario(yaml_text, origin, base_dir, all));
+    } catch (const ScenarioError& e) {
+      throw ScenarioError("sweep point " + std::to_string(point) + ": " + e.what());
+    }
+  }
+  return points;
+}
+
+}  // namespace gpucap
