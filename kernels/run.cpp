@@ -14,8 +14,9 @@ RunResults run(const Scenario& scenario, const RunOptions& options) {
   return run_points({scenario}, {}, scenario.source_text, options);
 }
 
-RunResults run_points(const std::vector<Scenario>& points, const std::vector<SweepParameter>& sweep,
-                      const std::string& base_text, const RunOptions& options) {
+RunResults describe_run(const std::vector<Scenario>& points,
+                        const std::vector<SweepParameter>& sweep, const std::string& base_text,
+                        const RunOptions& options) {
   if (points.empty()) throw std::invalid_argument("run_points: no points");
   const Scenario& first = points.front();
   for (std::size_t p = 1; p < points.size(); ++p) {
@@ -32,11 +33,6 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
       throw std::invalid_argument("sweep parameter " + parameter.path + " has " +
                                   std::to_string(parameter.values.size()) + " values for " +
                                   std::to_string(points.size()) + " points");
-  const DeviceBackend* device = resolve_backend(options.backend);
-  std::vector<ModelStorage> models;
-  models.reserve(points.size());
-  for (const Scenario& point : points) models.push_back(compile(point));
-
   RunResults r;
   r.gpucap_version = kVersion;
   r.scenario_name = first.name;
@@ -47,6 +43,16 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
   r.first_replication = options.first_replication;
   r.sweep = sweep;
   for (const PoolSpec& p : first.pools) r.pool_names.push_back(p.name);
+  return r;
+}
+
+RunResults run_points(const std::vector<Scenario>& points, const std::vector<SweepParameter>& sweep,
+                      const std::string& base_text, const RunOptions& options) {
+  RunResults r = describe_run(points, sweep, base_text, options);
+  const DeviceBackend* device = resolve_backend(options.backend);
+  std::vector<ModelStorage> models;
+  models.reserve(points.size());
+  for (const Scenario& point : points) models.push_back(compile(point));
   r.scalars.assign(r.points * r.replications * kScalarMetricCount, 0.0);
   r.pool_values.assign(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.0);
 

@@ -24,6 +24,7 @@
 #include "gpucap/metrics.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+#include "gpucap/summary.hpp"
 #include "gpucap/sweep.hpp"
 #include "gpucap/version.hpp"
 
@@ -277,21 +278,23 @@ PYBIND11_MODULE(_core, m) {
           "from_arrays",
           [](const gpucap::RunResults& like, py::array_t<double, py::array::c_style> scalars,
              py::array_t<double, py::array::c_style> pool_values, uint64_t first_replication,
+             const std::string& backend, const std::string& device, int threads,
              double wall_time_s) {
             if (scalars.ndim() != 3 || scalars.shape(0) != static_cast<py::ssize_t>(like.points) ||
                 scalars.shape(2) != gpucap::kScalarMetricCount)
               throw std::invalid_argument("scalars must be [points, replications, metrics]");
-            const auto reps = static_cast<std::size_t>(scalars.shape(1));
             if (pool_values.ndim() != 4 || pool_values.shape(1) != scalars.shape(1) ||
                 pool_values.shape(0) != scalars.shape(0) ||
                 pool_values.shape(2) != static_cast<py::ssize_t>(like.pool_count()) ||
                 pool_values.shape(3) != gpucap::kPoolMetricCount)
               throw std::invalid_argument(
                   "pool_values must be [points, replications, pools, metrics]");
-            auto r = std::make_shared<gpucap::RunResults>();
-            *r = like;
-            r->replications = reps;
+            auto r = std::make_shared<gpucap::RunResults>(like);
+            r->replications = static_cast<std::size_t>(scalars.shape(1));
             r->first_replication = first_replication;
+            r->backend = backend;
+            r->device = device;
+            r->threads = threads;
             r->wall_time_s = wall_time_s;
             r->scalars.assign(scalars.data(), scalars.data() + scalars.size());
             r->pool_values.assign(pool_values.data(), pool_values.data() + pool_values.size());
@@ -299,15 +302,37 @@ PYBIND11_MODULE(_core, m) {
             r->summarize_all();
             return r;
           },
-          py::arg("like"), py::arg("scalars"), py::arg("pool_values"), py::arg("first_replication"),
+          py::arg("like"), py::arg("scalars"), py::arg("pool_values"),
+          py::arg("first_replication"), py::arg("backend"), py::arg("device"), py::arg("threads"),
           py::arg("wall_time_s"),
           "Results with the metadata of `like` and these rows, summarized (merging chunks)");
+
+  m.def(
+      "describe_run",
+      [](const std::vector<gpucap::Scenario>& points,
+         const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
+         const std::string& base_text, uint64_t replications, std::optional<uint64_t> seed) {
+        gpucap::RunOptions options;
+        options.replications = replications;
+        if (seed) {
+          options.seed = *seed;
+          options.has_seed = true;
+        }
+        std::vector<gpucap::SweepParameter> grid;
+        for (const auto& [path, values] : sweep) grid.push_back({path, values});
+        return std::make_shared<gpucap::RunResults>(
+            gpucap::describe_run(points, grid, base_text, options));
+      },
+      py::arg("points"), py::arg("sweep"), py::arg("base_text"), py::arg("replications"),
+      py::arg("seed"), "The metadata of a run, with no rows (chunks are merged into it)");
 
   m.def("run", &run_points, py::arg("points"), py::arg("sweep"), py::arg("base_text"),
         py::arg("replications"), py::arg("seed"), py::arg("first_replication"), py::arg("backend"),
         py::arg("threads"), py::arg("progress"),
         "Runs the points (sweep variants) with common random numbers; GIL released, Ctrl-C "
         "cancels");
+  m.def("student_t_quantile", &gpucap::student_t_quantile, py::arg("confidence"), py::arg("dof"),
+        "two-sided Student t quantile, e.g. 1.96 for 0.95 and many degrees of freedom");
   m.def("parse_grid_axis", [](const std::string& text) {
     const gpucap::SweepAxis a = gpucap::parse_grid_axis(text);
     return std::make_pair(a.path, a.values);

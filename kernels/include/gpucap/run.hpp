@@ -34,6 +34,12 @@ struct RunOptions {
 /// cancelled it, RunError when a run fails.
 RunResults run(const Scenario& scenario, const RunOptions& options);
 
+/// The results of run_points before anything ran: version, scenario, seed, points, sweep, pool
+/// names and replication range, with empty arrays (chunks run elsewhere are merged into it).
+RunResults describe_run(const std::vector<Scenario>& points,
+                        const std::vector<SweepParameter>& sweep, const std::string& base_text,
+                        const RunOptions& options);
+
 /// Runs several variants of one scenario (sweep points) in one task on one backend. Replication
 /// r of every point draws the same random numbers (common random numbers), so differences
 /// between points are paired. All points must have the same pools (names, in order); seed and

@@ -1,0 +1,35 @@
+"""gpucap: Monte Carlo simulation of GPU cloud capacity, from Python.
+
+    >>> import gpucap
+    >>> scenario = gpucap.Scenario.load("scenarios/spot_training.yaml")
+    >>> results = gpucap.run(scenario, replications=2000, seed=1)
+    >>> results.summary().loc["cost"]            # mean, 95% CI, quantiles, with units
+    >>> grid = {"workloads.0.checkpoint.interval": ["15min", "30min", "1h", "2h"]}
+    >>> sweep = gpucap.sweep(scenario, grid, replications=2000)
+    >>> sweep.cheapest("cost", constraints={"completion_p95": 3 * 86400})
+
+The engine is C++ (gpucap._core); runs release the GIL, show progress with tqdm, and stop
+cleanly on Ctrl-C. Results hold per-replication metrics as numpy arrays (views, no copies),
+summaries as pandas DataFrames with units, and save to the same HDF5 format as the CLI.
+"""
+
+from ._core import BackendUnavailable, RunError, ScenarioError, __version__
+from .results import CheapestPoint, Results, load_results
+from .run import backends, pool_metrics, run, scalar_metrics, sweep
+from .scenario import Scenario
+
+__all__ = [
+    "BackendUnavailable",
+    "CheapestPoint",
+    "Results",
+    "RunError",
+    "Scenario",
+    "ScenarioError",
+    "__version__",
+    "backends",
+    "load_results",
+    "pool_metrics",
+    "run",
+    "scalar_metrics",
+    "sweep",
+]

@@ -1,0 +1,95 @@
+"""Sweeps on a dask.distributed cluster: replications cut into chunks, merged identically.
+
+Replication r of every point always draws from the streams keyed by (seed, r), whichever worker
+runs it, so chunks can run anywhere and the merged results (rows and summaries) are the same
+bits as a local run with the same seed. Workers need gpucap installed and, for scenarios that
+read data files (traces, samples), those files at the same paths.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _core
+from .results import Results
+from .scenario import Scenario
+
+#: Chunks start on multiples of this (the summary's moment blocks; also keeps chunks sizable).
+CHUNK_ALIGNMENT = 256
+
+
+def _run_chunk(
+    specs: Sequence[tuple],
+    parameters: List[tuple],
+    base_text: str,
+    first: int,
+    count: int,
+    seed: Optional[int],
+    backend: str,
+    threads: int,
+) -> Tuple[np.ndarray, np.ndarray, str, str, int]:
+    """On a worker: replications [first, first + count) of every point."""
+    points = [Scenario._from_spec(s) for s in specs]
+    core = _core.run(
+        [p._core for p in points], parameters, base_text, count, seed, first, backend, threads, None
+    )
+    return np.array(core.scalars), np.array(core.pool_values), core.backend, core.device, core.threads
+
+
+def chunks_of(replications: int, workers: int, chunk: Optional[int]) -> List[Tuple[int, int]]:
+    """(first, count) chunks covering [0, replications): `chunk` each, or about two per worker,
+    in whole multiples of CHUNK_ALIGNMENT (the last chunk takes the rest)."""
+    if chunk is None:
+        chunk = math.ceil(replications / max(1, 2 * workers))
+    chunk = max(CHUNK_ALIGNMENT, math.ceil(chunk / CHUNK_ALIGNMENT) * CHUNK_ALIGNMENT)
+    return [(first, min(chunk, replications - first)) for first in range(0, replications, chunk)]
+
+
+def run_on_cluster(
+    client: Any,
+    points: List[Scenario],
+    parameters: List[tuple],
+    base_text: str,
+    replications: Optional[int],
+    seed: Optional[int],
+    backend: str,
+    threads: Optional[int],
+    chunk_replications: Optional[int],
+    progress: bool,
+) -> Results:
+    """Runs the points' replications in chunks on `client`'s workers and merges them."""
+    from ._progress import Progress
+
+    like = _core.describe_run([p._core for p in points], parameters, base_text, replications or 0, seed)
+    total = like.replications
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    chunks = chunks_of(total, workers, chunk_replications)
+    specs = [p._spec() for p in points]
+    started = time.perf_counter()
+    futures = [
+        client.submit(_run_chunk, specs, parameters, base_text, first, count, like.seed, backend,
+                      threads or 0, pure=False)
+        for first, count in chunks
+    ]
+    from dask.distributed import as_completed
+
+    with Progress(total * len(points), progress, "replications (dask)") as bar:
+        update = bar.callback()
+        for future in as_completed(futures):
+            future.result()  # a worker's error is raised here
+            if update is not None:
+                update(sum(count for f, (_, count) in zip(futures, chunks) if f.done()) * len(points))
+    parts = client.gather(futures)
+    scalars = np.concatenate([p[0] for p in parts], axis=1)
+    pool_values = np.concatenate([p[1] for p in parts], axis=1)
+    backend_used = parts[0][2]
+    device = f"dask: {len(chunks)} chunks on {workers} workers, {parts[0][3]} each"
+    merged = _core.Results.from_arrays(
+        like, np.ascontiguousarray(scalars), np.ascontiguousarray(pool_values), like.first_replication,
+        backend_used, device, parts[0][4], time.perf_counter() - started,
+    )
+    return Results(merged)

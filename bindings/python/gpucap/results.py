@@ -1,0 +1,311 @@
+"""Results of a run or a sweep: numpy arrays, pandas frames with units, HDF5, paired comparisons."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _core
+
+_SCALARS = _core.scalar_metrics()  # (name, unit, description, group)
+_POOLS = _core.pool_metrics()
+SCALAR_INDEX = {row[0]: i for i, row in enumerate(_SCALARS)}
+POOL_INDEX = {row[0]: i for i, row in enumerate(_POOLS)}
+UNITS = {row[0]: row[1] for row in _SCALARS}
+POOL_UNITS = {row[0]: row[1] for row in _POOLS}
+_STATS = ["mean", "std", "ci95_low", "ci95_high", "p5", "p50", "p95"]
+
+
+def _metric_index(metric: str) -> int:
+    try:
+        return SCALAR_INDEX[metric]
+    except KeyError:
+        raise KeyError(f"unknown metric {metric!r}; valid: {', '.join(SCALAR_INDEX)}") from None
+
+
+def _pool_metric_index(metric: str) -> int:
+    try:
+        return POOL_INDEX[metric]
+    except KeyError:
+        raise KeyError(f"unknown pool metric {metric!r}; valid: {', '.join(POOL_INDEX)}") from None
+
+
+def _interval(values: np.ndarray, confidence: float) -> Tuple[float, float, float, float]:
+    """Mean, standard deviation and Student-t interval of the mean of `values`."""
+    n = values.size
+    mean = float(values.mean())
+    std = float(values.std(ddof=1)) if n > 1 else 0.0
+    half = _core.student_t_quantile(confidence, n - 1) * std / math.sqrt(n) if n > 1 else 0.0
+    return mean, std, mean - half, mean + half
+
+
+@dataclasses.dataclass
+class CheapestPoint:
+    """The answer of :meth:`Results.cheapest`.
+
+    Attributes:
+        point: index of the cheapest point that meets the constraints.
+        parameters: that point's swept values.
+        objective: the objective metric's name, and its mean and 95% interval at that point.
+        comparisons: a DataFrame, one row per point: its parameters, whether it meets the
+            constraints, the objective's mean, and the paired difference from the chosen point
+            (mean and interval; > 0 means dearer) with ``significant`` when the interval
+            excludes 0.
+    """
+
+    point: int
+    parameters: Dict[str, str]
+    objective: str
+    mean: float
+    ci_low: float
+    ci_high: float
+    comparisons: Any
+
+    def __str__(self) -> str:
+        params = ", ".join(f"{k} = {v}" for k, v in self.parameters.items()) or "the only point"
+        unit = UNITS.get(self.objective, "")
+        return (
+            f"cheapest feasible point: {self.point} ({params}): {self.objective} "
+            f"{self.mean:.6g} {unit} [{self.ci_low:.6g}, {self.ci_high:.6g}]"
+        )
+
+
+class Results:
+    """Results of :func:`gpucap.run` or :func:`gpucap.sweep` (or :func:`gpucap.load_results`).
+
+    Per-replication metrics are numpy arrays shaped [points, replications] that view the
+    engine's memory without copying (read-only): ``results["cost"]``. Summaries and frames come
+    with units: :meth:`summary`, :meth:`to_pandas`. :meth:`save` writes the CLI's HDF5 format.
+    """
+
+    def __init__(self, core: "_core.Results") -> None:
+        self._core = core
+
+    # -- metadata ------------------------------------------------------------------------------
+
+    @property
+    def points(self) -> int:
+        return self._core.points
+
+    @property
+    def replications(self) -> int:
+        return self._core.replications
+
+    @property
+    def first_replication(self) -> int:
+        return self._core.first_replication
+
+    @property
+    def seed(self) -> int:
+        return self._core.seed
+
+    @property
+    def backend(self) -> str:
+        return self._core.backend
+
+    @property
+    def device(self) -> str:
+        return self._core.device
+
+    @property
+    def wall_time_s(self) -> float:
+        return self._core.wall_time_s
+
+    @property
+    def scenario_name(self) -> str:
+        return self._core.scenario_name
+
+    @property
+    def scenario_text(self) -> str:
+        return self._core.scenario_text
+
+    @property
+    def pool_names(self) -> List[str]:
+        return list(self._core.pool_names)
+
+    @property
+    def metrics(self) -> List[str]:
+        """Names of the scalar metrics, in column order."""
+        return list(SCALAR_INDEX)
+
+    @property
+    def units(self) -> Dict[str, str]:
+        """Unit of every scalar metric."""
+        return dict(UNITS)
+
+    @property
+    def parameters(self) -> Any:
+        """The sweep grid: a DataFrame with one row per point and one column per parameter
+        (no columns for a plain run)."""
+        import pandas as pd
+
+        data = {path: list(values) for path, values in self._core.sweep}
+        return pd.DataFrame(data, index=pd.RangeIndex(self.points, name="point"))
+
+    def point_parameters(self, point: int) -> Dict[str, str]:
+        return {path: values[point] for path, values in self._core.sweep}
+
+    # -- arrays --------------------------------------------------------------------------------
+
+    @property
+    def scalars(self) -> np.ndarray:
+        """All metrics, [points, replications, metrics] (read-only view)."""
+        return self._core.scalars
+
+    @property
+    def pool_values(self) -> np.ndarray:
+        """All pool metrics, [points, replications, pools, metrics] (read-only view)."""
+        return self._core.pool_values
+
+    def __getitem__(self, metric: str) -> np.ndarray:
+        """One metric, [points, replications] (read-only view, no copy)."""
+        return self._core.scalars[:, :, _metric_index(metric)]
+
+    def pool(self, metric: str) -> np.ndarray:
+        """One pool metric, [points, replications, pools] (read-only view)."""
+        return self._core.pool_values[:, :, :, _pool_metric_index(metric)]
+
+    # -- frames --------------------------------------------------------------------------------
+
+    def summary(self, metrics: Optional[Sequence[str]] = None, point: Optional[int] = None) -> Any:
+        """Across-replication statistics: mean, std, 95% interval of the mean, p5, p50, p95.
+
+        A DataFrame indexed by metric (plain run) or by (point, metric) (sweep), with a
+        ``unit`` column. ``metrics`` selects rows; ``point`` selects one point of a sweep.
+        """
+        import pandas as pd
+
+        names = list(metrics) if metrics is not None else self.metrics
+        idx = [_metric_index(m) for m in names]
+        s = self._core.summary  # [points, metrics, 7]
+        points = range(self.points) if point is None else [point]
+        frames = []
+        for p in points:
+            df = pd.DataFrame(s[p, idx, :], columns=_STATS, index=pd.Index(names, name="metric"))
+            df.insert(0, "unit", [UNITS[m] for m in names])
+            df.insert(2, "n", self.replications)
+            frames.append(df)
+        if self.points == 1 or point is not None:
+            return frames[0]
+        return pd.concat(frames, keys=list(points), names=["point", "metric"])
+
+    def pool_summary(self, metrics: Optional[Sequence[str]] = None) -> Any:
+        """Pool statistics, indexed by (point, pool, metric), with units."""
+        import pandas as pd
+
+        names = list(metrics) if metrics is not None else list(POOL_INDEX)
+        idx = [_pool_metric_index(m) for m in names]
+        s = self._core.pool_summary  # [points, pools, metrics, 7]
+        rows, index = [], []
+        for p in range(self.points):
+            for k, pool in enumerate(self.pool_names):
+                for name, i in zip(names, idx):
+                    rows.append(s[p, k, i, :])
+                    index.append((p, pool, name))
+        df = pd.DataFrame(np.array(rows).reshape(len(rows), 7), columns=_STATS,
+                          index=pd.MultiIndex.from_tuples(index, names=["point", "pool", "metric"]))
+        df.insert(0, "unit", [POOL_UNITS[i[2]] for i in index])
+        return df
+
+    def to_pandas(self, metrics: Optional[Sequence[str]] = None) -> Any:
+        """Per-replication metrics: one row per (point, replication), one column per metric,
+        plus the sweep parameters; ``df.attrs["units"]`` maps columns to units."""
+        import pandas as pd
+
+        names = list(metrics) if metrics is not None else self.metrics
+        idx = [_metric_index(m) for m in names]
+        flat = self._core.scalars[:, :, idx].reshape(self.points * self.replications, len(idx))
+        index = pd.MultiIndex.from_product(
+            [range(self.points), range(self.first_replication, self.first_replication + self.replications)],
+            names=["point", "replication"],
+        )
+        df = pd.DataFrame(flat, columns=names, index=index)
+        for path, values in self._core.sweep:
+            df.insert(0, path, np.repeat(np.array(values, dtype=object), self.replications))
+        df.attrs["units"] = {m: UNITS[m] for m in names}
+        return df
+
+    # -- comparisons ---------------------------------------------------------------------------
+
+    def paired_difference(self, metric: str, a: int, b: int, confidence: float = 0.95) -> Dict[str, float]:
+        """Metric at point a minus point b, replication by replication (common random numbers),
+        with its mean, standard deviation and Student-t interval."""
+        x = self[metric]
+        d = np.asarray(x[a] - x[b], dtype=float)
+        mean, std, low, high = _interval(d, confidence)
+        return {"mean": mean, "std": std, "ci_low": low, "ci_high": high, "n": int(d.size)}
+
+    def cheapest(
+        self,
+        objective: str = "cost",
+        constraints: Optional[Mapping[str, Union[float, Tuple[str, float]]]] = None,
+        conservative: bool = False,
+        confidence: float = 0.95,
+    ) -> CheapestPoint:
+        """The point with the lowest mean `objective` among those meeting every constraint.
+
+        ``constraints`` maps a metric to an upper bound (``{"wait_p95": 3600}``) or to an
+        (operator, bound) pair, operator "<=" or ">=" (``{"completion_share": (">=", 0.99)}``).
+        A point meets a constraint when the metric's mean does; with ``conservative=True``, when
+        the whole interval of the mean does. The comparisons give, for every point, the paired
+        difference of the objective from the chosen point.
+        """
+        import pandas as pd
+
+        constraints = dict(constraints or {})
+        summary = self._core.summary  # [points, metrics, 7]
+        feasible = np.ones(self.points, dtype=bool)
+        for metric, bound in constraints.items():
+            op, value = ("<=", bound) if not isinstance(bound, tuple) else bound
+            i = _metric_index(metric)
+            if op == "<=":
+                seen = summary[:, i, 3] if conservative else summary[:, i, 0]
+                feasible &= seen <= value
+            elif op == ">=":
+                seen = summary[:, i, 2] if conservative else summary[:, i, 0]
+                feasible &= seen >= value
+            else:
+                raise ValueError(f"constraint on {metric}: operator {op!r}; use '<=' or '>='")
+        if not feasible.any():
+            raise ValueError(f"no point meets the constraints {constraints}")
+        j = _metric_index(objective)
+        means = summary[:, j, 0]
+        best = int(np.flatnonzero(feasible)[np.argmin(means[feasible])])
+        rows = []
+        for p in range(self.points):
+            d = self.paired_difference(objective, p, best, confidence)
+            rows.append(
+                {**self.point_parameters(p), "feasible": bool(feasible[p]), objective: float(means[p]),
+                 "minus_best": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"],
+                 "significant": p != best and (d["ci_low"] > 0 or d["ci_high"] < 0)}
+            )
+        comparisons = pd.DataFrame(rows, index=pd.RangeIndex(self.points, name="point"))
+        mean, _, low, high = (summary[best, j, 0], 0, summary[best, j, 2], summary[best, j, 3])
+        return CheapestPoint(best, self.point_parameters(best), objective, float(mean), float(low), float(high), comparisons)
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def save(self, path: Union[str, os.PathLike]) -> None:
+        """Writes the results to an HDF5 file in the CLI's format (docs/results-format.md),
+        atomically (a temporary name, then a rename)."""
+        self._core.save(os.fspath(path))
+
+    def __repr__(self) -> str:
+        what = f"{self.points} points x " if self.points > 1 else ""
+        return (
+            f"Results({self.scenario_name!r}: {what}{self.replications} replications, seed {self.seed}, "
+            f"backend {self.backend} ({self.device}), {self.wall_time_s:.3g} s)"
+        )
+
+
+def load_results(path: Union[str, os.PathLike]) -> Results:
+    """Reads a results file written by ``gpucap run -o`` or :meth:`Results.save`."""
+    return Results(_core.Results.load(os.fspath(path)))
+
+
+__all__ = ["CheapestPoint", "Results", "load_results", "SCALAR_INDEX", "UNITS"]
+

@@ -1,0 +1,146 @@
+"""Running scenarios and sweeps."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+from . import _core
+from ._progress import Progress
+from .results import Results
+from .scenario import Scenario, as_scenario, yaml_value
+
+ScenarioLike = Union[Scenario, str, os.PathLike]
+_BACKENDS = ("auto", "cpu", "cuda", "thrust-omp")
+
+
+def _check_backend(backend: str) -> str:
+    if backend not in _BACKENDS:
+        raise ValueError(f"backend {backend!r}: valid backends are {', '.join(_BACKENDS)}")
+    return backend
+
+
+def run(
+    scenario: ScenarioLike,
+    replications: Optional[int] = None,
+    seed: Optional[int] = None,
+    backend: str = "auto",
+    threads: Optional[int] = None,
+    progress: bool = True,
+) -> Results:
+    """Simulates `replications` independent futures of `scenario`.
+
+    Args:
+        scenario: a :class:`Scenario` or the path of a scenario file.
+        replications: how many (default: the scenario's ``replications``).
+        seed: the random seed (default: the scenario's ``seed``). Replication r draws from
+            streams keyed by (seed, r): the same seed gives the same numbers on any backend,
+            thread count or machine.
+        backend: "auto" (a GPU when one works, else the CPU), "cpu", "cuda", or "thrust-omp".
+        threads: CPU threads (default: all cores).
+        progress: show a tqdm progress bar.
+
+    Returns:
+        :class:`Results`. Raises :class:`gpucap.ScenarioError` for an invalid scenario,
+        :class:`gpucap.BackendUnavailable` when the backend cannot run here, and
+        KeyboardInterrupt when interrupted (the run stops within a replication or a batch).
+    """
+    scenario = as_scenario(scenario)
+    return _run_points([scenario], [], scenario.to_yaml(), replications, seed, backend, threads, progress)
+
+
+def sweep(
+    scenario: ScenarioLike,
+    grid: Mapping[str, Sequence[Any]],
+    replications: Optional[int] = None,
+    seed: Optional[int] = None,
+    backend: str = "auto",
+    threads: Optional[int] = None,
+    progress: bool = True,
+    client: Any = None,
+    chunk_replications: Optional[int] = None,
+) -> Results:
+    """Runs every point of a parameter grid with common random numbers.
+
+    The points are the cartesian product of ``grid`` (first key slowest), e.g.
+    ``{"pools.reserved.count": [0, 8, 16], "workloads.0.checkpoint.interval": ["30min", "1h"]}``
+    gives 6 points. All points run in one batch on one backend, and replication r of every point
+    draws the same random numbers, so differences between points are paired
+    (:meth:`Results.paired_difference`, :meth:`Results.cheapest`).
+
+    With ``client`` (a ``dask.distributed.Client``), replications are cut into chunks of
+    ``chunk_replications`` (default: about two per worker, whole blocks of 256) that run on the
+    cluster's workers; the merged results are identical to a local run with the same seed.
+    """
+    scenario = as_scenario(scenario)
+    if not grid:
+        raise ValueError("sweep: the grid is empty; give {path: [values...]}")
+    paths = list(grid.keys())
+    values = [list(grid[p]) for p in paths]
+    for path, vals in zip(paths, values):
+        if len(vals) == 0:
+            raise ValueError(f"sweep: grid entry {path!r} has no values")
+    points = []
+    sweep_values: List[List[str]] = [[] for _ in paths]
+    for combo in itertools.product(*values):
+        points.append(scenario.with_overrides(dict(zip(paths, combo))))
+        for k, v in enumerate(combo):
+            sweep_values[k].append(yaml_value(v))
+    parameters = list(zip(paths, sweep_values))
+    if client is not None:
+        from .distributed import run_on_cluster
+
+        return run_on_cluster(
+            client, points, parameters, scenario.to_yaml(), replications, seed,
+            _check_backend(backend), threads, chunk_replications, progress,
+        )
+    return _run_points(points, parameters, scenario.to_yaml(), replications, seed, backend, threads, progress)
+
+
+def _run_points(
+    points: List[Scenario],
+    parameters: List[tuple],
+    base_text: str,
+    replications: Optional[int],
+    seed: Optional[int],
+    backend: str,
+    threads: Optional[int],
+    progress: bool,
+    first_replication: int = 0,
+) -> Results:
+    _check_backend(backend)
+    if replications is not None and replications < 1:
+        raise ValueError("replications must be at least 1")
+    if threads is not None and threads < 0:
+        raise ValueError("threads must be 0 (all cores) or more")
+    total = (replications or points[0].replications) * len(points)
+    with Progress(total, progress) as bar:
+        core = _core.run(
+            [p._core for p in points], parameters, base_text, replications or 0, seed,
+            first_replication, backend, threads or 0, bar.callback(),
+        )
+    return Results(core)
+
+
+def backends() -> Dict[str, Any]:
+    """What this build has and this machine can run: {"cpu": {...}, "cuda": {...}, ...,
+    "auto": name}. Each device backend lists its devices (name, memory, compute capability) or
+    says why it cannot run."""
+    return _core.backends()
+
+
+def scalar_metrics() -> "Any":
+    """The per-replication metrics: a DataFrame indexed by name with unit, description, group."""
+    import pandas as pd
+
+    rows = _core.scalar_metrics()
+    return pd.DataFrame(rows, columns=["metric", "unit", "description", "group"]).set_index("metric")
+
+
+def pool_metrics() -> "Any":
+    """The per-pool metrics: a DataFrame indexed by name with unit and description."""
+    import pandas as pd
+
+    rows = _core.pool_metrics()
+    return pd.DataFrame(rows, columns=["metric", "unit", "description", "group"]).set_index("metric")

@@ -1,0 +1,130 @@
+"""gpucap.run: determinism, arrays without copies, frames with units, HDF5, the CLI's numbers,
+backends, progress and Ctrl-C."""
+
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import gpucap
+
+
+def test_same_seed_same_arrays_and_another_seed_others(mmc):
+    a = gpucap.run(mmc, replications=100, seed=3, progress=False, threads=1)
+    b = gpucap.run(mmc, replications=100, seed=3, progress=False, threads=2)
+    c = gpucap.run(mmc, replications=100, seed=4, progress=False)
+    assert np.array_equal(a.scalars, b.scalars)
+    assert np.array_equal(a.pool_values, b.pool_values)
+    assert not np.array_equal(a["wait_mean"], c["wait_mean"])
+    assert a.seed == 3 and a.replications == 100 and a.points == 1
+
+
+def test_arrays_view_the_engine_memory(mmc):
+    r = gpucap.run(mmc, replications=50, progress=False)
+    cost = r["cost"]
+    assert cost.shape == (1, 50)
+    assert np.shares_memory(cost, r.scalars)
+    assert not cost.flags.writeable
+    with pytest.raises(ValueError):
+        cost[0, 0] = 1.0
+    assert r.pool("utilization").shape == (1, 50, 1)
+    with pytest.raises(KeyError, match="unknown metric 'cots'"):
+        r["cots"]
+
+
+def test_summary_matches_numpy_and_carries_units(mmc):
+    r = gpucap.run(mmc, replications=400, progress=False)
+    s = r.summary()
+    assert s.loc["cost", "unit"] == "USD"
+    assert s.loc["wait_mean", "unit"] == "s"
+    values = r["wait_mean"][0]
+    assert s.loc["wait_mean", "mean"] == pytest.approx(values.mean(), rel=1e-12)
+    assert s.loc["wait_mean", "std"] == pytest.approx(values.std(ddof=1), rel=1e-9)
+    assert s.loc["wait_mean", "p95"] == pytest.approx(np.quantile(values, 0.95), rel=1e-12)
+    assert s.loc["wait_mean", "ci95_low"] < s.loc["wait_mean", "mean"] < s.loc["wait_mean", "ci95_high"]
+    df = r.to_pandas(["cost", "wait_mean"])
+    assert df.shape == (400, 2)
+    assert df.attrs["units"] == {"cost": "USD", "wait_mean": "s"}
+    pools = r.pool_summary(["utilization"])
+    assert pools.loc[(0, "gpus", "utilization"), "unit"] == "fraction"
+
+
+def test_hdf5_round_trip_keeps_everything(mmc, tmp_path):
+    r = gpucap.run(mmc, replications=64, seed=11, progress=False)
+    path = tmp_path / "r.h5"
+    r.save(path)
+    back = gpucap.load_results(path)
+    assert np.array_equal(back.scalars, r.scalars)
+    assert np.array_equal(back.pool_values, r.pool_values)
+    assert np.array_equal(back._core.summary, r._core.summary)
+    assert back.seed == 11 and back.backend == r.backend and back.scenario_text == r.scenario_text
+    h5py = pytest.importorskip("h5py")
+    with h5py.File(path) as f:
+        assert f["replications/cost"].shape == (1, 64)
+
+
+def test_python_and_cli_give_the_same_numbers(cli, scenarios, tmp_path):
+    out = tmp_path / "cli.h5"
+    subprocess.run([str(cli), "run", str(scenarios / "spot_training.yaml"), "-r", "60", "--seed", "17",
+                    "-q", "--backend", "cpu", "-o", str(out)], check=True)
+    from_cli = gpucap.load_results(out)
+    from_python = gpucap.run(scenarios / "spot_training.yaml", replications=60, seed=17, progress=False)
+    assert np.array_equal(from_cli.scalars, from_python.scalars)
+    assert np.array_equal(from_cli.pool_values, from_python.pool_values)
+    assert np.array_equal(from_cli._core.summary, from_python._core.summary)
+
+
+def test_thrust_omp_backend_gives_the_cpu_bits(mmc):
+    if not gpucap.backends()["thrust-omp"]["usable"]:
+        pytest.skip("this build has no thrust-omp backend")
+    cpu = gpucap.run(mmc, replications=300, progress=False, backend="cpu")
+    dev = gpucap.run(mmc, replications=300, progress=False, backend="thrust-omp")
+    assert dev.backend == "thrust-omp"
+    assert np.array_equal(cpu.scalars, dev.scalars)
+    assert np.array_equal(cpu._core.summary, dev._core.summary)
+
+
+def test_backend_errors_are_clear(mmc):
+    with pytest.raises(ValueError, match="valid backends are auto, cpu, cuda, thrust-omp"):
+        gpucap.run(mmc, replications=2, backend="tpu", progress=False)
+    info = gpucap.backends()
+    assert info["auto"] in ("cpu", "cuda")
+    if not info["cuda"]["usable"]:
+        with pytest.raises(gpucap.BackendUnavailable, match="^backend cuda: "):
+            gpucap.run(mmc, replications=2, backend="cuda", progress=False)
+
+
+def test_progress_reports_every_replication(mmc, monkeypatch):
+    seen = []
+    import gpucap._progress as progress
+
+    class Recorder:
+        def __init__(self, total, unit, desc, leave):
+            self.total = total
+
+        def update(self, n):
+            seen.append(n)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(progress, "_tqdm_class", lambda: Recorder)
+    gpucap.run(mmc, replications=120, progress=True)
+    assert sum(seen) == 120
+
+
+def test_ctrl_c_stops_a_long_run_cleanly(mmc):
+    long_run = mmc.with_overrides({"horizon": "20000h"})
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    started = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        gpucap.run(long_run, replications=100000, progress=False)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 10, f"the run took {elapsed:.1f} s to stop"
+    # The engine is usable afterwards.
+    assert gpucap.run(mmc, replications=4, progress=False).replications == 4
