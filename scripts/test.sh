@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the unit, validation and GPU suites in an optimized build
 # with every backend this machine can build (the CUDA backend compiles wherever nvcc is; its
-# tests skip visibly without a GPU), then the unit suites again under ASan + UBSan.
+# tests skip visibly without a GPU); the Python package in .venv with its pytest suite and the
+# notebooks; then the C++ unit suites again under ASan + UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -10,6 +11,9 @@ jobs=$(nproc)
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$jobs"
 ctest --preset release
+
+scripts/python_setup.sh test
+GPUCAP_CLI="$PWD/build/release/gpucap" .venv/bin/python -m pytest -q tests/python
 
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"

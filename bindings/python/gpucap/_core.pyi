@@ -1,0 +1,101 @@
+"""Type stub of gpucap._core, the C++ engine under the gpucap package (use gpucap, not this)."""
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+__version__: str
+
+class ScenarioError(ValueError):
+    """An invalid scenario: the message names file:line:column, the key path and what is valid."""
+
+class BackendUnavailable(RuntimeError):
+    """The asked-for backend cannot run here (not built, no driver, no device)."""
+
+class RunError(RuntimeError):
+    """A run failed (device error, engine invariant): the message says where."""
+
+class Scenario:
+    """A validated scenario (C++ gpucap::Scenario)."""
+
+    name: str
+    source_text: str
+    seed: int
+    replications: int
+    horizon_s: float
+    warmup_s: float
+    @property
+    def pool_names(self) -> List[str]: ...
+    @property
+    def workload_names(self) -> List[str]: ...
+
+def parse_scenario(text: str, origin: str, base_dir: str, overrides: Sequence[str] = ...) -> Scenario: ...
+def load_scenario(path: str, overrides: Sequence[str] = ...) -> Scenario: ...
+
+class Results:
+    """Results of a run (C++ RunResults); arrays are read-only views of its memory."""
+
+    gpucap_version: str
+    scenario_name: str
+    scenario_text: str
+    backend: str
+    device: str
+    seed: int
+    points: int
+    replications: int
+    first_replication: int
+    threads: int
+    wall_time_s: float
+    pool_names: List[str]
+    @property
+    def sweep(self) -> List[Tuple[str, List[str]]]: ...
+    @property
+    def scalars(self) -> np.ndarray:
+        """[points, replications, metrics] float64, read-only view."""
+    @property
+    def pool_values(self) -> np.ndarray:
+        """[points, replications, pools, metrics] float64, read-only view."""
+    @property
+    def summary(self) -> np.ndarray:
+        """[points, metrics, 7]: mean, std, ci95_low, ci95_high, p5, p50, p95."""
+    @property
+    def pool_summary(self) -> np.ndarray:
+        """[points, pools, metrics, 7]."""
+    def save(self, path: str) -> None: ...
+    @staticmethod
+    def load(path: str) -> "Results": ...
+    @staticmethod
+    def from_arrays(
+        like: "Results",
+        scalars: np.ndarray,
+        pool_values: np.ndarray,
+        first_replication: int,
+        backend: str,
+        device: str,
+        threads: int,
+        wall_time_s: float,
+    ) -> "Results": ...
+
+def describe_run(
+    points: Sequence[Scenario],
+    sweep: Sequence[Tuple[str, Sequence[str]]],
+    base_text: str,
+    replications: int,
+    seed: Optional[int],
+) -> Results: ...
+def run(
+    points: Sequence[Scenario],
+    sweep: Sequence[Tuple[str, Sequence[str]]],
+    base_text: str,
+    replications: int,
+    seed: Optional[int],
+    first_replication: int,
+    backend: str,
+    threads: int,
+    progress: Optional[Callable[[int], None]],
+) -> Results: ...
+def student_t_quantile(confidence: float, dof: int) -> float: ...
+def parse_grid_axis(text: str) -> Tuple[str, List[str]]: ...
+def scalar_metrics() -> List[Tuple[str, str, str, str]]: ...
+def pool_metrics() -> List[Tuple[str, str, str, str]]: ...
+def backends() -> Dict[str, Any]: ...
