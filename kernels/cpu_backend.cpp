@@ -36,6 +36,7 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
   for (std::size_t p = 0; p < task.points; ++p)
     arena_bytes = std::max(arena_bytes, replication_arena_bytes(task.models[p].model()));
   const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
+  const std::size_t series_stride = task.timeseries_stride();
   const int64_t n = static_cast<int64_t>(task.points * task.count);
   int64_t failed = -1;
 #if defined(_OPENMP)
@@ -54,7 +55,9 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
       const uint64_t replication = task.first + static_cast<uint64_t>(item) % task.count;
       const int status = run_replication(task.models[point].model(), task.seed, replication,
                                          arena.get(), task.scalars + item * kScalarMetricCount,
-                                         task.pool_values + item * pool_stride);
+                                         task.pool_values + item * pool_stride,
+                                         series_stride ? task.timeseries + item * series_stride
+                                                       : nullptr);
       if (status != kReplicationOk) {
 #if defined(_OPENMP)
 #pragma omp critical(gpucap_failure)

@@ -181,6 +181,8 @@ struct SimulateItems {
   double* scalars;      ///< [point][batch_count][kScalars]
   double* pool_values;  ///< [point][batch_count][pool_stride]
   std::size_t pool_stride;
+  double* timeseries;         ///< [point][batch_count][series_stride]; null: none
+  std::size_t series_stride;  ///< pools x bins
   Counter* counters;
 
   GPUCAP_HD void operator()(uint64_t worker) const {
@@ -190,9 +192,10 @@ struct SimulateItems {
       if (item >= items) return;
       const uint64_t point = item / batch_count;
       const uint64_t replication = first + item % batch_count;
-      const int status =
-          run_replication(models[point], seed, replication, arena, scalars + item * kScalars,
-                          pool_values + item * pool_stride);
+      const int status = run_replication(
+          models[point], seed, replication, arena, scalars + item * kScalars,
+          pool_values + item * pool_stride,
+          timeseries ? timeseries + item * series_stride : nullptr);
       if (status != kReplicationOk) fetch_min(counters + kFirstFailure, item);
     }
   }
@@ -308,7 +311,8 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
                        const DeviceInfo& device, std::size_t model_bytes, std::size_t arena_bytes) {
   const uint64_t items = task.points * task.count;
   const std::size_t row_bytes =
-      sizeof(double) * (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount);
+      sizeof(double) * (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount +
+                        task.timeseries_stride());
   // Moments per replication: one Moments per column per kMomentBlock rows (rounded up below).
   const std::size_t columns =
       kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
@@ -378,6 +382,8 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
     DeviceBuffer<unsigned char> arenas(plan.workers * arena_bytes);
     DeviceBuffer<double> scalars(task.points * plan.batch_count * kScalars);
     DeviceBuffer<double> pool_values(task.points * plan.batch_count * pool_stride);
+    const std::size_t series_stride = task.timeseries_stride();
+    DeviceBuffer<double> timeseries(task.points * plan.batch_count * series_stride);
     DeviceBuffer<Moments> moments(task.block_moments ? task.points * max_blocks * columns : 0);
     DeviceBuffer<Counter> counters(kCounterCount);
 
@@ -390,10 +396,19 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
       const uint64_t count = std::min<uint64_t>(plan.batch_count, task.count - done);
       const Counter start[kCounterCount] = {0, ~Counter{0}};
       upload(start, kCounterCount, counters);
-      const SimulateItems simulate{models.views(), task.seed,           task.first + done,
-                                   count,          task.points * count, arenas.get(),
-                                   arena_bytes,    scalars.get(),       pool_values.get(),
-                                   pool_stride,    counters.get()};
+      const SimulateItems simulate{models.views(),
+                                   task.seed,
+                                   task.first + done,
+                                   count,
+                                   task.points * count,
+                                   arenas.get(),
+                                   arena_bytes,
+                                   scalars.get(),
+                                   pool_values.get(),
+                                   pool_stride,
+                                   series_stride ? timeseries.get() : nullptr,
+                                   series_stride,
+                                   counters.get()};
       launch(simulate, std::min<uint64_t>(plan.workers, task.points * count));
       Counter result[kCounterCount];
       download(counters, 0, kCounterCount, result);  // waits for the workers
@@ -416,6 +431,8 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
                  task.scalars + host_row * kScalars);
         download(pool_values, p * count * pool_stride, count * pool_stride,
                  task.pool_values + host_row * pool_stride);
+        download(timeseries, p * count * series_stride, count * series_stride,
+                 task.timeseries + host_row * series_stride);
         if (task.block_moments)
           download(moments, p * blocks * columns, blocks * columns,
                    task.block_moments + (p * total_blocks + done / kMomentBlock) * columns);

@@ -2,6 +2,7 @@
 #include "gpucap/run.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <stdexcept>
 
 #include "gpucap/compile.hpp"
@@ -33,8 +34,20 @@ RunResults describe_run(const std::vector<Scenario>& points,
       throw std::invalid_argument("sweep parameter " + parameter.path + " has " +
                                   std::to_string(parameter.values.size()) + " values for " +
                                   std::to_string(points.size()) + " points");
+  // The time series' bins must line up across points.
+  const auto bins_of = [](const Scenario& s) {
+    return s.timeseries_step_s > 0 ? std::ceil(s.horizon_s / s.timeseries_step_s) : 0.0;
+  };
+  for (std::size_t p = 1; p < points.size(); ++p)
+    if (bins_of(points[p]) != bins_of(first) ||
+        points[p].timeseries_step_s != first.timeseries_step_s)
+      throw std::invalid_argument("sweep point " + std::to_string(p) +
+                                  " records another time series than point 0 (timeseries.step "
+                                  "or horizon differ); a sweep must keep them");
   RunResults r;
   r.gpucap_version = kVersion;
+  r.timeseries_step_s = first.timeseries_step_s;
+  r.timeseries_bins = static_cast<std::size_t>(bins_of(first));
   r.scenario_name = first.name;
   r.scenario_text = base_text;
   r.seed = options.has_seed ? options.seed : first.seed;
@@ -55,6 +68,7 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
   for (const Scenario& point : points) models.push_back(compile(point));
   r.scalars.assign(r.points * r.replications * kScalarMetricCount, 0.0);
   r.pool_values.assign(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.0);
+  r.timeseries.assign(r.points * r.replications * r.pool_count() * r.timeseries_bins, 0.0);
 
   ReplicationTask task;
   task.models = models.data();
@@ -64,6 +78,7 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
   task.count = r.replications;
   task.scalars = r.scalars.data();
   task.pool_values = r.pool_values.data();
+  task.timeseries = r.timeseries_bins > 0 ? r.timeseries.data() : nullptr;
   task.monitor = options.monitor;
 
   const auto start = std::chrono::steady_clock::now();

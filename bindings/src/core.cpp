@@ -253,6 +253,19 @@ PYBIND11_MODULE(_core, m) {
                 self);
           },
           "per-replication pool metrics [points, replications, pools, metrics], read-only view")
+      .def_readonly("timeseries_step_s", &gpucap::RunResults::timeseries_step_s)
+      .def_property_readonly(
+          "timeseries",
+          [](py::object self) -> py::object {
+            const auto& r = self.cast<const gpucap::RunResults&>();
+            if (r.timeseries_bins == 0) return py::none();
+            return view(r.timeseries.data(),
+                        {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.replications),
+                         static_cast<py::ssize_t>(r.pool_count()),
+                         static_cast<py::ssize_t>(r.timeseries_bins)},
+                        self);
+          },
+          "GPUs in use [points, replications, pools, bins] (read-only view), or None")
       .def_property_readonly(
           "summary",
           [](const gpucap::RunResults& r) {
@@ -279,7 +292,7 @@ PYBIND11_MODULE(_core, m) {
           [](const gpucap::RunResults& like, py::array_t<double, py::array::c_style> scalars,
              py::array_t<double, py::array::c_style> pool_values, uint64_t first_replication,
              const std::string& backend, const std::string& device, int threads,
-             double wall_time_s) {
+             double wall_time_s, std::optional<py::array_t<double, py::array::c_style>> series) {
             if (scalars.ndim() != 3 || scalars.shape(0) != static_cast<py::ssize_t>(like.points) ||
                 scalars.shape(2) != gpucap::kScalarMetricCount)
               throw std::invalid_argument("scalars must be [points, replications, metrics]");
@@ -298,13 +311,22 @@ PYBIND11_MODULE(_core, m) {
             r->wall_time_s = wall_time_s;
             r->scalars.assign(scalars.data(), scalars.data() + scalars.size());
             r->pool_values.assign(pool_values.data(), pool_values.data() + pool_values.size());
+            r->timeseries.clear();
+            if (like.timeseries_bins > 0) {
+              if (!series || series->size() != static_cast<py::ssize_t>(
+                                                    r->points * r->replications * r->pool_count() *
+                                                    like.timeseries_bins))
+                throw std::invalid_argument(
+                    "timeseries must be [points, replications, pools, bins]");
+              r->timeseries.assign(series->data(), series->data() + series->size());
+            }
             r->block_moments.clear();
             r->summarize_all();
             return r;
           },
           py::arg("like"), py::arg("scalars"), py::arg("pool_values"),
           py::arg("first_replication"), py::arg("backend"), py::arg("device"), py::arg("threads"),
-          py::arg("wall_time_s"),
+          py::arg("wall_time_s"), py::arg("timeseries") = py::none(),
           "Results with the metadata of `like` and these rows, summarized (merging chunks)");
 
   m.def(

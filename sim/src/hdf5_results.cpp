@@ -406,6 +406,8 @@ void check_sizes(const Context& c, const RunResults& r) {
   for (const SweepParameter& p : r.sweep) {
     expect(("sweep parameter '" + p.path + "'").c_str(), p.values.size(), r.points, "points");
   }
+  expect("timeseries", r.timeseries.size(), pr * r.pool_count() * r.timeseries_bins,
+         "points x replications x pools x bins");
   if (r.points > UINT32_MAX || r.pool_count() > UINT32_MAX) c.fail("too many points or pools");
 }
 
@@ -470,6 +472,17 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
       write_metric_dataset(c, group.get(), "/pools", kPoolMetricInfo[m], data,
                            {points, reps, pools});
     }
+  }
+
+  // /timeseries/gpus_in_use: [points, replications, pools, bins], when recorded.
+  if (r.timeseries_bins > 0) {
+    Handle group = create_ordered_group(c, file, "timeseries");
+    write_scalar_attr<double>(c, group.get(), "/timeseries", "step_s", H5T_NATIVE_DOUBLE,
+                              r.timeseries_step_s);
+    const MetricInfo info{"gpus_in_use", "GPUs",
+                          "mean GPUs in use per pool over each bin of step_s seconds"};
+    write_metric_dataset(c, group.get(), "/timeseries", info, r.timeseries,
+                         {points, reps, pools, r.timeseries_bins});
   }
 
   // /pool_summary, ordered [point][pool][metric].
@@ -778,6 +791,20 @@ RunResults read_file(const Context& c, hid_t file) {
         r.pool_values[i * kPoolMetricCount + m] = data[i];
       }
     }
+  }
+
+  // The time series, when the file has one.
+  if (H5Lexists(file, "timeseries", H5P_DEFAULT) > 0) {
+    Handle group = open_group(c, file, "/", "timeseries");
+    r.timeseries_step_s =
+        read_scalar_attr<double>(c, group.get(), "/timeseries", "step_s", H5T_NATIVE_DOUBLE);
+    const std::string what = "dataset '/timeseries/gpus_in_use'";
+    Handle dset = open_dataset(c, group.get(), "/timeseries", "gpus_in_use");
+    const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
+    if (dims.size() != 4) c.fail(what + " is not [points, replications, pools, bins]");
+    r.timeseries_bins = static_cast<std::size_t>(dims[3]);
+    read_metric_dataset(c, group.get(), "/timeseries", "gpus_in_use",
+                        {hp, hr, static_cast<hsize_t>(r.pool_count()), dims[3]}, r.timeseries);
   }
 
   // Summaries: rows are placed by (point, pool, metric name), so their order does not matter.

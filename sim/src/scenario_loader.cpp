@@ -22,6 +22,8 @@ namespace {
 
 // Event payloads carry 21 bits (a job slot, one per GPU of quota); kept well inside that.
 constexpr uint32_t kMaxTotalQuotaGpus = 0xFFFFF;
+/// Bins of a time series (per pool and replication: its values are output, not arena state).
+constexpr uint32_t kMaxTimeseriesBins = 100000;
 
 /// One row of a price catalog (data/gpu_prices.csv): what a pool can take from it.
 struct CatalogRow {
@@ -1298,7 +1300,7 @@ void check_service_pools(const Context& ctx, const YAML::Node& workloads, Scenar
 Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   expect_map(ctx, root, "",
              {"name", "description", "horizon", "warmup", "seed", "replications", "catalog",
-              "providers", "regions", "pools", "workloads", "policy"});
+              "providers", "regions", "pools", "workloads", "policy", "timeseries"});
   Scenario s;
   s.name = read_string(ctx, require(ctx, root, "", "name", "a short title"), "name");
   if (root["description"]) s.description = read_string(ctx, root["description"], "description");
@@ -1315,6 +1317,18 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   if (root["replications"])
     s.replications = static_cast<uint64_t>(
         read_integer(ctx, root["replications"], "replications", 1, 1000000000));
+  if (root["timeseries"]) {
+    const YAML::Node ts = root["timeseries"];
+    expect_map(ctx, ts, "timeseries", {"step"});
+    s.timeseries_step_s = read_duration(
+        ctx, require(ctx, ts, "timeseries", "step", "a bin width such as 1h"), "timeseries.step",
+        false);
+    const double bins = std::ceil(s.horizon_s / s.timeseries_step_s);
+    if (bins > kMaxTimeseriesBins)
+      ctx.fail(ts["step"], "timeseries.step",
+               "gives " + text::format_number(bins) + " bins over the horizon; at most " +
+                   std::to_string(kMaxTimeseriesBins) + " are supported (use a wider step)");
+  }
 
   if (root["providers"]) {
     const YAML::Node providers = root["providers"];

@@ -110,6 +110,23 @@ TEST(GPUCAP_TEST_SUITE, EveryShippedScenarioGivesTheCpuBits) {
   }
 }
 
+TEST(GPUCAP_TEST_SUITE, TimeSeriesGivesTheCpuBits) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const gpucap::Scenario scenario =
+      gpucap::load_scenario(source_dir() + "/scenarios/default.yaml", {"timeseries.step=6h"});
+  gpucap::RunOptions options;
+  options.replications = 300;
+  options.backend = gpucap::BackendChoice::cpu;
+  const gpucap::RunResults cpu = gpucap::run(scenario, options);
+  options.backend = choice_of(backend);
+  options.device_limits.batch_replications = 256;
+  const gpucap::RunResults device = gpucap::run(scenario, options);
+  ASSERT_EQ(cpu.timeseries_bins, 120u);  // 30 days in 6 h bins
+  EXPECT_EQ(cpu.timeseries.size(), 300u * 3u * 120u);
+  EXPECT_TRUE(same_bits(cpu.timeseries, device.timeseries))
+      << "first difference at value " << first_difference(cpu.timeseries, device.timeseries);
+}
+
 /// The M/M/c model of the tests below, with `gpus` servers.
 gpucap::ModelStorage mmc_model(int gpus) {
   const std::string text = R"(

@@ -19,6 +19,7 @@ def client():
 
 
 def test_cluster_sweep_equals_local_sweep(client, mmc):
+    mmc = mmc.with_overrides({"timeseries.step": "50h"})
     grid = {"pools.gpus.quota": [4, 6]}
     local = gpucap.sweep(mmc, grid, replications=700, seed=12, progress=False, backend="cpu")
     remote = gpucap.sweep(mmc, grid, replications=700, seed=12, progress=False, backend="cpu",
@@ -27,6 +28,7 @@ def test_cluster_sweep_equals_local_sweep(client, mmc):
     assert np.array_equal(local.scalars, remote.scalars)
     assert np.array_equal(local.pool_values, remote.pool_values)
     assert np.array_equal(local._core.summary, remote._core.summary)
+    assert np.array_equal(local.timeseries, remote.timeseries)
     assert remote.device.startswith("dask: 3 chunks on 2 workers")
 
 

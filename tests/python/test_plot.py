@@ -26,3 +26,16 @@ def test_distribution_and_sweep_metric(mmc):
     assert len(ax.lines) == 2  # the two means
     ax = gpucap.plot.sweep_metric(r, "wait_mean")
     assert [t.get_text() for t in ax.get_xticklabels()] == ["4", "5"]
+
+
+def test_utilization_over_time_needs_and_draws_a_time_series(mmc):
+    import pytest
+
+    with pytest.raises(ValueError, match="no time series"):
+        gpucap.plot.utilization(gpucap.run(mmc, replications=4, progress=False))
+    r = gpucap.run(mmc.with_overrides({"timeseries.step": "10h"}), replications=40, progress=False)
+    ax = gpucap.plot.utilization(r, quotas={"gpus": 4})
+    assert ax.get_xlabel() == "time [h]"
+    line = ax.lines[0]
+    assert len(line.get_xdata()) == 30  # 300 h in 10 h bins
+    assert np.allclose(line.get_ydata(), r.timeseries[0, :, 0, :].mean(axis=0) / 4)

@@ -128,3 +128,19 @@ def test_ctrl_c_stops_a_long_run_cleanly(mmc):
     assert elapsed < 10, f"the run took {elapsed:.1f} s to stop"
     # The engine is usable afterwards.
     assert gpucap.run(mmc, replications=4, progress=False).replications == 4
+
+
+def test_time_series_adds_up_to_the_gpu_hours_used(mmc, tmp_path):
+    s = mmc.with_overrides({"timeseries.step": "5h"})  # 300 h horizon, 10 h warm-up: 60 bins
+    r = gpucap.run(s, replications=50, progress=False)
+    series = r.timeseries
+    assert series.shape == (1, 50, 1, 60)
+    assert r.timeseries_step_s == 5 * 3600
+    assert np.shares_memory(series, r.timeseries)
+    used_h = series[0, :, 0, 2:].sum(axis=1) * 5  # bins 2.. cover the window [10 h, 300 h]
+    assert np.allclose(used_h, r.pool("gpu_hours_used")[0, :, 0], rtol=1e-12)
+    assert gpucap.run(mmc, replications=2, progress=False).timeseries is None
+    r.save(tmp_path / "ts.h5")
+    back = gpucap.load_results(tmp_path / "ts.h5")
+    assert np.array_equal(back.timeseries, r.timeseries)
+    assert back.timeseries_step_s == r.timeseries_step_s

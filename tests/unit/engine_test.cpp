@@ -85,6 +85,35 @@ class Engine : public testing_support::ScenarioFixture {
 
 // ---- hand-computed systems ------------------------------------------------------------------
 
+/// Replication 0 of `s` with its time series of GPUs in use, [pool][bin].
+std::vector<double> usage_series_of(const Scenario& s) {
+  const ModelStorage storage = compile(s);
+  const CompiledModel& model = storage.model();
+  std::vector<uint64_t> arena((replication_arena_bytes(model) + 7) / 8);
+  std::vector<double> scalars(kScalarMetricCount), pools(model.pool_count * kPoolMetricCount);
+  std::vector<double> series(model.pool_count * model.timeseries_bins, -1.0);
+  EXPECT_EQ(run_replication(model, 1, 0, arena.data(), scalars.data(), pools.data(), series.data()),
+            kReplicationOk);
+  return series;
+}
+
+TEST_F(Engine, TimeSeriesIsTheMeanOfGpusInUsePerBin) {
+  // Two GPUs; jobs at 0, 10, 20 s of 15 s each run over [0, 15], [10, 25], [20, 35].
+  const std::string file = trace("t.csv", {{0, 1, 15}, {10, 1, 15}, {20, 1, 15}});
+  EXPECT_EQ(usage_series_of(single_pool(file, 2, "", "", "60s") /* no time series */).size(), 0u);
+  // 10 s bins: 10/10, 15/10, 15/10, 5/10, 0, 0 GPU-seconds per second.
+  Scenario s = single_pool(file, 2, "", "", "60s");
+  s.timeseries_step_s = 10;
+  EXPECT_EQ(usage_series_of(s), (std::vector<double>{1.0, 1.5, 1.5, 0.5, 0.0, 0.0}));
+  // 25 s bins: the last is 10 s long (the horizon is 60 s): 35/25, 10/25, 0/10.
+  s.timeseries_step_s = 25;
+  const std::vector<double> coarse = usage_series_of(s);
+  ASSERT_EQ(coarse.size(), 3u);
+  EXPECT_DOUBLE_EQ(coarse[0], 35.0 / 25.0);
+  EXPECT_DOUBLE_EQ(coarse[1], 10.0 / 25.0);
+  EXPECT_EQ(coarse[2], 0.0);
+}
+
 TEST_F(Engine, DeterministicSingleServerQueue) {
   // Jobs at 0, 10, 20 s, each 15 s on the one GPU: starts 0, 15, 30; ends 15, 30, 45.
   const Outcome o =

@@ -178,7 +178,17 @@ TEST_F(ScenarioLoader, UnknownTopLevelKeySuggestsTheNearestOne) {
   EXPECT_EQ(error_of(edit("horizon: 10d", "horizn: 10d")),
             "test.yaml:2:1: horizn: unknown key 'horizn' (did you mean 'horizon'?); valid keys: "
             "name, description, horizon, warmup, seed, replications, catalog, providers, regions, "
-            "pools, workloads, policy");
+            "pools, workloads, policy, timeseries");
+}
+
+TEST_F(ScenarioLoader, TimeseriesStepIsADurationWithABoundedBinCount) {
+  EXPECT_EQ(error_of(edit("horizon: 10d", "horizon: 10d\ntimeseries: {step: 0s}")),
+            "test.yaml:3:20: timeseries.step: must be a duration > 0, got 0s");
+  EXPECT_EQ(error_of(edit("horizon: 10d", "horizon: 10d\ntimeseries: {step: 1s}")),
+            "test.yaml:3:20: timeseries.step: gives 864000 bins over the horizon; at most 100000 "
+            "are supported (use a wider step)");
+  EXPECT_EQ(error_of(edit("horizon: 10d", "horizon: 10d\ntimeseries: {every: 1h}")),
+            "test.yaml:3:14: timeseries.every: unknown key 'every'; valid keys: step");
 }
 
 TEST_F(ScenarioLoader, UnknownKeyFarFromAnyHasNoSuggestion) {

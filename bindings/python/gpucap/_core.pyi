@@ -55,6 +55,10 @@ class Results:
     @property
     def pool_values(self) -> np.ndarray:
         """[points, replications, pools, metrics] float64, read-only view."""
+    timeseries_step_s: float
+    @property
+    def timeseries(self) -> Optional[np.ndarray]:
+        """[points, replications, pools, bins] float64 (GPUs in use), read-only view, or None."""
     @property
     def summary(self) -> np.ndarray:
         """[points, metrics, 7]: mean, std, ci95_low, ci95_high, p5, p50, p95."""
@@ -74,6 +78,7 @@ class Results:
         device: str,
         threads: int,
         wall_time_s: float,
+        timeseries: Optional[np.ndarray] = None,
     ) -> "Results": ...
 
 def describe_run(

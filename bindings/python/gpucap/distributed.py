@@ -31,13 +31,15 @@ def _run_chunk(
     seed: Optional[int],
     backend: str,
     threads: int,
-) -> Tuple[np.ndarray, np.ndarray, str, str, int]:
+) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray], str, str, int]:
     """On a worker: replications [first, first + count) of every point."""
     points = [Scenario._from_spec(s) for s in specs]
     core = _core.run(
         [p._core for p in points], parameters, base_text, count, seed, first, backend, threads, None
     )
-    return np.array(core.scalars), np.array(core.pool_values), core.backend, core.device, core.threads
+    series = None if core.timeseries is None else np.array(core.timeseries)
+    return (np.array(core.scalars), np.array(core.pool_values), series, core.backend, core.device,
+            core.threads)
 
 
 def chunks_of(replications: int, workers: int, chunk: Optional[int]) -> List[Tuple[int, int]]:
@@ -86,10 +88,12 @@ def run_on_cluster(
     parts = client.gather(futures)
     scalars = np.concatenate([p[0] for p in parts], axis=1)
     pool_values = np.concatenate([p[1] for p in parts], axis=1)
-    backend_used = parts[0][2]
-    device = f"dask: {len(chunks)} chunks on {workers} workers, {parts[0][3]} each"
+    series = None
+    if parts[0][2] is not None:
+        series = np.ascontiguousarray(np.concatenate([p[2] for p in parts], axis=1))
+    device = f"dask: {len(chunks)} chunks on {workers} workers, {parts[0][4]} each"
     merged = _core.Results.from_arrays(
         like, np.ascontiguousarray(scalars), np.ascontiguousarray(pool_values), like.first_replication,
-        backend_used, device, parts[0][4], time.perf_counter() - started,
+        parts[0][3], device, parts[0][5], time.perf_counter() - started, series,
     )
     return Results(merged)

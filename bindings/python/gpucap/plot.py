@@ -1,8 +1,10 @@
-"""Plots of results (matplotlib): metric distributions and cost-versus-wait frontiers.
+"""Plots of results (matplotlib): metric distributions, cost-versus-wait frontiers, and GPUs in
+use over time.
 
     >>> import gpucap.plot
     >>> gpucap.plot.distribution(results, "cost")
     >>> gpucap.plot.frontier(sweep_results, x="wait_p95", y="cost")
+    >>> gpucap.plot.utilization(results)      # needs the scenario key timeseries: {step: 1h}
 
 Every function draws on ``ax`` (a new figure when None) and returns the Axes.
 """
@@ -127,4 +129,41 @@ def sweep_metric(
     return ax
 
 
-__all__ = ["distribution", "frontier", "pareto_points", "sweep_metric"]
+def utilization(
+    results: Results,
+    point: int = 0,
+    pools: Optional[Sequence[str]] = None,
+    quotas: Optional[dict] = None,
+    ax: Any = None,
+) -> Any:
+    """GPUs in use per pool over time (the scenario must set ``timeseries: {step: ...}``): the
+    mean over replications as a line and the 5th to 95th percentile band shaded. With
+    ``quotas`` ({pool: GPUs}), the values are divided by the quota: utilization in [0, 1]."""
+    series = results.timeseries
+    if series is None:
+        raise ValueError(
+            "these results have no time series: set the scenario key timeseries: {step: 1h} "
+            "(or override {'timeseries.step': '1h'}) and run again"
+        )
+    ax = _axes(ax)
+    names = results.pool_names if pools is None else list(pools)
+    step_h = results.timeseries_step_s / 3600.0
+    bins = series.shape[3]
+    t = (np.arange(bins) + 0.5) * step_h
+    for name in names:
+        k = results.pool_names.index(name)
+        values = series[point, :, k, :]
+        if quotas is not None:
+            values = values / float(quotas[name])
+        line = ax.plot(t, values.mean(axis=0), label=name)[0]
+        low, high = np.percentile(values, [5, 95], axis=0)
+        ax.fill_between(t, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+    ax.set_xlabel("time [h]")
+    ax.set_ylabel("utilization [fraction of quota]" if quotas is not None else "GPUs in use [GPUs]")
+    ax.set_title(f"{'utilization' if quotas is not None else 'GPUs in use'} over time: mean, "
+                 f"5-95% band ({results.replications} replications)")
+    ax.legend(fontsize="small")
+    return ax
+
+
+__all__ = ["distribution", "frontier", "pareto_points", "sweep_metric", "utilization"]

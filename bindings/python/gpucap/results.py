@@ -161,6 +161,17 @@ class Results:
         """All pool metrics, [points, replications, pools, metrics] (read-only view)."""
         return self._core.pool_values
 
+    @property
+    def timeseries(self) -> Optional[np.ndarray]:
+        """Mean GPUs in use per pool over time, [points, replications, pools, bins] (read-only
+        view), or None when the scenario records no time series (key ``timeseries.step``)."""
+        return self._core.timeseries
+
+    @property
+    def timeseries_step_s(self) -> float:
+        """Width of the time series' bins, s (bin b covers [b step, (b + 1) step))."""
+        return self._core.timeseries_step_s
+
     def __getitem__(self, metric: str) -> np.ndarray:
         """One metric, [points, replications] (read-only view, no copy)."""
         return self._core.scalars[:, :, _metric_index(metric)]

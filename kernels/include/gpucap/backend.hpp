@@ -35,6 +35,8 @@ struct RunMonitor {
 /// points, all with the same pools), under one seed. Outputs are row-major:
 ///   scalars        [point][count][kScalarMetricCount]
 ///   pool_values    [point][count][pool_count][kPoolMetricCount]
+///   timeseries     [point][count][pool_count][bins], bins = the models' timeseries_bins (the
+///                  same for every point); null when the models record no time series
 ///   block_moments  [point][block][kScalarMetricCount + pool_count * kPoolMetricCount], one block
 ///                  per kMomentBlock replications (device backends fill it when not null; first
 ///                  must then be a multiple of kMomentBlock).
@@ -46,6 +48,7 @@ struct ReplicationTask {
   uint64_t count = 0;
   double* scalars = nullptr;
   double* pool_values = nullptr;
+  double* timeseries = nullptr;
   Moments* block_moments = nullptr;
   ProgressBar* progress = nullptr;  ///< advanced by the replications done (all points); may be null
   RunMonitor* monitor = nullptr;    ///< counts replications done and asks to cancel; may be null
@@ -53,6 +56,12 @@ struct ReplicationTask {
   bool cancelled() const { return monitor && monitor->cancel.load(std::memory_order_relaxed); }
 
   uint32_t pool_count() const { return points > 0 ? models[0].model().pool_count : 0; }
+  /// Values per replication of the time series (pools x bins); 0 when not recorded.
+  std::size_t timeseries_stride() const {
+    return timeseries && points > 0
+               ? static_cast<std::size_t>(pool_count()) * models[0].model().timeseries_bins
+               : 0;
+  }
 };
 
 /// A GPU (or, for thrust-omp, the host) as a device backend sees it.

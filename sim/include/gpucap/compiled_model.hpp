@@ -182,6 +182,10 @@ struct CompiledModel {
 
   double horizon_s = 0;  ///< arrivals stop and the run ends here
   double warmup_s = 0;   ///< statistics cover [warmup_s, horizon_s]
+  /// Time series of GPUs in use per pool: bins of timeseries_step_s over [0, horizon_s]
+  /// (timeseries_bins = ceil(horizon / step); 0: none).
+  double timeseries_step_s = 0;
+  uint32_t timeseries_bins = 0;
 
   /// Length of [from, to] inside the statistics window [warmup_s, horizon_s].
   GPUCAP_HD double in_window(double from, double to) const {

@@ -29,10 +29,13 @@ GPUCAP_HD inline size_t replication_arena_bytes(const CompiledModel& model) {
 }
 
 /// Runs replication `replication` of `model` under `seed`. Returns a ReplicationStatus.
+/// `timeseries` receives pool_count x model.timeseries_bins values (GPUs in use per pool and
+/// bin) when the model records a time series; it may be null otherwise.
 GPUCAP_HD inline int run_replication(const CompiledModel& model, uint64_t seed,
                                      uint64_t replication, void* arena, double* scalars,
-                                     double* pool_values) {
-  detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values);
+                                     double* pool_values, double* timeseries = nullptr) {
+  detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
+                                   timeseries);
   return engine.run();
 }
 

@@ -38,6 +38,11 @@ struct RunResults {
 
   std::vector<double> scalars;
   std::vector<double> pool_values;
+  /// GPUs in use per pool over time, [point][replication][pool][bin] (scenario key
+  /// `timeseries`; empty when not recorded). Bin b covers [b step, (b + 1) step).
+  double timeseries_step_s = 0;
+  std::size_t timeseries_bins = 0;
+  std::vector<double> timeseries;
   std::vector<MetricSummary> summary;
   std::vector<MetricSummary> pool_summary;
   /// Moments a device backend reduced, [point][block][column] with block of kMomentBlock

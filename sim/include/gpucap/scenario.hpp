@@ -163,6 +163,8 @@ struct Scenario {
   double warmup_s = 0;
   uint64_t seed = 1;
   uint64_t replications = 1000;
+  /// Record GPUs in use per pool in bins of this width over [0, horizon] (0: no time series).
+  double timeseries_step_s = 0;
   std::vector<ProviderSpec> providers;
   std::vector<RegionSpec> regions;
   std::vector<PoolSpec> pools;

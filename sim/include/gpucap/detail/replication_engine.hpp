@@ -24,6 +24,7 @@
 #include "gpucap/billing.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/detail/service_fleet.hpp"
+#include "gpucap/detail/usage_series.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/histogram.hpp"
@@ -201,8 +202,14 @@ struct ArenaLayout {
 class ReplicationEngine {
  public:
   GPUCAP_HD ReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
-                              void* arena, double* scalars, double* pool_values)
+                              void* arena, double* scalars, double* pool_values,
+                              double* timeseries)
       : m_(model), seed_(seed), replication_(replication), out_(scalars), pool_out_(pool_values) {
+    usage_.values = model.timeseries_bins > 0 ? timeseries : nullptr;
+    usage_.step_s = model.timeseries_step_s;
+    usage_.bins = model.timeseries_bins;
+    usage_.pool_count = model.pool_count;
+    usage_.clear();
     const ArenaLayout a = ArenaLayout::of(model);
     char* base = static_cast<char*>(arena);
     calendar_.reset(reinterpret_cast<Event*>(base + a.calendar), a.calendar_capacity);
@@ -253,7 +260,7 @@ class ReplicationEngine {
                 reinterpret_cast<ReplicaSlot*>(base + a.replicas),
                 reinterpret_cast<WaitingRequest*>(base + a.waiting_requests),
                 reinterpret_cast<LogHistogram*>(base + a.latency_hist), &calendar_, &status_,
-                free_gpus_, &pool_stream(kProvisioningStream, 0), pool_out_, &now_);
+                free_gpus_, &pool_stream(kProvisioningStream, 0), pool_out_, &usage_, &now_);
     for (uint32_t i = 0; i < kScalarMetricCount; ++i) out_[i] = 0;
     for (uint32_t i = 0; i < m_.pool_count * kPoolMetricCount; ++i) pool_out_[i] = 0;
   }
@@ -925,6 +932,7 @@ class ReplicationEngine {
     const CompiledPool& p = m_.pools[slot.pool];
     double* pool_row = pool_out_ + slot.pool * kPoolMetricCount;
     pool_row[kPoolGpuHoursUsed] += m_.in_window(slot.start_s, end_s) * slot.gpus;
+    usage_.add(slot.pool, slot.start_s, end_s, slot.gpus);
     // Egress of the data this run fetched: charged, like the billed time, when the run ends.
     if (m_.has_transfers && end_s >= m_.warmup_s)
       pool_row[kPoolEgressUsd] +=
@@ -987,6 +995,7 @@ class ReplicationEngine {
       out_[kGpuHoursBilled] += row[kPoolGpuHoursBilled];
     }
     out_[kUtilization] = total_quota_h > 0 ? out_[kGpuHoursUsed] / total_quota_h : 0.0;
+    usage_.finish(m_.horizon_s);
     const double arrived = static_cast<double>(arrived_);
     const double started = static_cast<double>(started_);
     const double completed = static_cast<double>(completed_);
@@ -1052,6 +1061,7 @@ class ReplicationEngine {
   uint64_t seed_, replication_;
   double* out_;
   double* pool_out_;
+  UsageSeries usage_;  ///< GPUs in use per pool over time (scenario key timeseries)
   EventCalendar calendar_;
   JobSlot* slots_;
   uint32_t* free_slots_;

@@ -21,6 +21,7 @@
 #include <cstdint>
 
 #include "gpucap/billing.hpp"
+#include "gpucap/detail/usage_series.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/event_calendar.hpp"
@@ -87,7 +88,7 @@ class ServiceFleet {
   GPUCAP_HD void bind(const CompiledModel& m, ServiceState* state, ReplicaSlot* replicas,
                       WaitingRequest* waiting, LogHistogram* latency, EventCalendar* calendar,
                       int* status, int32_t* free_gpus, RandomStream* pool_streams, double* pool_out,
-                      const double* now) {
+                      UsageSeries* usage, const double* now) {
     m_ = &m;
     state_ = state;
     replicas_ = replicas;
@@ -98,6 +99,7 @@ class ServiceFleet {
     free_gpus_ = free_gpus;
     pool_streams_ = pool_streams;
     pool_out_ = pool_out;
+    usage_ = usage;
     now_ = now;
     replicas_up_ = 0;
     totals_ = ServiceTotals{};
@@ -272,6 +274,7 @@ class ServiceFleet {
     rep.busy_s += now - rep.busy_since_s;
     pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursUsed] +=
         m_->in_window(rep.busy_since_s, now) * cs.gpus_per_replica;
+    usage_->add(cs.pool, rep.busy_since_s, now, cs.gpus_per_replica);
   }
 
   GPUCAP_HD void on_ready(uint32_t r) {
@@ -381,6 +384,7 @@ class ServiceFleet {
       busy_s += end_s - rep.busy_since_s;
       pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursUsed] +=
           m_->in_window(rep.busy_since_s, end_s) * cs.gpus_per_replica;
+      usage_->add(cs.pool, rep.busy_since_s, end_s, cs.gpus_per_replica);
     }
     if (end_s < m_->warmup_s || pool.committed()) return;
     const double ready_s = rep.state == kReplicaStarting ? end_s : rep.ready_s;
@@ -414,6 +418,7 @@ class ServiceFleet {
   int32_t* free_gpus_ = nullptr;
   RandomStream* pool_streams_ = nullptr;
   double* pool_out_ = nullptr;
+  UsageSeries* usage_ = nullptr;
   const double* now_ = nullptr;
   uint32_t replicas_up_ = 0;
   ServiceTotals totals_;

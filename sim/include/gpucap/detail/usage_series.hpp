@@ -1,0 +1,53 @@
+// gpucap internals: the optional time series of GPUs in use per pool (scenario key
+// `timeseries.step`), written straight into the replication's output row.
+//
+// Row layout: [pool][bin], bin b covering [b step, (b + 1) step) of [0, horizon] (the last bin
+// ends at the horizon). While the replication runs a bin holds GPU-seconds in use; finish()
+// divides by the bin's length, so each value is the mean number of GPUs in use over its bin.
+// "In use" is what gpu_hours_used counts: jobs' runs and replicas' busy periods.
+#pragma once
+#include <cstdint>
+
+#include "gpucap/portable.hpp"
+
+namespace gpucap::detail {
+
+struct UsageSeries {
+  double* values = nullptr;  ///< [pool][bin]; null: no time series
+  double step_s = 0;
+  uint32_t bins = 0;
+  uint32_t pool_count = 0;
+
+  GPUCAP_HD bool enabled() const { return values != nullptr && bins > 0; }
+
+  GPUCAP_HD void clear() {
+    if (!enabled()) return;
+    for (uint32_t i = 0; i < pool_count * bins; ++i) values[i] = 0;
+  }
+
+  /// `gpus` GPUs of `pool` in use over [from_s, to_s].
+  GPUCAP_HD void add(uint32_t pool, double from_s, double to_s, double gpus) {
+    if (!enabled() || !(to_s > from_s)) return;
+    double* row = values + static_cast<uint64_t>(pool) * bins;
+    for (uint32_t b = static_cast<uint32_t>(from_s / step_s); b < bins; ++b) {
+      const double lo = b * step_s, hi = lo + step_s;
+      const double a = from_s > lo ? from_s : lo;
+      const double e = to_s < hi ? to_s : hi;
+      if (e > a) row[b] += (e - a) * gpus;
+      if (to_s <= hi) break;
+    }
+  }
+
+  /// GPU-seconds per bin to mean GPUs in use.
+  GPUCAP_HD void finish(double horizon_s) {
+    if (!enabled()) return;
+    for (uint32_t b = 0; b < bins; ++b) {
+      const double lo = b * step_s;
+      const double length = horizon_s - lo < step_s ? horizon_s - lo : step_s;
+      for (uint32_t p = 0; p < pool_count; ++p)
+        values[static_cast<uint64_t>(p) * bins + b] = length > 0 ? values[p * bins + b] / length : 0;
+    }
+  }
+};
+
+}  // namespace gpucap::detail
