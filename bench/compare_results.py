@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Compare two gpucap results files bit for bit: /replications, /pools, /summary, /pool_summary.
+"""Compare two gpucap results files bit for bit: /replications, /pools, /summary, /pool_summary
+and /timeseries.
 
     bench/compare_results.py cpu.h5 cuda.h5
 
@@ -15,7 +16,7 @@ import numpy as np
 def arrays(f):
     """Paths of the datasets under /replications, /pools, /summary and /pool_summary."""
     found = []
-    for group in ("replications", "pools", "summary", "pool_summary"):
+    for group in ("replications", "pools", "summary", "pool_summary", "timeseries"):
         if group not in f:
             continue
         if isinstance(f[group], h5py.Dataset):

@@ -10,26 +10,14 @@
 
 #include "gpucap/backend.hpp"
 #include "gpucap/hdf5_results.hpp"
+#include "support/cli.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code;
-  std::string output;  ///< stdout and stderr together
-};
-
-Outcome gpucap_cli(const std::string& arguments) {
-  const std::string command = std::string(GPUCAP_BINARY) + " " + arguments + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using Outcome = gpucap::testing_support::CliOutcome;
+using gpucap::testing_support::gpucap_cli;
 
 const std::string kScenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
 

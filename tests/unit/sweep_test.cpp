@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gpucap/hdf5_results.hpp"
+#include "support/cli.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 
@@ -105,20 +106,8 @@ TEST(Sweep, PointsMustKeepTheirPools) {
                std::invalid_argument);
 }
 
-struct Outcome {
-  int exit_code;
-  std::string output;
-};
-
-Outcome gpucap_cli(const std::string& arguments) {
-  FILE* pipe = popen((std::string(GPUCAP_BINARY) + " " + arguments + " 2>&1").c_str(), "r");
-  std::string output;
-  std::array<char, 4096> buffer;
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) output.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output};
-}
+using Outcome = gpucap::testing_support::CliOutcome;
+using gpucap::testing_support::gpucap_cli;
 
 TEST(Sweep, CliWritesEveryPointAndAPairedTable) {
   const fs::path out = fs::path(testing::TempDir()) / ("sweep_" + std::to_string(getpid()) + ".h5");
