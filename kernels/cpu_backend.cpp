@@ -53,11 +53,10 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
       if (task.cancelled()) continue;  // OpenMP loops cannot break: skip what is left
       const std::size_t point = static_cast<std::size_t>(item) / task.count;
       const uint64_t replication = task.first + static_cast<uint64_t>(item) % task.count;
-      const int status = run_replication(task.models[point].model(), task.seed, replication,
-                                         arena.get(), task.scalars + item * kScalarMetricCount,
-                                         task.pool_values + item * pool_stride,
-                                         series_stride ? task.timeseries + item * series_stride
-                                                       : nullptr);
+      const int status = run_replication(
+          task.models[point].model(), task.seed, replication, arena.get(),
+          task.scalars + item * kScalarMetricCount, task.pool_values + item * pool_stride,
+          series_stride ? task.timeseries + item * series_stride : nullptr);
       if (status != kReplicationOk) {
 #if defined(_OPENMP)
 #pragma omp critical(gpucap_failure)

@@ -192,10 +192,10 @@ struct SimulateItems {
       if (item >= items) return;
       const uint64_t point = item / batch_count;
       const uint64_t replication = first + item % batch_count;
-      const int status = run_replication(
-          models[point], seed, replication, arena, scalars + item * kScalars,
-          pool_values + item * pool_stride,
-          timeseries ? timeseries + item * series_stride : nullptr);
+      const int status =
+          run_replication(models[point], seed, replication, arena, scalars + item * kScalars,
+                          pool_values + item * pool_stride,
+                          timeseries ? timeseries + item * series_stride : nullptr);
       if (status != kReplicationOk) fetch_min(counters + kFirstFailure, item);
     }
   }

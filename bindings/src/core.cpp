@@ -259,11 +259,12 @@ PYBIND11_MODULE(_core, m) {
           [](py::object self) -> py::object {
             const auto& r = self.cast<const gpucap::RunResults&>();
             if (r.timeseries_bins == 0) return py::none();
-            return view(r.timeseries.data(),
-                        {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.replications),
-                         static_cast<py::ssize_t>(r.pool_count()),
-                         static_cast<py::ssize_t>(r.timeseries_bins)},
-                        self);
+            return view(
+                r.timeseries.data(),
+                {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.replications),
+                 static_cast<py::ssize_t>(r.pool_count()),
+                 static_cast<py::ssize_t>(r.timeseries_bins)},
+                self);
           },
           "GPUs in use [points, replications, pools, bins] (read-only view), or None")
       .def_property_readonly(
@@ -291,8 +292,8 @@ PYBIND11_MODULE(_core, m) {
           "from_arrays",
           [](const gpucap::RunResults& like, py::array_t<double, py::array::c_style> scalars,
              py::array_t<double, py::array::c_style> pool_values, uint64_t first_replication,
-             const std::string& backend, const std::string& device, int threads,
-             double wall_time_s, std::optional<py::array_t<double, py::array::c_style>> series) {
+             const std::string& backend, const std::string& device, int threads, double wall_time_s,
+             std::optional<py::array_t<double, py::array::c_style>> series) {
             if (scalars.ndim() != 3 || scalars.shape(0) != static_cast<py::ssize_t>(like.points) ||
                 scalars.shape(2) != gpucap::kScalarMetricCount)
               throw std::invalid_argument("scalars must be [points, replications, metrics]");
@@ -313,9 +314,9 @@ PYBIND11_MODULE(_core, m) {
             r->pool_values.assign(pool_values.data(), pool_values.data() + pool_values.size());
             r->timeseries.clear();
             if (like.timeseries_bins > 0) {
-              if (!series || series->size() != static_cast<py::ssize_t>(
-                                                    r->points * r->replications * r->pool_count() *
-                                                    like.timeseries_bins))
+              if (!series || series->size() !=
+                                 static_cast<py::ssize_t>(r->points * r->replications *
+                                                          r->pool_count() * like.timeseries_bins))
                 throw std::invalid_argument(
                     "timeseries must be [points, replications, pools, bins]");
               r->timeseries.assign(series->data(), series->data() + series->size());
@@ -324,9 +325,9 @@ PYBIND11_MODULE(_core, m) {
             r->summarize_all();
             return r;
           },
-          py::arg("like"), py::arg("scalars"), py::arg("pool_values"),
-          py::arg("first_replication"), py::arg("backend"), py::arg("device"), py::arg("threads"),
-          py::arg("wall_time_s"), py::arg("timeseries") = py::none(),
+          py::arg("like"), py::arg("scalars"), py::arg("pool_values"), py::arg("first_replication"),
+          py::arg("backend"), py::arg("device"), py::arg("threads"), py::arg("wall_time_s"),
+          py::arg("timeseries") = py::none(),
           "Results with the metadata of `like` and these rows, summarized (merging chunks)");
 
   m.def(

@@ -245,7 +245,8 @@ ModelStorage compile(const Scenario& s) {
   out.model_.warmup_s = s.warmup_s;
   if (s.timeseries_step_s > 0) {
     out.model_.timeseries_step_s = s.timeseries_step_s;
-    out.model_.timeseries_bins = static_cast<uint32_t>(std::ceil(s.horizon_s / s.timeseries_step_s));
+    out.model_.timeseries_bins =
+        static_cast<uint32_t>(std::ceil(s.horizon_s / s.timeseries_step_s));
   }
   out.model_.discipline = s.policy.discipline;
   out.model_.backfill = s.policy.backfill;

@@ -1320,9 +1320,9 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   if (root["timeseries"]) {
     const YAML::Node ts = root["timeseries"];
     expect_map(ctx, ts, "timeseries", {"step"});
-    s.timeseries_step_s = read_duration(
-        ctx, require(ctx, ts, "timeseries", "step", "a bin width such as 1h"), "timeseries.step",
-        false);
+    s.timeseries_step_s =
+        read_duration(ctx, require(ctx, ts, "timeseries", "step", "a bin width such as 1h"),
+                      "timeseries.step", false);
     const double bins = std::ceil(s.horizon_s / s.timeseries_step_s);
     if (bins > kMaxTimeseriesBins)
       ctx.fail(ts["step"], "timeseries.step",

@@ -1,4 +1,6 @@
 // The gpucap command line: exit codes, messages, quiet mode, HDF5 output.
+#include "support/cli.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -10,7 +12,6 @@
 
 #include "gpucap/backend.hpp"
 #include "gpucap/hdf5_results.hpp"
-#include "support/cli.hpp"
 
 namespace {
 

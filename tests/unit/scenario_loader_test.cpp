@@ -305,10 +305,11 @@ TEST_F(ScenarioLoader, NegativePrice) {
 }
 
 TEST_F(ScenarioLoader, BadDurationUnit) {
-  EXPECT_EQ(error_of(edit("horizon: 10d", "horizon: 3 fortnights")),
-            "test.yaml:2:10: horizon: \"3 fortnights\" has an unknown unit \"fortnights\"; a "
-            "duration: a number of seconds, or a number with a unit us, ms, s, min, h, d or w (e.g. "
-            "90s, 30min, 12h)");
+  EXPECT_EQ(
+      error_of(edit("horizon: 10d", "horizon: 3 fortnights")),
+      "test.yaml:2:10: horizon: \"3 fortnights\" has an unknown unit \"fortnights\"; a "
+      "duration: a number of seconds, or a number with a unit us, ms, s, min, h, d or w (e.g. "
+      "90s, 30min, 12h)");
 }
 
 TEST_F(ScenarioLoader, DurationMustBePositive) {

@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "gpucap/hdf5_results.hpp"
-#include "support/cli.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+
+#include "support/cli.hpp"
 
 namespace {
 

@@ -202,8 +202,7 @@ struct ArenaLayout {
 class ReplicationEngine {
  public:
   GPUCAP_HD ReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
-                              void* arena, double* scalars, double* pool_values,
-                              double* timeseries)
+                              void* arena, double* scalars, double* pool_values, double* timeseries)
       : m_(model), seed_(seed), replication_(replication), out_(scalars), pool_out_(pool_values) {
     usage_.values = model.timeseries_bins > 0 ? timeseries : nullptr;
     usage_.step_s = model.timeseries_step_s;

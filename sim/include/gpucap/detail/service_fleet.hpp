@@ -21,8 +21,8 @@
 #include <cstdint>
 
 #include "gpucap/billing.hpp"
-#include "gpucap/detail/usage_series.hpp"
 #include "gpucap/compiled_model.hpp"
+#include "gpucap/detail/usage_series.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/histogram.hpp"

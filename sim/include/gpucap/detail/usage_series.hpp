@@ -45,7 +45,8 @@ struct UsageSeries {
       const double lo = b * step_s;
       const double length = horizon_s - lo < step_s ? horizon_s - lo : step_s;
       for (uint32_t p = 0; p < pool_count; ++p)
-        values[static_cast<uint64_t>(p) * bins + b] = length > 0 ? values[p * bins + b] / length : 0;
+        values[static_cast<uint64_t>(p) * bins + b] =
+            length > 0 ? values[p * bins + b] / length : 0;
     }
   }
 };
