@@ -372,7 +372,9 @@ PYBIND11_MODULE(_core, m) {
     cpu["name"] = gpucap::cpu_backend_name();
     cpu["threads"] = gpucap::resolve_thread_count(0);
     out["cpu"] = cpu;
-    out["cuda"] = backend_dict(gpucap::cuda_backend(), "nvcc was not found when gpucap was built");
+    out["cuda"] =
+        backend_dict(gpucap::cuda_backend(),
+                     "GPUCAP_ENABLE_CUDA was OFF or nvcc was not found when gpucap was built");
     out["thrust-omp"] = backend_dict(gpucap::thrust_omp_backend(),
                                      "no CCCL headers or no OpenMP when gpucap was built");
     const gpucap::DeviceBackend* automatic =

@@ -411,8 +411,9 @@ int cmd_info() {
             << "backends:\n"
             << "  cpu (" << gpucap::cpu_backend_name() << "): available, "
             << gpucap::resolve_thread_count(0) << " threads\n";
-  print_device_backend("cuda", gpucap::cuda_backend(),
-                       "nvcc was not found when gpucap was configured; GPUCAP_ENABLE_CUDA");
+  print_device_backend(
+      "cuda", gpucap::cuda_backend(),
+      "GPUCAP_ENABLE_CUDA was OFF or nvcc was not found when gpucap was configured");
   print_device_backend("thrust-omp", gpucap::thrust_omp_backend(),
                        "no CCCL headers or no OpenMP at configure time");
   const gpucap::DeviceBackend* automatic =
