@@ -61,8 +61,10 @@ constexpr int kScalars = kScalarMetricCount;
 constexpr std::size_t kArenaAlignment = 256;
 /// Batches per run when the run is long enough to keep the device busy: progress granularity.
 constexpr uint64_t kTargetBatches = 8;
-/// A batch holds at least this many items per worker, so each worker's tail is short.
-constexpr uint64_t kItemsPerWorker = 4;
+/// A batch holds at least this many items per worker, so that a worker's last replication (the
+/// batch's tail) is a small part of the batch. Fewer items per worker give more batches, hence
+/// more progress updates and quicker cancellation, on runs of a few hundred thousand.
+constexpr uint64_t kItemsPerWorker = 2;
 
 #if GPUCAP_DEVICE_IS_CUDA
 constexpr const char* kBackendName = "cuda";
@@ -70,7 +72,7 @@ constexpr const char* kBackendName = "cuda";
 constexpr const char* kTargets = GPUCAP_CUDA_TARGETS;
 
 [[noreturn]] void throw_cuda(cudaError_t error, const char* what) {
-  cudaGetLastError();  // clear a sticky error where possible
+  cudaGetLastError();  // clears the error where it can be cleared (not after a kernel fault)
   throw RunError(std::string("CUDA error in ") + what + ": " + cudaGetErrorString(error) + " (" +
                  cudaGetErrorName(error) + ")");
 }
@@ -93,7 +95,13 @@ class DeviceBuffer {
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   ~DeviceBuffer() {
-    if (size_ > 0) thr::device_free(ptr_);
+    // Never throw from here: after a fatal kernel error cudaFree reports that error again, and
+    // the buffer is being freed while that error is already on its way to the caller.
+    if (size_ == 0) return;
+    try {
+      thr::device_free(ptr_);
+    } catch (...) {
+    }
   }
   T* get() const { return thr::raw_pointer_cast(ptr_); }
   thr::device_ptr<T> begin() const { return ptr_; }

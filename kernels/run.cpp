@@ -30,6 +30,18 @@ RunResults describe_run(const std::vector<Scenario>& points,
                                   "settings but not which pools there are");
   }
   for (const SweepParameter& parameter : sweep)
+    if (parameter.path == "seed" || parameter.path == "replications")
+      throw std::invalid_argument(
+          "a sweep cannot vary '" + parameter.path +
+          "': every point runs the same replications with the same random numbers; give "
+          "them with the run's replications and seed options instead");
+  for (std::size_t p = 1; p < points.size(); ++p)
+    if ((!options.has_seed && points[p].seed != first.seed) ||
+        (options.replications == 0 && points[p].replications != first.replications))
+      throw std::invalid_argument("sweep point " + std::to_string(p) +
+                                  " has another seed or replication count than point 0; a "
+                                  "sweep's points share both");
+  for (const SweepParameter& parameter : sweep)
     if (parameter.values.size() != points.size())
       throw std::invalid_argument("sweep parameter " + parameter.path + " has " +
                                   std::to_string(parameter.values.size()) + " values for " +

@@ -35,8 +35,15 @@ namespace {
 /// Results shared between Python objects and the numpy arrays that view them.
 using ResultsPtr = std::shared_ptr<gpucap::RunResults>;
 
-/// A read-only numpy view of `data` with `shape` (C order), kept alive by `owner`.
-py::array view(const double* data, std::vector<py::ssize_t> shape, const py::object& owner) {
+/// A read-only numpy view of `values` with `shape` (C order), kept alive by `owner`.
+py::array view(const std::vector<double>& values, std::vector<py::ssize_t> shape,
+               const py::object& owner) {
+  py::ssize_t elements = 1;
+  for (py::ssize_t n : shape) elements *= n;
+  if (static_cast<py::ssize_t>(values.size()) != elements)
+    throw std::invalid_argument(
+        "these results hold no rows (a description of a run, not its output)");
+  const double* data = values.data();
   std::vector<py::ssize_t> strides(shape.size());
   py::ssize_t stride = sizeof(double);
   for (std::size_t i = shape.size(); i-- > 0;) {
@@ -90,7 +97,7 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
   std::mutex mutex;
   std::condition_variable cv;
   bool finished = false;
-  bool interrupted = false;
+  std::unique_ptr<py::error_already_set> signal_error;
   std::unique_ptr<py::error_already_set> callback_error;
   {
     py::gil_scoped_release release;
@@ -110,12 +117,13 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
         if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) break;
       }
       py::gil_scoped_acquire acquire;
-      if (!interrupted && PyErr_CheckSignals() != 0) {
-        PyErr_Clear();
-        interrupted = true;
+      if (!signal_error && PyErr_CheckSignals() != 0) {
+        // A signal handler raised (KeyboardInterrupt for Ctrl-C, or whatever a handler of the
+        // caller's raises): cancel the run, and raise that same exception once it has stopped.
+        signal_error = std::make_unique<py::error_already_set>();
         monitor.cancel = true;
       }
-      if (progress && !callback_error && !interrupted) {
+      if (progress && !callback_error && !signal_error) {
         try {
           progress(monitor.done.load());
         } catch (py::error_already_set& e) {
@@ -126,10 +134,7 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
     }
     worker.join();
   }
-  if (interrupted) {
-    PyErr_SetNone(PyExc_KeyboardInterrupt);
-    throw py::error_already_set();
-  }
+  if (signal_error) throw std::move(*signal_error);
   if (callback_error) throw std::move(*callback_error);
   if (error) std::rethrow_exception(error);
   if (progress) progress(monitor.done.load());
@@ -236,7 +241,7 @@ PYBIND11_MODULE(_core, m) {
           "scalars",
           [](py::object self) {
             const auto& r = self.cast<const gpucap::RunResults&>();
-            return view(r.scalars.data(),
+            return view(r.scalars,
                         {static_cast<py::ssize_t>(r.points),
                          static_cast<py::ssize_t>(r.replications), gpucap::kScalarMetricCount},
                         self);
@@ -247,7 +252,7 @@ PYBIND11_MODULE(_core, m) {
           [](py::object self) {
             const auto& r = self.cast<const gpucap::RunResults&>();
             return view(
-                r.pool_values.data(),
+                r.pool_values,
                 {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.replications),
                  static_cast<py::ssize_t>(r.pool_count()), gpucap::kPoolMetricCount},
                 self);
@@ -260,7 +265,7 @@ PYBIND11_MODULE(_core, m) {
             const auto& r = self.cast<const gpucap::RunResults&>();
             if (r.timeseries_bins == 0) return py::none();
             return view(
-                r.timeseries.data(),
+                r.timeseries,
                 {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.replications),
                  static_cast<py::ssize_t>(r.pool_count()),
                  static_cast<py::ssize_t>(r.timeseries_bins)},

@@ -144,3 +144,26 @@ def test_time_series_adds_up_to_the_gpu_hours_used(mmc, tmp_path):
     back = gpucap.load_results(tmp_path / "ts.h5")
     assert np.array_equal(back.timeseries, r.timeseries)
     assert back.timeseries_step_s == r.timeseries_step_s
+
+
+def test_a_signal_handlers_own_exception_stops_the_run(mmc):
+    class Deadline(Exception):
+        pass
+
+    def on_alarm(signum, frame):
+        raise Deadline()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(Deadline):
+            gpucap.run(mmc.with_overrides({"horizon": "20000h"}), replications=100000, progress=False)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_run_description_has_no_rows_to_view(mmc):
+    described = gpucap._core.describe_run([mmc._core], [], mmc.to_yaml(), 10, None)
+    with pytest.raises(ValueError, match="hold no rows"):
+        described.scalars

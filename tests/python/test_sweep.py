@@ -67,3 +67,32 @@ def test_bad_grids_are_clear_errors(mmc):
         gpucap.sweep(mmc, {"horizon": []}, replications=2, progress=False)
     with pytest.raises(gpucap.ScenarioError):
         gpucap.sweep(mmc, {"pools.gpus.quota": [4, -1]}, replications=2, progress=False)
+
+
+def test_numpy_values_and_string_entries(mmc):
+    r = gpucap.sweep(mmc, {"pools.gpus.quota": np.arange(4, 6),
+                           "pools.gpus.price_usd_per_gpu_hour": np.linspace(1.0, 2.0, 2)},
+                     replications=5, progress=False)
+    assert list(r.parameters["pools.gpus.quota"]) == ["4", "4", "5", "5"]
+    assert list(r.parameters["pools.gpus.price_usd_per_gpu_hour"]) == ["1.0", "2.0", "1.0", "2.0"]
+    r = gpucap.sweep(mmc, {"pools.gpus.quota": [np.int64(4), np.int32(5)], "warmup": [np.str_("5h")]},
+                     replications=5, progress=False)
+    assert list(r.parameters["pools.gpus.quota"]) == ["4", "5"]
+    assert list(r.parameters["warmup"]) == ["5h", "5h"]
+    with pytest.raises(TypeError, match="must be a list of values"):
+        gpucap.sweep(mmc, {"horizon": "200h"}, replications=2, progress=False)
+
+
+def test_seed_and_replications_cannot_be_swept(mmc):
+    with pytest.raises(ValueError, match="a sweep cannot vary 'seed'"):
+        gpucap.sweep(mmc, {"seed": [1, 2]}, replications=2, progress=False)
+    with pytest.raises(ValueError, match="a sweep cannot vary 'replications'"):
+        gpucap.sweep(mmc, {"replications": [1, 2]}, progress=False)
+
+
+def test_frames_keep_the_grid_order_and_take_one_metric_name(mmc):
+    r = gpucap.sweep(mmc, {"pools.gpus.quota": [4, 5], "horizon": ["200h", "300h"]}, replications=3,
+                     progress=False)
+    df = r.to_pandas("cost")
+    assert list(df.columns) == ["pools.gpus.quota", "horizon", "cost"]
+    assert list(r.summary("cost").index.get_level_values("metric").unique()) == ["cost"]

@@ -98,6 +98,19 @@ TEST(Sweep, PointsShareTheirRandomNumbers) {
     EXPECT_EQ(alone.scalar(0, i, gpucap::kCostUsd), r.scalar(1, i, gpucap::kCostUsd));
 }
 
+TEST(Sweep, SeedAndReplicationsAreNotSweepParameters) {
+  const auto grid = gpucap::expand_grid({{"seed", {"1", "2"}}});
+  const auto points = gpucap::load_sweep_points(kMmc, "sweep-test", ".", {}, grid);
+  try {
+    gpucap::run_points(points, grid, kMmc, gpucap::RunOptions{});
+    FAIL() << "sweeping the seed must be refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("a sweep cannot vary 'seed'"), std::string::npos);
+  }
+  // Points that differ in seed through other overrides are refused too.
+  EXPECT_THROW(gpucap::run_points(points, {}, kMmc, gpucap::RunOptions{}), std::invalid_argument);
+}
+
 TEST(Sweep, PointsMustKeepTheirPools) {
   const auto grid =
       gpucap::expand_grid({{"pools.more", {"{gpu: H100, price_usd_per_gpu_hour: 1.0, quota: 2}"}}});

@@ -34,6 +34,15 @@ def _pool_metric_index(metric: str) -> int:
         raise KeyError(f"unknown pool metric {metric!r}; valid: {', '.join(POOL_INDEX)}") from None
 
 
+def _names(metrics: Optional[Union[str, Sequence[str]]], default: List[str]) -> List[str]:
+    """Metric names from one name, a list of names, or None (all)."""
+    if metrics is None:
+        return list(default)
+    if isinstance(metrics, str):
+        return [metrics]
+    return list(metrics)
+
+
 def _interval(values: np.ndarray, confidence: float) -> Tuple[float, float, float, float]:
     """Mean, standard deviation and Student-t interval of the mean of `values`."""
     n = values.size
@@ -190,7 +199,7 @@ class Results:
         """
         import pandas as pd
 
-        names = list(metrics) if metrics is not None else self.metrics
+        names = _names(metrics, self.metrics)
         idx = [_metric_index(m) for m in names]
         s = self._core.summary  # [points, metrics, 7]
         points = range(self.points) if point is None else [point]
@@ -208,7 +217,7 @@ class Results:
         """Pool statistics, indexed by (point, pool, metric), with units."""
         import pandas as pd
 
-        names = list(metrics) if metrics is not None else list(POOL_INDEX)
+        names = _names(metrics, list(POOL_INDEX))
         idx = [_pool_metric_index(m) for m in names]
         s = self._core.pool_summary  # [points, pools, metrics, 7]
         rows, index = [], []
@@ -227,7 +236,7 @@ class Results:
         plus the sweep parameters; ``df.attrs["units"]`` maps columns to units."""
         import pandas as pd
 
-        names = list(metrics) if metrics is not None else self.metrics
+        names = _names(metrics, self.metrics)
         idx = [_metric_index(m) for m in names]
         flat = self._core.scalars[:, :, idx].reshape(self.points * self.replications, len(idx))
         index = pd.MultiIndex.from_product(
@@ -235,8 +244,8 @@ class Results:
             names=["point", "replication"],
         )
         df = pd.DataFrame(flat, columns=names, index=index)
-        for path, values in self._core.sweep:
-            df.insert(0, path, np.repeat(np.array(values, dtype=object), self.replications))
+        for column, (path, values) in enumerate(self._core.sweep):
+            df.insert(column, path, np.repeat(np.array(values, dtype=object), self.replications))
         df.attrs["units"] = {m: UNITS[m] for m in names}
         return df
 

@@ -77,6 +77,9 @@ def sweep(
     if not grid:
         raise ValueError("sweep: the grid is empty; give {path: [values...]}")
     paths = list(grid.keys())
+    for path in paths:
+        if isinstance(grid[path], (str, bytes)) or not hasattr(grid[path], "__iter__"):
+            raise TypeError(f"sweep: grid entry {path!r} must be a list of values, got {grid[path]!r}")
     values = [list(grid[p]) for p in paths]
     for path, vals in zip(paths, values):
         if len(vals) == 0:

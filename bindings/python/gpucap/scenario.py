@@ -6,6 +6,7 @@ import math
 import os
 from typing import Any, Iterable, List, Mapping, Sequence, Union
 
+import numpy as np
 import yaml
 
 from . import _core
@@ -15,6 +16,8 @@ Overrides = Union[Mapping[str, Any], Iterable[str], None]
 
 def yaml_value(value: Any) -> str:
     """A Python value in the YAML syntax of an override ("1.5", "30min", "[a, b]", "true")."""
+    if isinstance(value, np.generic):  # numpy scalars, as np.arange and np.linspace give
+        value = value.item()
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
@@ -60,7 +63,7 @@ class Scenario:
     ) -> None:
         self._text = text
         self._origin = origin
-        self._base_dir = base_dir
+        self._base_dir = os.path.abspath(base_dir)  # also right on a Dask worker elsewhere
         self._overrides = _override_list(overrides)
         self._core = _core.parse_scenario(text, origin, base_dir, self._overrides)
 
