@@ -6,7 +6,8 @@
 //   gpucap validate SCENARIO.yaml [--set k=v]...
 //   gpucap info
 //
-// Exit codes: 0 success, 1 a run or output failed, 2 bad usage or an invalid scenario.
+// Exit codes: 0 success, 1 a run or output failed (or its backend cannot run here), 2 bad usage
+// or an invalid scenario.
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
@@ -445,6 +446,10 @@ int main(int argc, char** argv) {
     return kExitUsage;
   } catch (const gpucap::ScenarioError& e) {
     std::cerr << "gpucap: invalid scenario: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    // Arguments that parse but cannot go together (e.g. a sweep over the seed).
+    std::cerr << "gpucap " << command << ": " << e.what() << "\n";
     return kExitUsage;
   } catch (const gpucap::BackendUnavailable& e) {
     std::cerr << "gpucap: error: " << e.what() << "\n";

@@ -145,6 +145,9 @@ TEST(Sweep, CliWritesEveryPointAndAPairedTable) {
   const Outcome missing = gpucap_cli("sweep " + scenario + " -r 2");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_NE(missing.output.find("at least one --grid"), std::string::npos) << missing.output;
+  const Outcome seed = gpucap_cli("sweep " + scenario + " --grid seed=1,2 --set warmup=0s -r 2");
+  EXPECT_EQ(seed.exit_code, 2);
+  EXPECT_NE(seed.output.find("a sweep cannot vary 'seed'"), std::string::npos) << seed.output;
   const Outcome bad_metric =
       gpucap_cli("sweep " + scenario + " --grid horizon=50h --set warmup=0s -r 2 --metrics cots");
   EXPECT_EQ(bad_metric.exit_code, 2);
