@@ -10,6 +10,11 @@ const DeviceBackend* cuda_backend_impl();  // kernels/device_backend.cu, built w
 const DeviceBackend* thrust_omp_backend_impl();  // the same source, built with g++
 #endif
 
+const char* const kCudaNotBuilt =
+    "GPUCAP_ENABLE_CUDA was OFF or nvcc was not found when gpucap was configured";
+const char* const kThrustOmpNotBuilt =
+    "the CCCL headers or OpenMP were not found when gpucap was configured";
+
 const DeviceBackend* cuda_backend() {
 #if GPUCAP_HAVE_CUDA_BACKEND
   return cuda_backend_impl();
@@ -46,9 +51,10 @@ const DeviceBackend* resolve_backend(BackendChoice choice) {
       const DeviceBackend* cuda = cuda_backend();
       if (!cuda)
         throw BackendUnavailable(
-            "backend cuda: this build of gpucap has no CUDA backend (nvcc was not found when it "
-            "was configured; rebuild with -DGPUCAP_ENABLE_CUDA=ON on a machine with the CUDA "
-            "toolkit)");
+            std::string("backend cuda: this build of gpucap has no CUDA backend (") +
+            kCudaNotBuilt +
+            "; rebuild with -DGPUCAP_ENABLE_CUDA=ON on a machine with the "
+            "CUDA toolkit)");
       const DeviceProbe probe = cuda->probe();
       if (!probe.usable()) throw BackendUnavailable("backend cuda: " + probe.why_none);
       return cuda;
@@ -57,8 +63,8 @@ const DeviceBackend* resolve_backend(BackendChoice choice) {
       const DeviceBackend* omp = thrust_omp_backend();
       if (!omp)
         throw BackendUnavailable(
-            "backend thrust-omp: this build of gpucap has no Thrust OpenMP backend (the CCCL "
-            "headers or OpenMP were not found when it was configured)");
+            std::string("backend thrust-omp: this build of gpucap has no Thrust OpenMP backend (") +
+            kThrustOmpNotBuilt + ")");
       return omp;
     }
   }

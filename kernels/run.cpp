@@ -2,7 +2,6 @@
 #include "gpucap/run.hpp"
 
 #include <chrono>
-#include <cmath>
 #include <stdexcept>
 
 #include "gpucap/compile.hpp"
@@ -47,11 +46,8 @@ RunResults describe_run(const std::vector<Scenario>& points,
                                   std::to_string(parameter.values.size()) + " values for " +
                                   std::to_string(points.size()) + " points");
   // The time series' bins must line up across points.
-  const auto bins_of = [](const Scenario& s) {
-    return s.timeseries_step_s > 0 ? std::ceil(s.horizon_s / s.timeseries_step_s) : 0.0;
-  };
   for (std::size_t p = 1; p < points.size(); ++p)
-    if (bins_of(points[p]) != bins_of(first) ||
+    if (points[p].timeseries_bins() != first.timeseries_bins() ||
         points[p].timeseries_step_s != first.timeseries_step_s)
       throw std::invalid_argument("sweep point " + std::to_string(p) +
                                   " records another time series than point 0 (timeseries.step "
@@ -59,7 +55,7 @@ RunResults describe_run(const std::vector<Scenario>& points,
   RunResults r;
   r.gpucap_version = kVersion;
   r.timeseries_step_s = first.timeseries_step_s;
-  r.timeseries_bins = static_cast<std::size_t>(bins_of(first));
+  r.timeseries_bins = static_cast<std::size_t>(first.timeseries_bins());
   r.scenario_name = first.name;
   r.scenario_text = base_text;
   r.seed = options.has_seed ? options.seed : first.seed;

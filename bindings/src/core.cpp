@@ -287,6 +287,18 @@ PYBIND11_MODULE(_core, m) {
                                                   gpucap::kPoolMetricCount});
           },
           "[points, pools, metrics, 7]")
+      .def(
+          "paired_difference",
+          [](const gpucap::RunResults& r, int metric, std::size_t a, std::size_t b) {
+            if (metric < 0 || metric >= gpucap::kScalarMetricCount || a >= r.points ||
+                b >= r.points)
+              throw std::out_of_range("paired_difference: metric or point out of range");
+            const gpucap::MetricSummary s =
+                gpucap::paired_difference(r, static_cast<gpucap::ScalarMetric>(metric), a, b);
+            return py::make_tuple(s.n, s.mean, s.std);
+          },
+          py::arg("metric"), py::arg("a"), py::arg("b"),
+          "(n, mean, std) of metric at point a minus point b, replication by replication")
       .def("save", [](const gpucap::RunResults& r,
                       const std::string& path) { gpucap::write_results_hdf5(r, path); })
       .def_static("load",
@@ -377,11 +389,8 @@ PYBIND11_MODULE(_core, m) {
     cpu["name"] = gpucap::cpu_backend_name();
     cpu["threads"] = gpucap::resolve_thread_count(0);
     out["cpu"] = cpu;
-    out["cuda"] =
-        backend_dict(gpucap::cuda_backend(),
-                     "GPUCAP_ENABLE_CUDA was OFF or nvcc was not found when gpucap was built");
-    out["thrust-omp"] = backend_dict(gpucap::thrust_omp_backend(),
-                                     "no CCCL headers or no OpenMP when gpucap was built");
+    out["cuda"] = backend_dict(gpucap::cuda_backend(), gpucap::kCudaNotBuilt);
+    out["thrust-omp"] = backend_dict(gpucap::thrust_omp_backend(), gpucap::kThrustOmpNotBuilt);
     const gpucap::DeviceBackend* automatic =
         gpucap::resolve_backend(gpucap::BackendChoice::automatic);
     out["auto"] = automatic ? automatic->name : "cpu";

@@ -412,11 +412,8 @@ int cmd_info() {
             << "backends:\n"
             << "  cpu (" << gpucap::cpu_backend_name() << "): available, "
             << gpucap::resolve_thread_count(0) << " threads\n";
-  print_device_backend(
-      "cuda", gpucap::cuda_backend(),
-      "GPUCAP_ENABLE_CUDA was OFF or nvcc was not found when gpucap was configured");
-  print_device_backend("thrust-omp", gpucap::thrust_omp_backend(),
-                       "no CCCL headers or no OpenMP at configure time");
+  print_device_backend("cuda", gpucap::cuda_backend(), gpucap::kCudaNotBuilt);
+  print_device_backend("thrust-omp", gpucap::thrust_omp_backend(), gpucap::kThrustOmpNotBuilt);
   const gpucap::DeviceBackend* automatic =
       gpucap::resolve_backend(gpucap::BackendChoice::automatic);
   std::cout << "--backend auto runs on: " << (automatic ? automatic->name : "cpu") << "\n";

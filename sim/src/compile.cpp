@@ -243,11 +243,8 @@ ModelStorage compile(const Scenario& s) {
     out.model_.has_checkpoint_moves = out.model_.has_checkpoint_moves || w.checkpoint_size_gb > 0;
   out.model_.horizon_s = s.horizon_s;
   out.model_.warmup_s = s.warmup_s;
-  if (s.timeseries_step_s > 0) {
-    out.model_.timeseries_step_s = s.timeseries_step_s;
-    out.model_.timeseries_bins =
-        static_cast<uint32_t>(std::ceil(s.horizon_s / s.timeseries_step_s));
-  }
+  out.model_.timeseries_step_s = s.timeseries_step_s;
+  out.model_.timeseries_bins = static_cast<uint32_t>(s.timeseries_bins());
   out.model_.discipline = s.policy.discipline;
   out.model_.backfill = s.policy.backfill;
   out.model_.queue_capacity = s.policy.queue_capacity;

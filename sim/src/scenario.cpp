@@ -29,6 +29,10 @@ double DistributionSpec::mean() const {
   return 0.0;
 }
 
+double Scenario::timeseries_bins() const {
+  return timeseries_step_s > 0 ? std::ceil(horizon_s / timeseries_step_s) : 0.0;
+}
+
 int Scenario::pool_index(const std::string& pool_name) const {
   for (std::size_t i = 0; i < pools.size(); ++i)
     if (pools[i].name == pool_name) return static_cast<int>(i);

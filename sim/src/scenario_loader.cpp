@@ -1323,7 +1323,7 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
     s.timeseries_step_s =
         read_duration(ctx, require(ctx, ts, "timeseries", "step", "a bin width such as 1h"),
                       "timeseries.step", false);
-    const double bins = std::ceil(s.horizon_s / s.timeseries_step_s);
+    const double bins = s.timeseries_bins();
     if (bins > kMaxTimeseriesBins)
       ctx.fail(ts["step"], "timeseries.step",
                "gives " + text::format_number(bins) + " bins over the horizon; at most " +

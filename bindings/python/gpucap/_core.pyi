@@ -65,6 +65,8 @@ class Results:
     @property
     def pool_summary(self) -> np.ndarray:
         """[points, pools, metrics, 7]."""
+    def paired_difference(self, metric: int, a: int, b: int) -> Tuple[int, float, float]:
+        """(n, mean, std) of the metric at point a minus point b, replication by replication."""
     def save(self, path: str) -> None: ...
     @staticmethod
     def load(path: str) -> "Results": ...

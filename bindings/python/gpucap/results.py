@@ -43,15 +43,6 @@ def _names(metrics: Optional[Union[str, Sequence[str]]], default: List[str]) -> 
     return list(metrics)
 
 
-def _interval(values: np.ndarray, confidence: float) -> Tuple[float, float, float, float]:
-    """Mean, standard deviation and Student-t interval of the mean of `values`."""
-    n = values.size
-    mean = float(values.mean())
-    std = float(values.std(ddof=1)) if n > 1 else 0.0
-    half = _core.student_t_quantile(confidence, n - 1) * std / math.sqrt(n) if n > 1 else 0.0
-    return mean, std, mean - half, mean + half
-
-
 @dataclasses.dataclass
 class CheapestPoint:
     """The answer of :meth:`Results.cheapest`.
@@ -254,10 +245,10 @@ class Results:
     def paired_difference(self, metric: str, a: int, b: int, confidence: float = 0.95) -> Dict[str, float]:
         """Metric at point a minus point b, replication by replication (common random numbers),
         with its mean, standard deviation and Student-t interval."""
-        x = self[metric]
-        d = np.asarray(x[a] - x[b], dtype=float)
-        mean, std, low, high = _interval(d, confidence)
-        return {"mean": mean, "std": std, "ci_low": low, "ci_high": high, "n": int(d.size)}
+        a, b = range(self.points)[a], range(self.points)[b]  # negative indices too
+        n, mean, std = self._core.paired_difference(_metric_index(metric), a, b)
+        half = _core.student_t_quantile(confidence, n - 1) * std / math.sqrt(n) if n > 1 else 0.0
+        return {"mean": mean, "std": std, "ci_low": mean - half, "ci_high": mean + half, "n": int(n)}
 
     def cheapest(
         self,
@@ -304,7 +295,7 @@ class Results:
                  "significant": p != best and (d["ci_low"] > 0 or d["ci_high"] < 0)}
             )
         comparisons = pd.DataFrame(rows, index=pd.RangeIndex(self.points, name="point"))
-        mean, _, low, high = (summary[best, j, 0], 0, summary[best, j, 2], summary[best, j, 3])
+        mean, low, high = summary[best, j, [0, 2, 3]]
         return CheapestPoint(best, self.point_parameters(best), objective, float(mean), float(low), float(high), comparisons)
 
     # -- files ---------------------------------------------------------------------------------

@@ -113,6 +113,10 @@ const DeviceBackend* cuda_backend();
 /// The kernels on Thrust's OpenMP system, or null when not built (no CCCL headers, no OpenMP).
 const DeviceBackend* thrust_omp_backend();
 
+/// Why a build lacks the CUDA or the thrust-omp backend, for messages (`gpucap info`, errors).
+extern const char* const kCudaNotBuilt;
+extern const char* const kThrustOmpNotBuilt;
+
 /// Runs `task` on the CPU with `threads` OpenMP threads (0 = all); leaves block_moments alone.
 void run_replications_cpu(const ReplicationTask& task, int threads);
 

@@ -173,6 +173,8 @@ struct Scenario {
 
   /// Index of the pool with this name, or -1.
   int pool_index(const std::string& pool_name) const;
+  /// Bins of the time series: ceil(horizon / step), or 0 when none is recorded.
+  double timeseries_bins() const;
   /// Region by name, or nullptr.
   const RegionSpec* region(const std::string& region_name) const;
   /// Latency (ms) and bandwidth (Gbit/s) between two regions, either direction; < 0: not given.

@@ -44,9 +44,10 @@ struct UsageSeries {
     for (uint32_t b = 0; b < bins; ++b) {
       const double lo = b * step_s;
       const double length = horizon_s - lo < step_s ? horizon_s - lo : step_s;
-      for (uint32_t p = 0; p < pool_count; ++p)
-        values[static_cast<uint64_t>(p) * bins + b] =
-            length > 0 ? values[p * bins + b] / length : 0;
+      for (uint32_t p = 0; p < pool_count; ++p) {
+        double& v = values[static_cast<uint64_t>(p) * bins + b];
+        v = length > 0 ? v / length : 0;
+      }
     }
   }
 };
