@@ -1,23 +1,31 @@
 // gpucap: compile a scenario, run its replications on a backend, summarize.
 #include "gpucap/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
 #include "gpucap/compile.hpp"
+#include "gpucap/input_file.hpp"
+#include "gpucap/memory_estimate.hpp"
+#include "gpucap/replication.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/version.hpp"
 
 namespace gpucap {
 
 RunResults run(const Scenario& scenario, const RunOptions& options) {
-  return run_points({scenario}, {}, scenario.source_text, options);
+  return run_points({scenario}, {}, scenario, options);
 }
 
 RunResults describe_run(const std::vector<Scenario>& points,
-                        const std::vector<SweepParameter>& sweep, const std::string& base_text,
+                        const std::vector<SweepParameter>& sweep, const Scenario& base,
                         const RunOptions& options) {
   if (points.empty()) throw std::invalid_argument("run_points: no points");
+  if (options.replications > kMaxReplications)
+    throw std::invalid_argument("replications must be from 1 to " +
+                                std::to_string(kMaxReplications) + ", got " +
+                                std::to_string(options.replications));
   const Scenario& first = points.front();
   for (std::size_t p = 1; p < points.size(); ++p) {
     bool same = points[p].pools.size() == first.pools.size();
@@ -57,7 +65,12 @@ RunResults describe_run(const std::vector<Scenario>& points,
   r.timeseries_step_s = first.timeseries_step_s;
   r.timeseries_bins = static_cast<std::size_t>(first.timeseries_bins());
   r.scenario_name = first.name;
-  r.scenario_text = base_text;
+  r.scenario_text = base.source_text;
+  r.scenario_original_text = base.original_text;
+  r.scenario_overrides = base.overrides;
+  r.input_files = base.input_files;
+  for (const Scenario& point : points)
+    r.input_files.insert(r.input_files.end(), point.input_files.begin(), point.input_files.end());
   r.seed = options.has_seed ? options.seed : first.seed;
   r.points = points.size();
   r.replications = options.replications > 0 ? options.replications : first.replications;
@@ -68,12 +81,33 @@ RunResults describe_run(const std::vector<Scenario>& points,
 }
 
 RunResults run_points(const std::vector<Scenario>& points, const std::vector<SweepParameter>& sweep,
-                      const std::string& base_text, const RunOptions& options) {
-  RunResults r = describe_run(points, sweep, base_text, options);
+                      const Scenario& base, const RunOptions& options) {
+  RunResults r = describe_run(points, sweep, base, options);
+  if (options.threads < 0 || options.threads > kMaxThreads)
+    throw std::invalid_argument("threads must be from 0 (all cores) to " +
+                                std::to_string(kMaxThreads) + ", got " +
+                                std::to_string(options.threads));
   const DeviceBackend* device = resolve_backend(options.backend);
   std::vector<ModelStorage> models;
   models.reserve(points.size());
   for (const Scenario& point : points) models.push_back(compile(point));
+  {
+    // Refuse before allocating what does not fit (a device backend holds the same host rows).
+    uint64_t arena_bytes = 0;
+    for (const ModelStorage& m : models)
+      arena_bytes = std::max<uint64_t>(arena_bytes, replication_arena_bytes(m.model()));
+    const int threads = device ? 0 : resolve_thread_count(options.threads);
+    const MemoryEstimate estimate =
+        estimate_run_memory(r.points, r.replications, r.pool_count(), r.timeseries_bins,
+                            arena_bytes, static_cast<uint64_t>(threads), options.writes_file);
+    const uint64_t available = available_host_memory_bytes();
+    if (estimate.total_bytes() > available)
+      throw std::invalid_argument(
+          std::to_string(r.points * r.replications) + " replications need about " +
+          estimate.describe() + ", more than the " + format_bytes(available) +
+          " of memory available; run fewer replications (or fewer sweep points, threads or "
+          "time-series bins), or split the run (first_replication)");
+  }
   r.scalars.assign(r.points * r.replications * kScalarMetricCount, 0.0);
   r.pool_values.assign(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.0);
   r.timeseries.assign(r.points * r.replications * r.pool_count() * r.timeseries_bins, 0.0);

@@ -1,6 +1,7 @@
 // gpucap: sweep grids: parsing, the cartesian product, and loading every point.
 #include "gpucap/sweep.hpp"
 
+#include "gpucap/detail/text.hpp"
 #include "gpucap/scenario_loader.hpp"
 
 namespace gpucap {
@@ -8,7 +9,7 @@ namespace gpucap {
 SweepAxis parse_grid_axis(const std::string& text) {
   const auto eq = text.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
-    throw ScenarioError("--grid " + text +
+    throw ScenarioError("--grid " + gpucap::text::excerpt(text) +
                         ": expected dotted.path=value1,value2,..., e.g. "
                         "pools.reserved.count=0,8,16");
   SweepAxis axis;
@@ -28,7 +29,7 @@ SweepAxis parse_grid_axis(const std::string& text) {
       --depth;
     } else if (ch == ',' && depth == 0) {
       if (value.empty())
-        throw ScenarioError("--grid " + text + ": empty value (two commas in a row?)");
+        throw ScenarioError("--grid " + gpucap::text::excerpt(text) + ": empty value (two commas in a row?)");
       axis.values.push_back(value);
       value.clear();
       continue;
@@ -36,13 +37,24 @@ SweepAxis parse_grid_axis(const std::string& text) {
     if (i < text.size()) value += ch;
   }
   if (quote || depth != 0)
-    throw ScenarioError("--grid " + text + ": unbalanced quotes or brackets");
+    throw ScenarioError("--grid " + gpucap::text::excerpt(text) + ": unbalanced quotes or brackets");
   return axis;
 }
 
 std::vector<SweepParameter> expand_grid(const std::vector<SweepAxis>& axes) {
   std::size_t points = 1;
-  for (const SweepAxis& axis : axes) points *= axis.values.size();
+  for (std::size_t a = 0; a < axes.size(); ++a) {
+    for (std::size_t b = 0; b < a; ++b)
+      if (axes[a].path == axes[b].path)
+        throw ScenarioError("--grid names '" + text::excerpt(axes[a].path) +
+                            "' twice; give each path once, with all its values");
+    if (axes[a].values.empty())
+      throw ScenarioError("--grid " + text::excerpt(axes[a].path) + ": no values");
+    if (axes[a].values.size() > kMaxSweepPoints / points)
+      throw ScenarioError("the grid has more than " + std::to_string(kMaxSweepPoints) +
+                          " points; sweep fewer values at once");
+    points *= axes[a].values.size();
+  }
   std::vector<SweepParameter> grid;
   std::size_t inner = points;  // points per value of the current axis
   for (const SweepAxis& axis : axes) {
@@ -63,14 +75,17 @@ std::size_t grid_points(const std::vector<SweepParameter>& grid) {
 std::vector<Scenario> load_sweep_points(const std::string& yaml_text, const std::string& origin,
                                         const std::string& base_dir,
                                         const std::vector<std::string>& overrides,
-                                        const std::vector<SweepParameter>& grid) {
+                                        const std::vector<SweepParameter>& grid,
+                                        const InputLimits& limits) {
   std::vector<Scenario> points;
   const std::size_t n = grid_points(grid);
   for (std::size_t point = 0; point < n; ++point) {
     std::vector<std::string> all = overrides;
     for (const SweepParameter& p : grid) all.push_back(p.path + "=" + p.values[point]);
     try {
-      points.push_back(parse_scenario(yaml_text, origin, base_dir, all));
+      points.push_back(parse_scenario(yaml_text, origin, base_dir, all, limits));
+    } catch (const InputFileError& e) {
+      throw InputFileError("sweep point " + std::to_string(point) + ": " + e.what());
     } catch (const ScenarioError& e) {
       throw ScenarioError("sweep point " + std::to_string(point) + ": " + e.what());
     }

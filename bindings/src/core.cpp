@@ -73,7 +73,7 @@ py::array_t<double> summary_array(const std::vector<gpucap::MetricSummary>& s,
 /// which stops at its next replication or batch, and is raised once the worker has stopped.
 ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
                       const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
-                      const std::string& base_text, uint64_t replications,
+                      const gpucap::Scenario& base, uint64_t replications,
                       std::optional<uint64_t> seed, uint64_t first_replication,
                       const std::string& backend, int threads,
                       const std::function<void(uint64_t)>& progress) {
@@ -103,7 +103,7 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
     py::gil_scoped_release release;
     std::thread worker([&] {
       try {
-        *results = gpucap::run_points(points, grid, base_text, options);
+        *results = gpucap::run_points(points, grid, base, options);
       } catch (...) {
         error = std::current_exception();
       }
@@ -351,7 +351,7 @@ PYBIND11_MODULE(_core, m) {
       "describe_run",
       [](const std::vector<gpucap::Scenario>& points,
          const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
-         const std::string& base_text, uint64_t replications, std::optional<uint64_t> seed) {
+         const gpucap::Scenario& base, uint64_t replications, std::optional<uint64_t> seed) {
         gpucap::RunOptions options;
         options.replications = replications;
         if (seed) {
@@ -361,12 +361,12 @@ PYBIND11_MODULE(_core, m) {
         std::vector<gpucap::SweepParameter> grid;
         for (const auto& [path, values] : sweep) grid.push_back({path, values});
         return std::make_shared<gpucap::RunResults>(
-            gpucap::describe_run(points, grid, base_text, options));
+            gpucap::describe_run(points, grid, base, options));
       },
-      py::arg("points"), py::arg("sweep"), py::arg("base_text"), py::arg("replications"),
+      py::arg("points"), py::arg("sweep"), py::arg("base"), py::arg("replications"),
       py::arg("seed"), "The metadata of a run, with no rows (chunks are merged into it)");
 
-  m.def("run", &run_points, py::arg("points"), py::arg("sweep"), py::arg("base_text"),
+  m.def("run", &run_points, py::arg("points"), py::arg("sweep"), py::arg("base"),
         py::arg("replications"), py::arg("seed"), py::arg("first_replication"), py::arg("backend"),
         py::arg("threads"), py::arg("progress"),
         "Runs the points (sweep variants) with common random numbers; GIL released, Ctrl-C "

@@ -6,8 +6,9 @@
 //   gpucap validate SCENARIO.yaml [--set k=v]...
 //   gpucap info
 //
-// Exit codes: 0 success, 1 a run or output failed (or its backend cannot run here), 2 bad usage
-// or an invalid scenario.
+// Exit codes: 0 success; 1 a file cannot be read or written, a run failed, or its backend cannot
+// run here; 2 bad usage (an option out of range, a run that would not fit in memory) or an
+// invalid scenario; 128 + N when stopped by signal N (130 for Ctrl-C, 143 for SIGTERM).
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
@@ -19,7 +20,10 @@
 
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
+#include "gpucap/input_file.hpp"
+#include "gpucap/interrupt.hpp"
 #include "gpucap/metrics.hpp"
+#include "gpucap/output_file.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
@@ -32,6 +36,11 @@ namespace po = boost::program_options;
 namespace {
 
 constexpr int kExitOk = 0, kExitRunFailed = 1, kExitUsage = 2;
+
+/// The run was stopped by a signal (SIGINT, SIGTERM, SIGHUP): the CLI exits 128 + signal.
+struct Interrupted {
+  int signal;
+};
 
 const char* kUsage =
     "gpucap: Monte Carlo simulation of GPU cloud capacity\n"
@@ -48,6 +57,7 @@ const char* kUsage =
 
 std::string format_value(double v) {
   char buffer[32];
+  if (std::isnan(v)) return "n/a";
   if (v == 0) return "0";
   const double a = std::fabs(v);
   if (a >= 1e12 || a < 1e-3)
@@ -73,7 +83,10 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
         (group == gpucap::MetricGroup::inference && !has_services))
       continue;
     const gpucap::MetricSummary& s = r.summary_of(0, static_cast<gpucap::ScalarMetric>(m));
-    const std::string ci = "[" + format_value(s.ci95_low) + ", " + format_value(s.ci95_high) + "]";
+    // One replication has no interval (NaN bounds): "n/a", not "[x, x]".
+    const std::string ci =
+        std::isnan(s.ci95_low) ? "n/a"
+                               : "[" + format_value(s.ci95_low) + ", " + format_value(s.ci95_high) + "]";
     std::snprintf(line, sizeof line, "%-24s %-9s %11s  %-25s %11s %11s %11s\n",
                   gpucap::kScalarMetricInfo[m].name, gpucap::kScalarMetricInfo[m].unit,
                   format_value(s.mean).c_str(), ci.c_str(), format_value(s.p5).c_str(),
@@ -100,8 +113,42 @@ po::options_description scenario_options() {
   po::options_description o("scenario options");
   o.add_options()("set", po::value<std::vector<std::string>>()->composing(),
                   "override a scenario value: dotted.path=value (repeatable), e.g. "
-                  "--set pools.aws-od.quota=16 --set workloads.0.gpus=4");
+                  "--set pools.aws-od.quota=16 --set workloads.0.gpus=4")(
+      "max-scenario-size", po::value<std::string>(),
+      "largest scenario file read (default 16MiB); sizes take KiB, MiB, GiB")(
+      "max-data-size", po::value<std::string>(),
+      "largest data file (trace, catalog, samples) read (default 1GiB)");
   return o;
+}
+
+/// A whole number for option `name` in [lo, hi]; anything else (a sign, a fraction, digits
+/// beyond 64 bits) is a usage error that says what is valid.
+uint64_t parse_count(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi) {
+  const std::string valid =
+      "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
+  const std::string t = gpucap::text::trim(text);
+  if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
+    throw po::error(name + " must be " + valid + ", got \"" + gpucap::text::excerpt(text) + "\"");
+  const uint64_t v = std::stoull(t);
+  if (v < lo || v > hi)
+    throw po::error(name + " must be " + valid + ", got " + std::to_string(v));
+  return v;
+}
+
+/// The byte budgets of the files a scenario reads (--max-scenario-size, --max-data-size).
+gpucap::InputLimits read_input_limits(const po::variables_map& vm) {
+  gpucap::InputLimits limits;
+  const auto size = [&](const char* name, uint64_t& out) {
+    if (!vm.count(name)) return;
+    try {
+      out = gpucap::parse_byte_size(vm[name].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw po::error(std::string("--") + name + ": " + e.what());
+    }
+  };
+  size("max-scenario-size", limits.scenario_bytes);
+  size("max-data-size", limits.data_bytes);
+  return limits;
 }
 
 int cmd_validate(const std::vector<std::string>& args) {
@@ -122,7 +169,8 @@ int cmd_validate(const std::vector<std::string>& args) {
   if (!vm.count("scenario")) throw po::error("validate needs a SCENARIO.yaml argument");
   const auto overrides =
       vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
-  const gpucap::Scenario s = gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides);
+  const gpucap::Scenario s =
+      gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides, read_input_limits(vm));
   uint64_t quota = 0;
   for (const auto& p : s.pools) quota += p.quota_gpus;
   std::size_t services = 0;
@@ -142,26 +190,34 @@ int cmd_validate(const std::vector<std::string>& args) {
 /// Options shared by run and sweep: how many replications, where, and what to write.
 po::options_description execution_options() {
   po::options_description o("run options");
-  o.add_options()("replications,r", po::value<uint64_t>(),
-                  "replications per point (default: the scenario's `replications`)")(
-      "seed", po::value<uint64_t>(), "random seed (default: the scenario's `seed`)")(
-      "output,o", po::value<std::string>(), "write results to this HDF5 file (atomically)")(
+  o.add_options()("replications,r", po::value<std::string>(),
+                  "replications per point, 1 to 1000000000 (default: the scenario's "
+                  "`replications`)")(
+      "seed", po::value<std::string>(),
+      "random seed, 0 to 2^64 - 1 (default: the scenario's `seed`)")(
+      "output,o", po::value<std::string>(),
+      "write results to this HDF5 file (atomically; never onto an input, a link or a special "
+      "file)")("force", "with -o: replace a symbolic link at the output path (the link itself, "
+                        "never the file it points to)")(
       "backend,b", po::value<std::string>()->default_value("auto"),
       "cpu, cuda, or auto (a GPU when one works, else the CPU); thrust-omp runs the device "
-      "kernels on the host, for testing")("threads,t", po::value<int>()->default_value(0),
-                                          "CPU threads; 0 = all cores")(
+      "kernels on the host, for testing")("threads,t", po::value<std::string>(),
+                                          "CPU threads, 0 (all cores, the default) to 1024")(
       "quiet,q", "no progress bar and no summary table");
   return o;
 }
 
 gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
   gpucap::RunOptions options;
-  if (vm.count("replications")) {
-    options.replications = vm["replications"].as<uint64_t>();
-    if (options.replications == 0) throw po::error("--replications must be at least 1");
-  }
+  if (vm.count("replications"))
+    options.replications = parse_count("--replications", vm["replications"].as<std::string>(), 1,
+                                       gpucap::kMaxReplications);
   if (vm.count("seed")) {
-    options.seed = vm["seed"].as<uint64_t>();
+    try {
+      options.seed = gpucap::parse_seed(vm["seed"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw po::error(std::string("--seed: ") + e.what());
+    }
     options.has_seed = true;
   }
   try {
@@ -169,10 +225,48 @@ gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
   } catch (const std::invalid_argument& e) {
     throw po::error(std::string("--backend: ") + e.what());
   }
-  options.threads = vm["threads"].as<int>();
-  if (options.threads < 0) throw po::error("--threads must be 0 (all cores) or more");
+  if (vm.count("threads"))
+    options.threads = static_cast<int>(
+        parse_count("--threads", vm["threads"].as<std::string>(), 0, gpucap::kMaxThreads));
   options.progress = !vm.count("quiet") && gpucap::ProgressBar::stderr_is_terminal();
+  options.writes_file = vm.count("output") > 0;
   return options;
+}
+
+/// Where and how -o writes: --force, and the run's inputs (never replaced).
+gpucap::OutputOptions output_options(const po::variables_map& vm,
+                                     const std::vector<std::string>& inputs) {
+  gpucap::OutputOptions output;
+  output.force = vm.count("force") > 0;
+  output.inputs = inputs;
+  return output;
+}
+
+/// Checks -o before a run, so that a refused output costs no simulation time.
+void check_output(const po::variables_map& vm, const gpucap::OutputOptions& output) {
+  if (vm.count("force") && !vm.count("output")) throw po::error("--force only applies with -o");
+  if (vm.count("output")) gpucap::check_output_path(vm["output"].as<std::string>(), output);
+}
+
+/// Runs the points with SIGINT, SIGTERM and SIGHUP cancelling the run; throws Interrupted.
+gpucap::RunResults run_interruptible(const std::vector<gpucap::Scenario>& points,
+                                     const std::vector<gpucap::SweepParameter>& grid,
+                                     const gpucap::Scenario& base, gpucap::RunOptions options) {
+  gpucap::RunMonitor monitor;
+  options.monitor = &monitor;
+  gpucap::interrupt::set_cancel_flag(&monitor.cancel);
+  try {
+    gpucap::RunResults results = gpucap::run_points(points, grid, base, options);
+    gpucap::interrupt::set_cancel_flag(nullptr);
+    if (gpucap::interrupt::received() != 0) throw Interrupted{gpucap::interrupt::received()};
+    return results;
+  } catch (const gpucap::RunCancelled&) {
+    gpucap::interrupt::set_cancel_flag(nullptr);
+    throw Interrupted{gpucap::interrupt::received()};
+  } catch (...) {
+    gpucap::interrupt::set_cancel_flag(nullptr);
+    throw;
+  }
 }
 
 /// Parses a command's arguments: its options plus one positional SCENARIO.yaml.
@@ -193,15 +287,20 @@ std::vector<std::string> overrides_of(const po::variables_map& vm) {
 }
 
 /// Writes -o if asked; returns the exit code.
-int write_output(const po::variables_map& vm, const gpucap::RunResults& results) {
+int write_output(const po::variables_map& vm, const gpucap::RunResults& results,
+                 const gpucap::OutputOptions& output) {
   if (!vm.count("output")) return kExitOk;
   const std::string path = vm["output"].as<std::string>();
+  gpucap::OutputReport report;
   try {
-    gpucap::write_results_hdf5(results, path);
+    report = gpucap::write_results_hdf5(results, path, output);
   } catch (const std::exception& e) {
     std::cerr << "gpucap: error: " << e.what() << "\n";
     return kExitRunFailed;
   }
+  for (const std::string& stale : report.removed_stale)
+    std::cerr << "gpucap: removed '" << gpucap::text::excerpt(stale, 300)
+              << "', a temporary file left by an earlier run that was killed while writing\n";
   if (!vm.count("quiet")) std::cout << "results written to " << path << "\n";
   return kExitOk;
 }
@@ -229,11 +328,13 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   if (!vm.count("scenario")) throw po::error("run needs a SCENARIO.yaml argument");
   const bool quiet = vm.count("quiet") > 0;
-  const gpucap::Scenario scenario =
-      gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides_of(vm));
+  const gpucap::Scenario scenario = gpucap::load_scenario(
+      vm["scenario"].as<std::string>(), overrides_of(vm), read_input_limits(vm));
   const gpucap::RunOptions options = read_execution_options(vm);
+  const gpucap::OutputOptions output = output_options(vm, scenario.input_files);
+  check_output(vm, output);
 
-  const gpucap::RunResults results = gpucap::run(scenario, options);
+  const gpucap::RunResults results = run_interruptible({scenario}, {}, scenario, options);
   if (!quiet) {
     std::cout << "scenario \"" << results.scenario_name << "\": " << results.replications
               << " replications, seed " << results.seed << ", backend " << results.backend << " ("
@@ -247,7 +348,7 @@ int cmd_run(const std::vector<std::string>& args) {
               << " jobs per replication were dropped because the waiting room was full "
                  "(default policy.queue_capacity = "
               << scenario.policy.queue_capacity << " jobs); raise it if that is not intended\n";
-  return write_output(vm, results);
+  return write_output(vm, results, output);
 }
 
 /// Index of the scalar metric called `name`, or a usage error listing the valid names.
@@ -300,9 +401,11 @@ void print_sweep_table(const gpucap::RunResults& r,
     }
     for (gpucap::ScalarMetric m : metrics) {
       const gpucap::MetricSummary d = gpucap::paired_difference(r, m, point, 0);
-      const std::string diff = point == 0 ? ""
-                                          : format_value(d.mean) + " [" + format_value(d.ci95_low) +
-                                                ", " + format_value(d.ci95_high) + "]";
+      const std::string diff =
+          point == 0                 ? ""
+          : std::isnan(d.ci95_low) ? format_value(d.mean) + " (n/a)"
+                                     : format_value(d.mean) + " [" + format_value(d.ci95_low) +
+                                           ", " + format_value(d.ci95_high) + "]";
       std::snprintf(cell, sizeof cell, "  %14s  %-28s",
                     format_value(r.summary_of(point, m).mean).c_str(), diff.c_str());
       line += cell;
@@ -339,21 +442,27 @@ int cmd_sweep(const std::vector<std::string>& args) {
   for (const std::string& g : vm["grid"].as<std::vector<std::string>>())
     axes.push_back(gpucap::parse_grid_axis(g));
   const std::vector<gpucap::SweepParameter> grid = gpucap::expand_grid(axes);
-  const gpucap::Scenario base = gpucap::load_scenario(path, overrides_of(vm));
-  const std::string dir =
-      path.find('/') == std::string::npos ? "." : path.substr(0, path.rfind('/'));
-  std::ifstream in(path, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const gpucap::InputLimits limits = read_input_limits(vm);
+  const gpucap::Scenario base = gpucap::load_scenario(path, overrides_of(vm), limits);
+  // The points vary the text that was read once (no second read that could see another file).
+  const std::string dir = path.find('/') == std::string::npos
+                              ? "."
+                              : (path.rfind('/') == 0 ? "/" : path.substr(0, path.rfind('/')));
   const std::vector<gpucap::Scenario> points =
-      gpucap::load_sweep_points(text, path, dir, overrides_of(vm), grid);
+      gpucap::load_sweep_points(base.original_text, path, dir, overrides_of(vm), grid, limits);
+  std::vector<std::string> inputs = base.input_files;
+  for (const gpucap::Scenario& point : points)
+    inputs.insert(inputs.end(), point.input_files.begin(), point.input_files.end());
+  const gpucap::OutputOptions output = output_options(vm, inputs);
+  const gpucap::RunOptions options = read_execution_options(vm);
+  check_output(vm, output);
 
   std::vector<gpucap::ScalarMetric> metrics;
   if (vm.count("metrics")) {
     for (const std::string& name : gpucap::text::split(vm["metrics"].as<std::string>(), ','))
       metrics.push_back(metric_named(gpucap::text::trim(name)));
   }
-  const gpucap::RunResults results =
-      gpucap::run_points(points, grid, base.source_text, read_execution_options(vm));
+  const gpucap::RunResults results = run_interruptible(points, grid, base, options);
   if (metrics.empty()) {
     metrics.push_back(gpucap::kCostUsd);
     if (results.summary_of(0, gpucap::kRequestsArrived).mean > 0) {
@@ -372,7 +481,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     print_sweep_table(results, metrics);
     print_events_rate(results);
   }
-  return write_output(vm, results);
+  return write_output(vm, results, output);
 }
 
 std::string gibibytes(std::size_t bytes) {
@@ -434,6 +543,7 @@ int main(int argc, char** argv) {
   }
   const std::string command = args[0];
   args.erase(args.begin());
+  gpucap::interrupt::install();
   try {
     if (command == "run") return cmd_run(args);
     if (command == "sweep") return cmd_sweep(args);
@@ -441,6 +551,13 @@ int main(int argc, char** argv) {
     if (command == "info") return cmd_info();
     std::cerr << "gpucap: unknown command '" << command << "'\n\n" << kUsage;
     return kExitUsage;
+  } catch (const Interrupted& stop) {
+    std::cerr << "gpucap: interrupted by " << gpucap::interrupt::signal_name(stop.signal)
+              << "; the run stopped, nothing was written\n";
+    return gpucap::interrupt::exit_status_for(stop.signal);
+  } catch (const gpucap::InputFileError& e) {
+    std::cerr << "gpucap: error: " << e.what() << "\n";
+    return kExitRunFailed;
   } catch (const gpucap::ScenarioError& e) {
     std::cerr << "gpucap: invalid scenario: " << e.what() << "\n";
     return kExitUsage;

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -42,14 +41,6 @@ std::vector<std::string> split_record(const std::string& line, const std::string
 
 }  // namespace
 
-CsvTable CsvTable::read(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open data file " + path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parse(buffer.str(), path);
-}
-
 CsvTable CsvTable::parse(const std::string& text, const std::string& origin) {
   CsvTable t;
   t.origin_ = origin;
@@ -79,10 +70,10 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& origin) {
 std::size_t CsvTable::column_index(const std::string& column) const {
   for (std::size_t i = 0; i < header_.size(); ++i)
     if (header_[i] == column) return i;
-  std::string message = origin_ + ": no column \"" + column + "\"";
+  std::string message = origin_ + ": no column \"" + text::excerpt(column) + "\"";
   const std::string suggestion = text::closest(column, header_);
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
-  throw std::runtime_error(message + "; columns: " + text::join(header_, ", "));
+  throw std::runtime_error(message + "; columns: " + text::excerpt(text::join(header_, ", "), 400));
 }
 
 std::vector<double> CsvTable::numbers(const std::string& column) const {
@@ -95,7 +86,7 @@ std::vector<double> CsvTable::numbers(const std::string& column) const {
     const double v = std::strtod(s.c_str(), &end);
     if (s.empty() || *end != '\0' || !std::isfinite(v))
       throw std::runtime_error(origin_ + ":" + std::to_string(line_of_row_[r]) + ": column \"" +
-                               column + "\" holds \"" + s + "\", not a number");
+                               text::excerpt(column) + "\" holds \"" + text::excerpt(s) + "\", not a number");
     out.push_back(v);
   }
   return out;

@@ -2,18 +2,23 @@
 #include "gpucap/hdf5_results.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
 #include <hdf5.h>
 #include <stdexcept>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
+
+#include "gpucap/detail/text.hpp"
 
 namespace gpucap {
 namespace {
@@ -85,8 +90,8 @@ class Context {
   Context(const char* action, std::string path) : action_(action), path_(std::move(path)) {}
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error("gpucap: cannot " + std::string(action_) + " HDF5 results file '" +
-                             path_ + "': " + what);
+    throw std::runtime_error("cannot " + std::string(action_) + " HDF5 results file '" +
+                             text::excerpt(path_, 300) + "': " + what);
   }
   /// Reports that the action `what` ("opening ...") failed, with HDF5's own description.
   [[noreturn]] void fail_hdf5(const std::string& what) const {
@@ -297,6 +302,17 @@ void write_string_attr(const Context& c, hid_t loc, const std::string& loc_path,
   write_strings_attr(c, loc, loc_path, name, {value}, {});
 }
 
+/// Creation properties of a table of `elements` rows in chunks of at most 4096, with Fletcher32
+/// checksums; default (contiguous) properties when it is empty.
+Handle checksummed_rows(const Context& c, std::size_t elements, const std::string& what) {
+  Handle dcpl = c.plist(H5Pcreate(H5P_DATASET_CREATE), "creating a dataset property list");
+  if (elements == 0) return dcpl;
+  const hsize_t chunk = std::min<hsize_t>(elements, 4096);
+  c.check_status(H5Pset_chunk(dcpl.get(), 1, &chunk), "setting the chunks of " + what);
+  c.check_status(H5Pset_fletcher32(dcpl.get()), "enabling checksums for " + what);
+  return dcpl;
+}
+
 /// Writes a variable-length UTF-8 string dataset of shape `dims` (row-major `values`).
 void write_strings_dataset(const Context& c, hid_t loc, const std::string& loc_path,
                            const char* name, const std::vector<std::string>& values,
@@ -304,6 +320,8 @@ void write_strings_dataset(const Context& c, hid_t loc, const std::string& loc_p
   const std::string what = "dataset '" + join_path(loc_path, name) + "'";
   Handle type = vlen_string_type(c);
   Handle space = make_space(c, dims);
+  // HDF5 filters (Fletcher32 among them) cannot apply to variable-length strings, which live in
+  // the global heap: the content checksum covers them.
   Handle dset = c.dataset(
       H5Dcreate2(loc, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
       "creating " + what);
@@ -316,7 +334,8 @@ void write_strings_dataset(const Context& c, hid_t loc, const std::string& loc_p
 }
 
 /// Writes a double dataset of shape `dims` ([points, replications, ...]) with its unit and
-/// description. Chunked along replications and deflated when it has >= 4096 elements.
+/// description. Chunked along replications and checksummed (Fletcher32); deflated as well when
+/// it has >= 4096 elements.
 void write_metric_dataset(const Context& c, hid_t loc, const std::string& loc_path,
                           const MetricInfo& info, const std::vector<double>& data,
                           const std::vector<hsize_t>& dims) {
@@ -325,16 +344,23 @@ void write_metric_dataset(const Context& c, hid_t loc, const std::string& loc_pa
   Handle space = make_space(c, dims);
   Handle dcpl = c.plist(H5Pcreate(H5P_DATASET_CREATE), "creating a dataset property list");
   const hsize_t elements = element_count(dims);
-  if (elements >= kCompressMinElements) {
+  if (elements > 0) {
     // One point per chunk, a run of replications, every trailing dimension (pools) whole.
     std::vector<hsize_t> chunk = dims;
     chunk[0] = 1;
     hsize_t inner = 1;
     for (std::size_t i = 2; i < dims.size(); ++i) inner *= dims[i];
-    chunk[1] = std::max<hsize_t>(1, std::min<hsize_t>(dims[1], kMaxChunkElements / inner));
+    chunk[1] = std::max<hsize_t>(
+        1, std::min<hsize_t>(dims[1], kMaxChunkElements / std::max<hsize_t>(1, inner)));
+    if (inner > kMaxChunkElements) {  // many pools x bins: split the trailing dimensions too
+      for (std::size_t i = 2; i < chunk.size(); ++i) chunk[i] = 1;
+      chunk.back() = std::min<hsize_t>(dims.back(), kMaxChunkElements);
+    }
     c.check_status(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()),
                    "setting the chunk shape of " + what);
-    c.check_status(H5Pset_deflate(dcpl.get(), kDeflateLevel), "enabling deflate for " + what);
+    if (elements >= kCompressMinElements)
+      c.check_status(H5Pset_deflate(dcpl.get(), kDeflateLevel), "enabling deflate for " + what);
+    c.check_status(H5Pset_fletcher32(dcpl.get()), "enabling checksums for " + what);
   }
   Handle dset = c.dataset(
       H5Dcreate2(loc, info.name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
@@ -366,8 +392,9 @@ void write_compound_dataset(const Context& c, hid_t loc, const char* name, bool 
   Handle file_type = c.type(H5Tcopy(mem_type.get()), "copying a compound type");
   c.check_status(H5Tpack(file_type.get()), "packing a compound type");
   Handle space = make_space(c, {static_cast<hsize_t>(rows.size())});
+  Handle dcpl = checksummed_rows(c, rows.size(), what);
   Handle dset = c.dataset(
-      H5Dcreate2(loc, name, file_type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dcreate2(loc, name, file_type.get(), space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
       "creating " + what);
   if (!rows.empty()) {
     c.check_status(H5Dwrite(dset.get(), mem_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()),
@@ -384,6 +411,166 @@ std::string utc_now() {
   std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return text;
 }
+
+/// A 64-bit checksum of everything read_results_hdf5 returns, built from the values (not the
+/// bytes of the file), so that it is the same on any machine. Words are mixed with a 64-bit
+/// multiply-xorshift; a changed bit anywhere changes the result with probability 1 - 2^-64.
+class ContentHash {
+ public:
+  void word(uint64_t w) {
+    state_ = (state_ ^ w) * 0x9E3779B97F4A7C15ull;
+    state_ ^= state_ >> 29;
+  }
+  void number(double v) {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    word(bits);
+  }
+  void text(const std::string& s) {
+    word(s.size());
+    for (std::size_t i = 0; i < s.size(); i += 8) {
+      uint64_t w = 0;
+      for (std::size_t k = 0; k < 8 && i + k < s.size(); ++k)
+        w |= static_cast<uint64_t>(static_cast<unsigned char>(s[i + k])) << (8 * k);
+      word(w);
+    }
+  }
+  void numbers(const std::vector<double>& values) {
+    word(values.size());
+    for (double v : values) number(v);
+  }
+  void summaries(const std::vector<MetricSummary>& values) {
+    word(values.size());
+    for (const MetricSummary& s : values) {
+      word(s.n);
+      for (double v : {s.mean, s.std, s.ci95_low, s.ci95_high, s.p5, s.p50, s.p95}) number(v);
+    }
+  }
+  uint64_t value() const { return state_ ^ (state_ >> 31); }
+
+ private:
+  uint64_t state_ = 0x6A09E667F3BCC908ull;
+};
+
+uint64_t content_checksum(const RunResults& r) {
+  ContentHash h;
+  for (const std::string* s : {&r.gpucap_version, &r.scenario_name, &r.scenario_text,
+                               &r.scenario_original_text, &r.backend, &r.device})
+    h.text(*s);
+  h.word(r.scenario_overrides.size());
+  for (const auto& [path, value] : r.scenario_overrides) {
+    h.text(path);
+    h.text(value);
+  }
+  for (uint64_t v : {r.seed, static_cast<uint64_t>(r.points), static_cast<uint64_t>(r.replications),
+                     r.first_replication, static_cast<uint64_t>(static_cast<int64_t>(r.threads)),
+                     static_cast<uint64_t>(r.timeseries_bins)})
+    h.word(v);
+  h.number(r.wall_time_s);
+  h.number(r.timeseries_step_s);
+  h.word(r.pool_names.size());
+  for (const std::string& name : r.pool_names) h.text(name);
+  h.word(r.sweep.size());
+  for (const SweepParameter& p : r.sweep) {
+    h.text(p.path);
+    h.word(p.values.size());
+    for (const std::string& v : p.values) h.text(v);
+  }
+  h.numbers(r.scalars);
+  h.numbers(r.pool_values);
+  h.numbers(r.timeseries);
+  h.summaries(r.summary);
+  h.summaries(r.pool_summary);
+  return h.value();
+}
+
+/// The buffer of an in-memory (core driver) HDF5 file, kept when HDF5 frees it at close.
+/// Memory past the file's end is zeroed (no stale heap bytes reach the file), and take()
+/// trims the image to the end-of-allocation address of its (version 2 or 3) superblock.
+class MemoryImage {
+ public:
+  MemoryImage() = default;
+  MemoryImage(const MemoryImage&) = delete;
+  MemoryImage& operator=(const MemoryImage&) = delete;
+  ~MemoryImage() {
+    std::free(buffer_);
+    std::free(final_);
+  }
+
+  static H5FD_file_image_callbacks_t callbacks(MemoryImage* image) {
+    H5FD_file_image_callbacks_t cb{};
+    cb.image_malloc = [](std::size_t size, H5FD_file_image_op_t, void* udata) -> void* {
+      return static_cast<MemoryImage*>(udata)->grow(nullptr, size);
+    };
+    cb.image_memcpy = [](void* dest, const void* src, std::size_t size, H5FD_file_image_op_t,
+                         void*) -> void* { return std::memcpy(dest, src, size); };
+    cb.image_realloc = [](void* ptr, std::size_t size, H5FD_file_image_op_t,
+                          void* udata) -> void* {
+      return static_cast<MemoryImage*>(udata)->grow(ptr, size);
+    };
+    cb.image_free = [](void* ptr, H5FD_file_image_op_t op, void* udata) -> herr_t {
+      static_cast<MemoryImage*>(udata)->release(ptr, op);
+      return 0;
+    };
+    cb.udata_copy = [](void* udata) -> void* { return udata; };  // shared, owned by the caller
+    cb.udata_free = [](void*) -> herr_t { return 0; };
+    cb.udata = image;
+    return cb;
+  }
+
+  /// The final image (empty when HDF5 did not close the file).
+  std::vector<char> take() {
+    if (final_ == nullptr) return {};
+    std::size_t size = final_size_;
+    // Superblock v2/v3: signature (8 bytes), version, sizes of offsets and lengths, flags,
+    // base address (8), extension address (8), end-of-file address (8) at byte 28.
+    static const unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    if (size >= 36 && std::memcmp(final_, kSignature, 8) == 0 && (final_[8] == 2 || final_[8] == 3) &&
+        final_[9] == 8) {
+      uint64_t base = 0, eof = 0;
+      for (int i = 7; i >= 0; --i) {
+        base = (base << 8) | static_cast<unsigned char>(final_[12 + i]);
+        eof = (eof << 8) | static_cast<unsigned char>(final_[28 + i]);
+      }
+      if (base == 0 && eof > 0 && eof <= size) size = static_cast<std::size_t>(eof);
+    }
+    std::vector<char> out(final_, final_ + size);
+    std::free(final_);
+    final_ = nullptr;
+    return out;
+  }
+
+ private:
+  void* grow(void* ptr, std::size_t size) {
+    if (ptr != nullptr && ptr != buffer_) return nullptr;  // not ours: refuse
+    char* grown = static_cast<char*>(std::realloc(buffer_, size));
+    if (grown == nullptr) return nullptr;
+    if (size > size_) std::memset(grown + size_, 0, size - size_);
+    buffer_ = grown;
+    size_ = size;
+    return grown;
+  }
+  void release(void* ptr, H5FD_file_image_op_t op) {
+    if (ptr == nullptr || ptr != buffer_) {
+      std::free(ptr);
+      return;
+    }
+    if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE) {
+      std::free(final_);
+      final_ = buffer_;
+      final_size_ = size_;
+    } else {
+      std::free(buffer_);
+    }
+    buffer_ = nullptr;
+    size_ = 0;
+  }
+
+  char* buffer_ = nullptr;
+  std::size_t size_ = 0;
+  char* final_ = nullptr;
+  std::size_t final_size_ = 0;
+};
 
 /// Throws unless every array of `r` has the size its layout in results.hpp requires.
 void check_sizes(const Context& c, const RunResults& r) {
@@ -418,6 +605,16 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   write_string_attr(c, file, "/", "gpucap_version", r.gpucap_version);
   write_string_attr(c, file, "/", "scenario_name", r.scenario_name);
   write_string_attr(c, file, "/", "scenario", r.scenario_text);
+  write_string_attr(c, file, "/", "scenario_source", r.scenario_original_text);
+  {
+    std::vector<std::string> paths, values;
+    for (const auto& [path, value] : r.scenario_overrides) {
+      paths.push_back(path);
+      values.push_back(value);
+    }
+    write_strings_attr(c, file, "/", "override_paths", paths, {paths.size()});
+    write_strings_attr(c, file, "/", "override_values", values, {values.size()});
+  }
   write_string_attr(c, file, "/", "backend", r.backend);
   write_string_attr(c, file, "/", "device", r.device);
   write_scalar_attr<uint64_t>(c, file, "/", "seed", H5T_NATIVE_UINT64, r.seed);
@@ -430,6 +627,8 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   write_string_attr(c, file, "/", "created_utc", utc_now());
   write_scalar_attr<int32_t>(c, file, "/", "format_version", H5T_NATIVE_INT32,
                              kResultsFormatVersion);
+  write_scalar_attr<uint64_t>(c, file, "/", "content_checksum", H5T_NATIVE_UINT64,
+                              content_checksum(r));
 
   // /summary, point-major.
   {
@@ -522,29 +721,6 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
       write_strings_dataset(c, group.get(), "/sweep", "paths", paths, {params});
       write_strings_dataset(c, group.get(), "/sweep", "values", values, {params, points});
     }
-  }
-}
-
-/// Flushes the file `path` to stable storage.
-void sync_to_disk(const Context& c, const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0 || ::fsync(fd) != 0) {
-    const std::string reason = std::strerror(errno);
-    if (fd >= 0) ::close(fd);
-    c.fail("syncing the temporary file '" + path + "' failed: " + reason);
-  }
-  ::close(fd);
-}
-
-/// Flushes the directory holding `path` (so that a rename into it is durable), best effort.
-void sync_directory_of(const std::string& path) {
-  const std::size_t slash = path.rfind('/');
-  const std::string dir =
-      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd >= 0) {
-    ::fsync(fd);  // best effort: the rename is already visible
-    ::close(fd);
   }
 }
 
@@ -670,6 +846,21 @@ std::string read_string_attr(const Context& c, hid_t loc, const std::string& loc
   return values[0];
 }
 
+std::vector<std::string> read_strings_attr(const Context& c, hid_t loc, const std::string& loc_path,
+                                           const char* name) {
+  const std::string what = "attribute '" + std::string(name) + "' of '" + loc_path + "'";
+  Handle attr = open_attr(c, loc, loc_path, name);
+  return read_strings(c, attr.get(), true, what);
+}
+
+/// Refuses a count attribute beyond what gpucap writes (a corrupt or hostile file), before
+/// anything is allocated from it.
+void check_count(const Context& c, std::size_t value, const char* name) {
+  if (value > kMaxResultsReplications)
+    c.fail("attribute '" + std::string(name) + "' is " + std::to_string(value) +
+           ", beyond the format's limit of " + std::to_string(kMaxResultsReplications));
+}
+
 std::vector<std::string> read_strings_dataset(const Context& c, hid_t loc,
                                               const std::string& loc_path, const char* name,
                                               const std::vector<hsize_t>& expected_dims) {
@@ -735,13 +926,24 @@ RunResults read_file(const Context& c, hid_t file) {
   RunResults r;
   const int32_t format =
       read_scalar_attr<int32_t>(c, file, "/", "format_version", H5T_NATIVE_INT32);
-  if (format != kResultsFormatVersion) {
-    c.fail("unsupported format_version " + std::to_string(format) + " (this build reads " +
+  if (format < 1 || format > kResultsFormatVersion) {
+    c.fail("unsupported format_version " + std::to_string(format) + " (this build reads 1 to " +
            std::to_string(kResultsFormatVersion) + ")");
   }
   r.gpucap_version = read_string_attr(c, file, "/", "gpucap_version");
   r.scenario_name = read_string_attr(c, file, "/", "scenario_name");
   r.scenario_text = read_string_attr(c, file, "/", "scenario");
+  if (format >= 2) {
+    r.scenario_original_text = read_string_attr(c, file, "/", "scenario_source");
+    const std::vector<std::string> paths = read_strings_attr(c, file, "/", "override_paths");
+    const std::vector<std::string> values = read_strings_attr(c, file, "/", "override_values");
+    if (paths.size() != values.size())
+      c.fail("attributes 'override_paths' and 'override_values' differ in length");
+    for (std::size_t i = 0; i < paths.size(); ++i)
+      r.scenario_overrides.emplace_back(paths[i], values[i]);
+  } else {
+    r.scenario_original_text = r.scenario_text;
+  }
   r.backend = read_string_attr(c, file, "/", "backend");
   if (H5Aexists_by_name(file, "/", "device", H5P_DEFAULT) > 0)
     r.device = read_string_attr(c, file, "/", "device");
@@ -755,6 +957,8 @@ RunResults read_file(const Context& c, hid_t file) {
     r.first_replication =
         read_scalar_attr<uint64_t>(c, file, "/", "first_replication", H5T_NATIVE_UINT64);
   r.threads = read_scalar_attr<int32_t>(c, file, "/", "threads", H5T_NATIVE_INT32);
+  check_count(c, r.replications, "replications");
+  check_count(c, r.points, "points");
   r.wall_time_s = read_scalar_attr<double>(c, file, "/", "wall_time_s", H5T_NATIVE_DOUBLE);
   const std::size_t points = r.points, reps = r.replications;
   const hsize_t hp = points, hr = reps;
@@ -762,6 +966,11 @@ RunResults read_file(const Context& c, hid_t file) {
   // Per-replication scalars back to [point][replication][metric].
   {
     Handle group = open_group(c, file, "/", "replications");
+    {  // the attributes must agree with the data before they size anything
+      const std::string what = std::string("dataset '/replications/") + kScalarMetricInfo[0].name + "'";
+      Handle dset = open_dataset(c, group.get(), "/replications", kScalarMetricInfo[0].name);
+      expect_dims(c, dataset_dims(c, dset.get(), what), {hp, hr}, what);
+    }
     r.scalars.assign(points * reps * kScalarMetricCount, 0.0);
     std::vector<double> data;
     for (std::size_t m = 0; m < kScalarMetricCount; ++m) {
@@ -860,44 +1069,77 @@ RunResults read_file(const Context& c, hid_t file) {
       }
     }
   }
+  if (format >= 2) {
+    const uint64_t stored =
+        read_scalar_attr<uint64_t>(c, file, "/", "content_checksum", H5T_NATIVE_UINT64);
+    const uint64_t computed = content_checksum(r);
+    if (stored != computed) {
+      char detail[96];
+      std::snprintf(detail, sizeof detail, "stored %016llx, computed %016llx",
+                    static_cast<unsigned long long>(stored),
+                    static_cast<unsigned long long>(computed));
+      c.fail(std::string("the file is corrupt: its content does not match its checksum (") +
+             detail + ")");
+    }
+  }
   return r;
 }
 
 }  // namespace
 
-void write_results_hdf5(const RunResults& results, const std::string& path) {
+OutputReport write_results_hdf5(const RunResults& results, const std::string& path,
+                                const OutputOptions& options) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const Context c("write", path);
   check_sizes(c, results);
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  try {
-    {
-      Handle fapl = c.plist(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list");
-      // Closing the file fails (rather than being deferred) if a handle were left open.
-      c.check_status(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting close degree");
-      // HDF5 1.8 object headers: dense attribute storage, no 64 KiB attribute limit.
-      c.check_status(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST),
-                     "setting library version bounds");
-      Handle file(c.check(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()),
-                          "creating the temporary file '" + tmp + "'"),
-                  H5Fclose);
-      write_file(c, file.get(), results);
-      c.check_status(file.close(), "closing the temporary file '" + tmp + "'");
-    }
-    sync_to_disk(c, tmp);
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-      c.fail("renaming '" + tmp + "' to it failed: " + std::strerror(errno));
-    }
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
+  OutputOptions checked = options;
+  checked.inputs.insert(checked.inputs.end(), results.input_files.begin(),
+                        results.input_files.end());
+  // The file is built in memory (HDF5's core driver, no backing store: HDF5 itself never opens
+  // a path), then written by write_output_atomically, which owns every file-system decision.
+  std::vector<char> image;
+  {
+    Handle fapl = c.plist(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list");
+    // Closing the file fails (rather than being deferred) if a handle were left open.
+    c.check_status(H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_SEMI), "setting close degree");
+    // HDF5 1.8 object headers: dense attribute storage, no 64 KiB attribute limit, and
+    // checksummed metadata (object headers, B-trees, heaps' indexes, superblock).
+    c.check_status(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_LATEST),
+                   "setting library version bounds");
+    c.check_status(H5Pset_fapl_core(fapl.get(), std::size_t{1} << 20, 0),
+                   "selecting the in-memory driver");
+    MemoryImage captured;
+    H5FD_file_image_callbacks_t callbacks = MemoryImage::callbacks(&captured);
+    c.check_status(H5Pset_file_image_callbacks(fapl.get(), &callbacks),
+                   "setting the in-memory image callbacks");
+    // The name only identifies the in-memory file inside this process.
+    static std::atomic<uint64_t> serial{0};
+    const std::string memory_name = "gpucap-results-in-memory-" + std::to_string(::getpid()) + "-" +
+                                    std::to_string(serial.fetch_add(1));
+    Handle file(c.check(H5Fcreate(memory_name.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.get()),
+                        "creating the file in memory"),
+                H5Fclose);
+    write_file(c, file.get(), results);
+    // Closing writes the final superblock (its status flags cleared, its checksum right); the
+    // image is taken from the core driver as it frees it. (H5Fget_file_image on the open file
+    // clears the flags without updating the superblock's checksum in HDF5 1.10.)
+    c.check_status(file.close(), "closing the file in memory");
+    image = captured.take();
+    if (image.empty()) c.fail("the in-memory file image was not handed back by HDF5");
   }
-  sync_directory_of(path);
+  try {
+    return write_output_atomically(path, image.data(), image.size(), checked);
+  } catch (const OutputError& e) {
+    throw OutputError(std::string("HDF5 results: ") + e.what());
+  }
 }
 
 RunResults read_results_hdf5(const std::string& path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const Context c("read", path);
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) c.fail(std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) c.fail("not a regular file");
   const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
   if (is_hdf5 < 0) c.fail_hdf5("opening the file");
   if (is_hdf5 == 0) c.fail("not an HDF5 file");

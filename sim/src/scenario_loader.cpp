@@ -6,9 +6,9 @@
 #include "gpucap/scenario_loader.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -34,6 +34,9 @@ struct CatalogRow {
 };
 using Catalog = std::map<std::string, CatalogRow>;  ///< by "provider/instance_type/region"
 
+/// Longest message a scenario error carries (bytes); longer ones are cut with their length.
+constexpr std::size_t kMaxMessageBytes = 2000;
+
 struct Context {
   std::string origin;                ///< file name shown in messages
   std::string base_dir;              ///< for relative data files
@@ -44,22 +47,58 @@ struct Context {
   std::string where(const YAML::Node& node, const std::string& path) const {
     for (const auto& [opath, value] : overrides) {
       if (path == opath || path.rfind(opath + ".", 0) == 0 || path.rfind(opath + "[", 0) == 0)
-        return origin + ": (from --set " + value + ")";
+        return origin + ": (from --set " + text::excerpt(value) + ")";
     }
     const YAML::Mark mark = node.Mark();
-    if (mark.line < 0) return origin;
+    if (mark.line < 0) {
+      // A node without a place in the file: a mapping an override created on its way to its
+      // key (e.g. `checkpoint` for --set workloads.0.checkpoint.interval=1h).
+      for (auto it = overrides.rbegin(); it != overrides.rend(); ++it)
+        if (it->first.rfind(path + ".", 0) == 0 || it->first.rfind(path + "[", 0) == 0)
+          return origin + ": (created by --set " + text::excerpt(it->second) + ")";
+      return origin;
+    }
     return origin + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
   }
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& path,
                          const std::string& message) const {
-    throw ScenarioError(where(node, path) + ": " + (path.empty() ? "" : path + ": ") + message);
+    // Every value quoted in `message` is an excerpt already; the cap is a last line of defence
+    // against keys and paths of hostile length.
+    throw ScenarioError(text::excerpt(
+        where(node, path) + ": " + (path.empty() ? "" : path + ": ") + message, kMaxMessageBytes));
   }
 
   std::string resolve(const std::string& file) const {
     if (file.empty() || file[0] == '/' || base_dir.empty()) return file;
     return base_dir + "/" + file;
   }
+
+  /// The text of the data file `file` that the key `path` (at `node`) names: resolved against
+  /// the scenario's folder, read within the data budget and recorded as an input of the run.
+  /// A file that cannot be read raises InputFileError located at the key.
+  std::string read_data(const YAML::Node& node, const std::string& path,
+                        const std::string& file) const {
+    const std::string resolved = resolve(file);
+    try {
+      std::string content = read_input_file(resolved, limits.data_bytes, "data file",
+                                            "--max-data-size");
+      if (inputs) inputs->push_back(resolved);
+      return content;
+    } catch (const InputFileError& e) {
+      throw InputFileError(where(node, path) + ": " + path + ": " + e.what());
+    }
+  }
+
+  /// A data file read as a CSV table (see read_data).
+  detail::CsvTable read_csv(const YAML::Node& node, const std::string& path,
+                            const std::string& file) const {
+    const std::string resolved = resolve(file);
+    return detail::CsvTable::parse(read_data(node, path, file), resolved);
+  }
+
+  InputLimits limits;                            ///< byte budgets of the files read
+  std::vector<std::string>* inputs = nullptr;  ///< every data file read, resolved
 };
 
 std::string join_path(const std::string& parent, const std::string& key) {
@@ -67,7 +106,7 @@ std::string join_path(const std::string& parent, const std::string& key) {
 }
 
 std::string describe(const YAML::Node& node) {
-  if (node.IsScalar()) return "\"" + node.Scalar() + "\"";
+  if (node.IsScalar()) return "\"" + text::excerpt(node.Scalar()) + "\"";
   if (node.IsMap()) return "a mapping";
   if (node.IsSequence()) return "a list";
   return "nothing";
@@ -80,7 +119,7 @@ void expect_unique_keys(const Context& ctx, const YAML::Node& map, const std::st
     const std::string key = kv.first.Scalar();
     if (!seen.insert(key).second)
       ctx.fail(kv.first, join_path(path, key),
-               "\"" + key + "\" is defined twice in " + (path.empty() ? "the scenario" : path));
+               "\"" + text::excerpt(key) + "\" is defined twice in " + (path.empty() ? "the scenario" : path));
   }
 }
 
@@ -94,7 +133,7 @@ void expect_map(const Context& ctx, const YAML::Node& node, const std::string& p
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
     if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
-    std::string message = "unknown key '" + key + "'";
+    std::string message = "unknown key '" + text::excerpt(key) + "'";
     const std::string suggestion = text::closest(key, allowed);
     if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
     message += "; valid keys: " + text::join(allowed, ", ");
@@ -120,7 +159,7 @@ double read_number(const Context& ctx, const YAML::Node& node, const std::string
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
   if (s.empty() || *end != '\0' || !std::isfinite(v))
-    ctx.fail(node, path, "must be a finite number, got \"" + s + "\"");
+    ctx.fail(node, path, "must be a finite number, got " + describe(node));
   return v;
 }
 
@@ -128,7 +167,7 @@ double read_number_in(const Context& ctx, const YAML::Node& node, const std::str
                       double lo, bool lo_open, const std::string& valid) {
   const double v = read_number(ctx, node, path);
   if (lo_open ? !(v > lo) : !(v >= lo))
-    ctx.fail(node, path, "must be " + valid + ", got " + node.Scalar());
+    ctx.fail(node, path, "must be " + valid + ", got " + text::excerpt(node.Scalar()));
   return v;
 }
 
@@ -139,17 +178,30 @@ int64_t read_integer(const Context& ctx, const YAML::Node& node, const std::stri
   if (!node.IsScalar()) ctx.fail(node, path, "must be " + valid + ", got " + describe(node));
   const std::string& s = node.Scalar();
   char* end = nullptr;
+  errno = 0;
   const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || *end != '\0' || v < lo || v > hi)
-    ctx.fail(node, path, "must be " + valid + ", got \"" + s + "\"");
+  // ERANGE: strtoll clamps values beyond 64 bits, which must not pass as the clamped value.
+  if (s.empty() || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+    ctx.fail(node, path, "must be " + valid + ", got " + describe(node));
   return v;
+}
+
+/// A seed: a whole number from 0 to 2^64 - 1 (the Philox key's width).
+uint64_t read_seed(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  const std::string valid = "a whole number from 0 to 18446744073709551615 (2^64 - 1)";
+  if (!node.IsScalar()) ctx.fail(node, path, "must be " + valid + ", got " + describe(node));
+  try {
+    return parse_seed(node.Scalar());
+  } catch (const std::invalid_argument&) {
+    ctx.fail(node, path, "must be " + valid + ", got " + describe(node));
+  }
 }
 
 bool read_bool(const Context& ctx, const YAML::Node& node, const std::string& path) {
   const std::string s = read_string(ctx, node, path);
   if (s == "true" || s == "yes" || s == "on") return true;
   if (s == "false" || s == "no" || s == "off") return false;
-  ctx.fail(node, path, "must be true or false, got \"" + s + "\"");
+  ctx.fail(node, path, "must be true or false, got " + describe(node));
 }
 
 /// A duration: a number of seconds or text with a unit (us, ms, s, min, h, d, w).
@@ -166,7 +218,7 @@ double read_duration(const Context& ctx, const YAML::Node& node, const std::stri
   if (allow_zero ? v < 0 : v <= 0)
     ctx.fail(node, path,
              std::string("must be a duration ") + (allow_zero ? ">= 0" : "> 0") + ", got " +
-                 node.Scalar());
+                 text::excerpt(node.Scalar()));
   return v;
 }
 
@@ -179,7 +231,7 @@ Enum read_choice(const Context& ctx, const YAML::Node& node, const std::string& 
     if (name == s) return value;
     names.push_back(name);
   }
-  std::string message = "unknown value \"" + s + "\"";
+  std::string message = "unknown value " + describe(node);
   const std::string suggestion = text::closest(s, names);
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   ctx.fail(node, path, message + "; valid: " + text::join(names, ", "));
@@ -191,8 +243,10 @@ std::vector<double> read_csv_column(const Context& ctx, const YAML::Node& at,
                                     const std::string& path, const std::string& file,
                                     const std::string& column) {
   try {
-    const detail::CsvTable table = detail::CsvTable::read(ctx.resolve(file));
+    const detail::CsvTable table = ctx.read_csv(at, path, file);
     return table.numbers(column);
+  } catch (const ScenarioError&) {
+    throw;
   } catch (const std::runtime_error& e) {
     ctx.fail(at, path, e.what());
   }
@@ -407,7 +461,7 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     const YAML::Node file_node = node["file"];
     const std::string fpath = join_path(path, "file");
     try {
-      const detail::CsvTable table = detail::CsvTable::read(ctx.resolve(a.trace_file));
+      const detail::CsvTable table = ctx.read_csv(file_node, fpath, a.trace_file);
       const std::vector<double> t = table.numbers(submit), w = table.numbers(duration);
       const std::vector<double> g =
           requests ? std::vector<double>(t.size(), 1.0) : table.numbers(gpus);
@@ -441,7 +495,7 @@ std::string read_reference(const Context& ctx, const YAML::Node& node, const std
                            const std::vector<std::string>& names, const std::string& section) {
   const std::string s = read_string(ctx, node, path);
   if (std::find(names.begin(), names.end(), s) != names.end()) return s;
-  std::string message = "no " + section + " named \"" + s + "\"";
+  std::string message = "no " + section + " named \"" + text::excerpt(s) + "\"";
   const std::string suggestion = text::closest(s, names);
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   ctx.fail(node, path, message + "; declared: " + text::join(names, ", "));
@@ -492,10 +546,9 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
                "a JSON trace carries its own step (metadata.gap_seconds) and data; "
                "remove column and step");
     YAML::Node trace;
+    const std::string json_text = ctx.read_data(file_node, fpath, p.availability_file);
     try {
-      trace = YAML::LoadFile(resolved);
-    } catch (const YAML::BadFile&) {
-      ctx.fail(file_node, fpath, "cannot open data file " + resolved);
+      trace = YAML::Load(json_text);
     } catch (const YAML::Exception& e) {
       ctx.fail(file_node, fpath,
                resolved + ":" + std::to_string(e.mark.line + 1) +
@@ -1212,7 +1265,7 @@ Catalog read_catalog(const Context& ctx, const YAML::Node& node) {
   const std::string file = read_string(ctx, node, "catalog");
   Catalog catalog;
   try {
-    const detail::CsvTable table = detail::CsvTable::read(ctx.resolve(file));
+    const detail::CsvTable table = ctx.read_csv(node, "catalog", file);
     const auto keys = table.strings("key"), models = table.strings("gpu_model"),
                spot = table.strings("spot_usd_per_gpu_hour");
     const auto memory = table.numbers("gpu_memory_gb"),
@@ -1306,6 +1359,11 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   if (root["description"]) s.description = read_string(ctx, root["description"], "description");
   s.horizon_s = read_duration(ctx, require(ctx, root, "", "horizon", "a duration such as 30d"),
                               "horizon", false);
+  if (s.horizon_s > kMaxHorizonS)
+    ctx.fail(root["horizon"], "horizon",
+             "must be at most 1000 years (" + text::format_number(kMaxHorizonS) +
+                 " s), where event times still resolve 4 microseconds; got " +
+                 text::format_number(s.horizon_s) + " s");
   if (root["warmup"]) {
     s.warmup_s = read_duration(ctx, root["warmup"], "warmup", true);
     if (s.warmup_s >= s.horizon_s)
@@ -1313,10 +1371,10 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
                "must be shorter than the horizon (" + text::format_duration(s.horizon_s) + ")");
   }
   if (root["seed"])
-    s.seed = static_cast<uint64_t>(read_integer(ctx, root["seed"], "seed", 0, INT64_MAX));
+    s.seed = read_seed(ctx, root["seed"], "seed");
   if (root["replications"])
-    s.replications = static_cast<uint64_t>(
-        read_integer(ctx, root["replications"], "replications", 1, 1000000000));
+    s.replications = static_cast<uint64_t>(read_integer(
+        ctx, root["replications"], "replications", 1, static_cast<int64_t>(kMaxReplications)));
   if (root["timeseries"]) {
     const YAML::Node ts = root["timeseries"];
     expect_map(ctx, ts, "timeseries", {"step"});
@@ -1517,6 +1575,18 @@ std::string display_path(const YAML::Node& root, const std::string& dotted) {
 
 }  // namespace
 
+uint64_t parse_seed(const std::string& text_in) {
+  const std::string t = text::trim(text_in);
+  const std::string valid = "a whole number from 0 to 18446744073709551615 (2^64 - 1)";
+  // strtoull accepts "-1" (as 2^64 - 1) and clamps on overflow: only plain digits pass here.
+  if (t.empty() || t.size() > 20 || t.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" is not " + valid);
+  errno = 0;
+  const unsigned long long v = std::strtoull(t.c_str(), nullptr, 10);
+  if (errno == ERANGE) throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" is not " + valid);
+  return static_cast<uint64_t>(v);
+}
+
 double parse_duration_s(const std::string& text_in) {
   const std::string t = text::trim(text_in);
   char* end = nullptr;
@@ -1525,7 +1595,7 @@ double parse_duration_s(const std::string& text_in) {
       "a duration: a number of seconds, or a number with a unit us, ms, s, min, h, d or w "
       "(e.g. 90s, 30min, 12h)";
   if (t.empty() || end == t.c_str() || !std::isfinite(v))
-    throw std::invalid_argument("\"" + text_in + "\" is not " + valid);
+    throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" is not " + valid);
   const std::string unit = text::trim(std::string(end));
   static const std::vector<std::pair<std::string, double>> units = {
       {"", 1.0},        {"us", 1e-6},      {"ms", 1e-3},   {"s", 1.0},     {"sec", 1.0},
@@ -1533,49 +1603,72 @@ double parse_duration_s(const std::string& text_in) {
       {"day", 86400.0}, {"days", 86400.0}, {"w", 604800.0}};
   for (const auto& [name, factor] : units)
     if (unit == name) return v * factor;
-  throw std::invalid_argument("\"" + text_in + "\" has an unknown unit \"" + unit + "\"; " + valid);
+  throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" has an unknown unit \"" +
+                              text::excerpt(unit, 20) + "\"; " + valid);
 }
 
-Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
-                        const std::string& base_dir, const std::vector<std::string>& overrides) {
-  Context ctx{origin, base_dir, nullptr, {}};
+Scenario parse_scenario(const std::string& yaml_text_in, const std::string& origin,
+                        const std::string& base_dir, const std::vector<std::string>& overrides,
+                        const InputLimits& limits) {
+  if (yaml_text_in.size() > limits.scenario_bytes)
+    throw InputFileError(text::excerpt(origin, 200) + ": the scenario is " +
+                         format_bytes(yaml_text_in.size()) + ", over the limit of " +
+                         format_bytes(limits.scenario_bytes) +
+                         " (raise it with --max-scenario-size)");
+  std::string yaml_text = yaml_text_in;
+  normalize_line_breaks(yaml_text);
+  std::vector<std::string> inputs;
+  Context ctx{origin, base_dir, nullptr, {}, limits, &inputs};
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
+    throw ScenarioError(text::excerpt(origin, 200) + ":" + std::to_string(e.mark.line + 1) + ":" +
                         std::to_string(e.mark.column + 1) + ": not valid YAML: " + e.msg);
   }
   if (!root.IsMap())
-    throw ScenarioError(origin +
+    throw ScenarioError(text::excerpt(origin, 200) +
                         ": a scenario must be a YAML mapping with name, horizon, pools "
-                        "and workloads");
+                        "and workloads; got " +
+                        (root.IsSequence() ? "a list"
+                         : root.IsScalar() ? "a single value"
+                                           : "an empty document"));
+  std::vector<std::pair<std::string, std::string>> assignments;
   for (const auto& assignment : overrides) {
     apply_override(ctx, root, assignment);
     const auto eq = assignment.find('=');
     ctx.overrides.emplace_back(display_path(root, assignment.substr(0, eq)), assignment);
+    assignments.emplace_back(assignment.substr(0, eq), assignment.substr(eq + 1));
   }
   Scenario s = read_scenario(ctx, root);
   s.source_path = origin;
+  s.original_text = yaml_text;
+  s.overrides = std::move(assignments);
+  s.input_files = std::move(inputs);
   if (overrides.empty()) {
     s.source_text = yaml_text;
   } else {
+    // The emitter quotes every value as YAML requires; the comment line is escaped (an override
+    // may hold a newline or '#'), and the overrides themselves are kept in `overrides`.
     YAML::Emitter out;
     out << root;
-    s.source_text = std::string("# ") + origin + " with --set " + text::join(overrides, " --set ") +
-                    "\n" + out.c_str() + "\n";
+    s.source_text = "# " + text::excerpt(origin, 200) + " with --set " +
+                    text::excerpt(text::join(overrides, " --set "), 1000) + "\n" + out.c_str() +
+                    "\n";
   }
   return s;
 }
 
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ScenarioError(path + ": cannot open the scenario file (does it exist?)");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                       const InputLimits& limits) {
+  const std::string text =
+      read_input_file(path, limits.scenario_bytes, "scenario file", "--max-scenario-size");
   const auto slash = path.find_last_of('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
-  return parse_scenario(buffer.str(), path, dir, overrides);
+  const std::string dir =
+      slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  Scenario s = parse_scenario(text, path, dir, overrides, limits);
+  s.input_files.insert(s.input_files.begin(), path);
+  return s;
 }
 
 }  // namespace gpucap

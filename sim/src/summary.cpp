@@ -4,6 +4,7 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace gpucap {
@@ -28,7 +29,8 @@ double student_t_quantile(double confidence, std::size_t dof) {
 }
 
 double ci_half_width(const MetricSummary& s, double confidence) {
-  if (s.n < 2) return 0.0;
+  // One value says nothing about the spread: no interval, rather than one of width zero.
+  if (s.n < 2) return std::numeric_limits<double>::quiet_NaN();
   return student_t_quantile(confidence, s.n - 1) * s.std / std::sqrt(static_cast<double>(s.n));
 }
 
@@ -46,7 +48,8 @@ MetricSummary summarize(const Moments& moments, std::vector<double> values) {
   s.n = values.size();
   if (s.n == 0) return s;
   s.mean = moments.mean;
-  s.std = s.n > 1 ? std::sqrt(moments.m2 / static_cast<double>(s.n - 1)) : 0.0;
+  s.std = s.n > 1 ? std::sqrt(moments.m2 / static_cast<double>(s.n - 1))
+                  : std::numeric_limits<double>::quiet_NaN();
   const double half = ci_half_width(s, 0.95);
   s.ci95_low = s.mean - half;
   s.ci95_high = s.mean + half;

@@ -50,8 +50,11 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string closest(const std::string& word, const std::vector<std::string>& candidates) {
   std::string best;
+  // A typo of a key or a name is short; a long word would only cost quadratic time.
+  if (word.size() > 64) return best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (const auto& c : candidates) {
+    if (c.size() > word.size() + best_distance || word.size() > c.size() + best_distance) continue;
     const std::size_t d = edit_distance(word, c);
     if (d < best_distance) {
       best = c;
@@ -59,6 +62,34 @@ std::string closest(const std::string& word, const std::vector<std::string>& can
     }
   }
   return best;
+}
+
+std::string excerpt(const std::string& s, std::size_t max_bytes) {
+  std::string out;
+  std::size_t i = 0;
+  for (; i < s.size() && out.size() < max_bytes; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c < 0x20 || c == 0x7f) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (i < s.size()) {
+    // Do not end inside a UTF-8 sequence: drop continuation bytes and their lead byte.
+    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
+    if (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0xC0) out.pop_back();
+    out += "... (" + std::to_string(s.size()) + " bytes in all)";
+  }
+  return out;
 }
 
 std::string format_number(double value) {

@@ -164,6 +164,6 @@ def test_a_signal_handlers_own_exception_stops_the_run(mmc):
 
 
 def test_a_run_description_has_no_rows_to_view(mmc):
-    described = gpucap._core.describe_run([mmc._core], [], mmc.to_yaml(), 10, None)
+    described = gpucap._core.describe_run([mmc._core], [], mmc._core, 10, None)
     with pytest.raises(ValueError, match="hold no rows"):
         described.scalars

@@ -67,9 +67,12 @@ TEST(Cli, InvalidScenarioExitsTwoWithLocation) {
   EXPECT_NE(o.output.find(bad.string() + ":7:11: workloads[0].gpus: a job of 16 GPUs fits no pool"),
             std::string::npos)
       << o.output;
+  // A file that cannot be read is an I/O failure (exit 1), with the system's reason.
   const Outcome missing = gpucap_cli("run /nonexistent/scenario.yaml");
-  EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_NE(missing.output.find("cannot open the scenario file"), std::string::npos);
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_EQ(missing.output,
+            "gpucap: error: cannot read scenario file '/nonexistent/scenario.yaml': No such file "
+            "or directory\n");
 }
 
 TEST(Cli, BadSetOverrideIsReported) {

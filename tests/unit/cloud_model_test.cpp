@@ -296,7 +296,7 @@ TEST_F(Catalog, MistakesAreNamed) {
   EXPECT_NE(error_of(no_catalog).find("needs a price catalog"), std::string::npos);
   std::string missing = scenario("{catalog_row: aws/p5.48xlarge/us-east-1, quota: 8}");
   missing.replace(missing.find("prices.csv"), 10, "nothere.csv");
-  EXPECT_NE(error_of(missing).find("catalog: cannot open data file"), std::string::npos);
+  EXPECT_NE(error_of(missing).find("catalog: cannot read data file"), std::string::npos);
 }
 
 TEST_F(Catalog, ShippedCatalogHasSourcesAndPositivePrices) {

@@ -74,6 +74,10 @@ RunResults sample_results() {
   r.scenario_text =
       "name: two-pool sweep\n# unicode: \xc3\xa9t\xc3\xa9\npools:\n  - name: h100\n"
       "  - name: a100\n";
+  r.scenario_original_text = "name: two-pool sweep\r\n# before overrides\n";
+  // Values a user may give: a newline, quotes, '#', an empty value, non-ASCII text.
+  r.scenario_overrides = {{"name", "\"a\nb # c\""}, {"pools.h100.quota", ""},
+                          {"description", "'\xc3\xa9t\xc3\xa9' # x"}};
   r.backend = "cpu-serial";
   r.seed = 0xFEDCBA9876543210ULL;
   r.points = 2;
@@ -126,6 +130,8 @@ void expect_same_results(const RunResults& a, const RunResults& b) {
   EXPECT_EQ(a.gpucap_version, b.gpucap_version);
   EXPECT_EQ(a.scenario_name, b.scenario_name);
   EXPECT_EQ(a.scenario_text, b.scenario_text);
+  EXPECT_EQ(a.scenario_original_text, b.scenario_original_text);
+  EXPECT_EQ(a.scenario_overrides, b.scenario_overrides);
   EXPECT_EQ(a.backend, b.backend);
   EXPECT_EQ(a.seed, b.seed);
   EXPECT_EQ(a.points, b.points);
@@ -211,7 +217,8 @@ TEST_F(Hdf5ResultsTest, RootAttributesIncludeFormatVersionAndCreationTime) {
   ASSERT_GE(va, 0);
   ASSERT_GE(H5Aread(va, H5T_NATIVE_INT32, &version), 0);
   H5Aclose(va);
-  EXPECT_EQ(version, 1);
+  EXPECT_EQ(version, kResultsFormatVersion);
+  EXPECT_EQ(version, 2);
 
   const hid_t ca = H5Aopen(f, "created_utc", H5P_DEFAULT);
   ASSERT_GE(ca, 0);
@@ -267,7 +274,26 @@ TEST_F(Hdf5ResultsTest, ZeroPoolsWithReplicationsRoundTrip) {
   expect_same_results(r, read_results_hdf5(path));
 }
 
-TEST_F(Hdf5ResultsTest, LargeDatasetsAreChunkedSmallOnesContiguous) {
+/// The filters (H5Z_FILTER_*) of a dataset, in pipeline order.
+std::vector<H5Z_filter_t> filters_of(const std::string& path, const char* dataset) {
+  std::vector<H5Z_filter_t> out;
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t d = H5Dopen2(f, dataset, H5P_DEFAULT);
+  const hid_t dcpl = H5Dget_create_plist(d);
+  for (int i = 0; i < H5Pget_nfilters(dcpl); ++i) {
+    unsigned flags = 0;
+    std::size_t n = 0;
+    unsigned config = 0;
+    out.push_back(H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &n, nullptr, 0, nullptr,
+                                 &config));
+  }
+  H5Pclose(dcpl);
+  H5Dclose(d);
+  H5Fclose(f);
+  return out;
+}
+
+TEST_F(Hdf5ResultsTest, EveryDatasetIsChecksummedLargeOnesCompressed) {
   RunResults r = sample_results();
   r.replications = 1500;  // /replications: 2 x 1500 = 3000 < 4096; /pools: 6000 >= 4096
   r.scalars.resize(r.points * r.replications * kScalarMetricCount);
@@ -279,17 +305,20 @@ TEST_F(Hdf5ResultsTest, LargeDatasetsAreChunkedSmallOnesContiguous) {
 
   H5D_layout_t layout = H5D_LAYOUT_ERROR;
   read_raw(path, "/replications/cost", nullptr, &layout);
-  EXPECT_EQ(layout, H5D_CONTIGUOUS);
-  read_raw(path, "/pools/cost", nullptr, &layout);
-  EXPECT_EQ(layout, H5D_CHUNKED);
+  EXPECT_EQ(layout, H5D_CHUNKED);  // Fletcher32 needs chunks
+  EXPECT_EQ(filters_of(path, "/replications/cost"), std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
+  EXPECT_EQ(filters_of(path, "/pools/cost"),
+            (std::vector<H5Z_filter_t>{H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
+  EXPECT_EQ(filters_of(path, "/summary"), std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
+  EXPECT_EQ(filters_of(path, "/pool_summary"), std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
   expect_same_results(r, read_results_hdf5(path));
 
-  r.replications = 2048;  // 2 x 2048 = 4096: chunked too
+  r.replications = 2048;  // 2 x 2048 = 4096: compressed too
   r.scalars.resize(r.points * r.replications * kScalarMetricCount, 0.25);
   r.pool_values.resize(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.5);
   write_results_hdf5(r, path);
-  read_raw(path, "/replications/cost", nullptr, &layout);
-  EXPECT_EQ(layout, H5D_CHUNKED);
+  EXPECT_EQ(filters_of(path, "/replications/cost"),
+            (std::vector<H5Z_filter_t>{H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
   expect_same_results(r, read_results_hdf5(path));
 }
 

@@ -171,7 +171,13 @@ TEST_F(ScenarioLoader, InvalidYamlSyntax) {
 TEST_F(ScenarioLoader, RootMustBeAMapping) {
   EXPECT_EQ(error_of("- a\n- b\n"),
             "test.yaml: a scenario must be a YAML mapping with name, horizon, pools and "
-            "workloads");
+            "workloads; got a list");
+  EXPECT_EQ(error_of("just text\n"),
+            "test.yaml: a scenario must be a YAML mapping with name, horizon, pools and "
+            "workloads; got a single value");
+  EXPECT_EQ(error_of(""),
+            "test.yaml: a scenario must be a YAML mapping with name, horizon, pools and "
+            "workloads; got an empty document");
 }
 
 TEST_F(ScenarioLoader, UnknownTopLevelKeySuggestsTheNearestOne) {
@@ -446,8 +452,10 @@ std::string trace_workload(const std::string& file) {
 TEST_F(ScenarioLoader, TraceFileMissing) {
   const std::string yaml = trace_workload("missing.csv");
   EXPECT_EQ(error_of(yaml), at(yaml, 12, "missing.csv") +
-                                ": workloads[0].arrivals.file: cannot open data file " + dir() +
-                                "/missing.csv");
+                                ": workloads[0].arrivals.file: cannot read data file '" + dir() +
+                                "/missing.csv': No such file or directory");
+  // An I/O failure, not a mistake in the scenario: the CLI exits 1 for it.
+  EXPECT_THROW(parse_scenario(yaml, "test.yaml", dir()), InputFileError);
 }
 
 TEST_F(ScenarioLoader, TraceCsvWithAMissingColumn) {
@@ -539,9 +547,9 @@ TEST_F(ScenarioLoader, LoadScenarioOfAMissingFile) {
   try {
     load_scenario(dir() + "/nope.yaml");
     FAIL() << "no error";
-  } catch (const ScenarioError& e) {
+  } catch (const InputFileError& e) {
     EXPECT_EQ(std::string(e.what()),
-              dir() + "/nope.yaml: cannot open the scenario file (does it exist?)");
+              "cannot read scenario file '" + dir() + "/nope.yaml': No such file or directory");
   }
 }
 

@@ -77,7 +77,7 @@ TEST(Sweep, PointsShareTheirRandomNumbers) {
   const auto points = gpucap::load_sweep_points(kMmc, "sweep-test", ".", {}, grid);
   gpucap::RunOptions options;
   options.backend = gpucap::BackendChoice::cpu;
-  const gpucap::RunResults r = gpucap::run_points(points, grid, kMmc, options);
+  const gpucap::RunResults r = gpucap::run_points(points, grid, points[0], options);
   ASSERT_EQ(r.points, 3u);
   ASSERT_EQ(r.replications, 300u);
   for (std::size_t i = 0; i < r.replications; ++i) {
@@ -102,13 +102,13 @@ TEST(Sweep, SeedAndReplicationsAreNotSweepParameters) {
   const auto grid = gpucap::expand_grid({{"seed", {"1", "2"}}});
   const auto points = gpucap::load_sweep_points(kMmc, "sweep-test", ".", {}, grid);
   try {
-    gpucap::run_points(points, grid, kMmc, gpucap::RunOptions{});
+    gpucap::run_points(points, grid, points[0], gpucap::RunOptions{});
     FAIL() << "sweeping the seed must be refused";
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("a sweep cannot vary 'seed'"), std::string::npos);
   }
   // Points that differ in seed through other overrides are refused too.
-  EXPECT_THROW(gpucap::run_points(points, {}, kMmc, gpucap::RunOptions{}), std::invalid_argument);
+  EXPECT_THROW(gpucap::run_points(points, {}, points[0], gpucap::RunOptions{}), std::invalid_argument);
 }
 
 TEST(Sweep, PointsMustKeepTheirPools) {
@@ -116,7 +116,7 @@ TEST(Sweep, PointsMustKeepTheirPools) {
       gpucap::expand_grid({{"pools.more", {"{gpu: H100, price_usd_per_gpu_hour: 1.0, quota: 2}"}}});
   const auto extra = gpucap::load_sweep_points(kMmc, "sweep-test", ".", {}, grid);
   const auto plain = gpucap::load_sweep_points(kMmc, "sweep-test", ".", {}, {});
-  EXPECT_THROW(gpucap::run_points({plain[0], extra[0]}, {}, kMmc, gpucap::RunOptions{}),
+  EXPECT_THROW(gpucap::run_points({plain[0], extra[0]}, {}, plain[0], gpucap::RunOptions{}),
                std::invalid_argument);
 }
 

@@ -25,7 +25,6 @@ CHUNK_ALIGNMENT = 256
 def _run_chunk(
     specs: Sequence[tuple],
     parameters: List[tuple],
-    base_text: str,
     first: int,
     count: int,
     seed: Optional[int],
@@ -34,8 +33,10 @@ def _run_chunk(
 ) -> Tuple[np.ndarray, np.ndarray, Optional[np.ndarray], str, str, int]:
     """On a worker: replications [first, first + count) of every point."""
     points = [Scenario._from_spec(s) for s in specs]
+    # The chunk's metadata is discarded (the merge keeps the description's): any base will do.
     core = _core.run(
-        [p._core for p in points], parameters, base_text, count, seed, first, backend, threads, None
+        [p._core for p in points], parameters, points[0]._core, count, seed, first, backend, threads,
+        None,
     )
     series = None if core.timeseries is None else np.array(core.timeseries)
     return (np.array(core.scalars), np.array(core.pool_values), series, core.backend, core.device,
@@ -55,7 +56,7 @@ def run_on_cluster(
     client: Any,
     points: List[Scenario],
     parameters: List[tuple],
-    base_text: str,
+    base: Scenario,
     replications: Optional[int],
     seed: Optional[int],
     backend: str,
@@ -66,14 +67,14 @@ def run_on_cluster(
     """Runs the points' replications in chunks on `client`'s workers and merges them."""
     from ._progress import Progress
 
-    like = _core.describe_run([p._core for p in points], parameters, base_text, replications or 0, seed)
+    like = _core.describe_run([p._core for p in points], parameters, base._core, replications or 0, seed)
     total = like.replications
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     chunks = chunks_of(total, workers, chunk_replications)
     specs = [p._spec() for p in points]
     started = time.perf_counter()
     futures = [
-        client.submit(_run_chunk, specs, parameters, base_text, first, count, like.seed, backend,
+        client.submit(_run_chunk, specs, parameters, first, count, like.seed, backend,
                       threads or 0, pure=False)
         for first, count in chunks
     ]

@@ -47,7 +47,7 @@ def run(
         KeyboardInterrupt when interrupted (the run stops within a replication or a batch).
     """
     scenario = as_scenario(scenario)
-    return _run_points([scenario], [], scenario.to_yaml(), replications, seed, backend, threads, progress)
+    return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress)
 
 
 def sweep(
@@ -95,16 +95,16 @@ def sweep(
         from .distributed import run_on_cluster
 
         return run_on_cluster(
-            client, points, parameters, scenario.to_yaml(), replications, seed,
+            client, points, parameters, scenario, replications, seed,
             _check_backend(backend), threads, chunk_replications, progress,
         )
-    return _run_points(points, parameters, scenario.to_yaml(), replications, seed, backend, threads, progress)
+    return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress)
 
 
 def _run_points(
     points: List[Scenario],
     parameters: List[tuple],
-    base_text: str,
+    base: Scenario,
     replications: Optional[int],
     seed: Optional[int],
     backend: str,
@@ -120,7 +120,7 @@ def _run_points(
     total = (replications or points[0].replications) * len(points)
     with Progress(total, progress) as bar:
         core = _core.run(
-            [p._core for p in points], parameters, base_text, replications or 0, seed,
+            [p._core for p in points], parameters, base._core, replications or 0, seed,
             first_replication, backend, threads or 0, bar.callback(),
         )
     return Results(core)

@@ -120,6 +120,10 @@ extern const char* const kThrustOmpNotBuilt;
 /// Runs `task` on the CPU with `threads` OpenMP threads (0 = all); leaves block_moments alone.
 void run_replications_cpu(const ReplicationTask& task, int threads);
 
+/// Most CPU threads a run may ask for: far beyond any machine's cores, and small enough that
+/// every thread's stack and engine arena are reasonable.
+inline constexpr int kMaxThreads = 1024;
+
 /// The number of threads `threads` (0 = all) resolves to.
 int resolve_thread_count(int threads);
 

@@ -27,25 +27,31 @@ struct RunOptions {
   DeviceLimits device_limits;      ///< device backends: memory, batch and worker caps (0 = theirs)
   uint64_t first_replication = 0;  ///< run replications [first, first + replications): a chunk
   RunMonitor* monitor = nullptr;   ///< progress count and cancellation from another thread
+  /// The caller will write the results to a file: the memory check counts the file's image.
+  bool writes_file = false;
 };
 
 /// Compiles and runs `scenario` on the chosen backend, then summarizes the replications.
-/// Throws BackendUnavailable when the backend cannot run here, RunCancelled when the monitor
-/// cancelled it, RunError when a run fails.
+/// Throws std::invalid_argument, before anything is allocated, for options out of range
+/// (replications above kMaxReplications, threads above kMaxThreads) and for a run whose memory
+/// estimate (memory_estimate.hpp) exceeds what this process can use; BackendUnavailable when
+/// the backend cannot run here, RunCancelled when the monitor cancelled it, RunError when a
+/// run fails.
 RunResults run(const Scenario& scenario, const RunOptions& options);
 
 /// The results of run_points before anything ran: version, scenario, seed, points, sweep, pool
 /// names and replication range, with empty arrays (chunks run elsewhere are merged into it).
 RunResults describe_run(const std::vector<Scenario>& points,
-                        const std::vector<SweepParameter>& sweep, const std::string& base_text,
+                        const std::vector<SweepParameter>& sweep, const Scenario& base,
                         const RunOptions& options);
 
 /// Runs several variants of one scenario (sweep points) in one task on one backend. Replication
 /// r of every point draws the same random numbers (common random numbers), so differences
 /// between points are paired. All points must have the same pools (names, in order); seed and
 /// replications default to the first point's. `sweep` gives each varied parameter's value at
-/// every point (empty for a single point); `base_text` is stored as the results' scenario text.
+/// every point (empty for a single point). `base` is the scenario the points vary (before the
+/// sweep's own overrides): its text, original text and overrides are stored in the results.
 RunResults run_points(const std::vector<Scenario>& points, const std::vector<SweepParameter>& sweep,
-                      const std::string& base_text, const RunOptions& options);
+                      const Scenario& base, const RunOptions& options);
 
 }  // namespace gpucap

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/input_file.hpp"
 #include "gpucap/results.hpp"
 #include "gpucap/scenario.hpp"
 
@@ -25,8 +26,13 @@ struct SweepAxis {
 /// work: "workloads.0.placement=[a,b],[b,a]". Throws ScenarioError with what is valid.
 SweepAxis parse_grid_axis(const std::string& text);
 
+/// Most points one sweep may have.
+inline constexpr std::size_t kMaxSweepPoints = 100000;
+
 /// The points of the cartesian product of `axes`, the first axis slowest: one SweepParameter
-/// per axis, holding its value at every point. No axes: one point and no parameters.
+/// per axis, holding its value at every point. No axes: one point and no parameters. Throws
+/// ScenarioError when a path is named twice (its points would be labelled with values that
+/// did not run) or the product exceeds kMaxSweepPoints.
 std::vector<SweepParameter> expand_grid(const std::vector<SweepAxis>& axes);
 
 /// Number of points of `grid` (1 when it has no parameters).
@@ -37,6 +43,7 @@ std::size_t grid_points(const std::vector<SweepParameter>& grid);
 std::vector<Scenario> load_sweep_points(const std::string& yaml_text, const std::string& origin,
                                         const std::string& base_dir,
                                         const std::vector<std::string>& overrides,
-                                        const std::vector<SweepParameter>& grid);
+                                        const std::vector<SweepParameter>& grid,
+                                        const InputLimits& limits = {});
 
 }  // namespace gpucap

@@ -6,23 +6,36 @@
 // several threads at once. They switch off HDF5's automatic printing of its error stack for the
 // process; errors are reported only through the exceptions they throw.
 #pragma once
+#include <cstddef>
 #include <string>
 
+#include "gpucap/output_file.hpp"
 #include "gpucap/results.hpp"
+#include "gpucap/scenario.hpp"
 
 namespace gpucap {
 
 /// Version of the file layout written by write_results_hdf5 (root attribute format_version).
-inline constexpr int kResultsFormatVersion = 1;
+/// 2 added the original scenario text, the overrides, Fletcher32 checksums on every dataset
+/// and the content checksum; files of version 1 are still read (without those checks).
+inline constexpr int kResultsFormatVersion = 2;
 
-/// Writes `results` to `path` atomically: into "<path>.tmp.<pid>" first, then rename(2). Throws
-/// std::runtime_error with a clear message (path, what failed) on error, including when the
-/// sizes of the result arrays do not match the layouts documented in results.hpp; never leaves a
-/// partial file at `path` (an existing file there is replaced only on success).
-void write_results_hdf5(const RunResults& results, const std::string& path);
+/// Most replications (and sweep points) a results file may hold: larger counts in a file are
+/// refused as corrupt before anything is allocated.
+inline constexpr std::size_t kMaxResultsReplications = kMaxReplications;
+
+/// Writes `results` to `path` atomically and safely (see output_file.hpp: never through a
+/// link, never onto a special file or an input of the run (`results.input_files` and
+/// `options.inputs`), a temporary file removed on failure or SIGINT/SIGTERM). The file is
+/// built in memory, then written. Throws OutputError, or std::runtime_error naming the path and
+/// what failed (including result arrays whose sizes do not match results.hpp's layouts).
+OutputReport write_results_hdf5(const RunResults& results, const std::string& path,
+                                const OutputOptions& options = {});
 
 /// Reads a file written by write_results_hdf5 back into a RunResults (all fields incl.
-/// summaries). Throws std::runtime_error naming the path and the missing object on error.
+/// summaries). Every dataset's Fletcher32 checksum and the file's content checksum are
+/// verified, so a corrupt file is refused rather than read with changed values. Throws
+/// std::runtime_error naming the path and what is wrong.
 RunResults read_results_hdf5(const std::string& path);
 
 }  // namespace gpucap

@@ -3,6 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpucap/metrics.hpp"
@@ -25,6 +26,13 @@ struct RunResults {
   std::string gpucap_version;
   std::string scenario_name;
   std::string scenario_text;  ///< the full scenario (overrides applied), for reproducibility
+  std::string scenario_original_text;  ///< the scenario as read, before overrides
+  /// The overrides applied to it (dotted path, YAML value), in order; a sweep's own values are
+  /// in `sweep`.
+  std::vector<std::pair<std::string, std::string>> scenario_overrides;
+  /// The files the run read (the scenario file, traces, catalogs, samples): an output never
+  /// replaces them. In memory only (not stored in results files).
+  std::vector<std::string> input_files;
   std::string backend;        ///< "cpu-openmp", "cpu-serial", "cuda", "thrust-omp"
   std::string device;         ///< what ran it, e.g. "NVIDIA H200 (sm_90)" or "host, 2 threads"
   uint64_t seed = 0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gpucap/compiled_model.hpp"
@@ -154,11 +155,27 @@ struct PolicySpec {
   bool queue_capacity_set = false;  ///< false: the default above applies
 };
 
+/// The longest horizon a scenario may have: 1000 years (3.156e10 s). Times are doubles in
+/// seconds; at 1000 years they still resolve 4 microseconds, enough for the shortest service
+/// times and for ties between events to be real ties.
+inline constexpr double kMaxHorizonS = 1000.0 * 365.25 * 86400.0;
+
+/// The most replications one run (or one sweep point) may have.
+inline constexpr uint64_t kMaxReplications = 1000000000;
+
 struct Scenario {
   std::string name;
   std::string description;
   std::string source_path;  ///< the file it came from
-  std::string source_text;  ///< the scenario as YAML, overrides applied
+  /// The scenario as YAML, overrides applied: parsed again (with the same base folder and no
+  /// overrides) it gives this same scenario. Results files store it.
+  std::string source_text;
+  std::string original_text;  ///< the text as read, before any override
+  /// The overrides applied to original_text, in order: (dotted path, YAML value), as given.
+  std::vector<std::pair<std::string, std::string>> overrides;
+  /// Every data file read (traces, samples, catalogs), as resolved paths; with the scenario's
+  /// own file (when loaded from one) these are the run's inputs, which outputs must not replace.
+  std::vector<std::string> input_files;
   double horizon_s = 0;
   double warmup_s = 0;
   uint64_t seed = 1;

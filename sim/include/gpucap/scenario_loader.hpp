@@ -6,29 +6,34 @@
 // and what would be valid, e.g.
 //   scenarios/x.yaml:12:7: pools.aws-od.quota: must be a whole number from 1 to 1048575, got "-3"
 #pragma once
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "gpucap/input_file.hpp"
 #include "gpucap/scenario.hpp"
+#include "gpucap/scenario_error.hpp"
 
 namespace gpucap {
 
-/// A scenario that cannot be used, with a message written for a person.
-class ScenarioError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 /// Loads `path`, applies `overrides` ("dotted.path=value", value in YAML syntax; sequence items
 /// are addressed by index or by their `name`), and validates the result.
-Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+/// The scenario file and every data file it names must be regular files within `limits`;
+/// files that cannot be read raise InputFileError (a ScenarioError) with the system's reason.
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
+                       const InputLimits& limits = {});
 
 /// As load_scenario, from YAML text; `origin` names it in messages. Relative data files (traces,
 /// empirical samples) are resolved against `base_dir`.
 Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
                         const std::string& base_dir,
-                        const std::vector<std::string>& overrides = {});
+                        const std::vector<std::string>& overrides = {},
+                        const InputLimits& limits = {});
+
+/// Parses a seed: plain digits, 0 to 2^64 - 1. Throws std::invalid_argument (signs, other
+/// characters, or a value beyond 64 bits, which would otherwise wrap or clamp silently).
+uint64_t parse_seed(const std::string& text);
 
 /// Parses a duration: a number of seconds or a string with a unit, "250ms", "90s", "30min",
 /// "12h", "3d", "1w". Throws std::invalid_argument with what is valid.

@@ -12,7 +12,7 @@ namespace gpucap {
 /// the replication values (type 7, linear interpolation, as numpy's default).
 struct MetricSummary {
   std::size_t n = 0;
-  double mean = 0, std = 0;  ///< sample standard deviation (n - 1 denominator)
+  double mean = 0, std = 0;  ///< sample standard deviation (n - 1 denominator); NaN if n < 2
   double ci95_low = 0, ci95_high = 0;
   double p5 = 0, p50 = 0, p95 = 0;
 };
@@ -22,7 +22,8 @@ struct MetricSummary {
 Moments column_moments(const double* values, std::size_t n, std::size_t stride);
 
 /// Summary of `values` whose moments are `moments` (mean, std and interval come from the
-/// moments, quantiles from the values). With n = 1 the interval collapses to the mean.
+/// moments, quantiles from the values). With n = 1 the standard deviation and the interval are
+/// NaN (one value gives no spread), and printed as n/a.
 MetricSummary summarize(const Moments& moments, std::vector<double> values);
 
 /// Summary of `values`, moments included.
@@ -31,7 +32,8 @@ MetricSummary summarize(std::vector<double> values);
 /// Two-sided Student t quantile t_{1 - alpha/2, dof}, e.g. 1.96 for alpha = 0.05 and dof large.
 double student_t_quantile(double confidence, std::size_t dof);
 
-/// Half-width of the `confidence` interval of the mean for `s` (a summary of n values).
+/// Half-width of the `confidence` interval of the mean for `s` (a summary of n values); NaN
+/// when n < 2.
 double ci_half_width(const MetricSummary& s, double confidence);
 
 }  // namespace gpucap

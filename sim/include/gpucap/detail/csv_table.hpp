@@ -10,8 +10,8 @@ namespace gpucap::detail {
 
 class CsvTable {
  public:
-  /// Reads `path`. Throws std::runtime_error when it cannot be read or rows are ragged.
-  static CsvTable read(const std::string& path);
+  /// Parses `text` (read with read_input_file); `origin` names it in messages. Throws
+  /// std::runtime_error when rows are ragged or a quote is not closed.
   static CsvTable parse(const std::string& text, const std::string& origin);
 
   const std::vector<std::string>& header() const { return header_; }

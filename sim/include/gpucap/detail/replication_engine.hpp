@@ -345,11 +345,12 @@ class ReplicationEngine {
 
   // ---- arrivals -----------------------------------------------------------------------------
 
-  /// Time of the class's next arrival after t (greater than the horizon when there is none).
+  /// Time of the class's next arrival after t (kNever, +infinity, when there is none: a finite
+  /// sentinel such as horizon + 1 s equals the horizon once it passes 2^53 s).
   GPUCAP_HD double next_arrival_time(uint32_t c, double t) {
     const CompiledArrivals& arr = m_.classes[c].arrivals;
     ClassState& cs = class_state_[c];
-    const double never = m_.horizon_s + 1.0;
+    const double never = kNever;
     if (arr.kind == ArrivalKind::trace)
       return cs.trace_cursor < arr.trace_count
                  ? m_.trace_submit_s[arr.trace_offset + cs.trace_cursor]

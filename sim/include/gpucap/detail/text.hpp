@@ -15,6 +15,11 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 /// The candidate nearest to `word` when it is close enough to be a likely typo, else "".
 std::string closest(const std::string& word, const std::vector<std::string>& candidates);
 
+/// `s` made safe to quote in a message: control characters escaped (\n, \t, \xNN) and, when
+/// longer than `max_bytes`, cut at a character boundary with "... (N bytes in all)" appended,
+/// so that a hostile value can neither flood a terminal nor forge extra lines.
+std::string excerpt(const std::string& s, std::size_t max_bytes = 80);
+
 /// A number as short as it reads well: "80", "0.5", "1e+06".
 std::string format_number(double value);
 

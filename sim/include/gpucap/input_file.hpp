@@ -1,0 +1,66 @@
+// gpucap: reading the files a run depends on (the scenario, traces, catalogs, samples) safely.
+//
+// Every input is read through read_input_file: it must be a regular file (a directory, a device
+// such as /dev/zero, a FIFO or a socket is refused before a byte is read), no larger than a
+// byte budget (checked from its size and again while reading, so a file that grows or lies
+// about its size cannot exhaust memory), and its line breaks are normalized (CR-only files,
+// as old Mac tools write them, read like LF files; CRLF is kept for the parsers, which accept
+// it). Failures throw InputFileError with the path and the operating system's reason.
+//
+//   gpucap::InputLimits limits;                       // 16 MiB scenarios, 1 GiB data files
+//   std::string text = gpucap::read_input_file("trace.csv", limits.data_bytes, "data file");
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpucap/scenario_error.hpp"
+
+namespace gpucap {
+
+/// Largest files gpucap reads, in bytes. The CLI sets them with --max-scenario-size and
+/// --max-data-size; Python with Scenario(..., limits=...).
+struct InputLimits {
+  static constexpr uint64_t kDefaultScenarioBytes = uint64_t{16} << 20;  ///< 16 MiB
+  static constexpr uint64_t kDefaultDataBytes = uint64_t{1} << 30;       ///< 1 GiB
+  uint64_t scenario_bytes = kDefaultScenarioBytes;  ///< the scenario (YAML) file
+  uint64_t data_bytes = kDefaultDataBytes;          ///< each data file it names (CSV, JSON)
+};
+
+/// A file that cannot be read: missing, unreadable, not a regular file, or over its byte
+/// budget. A ScenarioError (the scenario cannot be used), but the CLI exits 1 for it, as for
+/// every I/O failure.
+class InputFileError : public ScenarioError {
+ public:
+  using ScenarioError::ScenarioError;
+};
+
+/// Identity of a file on this machine: (device, inode). Two paths name the same file (through
+/// links or different spellings) exactly when their identities are equal.
+struct FileIdentity {
+  uint64_t device = 0;
+  uint64_t inode = 0;
+  bool operator==(const FileIdentity& o) const { return device == o.device && inode == o.inode; }
+};
+
+/// The whole content of `path`, with CR-only line breaks turned into LF. `what` names the file
+/// in messages ("scenario file", "data file"); `limit_hint` says how to raise the budget
+/// ("--max-data-size"). Throws InputFileError, e.g.
+///   "cannot read data file 'traces/a.csv': No such file or directory"
+///   "data file '/dev/zero' is a character device, not a regular file"
+///   "data file 'big.csv' is 2.1 GiB, over the limit of 1 GiB (raise it with --max-data-size)"
+std::string read_input_file(const std::string& path, uint64_t max_bytes, const std::string& what,
+                            const std::string& limit_hint);
+
+/// Turns lone CR line breaks (not followed by LF) into LF, in place. CRLF is left alone.
+void normalize_line_breaks(std::string& text);
+
+/// "1.5 GiB", "16 MiB", "512 bytes": a byte count for messages.
+std::string format_bytes(uint64_t bytes);
+
+/// Parses a size for a command-line option: "64MiB", "1GiB", "500MB", "4096" (bytes), with
+/// KiB/MiB/GiB/TiB (powers of 1024) or kB/MB/GB/TB (powers of 1000). Throws
+/// std::invalid_argument naming what is valid.
+uint64_t parse_byte_size(const std::string& text);
+
+}  // namespace gpucap

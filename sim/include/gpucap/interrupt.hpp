@@ -1,0 +1,39 @@
+// gpucap: what SIGINT (Ctrl-C), SIGTERM and SIGHUP do to a command-line run.
+//
+// The CLI calls install() once. Then a signal:
+//  - during a run that registered its cancel flag: sets the flag, so the run stops at its next
+//    replication (CPU) or batch (device) and the CLI exits with 128 + the signal number (130 for
+//    Ctrl-C) and a one-line message; a second signal ends the process at once;
+//  - while an output's temporary file exists: removes it, then ends the process (128 + signal);
+//  - otherwise: ends the process (128 + signal) with a one-line message.
+// SIGXFSZ (a file size limit reached) is ignored, so that a write fails with EFBIG and a
+// message instead of killing the process.
+//
+// The handler only uses async-signal-safe calls (unlink, write, _exit) and lock-free atomics.
+// Without install() (the Python module, where Python owns SIGINT) the registrations below
+// are harmless no-ops.
+#pragma once
+#include <atomic>
+
+namespace gpucap::interrupt {
+
+/// Installs the handlers (idempotent).
+void install();
+
+/// The first signal received since install(), or 0.
+int received();
+
+/// While set, a first signal sets `*flag` instead of ending the process. Pass nullptr to clear.
+void set_cancel_flag(std::atomic<bool>* flag);
+
+/// While set, a signal removes this file before the process ends. The path is copied (at most
+/// 4095 bytes; longer paths are not registered). Pass nullptr to clear.
+void set_temporary_file(const char* path);
+
+/// 128 + signal: the exit status of a process ended by `signal`, as shells report it.
+inline int exit_status_for(int signal) { return 128 + signal; }
+
+/// "SIGINT", "SIGTERM", "SIGHUP" or "signal N".
+const char* signal_name(int signal);
+
+}  // namespace gpucap::interrupt

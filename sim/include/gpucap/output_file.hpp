@@ -1,0 +1,59 @@
+// gpucap: writing output files so that they cannot be hijacked and are never half written.
+//
+// write_output_atomically(path, bytes):
+//  1. refuses a target that is not a regular file or a new name: a directory, a device (e.g.
+//     /dev/null), a FIFO or a socket always; a symbolic link unless `force` (then the link
+//     itself is replaced; its target is never written); and any file the run reads (the
+//     scenario, its traces and catalogs), whatever name or link reaches it;
+//  2. writes a temporary file in the target's folder, created with an unpredictable name and
+//     O_CREAT | O_EXCL | O_NOFOLLOW (mkstemp semantics: a planted file or link at any name the
+//     run could use makes the creation fail, never a write through it), of mode 0666 & ~umask;
+//  3. fsyncs it, checks the target once more, renames it over the target and fsyncs the folder.
+// On any failure the temporary file is removed and OutputError names the path and the system's
+// reason (e.g. "No space left on device"); the target is left as it was. While the temporary
+// file exists, SIGINT and SIGTERM remove it before the process ends (see interrupt.hpp). A
+// temporary file left by a process that was killed (kill -9, a crash, a power cut) is named and
+// removed by the next write to the same target (it carries its writer's process id).
+#pragma once
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gpucap {
+
+/// An output that cannot or must not be written.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct OutputOptions {
+  /// Replace a symbolic link at the output path (the link itself, never what it points to).
+  /// Special files (directories, devices, FIFOs, sockets) and the run's inputs are refused even
+  /// then.
+  bool force = false;
+  /// Files the run read: never replaced, whatever path reaches them.
+  std::vector<std::string> inputs;
+};
+
+/// Checks that `path` may receive an output (rules 1 above, and a folder that exists and is
+/// writable) without writing anything: the CLI calls it before a run, so that a refusal comes
+/// before the simulation, not after. Throws OutputError.
+void check_output_path(const std::string& path, const OutputOptions& options);
+
+/// What a write did besides writing.
+struct OutputReport {
+  /// Temporary files of earlier, killed writes to the same target that were removed.
+  std::vector<std::string> removed_stale;
+};
+
+/// Writes `size` bytes at `data` to `path` atomically (steps 1-3 above). Throws OutputError.
+OutputReport write_output_atomically(const std::string& path, const void* data, std::size_t size,
+                                     const OutputOptions& options);
+
+/// The prefix of every temporary file name gpucap uses for `path`'s base name `base`:
+/// ".<base>.gpucap-"; the full name is ".<base>.gpucap-<pid>-<random>.tmp".
+std::string temporary_prefix(const std::string& base);
+
+}  // namespace gpucap

@@ -1,0 +1,94 @@
+// gpucap: signal handling for the CLI (see interrupt.hpp).
+#include "gpucap/interrupt.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <initializer_list>
+#include <unistd.h>
+
+namespace gpucap::interrupt {
+namespace {
+
+constexpr std::size_t kPathBytes = 4096;
+
+std::atomic<int> g_received{0};
+std::atomic<bool> g_installed{false};
+std::atomic<std::atomic<bool>*> g_cancel_flag{nullptr};
+// The temporary file: the path is written only while g_temporary_set is false, and read by the
+// handler only while it is true.
+char g_temporary_path[kPathBytes];
+std::atomic<bool> g_temporary_set{false};
+
+static_assert(std::atomic<int>::is_always_lock_free, "signal handlers need lock-free atomics");
+static_assert(std::atomic<bool>::is_always_lock_free, "signal handlers need lock-free atomics");
+static_assert(std::atomic<std::atomic<bool>*>::is_always_lock_free,
+              "signal handlers need lock-free atomics");
+
+void write_stderr(const char* text) {
+  ssize_t ignored = ::write(STDERR_FILENO, text, std::strlen(text));
+  (void)ignored;
+}
+
+void handle(int signal) {
+  const int saved_errno = errno;
+  int expected = 0;
+  const bool first = g_received.compare_exchange_strong(expected, signal);
+  if (g_temporary_set.exchange(false)) ::unlink(g_temporary_path);
+  std::atomic<bool>* cancel = g_cancel_flag.load();
+  if (first && cancel != nullptr) {
+    cancel->store(true);
+    // The run stops at its next replication or batch; the CLI prints the final line.
+    errno = saved_errno;
+    return;
+  }
+  write_stderr("\ngpucap: interrupted by ");
+  write_stderr(signal_name(signal));
+  write_stderr("; stopped, nothing written\n");
+  ::_exit(exit_status_for(signal));
+}
+
+}  // namespace
+
+void install() {
+  if (g_installed.exchange(true)) return;
+  struct sigaction action {};
+  action.sa_handler = handle;
+  sigemptyset(&action.sa_mask);
+  // Block the other stopping signals while one is handled; no SA_RESTART: a blocking call
+  // (a write) returns EINTR and its loop sees the state.
+  sigaddset(&action.sa_mask, SIGINT);
+  sigaddset(&action.sa_mask, SIGTERM);
+  sigaddset(&action.sa_mask, SIGHUP);
+  action.sa_flags = 0;
+  for (int signal : {SIGINT, SIGTERM, SIGHUP}) sigaction(signal, &action, nullptr);
+  std::signal(SIGXFSZ, SIG_IGN);
+}
+
+int received() { return g_received.load(); }
+
+void set_cancel_flag(std::atomic<bool>* flag) { g_cancel_flag.store(flag); }
+
+void set_temporary_file(const char* path) {
+  g_temporary_set.store(false);
+  if (path == nullptr) return;
+  const std::size_t length = std::strlen(path);
+  if (length >= kPathBytes) return;
+  std::memcpy(g_temporary_path, path, length + 1);
+  g_temporary_set.store(true);
+}
+
+const char* signal_name(int signal) {
+  switch (signal) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "a signal";
+  }
+}
+
+}  // namespace gpucap::interrupt
