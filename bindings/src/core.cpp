@@ -35,6 +35,21 @@ namespace {
 /// Results shared between Python objects and the numpy arrays that view them.
 using ResultsPtr = std::shared_ptr<gpucap::RunResults>;
 
+/// A results file that cannot be read (missing, not HDF5, corrupt): gpucap.ResultsFileError, an
+/// OSError.
+class ResultsFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+gpucap::InputLimits input_limits(std::optional<uint64_t> scenario_bytes,
+                                 std::optional<uint64_t> data_bytes) {
+  gpucap::InputLimits limits;
+  if (scenario_bytes) limits.scenario_bytes = *scenario_bytes;
+  if (data_bytes) limits.data_bytes = *data_bytes;
+  return limits;
+}
+
 /// A read-only numpy view of `values` with `shape` (C order), kept alive by `owner`.
 py::array view(const std::vector<double>& values, std::vector<py::ssize_t> shape,
                const py::object& owner) {
@@ -188,14 +203,23 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "gpucap's C++ engine (use the gpucap package, not this module)";
   m.attr("__version__") = gpucap::kVersion;
 
-  // Scenario problems are ValueErrors; a backend that cannot run or a failed run, RuntimeErrors.
-  py::register_exception<gpucap::ScenarioError>(m, "ScenarioError", PyExc_ValueError);
+  // Scenario problems are ValueErrors; files that cannot be read or written, OSErrors (an input
+  // file of a scenario is both); a backend that cannot run or a failed run, RuntimeErrors.
+  const auto scenario_error =
+      py::register_exception<gpucap::ScenarioError>(m, "ScenarioError", PyExc_ValueError);
+  py::register_exception<gpucap::InputFileError>(
+      m, "InputFileError", py::make_tuple(scenario_error, py::handle(PyExc_OSError)));
+  py::register_exception<gpucap::OutputError>(m, "OutputError", PyExc_OSError);
+  py::register_exception<ResultsFileError>(m, "ResultsFileError", PyExc_OSError);
   py::register_exception<gpucap::BackendUnavailable>(m, "BackendUnavailable", PyExc_RuntimeError);
   py::register_exception<gpucap::RunError>(m, "RunError", PyExc_RuntimeError);
 
   py::class_<gpucap::Scenario>(m, "Scenario", "A validated scenario (C++ gpucap::Scenario)")
       .def_readonly("name", &gpucap::Scenario::name)
       .def_readonly("source_text", &gpucap::Scenario::source_text)
+      .def_readonly("original_text", &gpucap::Scenario::original_text)
+      .def_readonly("overrides", &gpucap::Scenario::overrides)
+      .def_readonly("input_files", &gpucap::Scenario::input_files)
       .def_readonly("seed", &gpucap::Scenario::seed)
       .def_readonly("replications", &gpucap::Scenario::replications)
       .def_readonly("horizon_s", &gpucap::Scenario::horizon_s)
@@ -212,16 +236,35 @@ PYBIND11_MODULE(_core, m) {
         return names;
       });
 
-  m.def("parse_scenario", &gpucap::parse_scenario, py::arg("text"), py::arg("origin"),
-        py::arg("base_dir"), py::arg("overrides") = std::vector<std::string>{},
-        "Parses and validates YAML text; raises ScenarioError with file:line:column and key path");
-  m.def("load_scenario", &gpucap::load_scenario, py::arg("path"),
-        py::arg("overrides") = std::vector<std::string>{});
+  m.def(
+      "parse_scenario",
+      [](const std::string& text, const std::string& origin, const std::string& base_dir,
+         const std::vector<std::string>& overrides, std::optional<uint64_t> max_scenario_bytes,
+         std::optional<uint64_t> max_data_bytes) {
+        return gpucap::parse_scenario(text, origin, base_dir, overrides,
+                                      input_limits(max_scenario_bytes, max_data_bytes));
+      },
+      py::arg("text"), py::arg("origin"), py::arg("base_dir"),
+      py::arg("overrides") = std::vector<std::string>{}, py::arg("max_scenario_bytes") = py::none(),
+      py::arg("max_data_bytes") = py::none(),
+      "Parses and validates YAML text; raises ScenarioError with file:line:column and key path");
+  m.def(
+      "load_scenario",
+      [](const std::string& path, const std::vector<std::string>& overrides,
+         std::optional<uint64_t> max_scenario_bytes, std::optional<uint64_t> max_data_bytes) {
+        return gpucap::load_scenario(path, overrides,
+                                     input_limits(max_scenario_bytes, max_data_bytes));
+      },
+      py::arg("path"), py::arg("overrides") = std::vector<std::string>{},
+      py::arg("max_scenario_bytes") = py::none(), py::arg("max_data_bytes") = py::none(),
+      "Reads (regular files within the byte limits only) and validates a scenario file");
 
   py::class_<gpucap::RunResults, ResultsPtr>(m, "Results", "Results of a run (C++ RunResults)")
       .def_readonly("gpucap_version", &gpucap::RunResults::gpucap_version)
       .def_readonly("scenario_name", &gpucap::RunResults::scenario_name)
       .def_readonly("scenario_text", &gpucap::RunResults::scenario_text)
+      .def_readonly("scenario_original_text", &gpucap::RunResults::scenario_original_text)
+      .def_readonly("scenario_overrides", &gpucap::RunResults::scenario_overrides)
       .def_readonly("backend", &gpucap::RunResults::backend)
       .def_readonly("device", &gpucap::RunResults::device)
       .def_readonly("seed", &gpucap::RunResults::seed)
@@ -299,11 +342,30 @@ PYBIND11_MODULE(_core, m) {
           },
           py::arg("metric"), py::arg("a"), py::arg("b"),
           "(n, mean, std) of metric at point a minus point b, replication by replication")
-      .def("save", [](const gpucap::RunResults& r,
-                      const std::string& path) { gpucap::write_results_hdf5(r, path); })
+      .def(
+          "save",
+          [](const gpucap::RunResults& r, const std::string& path, bool force) {
+            gpucap::OutputOptions options;
+            options.force = force;
+            gpucap::OutputReport report;
+            {
+              py::gil_scoped_release release;
+              report = gpucap::write_results_hdf5(r, path, options);
+            }
+            return report.removed_stale;
+          },
+          py::arg("path"), py::arg("force") = false,
+          "Writes the HDF5 file atomically; returns stale temporary files it removed")
       .def_static("load",
                   [](const std::string& path) {
-                    return std::make_shared<gpucap::RunResults>(gpucap::read_results_hdf5(path));
+                    try {
+                      return std::make_shared<gpucap::RunResults>(gpucap::read_results_hdf5(path));
+                    } catch (const std::bad_alloc&) {
+                      throw ResultsFileError("cannot read HDF5 results file '" + path +
+                                             "': it describes more data than fits in memory");
+                    } catch (const std::runtime_error& e) {
+                      throw ResultsFileError(e.what());
+                    }
                   })
       .def_static(
           "from_arrays",

@@ -197,6 +197,19 @@ std::string temporary_prefix(const std::string& base) {
   return "." + base.substr(0, kMaxBaseInTemporary) + ".gpucap-";
 }
 
+namespace detail {
+
+std::string temporary_name(const std::string& base) {
+  return temporary_prefix(base) + std::to_string(::getpid()) + "-" + random_hex(16) + ".tmp";
+}
+
+int create_exclusive(int folder_fd, const std::string& name) {
+  return ::openat(folder_fd, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                  0666);
+}
+
+}  // namespace detail
+
 void check_output_path(const std::string& path, const OutputOptions& options) {
   const Target t = split_target(path);
   Fd folder(open_folder(t));
@@ -217,10 +230,8 @@ OutputReport write_output_atomically(const std::string& path, const void* data, 
   std::string temporary;
   int fd = -1;
   for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
-    temporary = temporary_prefix(t.name) + std::to_string(::getpid()) + "-" + random_hex(16) +
-                ".tmp";
-    fd = ::openat(folder.get(), temporary.c_str(),
-                  O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    temporary = detail::temporary_name(t.name);
+    fd = detail::create_exclusive(folder.get(), temporary);
     if (fd < 0 && errno != EEXIST)
       fail(path, "cannot create a temporary file in " + quoted(t.folder) + ": " +
                      std::strerror(errno));

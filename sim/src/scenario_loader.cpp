@@ -51,11 +51,16 @@ struct Context {
     }
     const YAML::Mark mark = node.Mark();
     if (mark.line < 0) {
-      // A node without a place in the file: a mapping an override created on its way to its
-      // key (e.g. `checkpoint` for --set workloads.0.checkpoint.interval=1h).
-      for (auto it = overrides.rbegin(); it != overrides.rend(); ++it)
-        if (it->first.rfind(path + ".", 0) == 0 || it->first.rfind(path + "[", 0) == 0)
-          return origin + ": (created by --set " + text::excerpt(it->second) + ")";
+      // A node without a place in the file: created by an override on its way to its key
+      // (`checkpoint` for --set workloads.0.checkpoint.interval=1h, or the pool `b` for
+      // --set pools.b.gpu=H100). Name the override that reaches deepest into its path.
+      for (std::string scope = path; !scope.empty();) {
+        for (auto it = overrides.rbegin(); it != overrides.rend(); ++it)
+          if (it->first.rfind(scope + ".", 0) == 0 || it->first.rfind(scope + "[", 0) == 0)
+            return origin + ": (created by --set " + text::excerpt(it->second) + ")";
+        const std::size_t cut = scope.find_last_of(".[");
+        scope = cut == std::string::npos ? std::string() : scope.substr(0, cut);
+      }
       return origin;
     }
     return origin + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);

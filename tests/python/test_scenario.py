@@ -57,9 +57,15 @@ def test_override_errors_say_which_override(mmc):
         mmc.with_overrides({"pools.gpus.qouta": 3})
 
 
-def test_missing_file_is_a_scenario_error(tmp_path):
-    with pytest.raises(gpucap.ScenarioError, match="cannot open the scenario file"):
-        gpucap.Scenario.load(tmp_path / "nope.yaml")
+def test_missing_file_is_a_scenario_error_and_an_os_error(tmp_path):
+    missing = tmp_path / "nope.yaml"
+    with pytest.raises(gpucap.InputFileError) as caught:
+        gpucap.Scenario.load(missing)
+    assert str(caught.value) == f"cannot read scenario file '{missing}': No such file or directory"
+    assert isinstance(caught.value, gpucap.ScenarioError)
+    assert isinstance(caught.value, OSError)
+    with pytest.raises(gpucap.InputFileError, match="is a directory, not a regular file"):
+        gpucap.Scenario.load(tmp_path)
 
 
 def test_override_values_are_written_in_yaml_syntax():

@@ -13,7 +13,15 @@ cleanly on Ctrl-C. Results hold per-replication metrics as numpy arrays (views, 
 summaries as pandas DataFrames with units, and save to the same HDF5 format as the CLI.
 """
 
-from ._core import BackendUnavailable, RunError, ScenarioError, __version__
+from ._core import (
+    BackendUnavailable,
+    InputFileError,
+    OutputError,
+    ResultsFileError,
+    RunError,
+    ScenarioError,
+    __version__,
+)
 from .results import CheapestPoint, Results, load_results
 from .run import backends, pool_metrics, run, scalar_metrics, sweep
 from .scenario import Scenario
@@ -21,7 +29,10 @@ from .scenario import Scenario
 __all__ = [
     "BackendUnavailable",
     "CheapestPoint",
+    "InputFileError",
+    "OutputError",
     "Results",
+    "ResultsFileError",
     "RunError",
     "Scenario",
     "ScenarioError",

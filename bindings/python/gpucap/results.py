@@ -121,7 +121,31 @@ class Results:
 
     @property
     def scenario_text(self) -> str:
+        """The scenario that ran, as YAML with its overrides applied: it reloads
+        (``Scenario.from_yaml``, with the original base folder) to the same scenario."""
         return self._core.scenario_text
+
+    @property
+    def scenario_source(self) -> str:
+        """The scenario's text as it was read, before any override."""
+        return self._core.scenario_original_text
+
+    @property
+    def scenario_overrides(self) -> List[Tuple[str, str]]:
+        """The overrides applied to :attr:`scenario_source`, as (dotted path, YAML value)
+        pairs in order (a sweep's own values are in :attr:`parameters`)."""
+        return [tuple(o) for o in self._core.scenario_overrides]
+
+    def _point(self, point: Any, name: str = "point") -> int:
+        """A point index (negative counts from the end), checked: TypeError for anything but a
+        whole number, ValueError naming the range when out of it."""
+        if isinstance(point, bool) or not isinstance(point, (int, np.integer)):
+            raise TypeError(f"{name} must be a whole number (a point index), got {point!r}")
+        p = int(point)
+        if not -self.points <= p < self.points:
+            raise ValueError(f"{name} {p} is out of range: these results have {self.points} "
+                             f"point{'s' if self.points != 1 else ''} (0 to {self.points - 1})")
+        return p % self.points
 
     @property
     def pool_names(self) -> List[str]:
@@ -147,6 +171,7 @@ class Results:
         return pd.DataFrame(data, index=pd.RangeIndex(self.points, name="point"))
 
     def point_parameters(self, point: int) -> Dict[str, str]:
+        point = self._point(point)
         return {path: values[point] for path, values in self._core.sweep}
 
     # -- arrays --------------------------------------------------------------------------------
@@ -193,7 +218,7 @@ class Results:
         names = _names(metrics, self.metrics)
         idx = [_metric_index(m) for m in names]
         s = self._core.summary  # [points, metrics, 7]
-        points = range(self.points) if point is None else [point]
+        points = range(self.points) if point is None else [self._point(point)]
         frames = []
         for p in points:
             df = pd.DataFrame(s[p, idx, :], columns=_STATS, index=pd.Index(names, name="metric"))
@@ -245,9 +270,12 @@ class Results:
     def paired_difference(self, metric: str, a: int, b: int, confidence: float = 0.95) -> Dict[str, float]:
         """Metric at point a minus point b, replication by replication (common random numbers),
         with its mean, standard deviation and Student-t interval."""
-        a, b = range(self.points)[a], range(self.points)[b]  # negative indices too
+        a, b = self._point(a, "a"), self._point(b, "b")  # negative indices too
+        if not isinstance(confidence, (float, int)) or not 0 < confidence < 1:
+            raise ValueError(f"confidence must be between 0 and 1, got {confidence!r}")
         n, mean, std = self._core.paired_difference(_metric_index(metric), a, b)
-        half = _core.student_t_quantile(confidence, n - 1) * std / math.sqrt(n) if n > 1 else 0.0
+        # One replication gives no interval: NaN bounds, as the summaries.
+        half = _core.student_t_quantile(confidence, n - 1) * std / math.sqrt(n) if n > 1 else math.nan
         return {"mean": mean, "std": std, "ci_low": mean - half, "ci_high": mean + half, "n": int(n)}
 
     def cheapest(
@@ -300,10 +328,22 @@ class Results:
 
     # -- files ---------------------------------------------------------------------------------
 
-    def save(self, path: Union[str, os.PathLike]) -> None:
+    def save(self, path: Union[str, os.PathLike], force: bool = False) -> None:
         """Writes the results to an HDF5 file in the CLI's format (docs/results-format.md),
-        atomically (a temporary name, then a rename)."""
-        self._core.save(os.fspath(path))
+        atomically: an exclusive temporary file with an unpredictable name, then a rename.
+
+        Never writes through a symbolic link, onto a special file (a device, a FIFO, a folder)
+        or onto a file the run read; ``force=True`` replaces a symbolic link at ``path`` (the
+        link itself, never its target). Raises :class:`gpucap.OutputError` (an OSError).
+        """
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path: expected a file name, got {type(path).__name__}")
+        removed = self._core.save(os.fsdecode(os.fspath(path)), bool(force))
+        for stale in removed:
+            import warnings
+
+            warnings.warn(f"removed {stale!r}, a temporary file left by an earlier write that was killed",
+                          RuntimeWarning, stacklevel=2)
 
     def __repr__(self) -> str:
         what = f"{self.points} points x " if self.points > 1 else ""
@@ -314,8 +354,15 @@ class Results:
 
 
 def load_results(path: Union[str, os.PathLike]) -> Results:
-    """Reads a results file written by ``gpucap run -o`` or :meth:`Results.save`."""
-    return Results(_core.Results.load(os.fspath(path)))
+    """Reads a results file written by ``gpucap run -o`` or :meth:`Results.save`.
+
+    Checksums are verified (every dataset's Fletcher32 and the file's content checksum), so a
+    corrupt file is refused. Raises :class:`gpucap.ResultsFileError` (an OSError) naming the
+    file and what is wrong.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path: expected a file name, got {type(path).__name__}")
+    return Results(_core.Results.load(os.fsdecode(os.fspath(path))))
 
 
 __all__ = ["CheapestPoint", "Results", "load_results", "SCALAR_INDEX", "UNITS"]

@@ -6,6 +6,8 @@ import itertools
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
+import numpy as np
+
 from . import _core
 from ._progress import Progress
 from .results import Results
@@ -13,12 +15,34 @@ from .scenario import Scenario, as_scenario, yaml_value
 
 ScenarioLike = Union[Scenario, str, os.PathLike]
 _BACKENDS = ("auto", "cpu", "cuda", "thrust-omp")
+MAX_SWEEP_POINTS = 100_000
+#: Bounds of run arguments (the CLI's): replications per point, CPU threads, seeds.
+MAX_REPLICATIONS = 1_000_000_000
+MAX_THREADS = 1024
+MAX_SEED = 2**64 - 1
 
 
 def _check_backend(backend: str) -> str:
+    if not isinstance(backend, str):
+        raise TypeError(f"backend must be text, one of {', '.join(_BACKENDS)}; got {backend!r}")
     if backend not in _BACKENDS:
         raise ValueError(f"backend {backend!r}: valid backends are {', '.join(_BACKENDS)}")
     return backend
+
+
+def _whole(value: Any, name: str, low: int, high: int) -> Optional[int]:
+    """`value` as an int in [low, high] (None passes through); numpy integers are accepted.
+    TypeError for anything but a whole number, ValueError when out of range, both naming
+    the argument."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number from {low} to {high}, got {value!r} "
+                        f"({type(value).__name__})")
+    value = int(value)
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be from {low} to {high}, got {value}")
+    return value
 
 
 def run(
@@ -74,26 +98,40 @@ def sweep(
     cluster's workers; the merged results are identical to a local run with the same seed.
     """
     scenario = as_scenario(scenario)
+    if not isinstance(grid, Mapping):
+        raise TypeError(f"sweep: grid must be a mapping {{path: [values...]}}, got {type(grid).__name__}")
     if not grid:
         raise ValueError("sweep: the grid is empty; give {path: [values...]}")
     paths = list(grid.keys())
     for path in paths:
+        if not isinstance(path, str) or not path:
+            raise TypeError(f"sweep: a grid key must be a dotted path such as 'pools.a.quota', got {path!r}")
         if isinstance(grid[path], (str, bytes)) or not hasattr(grid[path], "__iter__"):
             raise TypeError(f"sweep: grid entry {path!r} must be a list of values, got {grid[path]!r}")
     values = [list(grid[p]) for p in paths]
+    size = 1
     for path, vals in zip(paths, values):
         if len(vals) == 0:
             raise ValueError(f"sweep: grid entry {path!r} has no values")
+        size *= len(vals)
+    if size > MAX_SWEEP_POINTS:
+        raise ValueError(f"sweep: the grid has {size} points, more than {MAX_SWEEP_POINTS}; sweep fewer values at once")
+    # Each value in override syntax once (TypeError naming the entry for what cannot be one).
+    texts = [[yaml_value(v, f"grid[{p!r}][{i}]") for i, v in enumerate(vals)] for p, vals in zip(paths, values)]
     points = []
     sweep_values: List[List[str]] = [[] for _ in paths]
-    for combo in itertools.product(*values):
-        points.append(scenario.with_overrides(dict(zip(paths, combo))))
-        for k, v in enumerate(combo):
-            sweep_values[k].append(yaml_value(v))
+    for combo in itertools.product(*[range(len(v)) for v in values]):
+        points.append(scenario.with_overrides([f"{p}={texts[k][i]}" for k, (p, i) in enumerate(zip(paths, combo))]))
+        for k, i in enumerate(combo):
+            sweep_values[k].append(texts[k][i])
     parameters = list(zip(paths, sweep_values))
     if client is not None:
         from .distributed import run_on_cluster
 
+        replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
+        seed = _whole(seed, "seed", 0, MAX_SEED)
+        threads = _whole(threads, "threads", 0, MAX_THREADS)
+        chunk_replications = _whole(chunk_replications, "chunk_replications", 1, MAX_REPLICATIONS)
         return run_on_cluster(
             client, points, parameters, scenario, replications, seed,
             _check_backend(backend), threads, chunk_replications, progress,
@@ -113,10 +151,10 @@ def _run_points(
     first_replication: int = 0,
 ) -> Results:
     _check_backend(backend)
-    if replications is not None and replications < 1:
-        raise ValueError("replications must be at least 1")
-    if threads is not None and threads < 0:
-        raise ValueError("threads must be 0 (all cores) or more")
+    replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
+    seed = _whole(seed, "seed", 0, MAX_SEED)
+    threads = _whole(threads, "threads", 0, MAX_THREADS)
+    first_replication = _whole(first_replication, "first_replication", 0, MAX_SEED)
     total = (replications or points[0].replications) * len(points)
     with Progress(total, progress) as bar:
         core = _core.run(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Iterable, List, Mapping, Sequence, Union
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import yaml
@@ -14,10 +14,29 @@ from . import _core
 Overrides = Union[Mapping[str, Any], Iterable[str], None]
 
 
-def yaml_value(value: Any) -> str:
-    """A Python value in the YAML syntax of an override ("1.5", "30min", "[a, b]", "true")."""
+def _plain(value: Any, where: str) -> Any:
+    """`value` with numpy scalars and arrays turned into Python numbers and lists; TypeError
+    (naming `where`) for what a scenario cannot hold."""
     if isinstance(value, np.generic):  # numpy scalars, as np.arange and np.linspace give
-        value = value.item()
+        return value.item()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if value is None or isinstance(value, (str, bool, int, float)):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v, f"{where}.{k}") for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    raise TypeError(
+        f"{where}: a {type(value).__name__} cannot be a scenario value; give a number, text, "
+        "true/false, or a list or mapping of those"
+    )
+
+
+def yaml_value(value: Any, where: str = "value") -> str:
+    """A Python value in the YAML syntax of an override ("1.5", "30min", "[a, b]", "true").
+    Raises TypeError, naming `where`, for values a scenario cannot hold."""
+    value = _plain(value, where)
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
@@ -36,10 +55,31 @@ def _override_list(overrides: Overrides) -> List[str]:
     if overrides is None:
         return []
     if isinstance(overrides, Mapping):
-        return [f"{path}={yaml_value(value)}" for path, value in overrides.items()]
-    if isinstance(overrides, str):
+        out = []
+        for path, value in overrides.items():
+            if not isinstance(path, str) or not path:
+                raise TypeError(f"overrides: a key must be a dotted path such as 'pools.a.quota', got {path!r}")
+            out.append(f"{path}={yaml_value(value, f'overrides[{path!r}]')}")
+        return out
+    if isinstance(overrides, (str, bytes)):
         raise TypeError("overrides: give a mapping {'pools.a.quota': 16} or a list of 'path=value'")
-    return [str(o) for o in overrides]
+    out = []
+    for o in overrides:
+        if not isinstance(o, str) or "=" not in o:
+            raise TypeError(f"overrides: each item must be a 'path=value' string, got {o!r}")
+        out.append(o)
+    return out
+
+
+def _byte_limit(value: Optional[int], name: str) -> Optional[int]:
+    """A byte limit argument: None (the default) or a whole number of bytes >= 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be a whole number of bytes, got {value!r}")
+    if not 1 <= int(value) < 2**63:
+        raise ValueError(f"{name} must be at least 1 byte, got {value}")
+    return int(value)
 
 
 class Scenario:
@@ -60,25 +100,57 @@ class Scenario:
         origin: str = "<scenario>",
         base_dir: str = ".",
         overrides: Overrides = None,
+        max_scenario_bytes: Optional[int] = None,
+        max_data_bytes: Optional[int] = None,
     ) -> None:
+        if not isinstance(text, str):
+            raise TypeError(f"text: a scenario is YAML text (str), got {type(text).__name__}")
+        if not isinstance(origin, str) or not isinstance(base_dir, (str, os.PathLike)):
+            raise TypeError("origin and base_dir must be text (a name and a folder)")
         self._text = text
         self._origin = origin
-        self._base_dir = os.path.abspath(base_dir)  # also right on a Dask worker elsewhere
+        self._base_dir = os.path.abspath(os.fspath(base_dir))  # also right on a Dask worker elsewhere
         self._overrides = _override_list(overrides)
-        self._core = _core.parse_scenario(text, origin, base_dir, self._overrides)
+        self._limits = (_byte_limit(max_scenario_bytes, "max_scenario_bytes"),
+                        _byte_limit(max_data_bytes, "max_data_bytes"))
+        self._core = _core.parse_scenario(text, origin, self._base_dir, self._overrides, *self._limits)
 
     # -- construction -----------------------------------------------------------------------
 
     @classmethod
-    def load(cls, path: Union[str, os.PathLike], overrides: Overrides = None) -> "Scenario":
-        """Loads a scenario file; relative data files resolve against the file's folder."""
+    def load(
+        cls,
+        path: Union[str, os.PathLike],
+        overrides: Overrides = None,
+        max_scenario_bytes: Optional[int] = None,
+        max_data_bytes: Optional[int] = None,
+    ) -> "Scenario":
+        """Loads a scenario file; relative data files resolve against the file's folder.
+
+        The file and every data file it names must be regular files within the byte limits
+        (default 16 MiB for the scenario, 1 GiB for each data file); a file that cannot be read
+        raises :class:`gpucap.InputFileError` (both a ScenarioError and an OSError) with the
+        system's reason.
+        """
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path: expected a file name, got {type(path).__name__}")
         path = os.fspath(path)
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            raise _core.ScenarioError(f"{path}: cannot open the scenario file ({e.strerror})") from e
-        return cls(text, path, os.path.dirname(os.path.abspath(path)), overrides)
+        if isinstance(path, bytes):
+            path = os.fsdecode(path)
+        limits = (_byte_limit(max_scenario_bytes, "max_scenario_bytes"),
+                  _byte_limit(max_data_bytes, "max_data_bytes"))
+        overrides = _override_list(overrides)
+        # Read once, by the C++ reader (regular files only, within the limits); the text it
+        # read is what this object keeps and Dask workers rebuild from.
+        core = _core.load_scenario(path, overrides, *limits)
+        scenario = cls.__new__(cls)
+        scenario._text = core.original_text
+        scenario._origin = path
+        scenario._base_dir = os.path.dirname(os.path.abspath(path))
+        scenario._overrides = overrides
+        scenario._limits = limits
+        scenario._core = core
+        return scenario
 
     @classmethod
     def from_yaml(cls, text: str, base_dir: str = ".", origin: str = "<yaml>") -> "Scenario":
@@ -93,7 +165,8 @@ class Scenario:
 
     def with_overrides(self, overrides: Overrides) -> "Scenario":
         """A new scenario: this one with more overrides, e.g. ``{"pools.spot.quota": 32}``."""
-        return Scenario(self._text, self._origin, self._base_dir, self._overrides + _override_list(overrides))
+        return Scenario(self._text, self._origin, self._base_dir,
+                        self._overrides + _override_list(overrides), *self._limits)
 
     # -- views --------------------------------------------------------------------------------
 
@@ -148,14 +221,20 @@ class Scenario:
     def workload_names(self) -> List[str]:
         return list(self._core.workload_names)
 
+    @property
+    def input_files(self) -> List[str]:
+        """The files this scenario was read from: its own file (when loaded from one) and every
+        data file it names (traces, samples, catalogs). Results are never written onto them."""
+        return list(self._core.input_files)
+
     def _spec(self) -> tuple:
-        """What rebuilds this scenario elsewhere (a Dask worker): plain strings."""
-        return (self._text, self._origin, self._base_dir, list(self._overrides))
+        """What rebuilds this scenario elsewhere (a Dask worker): plain strings and limits."""
+        return (self._text, self._origin, self._base_dir, list(self._overrides), self._limits)
 
     @classmethod
     def _from_spec(cls, spec: Sequence[Any]) -> "Scenario":
-        text, origin, base_dir, overrides = spec
-        return cls(text, origin, base_dir, overrides)
+        text, origin, base_dir, overrides, limits = spec
+        return cls(text, origin, base_dir, overrides, *limits)
 
     def __repr__(self) -> str:
         extra = f", {len(self._overrides)} overrides" if self._overrides else ""

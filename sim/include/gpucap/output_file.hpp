@@ -56,4 +56,17 @@ OutputReport write_output_atomically(const std::string& path, const void* data, 
 /// ".<base>.gpucap-"; the full name is ".<base>.gpucap-<pid>-<random>.tmp".
 std::string temporary_prefix(const std::string& base);
 
+namespace detail {
+
+/// A fresh temporary name for the target name `base`: temporary_prefix(base), this process's
+/// id, 16 random hex digits (64 bits from getrandom), ".tmp"; at most 240 bytes.
+std::string temporary_name(const std::string& base);
+
+/// Creates `name` in the folder `folder_fd` for writing, exclusively and without following a
+/// link (O_CREAT | O_EXCL | O_NOFOLLOW, mode 0666 & ~umask): the file descriptor, or -1 with
+/// errno (EEXIST when anything, a link included, already has that name).
+int create_exclusive(int folder_fd, const std::string& name);
+
+}  // namespace detail
+
 }  // namespace gpucap
