@@ -32,6 +32,8 @@ constexpr hsize_t kCompressMinElements = 4096;
 /// Upper bound on the elements of one chunk (65536 doubles = 512 KiB).
 constexpr hsize_t kMaxChunkElements = 65536;
 constexpr unsigned kDeflateLevel = 4;
+/// The user block at the start of every file: gpucap's header with the file's checksum.
+constexpr std::size_t kUserBlockBytes = 512;
 
 /// Owns one HDF5 identifier and closes it with the matching H5?close function.
 class Handle {
@@ -524,15 +526,21 @@ class MemoryImage {
     std::size_t size = final_size_;
     // Superblock v2/v3: signature (8 bytes), version, sizes of offsets and lengths, flags,
     // base address (8), extension address (8), end-of-file address (8) at byte 28.
+    // The superblock follows the user block (at 0 without one). Its addresses are relative to
+    // its base address.
     static const unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-    if (size >= 36 && std::memcmp(final_, kSignature, 8) == 0 && (final_[8] == 2 || final_[8] == 3) &&
-        final_[9] == 8) {
+    for (const std::size_t at : {std::size_t{0}, kUserBlockBytes}) {
+      const char* sb = final_ + at;
+      if (at + 36 > size || std::memcmp(sb, kSignature, 8) != 0 || !(sb[8] == 2 || sb[8] == 3) ||
+          sb[9] != 8)
+        continue;
       uint64_t base = 0, eof = 0;
       for (int i = 7; i >= 0; --i) {
-        base = (base << 8) | static_cast<unsigned char>(final_[12 + i]);
-        eof = (eof << 8) | static_cast<unsigned char>(final_[28 + i]);
+        base = (base << 8) | static_cast<unsigned char>(sb[12 + i]);
+        eof = (eof << 8) | static_cast<unsigned char>(sb[28 + i]);
       }
-      if (base == 0 && eof > 0 && eof <= size) size = static_cast<std::size_t>(eof);
+      if (eof > 0 && base <= size && eof <= size - base) size = static_cast<std::size_t>(base + eof);
+      break;
     }
     std::vector<char> out(final_, final_ + size);
     std::free(final_);
@@ -1085,6 +1093,99 @@ RunResults read_file(const Context& c, hid_t file) {
   return r;
 }
 
+// ------------------------------------------------------------------------------------------
+// The file's checksum, in the user block (the first kUserBlockBytes bytes):
+//   "GPUCAP RESULTS FILE\nchecksum: <16 hex digits>\nbytes: <file size>\n", then zeros.
+// The checksum covers every byte after the user block.
+
+constexpr char kUserBlockMagic[] = "GPUCAP RESULTS FILE\n";
+
+uint64_t bytes_checksum(const char* data, std::size_t size) {
+  ContentHash h;
+  h.word(size);
+  std::size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, data + i, 8);
+    h.word(w);
+  }
+  uint64_t tail = 0;
+  for (std::size_t k = 0; i + k < size; ++k)
+    tail |= static_cast<uint64_t>(static_cast<unsigned char>(data[i + k])) << (8 * k);
+  h.word(tail);
+  return h.value();
+}
+
+void write_user_block(std::vector<char>& image) {
+  char header[kUserBlockBytes] = {};
+  std::snprintf(header, sizeof header, "%schecksum: %016llx\nbytes: %llu\n", kUserBlockMagic,
+                static_cast<unsigned long long>(bytes_checksum(image.data() + kUserBlockBytes,
+                                                               image.size() - kUserBlockBytes)),
+                static_cast<unsigned long long>(image.size()));
+  std::memcpy(image.data(), header, sizeof header);
+}
+
+/// True when `image` starts with gpucap's user block and its checksum and size hold; throws
+/// when the user block is there but they do not; false when there is none (a file written
+/// before format 2, or rewritten by another tool).
+bool verify_user_block(const Context& c, const std::vector<char>& image) {
+  const std::size_t magic = sizeof kUserBlockMagic - 1;
+  if (image.size() < kUserBlockBytes || std::memcmp(image.data(), kUserBlockMagic, magic) != 0)
+    return false;
+  const std::string header(image.data() + magic, image.data() + kUserBlockBytes);
+  unsigned long long stored = 0, size = 0;
+  if (std::sscanf(header.c_str(), "checksum: %16llx\nbytes: %llu\n", &stored, &size) != 2)
+    c.fail("the file is corrupt: its header is damaged");
+  if (size != image.size())
+    c.fail("the file is corrupt or truncated: it has " + std::to_string(image.size()) +
+           " bytes, its header says " + std::to_string(size));
+  const uint64_t computed =
+      bytes_checksum(image.data() + kUserBlockBytes, image.size() - kUserBlockBytes);
+  if (computed != stored) {
+    char detail[96];
+    std::snprintf(detail, sizeof detail, "stored %016llx, computed %016llx", stored,
+                  static_cast<unsigned long long>(computed));
+    c.fail(std::string("the file is corrupt: its bytes do not match its checksum (") + detail +
+           "); it was damaged or changed after gpucap wrote it");
+  }
+  return true;
+}
+
+/// True when an HDF5 superblock signature is at byte 0 or at a power of two from 512 on.
+bool has_hdf5_signature(const std::vector<char>& image) {
+  static const char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  for (std::size_t at = 0; at + 8 <= image.size(); at = at == 0 ? 512 : at * 2)
+    if (std::memcmp(image.data() + at, kSignature, 8) == 0) return true;
+  return false;
+}
+
+/// The whole file at `path` (a regular file), as bytes.
+std::vector<char> read_whole_file(const Context& c, const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) c.fail(std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    c.fail("not a regular file");
+  }
+  std::vector<char> bytes;
+  bytes.reserve(static_cast<std::size_t>(st.st_size));
+  char block[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, block, sizeof block);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const int error = errno;
+      ::close(fd);
+      c.fail(std::strerror(error));
+    }
+    if (n == 0) break;
+    bytes.insert(bytes.end(), block, block + n);
+  }
+  ::close(fd);
+  return bytes;
+}
+
 }  // namespace
 
 OutputReport write_results_hdf5(const RunResults& results, const std::string& path,
@@ -1116,7 +1217,10 @@ OutputReport write_results_hdf5(const RunResults& results, const std::string& pa
     static std::atomic<uint64_t> serial{0};
     const std::string memory_name = "gpucap-results-in-memory-" + std::to_string(::getpid()) + "-" +
                                     std::to_string(serial.fetch_add(1));
-    Handle file(c.check(H5Fcreate(memory_name.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, fapl.get()),
+    // The first 512 bytes are a user block that HDF5 leaves to us: the file's checksum.
+    Handle fcpl = c.plist(H5Pcreate(H5P_FILE_CREATE), "creating a file creation property list");
+    c.check_status(H5Pset_userblock(fcpl.get(), kUserBlockBytes), "reserving the user block");
+    Handle file(c.check(H5Fcreate(memory_name.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
                         "creating the file in memory"),
                 H5Fclose);
     write_file(c, file.get(), results);
@@ -1125,7 +1229,8 @@ OutputReport write_results_hdf5(const RunResults& results, const std::string& pa
     // clears the flags without updating the superblock's checksum in HDF5 1.10.)
     c.check_status(file.close(), "closing the file in memory");
     image = captured.take();
-    if (image.empty()) c.fail("the in-memory file image was not handed back by HDF5");
+    if (image.size() <= kUserBlockBytes) c.fail("the in-memory file image was not handed back by HDF5");
+    write_user_block(image);
   }
   try {
     return write_output_atomically(path, image.data(), image.size(), checked);
@@ -1137,13 +1242,20 @@ OutputReport write_results_hdf5(const RunResults& results, const std::string& pa
 RunResults read_results_hdf5(const std::string& path) {
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   const Context c("read", path);
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) c.fail(std::strerror(errno));
-  if (!S_ISREG(st.st_mode)) c.fail("not a regular file");
-  const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
-  if (is_hdf5 < 0) c.fail_hdf5("opening the file");
-  if (is_hdf5 == 0) c.fail("not an HDF5 file");
-  Handle file(c.check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), "opening the file"),
+  // The bytes are read once and checked before HDF5 parses any of them (HDF5 1.10 trusts the
+  // lengths in its global heap: a damaged file could crash it); HDF5 then reads that same
+  // verified copy from memory, so the file cannot change in between.
+  std::vector<char> image = read_whole_file(c, path);
+  if (!verify_user_block(c, image) && !has_hdf5_signature(image)) c.fail("not an HDF5 file");
+  Handle fapl = c.plist(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list");
+  c.check_status(H5Pset_fapl_core(fapl.get(), std::size_t{1} << 20, 0),
+                 "selecting the in-memory driver");
+  c.check_status(H5Pset_file_image(fapl.get(), image.data(), image.size()),
+                 "handing the file's bytes to HDF5");
+  static std::atomic<uint64_t> serial{0};
+  const std::string memory_name = "gpucap-results-read-" + std::to_string(::getpid()) + "-" +
+                                  std::to_string(serial.fetch_add(1));
+  Handle file(c.check(H5Fopen(memory_name.c_str(), H5F_ACC_RDONLY, fapl.get()), "opening the file"),
               H5Fclose);
   return read_file(c, file.get());
 }

@@ -19,6 +19,8 @@ std::atomic<std::atomic<bool>*> g_cancel_flag{nullptr};
 // handler only while it is true.
 char g_temporary_path[kPathBytes];
 std::atomic<bool> g_temporary_set{false};
+// Whether stderr is a terminal (read once at install: a progress bar may need its line ended).
+std::atomic<bool> g_stderr_terminal{false};
 
 static_assert(std::atomic<int>::is_always_lock_free, "signal handlers need lock-free atomics");
 static_assert(std::atomic<bool>::is_always_lock_free, "signal handlers need lock-free atomics");
@@ -42,9 +44,10 @@ void handle(int signal) {
     errno = saved_errno;
     return;
   }
-  write_stderr("\ngpucap: interrupted by ");
+  if (g_stderr_terminal.load()) write_stderr("\n");
+  write_stderr("gpucap: interrupted by ");
   write_stderr(signal_name(signal));
-  write_stderr("; stopped, nothing written\n");
+  write_stderr("; stopped, nothing was written\n");
   ::_exit(exit_status_for(signal));
 }
 
@@ -52,6 +55,7 @@ void handle(int signal) {
 
 void install() {
   if (g_installed.exchange(true)) return;
+  g_stderr_terminal.store(::isatty(STDERR_FILENO) == 1);
   struct sigaction action {};
   action.sa_handler = handle;
   sigemptyset(&action.sa_mask);

@@ -145,11 +145,16 @@ def test_broken_results_files_raise_results_file_errors_naming_the_file(results,
             f.attrs.modify(name, np.uint64(value))
         with pytest.raises(gpucap.ResultsFileError, match=f"'{path}'"):
             gpucap.load_results(path)
-    # Changed data (through h5py, checksums recomputed) no longer matches the content checksum.
+    # Changed data (through h5py, which updates HDF5's own checksums) no longer matches the
+    # file's checksum, and with that header removed, not the content checksum either.
     tampered = tmp_path / "tampered.h5"
     results.save(tampered)
     with h5py.File(tampered, "r+") as f:
         f["replications/cost"][0, 0] = 1.0
+    with pytest.raises(gpucap.ResultsFileError, match="its bytes do not match its checksum"):
+        gpucap.load_results(tampered)
+    with open(tampered, "r+b") as f:
+        f.write(b"\0" * 512)
     with pytest.raises(gpucap.ResultsFileError, match="its content does not match its checksum"):
         gpucap.load_results(tampered)
 

@@ -395,6 +395,22 @@ TEST_F(Hdf5ResultsTest, ReadingFileWithMissingDatasetNamesIt) {
   ASSERT_GE(f, 0);
   ASSERT_GE(H5Ldelete(f, "/replications/wait_mean", H5P_DEFAULT), 0);
   ASSERT_GE(H5Fclose(f), 0);
+  // Changed after gpucap wrote it: the file's checksum (in the user block) no longer holds.
+  try {
+    read_results_hdf5(path);
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path), std::string::npos) << message;
+    EXPECT_NE(message.find("the file is corrupt"), std::string::npos) << message;
+  }
+  // Without gpucap's header (a file rewritten by another tool), HDF5's structure is checked
+  // and the missing dataset named.
+  {
+    std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
+    const std::string zeros(512, '\0');
+    io.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+  }
   try {
     read_results_hdf5(path);
     FAIL() << "expected std::runtime_error";
@@ -402,6 +418,57 @@ TEST_F(Hdf5ResultsTest, ReadingFileWithMissingDatasetNamesIt) {
     const std::string message = e.what();
     EXPECT_NE(message.find(path), std::string::npos) << message;
     EXPECT_NE(message.find("/replications/wait_mean"), std::string::npos) << message;
+  }
+}
+
+TEST_F(Hdf5ResultsTest, TheFileStartsWithItsChecksumAndSize) {
+  const std::string path = file("run.h5");
+  write_results_hdf5(sample_results(), path);
+  std::ifstream in(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_GT(bytes.size(), 1024u);
+  EXPECT_TRUE(std::regex_search(bytes.substr(0, 512),
+                                std::regex("^GPUCAP RESULTS FILE\nchecksum: [0-9a-f]{16}\nbytes: " +
+                                           std::to_string(bytes.size()) + "\n")));
+  EXPECT_EQ(bytes.substr(512, 4), "\x89HDF");  // the HDF5 superblock after the user block
+  // A truncated copy is refused with both sizes.
+  std::ofstream(file("cut.h5"), std::ios::binary) << bytes.substr(0, bytes.size() - 1);
+  try {
+    read_results_hdf5(file("cut.h5"));
+    FAIL() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("corrupt or truncated: it has " +
+                                         std::to_string(bytes.size() - 1) + " bytes, its header "
+                                         "says " + std::to_string(bytes.size())),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(Hdf5ResultsTest, AbsurdCountsInAFileAreRefusedBeforeAllocating) {
+  for (const uint64_t absurd : {uint64_t{1} << 60, uint64_t{4}, uint64_t{2000000000}}) {
+    const std::string path = file("absurd.h5");
+    write_results_hdf5(sample_results(), path);
+    {  // replications = absurd, and the header removed (as after another tool rewrote it)
+      const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+      const hid_t a = H5Aopen(f, "replications", H5P_DEFAULT);
+      ASSERT_GE(H5Awrite(a, H5T_NATIVE_UINT64, &absurd), 0);
+      H5Aclose(a);
+      H5Fclose(f);
+      std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
+      const std::string zeros(512, '\0');
+      io.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+    }
+    try {
+      read_results_hdf5(path);
+      FAIL() << "expected std::runtime_error for replications = " << absurd;
+    } catch (const std::runtime_error& e) {
+      const std::string message = e.what();
+      EXPECT_NE(message.find(path), std::string::npos) << message;
+      EXPECT_TRUE(message.find("beyond the format's limit") != std::string::npos ||
+                  message.find("has shape") != std::string::npos)
+          << message;
+    }
   }
 }
 

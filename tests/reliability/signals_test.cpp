@@ -1,0 +1,107 @@
+// Reliability: SIGINT (Ctrl-C), SIGTERM and SIGHUP stop a run cleanly, with exit 128 + signal
+// and one line, and never leave a temporary or a partial output file, whenever they arrive.
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "gpucap/hdf5_results.hpp"
+#include "support/process.hpp"
+
+namespace gpucap {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using testing_support::ChildProcess;
+using testing_support::ProcessOutcome;
+
+const std::string kMmc = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/mmc_validation.yaml";
+
+class Signals : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(::testing::TempDir()) /
+           ("gpucap_signals_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
+    return names;
+  }
+  /// gpucap run of M/M/8 with `replications`, writing dir_/r.h5.
+  std::vector<std::string> command(const std::string& replications) const {
+    return {GPUCAP_BINARY, "run", kMmc, "-r", replications, "-q", "--threads", "2",
+            "-o", (dir_ / "r.h5").string()};
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Signals, EachStoppingSignalEndsARunWithItsExitStatusAndOneLine) {
+  for (const auto& [signal, name] : std::vector<std::pair<int, std::string>>{
+           {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}}) {
+    // Minutes of work: the signal surely arrives during the run.
+    ChildProcess child(command("2000000"));
+    std::this_thread::sleep_for(400ms);
+    child.signal(signal);
+    const ProcessOutcome o = child.wait(60s);
+    EXPECT_FALSE(o.timed_out) << name << " did not stop the run";
+    EXPECT_EQ(o.exit_code, 128 + signal) << name << ": " << o.output;
+    EXPECT_EQ(o.output, "gpucap: interrupted by " + name +
+                            "; the run stopped, nothing was written\n");
+    EXPECT_TRUE(entries().empty()) << name << " left " << entries()[0];
+  }
+}
+
+TEST_F(Signals, ASignalAtAnyMomentLeavesEitherNothingOrACompleteFile) {
+  // About a second of run and a few MB to write: signals land in loading, running, building
+  // the file, writing it and renaming it.
+  const std::vector<int> delays_ms{0, 5, 40, 150, 300, 500, 700, 900, 1100, 1400, 1800, 2500};
+  int interrupted = 0, completed = 0;
+  for (int delay : delays_ms) {
+    fs::remove(dir_ / "r.h5");
+    ChildProcess child(command("6000"));
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+    const int signal = delay % 2 == 0 ? SIGINT : SIGTERM;
+    child.signal(signal);
+    const ProcessOutcome o = child.wait(60s);
+    ASSERT_FALSE(o.timed_out);
+    if (o.term_signal != 0) {
+      // Only before gpucap's handlers exist (the first milliseconds: the program is still
+      // being loaded) may the signal's default action end it, and then nothing was written.
+      EXPECT_EQ(o.term_signal, signal) << o.output;
+      EXPECT_TRUE(entries().empty());
+      continue;
+    }
+    for (const std::string& name : entries())
+      EXPECT_EQ(name, "r.h5") << "after " << delay << " ms: a temporary file was left";
+    if (fs::exists(dir_ / "r.h5")) {
+      // Whatever the exit code, a file that exists is whole (it appeared by rename).
+      EXPECT_NO_THROW(read_results_hdf5((dir_ / "r.h5").string())) << "after " << delay << " ms";
+    }
+    if (o.exit_code == 0) {
+      ++completed;
+      EXPECT_TRUE(fs::exists(dir_ / "r.h5"));
+    } else {
+      ++interrupted;
+      EXPECT_TRUE(o.exit_code == 130 || o.exit_code == 143) << o.exit_code << ": " << o.output;
+      EXPECT_NE(o.output.find("gpucap: interrupted by SIG"), std::string::npos) << o.output;
+    }
+  }
+  EXPECT_GT(interrupted, 0);
+}
+
+}  // namespace
+}  // namespace gpucap
