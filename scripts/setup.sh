@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libboost-program-options-dev
-          libhdf5-dev libyaml-cpp-dev libgtest-dev python3 python3-venv python3-dev)
+          libhdf5-dev libyaml-cpp-dev libgtest-dev python3 python3-venv python3-dev
+          clang libomp-14-dev)  # clang and LLVM's OpenMP runtime (with Archer): the tsan preset
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Sets up, builds and runs every test: the unit, validation and GPU suites in an optimized build
-# with every backend this machine can build (the CUDA backend compiles wherever nvcc is; its
-# tests skip visibly without a GPU); the Python package in .venv with its pytest suite and the
-# notebooks; then the C++ unit suites again under ASan + UBSan.
+# Sets up, builds and runs every test: the unit, validation, reliability and GPU suites in an
+# optimized build with every backend this machine can build (the CUDA backend compiles wherever
+# nvcc is; its tests skip visibly without a GPU); the Python package in .venv with its pytest
+# suite and the notebooks; then the C++ unit and reliability suites again under ASan + UBSan, and
+# the threaded ones (OpenMP backend, progress, cancellation, signals) under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,3 +19,7 @@ GPUCAP_CLI="$PWD/build/release/gpucap" .venv/bin/python -m pytest -q tests/pytho
 cmake --preset asan >/dev/null
 cmake --build --preset asan -j "$jobs"
 ctest --preset asan
+
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j "$jobs"
+ctest --preset tsan
