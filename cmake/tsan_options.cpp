@@ -1,5 +1,6 @@
 // Built into every program of a ThreadSanitizer build (preset tsan) only: TSan's options, so that
-// the tests, and gpucap run by the tests, need no environment. The OpenMP runtime's own
+// a program run by hand needs no environment (the tsan test preset also sets TSAN_OPTIONS, which
+// Archer reads to check them). The OpenMP runtime's own
 // synchronization reaches TSan through LLVM's Archer tool, linked beside this file; the
 // libraries that are not instrumented (HDF5, yaml-cpp) are ignored.
 extern "C" const char* __tsan_default_options() {
