@@ -139,6 +139,8 @@ void report(const std::string& name, const gpucap::Scenario& scenario, uint64_t 
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Line by line even into a file: a benchmark stopped at a time limit keeps what it measured.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   double min_seconds = 2.0;
   double device_scale = 1.0;
   std::string device_name = "auto";

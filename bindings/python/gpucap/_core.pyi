@@ -9,6 +9,18 @@ __version__: str
 class ScenarioError(ValueError):
     """An invalid scenario: the message names file:line:column, the key path and what is valid."""
 
+class InputFileError(ScenarioError, OSError):
+    """A file a scenario needs cannot be read: missing, unreadable, not a regular file, or over
+    its byte limit. The message names the file and the system's reason."""
+
+class OutputError(OSError):
+    """An output that cannot or must not be written (a link, a special file, an input of the
+    run, a full disk): the message names the path and the reason."""
+
+class ResultsFileError(OSError):
+    """A results file that cannot be read: missing, not HDF5, corrupt (a failed checksum) or
+    malformed; the message names the file."""
+
 class BackendUnavailable(RuntimeError):
     """The asked-for backend cannot run here (not built, no driver, no device)."""
 
@@ -20,6 +32,9 @@ class Scenario:
 
     name: str
     source_text: str
+    original_text: str
+    overrides: List[Tuple[str, str]]
+    input_files: List[str]
     seed: int
     replications: int
     horizon_s: float
@@ -29,8 +44,20 @@ class Scenario:
     @property
     def workload_names(self) -> List[str]: ...
 
-def parse_scenario(text: str, origin: str, base_dir: str, overrides: Sequence[str] = ...) -> Scenario: ...
-def load_scenario(path: str, overrides: Sequence[str] = ...) -> Scenario: ...
+def parse_scenario(
+    text: str,
+    origin: str,
+    base_dir: str,
+    overrides: Sequence[str] = ...,
+    max_scenario_bytes: Optional[int] = ...,
+    max_data_bytes: Optional[int] = ...,
+) -> Scenario: ...
+def load_scenario(
+    path: str,
+    overrides: Sequence[str] = ...,
+    max_scenario_bytes: Optional[int] = ...,
+    max_data_bytes: Optional[int] = ...,
+) -> Scenario: ...
 
 class Results:
     """Results of a run (C++ RunResults); arrays are read-only views of its memory."""
@@ -38,6 +65,8 @@ class Results:
     gpucap_version: str
     scenario_name: str
     scenario_text: str
+    scenario_original_text: str
+    scenario_overrides: List[Tuple[str, str]]
     backend: str
     device: str
     seed: int
@@ -67,7 +96,8 @@ class Results:
         """[points, pools, metrics, 7]."""
     def paired_difference(self, metric: int, a: int, b: int) -> Tuple[int, float, float]:
         """(n, mean, std) of the metric at point a minus point b, replication by replication."""
-    def save(self, path: str) -> None: ...
+    def save(self, path: str, force: bool = ...) -> List[str]:
+        """Writes the file atomically; returns stale temporary files it removed."""
     @staticmethod
     def load(path: str) -> "Results": ...
     @staticmethod
@@ -86,14 +116,14 @@ class Results:
 def describe_run(
     points: Sequence[Scenario],
     sweep: Sequence[Tuple[str, Sequence[str]]],
-    base_text: str,
+    base: Scenario,
     replications: int,
     seed: Optional[int],
 ) -> Results: ...
 def run(
     points: Sequence[Scenario],
     sweep: Sequence[Tuple[str, Sequence[str]]],
-    base_text: str,
+    base: Scenario,
     replications: int,
     seed: Optional[int],
     first_replication: int,
