@@ -115,9 +115,9 @@ po::options_description scenario_options() {
                   "override a scenario value: dotted.path=value (repeatable), e.g. "
                   "--set pools.aws-od.quota=16 --set workloads.0.gpus=4")(
       "max-scenario-size", po::value<std::string>(),
-      "largest scenario file read (default 16MiB); sizes take KiB, MiB, GiB")(
+      "largest scenario file read (default 1MiB); sizes take KiB, MiB, GiB")(
       "max-data-size", po::value<std::string>(),
-      "largest data file (trace, catalog, samples) read (default 1GiB)");
+      "largest data file (trace, catalog, samples) read (default 256MiB; JSON traces 1/64 of it)");
   return o;
 }
 

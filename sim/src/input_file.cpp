@@ -41,11 +41,17 @@ std::string quoted(const std::string& path) { return "'" + text::excerpt(path, 2
   throw InputFileError("cannot read " + what + " " + quoted(path) + ": " + std::strerror(error));
 }
 
+/// `size_bytes` is the file's size, or 0 when only "more than the limit" is known.
 [[noreturn]] void fail_too_large(const std::string& what, const std::string& path,
-                                 const std::string& size, uint64_t max_bytes,
+                                 uint64_t size_bytes, uint64_t max_bytes,
                                  const std::string& limit_hint) {
-  throw InputFileError(what + " " + quoted(path) + " is " + size + ", over the limit of " +
-                       format_bytes(max_bytes) +
+  std::string size = size_bytes > 0 ? format_bytes(size_bytes) : "larger than the limit";
+  std::string limit = format_bytes(max_bytes);
+  if (size == limit) {  // the same when rounded: say it in bytes
+    size = std::to_string(size_bytes) + " bytes";
+    limit = std::to_string(max_bytes) + " bytes (" + limit + ")";
+  }
+  throw InputFileError(what + " " + quoted(path) + " is " + size + ", over the limit of " + limit +
                        (limit_hint.empty() ? std::string() : " (raise it with " + limit_hint + ")"));
 }
 
@@ -67,7 +73,7 @@ std::string read_input_file(const std::string& path, uint64_t max_bytes, const s
     throw InputFileError(what + " " + quoted(path) + " is " + kind_of(st.st_mode) +
                          ", not a regular file");
   const uint64_t size = static_cast<uint64_t>(st.st_size);
-  if (size > max_bytes) fail_too_large(what, path, format_bytes(size), max_bytes, limit_hint);
+  if (size > max_bytes) fail_too_large(what, path, size, max_bytes, limit_hint);
   // A regular file that reports a size of 0 can still hold data (files in /proc): read in
   // blocks up to the budget, never trusting st_size.
   std::string content;
@@ -81,7 +87,7 @@ std::string read_input_file(const std::string& path, uint64_t max_bytes, const s
     }
     if (n == 0) break;
     if (content.size() + static_cast<uint64_t>(n) > max_bytes)
-      fail_too_large(what, path, "larger than " + format_bytes(max_bytes), max_bytes, limit_hint);
+      fail_too_large(what, path, 0, max_bytes, limit_hint);
     content.append(block, static_cast<std::size_t>(n));
   }
   normalize_line_breaks(content);

@@ -24,6 +24,11 @@ namespace {
 constexpr uint32_t kMaxTotalQuotaGpus = 0xFFFFF;
 /// Bins of a time series (per pool and replication: its values are output, not arena state).
 constexpr uint32_t kMaxTimeseriesBins = 100000;
+/// Pools of a scenario: the compiled model keeps a table of every pair of pools (links for
+/// checkpoint moves), 16 bytes each, so 1024 pools take 16 MiB.
+constexpr std::size_t kMaxPools = 1024;
+/// (workload, pool) pairs: the compiled model keeps a transfer time and price for each.
+constexpr std::size_t kMaxClassPoolPairs = std::size_t{1} << 22;
 
 /// One row of a price catalog (data/gpu_prices.csv): what a pool can take from it.
 struct CatalogRow {
@@ -83,11 +88,15 @@ struct Context {
   /// the scenario's folder, read within the data budget and recorded as an input of the run.
   /// A file that cannot be read raises InputFileError located at the key.
   std::string read_data(const YAML::Node& node, const std::string& path,
-                        const std::string& file) const {
+                        const std::string& file, uint64_t share = 1) const {
     const std::string resolved = resolve(file);
     try {
-      std::string content = read_input_file(resolved, limits.data_bytes, "data file",
-                                            "--max-data-size");
+      std::string content =
+          read_input_file(resolved, std::max<uint64_t>(1, limits.data_bytes / share),
+                          share == 1 ? "data file" : "JSON data file",
+                          share == 1 ? "--max-data-size"
+                                     : "--max-data-size, of which a JSON trace may take 1/" +
+                                           std::to_string(share));
       if (inputs) inputs->push_back(resolved);
       return content;
     } catch (const InputFileError& e) {
@@ -551,7 +560,9 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
                "a JSON trace carries its own step (metadata.gap_seconds) and data; "
                "remove column and step");
     YAML::Node trace;
-    const std::string json_text = ctx.read_data(file_node, fpath, p.availability_file);
+    // Parsed by the YAML reader, which keeps about 500 bytes per value: a share of the budget.
+    const std::string json_text =
+        ctx.read_data(file_node, fpath, p.availability_file, InputLimits::kJsonShare);
     try {
       trace = YAML::Load(json_text);
     } catch (const YAML::Exception& e) {
@@ -1462,6 +1473,11 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   const YAML::Node pools = require(ctx, root, "", "pools", "a mapping of pool names to pools");
   if (!pools.IsMap() || pools.size() == 0)
     ctx.fail(pools, "pools", "must be a non-empty mapping of pool names to pools");
+  if (pools.size() > kMaxPools)
+    ctx.fail(pools, "pools",
+             "has " + std::to_string(pools.size()) + " pools; at most " +
+                 std::to_string(kMaxPools) +
+                 " are supported (the model keeps a table of every pair of pools)");
   expect_unique_keys(ctx, pools, "pools");
   uint64_t total_quota = 0;
   for (const auto& kv : pools) {
@@ -1478,14 +1494,22 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   if (!workloads.IsSequence() || workloads.size() == 0)
     ctx.fail(workloads, "workloads", "must be a non-empty list of job classes");
   if (workloads.size() > 0xFFFF) ctx.fail(workloads, "workloads", "at most 65535 job classes");
+  if (workloads.size() * s.pools.size() > kMaxClassPoolPairs)
+    ctx.fail(workloads, "workloads",
+             std::to_string(workloads.size()) + " workloads and " +
+                 std::to_string(s.pools.size()) + " pools make " +
+                 std::to_string(workloads.size() * s.pools.size()) +
+                 " (workload, pool) pairs; at most " + std::to_string(kMaxClassPoolPairs) +
+                 " are supported (the model keeps a transfer table for each)");
+  std::map<std::string, std::size_t> workload_index;  // name -> first index
   for (std::size_t i = 0; i < workloads.size(); ++i) {
     const std::string path = "workloads[" + std::to_string(i) + "]";
     s.workloads.push_back(read_workload(ctx, workloads[i], path, s));
-    for (std::size_t j = 0; j + 1 < s.workloads.size(); ++j)
-      if (s.workloads[j].name == s.workloads.back().name)
-        ctx.fail(workloads[i]["name"], path + ".name",
-                 "\"" + s.workloads.back().name + "\" is already the name of workloads[" +
-                     std::to_string(j) + "]");
+    const auto [it, fresh] = workload_index.emplace(s.workloads.back().name, i);
+    if (!fresh)
+      ctx.fail(workloads[i]["name"], path + ".name",
+               "\"" + text::excerpt(s.workloads.back().name) +
+                   "\" is already the name of workloads[" + std::to_string(it->second) + "]");
   }
   check_service_pools(ctx, workloads, s);
   if (root["policy"]) s.policy = read_policy(ctx, root["policy"], "policy");

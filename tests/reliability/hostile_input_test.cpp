@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gpucap/hdf5_results.hpp"
+#include "gpucap/input_file.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "support/process.hpp"
@@ -134,17 +135,17 @@ TEST_F(HostileInput, UnreadableFilesGiveTheSystemsReason) {
 }
 
 TEST_F(HostileInput, FilesOverTheirSizeLimitAreRefusedAndTheLimitCanBeRaised) {
-  // 17 MiB of comments and a valid scenario: over the 16 MiB default.
+  // 2 MiB of comments and a valid scenario: over the 1 MiB default.
   std::string big = scenario_text();
-  big += std::string(17 << 20, '#').insert(0, "# ") + "\n";
+  big += std::string((2 << 20) - big.size() - 1, '#') + "\n";
   const fs::path s = write("big.yaml", big);
   const ProcessOutcome refused = run_gpucap({"validate", s.string()});
   expect_clean(refused);
   EXPECT_EQ(refused.exit_code, 1);
   EXPECT_EQ(refused.output, "gpucap: error: scenario file '" + s.string() +
-                                "' is 17 MiB, over the limit of 16 MiB (raise it with "
+                                "' is 2 MiB, over the limit of 1 MiB (raise it with "
                                 "--max-scenario-size)\n");
-  const ProcessOutcome raised = run_gpucap({"validate", s.string(), "--max-scenario-size", "32MiB"});
+  const ProcessOutcome raised = run_gpucap({"validate", s.string(), "--max-scenario-size", "3MiB"});
   EXPECT_EQ(raised.exit_code, 0) << raised.output;
 
   write("trace.csv", "submit_s,gpus,duration_s\n0,1,3600\n10,1,3600\n");
@@ -156,6 +157,22 @@ TEST_F(HostileInput, FilesOverTheirSizeLimitAreRefusedAndTheLimitCanBeRaised) {
                               "--max-data-size)"),
             std::string::npos)
       << small.output;
+  // A JSON trace, parsed by the YAML reader, may take 1/64 of the data budget.
+  std::string json = "{\"metadata\": {\"gap_seconds\": 300}, \"data\": [";
+  for (int i = 0; i < 1000; ++i) json += i ? ", 1" : "1";
+  write("trace.json", json + "]}");
+  const std::string with_json = std::string(scenario_text()).replace(
+      scenario_text().find("quota: 8}"), 9, "quota: 8, availability: {file: trace.json}}");
+  const fs::path j = write("j.yaml", with_json);
+  EXPECT_EQ(run_gpucap({"validate", j.string(), "--max-data-size", "256KiB"}).exit_code, 0);
+  const ProcessOutcome json_refused = run_gpucap({"validate", j.string(), "--max-data-size", "64KiB"});
+  EXPECT_EQ(json_refused.exit_code, 1);
+  EXPECT_NE(json_refused.output.find("JSON data file '" + (dir_ / "trace.json").string() + "' is " +
+                                     format_bytes(fs::file_size(dir_ / "trace.json")) +
+                                     ", over the limit of 1 KiB (raise it with "
+                                     "--max-data-size, of which a JSON trace may take 1/64)"),
+            std::string::npos)
+      << json_refused.output;
   for (const char* bad : {"0", "-1", "12XB", "abc", "1e30GiB", ""}) {
     const ProcessOutcome o = run_gpucap({"validate", t.string(), "--max-data-size", bad});
     expect_clean(o);
@@ -167,12 +184,12 @@ TEST_F(HostileInput, FilesOverTheirSizeLimitAreRefusedAndTheLimitCanBeRaised) {
 TEST_F(HostileInput, HugeValuesAreQuotedAsExcerpts) {
   const std::string base = scenario_text();
   const std::vector<std::string> hostile{
-      std::string(base).replace(base.find("quota: 8"), 8, "quota: " + std::string(1 << 20, '9')),
-      std::string(base).replace(base.find("mean: 1h"), 8, "mean: 1" + std::string(1 << 20, 'h')),
+      std::string(base).replace(base.find("quota: 8"), 8, "quota: " + std::string(1 << 19, '9')),
+      std::string(base).replace(base.find("mean: 1h"), 8, "mean: 1" + std::string(1 << 19, 'h')),
       std::string(base).replace(base.find("gpu: H100"), 9,
-                                "gpu: H100, purchase: \"" + std::string(1 << 20, 'x') + "\""),
+                                "gpu: H100, purchase: \"" + std::string(1 << 19, 'x') + "\""),
       std::string(base).replace(base.find("name: jobs"), 10,
-                                "name: jobs\n    placement: [\"" + std::string(1 << 20, 'p') +
+                                "name: jobs\n    placement: [\"" + std::string(1 << 19, 'p') +
                                     "\"]")};
   for (const std::string& text : hostile) {
     const fs::path s = write("h.yaml", text);

@@ -7,7 +7,7 @@
 // as old Mac tools write them, read like LF files; CRLF is kept for the parsers, which accept
 // it). Failures throw InputFileError with the path and the operating system's reason.
 //
-//   gpucap::InputLimits limits;                       // 16 MiB scenarios, 1 GiB data files
+//   gpucap::InputLimits limits;                       // 1 MiB scenarios, 256 MiB data files
 //   std::string text = gpucap::read_input_file("trace.csv", limits.data_bytes, "data file");
 #pragma once
 #include <cstdint>
@@ -21,8 +21,13 @@ namespace gpucap {
 /// Largest files gpucap reads, in bytes. The CLI sets them with --max-scenario-size and
 /// --max-data-size; Python with Scenario(..., limits=...).
 struct InputLimits {
-  static constexpr uint64_t kDefaultScenarioBytes = uint64_t{16} << 20;  ///< 16 MiB
-  static constexpr uint64_t kDefaultDataBytes = uint64_t{1} << 30;       ///< 1 GiB
+  /// 1 MiB: real scenarios take kilobytes, and yaml-cpp keeps about 500 bytes per value, so a
+  /// scenario of 1 MiB of tiny values parses in about a second into 250 MB at most.
+  static constexpr uint64_t kDefaultScenarioBytes = uint64_t{1} << 20;
+  /// 256 MiB. A JSON trace is parsed by the YAML reader (about 500 bytes per value): it may
+  /// take 1/64 of this (4 MiB by default, ~1.3 million values).
+  static constexpr uint64_t kDefaultDataBytes = uint64_t{256} << 20;
+  static constexpr uint64_t kJsonShare = 64;
   uint64_t scenario_bytes = kDefaultScenarioBytes;  ///< the scenario (YAML) file
   uint64_t data_bytes = kDefaultDataBytes;          ///< each data file it names (CSV, JSON)
 };
@@ -48,7 +53,7 @@ struct FileIdentity {
 /// ("--max-data-size"). Throws InputFileError, e.g.
 ///   "cannot read data file 'traces/a.csv': No such file or directory"
 ///   "data file '/dev/zero' is a character device, not a regular file"
-///   "data file 'big.csv' is 2.1 GiB, over the limit of 1 GiB (raise it with --max-data-size)"
+///   "data file 'big.csv' is 2.1 GiB, over the limit of 256 MiB (raise it with --max-data-size)"
 std::string read_input_file(const std::string& path, uint64_t max_bytes, const std::string& what,
                             const std::string& limit_hint);
 
