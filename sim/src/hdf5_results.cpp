@@ -526,20 +526,17 @@ class MemoryImage {
     std::size_t size = final_size_;
     // Superblock v2/v3: signature (8 bytes), version, sizes of offsets and lengths, flags,
     // base address (8), extension address (8), end-of-file address (8) at byte 28.
-    // The superblock follows the user block (at 0 without one). Its addresses are relative to
-    // its base address.
+    // The superblock follows the user block (at 0 without one). HDF5 writes its end-of-file
+    // address counting the user block (as h5py's files show: base 512, end = the file's size).
     static const unsigned char kSignature[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
     for (const std::size_t at : {std::size_t{0}, kUserBlockBytes}) {
       const char* sb = final_ + at;
       if (at + 36 > size || std::memcmp(sb, kSignature, 8) != 0 || !(sb[8] == 2 || sb[8] == 3) ||
           sb[9] != 8)
         continue;
-      uint64_t base = 0, eof = 0;
-      for (int i = 7; i >= 0; --i) {
-        base = (base << 8) | static_cast<unsigned char>(sb[12 + i]);
-        eof = (eof << 8) | static_cast<unsigned char>(sb[28 + i]);
-      }
-      if (eof > 0 && base <= size && eof <= size - base) size = static_cast<std::size_t>(base + eof);
+      uint64_t eof = 0;
+      for (int i = 7; i >= 0; --i) eof = (eof << 8) | static_cast<unsigned char>(sb[28 + i]);
+      if (eof > at && eof <= size) size = static_cast<std::size_t>(eof);
       break;
     }
     std::vector<char> out(final_, final_ + size);

@@ -24,17 +24,6 @@ struct FdCloser {
   }
 };
 
-/// What kind of file `mode` is, for messages ("a directory", "a character device", ...).
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISSOCK(mode)) return "a socket";
-  if (S_ISLNK(mode)) return "a symbolic link";
-  return "not a regular file";
-}
-
 std::string quoted(const std::string& path) { return "'" + text::excerpt(path, 200) + "'"; }
 
 [[noreturn]] void fail_errno(const std::string& what, const std::string& path, int error) {
@@ -70,7 +59,7 @@ std::string read_input_file(const std::string& path, uint64_t max_bytes, const s
   struct stat st {};
   if (::fstat(fd, &st) != 0) fail_errno(what, path, errno);
   if (!S_ISREG(st.st_mode))
-    throw InputFileError(what + " " + quoted(path) + " is " + kind_of(st.st_mode) +
+    throw InputFileError(what + " " + quoted(path) + " is " + file_type_name(st.st_mode) +
                          ", not a regular file");
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   if (size > max_bytes) fail_too_large(what, path, size, max_bytes, limit_hint);
@@ -92,6 +81,16 @@ std::string read_input_file(const std::string& path, uint64_t max_bytes, const s
   }
   normalize_line_breaks(content);
   return content;
+}
+
+const char* file_type_name(unsigned mode) {
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  return "a regular file";
 }
 
 void normalize_line_breaks(std::string& text) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/input_file.hpp"
 #include "gpucap/interrupt.hpp"
 
 namespace gpucap {
@@ -71,15 +72,6 @@ Target split_target(const std::string& path) {
   return t;
 }
 
-const char* kind_of(mode_t mode) {
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISCHR(mode)) return "a character device";
-  if (S_ISBLK(mode)) return "a block device";
-  if (S_ISFIFO(mode)) return "a FIFO (named pipe)";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "not a regular file";
-}
-
 /// Opens the target's folder (following links in the folder's own path, as a user expects).
 int open_folder(const Target& t) {
   const int fd = ::open(t.folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -101,7 +93,7 @@ void check_target(const Target& t, int folder_fd, const OutputOptions& options) 
            "it is a symbolic link; gpucap replaces only regular files (with --force it replaces "
            "the link itself, never the file it points to)");
   } else if (!S_ISREG(link_st.st_mode)) {
-    fail(t.path, std::string("it is ") + kind_of(link_st.st_mode) +
+    fail(t.path, std::string("it is ") + file_type_name(link_st.st_mode) +
                      ", not a regular file; gpucap writes results only to regular files");
   }
   // The run's inputs: compared by identity (device, inode), so that no spelling, hard link

@@ -18,6 +18,7 @@
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "support/process.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace gpucap {
 namespace {
@@ -34,25 +35,10 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using testing_support::read_all;
 
-class HostileInput : public ::testing::Test {
+class HostileInput : public testing_support::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("gpucap_hostile_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::permissions(dir_, fs::perms::owner_all, ignored);
-    fs::remove_all(dir_, ignored);
-  }
   fs::path write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name, std::ios::binary) << text;
     return dir_ / name;
@@ -64,8 +50,6 @@ class HostileInput : public ::testing::Test {
     EXPECT_EQ(o.output.find("gpucap: error: gpucap"), std::string::npos) << o.output;
     EXPECT_LT(o.output.size(), 4000u) << "message not truncated";
   }
-
-  fs::path dir_;
 };
 
 /// A small valid scenario; `trace` replaces the arrivals by a trace file when not empty.

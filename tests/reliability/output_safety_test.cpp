@@ -21,6 +21,7 @@
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/output_file.hpp"
 #include "support/process.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace gpucap {
 namespace {
@@ -31,25 +32,15 @@ using testing_support::run_gpucap;
 
 const std::string kScenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
 
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using testing_support::read_all;
 
-class OutputSafety : public ::testing::Test {
+class OutputSafety : public testing_support::ScratchDirTest {
  protected:
   void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("gpucap_output_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    ScratchDirTest::SetUp();
     fs::create_directories(dir_ / "out");
     outside_ = dir_ / "precious.txt";
     std::ofstream(outside_) << "must never change\n";
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
   }
   /// Names in the output folder (everything, hidden files included).
   std::set<std::string> out_entries() const {
@@ -69,7 +60,6 @@ class OutputSafety : public ::testing::Test {
     EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(outside_)));
   }
 
-  fs::path dir_;
   fs::path outside_;
 };
 

@@ -11,6 +11,7 @@
 
 #include "gpucap/hdf5_results.hpp"
 #include "support/process.hpp"
+#include "support/scratch_dir.hpp"
 
 namespace gpucap {
 namespace {
@@ -22,19 +23,8 @@ using testing_support::ProcessOutcome;
 
 const std::string kMmc = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/mmc_validation.yaml";
 
-class Signals : public ::testing::Test {
+class Signals : public testing_support::ScratchDirTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(::testing::TempDir()) /
-           ("gpucap_signals_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    std::error_code ignored;
-    fs::remove_all(dir_, ignored);
-  }
   std::vector<std::string> entries() const {
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
@@ -45,8 +35,6 @@ class Signals : public ::testing::Test {
     return {GPUCAP_BINARY, "run", kMmc, "-r", replications, "-q", "--threads", "2",
             "-o", (dir_ / "r.h5").string()};
   }
-
-  fs::path dir_;
 };
 
 TEST_F(Signals, EachStoppingSignalEndsARunWithItsExitStatusAndOneLine) {

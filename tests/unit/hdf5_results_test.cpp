@@ -99,6 +99,14 @@ RunResults sample_results() {
   return r;
 }
 
+/// Zeroes gpucap's header (the 512-byte user block), as a tool that rewrote the file would lose
+/// it: the file then reads without the whole-file checksum, through HDF5's own checks.
+void remove_user_block(const std::string& path) {
+  std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
+  const std::string zeros(512, '\0');
+  io.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+}
+
 /// Bitwise equality of doubles, so that NaN payloads and the sign of zero count too.
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
@@ -406,11 +414,7 @@ TEST_F(Hdf5ResultsTest, ReadingFileWithMissingDatasetNamesIt) {
   }
   // Without gpucap's header (a file rewritten by another tool), HDF5's structure is checked
   // and the missing dataset named.
-  {
-    std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
-    const std::string zeros(512, '\0');
-    io.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
-  }
+  remove_user_block(path);
   try {
     read_results_hdf5(path);
     FAIL() << "expected std::runtime_error";
@@ -455,10 +459,8 @@ TEST_F(Hdf5ResultsTest, AbsurdCountsInAFileAreRefusedBeforeAllocating) {
       ASSERT_GE(H5Awrite(a, H5T_NATIVE_UINT64, &absurd), 0);
       H5Aclose(a);
       H5Fclose(f);
-      std::fstream io(path, std::ios::in | std::ios::out | std::ios::binary);
-      const std::string zeros(512, '\0');
-      io.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
     }
+    remove_user_block(path);
     try {
       read_results_hdf5(path);
       FAIL() << "expected std::runtime_error for replications = " << absurd;

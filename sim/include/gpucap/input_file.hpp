@@ -57,6 +57,10 @@ struct FileIdentity {
 std::string read_input_file(const std::string& path, uint64_t max_bytes, const std::string& what,
                             const std::string& limit_hint);
 
+/// What kind of file a stat(2) mode is, for messages: "a directory", "a character device",
+/// "a block device", "a FIFO (named pipe)", "a socket", "a symbolic link", or "a regular file".
+const char* file_type_name(unsigned mode);
+
 /// Turns lone CR line breaks (not followed by LF) into LF, in place. CRLF is left alone.
 void normalize_line_breaks(std::string& text);
 
