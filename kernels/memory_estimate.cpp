@@ -78,13 +78,12 @@ std::string MemoryEstimate::describe() const {
 MemoryEstimate estimate_run_memory(uint64_t points, uint64_t replications, uint64_t pools,
                                    uint64_t bins, uint64_t arena_bytes, uint64_t threads,
                                    bool writes_file) {
-  const uint64_t values_per_row = saturating_add(
-      saturating_add(kScalarMetricCount, saturating_mul(pools, kPoolMetricCount)),
-      saturating_mul(pools, bins));
+  const uint64_t values_per_row =
+      saturating_add(saturating_add(kScalarMetricCount, saturating_mul(pools, kPoolMetricCount)),
+                     saturating_mul(pools, bins));
   MemoryEstimate e;
-  e.rows_bytes = saturating_mul(saturating_mul(saturating_mul(points, replications),
-                                               values_per_row),
-                                sizeof(double));
+  e.rows_bytes = saturating_mul(
+      saturating_mul(saturating_mul(points, replications), values_per_row), sizeof(double));
   e.arenas_bytes = saturating_mul(arena_bytes, threads);
   // The file holds the rows once (compression is not counted on), plus the copy of one
   // metric's column that the writer transposes at a time.

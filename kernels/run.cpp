@@ -8,8 +8,8 @@
 #include "gpucap/compile.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/memory_estimate.hpp"
-#include "gpucap/replication.hpp"
 #include "gpucap/progress.hpp"
+#include "gpucap/replication.hpp"
 #include "gpucap/version.hpp"
 
 namespace gpucap {

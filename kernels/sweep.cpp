@@ -29,7 +29,8 @@ SweepAxis parse_grid_axis(const std::string& text) {
       --depth;
     } else if (ch == ',' && depth == 0) {
       if (value.empty())
-        throw ScenarioError("--grid " + gpucap::text::excerpt(text) + ": empty value (two commas in a row?)");
+        throw ScenarioError("--grid " + gpucap::text::excerpt(text) +
+                            ": empty value (two commas in a row?)");
       axis.values.push_back(value);
       value.clear();
       continue;
@@ -37,7 +38,8 @@ SweepAxis parse_grid_axis(const std::string& text) {
     if (i < text.size()) value += ch;
   }
   if (quote || depth != 0)
-    throw ScenarioError("--grid " + gpucap::text::excerpt(text) + ": unbalanced quotes or brackets");
+    throw ScenarioError("--grid " + gpucap::text::excerpt(text) +
+                        ": unbalanced quotes or brackets");
   return axis;
 }
 

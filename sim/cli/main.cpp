@@ -84,9 +84,9 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
       continue;
     const gpucap::MetricSummary& s = r.summary_of(0, static_cast<gpucap::ScalarMetric>(m));
     // One replication has no interval (NaN bounds): "n/a", not "[x, x]".
-    const std::string ci =
-        std::isnan(s.ci95_low) ? "n/a"
-                               : "[" + format_value(s.ci95_low) + ", " + format_value(s.ci95_high) + "]";
+    const std::string ci = std::isnan(s.ci95_low) ? "n/a"
+                                                  : "[" + format_value(s.ci95_low) + ", " +
+                                                        format_value(s.ci95_high) + "]";
     std::snprintf(line, sizeof line, "%-24s %-9s %11s  %-25s %11s %11s %11s\n",
                   gpucap::kScalarMetricInfo[m].name, gpucap::kScalarMetricInfo[m].unit,
                   format_value(s.mean).c_str(), ci.c_str(), format_value(s.p5).c_str(),
@@ -130,8 +130,7 @@ uint64_t parse_count(const std::string& name, const std::string& text, uint64_t 
   if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
     throw po::error(name + " must be " + valid + ", got \"" + gpucap::text::excerpt(text) + "\"");
   const uint64_t v = std::stoull(t);
-  if (v < lo || v > hi)
-    throw po::error(name + " must be " + valid + ", got " + std::to_string(v));
+  if (v < lo || v > hi) throw po::error(name + " must be " + valid + ", got " + std::to_string(v));
   return v;
 }
 
@@ -192,13 +191,13 @@ po::options_description execution_options() {
   po::options_description o("run options");
   o.add_options()("replications,r", po::value<std::string>(),
                   "replications per point, 1 to 1000000000 (default: the scenario's "
-                  "`replications`)")(
-      "seed", po::value<std::string>(),
-      "random seed, 0 to 2^64 - 1 (default: the scenario's `seed`)")(
+                  "`replications`)")("seed", po::value<std::string>(),
+                                     "random seed, 0 to 2^64 - 1 (default: the scenario's `seed`)")(
       "output,o", po::value<std::string>(),
       "write results to this HDF5 file (atomically; never onto an input, a link or a special "
-      "file)")("force", "with -o: replace a symbolic link at the output path (the link itself, "
-                        "never the file it points to)")(
+      "file)")("force",
+               "with -o: replace a symbolic link at the output path (the link itself, "
+               "never the file it points to)")(
       "backend,b", po::value<std::string>()->default_value("auto"),
       "cpu, cuda, or auto (a GPU when one works, else the CPU); thrust-omp runs the device "
       "kernels on the host, for testing")("threads,t", po::value<std::string>(),
@@ -328,8 +327,8 @@ int cmd_run(const std::vector<std::string>& args) {
   }
   if (!vm.count("scenario")) throw po::error("run needs a SCENARIO.yaml argument");
   const bool quiet = vm.count("quiet") > 0;
-  const gpucap::Scenario scenario = gpucap::load_scenario(
-      vm["scenario"].as<std::string>(), overrides_of(vm), read_input_limits(vm));
+  const gpucap::Scenario scenario = gpucap::load_scenario(vm["scenario"].as<std::string>(),
+                                                          overrides_of(vm), read_input_limits(vm));
   const gpucap::RunOptions options = read_execution_options(vm);
   const gpucap::OutputOptions output = output_options(vm, scenario.input_files);
   check_output(vm, output);
@@ -401,11 +400,11 @@ void print_sweep_table(const gpucap::RunResults& r,
     }
     for (gpucap::ScalarMetric m : metrics) {
       const gpucap::MetricSummary d = gpucap::paired_difference(r, m, point, 0);
-      const std::string diff =
-          point == 0                 ? ""
-          : std::isnan(d.ci95_low) ? format_value(d.mean) + " (n/a)"
-                                     : format_value(d.mean) + " [" + format_value(d.ci95_low) +
-                                           ", " + format_value(d.ci95_high) + "]";
+      const std::string diff = point == 0 ? ""
+                               : std::isnan(d.ci95_low)
+                                   ? format_value(d.mean) + " (n/a)"
+                                   : format_value(d.mean) + " [" + format_value(d.ci95_low) + ", " +
+                                         format_value(d.ci95_high) + "]";
       std::snprintf(cell, sizeof cell, "  %14s  %-28s",
                     format_value(r.summary_of(point, m).mean).c_str(), diff.c_str());
       line += cell;

@@ -86,7 +86,8 @@ std::vector<double> CsvTable::numbers(const std::string& column) const {
     const double v = std::strtod(s.c_str(), &end);
     if (s.empty() || *end != '\0' || !std::isfinite(v))
       throw std::runtime_error(origin_ + ":" + std::to_string(line_of_row_[r]) + ": column \"" +
-                               text::excerpt(column) + "\" holds \"" + text::excerpt(s) + "\", not a number");
+                               text::excerpt(column) + "\" holds \"" + text::excerpt(s) +
+                               "\", not a number");
     out.push_back(v);
   }
   return out;

@@ -487,10 +487,15 @@ uint64_t content_checksum(const RunResults& r) {
 }
 
 /// The buffer of an in-memory (core driver) HDF5 file, kept when HDF5 frees it at close.
-/// Memory past the file's end is zeroed (no stale heap bytes reach the file), and take()
+/// Memory past the file's end is zeroed (no stale heap bytes reach the file), and image()
 /// trims the image to the end-of-allocation address of its (version 2 or 3) superblock.
 class MemoryImage {
  public:
+  struct Span {
+    char* data;
+    std::size_t size;
+  };
+
   MemoryImage() = default;
   MemoryImage(const MemoryImage&) = delete;
   MemoryImage& operator=(const MemoryImage&) = delete;
@@ -506,8 +511,7 @@ class MemoryImage {
     };
     cb.image_memcpy = [](void* dest, const void* src, std::size_t size, H5FD_file_image_op_t,
                          void*) -> void* { return std::memcpy(dest, src, size); };
-    cb.image_realloc = [](void* ptr, std::size_t size, H5FD_file_image_op_t,
-                          void* udata) -> void* {
+    cb.image_realloc = [](void* ptr, std::size_t size, H5FD_file_image_op_t, void* udata) -> void* {
       return static_cast<MemoryImage*>(udata)->grow(ptr, size);
     };
     cb.image_free = [](void* ptr, H5FD_file_image_op_t op, void* udata) -> herr_t {
@@ -520,9 +524,10 @@ class MemoryImage {
     return cb;
   }
 
-  /// The final image (empty when HDF5 did not close the file).
-  std::vector<char> take() {
-    if (final_ == nullptr) return {};
+  /// The final image, trimmed to the file's end (empty when HDF5 did not close the file). It
+  /// stays owned by this object: no copy of what may be gigabytes.
+  Span image() const {
+    if (final_ == nullptr) return {nullptr, 0};
     std::size_t size = final_size_;
     // Superblock v2/v3: signature (8 bytes), version, sizes of offsets and lengths, flags,
     // base address (8), extension address (8), end-of-file address (8) at byte 28.
@@ -539,10 +544,7 @@ class MemoryImage {
       if (eof > at && eof <= size) size = static_cast<std::size_t>(eof);
       break;
     }
-    std::vector<char> out(final_, final_ + size);
-    std::free(final_);
-    final_ = nullptr;
-    return out;
+    return {final_, size};
   }
 
  private:
@@ -972,7 +974,8 @@ RunResults read_file(const Context& c, hid_t file) {
   {
     Handle group = open_group(c, file, "/", "replications");
     {  // the attributes must agree with the data before they size anything
-      const std::string what = std::string("dataset '/replications/") + kScalarMetricInfo[0].name + "'";
+      const std::string what =
+          std::string("dataset '/replications/") + kScalarMetricInfo[0].name + "'";
       Handle dset = open_dataset(c, group.get(), "/replications", kScalarMetricInfo[0].name);
       expect_dims(c, dataset_dims(c, dset.get(), what), {hp, hr}, what);
     }
@@ -1113,13 +1116,14 @@ uint64_t bytes_checksum(const char* data, std::size_t size) {
   return h.value();
 }
 
-void write_user_block(std::vector<char>& image) {
+/// Fills the user block (the first kUserBlockBytes of `image`, which HDF5 left as zeros).
+void write_user_block(char* image, std::size_t size) {
   char header[kUserBlockBytes] = {};
   std::snprintf(header, sizeof header, "%schecksum: %016llx\nbytes: %llu\n", kUserBlockMagic,
-                static_cast<unsigned long long>(bytes_checksum(image.data() + kUserBlockBytes,
-                                                               image.size() - kUserBlockBytes)),
-                static_cast<unsigned long long>(image.size()));
-  std::memcpy(image.data(), header, sizeof header);
+                static_cast<unsigned long long>(
+                    bytes_checksum(image + kUserBlockBytes, size - kUserBlockBytes)),
+                static_cast<unsigned long long>(size));
+  std::memcpy(image, header, sizeof header);
 }
 
 /// True when `image` starts with gpucap's user block and its checksum and size hold; throws
@@ -1195,7 +1199,7 @@ OutputReport write_results_hdf5(const RunResults& results, const std::string& pa
                         results.input_files.end());
   // The file is built in memory (HDF5's core driver, no backing store: HDF5 itself never opens
   // a path), then written by write_output_atomically, which owns every file-system decision.
-  std::vector<char> image;
+  MemoryImage captured;
   {
     Handle fapl = c.plist(H5Pcreate(H5P_FILE_ACCESS), "creating a file access property list");
     // Closing the file fails (rather than being deferred) if a handle were left open.
@@ -1206,7 +1210,6 @@ OutputReport write_results_hdf5(const RunResults& results, const std::string& pa
                    "setting library version bounds");
     c.check_status(H5Pset_fapl_core(fapl.get(), std::size_t{1} << 20, 0),
                    "selecting the in-memory driver");
-    MemoryImage captured;
     H5FD_file_image_callbacks_t callbacks = MemoryImage::callbacks(&captured);
     c.check_status(H5Pset_file_image_callbacks(fapl.get(), &callbacks),
                    "setting the in-memory image callbacks");
@@ -1225,12 +1228,12 @@ OutputReport write_results_hdf5(const RunResults& results, const std::string& pa
     // image is taken from the core driver as it frees it. (H5Fget_file_image on the open file
     // clears the flags without updating the superblock's checksum in HDF5 1.10.)
     c.check_status(file.close(), "closing the file in memory");
-    image = captured.take();
-    if (image.size() <= kUserBlockBytes) c.fail("the in-memory file image was not handed back by HDF5");
-    write_user_block(image);
   }
+  const MemoryImage::Span image = captured.image();
+  if (image.size <= kUserBlockBytes) c.fail("the in-memory file image was not handed back by HDF5");
+  write_user_block(image.data, image.size);
   try {
-    return write_output_atomically(path, image.data(), image.size(), checked);
+    return write_output_atomically(path, image.data, image.size, checked);
   } catch (const OutputError& e) {
     throw OutputError(std::string("HDF5 results: ") + e.what());
   }

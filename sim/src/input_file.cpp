@@ -40,8 +40,9 @@ std::string quoted(const std::string& path) { return "'" + text::excerpt(path, 2
     size = std::to_string(size_bytes) + " bytes";
     limit = std::to_string(max_bytes) + " bytes (" + limit + ")";
   }
-  throw InputFileError(what + " " + quoted(path) + " is " + size + ", over the limit of " + limit +
-                       (limit_hint.empty() ? std::string() : " (raise it with " + limit_hint + ")"));
+  throw InputFileError(
+      what + " " + quoted(path) + " is " + size + ", over the limit of " + limit +
+      (limit_hint.empty() ? std::string() : " (raise it with " + limit_hint + ")"));
 }
 
 }  // namespace
@@ -129,9 +130,17 @@ uint64_t parse_byte_size(const std::string& text_in) {
   static const struct {
     const char* name;
     double factor;
-  } units[] = {{"", 1},           {"B", 1},           {"KiB", 1024.0},     {"MiB", 1048576.0},
-               {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}, {"kB", 1e3}, {"KB", 1e3},
-               {"MB", 1e6},       {"GB", 1e9},        {"TB", 1e12}};
+  } units[] = {{"", 1},
+               {"B", 1},
+               {"KiB", 1024.0},
+               {"MiB", 1048576.0},
+               {"GiB", 1073741824.0},
+               {"TiB", 1099511627776.0},
+               {"kB", 1e3},
+               {"KB", 1e3},
+               {"MB", 1e6},
+               {"GB", 1e9},
+               {"TB", 1e12}};
   for (const auto& u : units) {
     if (unit != u.name) continue;
     const double bytes = v * u.factor;

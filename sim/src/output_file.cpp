@@ -105,8 +105,8 @@ void check_target(const Target& t, int folder_fd, const OutputOptions& options) 
     if (::stat(input.c_str(), &input_st) != 0) continue;
     const bool same_as_link =
         link_st.st_dev == input_st.st_dev && link_st.st_ino == input_st.st_ino;
-    const bool same_as_target = target_exists && target_st.st_dev == input_st.st_dev &&
-                                target_st.st_ino == input_st.st_ino;
+    const bool same_as_target =
+        target_exists && target_st.st_dev == input_st.st_dev && target_st.st_ino == input_st.st_ino;
     if (same_as_link || same_as_target)
       fail(t.path, "it is " + quoted(input) +
                        ", an input of this run; choose another output name (no option allows "
@@ -225,8 +225,8 @@ OutputReport write_output_atomically(const std::string& path, const void* data, 
     temporary = detail::temporary_name(t.name);
     fd = detail::create_exclusive(folder.get(), temporary);
     if (fd < 0 && errno != EEXIST)
-      fail(path, "cannot create a temporary file in " + quoted(t.folder) + ": " +
-                     std::strerror(errno));
+      fail(path,
+           "cannot create a temporary file in " + quoted(t.folder) + ": " + std::strerror(errno));
   }
   if (fd < 0) fail(path, "cannot create a temporary file: 16 random names were all taken");
   Fd file(fd);

@@ -87,16 +87,16 @@ struct Context {
   /// The text of the data file `file` that the key `path` (at `node`) names: resolved against
   /// the scenario's folder, read within the data budget and recorded as an input of the run.
   /// A file that cannot be read raises InputFileError located at the key.
-  std::string read_data(const YAML::Node& node, const std::string& path,
-                        const std::string& file, uint64_t share = 1) const {
+  std::string read_data(const YAML::Node& node, const std::string& path, const std::string& file,
+                        uint64_t share = 1) const {
     const std::string resolved = resolve(file);
     try {
-      std::string content =
-          read_input_file(resolved, std::max<uint64_t>(1, limits.data_bytes / share),
-                          share == 1 ? "data file" : "JSON data file",
-                          share == 1 ? "--max-data-size"
-                                     : "--max-data-size, of which a JSON trace may take 1/" +
-                                           std::to_string(share));
+      std::string content = read_input_file(
+          resolved, std::max<uint64_t>(1, limits.data_bytes / share),
+          share == 1 ? "data file" : "JSON data file",
+          share == 1
+              ? "--max-data-size"
+              : "--max-data-size, of which a JSON trace may take 1/" + std::to_string(share));
       if (inputs) inputs->push_back(resolved);
       return content;
     } catch (const InputFileError& e) {
@@ -111,7 +111,7 @@ struct Context {
     return detail::CsvTable::parse(read_data(node, path, file), resolved);
   }
 
-  InputLimits limits;                            ///< byte budgets of the files read
+  InputLimits limits;                          ///< byte budgets of the files read
   std::vector<std::string>* inputs = nullptr;  ///< every data file read, resolved
 };
 
@@ -133,7 +133,8 @@ void expect_unique_keys(const Context& ctx, const YAML::Node& map, const std::st
     const std::string key = kv.first.Scalar();
     if (!seen.insert(key).second)
       ctx.fail(kv.first, join_path(path, key),
-               "\"" + text::excerpt(key) + "\" is defined twice in " + (path.empty() ? "the scenario" : path));
+               "\"" + text::excerpt(key) + "\" is defined twice in " +
+                   (path.empty() ? "the scenario" : path));
   }
 }
 
@@ -1386,11 +1387,10 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
       ctx.fail(root["warmup"], "warmup",
                "must be shorter than the horizon (" + text::format_duration(s.horizon_s) + ")");
   }
-  if (root["seed"])
-    s.seed = read_seed(ctx, root["seed"], "seed");
+  if (root["seed"]) s.seed = read_seed(ctx, root["seed"], "seed");
   if (root["replications"])
-    s.replications = static_cast<uint64_t>(read_integer(
-        ctx, root["replications"], "replications", 1, static_cast<int64_t>(kMaxReplications)));
+    s.replications = static_cast<uint64_t>(read_integer(ctx, root["replications"], "replications",
+                                                        1, static_cast<int64_t>(kMaxReplications)));
   if (root["timeseries"]) {
     const YAML::Node ts = root["timeseries"];
     expect_map(ctx, ts, "timeseries", {"step"});
@@ -1496,9 +1496,8 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   if (workloads.size() > 0xFFFF) ctx.fail(workloads, "workloads", "at most 65535 job classes");
   if (workloads.size() * s.pools.size() > kMaxClassPoolPairs)
     ctx.fail(workloads, "workloads",
-             std::to_string(workloads.size()) + " workloads and " +
-                 std::to_string(s.pools.size()) + " pools make " +
-                 std::to_string(workloads.size() * s.pools.size()) +
+             std::to_string(workloads.size()) + " workloads and " + std::to_string(s.pools.size()) +
+                 " pools make " + std::to_string(workloads.size() * s.pools.size()) +
                  " (workload, pool) pairs; at most " + std::to_string(kMaxClassPoolPairs) +
                  " are supported (the model keeps a transfer table for each)");
   std::map<std::string, std::size_t> workload_index;  // name -> first index
@@ -1612,7 +1611,8 @@ uint64_t parse_seed(const std::string& text_in) {
     throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" is not " + valid);
   errno = 0;
   const unsigned long long v = std::strtoull(t.c_str(), nullptr, 10);
-  if (errno == ERANGE) throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" is not " + valid);
+  if (errno == ERANGE)
+    throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" is not " + valid);
   return static_cast<uint64_t>(v);
 }
 

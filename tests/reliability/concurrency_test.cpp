@@ -89,8 +89,9 @@ TEST(Concurrency, ASignalCancelsARunThroughTheInterruptHandler) {
 
 TEST(Concurrency, SweepsOnManyThreadsGiveTheSerialBits) {
   const Scenario s = short_mmc();
-  std::vector<Scenario> points{s, load_scenario(kScenarios + "mmc_validation.yaml",
-                                                {"horizon=100h", "warmup=0s", "pools.gpus.quota=9"})};
+  std::vector<Scenario> points{s,
+                               load_scenario(kScenarios + "mmc_validation.yaml",
+                                             {"horizon=100h", "warmup=0s", "pools.gpus.quota=9"})};
   const std::vector<SweepParameter> grid{{"pools.gpus.quota", {"8", "9"}}};
   RunOptions options;
   options.replications = 300;

@@ -27,8 +27,10 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 bool same_summaries(const std::vector<MetricSummary>& a, const std::vector<MetricSummary>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    const double x[] = {a[i].mean, a[i].std, a[i].ci95_low, a[i].ci95_high, a[i].p5, a[i].p50, a[i].p95};
-    const double y[] = {b[i].mean, b[i].std, b[i].ci95_low, b[i].ci95_high, b[i].p5, b[i].p50, b[i].p95};
+    const double x[] = {a[i].mean, a[i].std, a[i].ci95_low, a[i].ci95_high,
+                        a[i].p5,   a[i].p50, a[i].p95};
+    const double y[] = {b[i].mean, b[i].std, b[i].ci95_low, b[i].ci95_high,
+                        b[i].p5,   b[i].p50, b[i].p95};
     if (a[i].n != b[i].n || std::memcmp(x, y, sizeof x) != 0) return false;
   }
   return true;
@@ -54,14 +56,15 @@ bool identical(const RunResults& a, const RunResults& b) {
 }
 
 TEST(Corruption, RandomByteFlipsAreRefusedNeverReadAsOtherValues) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("gpucap_corrupt_" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("gpucap_corrupt_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   // A file with every part: a sweep of 2 points, two pools, a time series, overrides.
   const std::string scenarios = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/";
   const Scenario base = load_scenario(scenarios + "spot_training.yaml", {"timeseries.step=12h"});
   const std::vector<SweepParameter> grid{{"pools.aws-h100-spot.quota", {"32", "64"}}};
-  const std::vector<Scenario> points =
-      load_sweep_points(base.original_text, base.source_path, scenarios, {"timeseries.step=12h"}, grid);
+  const std::vector<Scenario> points = load_sweep_points(base.original_text, base.source_path,
+                                                         scenarios, {"timeseries.step=12h"}, grid);
   RunOptions options;
   options.replications = 40;
   const RunResults results = run_points(points, grid, base, options);
@@ -71,7 +74,8 @@ TEST(Corruption, RandomByteFlipsAreRefusedNeverReadAsOtherValues) {
   ASSERT_TRUE(identical(reference, results));
 
   std::ifstream in(original, std::ios::binary);
-  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<char> bytes((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
   std::mt19937_64 random(20261130);
   int refused = 0, harmless = 0;
   const int trials = 300;

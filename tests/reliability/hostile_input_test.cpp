@@ -17,6 +17,7 @@
 #include "gpucap/input_file.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+
 #include "support/process.hpp"
 #include "support/scratch_dir.hpp"
 
@@ -69,18 +70,19 @@ TEST_F(HostileInput, FilesThatAreNotRegularFilesAreRefusedWithoutReading) {
   };
   std::vector<Case> cases{
       {dir_.string(), "scenario file '" + dir_.string() + "' is a directory, not a regular file"},
-      {(dir_ / "fifo.yaml").string(),
-       "scenario file '" + (dir_ / "fifo.yaml").string() + "' is a FIFO (named pipe), not a "
-                                                           "regular file"},
+      {(dir_ / "fifo.yaml").string(), "scenario file '" + (dir_ / "fifo.yaml").string() +
+                                          "' is a FIFO (named pipe), not a "
+                                          "regular file"},
       {(dir_ / "missing.yaml").string(), "cannot read scenario file '" +
                                              (dir_ / "missing.yaml").string() +
                                              "': No such file or directory"}};
   if (fs::exists("/dev/zero"))
-    cases.push_back({"/dev/zero", "scenario file '/dev/zero' is a character device, not a "
-                                  "regular file"});
+    cases.push_back({"/dev/zero",
+                     "scenario file '/dev/zero' is a character device, not a "
+                     "regular file"});
   for (const Case& c : cases) {
-    for (const std::vector<std::string>& args :
-         {std::vector<std::string>{"validate", c.path}, std::vector<std::string>{"run", c.path, "-q"}}) {
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"validate", c.path},
+                                                 std::vector<std::string>{"run", c.path, "-q"}}) {
       const ProcessOutcome o = run_gpucap(args, {}, std::chrono::seconds(20));
       expect_clean(o);
       EXPECT_EQ(o.exit_code, 1) << o.output;
@@ -99,7 +101,8 @@ TEST_F(HostileInput, DataFilesThatAreNotRegularFilesAreRefused) {
     const ProcessOutcome o = run_gpucap({"validate", s.string()}, {}, std::chrono::seconds(20));
     expect_clean(o);
     EXPECT_EQ(o.exit_code, 1) << o.output;
-    EXPECT_NE(o.output.find("s.yaml:8:"), std::string::npos) << "names the key's place: " << o.output;
+    EXPECT_NE(o.output.find("s.yaml:8:"), std::string::npos)
+        << "names the key's place: " << o.output;
     EXPECT_NE(o.output.find("workloads[0].arrivals.file: "), std::string::npos) << o.output;
   }
 }
@@ -145,11 +148,13 @@ TEST_F(HostileInput, FilesOverTheirSizeLimitAreRefusedAndTheLimitCanBeRaised) {
   std::string json = "{\"metadata\": {\"gap_seconds\": 300}, \"data\": [";
   for (int i = 0; i < 1000; ++i) json += i ? ", 1" : "1";
   write("trace.json", json + "]}");
-  const std::string with_json = std::string(scenario_text()).replace(
-      scenario_text().find("quota: 8}"), 9, "quota: 8, availability: {file: trace.json}}");
+  const std::string with_json = std::string(scenario_text())
+                                    .replace(scenario_text().find("quota: 8}"), 9,
+                                             "quota: 8, availability: {file: trace.json}}");
   const fs::path j = write("j.yaml", with_json);
   EXPECT_EQ(run_gpucap({"validate", j.string(), "--max-data-size", "256KiB"}).exit_code, 0);
-  const ProcessOutcome json_refused = run_gpucap({"validate", j.string(), "--max-data-size", "64KiB"});
+  const ProcessOutcome json_refused =
+      run_gpucap({"validate", j.string(), "--max-data-size", "64KiB"});
   EXPECT_EQ(json_refused.exit_code, 1);
   EXPECT_NE(json_refused.output.find("JSON data file '" + (dir_ / "trace.json").string() + "' is " +
                                      format_bytes(fs::file_size(dir_ / "trace.json")) +
@@ -172,9 +177,9 @@ TEST_F(HostileInput, HugeValuesAreQuotedAsExcerpts) {
       std::string(base).replace(base.find("mean: 1h"), 8, "mean: 1" + std::string(1 << 19, 'h')),
       std::string(base).replace(base.find("gpu: H100"), 9,
                                 "gpu: H100, purchase: \"" + std::string(1 << 19, 'x') + "\""),
-      std::string(base).replace(base.find("name: jobs"), 10,
-                                "name: jobs\n    placement: [\"" + std::string(1 << 19, 'p') +
-                                    "\"]")};
+      std::string(base).replace(
+          base.find("name: jobs"), 10,
+          "name: jobs\n    placement: [\"" + std::string(1 << 19, 'p') + "\"]")};
   for (const std::string& text : hostile) {
     const fs::path s = write("h.yaml", text);
     const ProcessOutcome o = run_gpucap({"validate", s.string()});
@@ -183,9 +188,9 @@ TEST_F(HostileInput, HugeValuesAreQuotedAsExcerpts) {
     EXPECT_NE(o.output.find(" bytes in all)"), std::string::npos) << o.output.substr(0, 300);
   }
   // Control characters in a quoted value cannot forge extra lines.
-  const fs::path s = write("c.yaml", std::string(base).replace(
-                                         base.find("gpu: H100"), 9,
-                                         "gpu: H100, purchase: \"spot\\ngpucap: fake line\""));
+  const fs::path s = write(
+      "c.yaml", std::string(base).replace(base.find("gpu: H100"), 9,
+                                          "gpu: H100, purchase: \"spot\\ngpucap: fake line\""));
   const ProcessOutcome o = run_gpucap({"validate", s.string()});
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_NE(o.output.find("\\ngpucap: fake line"), std::string::npos) << o.output;
@@ -224,8 +229,9 @@ TEST_F(HostileInput, CountsSeedsAndThreadsOutOfRangeAreUsageErrors) {
   const std::vector<Case> cases{
       {{"-r", "-1"}, "--replications must be a whole number from 1 to 1000000000, got \"-1\""},
       {{"-r", "0"}, "--replications must be a whole number from 1 to 1000000000, got 0"},
-      {{"-r", "1000000001"}, "--replications must be a whole number from 1 to 1000000000, got "
-                             "1000000001"},
+      {{"-r", "1000000001"},
+       "--replications must be a whole number from 1 to 1000000000, got "
+       "1000000001"},
       {{"-r", "1.5"}, "got \"1.5\""},
       {{"-r", "99999999999999999999999"}, "got \"99999999999999999999999\""},
       {{"-r", "ten"}, "got \"ten\""},
@@ -319,8 +325,8 @@ TEST_F(HostileInput, ASweepNamingAPathTwiceIsRefused) {
 }
 
 TEST_F(HostileInput, OneReplicationPrintsNoInterval) {
-  const ProcessOutcome o = run_gpucap({"run", kMmc, "-r", "1", "--set", "horizon=50h", "--set",
-                                       "warmup=0s"});
+  const ProcessOutcome o =
+      run_gpucap({"run", kMmc, "-r", "1", "--set", "horizon=50h", "--set", "warmup=0s"});
   EXPECT_EQ(o.exit_code, 0) << o.output;
   EXPECT_NE(o.output.find("cost                     USD"), std::string::npos) << o.output;
   EXPECT_NE(o.output.find("  n/a  "), std::string::npos) << o.output;
@@ -367,7 +373,8 @@ TEST_F(HostileInput, TheStoredScenarioIsTheOneThatRan) {
   EXPECT_TRUE(same_bits(run(again, options).scalars, r.scalars));
   // And the original text with the stored overrides, too.
   std::vector<std::string> assignments;
-  for (const auto& [path, value] : stored.scenario_overrides) assignments.push_back(path + "=" + value);
+  for (const auto& [path, value] : stored.scenario_overrides)
+    assignments.push_back(path + "=" + value);
   EXPECT_TRUE(same_bits(
       run(parse_scenario(stored.scenario_original_text, "o", kScenarios, assignments), options)
           .scalars,

@@ -20,6 +20,7 @@
 
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/output_file.hpp"
+
 #include "support/process.hpp"
 #include "support/scratch_dir.hpp"
 
@@ -49,8 +50,11 @@ class OutputSafety : public testing_support::ScratchDirTest {
     return names;
   }
   ProcessOutcome run_to(const fs::path& output, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args{"run", kScenarios + "mmc_validation.yaml", "-r", "4", "-q",
-                                  "--set", "horizon=50h", "--set", "warmup=0s", "-o",
+    std::vector<std::string> args{"run",          kScenarios + "mmc_validation.yaml",
+                                  "-r",           "4",
+                                  "-q",           "--set",
+                                  "horizon=50h",  "--set",
+                                  "warmup=0s",    "-o",
                                   output.string()};
     args.insert(args.end(), extra.begin(), extra.end());
     return run_gpucap(args);
@@ -141,8 +145,8 @@ TEST_F(OutputSafety, SpecialFilesAreRefusedEvenWithForce) {
   if (have_socket) cases.push_back({socket_path, "a socket"});
   if (fs::exists("/dev/null")) cases.push_back({"/dev/null", "a character device"});
   for (const Case& c : cases) {
-    for (const std::vector<std::string>& extra : {std::vector<std::string>{},
-                                                 std::vector<std::string>{"--force"}}) {
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{}, std::vector<std::string>{"--force"}}) {
       const ProcessOutcome o = run_to(c.path, extra);
       EXPECT_EQ(o.exit_code, 1) << c.path << o.output;
       EXPECT_NE(o.output.find("it is " + c.kind + ", not a regular file"), std::string::npos)
@@ -181,10 +185,10 @@ TEST_F(OutputSafety, TheRunsOwnInputsAreNeverReplacedWhateverTheSpelling) {
       (dir_ / "sample_week_trace.csv").string(), (dir_ / "out" / "hard.csv").string(),
       (dir_ / "out" / "link.yaml").string()};
   for (const std::string& target : targets) {
-    for (const std::vector<std::string>& extra : {std::vector<std::string>{},
-                                                 std::vector<std::string>{"--force"}}) {
-      std::vector<std::string> args{"run", (dir_ / "scenario.yaml").string(), "-r", "2", "-q",
-                                    "-o", target};
+    for (const std::vector<std::string>& extra :
+         {std::vector<std::string>{}, std::vector<std::string>{"--force"}}) {
+      std::vector<std::string> args{"run", (dir_ / "scenario.yaml").string(), "-r", "2", "-q", "-o",
+                                    target};
       args.insert(args.end(), extra.begin(), extra.end());
       const ProcessOutcome o = run_gpucap(args);
       EXPECT_EQ(o.exit_code, 1) << target << ": " << o.output;
@@ -236,9 +240,9 @@ TEST_F(OutputSafety, StaleTemporariesOfKilledRunsAreNamedAndRemovedOthersKept) {
             std::string::npos)
       << o.output;
   EXPECT_FALSE(fs::exists(stale));
-  EXPECT_TRUE(fs::exists(live));             // its writer runs
-  EXPECT_TRUE(fs::exists(other));            // not this target's
-  EXPECT_TRUE(fs::is_symlink(stale_link));   // not a regular file: neither removed nor followed
+  EXPECT_TRUE(fs::exists(live));            // its writer runs
+  EXPECT_TRUE(fs::exists(other));           // not this target's
+  EXPECT_TRUE(fs::is_symlink(stale_link));  // not a regular file: neither removed nor followed
   expect_outside_untouched();
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpucap/hdf5_results.hpp"
+
 #include "support/process.hpp"
 #include "support/scratch_dir.hpp"
 
@@ -32,8 +33,8 @@ class Signals : public testing_support::ScratchDirTest {
   }
   /// gpucap run of M/M/8 with `replications`, writing dir_/r.h5.
   std::vector<std::string> command(const std::string& replications) const {
-    return {GPUCAP_BINARY, "run", kMmc, "-r", replications, "-q", "--threads", "2",
-            "-o", (dir_ / "r.h5").string()};
+    return {GPUCAP_BINARY, "run",       kMmc, "-r", replications,
+            "-q",          "--threads", "2",  "-o", (dir_ / "r.h5").string()};
   }
 };
 
@@ -47,8 +48,8 @@ TEST_F(Signals, EachStoppingSignalEndsARunWithItsExitStatusAndOneLine) {
     const ProcessOutcome o = child.wait(60s);
     EXPECT_FALSE(o.timed_out) << name << " did not stop the run";
     EXPECT_EQ(o.exit_code, 128 + signal) << name << ": " << o.output;
-    EXPECT_EQ(o.output, "gpucap: interrupted by " + name +
-                            "; the run stopped, nothing was written\n");
+    EXPECT_EQ(o.output,
+              "gpucap: interrupted by " + name + "; the run stopped, nothing was written\n");
     EXPECT_TRUE(entries().empty()) << name << " left " << entries()[0];
   }
 }

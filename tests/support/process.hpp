@@ -129,9 +129,9 @@ class ChildProcess {
 };
 
 /// Runs gpucap with `args` to its end (at most `limit`).
-inline ProcessOutcome run_gpucap(const std::vector<std::string>& args,
-                                 const std::vector<std::string>& environment = {},
-                                 std::chrono::milliseconds limit = std::chrono::milliseconds(120000)) {
+inline ProcessOutcome run_gpucap(
+    const std::vector<std::string>& args, const std::vector<std::string>& environment = {},
+    std::chrono::milliseconds limit = std::chrono::milliseconds(120000)) {
   std::vector<std::string> argv{GPUCAP_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   ChildProcess child(argv, environment);

@@ -76,7 +76,8 @@ RunResults sample_results() {
       "  - name: a100\n";
   r.scenario_original_text = "name: two-pool sweep\r\n# before overrides\n";
   // Values a user may give: a newline, quotes, '#', an empty value, non-ASCII text.
-  r.scenario_overrides = {{"name", "\"a\nb # c\""}, {"pools.h100.quota", ""},
+  r.scenario_overrides = {{"name", "\"a\nb # c\""},
+                          {"pools.h100.quota", ""},
                           {"description", "'\xc3\xa9t\xc3\xa9' # x"}};
   r.backend = "cpu-serial";
   r.seed = 0xFEDCBA9876543210ULL;
@@ -292,8 +293,8 @@ std::vector<H5Z_filter_t> filters_of(const std::string& path, const char* datase
     unsigned flags = 0;
     std::size_t n = 0;
     unsigned config = 0;
-    out.push_back(H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &n, nullptr, 0, nullptr,
-                                 &config));
+    out.push_back(
+        H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &n, nullptr, 0, nullptr, &config));
   }
   H5Pclose(dcpl);
   H5Dclose(d);
@@ -314,7 +315,8 @@ TEST_F(Hdf5ResultsTest, EveryDatasetIsChecksummedLargeOnesCompressed) {
   H5D_layout_t layout = H5D_LAYOUT_ERROR;
   read_raw(path, "/replications/cost", nullptr, &layout);
   EXPECT_EQ(layout, H5D_CHUNKED);  // Fletcher32 needs chunks
-  EXPECT_EQ(filters_of(path, "/replications/cost"), std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
+  EXPECT_EQ(filters_of(path, "/replications/cost"),
+            std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
   EXPECT_EQ(filters_of(path, "/pools/cost"),
             (std::vector<H5Z_filter_t>{H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
   EXPECT_EQ(filters_of(path, "/summary"), std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
@@ -442,8 +444,10 @@ TEST_F(Hdf5ResultsTest, TheFileStartsWithItsChecksumAndSize) {
     FAIL() << "expected std::runtime_error";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("corrupt or truncated: it has " +
-                                         std::to_string(bytes.size() - 1) + " bytes, its header "
-                                         "says " + std::to_string(bytes.size())),
+                                         std::to_string(bytes.size() - 1) +
+                                         " bytes, its header "
+                                         "says " +
+                                         std::to_string(bytes.size())),
               std::string::npos)
         << e.what();
   }

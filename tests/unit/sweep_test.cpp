@@ -108,7 +108,8 @@ TEST(Sweep, SeedAndReplicationsAreNotSweepParameters) {
     EXPECT_NE(std::string(e.what()).find("a sweep cannot vary 'seed'"), std::string::npos);
   }
   // Points that differ in seed through other overrides are refused too.
-  EXPECT_THROW(gpucap::run_points(points, {}, points[0], gpucap::RunOptions{}), std::invalid_argument);
+  EXPECT_THROW(gpucap::run_points(points, {}, points[0], gpucap::RunOptions{}),
+               std::invalid_argument);
 }
 
 TEST(Sweep, PointsMustKeepTheirPools) {

@@ -33,8 +33,8 @@ struct RunResults {
   /// The files the run read (the scenario file, traces, catalogs, samples): an output never
   /// replaces them. In memory only (not stored in results files).
   std::vector<std::string> input_files;
-  std::string backend;        ///< "cpu-openmp", "cpu-serial", "cuda", "thrust-omp"
-  std::string device;         ///< what ran it, e.g. "NVIDIA H200 (sm_90)" or "host, 2 threads"
+  std::string backend;  ///< "cpu-openmp", "cpu-serial", "cuda", "thrust-omp"
+  std::string device;   ///< what ran it, e.g. "NVIDIA H200 (sm_90)" or "host, 2 threads"
   uint64_t seed = 0;
   std::size_t points = 1;
   std::size_t replications = 0;

@@ -27,8 +27,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 /// As load_scenario, from YAML text; `origin` names it in messages. Relative data files (traces,
 /// empirical samples) are resolved against `base_dir`.
 Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
-                        const std::string& base_dir,
-                        const std::vector<std::string>& overrides = {},
+                        const std::string& base_dir, const std::vector<std::string>& overrides = {},
                         const InputLimits& limits = {});
 
 /// Parses a seed: plain digits, 0 to 2^64 - 1. Throws std::invalid_argument (signs, other
