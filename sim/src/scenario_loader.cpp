@@ -39,6 +39,14 @@ struct CatalogRow {
 };
 using Catalog = std::map<std::string, CatalogRow>;  ///< by "provider/instance_type/region"
 
+/// Plain numbers (prices, rates, sizes, factors) are 0 or within [1e-12, 1e12] in magnitude: a
+/// price of 1e12 USD per GPU-hour over 1e6 GPUs and 1000 years stays far inside a double, and
+/// no reciprocal or quotient of two such numbers overflows.
+constexpr double kMinMagnitude = 1e-12, kMaxMagnitude = 1e12;
+/// Durations are 0 or within [1 us, 10000 years]: below 1 us a recurring process no longer moves
+/// the clock, and 10000 years bound every sum of durations far inside a double's exact range.
+constexpr double kMinDurationS = 1e-6, kMaxDurationS = 1e4 * 365.25 * 86400.0;
+
 /// Longest message a scenario error carries (bytes); longer ones are cut with their length.
 constexpr std::size_t kMaxMessageBytes = 2000;
 
@@ -175,6 +183,11 @@ double read_number(const Context& ctx, const YAML::Node& node, const std::string
   const double v = std::strtod(s.c_str(), &end);
   if (s.empty() || *end != '\0' || !std::isfinite(v))
     ctx.fail(node, path, "must be a finite number, got " + describe(node));
+  if (v != 0 && !(std::fabs(v) >= kMinMagnitude && std::fabs(v) <= kMaxMagnitude))
+    ctx.fail(node, path,
+             "must be 0 or between 1e-12 and 1e12 in magnitude (prices, rates, sizes and factors "
+             "beyond that overflow the sums of a long run or divide into infinity), got " +
+                 describe(node));
   return v;
 }
 
@@ -230,6 +243,13 @@ double read_duration(const Context& ctx, const YAML::Node& node, const std::stri
   } catch (const std::invalid_argument& e) {
     ctx.fail(node, path, e.what());
   }
+  if (v > kMaxDurationS)
+    ctx.fail(node, path,
+             "must be at most 10000 years (3.156e11 s), got " + text::format_number(v) + " s");
+  if (v > 0 && v < kMinDurationS)
+    ctx.fail(node, path,
+             "must be 0 or at least 1 us (1e-6 s): shorter times stop the clock from advancing, "
+             "got " + text::format_number(v) + " s");
   if (allow_zero ? v < 0 : v <= 0)
     ctx.fail(node, path,
              std::string("must be a duration ") + (allow_zero ? ">= 0" : "> 0") + ", got " +
@@ -296,9 +316,17 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
     return read_duration(ctx, require(ctx, node, path, key, "a duration"), join_path(path, key),
                          allow_zero);
   };
-  auto positive = [&](const char* key) {
-    return read_number_in(ctx, require(ctx, node, path, key, "a number > 0"), join_path(path, key),
-                          0, true, "a number > 0");
+  // Shape parameters where the samplers stay exact and finite: a coefficient of variation or a
+  // lognormal sigma from 0.001 to 100 (gamma's shape 1/cv^2 then lies in [1e-4, 1e6]), a
+  // Weibull or gamma shape from 0.01 to 1000, a Pareto shape from 0.01 to 1000.
+  auto shape = [&](const char* key, double lo, double hi) {
+    const YAML::Node n = require(ctx, node, path, key, "a number > 0");
+    const double v = read_number(ctx, n, join_path(path, key));
+    if (!(v >= lo && v <= hi))
+      ctx.fail(n, join_path(path, key),
+               "must be from " + text::format_number(lo) + " to " + text::format_number(hi) +
+                   ", got " + describe(n));
+    return v;
   };
   switch (d.kind) {
     case DistKind::deterministic:
@@ -322,9 +350,9 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
         if (node["mean"] || node["cv"])
           ctx.fail(node, path, "give either median and sigma, or mean and cv, not both");
         d.p0 = std::log(duration("median", false));
-        d.p1 = positive("sigma");
+        d.p1 = shape("sigma", 1e-3, 10);
       } else {
-        const double mean = duration("mean", false), cv = positive("cv");
+        const double mean = duration("mean", false), cv = shape("cv", 1e-3, 100);
         d.p1 = std::sqrt(std::log1p(cv * cv));
         d.p0 = std::log(mean) - 0.5 * d.p1 * d.p1;
       }
@@ -334,22 +362,22 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
       if (node["shape"]) {
         if (node["mean"] || node["cv"])
           ctx.fail(node, path, "give either shape and scale, or mean and cv, not both");
-        d.p0 = positive("shape");
+        d.p0 = shape("shape", 1e-2, 1e3);
         d.p1 = duration("scale", false);
       } else {
-        const double mean = duration("mean", false), cv = positive("cv");
+        const double mean = duration("mean", false), cv = shape("cv", 1e-3, 100);
         d.p0 = 1.0 / (cv * cv);
         d.p1 = mean / d.p0;
       }
       break;
     case DistKind::weibull:
       expect_map(ctx, node, path, {"dist", "shape", "scale"});
-      d.p0 = positive("shape");
+      d.p0 = shape("shape", 1e-2, 1e3);
       d.p1 = duration("scale", false);
       break;
     case DistKind::pareto:
       expect_map(ctx, node, path, {"dist", "shape", "scale"});
-      d.p0 = positive("shape");
+      d.p0 = shape("shape", 1e-2, 1e3);
       d.p1 = duration("scale", false);
       break;
     case DistKind::empirical: {

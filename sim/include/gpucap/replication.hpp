@@ -21,6 +21,7 @@ namespace gpucap {
 enum ReplicationStatus : int {
   kReplicationOk = 0,
   kReplicationCalendarOverflow = 1,  ///< a bug: the calendar bound was wrong
+  kReplicationEventLimit = 2,        ///< stopped after the caller's max_events (tests, fuzzing)
 };
 
 /// Bytes of state one replication of `model` needs.
@@ -30,13 +31,15 @@ GPUCAP_HD inline size_t replication_arena_bytes(const CompiledModel& model) {
 
 /// Runs replication `replication` of `model` under `seed`. Returns a ReplicationStatus.
 /// `timeseries` receives pool_count x model.timeseries_bins values (GPUs in use per pool and
-/// bin) when the model records a time series; it may be null otherwise.
+/// bin) when the model records a time series; it may be null otherwise. With `max_events`, the
+/// run stops after that many events with kReplicationEventLimit (its metrics are then partial).
 GPUCAP_HD inline int run_replication(const CompiledModel& model, uint64_t seed,
                                      uint64_t replication, void* arena, double* scalars,
-                                     double* pool_values, double* timeseries = nullptr) {
+                                     double* pool_values, double* timeseries = nullptr,
+                                     uint64_t max_events = ~uint64_t{0}) {
   detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
                                    timeseries);
-  return engine.run();
+  return engine.run(max_events);
 }
 
 }  // namespace gpucap

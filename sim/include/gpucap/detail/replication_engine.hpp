@@ -264,7 +264,9 @@ class ReplicationEngine {
     for (uint32_t i = 0; i < m_.pool_count * kPoolMetricCount; ++i) pool_out_[i] = 0;
   }
 
-  GPUCAP_HD int run() {
+  /// Runs to the horizon; stops with status 2 (kReplicationEventLimit in replication.hpp) after
+  /// `max_events` events.
+  GPUCAP_HD int run(uint64_t max_events = ~uint64_t{0}) {
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       if (m_.pools[p].has_availability) start_availability(p);
       if (m_.pools[p].has_zone_events) schedule_zone_event(p);
@@ -288,7 +290,10 @@ class ReplicationEngine {
         if (calendar_.empty() || calendar_.top().time_s > m_.horizon_s) break;
         e = calendar_.pop();
       }
-      ++events;
+      if (++events > max_events) {
+        status_ = 2;  // kReplicationEventLimit
+        break;
+      }
       advance_clock(e.time_s);
       switch (e.type()) {
         case kArrival:
