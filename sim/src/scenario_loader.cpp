@@ -249,7 +249,8 @@ double read_duration(const Context& ctx, const YAML::Node& node, const std::stri
   if (v > 0 && v < kMinDurationS)
     ctx.fail(node, path,
              "must be 0 or at least 1 us (1e-6 s): shorter times stop the clock from advancing, "
-             "got " + text::format_number(v) + " s");
+             "got " +
+                 text::format_number(v) + " s");
   if (allow_zero ? v < 0 : v <= 0)
     ctx.fail(node, path,
              std::string("must be a duration ") + (allow_zero ? ">= 0" : "> 0") + ", got " +

@@ -62,8 +62,9 @@ inline std::string run_case(const std::string& text, const std::string& data_dir
     std::vector<double> scalars(kScalarMetricCount);
     std::vector<double> pools(static_cast<std::size_t>(model.pool_count) * kPoolMetricCount);
     std::vector<double> series(static_cast<std::size_t>(model.pool_count) * model.timeseries_bins);
-    const int status = run_replication(model, 7, 0, arena.data(), scalars.data(), pools.data(),
-                                       series.empty() ? nullptr : series.data(), kMaxRunEvents);
+    const int status =
+        run_replication_limited(model, 7, 0, arena.data(), scalars.data(), pools.data(),
+                                series.empty() ? nullptr : series.data(), kMaxRunEvents);
     if (status == kReplicationEventLimit) return "";  // long, not wrong
     if (status != kReplicationOk) return "the engine returned status " + std::to_string(status);
     for (uint32_t m = 0; m < kScalarMetricCount; ++m)

@@ -30,17 +30,52 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Values that probe the edges of every kind of number a scenario holds.
-const std::vector<std::string> kExtremeNumbers{
-    "0", "-0", "-1", "1", "1e-308", "5e-324", "1e308", "1.7976931348623157e308", "-1e308",
-    "nan", ".nan", "inf", ".inf", "-.inf", "9223372036854775807", "9223372036854775808",
-    "18446744073709551615", "18446744073709551616", "4294967295", "4294967296", "2147483648",
-    "65535", "65536", "1048575", "1048576", "0.5", "1e-9", "1e22", "3", "0x10", "1_000", "~",
-    "null", "\"\"", "[]", "{}", "true", "random", "Random"};
+const std::vector<std::string> kExtremeNumbers{"0",
+                                               "-0",
+                                               "-1",
+                                               "1",
+                                               "1e-308",
+                                               "5e-324",
+                                               "1e308",
+                                               "1.7976931348623157e308",
+                                               "-1e308",
+                                               "nan",
+                                               ".nan",
+                                               "inf",
+                                               ".inf",
+                                               "-.inf",
+                                               "9223372036854775807",
+                                               "9223372036854775808",
+                                               "18446744073709551615",
+                                               "18446744073709551616",
+                                               "4294967295",
+                                               "4294967296",
+                                               "2147483648",
+                                               "65535",
+                                               "65536",
+                                               "1048575",
+                                               "1048576",
+                                               "0.5",
+                                               "1e-9",
+                                               "1e22",
+                                               "3",
+                                               "0x10",
+                                               "1_000",
+                                               "~",
+                                               "null",
+                                               "\"\"",
+                                               "[]",
+                                               "{}",
+                                               "true",
+                                               "random",
+                                               "Random"};
 
 /// Durations at the edges of time.
 const std::vector<std::string> kExtremeDurations{
-    "0s", "1us", "1e-300s", "1e300s", "9007199254740992s", "1e22s", "52000w", "60000w", "-1s",
-    "1ms", "24h", "1d", "nanmin", "infh", "1e308d", "0.000001us", "365d", "7d", "1min"};
+    "0s",         "1us",    "1e-300s", "1e300s", "9007199254740992s",
+    "1e22s",      "52000w", "60000w",  "-1s",    "1ms",
+    "24h",        "1d",     "nanmin",  "infh",   "1e308d",
+    "0.000001us", "365d",   "7d",      "1min"};
 
 struct Driver {
   std::mt19937_64 random;
@@ -53,7 +88,8 @@ struct Driver {
     std::size_t start = 0;
     while (start <= text.size()) {
       const std::size_t end = text.find('\n', start);
-      lines.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+      lines.push_back(
+          text.substr(start, end == std::string::npos ? std::string::npos : end - start));
       if (end == std::string::npos) break;
       start = end + 1;
     }
@@ -117,7 +153,8 @@ struct Driver {
       case 5: {  // splice a line of another seed
         auto lines = lines_of(text);
         const auto other = lines_of(seeds[pick(seeds.size())]);
-        lines.insert(lines.begin() + static_cast<long>(pick(lines.size() + 1)), other[pick(other.size())]);
+        lines.insert(lines.begin() + static_cast<long>(pick(lines.size() + 1)),
+                     other[pick(other.size())]);
         return join(lines);
       }
       case 6:  // truncate
@@ -167,7 +204,8 @@ struct Driver {
 fs::path g_current;
 
 void on_alarm(int) {
-  const char message[] = "scenario_mutation_fuzz: a case ran over 20 s (a hang): see current.yaml\n";
+  const char message[] =
+      "scenario_mutation_fuzz: a case ran over 20 s (a hang): see current.yaml\n";
   ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
   (void)ignored;
   ::_exit(3);
@@ -200,8 +238,9 @@ int main(int argc, char** argv) {
       driver.seeds.push_back(read_all(a));
       if (data_dir.empty()) data_dir = fs::absolute(a).parent_path();
     } else {
-      std::cerr << "usage: scenario_mutation_fuzz [--seconds S] [--cases N] [--seed K] [--save DIR] "
-                   "SEED.yaml...\n";
+      std::cerr
+          << "usage: scenario_mutation_fuzz [--seconds S] [--cases N] [--seed K] [--save DIR] "
+             "SEED.yaml...\n";
       return 2;
     }
   }
@@ -217,7 +256,8 @@ int main(int argc, char** argv) {
   const auto start = std::chrono::steady_clock::now();
   uint64_t cases = 0, findings = 0;
   while (cases < max_cases &&
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+             seconds) {
     const std::string text = driver.next_case();
     std::ofstream(g_current, std::ios::binary | std::ios::trunc) << text;
     ::alarm(20);
@@ -233,9 +273,10 @@ int main(int argc, char** argv) {
   }
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("scenario_mutation_fuzz: %llu cases in %.1f s (%.0f per s), seed %llu, %llu findings\n",
-              static_cast<unsigned long long>(cases), elapsed, cases / elapsed,
-              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(findings));
+  std::printf(
+      "scenario_mutation_fuzz: %llu cases in %.1f s (%.0f per s), seed %llu, %llu findings\n",
+      static_cast<unsigned long long>(cases), elapsed, cases / elapsed,
+      static_cast<unsigned long long>(seed), static_cast<unsigned long long>(findings));
   fs::remove(g_current);
   return findings == 0 ? 0 : 1;
 }

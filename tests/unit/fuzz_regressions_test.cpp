@@ -32,7 +32,8 @@ TEST(FuzzRegressions, EveryKeptCaseIsRefusedOrRunsToFiniteMetrics) {
 
 TEST(FuzzRegressions, ExtremeValuesAreRefusedWithTheirKey) {
   const std::vector<std::pair<std::string, std::string>> refused{
-      {"price-1e308.yaml", "pools.gpus.price_usd_per_gpu_hour: must be 0 or between 1e-12 and 1e12"},
+      {"price-1e308.yaml",
+       "pools.gpus.price_usd_per_gpu_hour: must be 0 or between 1e-12 and 1e12"},
       {"billing-minimum-1e308d.yaml", "billing_minimum: must be at most 10000 years"},
       {"gamma-cv-5e-324.yaml", ".work.cv: must be 0 or between 1e-12 and 1e12"}};
   for (const auto& [name, message] : refused) {

@@ -31,15 +31,23 @@ GPUCAP_HD inline size_t replication_arena_bytes(const CompiledModel& model) {
 
 /// Runs replication `replication` of `model` under `seed`. Returns a ReplicationStatus.
 /// `timeseries` receives pool_count x model.timeseries_bins values (GPUs in use per pool and
-/// bin) when the model records a time series; it may be null otherwise. With `max_events`, the
-/// run stops after that many events with kReplicationEventLimit (its metrics are then partial).
+/// bin) when the model records a time series; it may be null otherwise.
 GPUCAP_HD inline int run_replication(const CompiledModel& model, uint64_t seed,
                                      uint64_t replication, void* arena, double* scalars,
-                                     double* pool_values, double* timeseries = nullptr,
-                                     uint64_t max_events = ~uint64_t{0}) {
+                                     double* pool_values, double* timeseries = nullptr) {
   detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
                                    timeseries);
-  return engine.run(max_events);
+  return engine.run();
+}
+
+/// As run_replication, but stops after `max_events` events with kReplicationEventLimit (its
+/// metrics are then partial): for tests and fuzzing, where a valid scenario may run for hours.
+inline int run_replication_limited(const CompiledModel& model, uint64_t seed, uint64_t replication,
+                                   void* arena, double* scalars, double* pool_values,
+                                   double* timeseries, uint64_t max_events) {
+  detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
+                                   timeseries);
+  return engine.run_limited(max_events);
 }
 
 }  // namespace gpucap

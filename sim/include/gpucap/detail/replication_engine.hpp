@@ -264,9 +264,15 @@ class ReplicationEngine {
     for (uint32_t i = 0; i < m_.pool_count * kPoolMetricCount; ++i) pool_out_[i] = 0;
   }
 
-  /// Runs to the horizon; stops with status 2 (kReplicationEventLimit in replication.hpp) after
-  /// `max_events` events.
-  GPUCAP_HD int run(uint64_t max_events = ~uint64_t{0}) {
+  /// Runs to the horizon.
+  GPUCAP_HD int run() { return run_loop<false>(0); }
+  /// Runs to the horizon, or stops with status 2 (kReplicationEventLimit in replication.hpp)
+  /// after `max_events` events. A separate instance, so that run() pays nothing for the limit.
+  GPUCAP_HD int run_limited(uint64_t max_events) { return run_loop<true>(max_events); }
+
+ private:
+  template <bool kLimited>
+  GPUCAP_HD int run_loop(uint64_t max_events) {
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       if (m_.pools[p].has_availability) start_availability(p);
       if (m_.pools[p].has_zone_events) schedule_zone_event(p);
@@ -290,7 +296,8 @@ class ReplicationEngine {
         if (calendar_.empty() || calendar_.top().time_s > m_.horizon_s) break;
         e = calendar_.pop();
       }
-      if (++events > max_events) {
+      ++events;
+      if (kLimited && events > max_events) {
         status_ = 2;  // kReplicationEventLimit
         break;
       }
@@ -330,7 +337,6 @@ class ReplicationEngine {
     return status_;
   }
 
- private:
   GPUCAP_HD RandomStream& pool_stream(uint32_t which, uint32_t p) {
     return streams_[2 * m_.class_count + which * m_.pool_count + p];
   }
