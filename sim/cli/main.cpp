@@ -117,7 +117,7 @@ po::options_description scenario_options() {
       "max-scenario-size", po::value<std::string>(),
       "largest scenario file read (default 1MiB); sizes take KiB, MiB, GiB")(
       "max-data-size", po::value<std::string>(),
-      "largest data file (trace, catalog, samples) read (default 256MiB; JSON traces 1/64 of it)");
+      "largest data file (trace, catalog, samples) read (default 256MiB)");
   return o;
 }
 

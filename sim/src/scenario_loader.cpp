@@ -15,6 +15,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "gpucap/detail/csv_table.hpp"
+#include "gpucap/detail/json_reader.hpp"
 #include "gpucap/detail/text.hpp"
 
 namespace gpucap {
@@ -95,16 +96,12 @@ struct Context {
   /// The text of the data file `file` that the key `path` (at `node`) names: resolved against
   /// the scenario's folder, read within the data budget and recorded as an input of the run.
   /// A file that cannot be read raises InputFileError located at the key.
-  std::string read_data(const YAML::Node& node, const std::string& path, const std::string& file,
-                        uint64_t share = 1) const {
+  std::string read_data(const YAML::Node& node, const std::string& path,
+                        const std::string& file) const {
     const std::string resolved = resolve(file);
     try {
-      std::string content = read_input_file(
-          resolved, std::max<uint64_t>(1, limits.data_bytes / share),
-          share == 1 ? "data file" : "JSON data file",
-          share == 1
-              ? "--max-data-size"
-              : "--max-data-size, of which a JSON trace may take 1/" + std::to_string(share));
+      std::string content =
+          read_input_file(resolved, limits.data_bytes, "data file", "--max-data-size");
       if (inputs) inputs->push_back(resolved);
       return content;
     } catch (const InputFileError& e) {
@@ -573,6 +570,74 @@ void read_preemption(const Context& ctx, const YAML::Node& node, const std::stri
              "mean: 20h}), max_runtime, zone_events, or several of them");
 }
 
+/// The two values of an availability trace in JSON, {"metadata": {"gap_seconds": N}, "data":
+/// [counts...]}, read strictly: a string is not a number, every count is a number >= 0, the gap
+/// a number of seconds > 0 (within the bounds of every duration). Other metadata is ignored.
+class AvailabilityJson : public detail::JsonVisitor {
+ public:
+  bool has_gap = false, has_data = false;
+  double gap_s = 0;
+  std::vector<double> counts;
+
+  void begin_object(const std::string& path, const detail::JsonPosition& at) override {
+    if (path == "data" || is_count(path)) refuse(path, "an object", at);
+  }
+  void begin_array(const std::string& path, const detail::JsonPosition& at) override {
+    if (path == "data") {
+      has_data = true;
+      return;
+    }
+    if (path == "" || path == "metadata" || path == "metadata.gap_seconds" || is_count(path))
+      refuse(path, "a list", at);
+  }
+  void end(const std::string&) override {}
+  void number(const std::string& path, double v, const detail::JsonPosition& at) override {
+    if (path == "metadata.gap_seconds") {
+      if (!(v >= kMinDurationS && v <= kMaxDurationS))
+        throw detail::JsonError(at, "metadata.gap_seconds must be a number of seconds from 1e-6 "
+                                    "to 3.156e11, got " + text::format_number(v));
+      gap_s = v;
+      has_gap = true;
+    } else if (is_count(path)) {
+      if (!(v >= 0 && v <= kMaxMagnitude))
+        throw detail::JsonError(at, path + " (instances) must be a count from 0 to 1e12, got " +
+                                        text::format_number(v));
+      counts.push_back(v);
+    } else if (path == "" || path == "metadata" || path == "data") {
+      refuse(path, "a number", at);
+    }
+  }
+  void other(const std::string& path, const char* kind, const std::string& value,
+             const detail::JsonPosition& at) override {
+    if (path == "" || path == "metadata" || path == "metadata.gap_seconds" || path == "data" ||
+        is_count(path))
+      refuse(path, std::string("the ") + kind + " " +
+                       (std::string(kind) == "string" ? "\"" + text::excerpt(value) + "\"" : value),
+             at);
+  }
+
+ private:
+  /// "data[N]": one count (deeper paths are refused where they start).
+  static bool is_count(const std::string& path) {
+    return path.size() > 6 && path.compare(0, 5, "data[") == 0 &&
+           path.find('[', 5) == std::string::npos && path.back() == ']';
+  }
+  [[noreturn]] static void refuse(const std::string& path, const std::string& got,
+                                  const detail::JsonPosition& at) {
+    const std::string what = path.empty()                       ? "the document"
+                             : path == "metadata"               ? "metadata"
+                             : path == "metadata.gap_seconds"   ? "metadata.gap_seconds"
+                             : path == "data"                   ? "data"
+                                                                : path + " (instances)";
+    const std::string valid = path.empty()              ? "an object with metadata and data"
+                              : path == "metadata"      ? "an object with gap_seconds"
+                              : path == "data"          ? "a list of counts"
+                              : path == "metadata.gap_seconds" ? "a number of seconds"
+                                                               : "a number";
+    throw detail::JsonError(at, what + " must be " + valid + ", got " + got);
+  }
+};
+
 /// `availability` of a pool: a trace of available instances at a fixed step, from a JSON file
 /// ({"metadata": {"gap_seconds": N}, "data": [...]}, the format of the public spot traces) or
 /// from a CSV column with an explicit step.
@@ -589,44 +654,21 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
       ctx.fail(node, path,
                "a JSON trace carries its own step (metadata.gap_seconds) and data; "
                "remove column and step");
-    YAML::Node trace;
-    // Parsed by the YAML reader, which keeps about 500 bytes per value: a share of the budget.
-    const std::string json_text =
-        ctx.read_data(file_node, fpath, p.availability_file, InputLimits::kJsonShare);
+    const std::string json_text = ctx.read_data(file_node, fpath, p.availability_file);
+    AvailabilityJson trace;
     try {
-      trace = YAML::Load(json_text);
-    } catch (const YAML::Exception& e) {
-      ctx.fail(file_node, fpath,
-               resolved + ":" + std::to_string(e.mark.line + 1) +
-                   ": not valid "
-                   "JSON: " +
-                   e.msg);
+      detail::read_json(json_text, trace);
+    } catch (const detail::JsonError& e) {
+      ctx.fail(file_node, fpath, text::excerpt(resolved, 300) + ":" + e.what());
     }
-    const std::string shape = resolved +
-                              ": expected {\"metadata\": {\"gap_seconds\": N}, "
-                              "\"data\": [counts...]}";
-    const YAML::Node metadata = trace.IsMap() ? trace["metadata"] : YAML::Node();
-    const YAML::Node gap =
-        metadata.IsDefined() && metadata.IsMap() ? metadata["gap_seconds"] : YAML::Node();
-    const YAML::Node data = trace.IsMap() ? trace["data"] : YAML::Node();
-    if (!gap.IsDefined() || !gap.IsScalar() || !data.IsDefined() || !data.IsSequence())
-      ctx.fail(file_node, fpath, shape);
-    // Values inside the JSON file: errors name the scenario's key and the JSON position.
-    auto json_number = [&](const YAML::Node& value, const std::string& what, double lo, bool open) {
-      char* end = nullptr;
-      const std::string text = value.IsScalar() ? value.Scalar() : std::string();
-      const double v = std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0' || !std::isfinite(v) || (open ? !(v > lo) : !(v >= lo)))
-        ctx.fail(file_node, fpath,
-                 resolved + ":" + std::to_string(value.Mark().line + 1) + ":" +
-                     std::to_string(value.Mark().column + 1) + ": " + what + " must be " +
-                     (open ? "> " : ">= ") + text::format_number(lo) + ", got " + describe(value));
-      return v;
-    };
-    p.availability_step_s = json_number(gap, "metadata.gap_seconds", 0, true);
-    for (std::size_t i = 0; i < data.size(); ++i)
-      p.availability.push_back(
-          json_number(data[i], "data[" + std::to_string(i) + "] (instances)", 0, false));
+    if (!trace.has_gap || !trace.has_data)
+      ctx.fail(file_node, fpath,
+               text::excerpt(resolved, 300) +
+                   ": expected {\"metadata\": {\"gap_seconds\": N}, \"data\": [counts...]}; "
+                   "missing " +
+                   (trace.has_gap ? "data" : "metadata.gap_seconds"));
+    p.availability_step_s = trace.gap_s;
+    p.availability = std::move(trace.counts);
   } else {
     const std::string column = node["column"]
                                    ? read_string(ctx, node["column"], join_path(path, "column"))

@@ -416,12 +416,45 @@ TEST_F(Stockouts, JsonTraceErrorsNameTheJsonPosition) {
   auto error_for_file = [&](const std::string& file) { return error_of(head + file + tail); };
   const std::string bad = error_for_file("bad.json");
   EXPECT_NE(bad.find("pools.a.availability.file: "), std::string::npos) << bad;
-  EXPECT_NE(bad.find("bad.json:2:17: data[2] (instances) must be >= 0, got \"-2\""),
+  EXPECT_NE(bad.find("bad.json:2:17: data[2] (instances) must be a count from 0 to 1e12, got -2"),
             std::string::npos)
       << bad;
   EXPECT_NE(error_for_file("shapeless.json")
-                .find("expected {\"metadata\": {\"gap_seconds\": N}, \"data\": [counts...]}"),
+                .find("expected {\"metadata\": {\"gap_seconds\": N}, \"data\": [counts...]}; "
+                      "missing metadata.gap_seconds"),
             std::string::npos);
+  // JSON is read as JSON: a string is never a number, and the text must be JSON throughout.
+  const std::vector<std::pair<std::string, std::string>> strict{
+      {"{\"metadata\": {\"gap_seconds\": \"300\"}, \"data\": [1]}",
+       ":1:30: metadata.gap_seconds must be a number of seconds, got the string \"300\""},
+      {"{\"metadata\": {\"gap_seconds\": \"5min\"}, \"data\": [1]}",
+       "metadata.gap_seconds must be a number of seconds, got the string \"5min\""},
+      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [\"1\", 0]}",
+       ":1:44: data[0] (instances) must be a number, got the string \"1\""},
+      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1, NaN]}", ":1:47: expected a value"},
+      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1, 01]}",
+       "a number may not start with 0"},
+      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1], \"data\": [2]}",
+       "the key \"data\" appears twice"},
+      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1]} x", "text after the JSON value"},
+      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [[1]]}",
+       "data[0] (instances) must be a number, got a list"},
+      {"{\"metadata\": {\"gap_seconds\": 1e-300}, \"data\": [1]}",
+       "metadata.gap_seconds must be a number of seconds from 1e-6 to 3.156e11, got 1e-300"},
+      {"{\"metadata\": {\"x\": " + std::string(100, '[') + std::string(100, ']') + "}}",
+       "nested more than 64 levels deep"},
+      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1, 2", "expected ',' or ']', found the end"}};
+  for (const auto& [json, message] : strict) {
+    write("strict.json", json);
+    const std::string error = error_for_file("strict.json");
+    EXPECT_NE(error.find(message), std::string::npos) << json << "\n" << error;
+  }
+  // Other metadata is allowed, and a valid file reads exactly.
+  write("ok.json", "{\"metadata\": {\"gap_seconds\": 195, \"zone\": \"us-east-1a\"},\n"
+                   " \"data\": [1, 0, 2.5e0, 1]}");
+  const Scenario s = parse(head + "ok.json" + tail);
+  EXPECT_EQ(s.pools[0].availability_step_s, 195.0);
+  EXPECT_EQ(s.pools[0].availability, (std::vector<double>{1, 0, 2.5, 1}));
 }
 
 class Marketplace : public testing_support::ScenarioFixture {};

@@ -128,7 +128,7 @@ class Scenario:
         """Loads a scenario file; relative data files resolve against the file's folder.
 
         The file and every data file it names must be regular files within the byte limits
-        (default 1 MiB for the scenario, 256 MiB for each data file, 1/64 of that for a JSON trace); a file that cannot be read
+        (default 1 MiB for the scenario, 256 MiB for each data file); a file that cannot be read
         raises :class:`gpucap.InputFileError` (both a ScenarioError and an OSError) with the
         system's reason.
         """

@@ -24,10 +24,9 @@ struct InputLimits {
   /// 1 MiB: real scenarios take kilobytes, and yaml-cpp keeps about 500 bytes per value, so a
   /// scenario of 1 MiB of tiny values parses in about a second into 250 MB at most.
   static constexpr uint64_t kDefaultScenarioBytes = uint64_t{1} << 20;
-  /// 256 MiB. A JSON trace is parsed by the YAML reader (about 500 bytes per value): it may
-  /// take 1/64 of this (4 MiB by default, ~1.3 million values).
+  /// 256 MiB: CSV and JSON files are read into what they hold (8 bytes per number), within a
+  /// few times their size.
   static constexpr uint64_t kDefaultDataBytes = uint64_t{256} << 20;
-  static constexpr uint64_t kJsonShare = 64;
   uint64_t scenario_bytes = kDefaultScenarioBytes;  ///< the scenario (YAML) file
   uint64_t data_bytes = kDefaultDataBytes;          ///< each data file it names (CSV, JSON)
 };
