@@ -63,7 +63,8 @@ struct Context {
       if (path == opath || path.rfind(opath + ".", 0) == 0 || path.rfind(opath + "[", 0) == 0)
         return origin + ": (from --set " + text::excerpt(value) + ")";
     }
-    const YAML::Mark mark = node.Mark();
+    YAML::Mark mark = node.Mark();
+    if (mark.line < 0) mark = original_mark(path);
     if (mark.line < 0) {
       // A node without a place in the file: created by an override on its way to its key
       // (`checkpoint` for --set workloads.0.checkpoint.interval=1h, or the pool `b` for
@@ -78,6 +79,34 @@ struct Context {
       return origin;
     }
     return origin + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  }
+
+  /// The place in the file of the node at `path` inside a copy of an alias (its original's),
+  /// or a mark with line -1.
+  YAML::Mark original_mark(const std::string& path) const {
+    for (const auto& [prefix, original] : copied) {
+      if (path != prefix && path.rfind(prefix + ".", 0) != 0 && path.rfind(prefix + "[", 0) != 0)
+        continue;
+      YAML::Node node = original;
+      std::string rest = path.substr(prefix.size());
+      while (!rest.empty() && node) {
+        if (rest[0] == '[') {
+          const std::size_t close = rest.find(']');
+          const std::size_t index = std::strtoul(rest.c_str() + 1, nullptr, 10);
+          if (close == std::string::npos || !node.IsSequence() || index >= node.size()) break;
+          node.reset(node[index]);
+          rest = rest.substr(close + 1);
+        } else {
+          const std::size_t end = rest.find_first_of(".[", 1);
+          const std::string key = rest.substr(1, end == std::string::npos ? end : end - 1);
+          if (!node.IsMap() || !node[key]) break;
+          node.reset(node[key]);
+          rest = end == std::string::npos ? std::string() : rest.substr(end);
+        }
+      }
+      if (rest.empty() && node) return node.Mark();
+    }
+    return YAML::Mark::null_mark();
   }
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& path,
@@ -118,6 +147,9 @@ struct Context {
 
   InputLimits limits;                          ///< byte budgets of the files read
   std::vector<std::string>* inputs = nullptr;  ///< every data file read, resolved
+  /// Aliased nodes an override copied: (the copy's key path, the original node). A copy has
+  /// no place in the file; messages about it point at the original.
+  std::vector<std::pair<std::string, YAML::Node>> copied;
 };
 
 std::string join_path(const std::string& parent, const std::string& key) {
@@ -1589,62 +1621,92 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
 // ---- overrides ------------------------------------------------------------------------------
 
 /// Applies "a.b.c=value" to the YAML tree. Sequence items are addressed by index or by name.
-void apply_override(const Context& ctx, YAML::Node root, const std::string& assignment) {
+std::string display_path(const YAML::Node& root, const std::string& dotted);
+
+/// `container` (a map) with `key` bound to `value`, in its place (or appended when new); the
+/// other entries are the same nodes (they keep their places in the file).
+YAML::Node with_key(const YAML::Node& container, const std::string& key, const YAML::Node& value) {
+  YAML::Node out(YAML::NodeType::Map);
+  bool found = false;
+  if (container.IsMap()) {
+    for (const auto& kv : container) {
+      const bool here = kv.first.Scalar() == key;
+      found = found || here;
+      out.force_insert(kv.first, here ? value : kv.second);
+    }
+  }
+  if (!found) out.force_insert(key, value);
+  return out;
+}
+
+/// `container` (a sequence) with item `index` replaced by `value`.
+YAML::Node with_index(const YAML::Node& container, std::size_t index, const YAML::Node& value) {
+  YAML::Node out(YAML::NodeType::Sequence);
+  for (std::size_t i = 0; i < container.size(); ++i) out.push_back(i == index ? value : container[i]);
+  return out;
+}
+
+/// Applies one override as a functional update: every container on its path is rebuilt around
+/// the new value and nothing is written into an existing node. So an alias (`b: *a`, which
+/// shares a's node) is never changed through: --set b.quota=4 leaves a alone, whatever else
+/// the file shares, and costs only the containers on the path (aliases of aliases are not
+/// expanded). The rebuilt containers are recorded in ctx.copied, so that messages about them
+/// still point into the file.
+YAML::Node set_path(Context& ctx, const YAML::Node& root, const YAML::Node& node,
+                    const std::vector<std::string>& parts, std::size_t i, const YAML::Node& value,
+                    const std::string& assignment, const std::string& walked) {
+  if (i == parts.size()) return value;
+  const std::string& part = parts[i];
+  if (part.empty()) throw ScenarioError("--set " + text::excerpt(assignment) + ": empty key in the path");
+  const std::string next_walked = join_path(walked, part);
+  YAML::Node rebuilt;
+  if (node.IsSequence()) {
+    std::size_t index = node.size();
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(part.c_str(), &end, 10);
+    if (*end == '\0') {
+      index = n;
+    } else {
+      for (std::size_t k = 0; k < node.size(); ++k)
+        if (node[k].IsMap() && node[k]["name"] && node[k]["name"].Scalar() == part) index = k;
+    }
+    if (index >= node.size())
+      throw ScenarioError("--set " + text::excerpt(assignment) + ": " +
+                          (walked.empty() ? "the root" : walked) + " has no item \"" +
+                          text::excerpt(part) + "\" (use an index from 0 to " +
+                          std::to_string(node.size() - 1) + " or an item's name)");
+    rebuilt.reset(with_index(
+        node, index,
+        set_path(ctx, root, node[index], parts, i + 1, value, assignment, next_walked)));
+  } else if (node.IsMap() || !node.IsDefined() || node.IsNull()) {
+    const YAML::Node child = node.IsMap() && node[part] ? node[part] : YAML::Node();
+    rebuilt.reset(
+        with_key(node, part, set_path(ctx, root, child, parts, i + 1, value, assignment, next_walked)));
+  } else {
+    throw ScenarioError("--set " + text::excerpt(assignment) + ": " + walked +
+                        " is a single value, so it has no key \"" + text::excerpt(part) + "\"");
+  }
+  if (node.Mark().pos >= 0) ctx.copied.emplace_back(display_path(root, walked), node);
+  return rebuilt;
+}
+
+void apply_override(Context& ctx, YAML::Node& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
-    throw ScenarioError("--set " + assignment +
-                        ": expected dotted.path=value, e.g. "
-                        "pools.aws-od.quota=16");
+    throw ScenarioError("--set " + text::excerpt(assignment) +
+                        ": expected dotted.path=value, e.g. pools.aws-od.quota=16");
   const std::string path = assignment.substr(0, eq);
   const std::string value_text = assignment.substr(eq + 1);
   YAML::Node value;
   try {
     value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError("--set " + assignment + ": the value is not valid YAML: " + e.msg);
+    throw ScenarioError("--set " + text::excerpt(assignment) + ": the value is not valid YAML: " +
+                        e.msg);
   }
-  const std::vector<std::string> parts = text::split(path, '.');
-  YAML::Node node = root;
-  std::string walked;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    const std::string& part = parts[i];
-    const bool last = i + 1 == parts.size();
-    if (part.empty()) throw ScenarioError("--set " + assignment + ": empty key in the path");
-    if (node.IsSequence()) {
-      std::size_t index = node.size();
-      char* end = nullptr;
-      const unsigned long n = std::strtoul(part.c_str(), &end, 10);
-      if (*end == '\0') {
-        index = n;
-      } else {
-        for (std::size_t k = 0; k < node.size(); ++k)
-          if (node[k].IsMap() && node[k]["name"] && node[k]["name"].Scalar() == part) index = k;
-      }
-      if (index >= node.size())
-        throw ScenarioError("--set " + assignment + ": " + (walked.empty() ? "the root" : walked) +
-                            " has no item \"" + part + "\" (use an index from 0 to " +
-                            std::to_string(node.size() - 1) + " or an item's name)");
-      if (last) {
-        node[index] = value;
-      } else {
-        node.reset(node[index]);
-      }
-    } else if (node.IsMap() || node.IsNull()) {
-      if (last) {
-        node[part] = value;
-      } else {
-        if (!node[part]) node[part] = YAML::Node(YAML::NodeType::Map);
-        node.reset(node[part]);
-      }
-    } else {
-      throw ScenarioError("--set " + assignment + ": " + walked +
-                          " is a single value, so it has "
-                          "no key \"" +
-                          part + "\"");
-    }
-    walked = join_path(walked, part);
-  }
-  (void)ctx;
+  const YAML::Node updated =
+      set_path(ctx, root, root, text::split(path, '.'), 0, value, assignment, "");
+  root.reset(updated);
 }
 
 /// The scenario path of an override ("workloads.0.gpus" -> "workloads[0].gpus") for messages.
@@ -1718,7 +1780,7 @@ Scenario parse_scenario(const std::string& yaml_text_in, const std::string& orig
   std::string yaml_text = yaml_text_in;
   normalize_line_breaks(yaml_text);
   std::vector<std::string> inputs;
-  Context ctx{origin, base_dir, nullptr, {}, limits, &inputs};
+  Context ctx{origin, base_dir, nullptr, {}, limits, &inputs, {}};
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);

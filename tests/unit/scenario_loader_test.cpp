@@ -563,6 +563,44 @@ TEST_F(ScenarioLoader, OverrideChangesAValue) {
   EXPECT_EQ(parse(s.source_text).pools[0].quota_gpus, 16u);
 }
 
+TEST_F(ScenarioLoader, AnOverrideOfAnAliasChangesOnlyItsCopy) {
+  const std::string yaml =
+      "name: aliases\nhorizon: 10d\npools:\n"
+      "  a: &pool {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8, speed: 1}\n"
+      "  b: *pool\n"
+      "workloads:\n"
+      "  - &job {name: one, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n"
+      "  - {name: two, arrivals: {process: poisson, rate_per_hour: 1}, work: 2h}\n";
+  const Scenario s = parse(yaml, {"pools.b.quota=4", "pools.a.speed=2"});
+  EXPECT_EQ(s.pools[0].quota_gpus, 8u);
+  EXPECT_EQ(s.pools[1].quota_gpus, 4u);
+  EXPECT_EQ(s.pools[0].speed, 2.0);
+  EXPECT_EQ(s.pools[1].speed, 1.0);
+  // Without overrides both stay the same pool.
+  const Scenario plain = parse(yaml);
+  EXPECT_EQ(plain.pools[1].quota_gpus, 8u);
+  // A mistake found inside the copy points at the anchor's place in the file.
+  const std::string bad_anchor = std::string(yaml).replace(yaml.find("speed: 1"), 8, "speed: 1, x: 1");
+  try {
+    parse(bad_anchor, {"pools.b.quota=4"});
+    FAIL() << "accepted";
+  } catch (const ScenarioError& e) {
+    EXPECT_STARTS(std::string(e.what()), "test.yaml:4:");
+  }
+}
+
+TEST_F(ScenarioLoader, AliasesThatLoopOrMultiplyStayCheap) {
+  // An anchor that contains its own alias: an override through it ends (the path is finite).
+  const std::string cyclic = std::string(kBase) + "extra: &loop [1, *loop]\n";
+  EXPECT_NE(error_of(cyclic, {"extra.1.1.1.0=2"}).find("unknown key 'extra'"), std::string::npos);
+  // Aliases of aliases (2^20 paths to the innermost list): an override counts each node once.
+  std::string laughs = "name: laughs\nhorizon: 1d\nl0: &l0 [1, 2]\n";
+  for (int i = 1; i <= 20; ++i)
+    laughs += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [*l" + std::to_string(i - 1) +
+              ", *l" + std::to_string(i - 1) + "]\n";
+  EXPECT_NE(error_of(laughs, {"l20.0.0=5"}).find("unknown key 'l0'"), std::string::npos);
+}
+
 TEST_F(ScenarioLoader, OverrideOfASequenceItemByNameAndByIndex) {
   EXPECT_EQ(parse(kBase, {"workloads.jobs.gpus=2"}).workloads[0].gpus, 2u);
   EXPECT_EQ(parse(kBase, {"workloads.0.gpus=4"}).workloads[0].gpus, 4u);
