@@ -74,25 +74,55 @@ std::size_t grid_points(const std::vector<SweepParameter>& grid) {
   return grid.empty() ? 1 : grid.front().values.size();
 }
 
+SweepPoints check_sweep_points(const std::string& yaml_text, const std::string& origin,
+                               const std::string& base_dir,
+                               const std::vector<std::string>& overrides,
+                               const std::vector<SweepParameter>& grid, const InputLimits& limits,
+                               bool skip_invalid) {
+  constexpr std::size_t kListed = 20;
+  SweepPoints out;
+  out.grid = grid;
+  for (SweepParameter& p : out.grid) p.values.clear();
+  const std::size_t n = grid_points(grid);
+  for (std::size_t point = 0; point < n; ++point) {
+    std::vector<std::string> all = overrides;
+    std::string label;
+    for (const SweepParameter& p : grid) {
+      all.push_back(p.path + "=" + p.values[point]);
+      label += (label.empty() ? "" : ", ") + p.path + " = " + p.values[point];
+    }
+    try {
+      out.points.push_back(parse_scenario(yaml_text, origin, base_dir, all, limits));
+      out.valid_indices.push_back(point);
+      for (std::size_t k = 0; k < grid.size(); ++k)
+        out.grid[k].values.push_back(grid[k].values[point]);
+    } catch (const InputFileError& e) {
+      throw InputFileError("sweep point " + std::to_string(point) + ": " + e.what());
+    } catch (const ScenarioError& e) {
+      out.invalid.push_back("sweep point " + std::to_string(point) + " (" +
+                            text::excerpt(label, 200) + "): " + e.what());
+    }
+  }
+  if (!out.invalid.empty() && (!skip_invalid || out.points.empty())) {
+    std::string message = std::to_string(out.invalid.size()) + " of " + std::to_string(n) +
+                          " sweep points are invalid" +
+                          (skip_invalid ? " (all of them)" : " (--skip-invalid runs the others)") +
+                          ":";
+    for (std::size_t i = 0; i < out.invalid.size() && i < kListed; ++i)
+      message += "\n  " + out.invalid[i];
+    if (out.invalid.size() > kListed)
+      message += "\n  ... and " + std::to_string(out.invalid.size() - kListed) + " more";
+    throw ScenarioError(message);
+  }
+  return out;
+}
+
 std::vector<Scenario> load_sweep_points(const std::string& yaml_text, const std::string& origin,
                                         const std::string& base_dir,
                                         const std::vector<std::string>& overrides,
                                         const std::vector<SweepParameter>& grid,
                                         const InputLimits& limits) {
-  std::vector<Scenario> points;
-  const std::size_t n = grid_points(grid);
-  for (std::size_t point = 0; point < n; ++point) {
-    std::vector<std::string> all = overrides;
-    for (const SweepParameter& p : grid) all.push_back(p.path + "=" + p.values[point]);
-    try {
-      points.push_back(parse_scenario(yaml_text, origin, base_dir, all, limits));
-    } catch (const InputFileError& e) {
-      throw InputFileError("sweep point " + std::to_string(point) + ": " + e.what());
-    } catch (const ScenarioError& e) {
-      throw ScenarioError("sweep point " + std::to_string(point) + ": " + e.what());
-    }
-  }
-  return points;
+  return check_sweep_points(yaml_text, origin, base_dir, overrides, grid, limits, false).points;
 }
 
 }  // namespace gpucap

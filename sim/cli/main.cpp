@@ -419,6 +419,9 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "grid,g", po::value<std::vector<std::string>>()->composing(),
       "a swept parameter: dotted.path=value1,value2,... (repeatable; the points are the "
       "cartesian product, the first --grid slowest)")(
+      "skip-invalid",
+      "run the valid points when some are invalid (each skipped one is named on stderr); "
+      "without it, every invalid point is listed and nothing runs")(
       "metrics,m", po::value<std::string>(),
       "comma-separated metrics for the table (default: cost, then wait_mean and wait_p95 for "
       "jobs or latency_p95 and slo_violation_share for inference)");
@@ -440,15 +443,20 @@ int cmd_sweep(const std::vector<std::string>& args) {
   std::vector<gpucap::SweepAxis> axes;
   for (const std::string& g : vm["grid"].as<std::vector<std::string>>())
     axes.push_back(gpucap::parse_grid_axis(g));
-  const std::vector<gpucap::SweepParameter> grid = gpucap::expand_grid(axes);
+  const std::vector<gpucap::SweepParameter> full_grid = gpucap::expand_grid(axes);
   const gpucap::InputLimits limits = read_input_limits(vm);
   const gpucap::Scenario base = gpucap::load_scenario(path, overrides_of(vm), limits);
   // The points vary the text that was read once (no second read that could see another file).
   const std::string dir = path.find('/') == std::string::npos
                               ? "."
                               : (path.rfind('/') == 0 ? "/" : path.substr(0, path.rfind('/')));
-  const std::vector<gpucap::Scenario> points =
-      gpucap::load_sweep_points(base.original_text, path, dir, overrides_of(vm), grid, limits);
+  const gpucap::SweepPoints checked =
+      gpucap::check_sweep_points(base.original_text, path, dir, overrides_of(vm), full_grid, limits,
+                                 vm.count("skip-invalid") > 0);
+  for (const std::string& skipped : checked.invalid)
+    std::cerr << "gpucap sweep: skipped " << skipped << "\n";
+  const std::vector<gpucap::Scenario>& points = checked.points;
+  const std::vector<gpucap::SweepParameter>& grid = checked.grid;
   std::vector<std::string> inputs = base.input_files;
   for (const gpucap::Scenario& point : points)
     inputs.insert(inputs.end(), point.input_files.begin(), point.input_files.end());

@@ -66,8 +66,10 @@ class Reader {
     } else if (literal("null")) {
       visitor_.other(path, "null", "null", at);
     } else {
-      fail("expected a value (a number, a string, true, false, null, an object or an array), "
-           "found '" + text::excerpt(std::string(1, c)) + "'");
+      fail(
+          "expected a value (a number, a string, true, false, null, an object or an array), "
+          "found '" +
+          text::excerpt(std::string(1, c)) + "'");
     }
   }
 
@@ -184,14 +186,30 @@ class Reader {
       const char e = text_[i_];
       advance();
       switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           unsigned code = hex4();
           if (code >= 0xD800 && code <= 0xDBFF) {
@@ -219,10 +237,14 @@ class Reader {
       if (i_ >= text_.size()) fail("expected 4 hex digits after \\u");
       const char h = text_[i_];
       v <<= 4;
-      if (h >= '0' && h <= '9') v |= static_cast<unsigned>(h - '0');
-      else if (h >= 'a' && h <= 'f') v |= static_cast<unsigned>(h - 'a' + 10);
-      else if (h >= 'A' && h <= 'F') v |= static_cast<unsigned>(h - 'A' + 10);
-      else fail("expected 4 hex digits after \\u");
+      if (h >= '0' && h <= '9')
+        v |= static_cast<unsigned>(h - '0');
+      else if (h >= 'a' && h <= 'f')
+        v |= static_cast<unsigned>(h - 'a' + 10);
+      else if (h >= 'A' && h <= 'F')
+        v |= static_cast<unsigned>(h - 'A' + 10);
+      else
+        fail("expected 4 hex digits after \\u");
       advance();
     }
     return v;

@@ -626,8 +626,10 @@ class AvailabilityJson : public detail::JsonVisitor {
   void number(const std::string& path, double v, const detail::JsonPosition& at) override {
     if (path == "metadata.gap_seconds") {
       if (!(v >= kMinDurationS && v <= kMaxDurationS))
-        throw detail::JsonError(at, "metadata.gap_seconds must be a number of seconds from 1e-6 "
-                                    "to 3.156e11, got " + text::format_number(v));
+        throw detail::JsonError(at,
+                                "metadata.gap_seconds must be a number of seconds from 1e-6 "
+                                "to 3.156e11, got " +
+                                    text::format_number(v));
       gap_s = v;
       has_gap = true;
     } else if (is_count(path)) {
@@ -643,8 +645,9 @@ class AvailabilityJson : public detail::JsonVisitor {
              const detail::JsonPosition& at) override {
     if (path == "" || path == "metadata" || path == "metadata.gap_seconds" || path == "data" ||
         is_count(path))
-      refuse(path, std::string("the ") + kind + " " +
-                       (std::string(kind) == "string" ? "\"" + text::excerpt(value) + "\"" : value),
+      refuse(path,
+             std::string("the ") + kind + " " +
+                 (std::string(kind) == "string" ? "\"" + text::excerpt(value) + "\"" : value),
              at);
   }
 
@@ -656,14 +659,14 @@ class AvailabilityJson : public detail::JsonVisitor {
   }
   [[noreturn]] static void refuse(const std::string& path, const std::string& got,
                                   const detail::JsonPosition& at) {
-    const std::string what = path.empty()                       ? "the document"
-                             : path == "metadata"               ? "metadata"
-                             : path == "metadata.gap_seconds"   ? "metadata.gap_seconds"
-                             : path == "data"                   ? "data"
-                                                                : path + " (instances)";
-    const std::string valid = path.empty()              ? "an object with metadata and data"
-                              : path == "metadata"      ? "an object with gap_seconds"
-                              : path == "data"          ? "a list of counts"
+    const std::string what = path.empty()                     ? "the document"
+                             : path == "metadata"             ? "metadata"
+                             : path == "metadata.gap_seconds" ? "metadata.gap_seconds"
+                             : path == "data"                 ? "data"
+                                                              : path + " (instances)";
+    const std::string valid = path.empty()                     ? "an object with metadata and data"
+                              : path == "metadata"             ? "an object with gap_seconds"
+                              : path == "data"                 ? "a list of counts"
                               : path == "metadata.gap_seconds" ? "a number of seconds"
                                                                : "a number";
     throw detail::JsonError(at, what + " must be " + valid + ", got " + got);
@@ -1642,7 +1645,8 @@ YAML::Node with_key(const YAML::Node& container, const std::string& key, const Y
 /// `container` (a sequence) with item `index` replaced by `value`.
 YAML::Node with_index(const YAML::Node& container, std::size_t index, const YAML::Node& value) {
   YAML::Node out(YAML::NodeType::Sequence);
-  for (std::size_t i = 0; i < container.size(); ++i) out.push_back(i == index ? value : container[i]);
+  for (std::size_t i = 0; i < container.size(); ++i)
+    out.push_back(i == index ? value : container[i]);
   return out;
 }
 
@@ -1657,7 +1661,8 @@ YAML::Node set_path(Context& ctx, const YAML::Node& root, const YAML::Node& node
                     const std::string& assignment, const std::string& walked) {
   if (i == parts.size()) return value;
   const std::string& part = parts[i];
-  if (part.empty()) throw ScenarioError("--set " + text::excerpt(assignment) + ": empty key in the path");
+  if (part.empty())
+    throw ScenarioError("--set " + text::excerpt(assignment) + ": empty key in the path");
   const std::string next_walked = join_path(walked, part);
   YAML::Node rebuilt;
   if (node.IsSequence()) {
@@ -1675,13 +1680,13 @@ YAML::Node set_path(Context& ctx, const YAML::Node& root, const YAML::Node& node
                           (walked.empty() ? "the root" : walked) + " has no item \"" +
                           text::excerpt(part) + "\" (use an index from 0 to " +
                           std::to_string(node.size() - 1) + " or an item's name)");
-    rebuilt.reset(with_index(
-        node, index,
-        set_path(ctx, root, node[index], parts, i + 1, value, assignment, next_walked)));
+    rebuilt.reset(
+        with_index(node, index,
+                   set_path(ctx, root, node[index], parts, i + 1, value, assignment, next_walked)));
   } else if (node.IsMap() || !node.IsDefined() || node.IsNull()) {
     const YAML::Node child = node.IsMap() && node[part] ? node[part] : YAML::Node();
-    rebuilt.reset(
-        with_key(node, part, set_path(ctx, root, child, parts, i + 1, value, assignment, next_walked)));
+    rebuilt.reset(with_key(
+        node, part, set_path(ctx, root, child, parts, i + 1, value, assignment, next_walked)));
   } else {
     throw ScenarioError("--set " + text::excerpt(assignment) + ": " + walked +
                         " is a single value, so it has no key \"" + text::excerpt(part) + "\"");
@@ -1701,8 +1706,8 @@ void apply_override(Context& ctx, YAML::Node& root, const std::string& assignmen
   try {
     value = YAML::Load(value_text);
   } catch (const YAML::Exception& e) {
-    throw ScenarioError("--set " + text::excerpt(assignment) + ": the value is not valid YAML: " +
-                        e.msg);
+    throw ScenarioError("--set " + text::excerpt(assignment) +
+                        ": the value is not valid YAML: " + e.msg);
   }
   const YAML::Node updated =
       set_path(ctx, root, root, text::split(path, '.'), 0, value, assignment, "");

@@ -174,3 +174,28 @@ def test_stored_scenario_reloads_to_the_same_results(tmp_path):
     assert again.name == scenario.name == "it's \"quoted\""
     rerun = gpucap.run(again, replications=4, backend="cpu", progress=False)
     np.testing.assert_array_equal(rerun.scalars, r.scalars)
+
+
+def test_sweeps_list_every_invalid_point_or_skip_them(mmc):
+    with pytest.raises(gpucap.ScenarioError) as caught:
+        gpucap.sweep(mmc, {"pools.gpus.quota": [4, -1, 8, 0]}, replications=2, progress=False)
+    message = str(caught.value)
+    assert message.startswith("2 of 4 sweep points are invalid (skip_invalid=True runs the others):")
+    assert "sweep point 1 (pools.gpus.quota = -1)" in message and "sweep point 3 (pools.gpus.quota = 0)" in message
+    with pytest.warns(RuntimeWarning, match="skipped 2 of 4 points"):
+        r = gpucap.sweep(mmc, {"pools.gpus.quota": [4, -1, 8, 0]}, replications=2, backend="cpu",
+                         progress=False, skip_invalid=True)
+    assert list(r.parameters["pools.gpus.quota"]) == ["4", "8"]
+    with pytest.raises(gpucap.ScenarioError, match=r"\(all of them\)"):
+        gpucap.sweep(mmc, {"pools.gpus.quota": [-1, 0]}, replications=2, progress=False, skip_invalid=True)
+
+
+def test_an_override_through_an_alias_changes_only_that_copy(tmp_path):
+    text = (
+        "name: aliases\nhorizon: 10d\npools:\n"
+        "  a: &pool {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8}\n  b: *pool\n"
+        "workloads:\n  - {name: w, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n"
+    )
+    s = gpucap.Scenario.from_yaml(text, base_dir=str(tmp_path)).with_overrides({"pools.b.quota": 4})
+    quotas = {name: pool["quota"] for name, pool in s.to_dict()["pools"].items()}
+    assert quotas == {"a": 8, "b": 4}

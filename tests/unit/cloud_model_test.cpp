@@ -432,8 +432,7 @@ TEST_F(Stockouts, JsonTraceErrorsNameTheJsonPosition) {
       {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [\"1\", 0]}",
        ":1:44: data[0] (instances) must be a number, got the string \"1\""},
       {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1, NaN]}", ":1:47: expected a value"},
-      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1, 01]}",
-       "a number may not start with 0"},
+      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1, 01]}", "a number may not start with 0"},
       {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1], \"data\": [2]}",
        "the key \"data\" appears twice"},
       {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1]} x", "text after the JSON value"},
@@ -443,15 +442,17 @@ TEST_F(Stockouts, JsonTraceErrorsNameTheJsonPosition) {
        "metadata.gap_seconds must be a number of seconds from 1e-6 to 3.156e11, got 1e-300"},
       {"{\"metadata\": {\"x\": " + std::string(100, '[') + std::string(100, ']') + "}}",
        "nested more than 64 levels deep"},
-      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1, 2", "expected ',' or ']', found the end"}};
+      {"{\"metadata\": {\"gap_seconds\": 60}, \"data\": [1, 2",
+       "expected ',' or ']', found the end"}};
   for (const auto& [json, message] : strict) {
     write("strict.json", json);
     const std::string error = error_for_file("strict.json");
     EXPECT_NE(error.find(message), std::string::npos) << json << "\n" << error;
   }
   // Other metadata is allowed, and a valid file reads exactly.
-  write("ok.json", "{\"metadata\": {\"gap_seconds\": 195, \"zone\": \"us-east-1a\"},\n"
-                   " \"data\": [1, 0, 2.5e0, 1]}");
+  write("ok.json",
+        "{\"metadata\": {\"gap_seconds\": 195, \"zone\": \"us-east-1a\"},\n"
+        " \"data\": [1, 0, 2.5e0, 1]}");
   const Scenario s = parse(head + "ok.json" + tail);
   EXPECT_EQ(s.pools[0].availability_step_s, 195.0);
   EXPECT_EQ(s.pools[0].availability, (std::vector<double>{1, 0, 2.5, 1}));

@@ -580,7 +580,8 @@ TEST_F(ScenarioLoader, AnOverrideOfAnAliasChangesOnlyItsCopy) {
   const Scenario plain = parse(yaml);
   EXPECT_EQ(plain.pools[1].quota_gpus, 8u);
   // A mistake found inside the copy points at the anchor's place in the file.
-  const std::string bad_anchor = std::string(yaml).replace(yaml.find("speed: 1"), 8, "speed: 1, x: 1");
+  const std::string bad_anchor =
+      std::string(yaml).replace(yaml.find("speed: 1"), 8, "speed: 1, x: 1");
   try {
     parse(bad_anchor, {"pools.b.quota=4"});
     FAIL() << "accepted";
@@ -596,8 +597,8 @@ TEST_F(ScenarioLoader, AliasesThatLoopOrMultiplyStayCheap) {
   // Aliases of aliases (2^20 paths to the innermost list): an override counts each node once.
   std::string laughs = "name: laughs\nhorizon: 1d\nl0: &l0 [1, 2]\n";
   for (int i = 1; i <= 20; ++i)
-    laughs += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [*l" + std::to_string(i - 1) +
-              ", *l" + std::to_string(i - 1) + "]\n";
+    laughs += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [*l" +
+              std::to_string(i - 1) + ", *l" + std::to_string(i - 1) + "]\n";
   EXPECT_NE(error_of(laughs, {"l20.0.0=5"}).find("unknown key 'l0'"), std::string::npos);
 }
 

@@ -64,11 +64,38 @@ TEST(Sweep, PointsAreTheScenarioWithTheirValues) {
   EXPECT_DOUBLE_EQ(points[1].horizon_s, 300 * 3600.0);
   try {
     gpucap::load_sweep_points(kMmc, "sweep-test", ".", {},
-                              gpucap::expand_grid({{"pools.gpus.quota", {"4", "-1"}}}));
+                              gpucap::expand_grid({{"pools.gpus.quota", {"4", "-1", "0", "8"}}}));
     FAIL() << "a negative quota must be rejected";
   } catch (const gpucap::ScenarioError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind("sweep point 1: ", 0), 0u) << e.what();
+    // Every invalid point is listed, with its values.
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind("2 of 4 sweep points are invalid (--skip-invalid runs the others):\n"
+                            "  sweep point 1 (pools.gpus.quota = -1): sweep-test: (from --set "
+                            "pools.gpus.quota=-1): pools.gpus.quota: must be",
+                            0),
+              0u)
+        << message;
+    EXPECT_NE(message.find("\n  sweep point 2 (pools.gpus.quota = 0): "), std::string::npos)
+        << message;
   }
+}
+
+TEST(Sweep, SkippingInvalidPointsKeepsTheValidOnesAndTheirValues) {
+  const auto grid =
+      gpucap::expand_grid({{"pools.gpus.quota", {"4", "-1", "8"}}, {"horizon", {"100h", "0s"}}});
+  const gpucap::SweepPoints checked =
+      gpucap::check_sweep_points(kMmc, "sweep-test", ".", {}, grid, {}, true);
+  ASSERT_EQ(checked.points.size(), 2u);  // (4, 100h) and (8, 100h)
+  EXPECT_EQ(checked.valid_indices, (std::vector<std::size_t>{0, 4}));
+  EXPECT_EQ(checked.grid[0].values, (std::vector<std::string>{"4", "8"}));
+  EXPECT_EQ(checked.grid[1].values, (std::vector<std::string>{"100h", "100h"}));
+  EXPECT_EQ(checked.invalid.size(), 4u);
+  EXPECT_EQ(checked.points[1].pools[0].quota_gpus, 8u);
+  // When no point is valid there is nothing to run.
+  EXPECT_THROW(
+      gpucap::check_sweep_points(kMmc, "sweep-test", ".", {},
+                                 gpucap::expand_grid({{"horizon", {"0s", "-1h"}}}), {}, true),
+      gpucap::ScenarioError);
 }
 
 TEST(Sweep, PointsShareTheirRandomNumbers) {

@@ -84,6 +84,7 @@ def sweep(
     progress: bool = True,
     client: Any = None,
     chunk_replications: Optional[int] = None,
+    skip_invalid: bool = False,
 ) -> Results:
     """Runs every point of a parameter grid with common random numbers.
 
@@ -96,6 +97,10 @@ def sweep(
     With ``client`` (a ``dask.distributed.Client``), replications are cut into chunks of
     ``chunk_replications`` (default: about two per worker, whole blocks of 256) that run on the
     cluster's workers; the merged results are identical to a local run with the same seed.
+
+    Every point is checked before anything runs. When some are invalid, a
+    :class:`gpucap.ScenarioError` lists each of them with its values; with ``skip_invalid=True``
+    the valid points run (the results hold only them) and a RuntimeWarning names the others.
     """
     scenario = as_scenario(scenario)
     if not isinstance(grid, Mapping):
@@ -119,11 +124,29 @@ def sweep(
     # Each value in override syntax once (TypeError naming the entry for what cannot be one).
     texts = [[yaml_value(v, f"grid[{p!r}][{i}]") for i, v in enumerate(vals)] for p, vals in zip(paths, values)]
     points = []
+    invalid: List[str] = []
     sweep_values: List[List[str]] = [[] for _ in paths]
-    for combo in itertools.product(*[range(len(v)) for v in values]):
-        points.append(scenario.with_overrides([f"{p}={texts[k][i]}" for k, (p, i) in enumerate(zip(paths, combo))]))
+    for index, combo in enumerate(itertools.product(*[range(len(v)) for v in values])):
+        assignments = [f"{p}={texts[k][i]}" for k, (p, i) in enumerate(zip(paths, combo))]
+        try:
+            points.append(scenario.with_overrides(assignments))
+        except _core.InputFileError:
+            raise
+        except _core.ScenarioError as e:
+            label = ", ".join(f"{p} = {texts[k][i]}" for k, (p, i) in enumerate(zip(paths, combo)))
+            invalid.append(f"sweep point {index} ({label}): {e}")
+            continue
         for k, i in enumerate(combo):
             sweep_values[k].append(texts[k][i])
+    if invalid:
+        total = len(invalid) + len(points)
+        listing = "\n  ".join(invalid[:20]) + (f"\n  ... and {len(invalid) - 20} more" if len(invalid) > 20 else "")
+        if not skip_invalid or not points:
+            hint = " (all of them)" if skip_invalid else " (skip_invalid=True runs the others)"
+            raise _core.ScenarioError(f"{len(invalid)} of {total} sweep points are invalid{hint}:\n  {listing}")
+        import warnings
+
+        warnings.warn(f"sweep: skipped {len(invalid)} of {total} points:\n  {listing}", RuntimeWarning, stacklevel=2)
     parameters = list(zip(paths, sweep_values))
     if client is not None:
         from .distributed import run_on_cluster

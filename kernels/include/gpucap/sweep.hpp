@@ -38,8 +38,26 @@ std::vector<SweepParameter> expand_grid(const std::vector<SweepAxis>& axes);
 /// Number of points of `grid` (1 when it has no parameters).
 std::size_t grid_points(const std::vector<SweepParameter>& grid);
 
-/// Every point of `grid` as a validated scenario: the YAML text with `overrides` and then the
-/// point's values applied ("path=value" each). Errors name the point.
+/// A sweep's valid points, with the grid reduced to them, and the invalid ones.
+struct SweepPoints {
+  std::vector<Scenario> points;            ///< the valid points, in grid order
+  std::vector<SweepParameter> grid;        ///< the grid's values at those points
+  std::vector<std::size_t> valid_indices;  ///< their indices in the full grid
+  std::vector<std::string> invalid;        ///< "sweep point 3 (path = v): message"
+};
+
+/// Every point of `grid` checked: the YAML text with `overrides` and then the point's values
+/// applied ("path=value" each). Without `skip_invalid`, any invalid point throws one
+/// ScenarioError listing every invalid point (up to 20, then how many more); with it, the valid
+/// points are returned and the invalid ones described. A file that cannot be read is not a
+/// point's fault: InputFileError is thrown either way.
+SweepPoints check_sweep_points(const std::string& yaml_text, const std::string& origin,
+                               const std::string& base_dir,
+                               const std::vector<std::string>& overrides,
+                               const std::vector<SweepParameter>& grid,
+                               const InputLimits& limits = {}, bool skip_invalid = false);
+
+/// The points of check_sweep_points without skipping: every point valid, or a ScenarioError.
 std::vector<Scenario> load_sweep_points(const std::string& yaml_text, const std::string& origin,
                                         const std::string& base_dir,
                                         const std::vector<std::string>& overrides,
