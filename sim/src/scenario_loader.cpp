@@ -40,6 +40,17 @@ struct CatalogRow {
 };
 using Catalog = std::map<std::string, CatalogRow>;  ///< by "provider/instance_type/region"
 
+/// A scenario error with its place in the file, so that several can be listed in file order.
+class LocatedError : public ScenarioError {
+ public:
+  LocatedError(const std::string& message, int line, int column)
+      : ScenarioError(message), line(line), column(column) {}
+  int line, column;  ///< 0-based; -1 when the problem has no place in the file (an override)
+};
+
+/// Most problems one file reports at once.
+constexpr std::size_t kMaxListedErrors = 20;
+
 /// Plain numbers (prices, rates, sizes, factors) are 0 or within [1e-12, 1e12] in magnitude: a
 /// price of 1e12 USD per GPU-hour over 1e6 GPUs and 1000 years stays far inside a double, and
 /// no reciprocal or quotient of two such numbers overflows.
@@ -113,8 +124,12 @@ struct Context {
                          const std::string& message) const {
     // Every value quoted in `message` is an excerpt already; the cap is a last line of defence
     // against keys and paths of hostile length.
-    throw ScenarioError(text::excerpt(
-        where(node, path) + ": " + (path.empty() ? "" : path + ": ") + message, kMaxMessageBytes));
+    YAML::Mark mark = node.Mark();
+    if (mark.line < 0) mark = original_mark(path);
+    throw LocatedError(text::excerpt(where(node, path) + ": " + (path.empty() ? "" : path + ": ") +
+                                         message,
+                                     kMaxMessageBytes),
+                       mark.line, mark.column);
   }
 
   std::string resolve(const std::string& file) const {
@@ -1473,31 +1488,110 @@ void check_service_pools(const Context& ctx, const YAML::Node& workloads, Scenar
                  std::to_string(kMaxTotalQuotaGpus) + " are supported");
 }
 
+/// Collects the problems of independent parts of a scenario, so that one run reports them all
+/// (up to kMaxListedErrors, in file order). A file that cannot be read is not collected: it
+/// stops the loading at once (InputFileError).
+class ErrorList {
+ public:
+  /// Runs `read`; a ScenarioError it throws is kept. Returns whether it succeeded.
+  template <typename Read>
+  bool attempt(Read&& read) {
+    try {
+      read();
+      return true;
+    } catch (const InputFileError&) {
+      throw;
+    } catch (const LocatedError& e) {
+      // One place in the file, one problem: the parts that alias it report it once.
+      for (const Entry& seen : errors_)
+        if (e.line >= 0 && seen.line == e.line && seen.column == e.column) return false;
+      errors_.push_back({e.line < 0 ? INT32_MAX : e.line, e.column, e.what()});
+    } catch (const ScenarioError& e) {
+      if (*e.what() != '\0') errors_.push_back({INT32_MAX, 0, e.what()});  // "": already said
+    }
+    return false;
+  }
+  bool empty() const { return errors_.empty(); }
+
+  /// Throws the errors collected, if any: one as it is, several as a list in file order.
+  void throw_if_any(const std::string& origin) {
+    if (errors_.empty()) return;
+    if (errors_.size() == 1) throw ScenarioError(errors_[0].message);
+    std::stable_sort(errors_.begin(), errors_.end(), [](const Entry& a, const Entry& b) {
+      return a.line != b.line ? a.line < b.line : a.column < b.column;
+    });
+    std::string message = text::excerpt(origin, 200) + ": " + std::to_string(errors_.size()) +
+                          " problems:";
+    for (std::size_t i = 0; i < errors_.size() && i < kMaxListedErrors; ++i)
+      message += "\n  " + errors_[i].message;
+    if (errors_.size() > kMaxListedErrors)
+      message += "\n  ... and " + std::to_string(errors_.size() - kMaxListedErrors) + " more";
+    throw ScenarioError(message);
+  }
+
+ private:
+  struct Entry {
+    int line, column;
+    std::string message;
+  };
+  std::vector<Entry> errors_;
+};
+
+/// Reads a scenario, reporting every problem of its independent parts at once: the top-level
+/// values, each provider, each region, each pool, each workload and the policy. A later part
+/// that depends on an earlier one (pools on providers, regions and the catalog; workloads on
+/// pools) is read only when the earlier one had no problem, so that no error follows from
+/// another.
 Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
-  expect_map(ctx, root, "",
-             {"name", "description", "horizon", "warmup", "seed", "replications", "catalog",
-              "providers", "regions", "pools", "workloads", "policy", "timeseries"});
+  ErrorList errors;
   Scenario s;
-  s.name = read_string(ctx, require(ctx, root, "", "name", "a short title"), "name");
-  if (root["description"]) s.description = read_string(ctx, root["description"], "description");
-  s.horizon_s = read_duration(ctx, require(ctx, root, "", "horizon", "a duration such as 30d"),
-                              "horizon", false);
-  if (s.horizon_s > kMaxHorizonS)
-    ctx.fail(root["horizon"], "horizon",
-             "must be at most 1000 years (" + text::format_number(kMaxHorizonS) +
-                 " s), where event times still resolve 4 microseconds; got " +
-                 text::format_number(s.horizon_s) + " s");
-  if (root["warmup"]) {
+  const std::vector<std::string> top_keys{"name",      "description", "horizon",  "warmup",
+                                          "seed",      "replications", "catalog", "providers",
+                                          "regions",   "pools",        "workloads", "policy",
+                                          "timeseries"};
+  errors.attempt([&] { expect_map(ctx, root, "", top_keys); });
+  // A required key that is missing because it was misspelt is reported once, as the typo.
+  std::set<std::string> misspelt;
+  for (const auto& kv : root)
+    if (std::find(top_keys.begin(), top_keys.end(), kv.first.Scalar()) == top_keys.end())
+      misspelt.insert(text::closest(kv.first.Scalar(), top_keys));
+  const auto required = [&](const char* key, const char* what) {
+    if (!root[key] && misspelt.count(key)) throw ScenarioError("");  // reported as the typo
+    return require(ctx, root, "", key, what);
+  };
+  errors.attempt(
+      [&] { s.name = read_string(ctx, required("name", "a short title"), "name"); });
+  errors.attempt([&] {
+    if (root["description"]) s.description = read_string(ctx, root["description"], "description");
+  });
+  const bool horizon_ok = errors.attempt([&] {
+    s.horizon_s =
+        read_duration(ctx, required("horizon", "a duration such as 30d"), "horizon", false);
+    if (s.horizon_s > kMaxHorizonS)
+      ctx.fail(root["horizon"], "horizon",
+               "must be at most 1000 years (" + text::format_number(kMaxHorizonS) +
+                   " s), where event times still resolve 4 microseconds; got " +
+                   text::format_number(s.horizon_s) + " s");
+  });
+  errors.attempt([&] {
+    if (!root["warmup"]) return;
     s.warmup_s = read_duration(ctx, root["warmup"], "warmup", true);
-    if (s.warmup_s >= s.horizon_s)
+    if (horizon_ok && s.warmup_s >= s.horizon_s)
       ctx.fail(root["warmup"], "warmup",
                "must be shorter than the horizon (" + text::format_duration(s.horizon_s) + ")");
-  }
-  if (root["seed"]) s.seed = read_seed(ctx, root["seed"], "seed");
-  if (root["replications"])
-    s.replications = static_cast<uint64_t>(read_integer(ctx, root["replications"], "replications",
-                                                        1, static_cast<int64_t>(kMaxReplications)));
-  if (root["timeseries"]) {
+  });
+  errors.attempt([&] {
+    if (root["seed"]) s.seed = read_seed(ctx, root["seed"], "seed");
+  });
+  errors.attempt([&] {
+    if (root["replications"])
+      s.replications = static_cast<uint64_t>(read_integer(
+          ctx, root["replications"], "replications", 1, static_cast<int64_t>(kMaxReplications)));
+  });
+  // Everything below depends on the horizon.
+  if (!horizon_ok) errors.throw_if_any(ctx.origin);
+  errors.attempt([&] {
+    if (!root["timeseries"]) return;
     const YAML::Node ts = root["timeseries"];
     expect_map(ctx, ts, "timeseries", {"step"});
     s.timeseries_step_s =
@@ -1508,9 +1602,10 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
       ctx.fail(ts["step"], "timeseries.step",
                "gives " + text::format_number(bins) + " bins over the horizon; at most " +
                    std::to_string(kMaxTimeseriesBins) + " are supported (use a wider step)");
-  }
+  });
 
-  if (root["providers"]) {
+  const bool providers_ok = errors.attempt([&] {
+    if (!root["providers"]) return;
     const YAML::Node providers = root["providers"];
     if (!providers.IsMap()) ctx.fail(providers, "providers", "must be a mapping of names");
     expect_unique_keys(ctx, providers, "providers");
@@ -1532,8 +1627,9 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
       }
       s.providers.push_back(p);
     }
-  }
-  if (root["regions"]) {
+  });
+  const bool regions_ok = errors.attempt([&] {
+    if (!root["regions"]) return;
     const YAML::Node regions = root["regions"];
     if (!regions.IsMap()) ctx.fail(regions, "regions", "must be a mapping of names");
     expect_unique_keys(ctx, regions, "regions");
@@ -1568,38 +1664,58 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
       }
       s.regions.push_back(r);
     }
-  }
+  });
 
   Catalog catalog;
   Context pool_ctx = ctx;
-  if (root["catalog"]) {
+  const bool catalog_ok = errors.attempt([&] {
+    if (!root["catalog"]) return;
     catalog = read_catalog(ctx, root["catalog"]);
     pool_ctx.catalog = &catalog;
-  }
-  const YAML::Node pools = require(ctx, root, "", "pools", "a mapping of pool names to pools");
-  if (!pools.IsMap() || pools.size() == 0)
-    ctx.fail(pools, "pools", "must be a non-empty mapping of pool names to pools");
-  if (pools.size() > kMaxPools)
-    ctx.fail(pools, "pools",
-             "has " + std::to_string(pools.size()) + " pools; at most " +
-                 std::to_string(kMaxPools) +
-                 " are supported (the model keeps a table of every pair of pools)");
-  expect_unique_keys(ctx, pools, "pools");
+  });
+  // Pools name providers, regions and catalog rows: read them only when those are sound.
+  if (!providers_ok || !regions_ok || !catalog_ok) errors.throw_if_any(ctx.origin);
+
+  YAML::Node pools;
+  const bool pool_map_ok = errors.attempt([&] {
+    pools = required("pools", "a mapping of pool names to pools");
+    if (!pools.IsMap() || pools.size() == 0)
+      ctx.fail(pools, "pools", "must be a non-empty mapping of pool names to pools");
+    if (pools.size() > kMaxPools)
+      ctx.fail(pools, "pools",
+               "has " + std::to_string(pools.size()) + " pools; at most " +
+                   std::to_string(kMaxPools) +
+                   " are supported (the model keeps a table of every pair of pools)");
+    expect_unique_keys(ctx, pools, "pools");
+  });
+  if (!pool_map_ok) errors.throw_if_any(ctx.origin);
+  bool pools_ok = true;
   uint64_t total_quota = 0;
   for (const auto& kv : pools) {
     const std::string name = kv.first.Scalar();
-    s.pools.push_back(read_pool(pool_ctx, kv.second, "pools." + name, name, s));
-    total_quota += s.pools.back().quota_gpus;
+    pools_ok = errors.attempt([&] {
+                 s.pools.push_back(read_pool(pool_ctx, kv.second, "pools." + name, name, s));
+                 total_quota += s.pools.back().quota_gpus;
+               }) &&
+               pools_ok;
   }
-  if (total_quota > kMaxTotalQuotaGpus)
-    ctx.fail(pools, "pools",
-             "the quotas add up to " + std::to_string(total_quota) + " GPUs; at most " +
-                 std::to_string(kMaxTotalQuotaGpus) + " are supported");
+  // Workloads name pools: read them only when every pool is sound.
+  if (!pools_ok) errors.throw_if_any(ctx.origin);
+  errors.attempt([&] {
+    if (total_quota > kMaxTotalQuotaGpus)
+      ctx.fail(pools, "pools",
+               "the quotas add up to " + std::to_string(total_quota) + " GPUs; at most " +
+                   std::to_string(kMaxTotalQuotaGpus) + " are supported");
+  });
 
-  const YAML::Node workloads = require(ctx, root, "", "workloads", "a list of job classes");
-  if (!workloads.IsSequence() || workloads.size() == 0)
-    ctx.fail(workloads, "workloads", "must be a non-empty list of job classes");
-  if (workloads.size() > 0xFFFF) ctx.fail(workloads, "workloads", "at most 65535 job classes");
+  YAML::Node workloads;
+  const bool workload_list_ok = errors.attempt([&] {
+    workloads = required("workloads", "a list of job classes");
+    if (!workloads.IsSequence() || workloads.size() == 0)
+      ctx.fail(workloads, "workloads", "must be a non-empty list of job classes");
+    if (workloads.size() > 0xFFFF) ctx.fail(workloads, "workloads", "at most 65535 job classes");
+  });
+  if (!workload_list_ok) errors.throw_if_any(ctx.origin);
   if (workloads.size() * s.pools.size() > kMaxClassPoolPairs)
     ctx.fail(workloads, "workloads",
              std::to_string(workloads.size()) + " workloads and " + std::to_string(s.pools.size()) +
@@ -1607,17 +1723,27 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
                  " (workload, pool) pairs; at most " + std::to_string(kMaxClassPoolPairs) +
                  " are supported (the model keeps a transfer table for each)");
   std::map<std::string, std::size_t> workload_index;  // name -> first index
+  bool workloads_ok = true;
   for (std::size_t i = 0; i < workloads.size(); ++i) {
     const std::string path = "workloads[" + std::to_string(i) + "]";
-    s.workloads.push_back(read_workload(ctx, workloads[i], path, s));
-    const auto [it, fresh] = workload_index.emplace(s.workloads.back().name, i);
-    if (!fresh)
-      ctx.fail(workloads[i]["name"], path + ".name",
-               "\"" + text::excerpt(s.workloads.back().name) +
-                   "\" is already the name of workloads[" + std::to_string(it->second) + "]");
+    workloads_ok =
+        errors.attempt([&] {
+          JobClassSpec w = read_workload(ctx, workloads[i], path, s);
+          const auto [it, fresh] = workload_index.emplace(w.name, i);
+          if (!fresh)
+            ctx.fail(workloads[i]["name"], path + ".name",
+                     "\"" + text::excerpt(w.name) + "\" is already the name of workloads[" +
+                         std::to_string(it->second) + "]");
+          s.workloads.push_back(std::move(w));
+        }) &&
+        workloads_ok;
   }
-  check_service_pools(ctx, workloads, s);
-  if (root["policy"]) s.policy = read_policy(ctx, root["policy"], "policy");
+  // Services share pools: checked across every workload once each is sound.
+  if (workloads_ok) errors.attempt([&] { check_service_pools(ctx, workloads, s); });
+  errors.attempt([&] {
+    if (root["policy"]) s.policy = read_policy(ctx, root["policy"], "policy");
+  });
+  errors.throw_if_any(ctx.origin);
   return s;
 }
 

@@ -602,6 +602,46 @@ TEST_F(ScenarioLoader, AliasesThatLoopOrMultiplyStayCheap) {
   EXPECT_NE(error_of(laughs, {"l20.0.0=5"}).find("unknown key 'l0'"), std::string::npos);
 }
 
+TEST_F(ScenarioLoader, EveryProblemOfAFileIsListedInFileOrder) {
+  const std::string yaml =
+      "name: many\nhorizon: 10d\nseed: -3\npools:\n"
+      "  a: {gpu: H100, price_usd_per_gpu_hour: -2, quota: 8}\n"
+      "  b: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 0}\n"
+      "  c: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8, sped: 2}\n"
+      "workloads:\n  - {name: w, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n";
+  const std::string message = error_of(yaml);
+  EXPECT_EQ(message.rfind("test.yaml: 4 problems:\n  test.yaml:3:7: seed: must be", 0), 0u)
+      << message;
+  const std::size_t a = message.find("\n  test.yaml:5:"), b = message.find("\n  test.yaml:6:"),
+                    c = message.find("\n  test.yaml:7:");
+  EXPECT_TRUE(a != std::string::npos && b != std::string::npos && c != std::string::npos &&
+              a < b && b < c)
+      << message;
+  EXPECT_NE(message.find("pools.c.sped: unknown key 'sped' (did you mean 'speed'?)"),
+            std::string::npos);
+  // Workloads are read only once every pool is sound: no error follows from another.
+  EXPECT_EQ(message.find("workloads"), std::string::npos) << message;
+}
+
+TEST_F(ScenarioLoader, AtMostTwentyProblemsAreListed) {
+  std::string yaml = "name: many\nhorizon: 10d\npools:\n";
+  for (int i = 0; i < 25; ++i)
+    yaml += "  p" + std::to_string(i) + ": {gpu: H100, price_usd_per_gpu_hour: 2, quota: 0}\n";
+  yaml += "workloads:\n  - {name: w, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n";
+  const std::string message = error_of(yaml);
+  EXPECT_EQ(message.rfind("test.yaml: 25 problems:\n", 0), 0u) << message;
+  EXPECT_NE(message.find("\n  ... and 5 more"), std::string::npos) << message;
+  EXPECT_NE(message.find("pools.p19.quota"), std::string::npos);
+  EXPECT_EQ(message.find("pools.p20.quota"), std::string::npos);
+}
+
+TEST_F(ScenarioLoader, AMisspeltRequiredKeyIsOneProblem) {
+  const std::string message = error_of(edit("workloads:", "workload:"));
+  EXPECT_EQ(message.find("problems"), std::string::npos) << message;
+  EXPECT_NE(message.find("unknown key 'workload' (did you mean 'workloads'?)"), std::string::npos)
+      << message;
+}
+
 TEST_F(ScenarioLoader, OverrideOfASequenceItemByNameAndByIndex) {
   EXPECT_EQ(parse(kBase, {"workloads.jobs.gpus=2"}).workloads[0].gpus, 2u);
   EXPECT_EQ(parse(kBase, {"workloads.0.gpus=4"}).workloads[0].gpus, 4u);
