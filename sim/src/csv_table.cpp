@@ -63,14 +63,16 @@ CsvTable CsvTable::parse(const std::string& text, const std::string& origin) {
     t.cells_.push_back(std::move(fields));
     t.line_of_row_.push_back(line_number);
   }
-  if (t.header_.empty()) throw std::runtime_error(origin + ": empty file (no header row)");
+  if (t.header_.empty())
+    throw std::runtime_error(origin +
+                             ":1: the file is empty; it needs a header row naming its columns");
   return t;
 }
 
 std::size_t CsvTable::column_index(const std::string& column) const {
   for (std::size_t i = 0; i < header_.size(); ++i)
     if (header_[i] == column) return i;
-  std::string message = origin_ + ": no column \"" + text::excerpt(column) + "\"";
+  std::string message = origin_ + ":1: no column \"" + text::excerpt(column) + "\" in the header";
   const std::string suggestion = text::closest(column, header_);
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   throw std::runtime_error(message + "; columns: " + text::excerpt(text::join(header_, ", "), 400));

@@ -6,6 +6,7 @@
 #include "gpucap/scenario_loader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -126,10 +127,10 @@ struct Context {
     // against keys and paths of hostile length.
     YAML::Mark mark = node.Mark();
     if (mark.line < 0) mark = original_mark(path);
-    throw LocatedError(text::excerpt(where(node, path) + ": " + (path.empty() ? "" : path + ": ") +
-                                         message,
-                                     kMaxMessageBytes),
-                       mark.line, mark.column);
+    throw LocatedError(
+        text::excerpt(where(node, path) + ": " + (path.empty() ? "" : path + ": ") + message,
+                      kMaxMessageBytes),
+        mark.line, mark.column);
   }
 
   std::string resolve(const std::string& file) const {
@@ -315,6 +316,26 @@ Enum read_choice(const Context& ctx, const YAML::Node& node, const std::string& 
   const std::string suggestion = text::closest(s, names);
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   ctx.fail(node, path, message + "; valid: " + text::join(names, ", "));
+}
+
+/// Where a trace starts at t = 0: `random` (each replication draws a uniform offset; sets
+/// `random`) or a duration >= 0 into the trace. A spelling of "random" in other letters
+/// ("Random", "RANDOM") gets a suggestion rather than a duration's message.
+double read_trace_start(const Context& ctx, const YAML::Node& node, const std::string& path,
+                        bool& random) {
+  if (node.IsScalar() && node.Scalar() == "random") {
+    random = true;
+    return 0;
+  }
+  if (node.IsScalar()) {
+    std::string lower = node.Scalar();
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (text::trim(lower) == "random")
+      ctx.fail(node, path,
+               "unknown value " + describe(node) +
+                   " (did you mean 'random'?); valid: random, or a duration >= 0 into the trace");
+  }
+  return read_duration(ctx, node, path, true);
 }
 
 // ---- distributions --------------------------------------------------------------------------
@@ -734,13 +755,9 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
   if (node["gpus_per_instance"])
     p.gpus_per_instance = static_cast<double>(read_integer(
         ctx, node["gpus_per_instance"], join_path(path, "gpus_per_instance"), 1, 1024));
-  if (node["start"]) {
-    const YAML::Node start = node["start"];
-    if (start.IsScalar() && start.Scalar() == "random")
-      p.availability_random_start = true;
-    else
-      p.availability_start_s = read_duration(ctx, start, join_path(path, "start"), true);
-  }
+  if (node["start"])
+    p.availability_start_s =
+        read_trace_start(ctx, node["start"], join_path(path, "start"), p.availability_random_start);
 }
 
 /// `price_process` of a pool: {model: trace, file, column, step, start} or {model:
@@ -772,12 +789,9 @@ void read_price_process(const Context& ctx, const YAML::Node& node, const std::s
       if (!(v >= 0))
         ctx.fail(file_node, join_path(path, "file"),
                  "column '" + column + "' must hold prices >= 0 USD per GPU-hour");
-    if (node["start"]) {
-      if (node["start"].IsScalar() && node["start"].Scalar() == "random")
-        p.price_random_start = true;
-      else
-        p.price_start_s = read_duration(ctx, node["start"], join_path(path, "start"), true);
-    }
+    if (node["start"])
+      p.price_start_s =
+          read_trace_start(ctx, node["start"], join_path(path, "start"), p.price_random_start);
   } else {
     expect_map(ctx, node, path,
                {"model", "volatility_per_sqrt_hour", "reversion_per_hour", "step"});
@@ -1520,8 +1534,8 @@ class ErrorList {
     std::stable_sort(errors_.begin(), errors_.end(), [](const Entry& a, const Entry& b) {
       return a.line != b.line ? a.line < b.line : a.column < b.column;
     });
-    std::string message = text::excerpt(origin, 200) + ": " + std::to_string(errors_.size()) +
-                          " problems:";
+    std::string message =
+        text::excerpt(origin, 200) + ": " + std::to_string(errors_.size()) + " problems:";
     for (std::size_t i = 0; i < errors_.size() && i < kMaxListedErrors; ++i)
       message += "\n  " + errors_[i].message;
     if (errors_.size() > kMaxListedErrors)
@@ -1545,10 +1559,9 @@ class ErrorList {
 Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   ErrorList errors;
   Scenario s;
-  const std::vector<std::string> top_keys{"name",      "description", "horizon",  "warmup",
-                                          "seed",      "replications", "catalog", "providers",
-                                          "regions",   "pools",        "workloads", "policy",
-                                          "timeseries"};
+  const std::vector<std::string> top_keys{
+      "name",      "description", "horizon", "warmup",    "seed",   "replications", "catalog",
+      "providers", "regions",     "pools",   "workloads", "policy", "timeseries"};
   errors.attempt([&] { expect_map(ctx, root, "", top_keys); });
   // A required key that is missing because it was misspelt is reported once, as the typo.
   std::set<std::string> misspelt;
@@ -1559,8 +1572,7 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
     if (!root[key] && misspelt.count(key)) throw ScenarioError("");  // reported as the typo
     return require(ctx, root, "", key, what);
   };
-  errors.attempt(
-      [&] { s.name = read_string(ctx, required("name", "a short title"), "name"); });
+  errors.attempt([&] { s.name = read_string(ctx, required("name", "a short title"), "name"); });
   errors.attempt([&] {
     if (root["description"]) s.description = read_string(ctx, root["description"], "description");
   });
@@ -1694,10 +1706,9 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   for (const auto& kv : pools) {
     const std::string name = kv.first.Scalar();
     pools_ok = errors.attempt([&] {
-                 s.pools.push_back(read_pool(pool_ctx, kv.second, "pools." + name, name, s));
-                 total_quota += s.pools.back().quota_gpus;
-               }) &&
-               pools_ok;
+      s.pools.push_back(read_pool(pool_ctx, kv.second, "pools." + name, name, s));
+      total_quota += s.pools.back().quota_gpus;
+    }) && pools_ok;
   }
   // Workloads name pools: read them only when every pool is sound.
   if (!pools_ok) errors.throw_if_any(ctx.origin);
@@ -1726,17 +1737,15 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   bool workloads_ok = true;
   for (std::size_t i = 0; i < workloads.size(); ++i) {
     const std::string path = "workloads[" + std::to_string(i) + "]";
-    workloads_ok =
-        errors.attempt([&] {
-          JobClassSpec w = read_workload(ctx, workloads[i], path, s);
-          const auto [it, fresh] = workload_index.emplace(w.name, i);
-          if (!fresh)
-            ctx.fail(workloads[i]["name"], path + ".name",
-                     "\"" + text::excerpt(w.name) + "\" is already the name of workloads[" +
-                         std::to_string(it->second) + "]");
-          s.workloads.push_back(std::move(w));
-        }) &&
-        workloads_ok;
+    workloads_ok = errors.attempt([&] {
+      JobClassSpec w = read_workload(ctx, workloads[i], path, s);
+      const auto [it, fresh] = workload_index.emplace(w.name, i);
+      if (!fresh)
+        ctx.fail(workloads[i]["name"], path + ".name",
+                 "\"" + text::excerpt(w.name) + "\" is already the name of workloads[" +
+                     std::to_string(it->second) + "]");
+      s.workloads.push_back(std::move(w));
+    }) && workloads_ok;
   }
   // Services share pools: checked across every workload once each is sound.
   if (workloads_ok) errors.attempt([&] { check_service_pools(ctx, workloads, s); });

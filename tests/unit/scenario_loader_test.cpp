@@ -461,14 +461,36 @@ TEST_F(ScenarioLoader, TraceFileMissing) {
 TEST_F(ScenarioLoader, TraceCsvWithAMissingColumn) {
   write("trace.csv", "submit_s,duration_s\n0,60\n10,60\n");
   const std::string yaml = trace_workload("trace.csv");
-  EXPECT_EQ(error_of(yaml), at(yaml, 12, "trace.csv") + ": workloads[0].arrivals.file: " + dir() +
-                                "/trace.csv: no column \"gpus\"; columns: submit_s, duration_s");
+  EXPECT_EQ(error_of(yaml),
+            at(yaml, 12, "trace.csv") + ": workloads[0].arrivals.file: " + dir() +
+                "/trace.csv:1: no column \"gpus\" in the header; columns: submit_s, duration_s");
+}
+
+TEST_F(ScenarioLoader, AnEmptyCsvFileIsNamedWithItsLine) {
+  write("trace.csv", "");
+  EXPECT_HAS(error_of(trace_workload("trace.csv")),
+             "/trace.csv:1: the file is empty; it needs a header row naming its columns");
+}
+
+TEST_F(ScenarioLoader, TraceStartInOtherLettersSuggestsRandom) {
+  write("avail.csv", "available\n1\n0\n");
+  const std::string yaml =
+      edit("    quota: 8\n",
+           "    quota: 8\n    availability: {file: avail.csv, step: 1h, start: Random}\n");
+  EXPECT_HAS(error_of(yaml),
+             "availability.start: unknown value \"Random\" (did you mean "
+             "'random'?); valid: random, or a duration >= 0 into the trace");
+  EXPECT_TRUE(parse(edit("    quota: 8\n",
+                         "    quota: 8\n    availability: {file: avail.csv, "
+                         "step: 1h, start: random}\n"))
+                  .pools[0]
+                  .availability_random_start);
 }
 
 TEST_F(ScenarioLoader, TraceCsvWithAMisspelledColumnSuggests) {
   write("trace.csv", "submit_s,gpu,duration_s\n0,1,60\n");
   EXPECT_HAS(error_of(trace_workload("trace.csv")),
-             "/trace.csv: no column \"gpus\" (did you mean 'gpu'?); columns: "
+             "/trace.csv:1: no column \"gpus\" in the header (did you mean 'gpu'?); columns: "
              "submit_s, gpu, duration_s");
 }
 
@@ -614,8 +636,8 @@ TEST_F(ScenarioLoader, EveryProblemOfAFileIsListedInFileOrder) {
       << message;
   const std::size_t a = message.find("\n  test.yaml:5:"), b = message.find("\n  test.yaml:6:"),
                     c = message.find("\n  test.yaml:7:");
-  EXPECT_TRUE(a != std::string::npos && b != std::string::npos && c != std::string::npos &&
-              a < b && b < c)
+  EXPECT_TRUE(a != std::string::npos && b != std::string::npos && c != std::string::npos && a < b &&
+              b < c)
       << message;
   EXPECT_NE(message.find("pools.c.sped: unknown key 'sped' (did you mean 'speed'?)"),
             std::string::npos);
