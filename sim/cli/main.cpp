@@ -113,12 +113,34 @@ po::options_description scenario_options() {
   po::options_description o("scenario options");
   o.add_options()("set", po::value<std::vector<std::string>>()->composing(),
                   "override a scenario value: dotted.path=value (repeatable), e.g. "
-                  "--set pools.aws-od.quota=16 --set workloads.0.gpus=4")(
+                  "--set pools.aws-od.quota=16 --set workloads.0.gpus=4; the value null deletes "
+                  "the key")("unset", po::value<std::vector<std::string>>()->composing(),
+                             "delete a scenario key or list item before the --set values apply: "
+                             "dotted.path (repeatable), e.g. --unset workloads.chat.replicas")(
       "max-scenario-size", po::value<std::string>(),
       "largest scenario file read (default 1MiB); sizes take KiB, MiB, GiB")(
       "max-data-size", po::value<std::string>(),
       "largest data file (trace, catalog, samples) read (default 256MiB)");
   return o;
+}
+
+/// The overrides of --unset and --set: every --unset first (as "path=null", which deletes the
+/// key or item), then every --set, each in the order given.
+std::vector<std::string> overrides_of(const po::variables_map& vm) {
+  std::vector<std::string> out;
+  if (vm.count("unset"))
+    for (const std::string& path : vm["unset"].as<std::vector<std::string>>()) {
+      if (path.empty() || path.find('=') != std::string::npos)
+        throw po::error(
+            "--unset takes a dotted path without a value, e.g. "
+            "--unset workloads.chat.replicas; got \"" +
+            gpucap::text::excerpt(path) + "\"");
+      out.push_back(path + "=null");
+    }
+  if (vm.count("set"))
+    for (const std::string& assignment : vm["set"].as<std::vector<std::string>>())
+      out.push_back(assignment);
+  return out;
 }
 
 /// A whole number for option `name` in [lo, hi]; anything else (a sign, a fraction, digits
@@ -166,8 +188,7 @@ int cmd_validate(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (!vm.count("scenario")) throw po::error("validate needs a SCENARIO.yaml argument");
-  const auto overrides =
-      vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  const auto overrides = overrides_of(vm);
   const gpucap::Scenario s =
       gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides, read_input_limits(vm));
   uint64_t quota = 0;
@@ -279,10 +300,6 @@ po::variables_map parse_command(const std::vector<std::string>& args,
   po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
   po::notify(vm);
   return vm;
-}
-
-std::vector<std::string> overrides_of(const po::variables_map& vm) {
-  return vm.count("set") ? vm["set"].as<std::vector<std::string>>() : std::vector<std::string>{};
 }
 
 /// Writes -o if asked; returns the exit code.

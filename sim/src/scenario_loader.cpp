@@ -1761,27 +1761,33 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
 /// Applies "a.b.c=value" to the YAML tree. Sequence items are addressed by index or by name.
 std::string display_path(const YAML::Node& root, const std::string& dotted);
 
-/// `container` (a map) with `key` bound to `value`, in its place (or appended when new); the
-/// other entries are the same nodes (they keep their places in the file).
-YAML::Node with_key(const YAML::Node& container, const std::string& key, const YAML::Node& value) {
+/// `container` (a map) with `key` bound to `value`, in its place (or appended when new), or
+/// without `key` when `remove`; the other entries are the same nodes (they keep their places in
+/// the file).
+YAML::Node with_key(const YAML::Node& container, const std::string& key, const YAML::Node& value,
+                    bool remove) {
   YAML::Node out(YAML::NodeType::Map);
   bool found = false;
   if (container.IsMap()) {
     for (const auto& kv : container) {
       const bool here = kv.first.Scalar() == key;
       found = found || here;
+      if (here && remove) continue;
       out.force_insert(kv.first, here ? value : kv.second);
     }
   }
-  if (!found) out.force_insert(key, value);
+  if (!found && !remove) out.force_insert(key, value);
   return out;
 }
 
-/// `container` (a sequence) with item `index` replaced by `value`.
-YAML::Node with_index(const YAML::Node& container, std::size_t index, const YAML::Node& value) {
+/// `container` (a sequence) with item `index` replaced by `value`, or without it when `remove`.
+YAML::Node with_index(const YAML::Node& container, std::size_t index, const YAML::Node& value,
+                      bool remove) {
   YAML::Node out(YAML::NodeType::Sequence);
-  for (std::size_t i = 0; i < container.size(); ++i)
+  for (std::size_t i = 0; i < container.size(); ++i) {
+    if (i == index && remove) continue;
     out.push_back(i == index ? value : container[i]);
+  }
   return out;
 }
 
@@ -1799,6 +1805,10 @@ YAML::Node set_path(Context& ctx, const YAML::Node& root, const YAML::Node& node
   if (part.empty())
     throw ScenarioError("--set " + text::excerpt(assignment) + ": empty key in the path");
   const std::string next_walked = join_path(walked, part);
+  // A null value (`--set path=null`, `--unset path`, None in Python) deletes the key or item:
+  // no scenario key takes null, and deleting is how one form replaces another (autoscaling for
+  // replicas).
+  const bool remove = i + 1 == parts.size() && value.IsNull();
   YAML::Node rebuilt;
   if (node.IsSequence()) {
     std::size_t index = node.size();
@@ -1815,13 +1825,14 @@ YAML::Node set_path(Context& ctx, const YAML::Node& root, const YAML::Node& node
                           (walked.empty() ? "the root" : walked) + " has no item \"" +
                           text::excerpt(part) + "\" (use an index from 0 to " +
                           std::to_string(node.size() - 1) + " or an item's name)");
-    rebuilt.reset(
-        with_index(node, index,
-                   set_path(ctx, root, node[index], parts, i + 1, value, assignment, next_walked)));
+    rebuilt.reset(with_index(
+        node, index, set_path(ctx, root, node[index], parts, i + 1, value, assignment, next_walked),
+        remove));
   } else if (node.IsMap() || !node.IsDefined() || node.IsNull()) {
     const YAML::Node child = node.IsMap() && node[part] ? node[part] : YAML::Node();
-    rebuilt.reset(with_key(
-        node, part, set_path(ctx, root, child, parts, i + 1, value, assignment, next_walked)));
+    rebuilt.reset(with_key(node, part,
+                           set_path(ctx, root, child, parts, i + 1, value, assignment, next_walked),
+                           remove));
   } else {
     throw ScenarioError("--set " + text::excerpt(assignment) + ": " + walked +
                         " is a single value, so it has no key \"" + text::excerpt(part) + "\"");

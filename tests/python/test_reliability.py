@@ -199,3 +199,13 @@ def test_an_override_through_an_alias_changes_only_that_copy(tmp_path):
     s = gpucap.Scenario.from_yaml(text, base_dir=str(tmp_path)).with_overrides({"pools.b.quota": 4})
     quotas = {name: pool["quota"] for name, pool in s.to_dict()["pools"].items()}
     assert quotas == {"a": 8, "b": 4}
+
+
+def test_none_deletes_a_key_so_that_another_form_can_replace_it():
+    edge = gpucap.Scenario.load(os.path.join(SCENARIOS, "edge_vs_cloud_inference.yaml"))
+    autoscaling = {"min_replicas": 1, "max_replicas": 4, "idle_timeout": "5min"}
+    with pytest.raises(gpucap.ScenarioError, match="not both"):
+        edge.with_overrides({"workloads.ranker.autoscaling": autoscaling})
+    s = edge.with_overrides({"workloads.ranker.replicas": None, "workloads.ranker.autoscaling": autoscaling})
+    workload = s.to_dict()["workloads"][0]
+    assert "replicas" not in workload and workload["autoscaling"]["max_replicas"] == 4

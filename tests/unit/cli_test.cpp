@@ -173,4 +173,18 @@ TEST(Cli, ThrustOmpBackendWritesTheCpuResults) {
   }
 }
 
+TEST(Cli, UnsetDeletesAKeySoThatAnotherFormCanReplaceIt) {
+  const std::string edge = kScenarios + "edge_vs_cloud_inference.yaml";
+  const std::string autoscaling =
+      "'workloads.ranker.autoscaling={min_replicas: 1, max_replicas: 4, idle_timeout: 5min}'";
+  EXPECT_EQ(gpucap_cli("validate " + edge + " --set " + autoscaling).exit_code, 2);
+  const Outcome o =
+      gpucap_cli("validate " + edge + " --unset workloads.ranker.replicas --set " + autoscaling);
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  const Outcome bad = gpucap_cli("validate " + edge + " --unset workloads.ranker.replicas=4");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("--unset takes a dotted path without a value"), std::string::npos)
+      << bad.output;
+}
+
 }  // namespace

@@ -664,6 +664,25 @@ TEST_F(ScenarioLoader, AMisspeltRequiredKeyIsOneProblem) {
       << message;
 }
 
+TEST_F(ScenarioLoader, ANullOverrideDeletesAKeyOrAnItem) {
+  const std::string yaml =
+      "name: delete\nhorizon: 10d\npools:\n"
+      "  a: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8, speed: 2}\n"
+      "workloads:\n"
+      "  - {name: one, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n"
+      "  - {name: two, arrivals: {process: poisson, rate_per_hour: 1}, work: 2h}\n";
+  EXPECT_EQ(parse(yaml, {"pools.a.speed=null"}).pools[0].speed, 1.0);  // back to the default
+  EXPECT_EQ(parse(yaml, {"pools.a.speed=~"}).pools[0].speed, 1.0);
+  const Scenario fewer = parse(yaml, {"workloads.one=null"});
+  ASSERT_EQ(fewer.workloads.size(), 1u);
+  EXPECT_EQ(fewer.workloads[0].name, "two");
+  // Deleting a required key is reported as the override that did it.
+  EXPECT_HAS(error_of(yaml, {"pools.a.quota=null"}),
+             "(from --set pools.a.quota=null): pools.a.quota: is required");
+  // Deleting what is not there changes nothing.
+  EXPECT_EQ(parse(yaml, {"pools.a.stockout=null"}).pools[0].quota_gpus, 8u);
+}
+
 TEST_F(ScenarioLoader, OverrideOfASequenceItemByNameAndByIndex) {
   EXPECT_EQ(parse(kBase, {"workloads.jobs.gpus=2"}).workloads[0].gpus, 2u);
   EXPECT_EQ(parse(kBase, {"workloads.0.gpus=4"}).workloads[0].gpus, 4u);
