@@ -27,6 +27,7 @@
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
+#include "gpucap/scenario_keys.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/sweep.hpp"
 #include "gpucap/version.hpp"
@@ -51,6 +52,9 @@ const char* kUsage =
     "  run SCENARIO.yaml       simulate replications, print a summary, write HDF5 with -o\n"
     "  sweep SCENARIO.yaml     run a parameter grid with common random numbers (--grid k=v1,v2)\n"
     "  validate SCENARIO.yaml  check a scenario without running it\n"
+    "  explain KEY_PATH        type, unit, range, default and meaning of a scenario key\n"
+    "                          (e.g. pools.quota, workloads.checkpoint.interval)\n"
+    "  schema                  print the JSON Schema (draft 2020-12) of scenario files\n"
     "  info                    version, build options and backends\n"
     "\n"
     "'gpucap <command> --help' describes a command's options.\n";
@@ -538,6 +542,60 @@ void print_device_backend(const char* name, const gpucap::DeviceBackend* backend
   }
 }
 
+/// `gpucap explain KEY_PATH...`: what the key table says of each key; exit 2 for an unknown key.
+int cmd_explain(const std::vector<std::string>& args) {
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << "usage: gpucap explain KEY_PATH...\n\n"
+                 "Prints the type, unit, range, default, where it applies and the meaning of each\n"
+                 "scenario key, from the table the loader itself reads. KEY_PATH is a pattern\n"
+                 "(pools.NAME.quota, workloads[].work) or a path as messages write it\n"
+                 "(pools.a100.quota, workloads[0].work.sigma); pools.quota is short for\n"
+                 "pools.NAME.quota. 'gpucap explain .' lists the top-level keys.\n";
+    return args.empty() ? kExitUsage : kExitOk;
+  }
+  int status = kExitOk;
+  for (const std::string& path : args) {
+    if (path == ".") {
+      std::cout << "top-level keys: " << gpucap::text::join(gpucap::scenario_child_keys(""), ", ")
+                << "\n";
+      continue;
+    }
+    const std::string text = gpucap::explain_scenario_key(path);
+    if (!text.empty()) {
+      std::cout << text;
+      continue;
+    }
+    // Suggest the key whose last part is nearest to the last part given.
+    const auto last_part = [](const std::string& p) { return p.substr(p.find_last_of(".]") + 1); };
+    std::vector<std::string> names;
+    for (const gpucap::ScenarioKey& k : gpucap::scenario_keys()) names.push_back(last_part(k.path));
+    const std::string near = gpucap::text::closest(last_part(path), names);
+    std::string suggestion;
+    for (const gpucap::ScenarioKey& k : gpucap::scenario_keys())
+      if (!near.empty() && last_part(k.path) == near) {
+        suggestion = k.path;
+        break;
+      }
+    std::cerr << "gpucap explain: no scenario key '" << gpucap::text::excerpt(path) << "'"
+              << (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)")
+              << "; 'gpucap explain .' lists the top-level keys\n";
+    status = kExitUsage;
+  }
+  return status;
+}
+
+/// `gpucap schema`: the JSON Schema of scenario files, for editors' YAML language servers.
+int cmd_schema(const std::vector<std::string>& args) {
+  if (!args.empty()) {
+    std::cout << "usage: gpucap schema > gpucap-scenario.schema.json\n\n"
+                 "Prints a JSON Schema (draft 2020-12) of the scenario format, generated from\n"
+                 "the loader's key table. See the README for editor set-up.\n";
+    return args[0] == "--help" || args[0] == "-h" ? kExitOk : kExitUsage;
+  }
+  std::cout << gpucap::scenario_json_schema();
+  return kExitOk;
+}
+
 int cmd_info() {
   std::cout << "gpucap " << gpucap::kVersion << "\n"
             << "build: " << gpucap::kBuildType << ", " << gpucap::kCompiler << ", OpenMP "
@@ -573,6 +631,8 @@ int main(int argc, char** argv) {
     if (command == "sweep") return cmd_sweep(args);
     if (command == "validate") return cmd_validate(args);
     if (command == "info") return cmd_info();
+    if (command == "explain") return cmd_explain(args);
+    if (command == "schema") return cmd_schema(args);
     std::cerr << "gpucap: unknown command '" << command << "'\n\n" << kUsage;
     return kExitUsage;
   } catch (const Interrupted& stop) {
