@@ -23,6 +23,7 @@
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/run.hpp"
+#include "gpucap/scenario_keys.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/summary.hpp"
 #include "gpucap/sweep.hpp"
@@ -443,6 +444,38 @@ PYBIND11_MODULE(_core, m) {
         [] { return metric_table(gpucap::kScalarMetricInfo, gpucap::kScalarMetricCount); });
   m.def("pool_metrics",
         [] { return metric_table(gpucap::kPoolMetricInfo, gpucap::kPoolMetricCount); });
+  m.def(
+      "scenario_keys",
+      [] {
+        py::list rows;
+        for (const gpucap::ScenarioKey& k : gpucap::scenario_keys()) {
+          // One row per key: the first row of a key shown in several doc tables.
+          if (gpucap::find_scenario_key(k.path) != &k) continue;
+          const gpucap::KeyBound hi = gpucap::scenario_key_upper(k);
+          py::dict row;
+          row["path"] = k.path;
+          row["type"] = k.type == gpucap::KeyType::choice ? "choice" : gpucap::key_type_name(k.type);
+          row["unit_kind"] = gpucap::unit_kind_name(k.unit);
+          row["unit"] = k.unit_text;
+          row["min"] = k.lo.value;
+          row["min_open"] = k.lo.open;
+          row["max"] = hi.value;
+          row["max_open"] = hi.open;
+          row["range"] = gpucap::describe_key_range(k);
+          row["choices"] = k.choices;
+          row["default"] = k.default_text;
+          row["applies"] = k.applies;
+          row["valid"] = k.valid_note;
+          row["description"] = k.description;
+          rows.append(row);
+        }
+        return rows;
+      },
+      "every scenario key of the key table the loader reads, as dicts");
+  m.def("scenario_schema", &gpucap::scenario_json_schema,
+        "the JSON Schema (draft 2020-12) of scenario files, as text");
+  m.def("explain_key", &gpucap::explain_scenario_key, py::arg("path"),
+        "what `gpucap explain PATH` prints; empty for an unknown key");
   m.def("backends", [] {
     py::dict out;
     py::dict cpu;

@@ -669,12 +669,12 @@ const std::vector<ScenarioKey> kKeys = {
      "",
      "base rate, multiplied by the profile"},
     {"workloads[].arrivals.hourly_profile", "`hourly_profile`", "nhpp",
-     KeyType::number_list, UnitKind::factor, "– (multipliers)", {-kInf, false}, {kInf, false},
+     KeyType::number_list, UnitKind::factor, "– (multipliers)", {0, false}, {kInf, false},
      "", "exactly one of the two profiles", "process: nhpp",
      "exactly 24 numbers `>= 0`, at least one `> 0`",
      "item *h* applies from *h*:00 to *h*+1:00; repeats every 24 h from t = 0"},
     {"workloads[].arrivals.weekly_profile", "`weekly_profile`", "nhpp",
-     KeyType::number_list, UnitKind::factor, "– (multipliers)", {-kInf, false}, {kInf, false},
+     KeyType::number_list, UnitKind::factor, "– (multipliers)", {0, false}, {kInf, false},
      "", "exactly one of the two profiles", "process: nhpp",
      "exactly 168 numbers `>= 0`, at least one `> 0`",
      "item *k* applies to hour *k* of the week, Monday 00:00 first (t = 0 is Monday 00:00); repeats every 168 h"},
@@ -782,9 +782,9 @@ const std::vector<DistributionParameter> kDistributionParameters = {
     {"weibull", "scale", true, {0, true}, {kInf, false}, "the scale λ"},
     {"pareto", "shape", false, {1e-2, false}, {1e3, false}, "the shape α"},
     {"pareto", "scale", true, {0, true}, {kInf, false}, "the scale x_m (the minimum)"},
-    {"empirical", "values", true, {0, false}, {kInf, false}, "the samples (a list)"},
     {"empirical", "file", false, {-kInf, false}, {kInf, false}, "a CSV file of samples"},
     {"empirical", "column", false, {-kInf, false}, {kInf, false}, "the column of samples"},
+    {"empirical", "values", true, {0, false}, {kInf, false}, "the samples (a list)"},
     {"empirical", "scale", false, {0, true}, {kInf, false}, "a factor applied to every sample"},
 };
 // clang-format on
@@ -953,7 +953,10 @@ std::string scenario_key_pattern(const std::string& path) {
       segment = "NAME";
     }
     const ScenarioKey* at = find_scenario_key(pattern);
-    if (at && at->type == KeyType::number_map) break;  // its keys are names
+    // The keys of a number_map are names, the items of a list of numbers or text its values.
+    if (at && (at->type == KeyType::number_map || at->type == KeyType::number_list ||
+               at->type == KeyType::text_list))
+      break;
     if (segment == "[]")
       pattern += segment;
     else
@@ -1135,6 +1138,37 @@ std::string explain_scenario_key(const std::string& path) {
     }
   }
   return "";
+}
+
+// ---- documentation ---------------------------------------------------------------------------
+
+std::string scenario_keys_markdown(const std::string& doc_table) {
+  std::string out =
+      "| key | type | unit | default | valid values | meaning |\n|---|---|---|---|---|---|\n";
+  std::string last_display;
+  for (const ScenarioKey& k : kKeys) {
+    if (doc_table != k.doc_table || last_display == k.display) continue;
+    last_display = k.display;
+    std::string valid = describe_key_range(k, true);
+    if (k.type == KeyType::choice) {
+      // A discriminator shown in the table of one of its values lists only those.
+      std::string words = k.choices;
+      const std::string applies = k.applies, last = std::string(k.path).substr(
+                                                  std::string(k.path).find_last_of('.') + 1);
+      if (applies.rfind(last + ": ", 0) == 0) {
+        words.clear();
+        for (const std::string& w : text::split(applies.substr(last.size() + 2), ','))
+          words += (words.empty() ? "" : " ") + text::trim(w);
+      }
+      for (const std::string& w : text::split(words, ' '))
+        valid += (valid.empty() ? "`" : ", `") + w + "`";
+    }
+    if (k.type == KeyType::distribution) valid.clear();  // its parameters have the ranges
+    if (*k.valid_note) valid += (valid.empty() ? "" : "; ") + std::string(k.valid_note);
+    out += "| " + std::string(k.display) + " | " + key_type_name(k.type) + " | " + k.unit_text +
+           " | " + k.default_text + " | " + valid + " | " + k.description + " |\n";
+  }
+  return out;
 }
 
 // ---- JSON Schema -----------------------------------------------------------------------------

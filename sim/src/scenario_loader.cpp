@@ -18,6 +18,7 @@
 #include "gpucap/detail/csv_table.hpp"
 #include "gpucap/detail/json_reader.hpp"
 #include "gpucap/detail/text.hpp"
+#include "gpucap/scenario_keys.hpp"
 
 namespace gpucap {
 namespace {
@@ -75,8 +76,7 @@ struct Context {
       if (path == opath || path.rfind(opath + ".", 0) == 0 || path.rfind(opath + "[", 0) == 0)
         return origin + ": (from --set " + text::excerpt(value) + ")";
     }
-    YAML::Mark mark = node.Mark();
-    if (mark.line < 0) mark = original_mark(path);
+    const YAML::Mark mark = mark_of(node, path);
     if (mark.line < 0) {
       // A node without a place in the file: created by an override on its way to its key
       // (`checkpoint` for --set workloads.0.checkpoint.interval=1h, or the pool `b` for
@@ -91,6 +91,18 @@ struct Context {
       return origin;
     }
     return origin + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  }
+
+  /// The place in the file of `node`, the value at `path`: its own, or in a container an
+  /// override rebuilt, its original's. A mapping reported for a missing key (path = the
+  /// mapping's path + the key) is placed where the mapping was.
+  YAML::Mark mark_of(const YAML::Node& node, const std::string& path) const {
+    YAML::Mark mark = node.Mark();
+    if (mark.line < 0) mark = original_mark(path);
+    const std::size_t cut = path.find_last_of(".[");
+    if (mark.line < 0 && node.IsMap() && cut != std::string::npos)
+      mark = original_mark(path.substr(0, cut));
+    return mark;
   }
 
   /// The place in the file of the node at `path` inside a copy of an alias (its original's),
@@ -125,8 +137,7 @@ struct Context {
                          const std::string& message) const {
     // Every value quoted in `message` is an excerpt already; the cap is a last line of defence
     // against keys and paths of hostile length.
-    YAML::Mark mark = node.Mark();
-    if (mark.line < 0) mark = original_mark(path);
+    const YAML::Mark mark = mark_of(node, path);
     throw LocatedError(
         text::excerpt(where(node, path) + ": " + (path.empty() ? "" : path + ": ") + message,
                       kMaxMessageBytes),
@@ -236,14 +247,6 @@ double read_number(const Context& ctx, const YAML::Node& node, const std::string
   return v;
 }
 
-double read_number_in(const Context& ctx, const YAML::Node& node, const std::string& path,
-                      double lo, bool lo_open, const std::string& valid) {
-  const double v = read_number(ctx, node, path);
-  if (lo_open ? !(v > lo) : !(v >= lo))
-    ctx.fail(node, path, "must be " + valid + ", got " + text::excerpt(node.Scalar()));
-  return v;
-}
-
 int64_t read_integer(const Context& ctx, const YAML::Node& node, const std::string& path,
                      int64_t lo, int64_t hi) {
   const std::string valid =
@@ -303,6 +306,90 @@ double read_duration(const Context& ctx, const YAML::Node& node, const std::stri
   return v;
 }
 
+// ---- values read as the key table says -------------------------------------------------------
+
+/// The row of the key at `path` ("pools.a100.quota" -> pools.NAME.quota); a key the table
+/// lacks is a programming error (std::logic_error).
+const ScenarioKey& key_row(const std::string& path) {
+  return scenario_key(scenario_key_pattern(path));
+}
+
+/// What a value of `k` must be, for messages: "a price >= 0 USD per GPU-hour", "a rate > 0".
+std::string key_requirement(const ScenarioKey& k) {
+  std::string noun;
+  switch (k.unit) {
+    case UnitKind::duration: noun = "a duration"; break;
+    case UnitKind::usd_per_gpu_hour:
+    case UnitKind::usd_per_gpu_second:
+    case UnitKind::usd_per_gpu:
+    case UnitKind::usd_per_gb: noun = "a price"; break;
+    case UnitKind::rate: noun = "a rate"; break;
+    case UnitKind::probability: noun = "a probability"; break;
+    case UnitKind::factor: noun = "a factor"; break;
+    case UnitKind::years: noun = "a number of years"; break;
+    case UnitKind::gpu_memory_gb: noun = "GB of memory per GPU"; break;
+    default: noun = "a number"; break;
+  }
+  std::string range;
+  if (std::isfinite(k.lo.value))
+    range = std::string(k.lo.open ? " > " : " >= ") + text::format_number(k.lo.value);
+  if (std::isfinite(k.hi.value) && k.hi.open)
+    range += std::string(range.empty() ? " " : " and ") + "< " + text::format_number(k.hi.value);
+  std::string unit = k.unit_text;
+  const bool plain = unit.empty() || unit.rfind("–", 0) == 0 || unit == "s" ||
+                     k.unit == UnitKind::rate || k.unit == UnitKind::years ||
+                     k.unit == UnitKind::gpu_memory_gb;
+  return noun + range + (plain ? "" : " " + unit);
+}
+
+/// The upper end of `k`'s range, checked after its lower end: "must be at most 1e+06 USD per
+/// GPU-hour (...)". `v` is in the key's unit (seconds for a duration).
+void check_key_upper(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     const ScenarioKey& k, double v) {
+  const KeyBound hi = scenario_key_upper(k);
+  if (hi.open ? v < hi.value : v <= hi.value) return;
+  if (hi.open) ctx.fail(node, path, "must be " + key_requirement(k) + ", got " + describe(node));
+  const bool own = hi.value == k.hi.value;
+  std::string bound = text::format_number(hi.value);
+  if (k.unit == UnitKind::duration)
+    bound = describe_key_range(k).substr(describe_key_range(k).rfind("at most ") + 8) + " (" +
+            bound + " s)";
+  else if (k.unit_text[0] != '\0' && std::string(k.unit_text).rfind("–", 0) != 0)
+    bound += std::string(" ") + k.unit_text;
+  ctx.fail(node, path,
+           "must be at most " + bound +
+               (own ? std::string()
+                    : std::string(" (the largest ") + unit_kind_name(k.unit) +
+                          " gpucap accepts, so that the sums of a long run stay finite)") +
+               ", got " +
+               (k.unit == UnitKind::duration ? text::format_number(v) + " s" : describe(node)));
+}
+
+/// A number of the key at `path`, within the key table's range for it.
+double read_key_number(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  const ScenarioKey& k = key_row(path);
+  const double v = read_number(ctx, node, path);
+  if (std::isfinite(k.lo.value) && (k.lo.open ? !(v > k.lo.value) : !(v >= k.lo.value)))
+    ctx.fail(node, path, "must be " + key_requirement(k) + ", got " + text::excerpt(node.Scalar()));
+  check_key_upper(ctx, node, path, k, v);
+  return v;
+}
+
+/// A whole number of the key at `path`, within the key table's range for it.
+int64_t read_key_integer(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  const ScenarioKey& k = key_row(path);
+  return read_integer(ctx, node, path, static_cast<int64_t>(k.lo.value),
+                      static_cast<int64_t>(scenario_key_upper(k).value));
+}
+
+/// A duration of the key at `path` (seconds), within the key table's range for it.
+double read_key_duration(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  const ScenarioKey& k = key_row(path);
+  const double v = read_duration(ctx, node, path, !(k.lo.open && k.lo.value == 0));
+  check_key_upper(ctx, node, path, k, v);
+  return v;
+}
+
 template <typename Enum>
 Enum read_choice(const Context& ctx, const YAML::Node& node, const std::string& path,
                  const std::vector<std::pair<std::string, Enum>>& choices) {
@@ -353,18 +440,50 @@ std::vector<double> read_csv_column(const Context& ctx, const YAML::Node& at,
   }
 }
 
-/// A distribution: a plain duration (deterministic) or a mapping with `dist` and its parameters.
-/// `is_duration` says whether the parameters carry time units.
+/// A plain number where the key table asks for a factor: a value with a time unit ("1.5d") gets
+/// its own message, since it would otherwise be read as that many seconds.
+double read_factor(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  if (node.IsScalar()) {
+    const std::string& s = node.Scalar();
+    char* end = nullptr;
+    std::strtod(s.c_str(), &end);
+    if (end != s.c_str() && *end != '\0') {
+      try {
+        parse_duration_s(s);
+        ctx.fail(node, path,
+                 "is a plain factor, not a time: write a number without a unit, got " +
+                     describe(node));
+      } catch (const std::invalid_argument&) {
+      }
+    }
+  }
+  return read_number(ctx, node, path);
+}
+
+/// A distribution: a fixed value or a mapping with `dist` and its parameters. The key table
+/// says what it measures: a time (parameters are durations, any time unit) or a plain factor
+/// (`slowdown`: parameters are numbers without units). Shapes are plain numbers in the ranges
+/// of distribution_parameters().
 DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
                                    const std::string& path) {
+  const ScenarioKey& key = key_row(path);
+  const bool time = key.unit == UnitKind::duration;
   DistributionSpec d;
   if (node.IsScalar()) {
     d.kind = DistKind::deterministic;
-    d.p0 = read_duration(ctx, node, path, true);
+    if (time) {
+      d.p0 = read_duration(ctx, node, path, true);
+    } else {
+      d.p0 = read_factor(ctx, node, path);
+      if (d.p0 < 0) ctx.fail(node, path, "must be a factor >= 0, got " + describe(node));
+      check_key_upper(ctx, node, path, key, d.p0);
+    }
     return d;
   }
   if (!node.IsMap())
-    ctx.fail(node, path, "must be a duration or a mapping with 'dist'; got " + describe(node));
+    ctx.fail(node, path,
+             std::string("must be ") + (time ? "a duration" : "a factor") +
+                 " or a mapping with 'dist'; got " + describe(node));
   const YAML::Node kind_node =
       require(ctx, node, path, "dist",
               "one of deterministic, exponential, uniform, lognormal, gamma, weibull, pareto, "
@@ -378,84 +497,101 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
                                   {"weibull", DistKind::weibull},
                                   {"pareto", DistKind::pareto},
                                   {"empirical", DistKind::empirical}});
-  auto duration = [&](const char* key, bool allow_zero) {
-    return read_duration(ctx, require(ctx, node, path, key, "a duration"), join_path(path, key),
-                         allow_zero);
+  const std::string dist_name = kind_node.Scalar();
+  const auto parameter = [&](const char* name) -> const DistributionParameter& {
+    for (const DistributionParameter& p : distribution_parameters())
+      if (dist_name == p.dist && std::string(name) == p.key) return p;
+    throw std::logic_error("no distribution parameter " + dist_name + "." + name);
   };
-  // Shape parameters where the samplers stay exact and finite: a coefficient of variation or a
-  // lognormal sigma from 0.001 to 100 (gamma's shape 1/cv^2 then lies in [1e-4, 1e6]), a
-  // Weibull or gamma shape from 0.01 to 1000, a Pareto shape from 0.01 to 1000.
-  auto shape = [&](const char* key, double lo, double hi) {
-    const YAML::Node n = require(ctx, node, path, key, "a number > 0");
-    const double v = read_number(ctx, n, join_path(path, key));
-    if (!(v >= lo && v <= hi))
-      ctx.fail(n, join_path(path, key),
-               "must be from " + text::format_number(lo) + " to " + text::format_number(hi) +
-                   ", got " + describe(n));
+  // The mapping may hold `dist` and the parameters of its kind only.
+  std::vector<std::string> allowed{"dist"};
+  for (const DistributionParameter& p : distribution_parameters())
+    if (dist_name == p.dist) allowed.push_back(p.key);
+  expect_map(ctx, node, path, allowed);
+  // One value of a parameter (or of an item of `values`), in the unit the key table gives it.
+  const auto value_of = [&](const DistributionParameter& p, const YAML::Node& n,
+                            const std::string& at) {
+    if (p.in_key_unit && time) return read_duration(ctx, n, at, !(p.lo.open && p.lo.value == 0));
+    const double v = p.in_key_unit ? read_factor(ctx, n, at) : read_number(ctx, n, at);
+    const KeyBound hi = p.in_key_unit ? scenario_key_upper(key) : p.hi;
+    const bool above = p.lo.open ? v > p.lo.value : v >= p.lo.value;
+    if (!above || v > hi.value) {
+      if (std::isfinite(p.hi.value))
+        ctx.fail(n, at,
+                 "must be from " + text::format_number(p.lo.value) + " to " +
+                     text::format_number(p.hi.value) + ", got " + describe(n));
+      if (!above)
+        ctx.fail(n, at,
+                 std::string("must be a ") + (p.in_key_unit ? "factor" : "number") +
+                     (p.lo.open ? " > " : " >= ") + text::format_number(p.lo.value) + ", got " +
+                     describe(n));
+      check_key_upper(ctx, n, at, key, v);
+    }
     return v;
+  };
+  const auto read_parameter = [&](const char* name, const char* what) {
+    return value_of(parameter(name), require(ctx, node, path, name, what), join_path(path, name));
+  };
+  const auto param = [&](const char* name) {
+    return read_parameter(name, !parameter(name).in_key_unit ? "a number > 0"
+                                : time                       ? "a duration"
+                                                             : "a factor");
   };
   switch (d.kind) {
     case DistKind::deterministic:
-      expect_map(ctx, node, path, {"dist", "value"});
-      d.p0 = duration("value", true);
+      d.p0 = param("value");
       break;
     case DistKind::exponential:
-      expect_map(ctx, node, path, {"dist", "mean"});
-      d.p0 = duration("mean", false);
+      d.p0 = param("mean");
       break;
     case DistKind::uniform:
-      expect_map(ctx, node, path, {"dist", "min", "max"});
-      d.p0 = duration("min", true);
-      d.p1 = duration("max", true);
+      d.p0 = param("min");
+      d.p1 = param("max");
       if (!(d.p1 > d.p0))
         ctx.fail(node[std::string("max")], join_path(path, "max"), "must be greater than min");
       break;
     case DistKind::lognormal:
-      expect_map(ctx, node, path, {"dist", "median", "sigma", "mean", "cv"});
       if (node["median"]) {
         if (node["mean"] || node["cv"])
           ctx.fail(node, path, "give either median and sigma, or mean and cv, not both");
-        d.p0 = std::log(duration("median", false));
-        d.p1 = shape("sigma", 1e-3, 10);
+        d.p0 = std::log(param("median"));
+        d.p1 = param("sigma");
       } else {
-        const double mean = duration("mean", false), cv = shape("cv", 1e-3, 100);
+        const double mean = param("mean"), cv = param("cv");
         d.p1 = std::sqrt(std::log1p(cv * cv));
         d.p0 = std::log(mean) - 0.5 * d.p1 * d.p1;
       }
       break;
     case DistKind::gamma:
-      expect_map(ctx, node, path, {"dist", "shape", "scale", "mean", "cv"});
       if (node["shape"]) {
         if (node["mean"] || node["cv"])
           ctx.fail(node, path, "give either shape and scale, or mean and cv, not both");
-        d.p0 = shape("shape", 1e-2, 1e3);
-        d.p1 = duration("scale", false);
+        d.p0 = param("shape");
+        d.p1 = param("scale");
       } else {
-        const double mean = duration("mean", false), cv = shape("cv", 1e-3, 100);
+        const double mean = param("mean"), cv = param("cv");
         d.p0 = 1.0 / (cv * cv);
         d.p1 = mean / d.p0;
       }
       break;
     case DistKind::weibull:
-      expect_map(ctx, node, path, {"dist", "shape", "scale"});
-      d.p0 = shape("shape", 1e-2, 1e3);
-      d.p1 = duration("scale", false);
+      d.p0 = param("shape");
+      d.p1 = param("scale");
       break;
     case DistKind::pareto:
-      expect_map(ctx, node, path, {"dist", "shape", "scale"});
-      d.p0 = shape("shape", 1e-2, 1e3);
-      d.p1 = duration("scale", false);
+      d.p0 = param("shape");
+      d.p1 = param("scale");
       break;
     case DistKind::empirical: {
-      expect_map(ctx, node, path, {"dist", "file", "column", "values", "scale"});
       if (node["values"]) {
         const YAML::Node values = node["values"];
         const std::string vpath = join_path(path, "values");
         if (!values.IsSequence() || values.size() == 0)
-          ctx.fail(values, vpath, "must be a non-empty list of durations");
+          ctx.fail(values, vpath,
+                   std::string("must be a non-empty list of ") + (time ? "durations" : "factors"));
         for (std::size_t i = 0; i < values.size(); ++i)
-          d.samples.push_back(
-              read_duration(ctx, values[i], vpath + "[" + std::to_string(i) + "]", true));
+          d.samples.push_back(value_of(parameter("values"), values[i],
+                                       vpath + "[" + std::to_string(i) + "]"));
       } else {
         const std::string file =
             read_string(ctx, require(ctx, node, path, "file", "a CSV file (or give 'values')"),
@@ -467,11 +603,11 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
         for (double v : d.samples)
           if (!(v >= 0))
             ctx.fail(node["file"], join_path(path, "file"),
-                     "column '" + column + "' must hold durations >= 0 s");
+                     "column '" + column + "' must hold " +
+                         (time ? "durations >= 0 s" : "factors >= 0"));
       }
       const double scale = node["scale"]
-                               ? read_number_in(ctx, node["scale"], join_path(path, "scale"), 0,
-                                                true, "a number > 0")
+                               ? value_of(parameter("scale"), node["scale"], join_path(path, "scale"))
                                : 1.0;
       for (double& v : d.samples) v *= scale;
       break;
@@ -494,7 +630,7 @@ double read_rate_per_s(const Context& ctx, const YAML::Node& node, const std::st
       ctx.fail(node, path,
                "give exactly one of rate_per_s, rate_per_min, "
                "rate_per_hour, rate_per_day");
-    rate = read_number_in(ctx, node[key], join_path(path, key), 0, true, "a rate > 0") / per_s;
+    rate = read_key_number(ctx, node[key], join_path(path, key)) / per_s;
   }
   if (rate < 0)
     ctx.fail(node, path,
@@ -516,17 +652,15 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
                                     {{"poisson", ArrivalKind::poisson},
                                      {"nhpp", ArrivalKind::profile},
                                      {"trace", ArrivalKind::trace}});
-  const std::vector<std::string> rate_keys = {"rate_per_s", "rate_per_min", "rate_per_hour",
-                                              "rate_per_day"};
+  // The keys of each process, from the key table.
+  const auto keys_of_process = [&](const char* process) {
+    return scenario_child_keys("workloads[].arrivals", "process", process);
+  };
   if (a.kind == ArrivalKind::poisson) {
-    std::vector<std::string> keys = {"process"};
-    keys.insert(keys.end(), rate_keys.begin(), rate_keys.end());
-    expect_map(ctx, node, path, keys);
+    expect_map(ctx, node, path, keys_of_process("poisson"));
     a.rate_per_s = read_rate_per_s(ctx, node, path);
   } else if (a.kind == ArrivalKind::profile) {
-    std::vector<std::string> keys = {"process", "hourly_profile", "weekly_profile"};
-    keys.insert(keys.end(), rate_keys.begin(), rate_keys.end());
-    expect_map(ctx, node, path, keys);
+    expect_map(ctx, node, path, keys_of_process("nhpp"));
     a.rate_per_s = read_rate_per_s(ctx, node, path);
     const bool hourly = static_cast<bool>(node["hourly_profile"]);
     if (hourly == static_cast<bool>(node["weekly_profile"]))
@@ -541,21 +675,16 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
                "must be a list of exactly " + std::to_string(want) + " multipliers >= 0");
     double sum = 0;
     for (std::size_t i = 0; i < want; ++i) {
-      a.profile.push_back(read_number_in(ctx, prof[i],
-                                         join_path(path, key) + "[" + std::to_string(i) + "]", 0,
-                                         false, "a multiplier >= 0"));
+      a.profile.push_back(read_key_number(ctx, prof[i], join_path(path, key) + "[" + std::to_string(i) + "]"));
       sum += a.profile.back();
     }
     if (!(sum > 0)) ctx.fail(prof, join_path(path, key), "must have a multiplier > 0");
     a.profile_bin_s = 3600;
   } else {
-    if (requests)
-      expect_map(ctx, node, path,
-                 {"process", "file", "submit_column", "duration_column", "time_unit"});
-    else
-      expect_map(
-          ctx, node, path,
-          {"process", "file", "submit_column", "gpus_column", "duration_column", "time_unit"});
+    std::vector<std::string> keys = keys_of_process("trace");
+    // Requests have no GPU count: an inference trace has no gpus_column.
+    if (requests) keys.erase(std::find(keys.begin(), keys.end(), "gpus_column"));
+    expect_map(ctx, node, path, keys);
     a.trace_file =
         read_string(ctx, require(ctx, node, path, "file", "a CSV file"), join_path(path, "file"));
     auto column = [&](const char* key, const char* fallback) {
@@ -566,7 +695,7 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     const std::string duration = column("duration_column", "duration_s");
     double unit_s = 1.0;
     if (node["time_unit"])
-      unit_s = read_duration(ctx, node["time_unit"], join_path(path, "time_unit"), false);
+      unit_s = read_key_duration(ctx, node["time_unit"], join_path(path, "time_unit"));
     const YAML::Node file_node = node["file"];
     const std::string fpath = join_path(path, "file");
     try {
@@ -613,7 +742,7 @@ std::string read_reference(const Context& ctx, const YAML::Node& node, const std
 /// `preemption` of a spot pool: time_to_preemption (a distribution), notice, max_runtime.
 void read_preemption(const Context& ctx, const YAML::Node& node, const std::string& path,
                      PoolSpec& p) {
-  expect_map(ctx, node, path, {"time_to_preemption", "notice", "max_runtime", "zone_events"});
+  expect_map(ctx, node, path, scenario_child_keys("pools.NAME.preemption"));
   if (node["time_to_preemption"]) {
     p.has_time_to_preemption = true;
     p.time_to_preemption_s =
@@ -621,9 +750,9 @@ void read_preemption(const Context& ctx, const YAML::Node& node, const std::stri
   }
   if (node["max_runtime"])
     p.max_runtime_s =
-        read_duration(ctx, node["max_runtime"], join_path(path, "max_runtime"), false);
+        read_key_duration(ctx, node["max_runtime"], join_path(path, "max_runtime"));
   if (node["notice"])
-    p.notice_s = read_duration(ctx, node["notice"], join_path(path, "notice"), true);
+    p.notice_s = read_key_duration(ctx, node["notice"], join_path(path, "notice"));
   if (node["zone_events"]) {
     p.has_zone_events = true;
     p.zone_event_gap_s =
@@ -714,7 +843,7 @@ class AvailabilityJson : public detail::JsonVisitor {
 /// from a CSV column with an explicit step.
 void read_availability(const Context& ctx, const YAML::Node& node, const std::string& path,
                        PoolSpec& p) {
-  expect_map(ctx, node, path, {"file", "column", "step", "gpus_per_instance", "start"});
+  expect_map(ctx, node, path, scenario_child_keys("pools.NAME.availability"));
   const YAML::Node file_node = require(ctx, node, path, "file", "a JSON or CSV trace file");
   const std::string fpath = join_path(path, "file");
   p.availability_file = read_string(ctx, file_node, fpath);
@@ -744,17 +873,14 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
     const std::string column = node["column"]
                                    ? read_string(ctx, node["column"], join_path(path, "column"))
                                    : std::string("available");
-    p.availability_step_s = read_duration(
-        ctx, require(ctx, node, path, "step", "the time between rows of the CSV trace"),
-        join_path(path, "step"), false);
+    p.availability_step_s = read_key_duration(ctx, require(ctx, node, path, "step", "the time between rows of the CSV trace"), join_path(path, "step"));
     p.availability = read_csv_column(ctx, file_node, fpath, p.availability_file, column);
     for (double v : p.availability)
       if (!(v >= 0)) ctx.fail(file_node, fpath, "column '" + column + "' must hold counts >= 0");
   }
   if (p.availability.empty()) ctx.fail(file_node, fpath, "the availability trace has no rows");
   if (node["gpus_per_instance"])
-    p.gpus_per_instance = static_cast<double>(read_integer(
-        ctx, node["gpus_per_instance"], join_path(path, "gpus_per_instance"), 1, 1024));
+    p.gpus_per_instance = static_cast<double>(read_key_integer(ctx, node["gpus_per_instance"], join_path(path, "gpus_per_instance")));
   if (node["start"])
     p.availability_start_s =
         read_trace_start(ctx, node["start"], join_path(path, "start"), p.availability_random_start);
@@ -772,10 +898,9 @@ void read_price_process(const Context& ctx, const YAML::Node& node, const std::s
       {{"trace", CompiledPool::kTracePrice},
        {"mean_reverting", CompiledPool::kMeanRevertingPrice}});
   p.price_step_s =
-      read_duration(ctx, require(ctx, node, path, "step", "how often the price changes, e.g. 1h"),
-                    join_path(path, "step"), false);
+      read_key_duration(ctx, require(ctx, node, path, "step", "how often the price changes, e.g. 1h"), join_path(path, "step"));
   if (p.price_model == CompiledPool::kTracePrice) {
-    expect_map(ctx, node, path, {"model", "file", "column", "step", "start"});
+    expect_map(ctx, node, path, scenario_child_keys("pools.NAME.price_process", "model", "trace"));
     const YAML::Node file_node = require(ctx, node, path, "file", "a CSV of prices");
     const std::string column = node["column"]
                                    ? read_string(ctx, node["column"], join_path(path, "column"))
@@ -794,13 +919,9 @@ void read_price_process(const Context& ctx, const YAML::Node& node, const std::s
           read_trace_start(ctx, node["start"], join_path(path, "start"), p.price_random_start);
   } else {
     expect_map(ctx, node, path,
-               {"model", "volatility_per_sqrt_hour", "reversion_per_hour", "step"});
-    p.price_volatility_per_sqrt_hour = read_number_in(
-        ctx, require(ctx, node, path, "volatility_per_sqrt_hour", "sigma of the log-price"),
-        join_path(path, "volatility_per_sqrt_hour"), 0, false, "a volatility >= 0");
-    p.price_reversion_per_hour = read_number_in(
-        ctx, require(ctx, node, path, "reversion_per_hour", "theta, the pull to the level"),
-        join_path(path, "reversion_per_hour"), 0, true, "a rate > 0 per hour");
+               scenario_child_keys("pools.NAME.price_process", "model", "mean_reverting"));
+    p.price_volatility_per_sqrt_hour = read_key_number(ctx, require(ctx, node, path, "volatility_per_sqrt_hour", "sigma of the log-price"), join_path(path, "volatility_per_sqrt_hour"));
+    p.price_reversion_per_hour = read_key_number(ctx, require(ctx, node, path, "reversion_per_hour", "theta, the pull to the level"), join_path(path, "reversion_per_hour"));
   }
 }
 
@@ -817,41 +938,10 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
                                               {"owned", PurchaseOption::owned},
                                               {"marketplace", PurchaseOption::marketplace},
                                               {"serverless", PurchaseOption::serverless}});
-  // Each purchase option has its own price keys; the rest are common.
-  std::vector<std::string> keys = {"provider", "region", "gpu",           "gpu_memory_gb",
-                                   "purchase", "speed",  "gpus_per_node", "interconnect"};
-  if (p.purchase != PurchaseOption::serverless) keys.push_back("provisioning_delay");
-  if (p.purchase != PurchaseOption::reserved && p.purchase != PurchaseOption::owned &&
-      p.purchase != PurchaseOption::serverless)
-    keys.push_back("slowdown");
-  // Pools that can host inference replicas describe their cold start.
-  if (p.purchase != PurchaseOption::spot && p.purchase != PurchaseOption::marketplace)
-    keys.push_back("cold_start");
-  switch (p.purchase) {
-    case PurchaseOption::on_demand:
-      keys.insert(keys.end(),
-                  {"price_usd_per_gpu_hour", "catalog_row", "price_process", "billing_increment",
-                   "billing_minimum", "quota", "availability", "stockout"});
-      break;
-    case PurchaseOption::serverless:
-      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "price_usd_per_gpu_second", "catalog_row",
-                               "billing_increment", "billing_minimum", "quota", "bill_idle"});
-      break;
-    case PurchaseOption::spot:
-    case PurchaseOption::marketplace:
-      keys.insert(keys.end(),
-                  {"price_usd_per_gpu_hour", "catalog_row", "price_process", "billing_increment",
-                   "billing_minimum", "quota", "preemption", "availability", "stockout"});
-      break;
-    case PurchaseOption::reserved:
-      keys.insert(keys.end(), {"price_usd_per_gpu_hour", "count"});
-      break;
-    case PurchaseOption::owned:
-      keys.insert(keys.end(),
-                  {"count", "capex_usd_per_gpu", "amortize_years", "opex_usd_per_gpu_hour"});
-      break;
-  }
-  expect_map(ctx, node, path, keys);
+  // Each purchase option takes the keys the key table marks for it.
+  expect_map(ctx, node, path,
+             scenario_child_keys("pools.NAME", "purchase",
+                                 node["purchase"] ? node["purchase"].Scalar() : "on_demand"));
 
   if (node["provider"]) {
     std::vector<std::string> names;
@@ -886,21 +976,16 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
     p.gpu = read_string(ctx, require(ctx, node, path, "gpu", "the GPU model, e.g. H100"),
                         join_path(path, "gpu"));
   if (node["gpu_memory_gb"])
-    p.gpu_memory_gb = read_number_in(ctx, node["gpu_memory_gb"], join_path(path, "gpu_memory_gb"),
-                                     0, true, "GB of memory per GPU, > 0");
+    p.gpu_memory_gb = read_key_number(ctx, node["gpu_memory_gb"], join_path(path, "gpu_memory_gb"));
   const bool committed =
       p.purchase == PurchaseOption::reserved || p.purchase == PurchaseOption::owned;
   const char* size_key = committed ? "count" : "quota";
   // A serverless pool without a quota gets what its services' max_replicas need (set later).
   if (p.purchase != PurchaseOption::serverless || node["quota"])
-    p.quota_gpus = static_cast<uint32_t>(read_integer(
-        ctx,
-        require(ctx, node, path, size_key,
-                committed ? "the number of GPUs committed" : "the most GPUs held at once"),
-        join_path(path, size_key), 1, kMaxTotalQuotaGpus));
+    p.quota_gpus = static_cast<uint32_t>(read_key_integer(ctx, require(ctx, node, path, size_key,
+                committed ? "the number of GPUs committed" : "the most GPUs held at once"), join_path(path, size_key)));
   auto price = [&](const char* key, const std::string& what) {
-    return read_number_in(ctx, require(ctx, node, path, key, what), join_path(path, key), 0, false,
-                          what);
+    return read_key_number(ctx, require(ctx, node, path, key, what), join_path(path, key));
   };
   switch (p.purchase) {
     case PurchaseOption::on_demand:
@@ -945,9 +1030,7 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
       break;
     case PurchaseOption::owned: {
       const double capex = price("capex_usd_per_gpu", "a purchase price >= 0 USD per GPU");
-      const double years = read_number_in(
-          ctx, require(ctx, node, path, "amortize_years", "years over which to spread the capex"),
-          join_path(path, "amortize_years"), 0, true, "a number of years > 0");
+      const double years = read_key_number(ctx, require(ctx, node, path, "amortize_years", "years over which to spread the capex"), join_path(path, "amortize_years"));
       const double opex = node["opex_usd_per_gpu_hour"] ? price("opex_usd_per_gpu_hour",
                                                                 "power and operations >= 0 USD "
                                                                 "per GPU-hour")
@@ -958,13 +1041,12 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   }
   if (node["billing_increment"])
     p.billing_increment_s =
-        read_duration(ctx, node["billing_increment"], join_path(path, "billing_increment"), false);
+        read_key_duration(ctx, node["billing_increment"], join_path(path, "billing_increment"));
   if (node["billing_minimum"])
     p.billing_minimum_s =
-        read_duration(ctx, node["billing_minimum"], join_path(path, "billing_minimum"), true);
+        read_key_duration(ctx, node["billing_minimum"], join_path(path, "billing_minimum"));
   if (node["speed"])
-    p.speed = read_number_in(ctx, node["speed"], join_path(path, "speed"), 0, true,
-                             "a throughput > 0 relative to the reference GPU");
+    p.speed = read_key_number(ctx, node["speed"], join_path(path, "speed"));
   if (node["provisioning_delay"]) {
     p.has_provisioning_delay = true;
     p.provisioning_delay_s =
@@ -975,16 +1057,16 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   if (node["stockout"]) {
     const YAML::Node so = node["stockout"];
     const std::string spath = join_path(path, "stockout");
-    expect_map(ctx, so, spath, {"probability", "retry_after"});
-    p.stockout_probability = read_number_in(
-        ctx, require(ctx, so, spath, "probability", "the share of launches that fail, 0 to 1"),
-        spath + ".probability", 0, false, "a probability from 0 to 1 (1 excluded)");
-    if (p.stockout_probability >= 1)
-      ctx.fail(so["probability"], spath + ".probability",
+    expect_map(ctx, so, spath, scenario_child_keys("pools.NAME.stockout"));
+    const YAML::Node probability =
+        require(ctx, so, spath, "probability", "the share of launches that fail, 0 to 1");
+    if (read_number(ctx, probability, spath + ".probability") >= 1)
+      ctx.fail(probability, spath + ".probability",
                "must be below 1 (a pool that never launches would stall its jobs); use a "
                "smaller probability or remove the pool");
+    p.stockout_probability = read_key_number(ctx, probability, spath + ".probability");
     if (so["retry_after"])
-      p.stockout_retry_s = read_duration(ctx, so["retry_after"], spath + ".retry_after", false);
+      p.stockout_retry_s = read_key_duration(ctx, so["retry_after"], spath + ".retry_after");
   }
   if (node["slowdown"]) {
     p.has_slowdown = true;
@@ -1003,24 +1085,21 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   }
   if (node["gpus_per_node"])
     p.gpus_per_node = static_cast<uint32_t>(
-        read_integer(ctx, node["gpus_per_node"], join_path(path, "gpus_per_node"), 1, 1024));
+        read_key_integer(ctx, node["gpus_per_node"], join_path(path, "gpus_per_node")));
   if (node["interconnect"]) {
     const YAML::Node ic = node["interconnect"];
     const std::string ipath = join_path(path, "interconnect");
-    expect_map(ctx, ic, ipath, {"latency", "bandwidth_gbps"});
+    expect_map(ctx, ic, ipath, scenario_child_keys("pools.NAME.interconnect"));
     if (!node["gpus_per_node"])
       ctx.fail(ic, ipath, "needs gpus_per_node on the pool (the interconnect links its nodes)");
     p.interconnect_latency_s =
-        read_duration(ctx, require(ctx, ic, ipath, "latency", "one-way latency between nodes"),
-                      ipath + ".latency", true);
-    p.interconnect_gbps = read_number_in(
-        ctx, require(ctx, ic, ipath, "bandwidth_gbps", "bandwidth between nodes, Gbit/s"),
-        ipath + ".bandwidth_gbps", 0, true, "Gbit/s > 0");
+        read_key_duration(ctx, require(ctx, ic, ipath, "latency", "one-way latency between nodes"), ipath + ".latency");
+    p.interconnect_gbps = read_key_number(ctx, require(ctx, ic, ipath, "bandwidth_gbps", "bandwidth between nodes, Gbit/s"), ipath + ".bandwidth_gbps");
   }
   if (node["cold_start"]) {
     const YAML::Node cs = node["cold_start"];
     const std::string cpath = join_path(path, "cold_start");
-    expect_map(ctx, cs, cpath, {"container", "weights_gb_per_s", "snapshot_restore"});
+    expect_map(ctx, cs, cpath, scenario_child_keys("pools.NAME.cold_start"));
     if (cs["snapshot_restore"] && (cs["container"] || cs["weights_gb_per_s"]))
       ctx.fail(cs["snapshot_restore"], cpath + ".snapshot_restore",
                "a snapshot restore replaces the container start and the weights load; give "
@@ -1030,11 +1109,10 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
       p.container_start_s = read_distribution(ctx, cs["container"], cpath + ".container");
     }
     if (cs["weights_gb_per_s"])
-      p.weights_gb_per_s = read_number_in(ctx, cs["weights_gb_per_s"], cpath + ".weights_gb_per_s",
-                                          0, true, "GB/s > 0 (model weights loaded per second)");
+      p.weights_gb_per_s = read_key_number(ctx, cs["weights_gb_per_s"], cpath + ".weights_gb_per_s");
     if (cs["snapshot_restore"])
       p.snapshot_restore_s =
-          read_duration(ctx, cs["snapshot_restore"], cpath + ".snapshot_restore", true);
+          read_key_duration(ctx, cs["snapshot_restore"], cpath + ".snapshot_restore");
   }
   if (p.purchase == PurchaseOption::spot || p.purchase == PurchaseOption::marketplace) {
     // Reclaimed by its preemption model (node failures on a marketplace), its availability
@@ -1052,10 +1130,7 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
 /// A workload of kind inference: a service answering requests with replicas in one pool.
 JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                                      const std::string& path, const Scenario& s, JobClassSpec w) {
-  expect_map(
-      ctx, node, path,
-      {"name", "kind", "arrivals", "service", "pool", "gpus", "vram_gb", "model_gb", "concurrency",
-       "replicas", "autoscaling", "users_region", "slo", "queue_capacity", "response_kb"});
+  expect_map(ctx, node, path, scenario_child_keys("workloads[]", "kind", "inference"));
   ServiceSpec& svc = w.service;
   std::vector<std::string> pool_names;
   for (const auto& p : s.pools) pool_names.push_back(p.name);
@@ -1090,28 +1165,26 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
   }
   if (node["gpus"])
     w.gpus = static_cast<uint32_t>(
-        read_integer(ctx, node["gpus"], join_path(path, "gpus"), 1, kMaxTotalQuotaGpus));
+        read_key_integer(ctx, node["gpus"], join_path(path, "gpus")));
   if (node["vram_gb"])
-    w.vram_gb = read_number_in(ctx, node["vram_gb"], join_path(path, "vram_gb"), 0, true,
-                               "GB of GPU memory per GPU, > 0");
+    w.vram_gb = read_key_number(ctx, node["vram_gb"], join_path(path, "vram_gb"));
   if (!fits_memory(w, pool))
     ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
              "a replica needing " + text::format_number(w.vram_gb) + " GB per GPU does not fit " +
                  "pool \"" + svc.pool + "\" (" + text::format_number(pool.gpu_memory_gb) +
                  " GB per GPU)");
   if (node["model_gb"])
-    svc.model_gb = read_number_in(ctx, node["model_gb"], join_path(path, "model_gb"), 0, false,
-                                  "GB of weights >= 0");
+    svc.model_gb = read_key_number(ctx, node["model_gb"], join_path(path, "model_gb"));
   if (node["concurrency"])
     svc.concurrency = static_cast<uint32_t>(
-        read_integer(ctx, node["concurrency"], join_path(path, "concurrency"), 1, 4096));
+        read_key_integer(ctx, node["concurrency"], join_path(path, "concurrency")));
   svc.target_concurrency = svc.concurrency;
   if (node["replicas"] && node["autoscaling"])
     ctx.fail(node["replicas"], join_path(path, "replicas"),
              "give either a fixed count (replicas) or autoscaling, not both");
   if (node["replicas"]) {
     svc.min_replicas = svc.max_replicas = static_cast<uint32_t>(
-        read_integer(ctx, node["replicas"], join_path(path, "replicas"), 1, 100000));
+        read_key_integer(ctx, node["replicas"], join_path(path, "replicas")));
     svc.idle_timeout_s = std::numeric_limits<double>::infinity();
   } else {
     const YAML::Node as =
@@ -1119,28 +1192,25 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                 "the replica policy: autoscaling: {min_replicas, max_replicas, idle_timeout, "
                 "target_concurrency}, or a fixed count: replicas: N");
     const std::string apath = join_path(path, "autoscaling");
-    expect_map(ctx, as, apath,
-               {"min_replicas", "max_replicas", "idle_timeout", "target_concurrency"});
+    expect_map(ctx, as, apath, scenario_child_keys("workloads[].autoscaling"));
     if (as["min_replicas"])
       svc.min_replicas = static_cast<uint32_t>(
-          read_integer(ctx, as["min_replicas"], apath + ".min_replicas", 0, 100000));
+          read_key_integer(ctx, as["min_replicas"], apath + ".min_replicas"));
     svc.max_replicas = static_cast<uint32_t>(
-        read_integer(ctx, require(ctx, as, apath, "max_replicas", "the most replicas at once"),
-                     apath + ".max_replicas", 1, 100000));
+        read_key_integer(ctx, require(ctx, as, apath, "max_replicas", "the most replicas at once"), apath + ".max_replicas"));
     if (svc.min_replicas > svc.max_replicas)
       ctx.fail(as["min_replicas"], apath + ".min_replicas",
                "must be at most max_replicas (" + std::to_string(svc.max_replicas) + ")");
     svc.idle_timeout_s = std::numeric_limits<double>::infinity();
     if (as["idle_timeout"])
-      svc.idle_timeout_s = read_duration(ctx, as["idle_timeout"], apath + ".idle_timeout", false);
+      svc.idle_timeout_s = read_key_duration(ctx, as["idle_timeout"], apath + ".idle_timeout");
     else if (svc.min_replicas < svc.max_replicas)
       ctx.fail(as, apath,
                "needs idle_timeout (how long a replica stays warm without requests before it "
                "stops), e.g. idle_timeout: 5min");
     if (as["target_concurrency"]) {
       svc.target_concurrency =
-          read_number_in(ctx, as["target_concurrency"], apath + ".target_concurrency", 0, true,
-                         "requests per replica, > 0");
+          read_key_number(ctx, as["target_concurrency"], apath + ".target_concurrency");
       if (svc.target_concurrency > svc.concurrency)
         ctx.fail(as["target_concurrency"], apath + ".target_concurrency",
                  "must be at most the concurrency per replica (" + std::to_string(svc.concurrency) +
@@ -1163,17 +1233,15 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
   if (node["slo"]) {
     const YAML::Node slo = node["slo"];
     const std::string spath = join_path(path, "slo");
-    expect_map(ctx, slo, spath, {"latency"});
+    expect_map(ctx, slo, spath, scenario_child_keys("workloads[].slo"));
     svc.slo_latency_s =
-        read_duration(ctx, require(ctx, slo, spath, "latency", "the latency bound, e.g. 2s"),
-                      spath + ".latency", false);
+        read_key_duration(ctx, require(ctx, slo, spath, "latency", "the latency bound, e.g. 2s"), spath + ".latency");
   }
   if (node["queue_capacity"])
     svc.queue_capacity = static_cast<uint32_t>(
-        read_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity"), 0, 1000000));
+        read_key_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity")));
   if (node["response_kb"])
-    svc.response_kb = read_number_in(ctx, node["response_kb"], join_path(path, "response_kb"), 0,
-                                     false, "KB per response >= 0");
+    svc.response_kb = read_key_number(ctx, node["response_kb"], join_path(path, "response_kb"));
   const uint64_t need = static_cast<uint64_t>(svc.max_replicas) * w.gpus;
   if (pool.quota_gpus > 0 && w.gpus > pool.quota_gpus)
     ctx.fail(node["gpus"] ? node["gpus"] : node, join_path(path, "gpus"),
@@ -1201,15 +1269,13 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
                                         {"batch", WorkloadKind::batch},
                                         {"inference", WorkloadKind::inference}});
   if (w.kind == WorkloadKind::inference) return read_inference_workload(ctx, node, path, s, w);
-  expect_map(ctx, node, path,
-             {"name", "kind", "gpus", "priority", "work", "arrivals", "placement", "vram_gb",
-              "data", "checkpoint", "deadline", "fallback", "sync"});
+  expect_map(ctx, node, path, scenario_child_keys("workloads[]", "kind", "batch"));
   if (node["gpus"])
     w.gpus = static_cast<uint32_t>(
-        read_integer(ctx, node["gpus"], join_path(path, "gpus"), 1, kMaxTotalQuotaGpus));
+        read_key_integer(ctx, node["gpus"], join_path(path, "gpus")));
   if (node["priority"])
     w.priority = static_cast<int32_t>(
-        read_integer(ctx, node["priority"], join_path(path, "priority"), -1000000, 1000000));
+        read_key_integer(ctx, node["priority"], join_path(path, "priority")));
   w.arrivals = read_arrivals(
       ctx, require(ctx, node, path, "arrivals", "an arrival process (poisson, nhpp, trace)"),
       join_path(path, "arrivals"));
@@ -1253,14 +1319,12 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
   }
 
   if (node["vram_gb"])
-    w.vram_gb = read_number_in(ctx, node["vram_gb"], join_path(path, "vram_gb"), 0, true,
-                               "GB of GPU memory per GPU, > 0");
+    w.vram_gb = read_key_number(ctx, node["vram_gb"], join_path(path, "vram_gb"));
   if (node["data"]) {
     const YAML::Node data = node["data"];
     const std::string dpath = join_path(path, "data");
-    expect_map(ctx, data, dpath, {"size_gb", "region"});
-    w.data_gb = read_number_in(ctx, require(ctx, data, dpath, "size_gb", "GB each run fetches"),
-                               dpath + ".size_gb", 0, false, "GB >= 0");
+    expect_map(ctx, data, dpath, scenario_child_keys("workloads[].data"));
+    w.data_gb = read_key_number(ctx, require(ctx, data, dpath, "size_gb", "GB each run fetches"), dpath + ".size_gb");
     std::vector<std::string> region_names;
     for (const auto& r : s.regions) region_names.push_back(r.name);
     w.data_region =
@@ -1270,48 +1334,45 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
   if (node["checkpoint"]) {
     const YAML::Node ck = node["checkpoint"];
     const std::string cpath = join_path(path, "checkpoint");
-    expect_map(ctx, ck, cpath, {"interval", "write", "restart", "size_gb"});
+    expect_map(ctx, ck, cpath, scenario_child_keys("workloads[].checkpoint"));
     if (ck["size_gb"])
       w.checkpoint_size_gb =
-          read_number_in(ctx, ck["size_gb"], cpath + ".size_gb", 0, false, "GB >= 0");
+          read_key_number(ctx, ck["size_gb"], cpath + ".size_gb");
     if (ck["interval"])
-      w.checkpoint_interval_s = read_duration(ctx, ck["interval"], cpath + ".interval", false);
-    if (ck["write"]) w.checkpoint_write_s = read_duration(ctx, ck["write"], cpath + ".write", true);
-    if (ck["restart"]) w.restart_s = read_duration(ctx, ck["restart"], cpath + ".restart", true);
+      w.checkpoint_interval_s = read_key_duration(ctx, ck["interval"], cpath + ".interval");
+    if (ck["write"]) w.checkpoint_write_s = read_key_duration(ctx, ck["write"], cpath + ".write");
+    if (ck["restart"]) w.restart_s = read_key_duration(ctx, ck["restart"], cpath + ".restart");
   }
   if (node["deadline"])
-    w.deadline_s = read_duration(ctx, node["deadline"], join_path(path, "deadline"), false);
+    w.deadline_s = read_key_duration(ctx, node["deadline"], join_path(path, "deadline"));
   if (node["fallback"]) {
     const YAML::Node fb = node["fallback"];
     const std::string fpath = join_path(path, "fallback");
-    expect_map(ctx, fb, fpath, {"after_preemptions", "when_slack_below"});
+    expect_map(ctx, fb, fpath, scenario_child_keys("workloads[].fallback"));
     if (fb["after_preemptions"])
       w.fallback_after_preemptions = static_cast<uint32_t>(
-          read_integer(ctx, fb["after_preemptions"], fpath + ".after_preemptions", 0, 1000000));
+          read_key_integer(ctx, fb["after_preemptions"], fpath + ".after_preemptions"));
     if (fb["when_slack_below"]) {
       if (w.deadline_s <= 0)
         ctx.fail(fb["when_slack_below"], fpath + ".when_slack_below",
                  "needs a deadline on the workload (slack = time to the deadline minus the work "
                  "left)");
       w.fallback_slack_s =
-          read_duration(ctx, fb["when_slack_below"], fpath + ".when_slack_below", true);
+          read_key_duration(ctx, fb["when_slack_below"], fpath + ".when_slack_below");
     }
   }
 
   if (node["sync"]) {
     const YAML::Node sy = node["sync"];
     const std::string spath = join_path(path, "sync");
-    expect_map(ctx, sy, spath, {"step", "gradient_gb"});
+    expect_map(ctx, sy, spath, scenario_child_keys("workloads[].sync"));
     if (w.arrivals.kind == ArrivalKind::trace)
       ctx.fail(sy, spath,
                "needs the GPUs of every job of the class (gpus), but a trace gives them job by "
                "job; remove sync or use a poisson or nhpp workload");
     w.sync_step_s =
-        read_duration(ctx, require(ctx, sy, spath, "step", "the compute time of one training step"),
-                      spath + ".step", false);
-    w.sync_gradient_gb = read_number_in(
-        ctx, require(ctx, sy, spath, "gradient_gb", "GB all-reduced after every step"),
-        spath + ".gradient_gb", 0, false, "GB >= 0");
+        read_key_duration(ctx, require(ctx, sy, spath, "step", "the compute time of one training step"), spath + ".step");
+    w.sync_gradient_gb = read_key_number(ctx, require(ctx, sy, spath, "gradient_gb", "GB all-reduced after every step"), spath + ".gradient_gb");
     for (const auto& name : w.placement) {
       const PoolSpec& p = s.pools[s.pool_index(name)];
       if (p.gpus_per_node > 0 && p.gpus_per_node < w.gpus && p.interconnect_gbps <= 0)
@@ -1394,7 +1455,7 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
 }
 
 PolicySpec read_policy(const Context& ctx, const YAML::Node& node, const std::string& path) {
-  expect_map(ctx, node, path, {"queue", "backfill", "queue_capacity"});
+  expect_map(ctx, node, path, scenario_child_keys("policy"));
   PolicySpec p;
   if (node["queue"])
     p.discipline =
@@ -1406,7 +1467,7 @@ PolicySpec read_policy(const Context& ctx, const YAML::Node& node, const std::st
   if (node["backfill"]) p.backfill = read_bool(ctx, node["backfill"], join_path(path, "backfill"));
   if (node["queue_capacity"]) {
     p.queue_capacity = static_cast<uint32_t>(
-        read_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity"), 0, 100000000));
+        read_key_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity")));
     p.queue_capacity_set = true;
   }
   return p;
@@ -1559,9 +1620,7 @@ class ErrorList {
 Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   ErrorList errors;
   Scenario s;
-  const std::vector<std::string> top_keys{
-      "name",      "description", "horizon", "warmup",    "seed",   "replications", "catalog",
-      "providers", "regions",     "pools",   "workloads", "policy", "timeseries"};
+  const std::vector<std::string> top_keys = scenario_child_keys("");
   errors.attempt([&] { expect_map(ctx, root, "", top_keys); });
   // A required key that is missing because it was misspelt is reported once, as the typo.
   std::set<std::string> misspelt;
@@ -1587,7 +1646,7 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   });
   errors.attempt([&] {
     if (!root["warmup"]) return;
-    s.warmup_s = read_duration(ctx, root["warmup"], "warmup", true);
+    s.warmup_s = read_key_duration(ctx, root["warmup"], "warmup");
     if (horizon_ok && s.warmup_s >= s.horizon_s)
       ctx.fail(root["warmup"], "warmup",
                "must be shorter than the horizon (" + text::format_duration(s.horizon_s) + ")");
@@ -1597,18 +1656,16 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   });
   errors.attempt([&] {
     if (root["replications"])
-      s.replications = static_cast<uint64_t>(read_integer(
-          ctx, root["replications"], "replications", 1, static_cast<int64_t>(kMaxReplications)));
+      s.replications = static_cast<uint64_t>(read_key_integer(ctx, root["replications"], "replications"));
   });
   // Everything below depends on the horizon.
   if (!horizon_ok) errors.throw_if_any(ctx.origin);
   errors.attempt([&] {
     if (!root["timeseries"]) return;
     const YAML::Node ts = root["timeseries"];
-    expect_map(ctx, ts, "timeseries", {"step"});
+    expect_map(ctx, ts, "timeseries", scenario_child_keys("timeseries"));
     s.timeseries_step_s =
-        read_duration(ctx, require(ctx, ts, "timeseries", "step", "a bin width such as 1h"),
-                      "timeseries.step", false);
+        read_key_duration(ctx, require(ctx, ts, "timeseries", "step", "a bin width such as 1h"), "timeseries.step");
     const double bins = s.timeseries_bins();
     if (bins > kMaxTimeseriesBins)
       ctx.fail(ts["step"], "timeseries.step",
@@ -1616,6 +1673,10 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
                    std::to_string(kMaxTimeseriesBins) + " are supported (use a wider step)");
   });
 
+  // The policy depends on nothing else.
+  errors.attempt([&] {
+    if (root["policy"]) s.policy = read_policy(ctx, root["policy"], "policy");
+  });
   const bool providers_ok = errors.attempt([&] {
     if (!root["providers"]) return;
     const YAML::Node providers = root["providers"];
@@ -1626,7 +1687,7 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
       const std::string path = "providers." + name;
       ProviderSpec p{name, ProviderKind::hyperscaler};
       if (kv.second.IsMap()) {
-        expect_map(ctx, kv.second, path, {"kind"});
+        expect_map(ctx, kv.second, path, scenario_child_keys("providers.NAME"));
         if (kv.second["kind"])
           p.kind = read_choice<ProviderKind>(ctx, kv.second["kind"], path + ".kind",
                                              {{"hyperscaler", ProviderKind::hyperscaler},
@@ -1651,9 +1712,9 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
       r.name = kv.first.Scalar();
       const std::string path = "regions." + r.name;
       if (kv.second.IsMap()) {
-        expect_map(ctx, kv.second, path, {"latency_ms", "bandwidth_gbps", "egress_usd_per_gb"});
+        expect_map(ctx, kv.second, path, scenario_child_keys("regions.NAME"));
         // A map from other regions to a number: latency (ms >= 0) or bandwidth (Gbit/s > 0).
-        auto read_links = [&](const char* key, bool positive, const std::string& valid,
+        auto read_links = [&](const char* key, const std::string& valid,
                               std::map<std::string, double>& into) {
           const YAML::Node links = kv.second[key];
           if (!links) return;
@@ -1662,15 +1723,14 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
           for (const auto& l : links) {
             const std::string lpath = path + "." + key + "." + l.first.Scalar();
             const std::string other = read_reference(ctx, l.first, lpath, region_names, "region");
-            into[other] = read_number_in(ctx, l.second, lpath, 0, positive, valid);
+            into[other] = read_key_number(ctx, l.second, lpath);
           }
         };
-        read_links("latency_ms", false, "ms >= 0", r.latency_ms);
-        read_links("bandwidth_gbps", true, "Gbit/s > 0", r.bandwidth_gbps);
+        read_links("latency_ms", "ms >= 0", r.latency_ms);
+        read_links("bandwidth_gbps", "Gbit/s > 0", r.bandwidth_gbps);
         if (kv.second["egress_usd_per_gb"])
           r.egress_usd_per_gb =
-              read_number_in(ctx, kv.second["egress_usd_per_gb"], path + ".egress_usd_per_gb", 0,
-                             false, "a price >= 0 USD per GB");
+              read_key_number(ctx, kv.second["egress_usd_per_gb"], path + ".egress_usd_per_gb");
       } else if (!kv.second.IsNull()) {
         ctx.fail(kv.second, path, "must be a mapping (e.g. {latency_ms: {us-west: 62}}) or empty");
       }
@@ -1749,9 +1809,6 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   }
   // Services share pools: checked across every workload once each is sound.
   if (workloads_ok) errors.attempt([&] { check_service_pools(ctx, workloads, s); });
-  errors.attempt([&] {
-    if (root["policy"]) s.policy = read_policy(ctx, root["policy"], "policy");
-  });
   errors.throw_if_any(ctx.origin);
   return s;
 }

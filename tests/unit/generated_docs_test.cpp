@@ -6,9 +6,14 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iterator>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "gpucap/metrics.hpp"
+#include "gpucap/scenario_error.hpp"
+#include "gpucap/scenario_keys.hpp"
+#include "gpucap/scenario_loader.hpp"
 
 namespace {
 
@@ -75,6 +80,81 @@ TEST(GeneratedDocs, ResultsFormatListsEveryMetricAndItsCount) {
   check_part(file, "scalar-metrics",
              metric_table(gpucap::kScalarMetricInfo, gpucap::kScalarMetricCount));
   check_part(file, "pool-metrics", metric_table(gpucap::kPoolMetricInfo, gpucap::kPoolMetricCount));
+}
+
+TEST(GeneratedDocs, ScenarioFormatKeyTablesComeFromTheKeyTable) {
+  const fs::path file = kDocs / "scenario-format.md";
+  std::set<std::string> tables;
+  for (const gpucap::ScenarioKey& k : gpucap::scenario_keys())
+    if (*k.doc_table) tables.insert(k.doc_table);
+  EXPECT_EQ(tables.size(), 24u);
+  for (const std::string& table : tables)
+    check_part(file, "keys-" + table, gpucap::scenario_keys_markdown(table));
+}
+
+/// The text of the complete example of docs/scenario-format.md (its first yaml block).
+std::string complete_example() {
+  std::ifstream in(kDocs / "scenario-format.md", std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t begin = text.find("```yaml\n") + 8;
+  return text.substr(begin, text.find("```", begin) - begin);
+}
+
+/// One error example: the complete example with an edit of its text and overrides.
+struct ErrorExample {
+  std::string comment;
+  std::string replace, with;
+  std::vector<std::string> overrides;
+};
+
+std::string error_examples() {
+  const std::vector<ErrorExample> examples = {
+      {"`quota` misspelt `qouta` on line 19", "    quota: 32", "    qouta: 32", {}},
+      {"`median: 6 hours` on line 27", "median: 6h,", "median: 6 hours,", {}},
+      {"", "", "", {"workloads.finetune.gpus=64"}},
+      {"", "", "", {"pools.hyperscaler-h100.purchase=spot"}},
+      {"the Lambda row has no spot price", "", "", {"pools.gpucloud-h100.purchase=spot"}},
+      {"priced from the row's on-demand price", "", "", {"pools.gpucloud-h100.purchase=marketplace"}},
+      {"",
+       "",
+       "",
+       {"pools.hyperscaler-h100.purchase=marketplace",
+        "pools.hyperscaler-h100.preemption={notice: 2min}"}},
+      {"`catalog:` line removed",
+       "catalog: ../data/gpu_prices.csv   # price catalog, relative to this file\n", "", {}},
+      {"a slowdown is a plain factor", "", "", {"pools.hyperscaler-h100.slowdown=1.5d"}},
+      {"three mistakes", "seed: 42", "seed: -1",
+       {"pools.gpucloud-h100.quota=0", "policy.queue=lifo"}},
+      {"the parameters of a time take time units", "", "",
+       {"workloads.eval.work={dist: gamma, mean: 40min, cv: 0}"}},
+  };
+  const std::string origin = "scenarios/team.yaml";
+  const std::string base_dir = std::string(GPUCAP_SOURCE_DIR) + "/scenarios";
+  std::string out = "```\n";
+  for (const ErrorExample& e : examples) {
+    std::string text = complete_example();
+    if (!e.replace.empty()) {
+      const std::size_t at = text.find(e.replace);
+      EXPECT_NE(at, std::string::npos) << e.replace;
+      if (at != std::string::npos) text.replace(at, e.replace.size(), e.with);
+    }
+    std::string command = "$ gpucap validate " + origin;
+    for (const std::string& o : e.overrides)
+      command += " --set " + (o.find(' ') == std::string::npos ? o : "'" + o + "'");
+    if (!e.comment.empty()) command += "   # " + e.comment;
+    std::string message = "(valid)";
+    try {
+      gpucap::parse_scenario(text, origin, base_dir, e.overrides);
+    } catch (const gpucap::ScenarioError& error) {
+      message = std::string("gpucap: invalid scenario: ") + error.what();
+    }
+    out += (&e == &examples.front() ? "" : "\n") + command + "\n" + message + "\n";
+  }
+  return out + "```\n";
+}
+
+TEST(GeneratedDocs, ScenarioFormatErrorExamplesAreTheLoadersOwnMessages) {
+  check_part(kDocs / "scenario-format.md", "error-examples", error_examples());
 }
 
 }  // namespace

@@ -207,8 +207,8 @@ TEST_F(ScenarioLoader, UnknownPoolKeySuggestsTheNearestOne) {
   EXPECT_EQ(error_of(edit("    quota: 8", "    qouta: 8")),
             "test.yaml:9:5: pools.gpus.qouta: unknown key 'qouta' (did you mean 'quota'?); valid "
             "keys: provider, region, gpu, gpu_memory_gb, purchase, speed, gpus_per_node, "
-            "interconnect, provisioning_delay, slowdown, cold_start, price_usd_per_gpu_hour, "
-            "catalog_row, price_process, billing_increment, billing_minimum, quota, "
+            "interconnect, provisioning_delay, slowdown, price_usd_per_gpu_hour, catalog_row, "
+            "price_process, billing_increment, billing_minimum, quota, cold_start, "
             "availability, stockout");
 }
 

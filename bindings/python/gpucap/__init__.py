@@ -23,7 +23,16 @@ from ._core import (
     __version__,
 )
 from .results import CheapestPoint, Results, load_results
-from .run import backends, pool_metrics, run, scalar_metrics, sweep
+from .run import (
+    backends,
+    explain,
+    pool_metrics,
+    run,
+    scalar_metrics,
+    scenario_keys,
+    scenario_schema,
+    sweep,
+)
 from .scenario import Scenario
 
 __all__ = [
@@ -38,9 +47,12 @@ __all__ = [
     "ScenarioError",
     "__version__",
     "backends",
+    "explain",
     "load_results",
     "pool_metrics",
     "run",
     "scalar_metrics",
+    "scenario_keys",
+    "scenario_schema",
     "sweep",
 ]

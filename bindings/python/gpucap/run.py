@@ -202,6 +202,31 @@ def scalar_metrics() -> "Any":
     return pd.DataFrame(rows, columns=["metric", "unit", "description", "group"]).set_index("metric")
 
 
+def scenario_keys() -> "Any":
+    """Every key of the scenario format: a DataFrame indexed by key path (``pools.NAME.quota``,
+    ``workloads[].work``) with its type, unit kind and unit, range (``min``/``max`` and whether
+    each end is excluded; infinite when unbounded), choices, default, where it applies, what else
+    is valid, and its description. The loader reads the same table."""
+    import pandas as pd
+
+    return pd.DataFrame(_core.scenario_keys()).set_index("path")
+
+
+def scenario_schema() -> "Dict[str, Any]":
+    """The JSON Schema (draft 2020-12) of scenario files, as printed by ``gpucap schema``."""
+    import json
+
+    return json.loads(_core.scenario_schema())
+
+
+def explain(path: str) -> str:
+    """What ``gpucap explain PATH`` prints for a scenario key (e.g. ``"pools.quota"``)."""
+    text = _core.explain_key(path)
+    if not text:
+        raise KeyError(f"no scenario key {path!r}; see gpucap.scenario_keys()")
+    return text
+
+
 def pool_metrics() -> "Any":
     """The per-pool metrics: a DataFrame indexed by name with unit and description."""
     import pandas as pd

@@ -121,6 +121,9 @@ const char* key_type_name(KeyType type);
 /// "pools.a100.quota"), and the keys below it; empty when nothing matches.
 std::string explain_scenario_key(const std::string& path);
 
+/// The markdown key table `doc_table` of docs/scenario-format.md ("pools-common", ...).
+std::string scenario_keys_markdown(const std::string& doc_table);
+
 /// `gpucap schema`: a JSON Schema (draft 2020-12) of the scenario format, with descriptions.
 std::string scenario_json_schema();
 
