@@ -72,10 +72,8 @@ struct Context {
   std::vector<std::pair<std::string, std::string>> overrides;
 
   std::string where(const YAML::Node& node, const std::string& path) const {
-    for (const auto& [opath, value] : overrides) {
-      if (path == opath || path.rfind(opath + ".", 0) == 0 || path.rfind(opath + "[", 0) == 0)
-        return origin + ": (from --set " + text::excerpt(value) + ")";
-    }
+    if (const std::string* value = override_of(path))
+      return origin + ": (from --set " + text::excerpt(*value) + ")";
     const YAML::Mark mark = mark_of(node, path);
     if (mark.line < 0) {
       // A node without a place in the file: created by an override on its way to its key
@@ -91,6 +89,14 @@ struct Context {
       return origin;
     }
     return origin + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  }
+
+  /// The override (as given) whose value holds the key `path`, or nullptr.
+  const std::string* override_of(const std::string& path) const {
+    for (const auto& [opath, value] : overrides)
+      if (path == opath || path.rfind(opath + ".", 0) == 0 || path.rfind(opath + "[", 0) == 0)
+        return &value;
+    return nullptr;
   }
 
   /// The place in the file of `node`, the value at `path`: its own, or in a container an
@@ -137,7 +143,8 @@ struct Context {
                          const std::string& message) const {
     // Every value quoted in `message` is an excerpt already; the cap is a last line of defence
     // against keys and paths of hostile length.
-    const YAML::Mark mark = mark_of(node, path);
+    // A value from an override has no place in the file (its text's marks start at 0:0).
+    const YAML::Mark mark = override_of(path) ? YAML::Mark::null_mark() : mark_of(node, path);
     throw LocatedError(
         text::excerpt(where(node, path) + ": " + (path.empty() ? "" : path + ": ") + message,
                       kMaxMessageBytes),
@@ -747,6 +754,12 @@ void read_preemption(const Context& ctx, const YAML::Node& node, const std::stri
     p.has_time_to_preemption = true;
     p.time_to_preemption_s =
         read_distribution(ctx, node["time_to_preemption"], join_path(path, "time_to_preemption"));
+    // A run reclaimed the instant it starts would relaunch and be reclaimed again at the same
+    // time for ever.
+    if (!(p.time_to_preemption_s.mean() > 0))
+      ctx.fail(node["time_to_preemption"], join_path(path, "time_to_preemption"),
+               "the time to preemption must have a mean > 0 (a run reclaimed the instant it "
+               "starts would never end)");
   }
   if (node["max_runtime"])
     p.max_runtime_s =
@@ -1563,6 +1576,86 @@ void check_service_pools(const Context& ctx, const YAML::Node& workloads, Scenar
                  std::to_string(kMaxTotalQuotaGpus) + " are supported");
 }
 
+/// The most events one replication may be expected to process. At 10 to 20 M events/s per core
+/// that is a minute or more per replication; a scenario above it is almost always a unit
+/// mistake (a step of 1us meant as 1h, a rate per second meant per day), and one far above it
+/// would run for years. Every key that sets how often something recurs (arrivals, price steps,
+/// trace steps, zone-wide events, preemptions, maximum run times, stockout retries) is checked
+/// against it, so that every loop of a run is finite in practice, not only in principle.
+constexpr double kMaxEventsPerReplication = 1e9;
+
+/// Refuses a scenario whose recurring processes would make one replication process more than
+/// kMaxEventsPerReplication events: names the key of the largest contributor, its expected
+/// count and how it was estimated.
+void check_event_budget(const Context& ctx, const YAML::Node& root, const Scenario& s) {
+  struct Source {
+    double events;
+    YAML::Node node;
+    std::string path, how;
+  };
+  std::vector<Source> sources;
+  const double horizon = s.horizon_s;
+  const auto per = [&](double mean_gap_s) {
+    return mean_gap_s > 0 ? horizon / mean_gap_s : std::numeric_limits<double>::infinity();
+  };
+  const YAML::Node pools = root["pools"];
+  for (const PoolSpec& p : s.pools) {
+    const YAML::Node node = pools[p.name];
+    const std::string path = "pools." + p.name;
+    const double quota = std::max<double>(p.quota_gpus, 1);
+    if (p.price_model != CompiledPool::kFixedPrice)
+      sources.push_back({per(p.price_step_s), node["price_process"]["step"],
+                         path + ".price_process.step", "one price step per step over the horizon"});
+    if (!p.availability.empty())
+      sources.push_back({per(p.availability_step_s), node["availability"],
+                         path + ".availability", "up to one change per trace step"});
+    const YAML::Node preemption = node["preemption"];
+    if (p.has_zone_events)
+      sources.push_back({per(p.zone_event_gap_s.mean()), preemption["zone_events"],
+                         path + ".preemption.zone_events", "horizon / mean time between events"});
+    if (p.has_time_to_preemption)
+      sources.push_back({quota * per(p.time_to_preemption_s.mean()),
+                         preemption["time_to_preemption"], path + ".preemption.time_to_preemption",
+                         "GPUs of quota x horizon / mean time to preemption"});
+    if (p.max_runtime_s > 0)
+      sources.push_back({quota * per(p.max_runtime_s), preemption["max_runtime"],
+                         path + ".preemption.max_runtime",
+                         "GPUs of quota x horizon / max_runtime"});
+    if (p.stockout_probability > 0)
+      sources.push_back({per(p.stockout_retry_s), node["stockout"], path + ".stockout",
+                         "one retry per retry_after over the horizon"});
+  }
+  const YAML::Node workloads = root["workloads"];
+  for (std::size_t i = 0; i < s.workloads.size(); ++i) {
+    const ArrivalSpec& a = s.workloads[i].arrivals;
+    double expected = static_cast<double>(a.trace.size());
+    if (a.kind != ArrivalKind::trace) {
+      double multiplier = 1;
+      if (!a.profile.empty()) {
+        multiplier = 0;
+        for (double m : a.profile) multiplier += m / static_cast<double>(a.profile.size());
+      }
+      expected = a.rate_per_s * multiplier * horizon;
+    }
+    sources.push_back({expected, workloads[i]["arrivals"],
+                       "workloads[" + std::to_string(i) + "].arrivals", "rate x horizon"});
+  }
+  double total = 0;
+  const Source* largest = nullptr;
+  for (const Source& source : sources) {
+    total += source.events;
+    if (largest == nullptr || source.events > largest->events) largest = &source;
+  }
+  if (!(total > kMaxEventsPerReplication) || largest == nullptr) return;
+  ctx.fail(largest->node, largest->path,
+           "makes one replication process about " + text::format_number(largest->events) +
+               " events (" + largest->how + ", horizon " + text::format_duration(horizon) +
+               "); with the rest of the scenario about " + text::format_number(total) +
+               " in all, where at most " + text::format_number(kMaxEventsPerReplication) +
+               " are accepted (at 10-20 M events/s, a minute or more per replication); check "
+               "the unit or shorten the horizon");
+}
+
 /// Collects the problems of independent parts of a scenario, so that one run reports them all
 /// (up to kMaxListedErrors, in file order). A file that cannot be read is not collected: it
 /// stops the loading at once (InputFileError).
@@ -1809,6 +1902,8 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   }
   // Services share pools: checked across every workload once each is sound.
   if (workloads_ok) errors.attempt([&] { check_service_pools(ctx, workloads, s); });
+  // How many events a replication would process, once every part is sound.
+  if (workloads_ok && errors.empty()) errors.attempt([&] { check_event_budget(ctx, root, s); });
   errors.throw_if_any(ctx.origin);
   return s;
 }

@@ -12,3 +12,28 @@
 #define GPUCAP_HD
 #define GPUCAP_FORCEINLINE inline __attribute__((always_inline))
 #endif
+
+// GPUCAP_INVARIANT(condition, why): a fact the engine relies on to end every loop (time moves
+// forward, steps are positive, an index stays in its table). Checked in debug builds and in the
+// sanitizer and fuzz builds (-DGPUCAP_INVARIANTS=ON); a broken one prints where and why, then
+// aborts (traps on the device). Compiled out otherwise: the hot path pays nothing.
+#if defined(GPUCAP_INVARIANTS) || !defined(NDEBUG)
+#include <cstdio>
+#include <cstdlib>
+namespace gpucap::detail {
+GPUCAP_HD inline void invariant_failed(const char* condition, const char* why, const char* file,
+                                       int line) {
+#if defined(__CUDA_ARCH__)
+  printf("gpucap: invariant broken at %s:%d: %s (%s)\n", file, line, condition, why);
+  __trap();
+#else
+  std::fprintf(stderr, "gpucap: invariant broken at %s:%d: %s (%s)\n", file, line, condition, why);
+  std::abort();
+#endif
+}
+}  // namespace gpucap::detail
+#define GPUCAP_INVARIANT(condition, why) \
+  ((condition) ? (void)0 : ::gpucap::detail::invariant_failed(#condition, why, __FILE__, __LINE__))
+#else
+#define GPUCAP_INVARIANT(condition, why) ((void)0)
+#endif

@@ -344,6 +344,8 @@ class ReplicationEngine {
   // ---- time ---------------------------------------------------------------------------------
 
   GPUCAP_HD void advance_clock(double t) {
+    GPUCAP_INVARIANT(t >= now_ && t <= m_.horizon_s,
+                     "events leave the calendar in time order, none after the horizon");
     const double dt = m_.in_window(now_, t);
     if (dt > 0) {
       queue_area_ += static_cast<double>(queue_size_) * dt;
@@ -671,7 +673,11 @@ class ReplicationEngine {
   GPUCAP_HD double price_integral_at(uint32_t p, double t) {
     const CompiledPool& pool = m_.pools[p];
     PoolState& ps = pool_state_[p];
+    GPUCAP_INVARIANT(pool.price_step_s > 0 && t <= m_.horizon_s,
+                     "price steps are positive and asked for within the horizon");
     while (t >= ps.price_next_step_s) {
+      GPUCAP_INVARIANT(ps.price_next_step_s + pool.price_step_s > ps.price_next_step_s,
+                       "a price step moves its clock (the event budget keeps steps >> 1 ulp)");
       ps.price_integral += ps.price_per_gpu_s * (ps.price_next_step_s - ps.price_time_s);
       ps.price_time_s = ps.price_next_step_s;
       ps.price_next_step_s += pool.price_step_s;
@@ -879,6 +885,8 @@ class ReplicationEngine {
   GPUCAP_HD void schedule_availability_change(uint32_t p, uint64_t step) {
     const CompiledPool& pool = m_.pools[p];
     PoolState& ps = pool_state_[p];
+    GPUCAP_INVARIANT(pool.availability_step_s > 0 && pool.availability_count > 0,
+                     "an availability trace has rows and a positive step");
     const uint32_t now_capacity = capacity_at_step(p, step);
     for (uint64_t k = step + 1; k <= step + pool.availability_count; ++k) {
       if (capacity_at_step(p, k) == now_capacity) continue;
@@ -1065,6 +1073,7 @@ class ReplicationEngine {
   }
 
   GPUCAP_HD void push(double time_s, uint32_t type, uint32_t payload) {
+    GPUCAP_INVARIANT(time_s >= now_, "no event is scheduled in the past (nor at NaN)");
     if (!calendar_.push(time_s, type, payload)) status_ = 1;
   }
 

@@ -211,7 +211,10 @@ class ServiceFleet {
   /// The first warm replica with a free slot. Precondition: the service has a free slot.
   GPUCAP_HD uint32_t free_replica(const CompiledService& cs) const {
     uint32_t r = cs.replica_offset;
-    while (replicas_[r].state != kReplicaWarm || replicas_[r].active >= cs.concurrency) ++r;
+    while (replicas_[r].state != kReplicaWarm || replicas_[r].active >= cs.concurrency) {
+      ++r;
+      GPUCAP_INVARIANT(r < cs.replica_offset + cs.max_replicas, "a free slot exists (caller)");
+    }
     return r;
   }
 
@@ -347,7 +350,10 @@ class ServiceFleet {
   GPUCAP_HD uint32_t launch(uint32_t v) {
     const CompiledService& cs = m_->services[v];
     uint32_t r = cs.replica_offset;
-    while (replicas_[r].state != kReplicaOff) ++r;
+    while (replicas_[r].state != kReplicaOff) {
+      ++r;
+      GPUCAP_INVARIANT(r < cs.replica_offset + cs.max_replicas, "an off replica slot exists");
+    }
     ReplicaSlot& rep = replicas_[r];
     rep.up_since_s = *now_;
     rep.ready_s = *now_;
