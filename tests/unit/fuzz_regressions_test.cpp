@@ -35,7 +35,12 @@ TEST(FuzzRegressions, ExtremeValuesAreRefusedWithTheirKey) {
       {"price-1e308.yaml",
        "pools.gpus.price_usd_per_gpu_hour: must be 0 or between 1e-12 and 1e12"},
       {"billing-minimum-1e308d.yaml", "billing_minimum: must be at most 10000 years"},
-      {"gamma-cv-5e-324.yaml", ".work.cv: must be 0 or between 1e-12 and 1e12"}};
+      {"gamma-cv-5e-324.yaml", ".work.cv: must be 0 or between 1e-12 and 1e12"},
+      {"preemption-at-launch.yaml", "the time to preemption must have a mean > 0"},
+      {"preemption-every-millisecond.yaml",
+       "preemption.time_to_preemption: makes one replication process about 1.1"},
+      {"price-step-every-microsecond.yaml",
+       "price_process.step: makes one replication process about 2.6"}};
   for (const auto& [name, message] : refused) {
     try {
       gpucap::parse_scenario(read_all(kRegressions / name), name, kDataDir);
