@@ -335,6 +335,11 @@ std::string key_requirement(const ScenarioKey& k) {
     case UnitKind::factor: noun = "a factor"; break;
     case UnitKind::years: noun = "a number of years"; break;
     case UnitKind::gpu_memory_gb: noun = "GB of memory per GPU"; break;
+    case UnitKind::bandwidth_gbps: noun = "a bandwidth"; break;
+    case UnitKind::throughput_gb_per_s: noun = "a throughput"; break;
+    case UnitKind::latency_ms: noun = "a latency"; break;
+    case UnitKind::data_gb:
+    case UnitKind::kilobytes: noun = "a size"; break;
     default: noun = "a number"; break;
   }
   std::string range;
@@ -344,7 +349,7 @@ std::string key_requirement(const ScenarioKey& k) {
     range += std::string(range.empty() ? " " : " and ") + "< " + text::format_number(k.hi.value);
   std::string unit = k.unit_text;
   const bool plain = unit.empty() || unit.rfind("–", 0) == 0 || unit == "s" ||
-                     k.unit == UnitKind::rate || k.unit == UnitKind::years ||
+                     (k.unit == UnitKind::rate && unit.rfind("per ", 0) != 0) || k.unit == UnitKind::years ||
                      k.unit == UnitKind::gpu_memory_gb;
   return noun + range + (plain ? "" : " " + unit);
 }
@@ -355,7 +360,10 @@ void check_key_upper(const Context& ctx, const YAML::Node& node, const std::stri
                      const ScenarioKey& k, double v) {
   const KeyBound hi = scenario_key_upper(k);
   if (hi.open ? v < hi.value : v <= hi.value) return;
-  if (hi.open) ctx.fail(node, path, "must be " + key_requirement(k) + ", got " + describe(node));
+  if (hi.open)  // the key's note says why its end is excluded
+    ctx.fail(node, path,
+             "must be " + key_requirement(k) + (*k.valid_note ? std::string(" (") + k.valid_note + ")" : "") +
+                 ", got " + describe(node));
   const bool own = hi.value == k.hi.value;
   std::string bound = text::format_number(hi.value);
   if (k.unit == UnitKind::duration)
@@ -1071,13 +1079,9 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
     const YAML::Node so = node["stockout"];
     const std::string spath = join_path(path, "stockout");
     expect_map(ctx, so, spath, scenario_child_keys("pools.NAME.stockout"));
-    const YAML::Node probability =
-        require(ctx, so, spath, "probability", "the share of launches that fail, 0 to 1");
-    if (read_number(ctx, probability, spath + ".probability") >= 1)
-      ctx.fail(probability, spath + ".probability",
-               "must be below 1 (a pool that never launches would stall its jobs); use a "
-               "smaller probability or remove the pool");
-    p.stockout_probability = read_key_number(ctx, probability, spath + ".probability");
+    p.stockout_probability = read_key_number(
+        ctx, require(ctx, so, spath, "probability", "the share of launches that fail, 0 to 1"),
+        spath + ".probability");
     if (so["retry_after"])
       p.stockout_retry_s = read_key_duration(ctx, so["retry_after"], spath + ".retry_after");
   }
@@ -1672,7 +1676,9 @@ class ErrorList {
     } catch (const LocatedError& e) {
       // One place in the file, one problem: the parts that alias it report it once.
       for (const Entry& seen : errors_)
-        if (e.line >= 0 && seen.line == e.line && seen.column == e.column) return false;
+        if ((e.line >= 0 && seen.line == e.line && seen.column == e.column) ||
+            seen.message == e.what())
+          return false;
       errors_.push_back({e.line < 0 ? INT32_MAX : e.line, e.column, e.what()});
     } catch (const ScenarioError& e) {
       if (*e.what() != '\0') errors_.push_back({INT32_MAX, 0, e.what()});  // "": already said
@@ -1705,6 +1711,117 @@ class ErrorList {
   std::vector<Entry> errors_;
 };
 
+/// The discriminator of the mapping at `pattern` (the key whose value selects the other keys:
+/// a pool's `purchase`, a workload's `kind`, ...), or "" when it has none.
+std::string discriminator_of(const std::string& pattern) {
+  for (const ScenarioKey& k : scenario_keys()) {
+    const std::string applies = k.applies, path = k.path;
+    if (applies.empty() || path.compare(0, pattern.size() + 1, pattern + ".") != 0) continue;
+    const std::string key = applies.substr(0, applies.find(':'));
+    if (find_scenario_key(pattern + "." + key)) return key;
+  }
+  return "";
+}
+
+/// Checks `node`, the mapping at `path` (pattern `pattern`), against the key table alone, each
+/// key on its own: unknown keys, and each value's type, unit and range. Every problem goes to
+/// `errors`, so that a file with several mistakes in one pool lists them all. Rules that link
+/// keys, references to names and data files are left to the readers.
+void check_keys(const Context& ctx, const YAML::Node& node, const std::string& pattern,
+                const std::string& path, ErrorList& errors) {
+  if (!node.IsMap()) return;  // the reader says what it must be
+  // The discriminator's value selects the keys; an invalid value selects them all (it is
+  // reported itself, and must not make every other key unknown).
+  const std::string discriminator = discriminator_of(pattern);
+  std::string value;
+  if (!discriminator.empty() && node[discriminator] && node[discriminator].IsScalar()) {
+    value = node[discriminator].Scalar();
+    const std::vector<std::string> choices =
+        text::split(scenario_key(pattern + "." + discriminator).choices, ' ');
+    if (std::find(choices.begin(), choices.end(), value) == choices.end()) value.clear();
+  } else if (discriminator == "purchase") {
+    value = "on_demand";  // the default
+  } else if (discriminator == "kind") {
+    value = "batch";
+  }
+  const std::vector<std::string> allowed = scenario_child_keys(pattern, discriminator, value);
+  for (const auto& kv : node) {
+    const std::string key = kv.first.Scalar();
+    const std::string child = join_path(path, key);
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+      errors.attempt([&] {
+        std::string message = "unknown key '" + text::excerpt(key) + "'";
+        const std::string suggestion = text::closest(key, allowed);
+        if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+        ctx.fail(kv.first, child, message + "; valid keys: " + text::join(allowed, ", "));
+      });
+      continue;
+    }
+    const std::string child_pattern = pattern.empty() ? key : pattern + "." + key;
+    const ScenarioKey& k = scenario_key(child_pattern);
+    const YAML::Node v = kv.second;
+    if (v.IsNull()) continue;
+    switch (k.type) {
+      case KeyType::number:
+        errors.attempt([&] { read_key_number(ctx, v, child); });
+        break;
+      case KeyType::integer:
+        if (child_pattern != "seed") errors.attempt([&] { read_key_integer(ctx, v, child); });
+        break;
+      case KeyType::duration:
+        errors.attempt([&] { read_key_duration(ctx, v, child); });
+        break;
+      case KeyType::boolean:
+        errors.attempt([&] { read_bool(ctx, v, child); });
+        break;
+      case KeyType::choice:
+        errors.attempt([&] {
+          std::vector<std::pair<std::string, int>> choices;
+          for (const std::string& c : text::split(k.choices, ' ')) choices.emplace_back(c, 0);
+          read_choice<int>(ctx, v, child, choices);
+        });
+        break;
+      case KeyType::distribution:
+        // Empirical samples from a file are read (once) by the reader.
+        if (!(v.IsMap() && v["file"])) errors.attempt([&] { read_distribution(ctx, v, child); });
+        break;
+      case KeyType::mapping:
+        if (find_scenario_key(child_pattern + ".NAME")) {
+          if (v.IsMap())
+            for (const auto& entry : v)
+              check_keys(ctx, entry.second, child_pattern + ".NAME",
+                         child + "." + entry.first.Scalar(), errors);
+        } else {
+          check_keys(ctx, v, child_pattern, child, errors);
+        }
+        break;
+      case KeyType::list:
+        if (v.IsSequence())
+          for (std::size_t i = 0; i < v.size(); ++i)
+            check_keys(ctx, v[i], child_pattern + "[]", child + "[" + std::to_string(i) + "]",
+                       errors);
+        break;
+      case KeyType::number_map:
+        if (v.IsMap())
+          for (const auto& entry : v)
+            errors.attempt(
+                [&] { read_key_number(ctx, entry.second, child + "." + entry.first.Scalar()); });
+        break;
+      case KeyType::number_list:
+        if (v.IsSequence())
+          for (std::size_t i = 0; i < v.size(); ++i)
+            errors.attempt(
+                [&] { read_key_number(ctx, v[i], child + "[" + std::to_string(i) + "]"); });
+        break;
+      case KeyType::text:
+      case KeyType::text_list:
+      case KeyType::trace_start:
+      case KeyType::name_map:
+        break;  // their readers check them (names, files, `random`)
+    }
+  }
+}
+
 /// Reads a scenario, reporting every problem of its independent parts at once: the top-level
 /// values, each provider, each region, each pool, each workload and the policy. A later part
 /// that depends on an earlier one (pools on providers, regions and the catalog; workloads on
@@ -1714,6 +1831,9 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   ErrorList errors;
   Scenario s;
   const std::vector<std::string> top_keys = scenario_child_keys("");
+  // Every key on its own first, so that several mistakes in one part are all listed; the
+  // readers below then report what links keys (a problem found twice is listed once).
+  if (root.IsMap()) check_keys(ctx, root, "", "", errors);
   errors.attempt([&] { expect_map(ctx, root, "", top_keys); });
   // A required key that is missing because it was misspelt is reported once, as the typo.
   std::set<std::string> misspelt;

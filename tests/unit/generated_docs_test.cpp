@@ -157,4 +157,71 @@ TEST(GeneratedDocs, ScenarioFormatErrorExamplesAreTheLoadersOwnMessages) {
   check_part(kDocs / "scenario-format.md", "error-examples", error_examples());
 }
 
+/// The part of a loader message after the key path: "must be ..., got 0".
+std::string message_after_path(const std::string& message, const std::string& path) {
+  const std::size_t at = message.find(path + ": ");
+  return at == std::string::npos ? message : message.substr(at + path.size() + 2);
+}
+
+// The messages that the sections of docs/scenario-format.md quote as real (in their lists of
+// errors), produced again by the loader: a message that changes must change in the docs too.
+TEST(GeneratedDocs, ScenarioFormatQuotesTheLoadersRealMessages) {
+  struct Quoted {
+    std::string scenario;
+    std::vector<std::string> overrides;
+    std::string path;  ///< the key path the message names
+  };
+  const std::vector<Quoted> quoted = {
+      {"data_locality", {"regions.us-east.bandwidth_gbps.us-west=0"}, "regions.us-east.bandwidth_gbps.us-west"},
+      {"data_locality", {"regions.us-east.latency_ms.us-west=-1"}, "regions.us-east.latency_ms.us-west"},
+      {"data_locality", {"regions.us-east.egress_usd_per_gb=-0.1"}, "regions.us-east.egress_usd_per_gb"},
+      {"data_locality", {"regions.us-east.bandwith_gbps={us-west: 10}"}, "regions.us-east.bandwith_gbps"},
+      {"serverless_vs_dedicated", {"pools.serverless-l4.price_usd_per_gpu_second=-1"},
+       "pools.serverless-l4.price_usd_per_gpu_second"},
+      {"serverless_vs_dedicated", {"pools.serverless-l4.bill_idle=maybe"}, "pools.serverless-l4.bill_idle"},
+      {"serverless_vs_dedicated", {"pools.serverless-l4.provisioning_delay=1s"},
+       "pools.serverless-l4.provisioning_delay"},
+      {"serverless_vs_dedicated", {"pools.serverless-l4.cold_start.weights_gb_per_s=0"},
+       "pools.serverless-l4.cold_start.weights_gb_per_s"},
+      {"serverless_vs_dedicated", {"pools.serverless-l4.cold_start.kernel=1s"},
+       "pools.serverless-l4.cold_start.kernel"},
+      {"serverless_vs_dedicated", {"workloads.chat.placement=[dedicated]"}, "workloads[0].placement"},
+      {"spot_price_risk", {"pools.aws-h100-spot.price_process.volatility_per_sqrt_hour=-0.1"},
+       "pools.aws-h100-spot.price_process.volatility_per_sqrt_hour"},
+      {"spot_price_risk", {"pools.aws-h100-spot.price_process.reversion_per_hour=0"},
+       "pools.aws-h100-spot.price_process.reversion_per_hour"},
+      {"spot_price_risk", {"pools.aws-h100-spot.price_process.file=x.csv"},
+       "pools.aws-h100-spot.price_process.file"},
+      {"spot_price_risk", {"pools.aws-h100-spot.price_process.step=0"},
+       "pools.aws-h100-spot.price_process.step"},
+      {"multicloud_stockouts", {"pools.nebius-h100.stockout.probability=1"},
+       "pools.nebius-h100.stockout.probability"},
+      {"multicloud_stockouts", {"pools.nebius-h100.stockout.probability=-0.1"},
+       "pools.nebius-h100.stockout.probability"},
+      {"multicloud_stockouts", {"pools.nebius-h100.stockout.retry_after=0"},
+       "pools.nebius-h100.stockout.retry_after"},
+      {"multicloud_stockouts", {"pools.nebius-h100.stockout.retry=1h"}, "pools.nebius-h100.stockout.retry"},
+      {"multinode_interconnect", {"pools.cluster.interconnect.bandwidth_gbps=0"},
+       "pools.cluster.interconnect.bandwidth_gbps"},
+      {"multinode_interconnect", {"pools.cluster.gpus_per_node=0"}, "pools.cluster.gpus_per_node"},
+      {"multinode_interconnect", {"workloads.finetune.sync.gradient_gb=-1"}, "workloads[0].sync.gradient_gb"},
+      {"multinode_interconnect", {"workloads.finetune.sync.step=0"}, "workloads[0].sync.step"},
+  };
+  std::ifstream in(kDocs / "scenario-format.md", std::ios::binary);
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const Quoted& q : quoted) {
+    std::string message;
+    try {
+      gpucap::load_scenario(std::string(GPUCAP_SOURCE_DIR) + "/scenarios/" + q.scenario + ".yaml",
+                            q.overrides);
+    } catch (const gpucap::ScenarioError& e) {
+      message = e.what();
+    }
+    ASSERT_FALSE(message.empty()) << q.overrides[0] << " was accepted";
+    const std::string tail = message_after_path(message, q.path);
+    EXPECT_NE(doc.find("\n" + tail + "\n"), std::string::npos) << "docs/scenario-format.md does not quote\n"
+                                                              << tail << "\n(" << message << ")";
+  }
+}
+
 }  // namespace
