@@ -401,7 +401,9 @@ TEST_F(Stockouts, ProbabilityMustBeBelowOne) {
       "name: t\nhorizon: 1h\npools:\n  a: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 8,\n"
       "      stockout: {probability: 1}}\n"
       "workloads:\n  - {name: j, arrivals: {process: poisson, rate_per_day: 1}, work: 1h}\n");
-  EXPECT_NE(message.find("pools.a.stockout.probability: must be below 1"), std::string::npos)
+  EXPECT_NE(message.find("pools.a.stockout.probability: must be a probability >= 0 and < 1 (1 is "
+                         "rejected: a pool that never launches would stall its jobs"),
+            std::string::npos)
       << message;
 }
 
