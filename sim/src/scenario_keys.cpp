@@ -794,9 +794,10 @@ const std::vector<DistributionParameter> kDistributionParameters = {
 namespace {
 
 /// The largest value of each unit kind, whatever the key: with these, every sum and product a
-/// run forms stays finite and exact enough (times below 1e4 years keep microsecond resolution;
-/// 1e6 USD per GPU-hour x 1,048,575 GPUs x 8.8e6 hours (1000 years) is 9e18 USD; no ratio of
-/// two bounded values overflows), and no loop over steps or bins can run for ever.
+/// run forms stays finite (a duration beyond the horizon, at most 1000 years, only ever ends
+/// something after the run; 1e6 USD per GPU-hour x 1,048,575 GPUs x 8.8e6 hours (1000 years)
+/// is 9e18 USD; no ratio of two bounded values overflows). That loops over steps end in
+/// practice is the event budget's part (check_event_budget in scenario_loader.cpp).
 double unit_ceiling(UnitKind unit) {
   switch (unit) {
     case UnitKind::duration: return 1e4 * 365.25 * 86400.0;  // 10,000 years
