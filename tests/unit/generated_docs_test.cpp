@@ -208,6 +208,8 @@ TEST(GeneratedDocs, ScenarioFormatQuotesTheLoadersRealMessages) {
       {"multinode_interconnect", {"workloads.finetune.sync.step=0"}, "workloads[0].sync.step"},
       {"marketplace_batch", {"pools.market-4090.slowdown=-1"}, "pools.market-4090.slowdown"},
       {"marketplace_batch", {"pools.market-4090.slowdown=1.5d"}, "pools.market-4090.slowdown"},
+      {"checkpoint_validation", {"pools.spot-h100.preemption.time_to_preemption=1us"},
+       "pools.spot-h100.preemption.time_to_preemption"},
       {"owned_baseline_burst", {"pools.own-h100.purchase=reserved", "pools.own-h100.quota=8"},
        "pools.own-h100.quota"},
   };
