@@ -903,6 +903,27 @@ bool scenario_key_applies(const ScenarioKey& key, const std::string& discriminat
   return false;
 }
 
+std::string scenario_discriminator(const std::string& pattern) {
+  for (const ScenarioKey& k : kKeys) {
+    const std::string applies = k.applies, path = k.path;
+    if (applies.empty() || path.compare(0, pattern.size() + 1, pattern + ".") != 0) continue;
+    const std::string key = applies.substr(0, applies.find(':'));
+    if (find_scenario_key(pattern + "." + key)) return key;
+  }
+  return "";
+}
+
+std::string scenario_discriminator_default(const std::string& pattern) {
+  const std::string key = scenario_discriminator(pattern);
+  if (key.empty()) return "";
+  const ScenarioKey& row = scenario_key(pattern + "." + key);
+  std::string value = row.default_text;  // "`on_demand`", or "*required*"
+  if (value.size() < 2 || value.front() != '`' || value.back() != '`') return "";
+  value = value.substr(1, value.size() - 2);
+  const std::vector<std::string> choices = text::split(row.choices, ' ');
+  return std::find(choices.begin(), choices.end(), value) != choices.end() ? value : "";
+}
+
 std::vector<std::string> scenario_child_keys(const std::string& parent,
                                              const std::string& discriminator,
                                              const std::string& value) {
@@ -1272,9 +1293,32 @@ std::string object_schema(const std::string& parent, const std::string& descript
     const std::string path = parent.empty() ? key : parent + "." + key;
     properties += (properties.empty() ? "" : ", ") + json_string(key) + ": " + schema_of(path);
   }
+  // The keys each value of the discriminator admits (a spot pool takes no `count`): one
+  // if/then per value, and one for the default when the discriminator is left out.
+  std::string variants;
+  const std::string discriminator = scenario_discriminator(parent);
+  const auto names = [&](const std::string& value) {
+    std::string list;
+    for (const std::string& key : scenario_child_keys(parent, discriminator, value))
+      list += (list.empty() ? "" : ", ") + json_string(key);
+    return "{\"propertyNames\": {\"enum\": [" + list + "]}}";
+  };
+  if (!discriminator.empty()) {
+    for (const std::string& value :
+         text::split(scenario_key(parent + "." + discriminator).choices, ' '))
+      variants += (variants.empty() ? "" : ", ") + std::string("{\"if\": {\"required\": [") +
+                  json_string(discriminator) + "], \"properties\": {" +
+                  json_string(discriminator) + ": {\"const\": " + json_string(value) +
+                  "}}}, \"then\": " + names(value) + "}";
+    const std::string fallback = scenario_discriminator_default(parent);
+    if (!fallback.empty())
+      variants += ", {\"if\": {\"not\": {\"required\": [" + json_string(discriminator) +
+                  "]}}, \"then\": " + names(fallback) + "}";
+  }
   return "{\"type\": \"object\"" +
          (description.empty() ? std::string() : ", \"description\": " + json_string(description)) +
-         ", \"additionalProperties\": false, \"properties\": {" + properties + "}}";
+         ", \"additionalProperties\": false, \"properties\": {" + properties + "}" +
+         (variants.empty() ? std::string() : ", \"allOf\": [" + variants + "]") + "}";
 }
 
 std::string schema_of(const std::string& pattern) {

@@ -1711,18 +1711,6 @@ class ErrorList {
   std::vector<Entry> errors_;
 };
 
-/// The discriminator of the mapping at `pattern` (the key whose value selects the other keys:
-/// a pool's `purchase`, a workload's `kind`, ...), or "" when it has none.
-std::string discriminator_of(const std::string& pattern) {
-  for (const ScenarioKey& k : scenario_keys()) {
-    const std::string applies = k.applies, path = k.path;
-    if (applies.empty() || path.compare(0, pattern.size() + 1, pattern + ".") != 0) continue;
-    const std::string key = applies.substr(0, applies.find(':'));
-    if (find_scenario_key(pattern + "." + key)) return key;
-  }
-  return "";
-}
-
 /// Checks `node`, the mapping at `path` (pattern `pattern`), against the key table alone, each
 /// key on its own: unknown keys, and each value's type, unit and range. Every problem goes to
 /// `errors`, so that a file with several mistakes in one pool lists them all. Rules that link
@@ -1732,17 +1720,15 @@ void check_keys(const Context& ctx, const YAML::Node& node, const std::string& p
   if (!node.IsMap()) return;  // the reader says what it must be
   // The discriminator's value selects the keys; an invalid value selects them all (it is
   // reported itself, and must not make every other key unknown).
-  const std::string discriminator = discriminator_of(pattern);
+  const std::string discriminator = scenario_discriminator(pattern);
   std::string value;
   if (!discriminator.empty() && node[discriminator] && node[discriminator].IsScalar()) {
     value = node[discriminator].Scalar();
     const std::vector<std::string> choices =
         text::split(scenario_key(pattern + "." + discriminator).choices, ' ');
     if (std::find(choices.begin(), choices.end(), value) == choices.end()) value.clear();
-  } else if (discriminator == "purchase") {
-    value = "on_demand";  // the default
-  } else if (discriminator == "kind") {
-    value = "batch";
+  } else if (!discriminator.empty()) {
+    value = scenario_discriminator_default(pattern);  // "" when the key is required
   }
   const std::vector<std::string> allowed = scenario_child_keys(pattern, discriminator, value);
   for (const auto& kv : node) {

@@ -51,6 +51,9 @@ def test_the_schema_refuses_what_the_loader_refuses(validator, scenarios):
     assert refused(lambda d: d["workloads"][0].__setitem__("work", {"dist": "normal"}))
     assert refused(lambda d: d.__setitem__("workloads", []))
     assert refused(lambda d: d.pop("pools"))  # required
+    # Keys that do not apply to the pool's purchase option or the workload's kind.
+    assert refused(lambda d: d["pools"][pool].__setitem__("count", 8))  # a spot pool
+    assert refused(lambda d: d["workloads"][0].__setitem__("replicas", 2))  # a training class
     assert not refused(lambda d: d.__setitem__("horizon", "45d"))
 
 

@@ -38,22 +38,30 @@ TEST(ScenarioKeys, RowsOfOneKeyAgreeOnTypeUnitAndRange) {
 TEST(ScenarioKeys, EveryKeyHasADescriptionAndEveryMappingHasKeys) {
   for (const ScenarioKey& k : gpucap::scenario_keys()) {
     EXPECT_FALSE(std::string(k.description).empty()) << k.path;
-    if (k.type == KeyType::choice) EXPECT_FALSE(std::string(k.choices).empty()) << k.path;
-    if (k.type == KeyType::mapping && std::string(k.path) != "providers.NAME")
+    if (k.type == KeyType::choice) {
+      EXPECT_FALSE(std::string(k.choices).empty()) << k.path;
+    }
+    if (k.type == KeyType::mapping && std::string(k.path) != "providers.NAME") {
       EXPECT_TRUE(!gpucap::scenario_child_keys(k.path).empty() ||
                   !gpucap::scenario_child_keys(std::string(k.path) + ".NAME").empty())
           << k.path;
+    }
     // A unit kind goes with the types that carry numbers, and only with them.
     const bool numeric = k.type == KeyType::number || k.type == KeyType::integer ||
                          k.type == KeyType::duration || k.type == KeyType::trace_start ||
                          k.type == KeyType::distribution || k.type == KeyType::number_map ||
                          k.type == KeyType::number_list;
     // (Integers without a unit: a priority, a seed.)
-    if (k.type != KeyType::integer) EXPECT_EQ(numeric, k.unit != gpucap::UnitKind::none) << k.path;
-    if (k.type == KeyType::duration) EXPECT_EQ(k.unit, gpucap::UnitKind::duration) << k.path;
+    if (k.type != KeyType::integer) {
+      EXPECT_EQ(numeric, k.unit != gpucap::UnitKind::none) << k.path;
+    }
+    if (k.type == KeyType::duration) {
+      EXPECT_EQ(k.unit, gpucap::UnitKind::duration) << k.path;
+    }
     // Every number has an upper end: its own or its unit kind's ceiling (counts: their own).
-    if (numeric && k.type != KeyType::distribution)
+    if (numeric && k.type != KeyType::distribution) {
       EXPECT_TRUE(std::isfinite(gpucap::scenario_key_upper(k).value)) << k.path;
+    }
   }
 }
 
@@ -61,10 +69,11 @@ TEST(ScenarioKeys, ExplainAnswersForEveryKeyAndEveryDistributionParameter) {
   for (const ScenarioKey& k : gpucap::scenario_keys()) {
     const std::string text = gpucap::explain_scenario_key(k.path);
     EXPECT_EQ(text.rfind(std::string(k.path) + "\n", 0), 0u) << k.path << ":\n" << text;
-    if (k.type == KeyType::distribution)
-      for (const gpucap::DistributionParameter& p : gpucap::distribution_parameters())
-        EXPECT_NE(gpucap::explain_scenario_key(std::string(k.path) + "." + p.key), "")
-            << k.path << "." << p.key;
+    if (k.type != KeyType::distribution) continue;
+    for (const gpucap::DistributionParameter& p : gpucap::distribution_parameters()) {
+      EXPECT_NE(gpucap::explain_scenario_key(std::string(k.path) + "." + p.key), "")
+          << k.path << "." << p.key;
+    }
   }
   // Concrete paths and the short forms resolve to their rows.
   EXPECT_EQ(gpucap::explain_scenario_key("pools.quota").rfind("pools.NAME.quota\n", 0), 0u);
@@ -89,6 +98,18 @@ TEST(ScenarioKeys, PatternsOfKeyPaths) {
   EXPECT_EQ(gpucap::scenario_key_pattern("regions.us-east.latency_ms.us-west"),
             "regions.NAME.latency_ms");
   EXPECT_EQ(gpucap::scenario_key_pattern("horizon"), "horizon");
+}
+
+TEST(ScenarioKeys, DiscriminatorsAndTheirDefaults) {
+  EXPECT_EQ(gpucap::scenario_discriminator("pools.NAME"), "purchase");
+  EXPECT_EQ(gpucap::scenario_discriminator_default("pools.NAME"), "on_demand");
+  EXPECT_EQ(gpucap::scenario_discriminator("workloads[]"), "kind");
+  EXPECT_EQ(gpucap::scenario_discriminator_default("workloads[]"), "batch");
+  EXPECT_EQ(gpucap::scenario_discriminator("workloads[].arrivals"), "process");
+  EXPECT_EQ(gpucap::scenario_discriminator_default("workloads[].arrivals"), "");  // required
+  EXPECT_EQ(gpucap::scenario_discriminator("pools.NAME.price_process"), "model");
+  EXPECT_EQ(gpucap::scenario_discriminator("pools.NAME.preemption"), "");
+  EXPECT_EQ(gpucap::scenario_discriminator(""), "");
 }
 
 TEST(ScenarioKeys, ChildKeysFollowTheDiscriminator) {

@@ -97,6 +97,15 @@ std::vector<std::string> scenario_child_keys(const std::string& parent,
                                              const std::string& discriminator = "",
                                              const std::string& value = "");
 
+/// The discriminator of the mapping at `pattern`: the key whose value selects the other keys
+/// (a pool's `purchase`, a workload's `kind`, arrivals' `process`, a price process's `model`),
+/// or "" when it has none.
+std::string scenario_discriminator(const std::string& pattern);
+
+/// The value the discriminator of `pattern` takes when the mapping does not give it
+/// (`on_demand`, `batch`), or "" when it is required.
+std::string scenario_discriminator_default(const std::string& pattern);
+
 /// Whether `key` applies when `discriminator` (e.g. "purchase") has `value`.
 bool scenario_key_applies(const ScenarioKey& key, const std::string& discriminator,
                           const std::string& value);
