@@ -1090,6 +1090,10 @@ void explain_row(std::ostringstream& out, const ScenarioKey& k, bool first) {
 
 std::string explain_scenario_key(const std::string& path) {
   std::ostringstream out;
+  // A path with an empty part ("pools..quota", ".x", "x.") names no key.
+  if (path.empty() || path.front() == '.' || path.back() == '.' ||
+      path.find("..") != std::string::npos)
+    return "";
   // "pools.quota" is short for "pools.NAME.quota", "workloads.gpus" for "workloads[].gpus".
   std::string pattern = path;
   for (const char* section : {"providers.", "regions.", "pools."}) {

@@ -86,6 +86,9 @@ TEST(ScenarioKeys, ExplainAnswersForEveryKeyAndEveryDistributionParameter) {
             std::string::npos);
   EXPECT_EQ(gpucap::explain_scenario_key("pools.NAME.qouta"), "");
   EXPECT_EQ(gpucap::explain_scenario_key("no.such.key"), "");
+  EXPECT_EQ(gpucap::explain_scenario_key("pools..quota"), "");
+  EXPECT_EQ(gpucap::explain_scenario_key(""), "");
+  EXPECT_EQ(gpucap::explain_scenario_key("horizon."), "");
 }
 
 TEST(ScenarioKeys, PatternsOfKeyPaths) {
