@@ -46,6 +46,10 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
     // 8-byte aligned and left uninitialized: the engine initializes what it uses, and pages of a
     // large waiting room that are never reached are never touched.
     const std::unique_ptr<uint64_t[]> arena(new uint64_t[(arena_bytes + 7) / 8]);
+    // Whether this thread's replications are long enough (over 2^20 events, some 50 ms) for a
+    // cancel to be checked inside them: the check costs about 1% of a short replication's time,
+    // and a short one ends soon anyway. The first replication of each thread is checked.
+    bool long_replications = true;
 #if defined(_OPENMP)
 #pragma omp for schedule(dynamic, 1)
 #endif
@@ -53,10 +57,19 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
       if (task.cancelled()) continue;  // OpenMP loops cannot break: skip what is left
       const std::size_t point = static_cast<std::size_t>(item) / task.count;
       const uint64_t replication = task.first + static_cast<uint64_t>(item) % task.count;
-      const int status = run_replication(
-          task.models[point].model(), task.seed, replication, arena.get(),
-          task.scalars + item * kScalarMetricCount, task.pool_values + item * pool_stride,
-          series_stride ? task.timeseries + item * series_stride : nullptr);
+      double* const series = series_stride ? task.timeseries + item * series_stride : nullptr;
+      // With a monitor, a cancel stops even a long replication under way within milliseconds.
+      double* const scalars = task.scalars + item * kScalarMetricCount;
+      const int status =
+          task.monitor && long_replications
+              ? run_replication_cancellable(task.models[point].model(), task.seed, replication,
+                                            arena.get(), scalars,
+                                            task.pool_values + item * pool_stride, series,
+                                            &task.monitor->cancel)
+              : run_replication(task.models[point].model(), task.seed, replication, arena.get(),
+                                scalars, task.pool_values + item * pool_stride, series);
+      if (status == kReplicationCancelled) continue;
+      long_replications = scalars[kEvents] > 1048576.0;
       if (status != kReplicationOk) {
 #if defined(_OPENMP)
 #pragma omp critical(gpucap_failure)

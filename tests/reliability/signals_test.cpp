@@ -3,6 +3,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <string>
 #include <thread>
@@ -52,6 +53,27 @@ TEST_F(Signals, EachStoppingSignalEndsARunWithItsExitStatusAndOneLine) {
               "gpucap: interrupted by " + name + "; the run stopped, nothing was written\n");
     EXPECT_TRUE(entries().empty()) << name << " left " << entries()[0];
   }
+}
+
+TEST_F(Signals, ASignalStopsEvenOneLongReplicationWithinASecond) {
+  // One replication of about 9e8 events (within the event budget): a minute or more of work,
+  // which a cancel checked only between replications would have to wait for.
+  const fs::path scenario = dir_ / "long.yaml";
+  std::ofstream(scenario) << "name: one long replication\nhorizon: 10d\n"
+                             "pools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8}\n"
+                             "workloads:\n  - name: w\n"
+                             "    arrivals: {process: poisson, rate_per_s: 500}\n"
+                             "    work: {dist: exponential, mean: 10ms}\n";
+  ChildProcess child({GPUCAP_BINARY, "run", scenario.string(), "-r", "1", "-q", "--threads", "1"});
+  std::this_thread::sleep_for(1s);
+  const auto signalled = std::chrono::steady_clock::now();
+  child.signal(SIGTERM);
+  const ProcessOutcome o = child.wait(60s);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - signalled).count();
+  EXPECT_FALSE(o.timed_out);
+  EXPECT_EQ(o.exit_code, 128 + SIGTERM) << o.output;
+  EXPECT_LT(seconds, 5.0) << "the run went on for " << seconds << " s after SIGTERM";
 }
 
 TEST_F(Signals, ASignalAtAnyMomentLeavesEitherNothingOrACompleteFile) {

@@ -9,6 +9,7 @@
 // (model, seed, r) alone. It allocates nothing: all state lives in `arena` (8-byte aligned,
 // replication_arena_bytes long), so the same code runs on a CPU thread or a GPU thread.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -22,6 +23,7 @@ enum ReplicationStatus : int {
   kReplicationOk = 0,
   kReplicationCalendarOverflow = 1,  ///< a bug: the calendar bound was wrong
   kReplicationEventLimit = 2,        ///< stopped after the caller's max_events (tests, fuzzing)
+  kReplicationCancelled = 3,         ///< stopped because the run was cancelled (host only)
 };
 
 /// Bytes of state one replication of `model` needs.
@@ -48,6 +50,31 @@ inline int run_replication_limited(const CompiledModel& model, uint64_t seed, ui
   detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
                                    timeseries);
   return engine.run_limited(max_events);
+}
+
+/// As run_replication, on the host, but stops with kReplicationCancelled (its metrics partial)
+/// soon after `*cancel` becomes true: the flag is read every 65,536 events (a few milliseconds),
+/// so that Ctrl-C does not wait for a long replication to end. Until then, the same bits.
+namespace detail {
+/// The stop condition of run_replication_cancellable (host only: it reads an atomic).
+struct CancelFlag {
+  static constexpr bool kActive = true;
+  const std::atomic<bool>* cancel;
+  int status(uint64_t events) const {
+    return (events & 0xFFFF) == 0 && cancel->load(std::memory_order_relaxed)
+               ? kReplicationCancelled
+               : kReplicationOk;
+  }
+};
+}  // namespace detail
+
+inline int run_replication_cancellable(const CompiledModel& model, uint64_t seed,
+                                       uint64_t replication, void* arena, double* scalars,
+                                       double* pool_values, double* timeseries,
+                                       const std::atomic<bool>* cancel) {
+  detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
+                                   timeseries);
+  return engine.run_until(detail::CancelFlag{cancel});
 }
 
 }  // namespace gpucap

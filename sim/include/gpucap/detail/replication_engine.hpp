@@ -265,14 +265,31 @@ class ReplicationEngine {
   }
 
   /// Runs to the horizon.
-  GPUCAP_HD int run() { return run_loop<false>(0); }
+  GPUCAP_HD int run() { return run_loop(NoStop{}); }
   /// Runs to the horizon, or stops with status 2 (kReplicationEventLimit in replication.hpp)
   /// after `max_events` events. A separate instance, so that run() pays nothing for the limit.
-  GPUCAP_HD int run_limited(uint64_t max_events) { return run_loop<true>(max_events); }
+  GPUCAP_HD int run_limited(uint64_t max_events) { return run_loop(EventLimit{max_events}); }
+  /// Runs to the horizon, or stops early when `stop.status(events)` returns a status other
+  /// than 0 (checked after every event; see run_replication_cancellable in replication.hpp).
+  template <typename Stop>
+  int run_until(const Stop& stop) {
+    return run_loop(stop);
+  }
 
  private:
-  template <bool kLimited>
-  GPUCAP_HD int run_loop(uint64_t max_events) {
+  /// Stop conditions of run_loop: `kActive` false compiles the check out of run().
+  struct NoStop {
+    static constexpr bool kActive = false;
+    GPUCAP_HD int status(uint64_t) const { return 0; }
+  };
+  struct EventLimit {
+    static constexpr bool kActive = true;
+    uint64_t max_events;
+    GPUCAP_HD int status(uint64_t events) const { return events > max_events ? 2 : 0; }
+  };
+
+  template <typename Stop>
+  GPUCAP_HD int run_loop(const Stop& stop) {
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       if (m_.pools[p].has_availability) start_availability(p);
       if (m_.pools[p].has_zone_events) schedule_zone_event(p);
@@ -297,9 +314,12 @@ class ReplicationEngine {
         e = calendar_.pop();
       }
       ++events;
-      if (kLimited && events > max_events) {
-        status_ = 2;  // kReplicationEventLimit
-        break;
+      if constexpr (Stop::kActive) {
+        const int stopped = stop.status(events);
+        if (stopped != 0) {
+          status_ = stopped;  // kReplicationEventLimit, kReplicationCancelled
+          break;
+        }
       }
       advance_clock(e.time_s);
       switch (e.type()) {
@@ -394,7 +414,7 @@ class ReplicationEngine {
     return never;
   }
 
-  GPUCAP_HD void schedule_next_arrival(uint32_t c, double t) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void schedule_next_arrival(uint32_t c, double t) {
     const double next = next_arrival_time(c, t);
     if (!arrival_slots_) {
       if (next <= m_.horizon_s) push(next, kArrival, c);
