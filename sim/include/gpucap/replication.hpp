@@ -56,14 +56,20 @@ inline int run_replication_limited(const CompiledModel& model, uint64_t seed, ui
 /// soon after `*cancel` becomes true: the flag is read every 65,536 events (a few milliseconds),
 /// so that Ctrl-C does not wait for a long replication to end. Until then, the same bits.
 namespace detail {
-/// The stop condition of run_replication_cancellable (host only: it reads an atomic).
+/// The stop condition of run_replication_cancellable. Host only (it reads an atomic); it is
+/// marked for both sides because the event loop it is passed to is, and never stops on a device.
 struct CancelFlag {
   static constexpr bool kActive = true;
   const std::atomic<bool>* cancel;
-  int status(uint64_t events) const {
+  GPUCAP_HD int status(uint64_t events) const {
+#if defined(__CUDA_ARCH__)
+    (void)events;
+    return kReplicationOk;
+#else
     return (events & 0xFFFF) == 0 && cancel->load(std::memory_order_relaxed)
                ? kReplicationCancelled
                : kReplicationOk;
+#endif
   }
 };
 }  // namespace detail

@@ -272,7 +272,7 @@ class ReplicationEngine {
   /// Runs to the horizon, or stops early when `stop.status(events)` returns a status other
   /// than 0 (checked after every event; see run_replication_cancellable in replication.hpp).
   template <typename Stop>
-  int run_until(const Stop& stop) {
+  GPUCAP_HD int run_until(const Stop& stop) {
     return run_loop(stop);
   }
 
