@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/scenario.hpp"
 
 namespace gpucap {
 namespace {
@@ -34,7 +35,7 @@ const std::vector<ScenarioKey> kKeys = {
      "any text",
      "free description; not used by the simulation"},
     {"horizon", "`horizon`", "top-level",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {3.15576e10, false},
+     KeyType::duration, UnitKind::duration, "s", {0, true}, {kMaxHorizonS, false},
      "", "*required*", "",
      "",
      "simulated time of each replication, from t = 0; arrivals stop and the run ends here. Times are doubles in seconds: at 1000 years they still resolve 4 microseconds, so ties between events stay real ties"},
@@ -1139,27 +1140,29 @@ std::string explain_scenario_key(const std::string& path) {
     const ScenarioKey* parent = find_scenario_key(pattern.substr(0, dot));
     const std::string param = pattern.substr(dot + 1);
     if (parent && parent->type == KeyType::distribution) {
-      bool any = false;
+      if (param == "dist") {
+        out << pattern
+            << "\n  type:        text\n  choices:     deterministic, exponential, uniform, "
+               "lognormal, gamma, weibull, pareto, empirical\n  meaning:     the kind of "
+               "distribution; each kind takes its own parameters\n";
+        return out.str();
+      }
+      // One line for each kind that has the parameter (`scale` is a time in some, a factor
+      // in others).
       for (const DistributionParameter& p : kDistributionParameters) {
-        if (param != p.key && !(param == "dist")) continue;
-        if (param == "dist") break;
-        if (!any) out << pattern << " (a parameter of the distribution " << parent->path << ")\n";
-        any = true;
+        if (param != p.key) continue;
+        if (out.tellp() == 0)
+          out << pattern << " (a parameter of the distribution " << parent->path << ")\n";
         const bool plain = !p.in_key_unit || parent->unit != UnitKind::duration;
         ScenarioKey shown = *parent;
         shown.type = plain ? KeyType::number : KeyType::duration;
         shown.unit = plain && !p.in_key_unit ? UnitKind::factor : parent->unit;
         shown.lo = p.lo;
         shown.hi = p.hi;
+        const std::string range = describe_key_range(shown);
         out << "  with dist: " << p.dist << ": " << (plain ? "number" : "duration")
-            << (describe_key_range(shown).empty() ? "" : ", " + describe_key_range(shown)) << "; "
-            << p.description << "\n";
+            << (range.empty() ? "" : ", " + range) << "; " << p.description << "\n";
       }
-      if (param == "dist")
-        out << pattern
-            << "\n  type:        text\n  choices:     deterministic, exponential, uniform, "
-               "lognormal, gamma, weibull, pareto, empirical\n  meaning:     the kind of "
-               "distribution; each kind takes its own parameters\n";
       return out.str();
     }
   }
