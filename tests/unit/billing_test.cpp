@@ -8,7 +8,7 @@
 #include <string>
 #include <unistd.h>
 
-#include "gpucap/detail/replication_engine.hpp"
+#include "gpucap/replication.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"

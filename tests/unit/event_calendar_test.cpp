@@ -1,8 +1,11 @@
 // Tests of the event calendar (4-ary min-heap): order by time, FIFO among equal times, capacity,
-// the key's fields, and a randomized comparison against std::priority_queue.
+// the tie rule, the key's fields, the arrival slots, and a randomized comparison against a
+// reference order.
 #include "gpucap/event_calendar.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <utility>
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <queue>
@@ -19,10 +22,12 @@ struct Calendar {
   EventCalendar cal;
 };
 
+constexpr EventKind kArrival = EventKind::arrival;
+
 TEST(EventCalendar, PopsInTimeOrder) {
   Calendar c(16);
   const double times[] = {5.0, 1.0, 9.5, 3.25, 0.0, 7.0, 2.0, 8.0, 4.0, 6.0};
-  for (uint32_t i = 0; i < 10; ++i) ASSERT_TRUE(c.cal.push(times[i], 0, i));
+  for (uint32_t i = 0; i < 10; ++i) ASSERT_TRUE(c.cal.push(times[i], kArrival, i));
   EXPECT_EQ(c.cal.size, 10u);
   EXPECT_EQ(c.cal.top().time_s, 0.0);
   double last = -1;
@@ -35,16 +40,17 @@ TEST(EventCalendar, PopsInTimeOrder) {
   EXPECT_TRUE(c.cal.empty());
 }
 
-TEST(EventCalendar, EqualTimesLeaveInInsertionOrder) {
+TEST(EventCalendar, EqualTimesOfOneTieClassLeaveInInsertionOrder) {
   const uint32_t n = 1000;
   Calendar c(n);
-  // Many events at a few equal times, scheduled in a scrambled order of times.
+  // Many events at a few equal times, scheduled in a scrambled order of times; all of kinds in
+  // the tie class `arrive`.
   std::mt19937 gen(7);
   std::uniform_int_distribution<int> pick(0, 4);
   std::vector<std::vector<uint32_t>> expected(5);
   for (uint32_t i = 0; i < n; ++i) {
     const int t = pick(gen);
-    ASSERT_TRUE(c.cal.push(10.0 * t, i % 4, i));
+    ASSERT_TRUE(c.cal.push(10.0 * t, i % 2 ? EventKind::arrival : EventKind::retry, i));
     expected[t].push_back(i);
   }
   for (int t = 0; t < 5; ++t) {
@@ -52,67 +58,127 @@ TEST(EventCalendar, EqualTimesLeaveInInsertionOrder) {
       const Event e = c.cal.pop();
       EXPECT_EQ(e.time_s, 10.0 * t);
       EXPECT_EQ(e.payload(), payload);
-      EXPECT_EQ(e.type(), payload % 4);
+      EXPECT_EQ(e.kind(), payload % 2 ? EventKind::arrival : EventKind::retry);
     }
   }
   EXPECT_TRUE(c.cal.empty());
 }
 
+TEST(EventCalendar, EqualTimesLeaveByTieClassWhateverTheOrderScheduled) {
+  // Every kind, scheduled at one instant in reverse order of its tie class: they leave by tie
+  // class (finish, run_end, capacity, start, arrive), and FIFO within a class.
+  Calendar c(64);
+  for (uint32_t round = 0; round < 2; ++round)
+    for (uint32_t k = kEventKindCount; k-- > 0;)
+      ASSERT_TRUE(c.cal.push(7.0, static_cast<EventKind>(k), round * 100 + k));
+  std::vector<std::pair<TieClass, uint32_t>> got;
+  while (!c.cal.empty()) {
+    const Event e = c.cal.pop();
+    EXPECT_EQ(e.time_s, 7.0);
+    EXPECT_EQ(e.tie(), tie_class(e.kind()));
+    EXPECT_EQ(e.payload() % 100, static_cast<uint32_t>(e.kind()));
+    got.emplace_back(e.tie(), e.payload());
+  }
+  ASSERT_EQ(got.size(), 2 * kEventKindCount);
+  for (size_t i = 1; i < got.size(); ++i) {
+    ASSERT_LE(got[i - 1].first, got[i].first) << "tie classes in order, at " << i;
+    if (got[i - 1].first == got[i].first)  // within a class: scheduled order (round, then k down)
+      EXPECT_TRUE(got[i - 1].second / 100 < got[i].second / 100 ||
+                  (got[i - 1].second / 100 == got[i].second / 100 &&
+                   got[i - 1].second % 100 > got[i].second % 100));
+  }
+  // The rule the docs state, kind by kind.
+  EXPECT_EQ(tie_class(EventKind::completion), TieClass::finish);
+  EXPECT_EQ(tie_class(EventKind::request_done), TieClass::finish);
+  EXPECT_EQ(tie_class(EventKind::preemption), TieClass::run_end);
+  EXPECT_EQ(tie_class(EventKind::availability), TieClass::capacity);
+  EXPECT_EQ(tie_class(EventKind::zone_event), TieClass::capacity);
+  EXPECT_EQ(tie_class(EventKind::idle_check), TieClass::capacity);
+  EXPECT_EQ(tie_class(EventKind::run_start), TieClass::start);
+  EXPECT_EQ(tie_class(EventKind::replica_ready), TieClass::start);
+  EXPECT_EQ(tie_class(EventKind::arrival), TieClass::arrive);
+  EXPECT_EQ(tie_class(EventKind::retry), TieClass::arrive);
+}
+
+TEST(EventCalendar, AnEarlierTimeAlwaysBeatsABetterTieClass) {
+  Calendar c(4);
+  ASSERT_TRUE(c.cal.push(std::nextafter(5.0, 6.0), EventKind::completion, 1));
+  ASSERT_TRUE(c.cal.push(5.0, EventKind::arrival, 2));
+  EXPECT_EQ(c.cal.pop().payload(), 2u);
+  EXPECT_EQ(c.cal.pop().payload(), 1u);
+}
+
 TEST(EventCalendar, AllEqualTimesAreFifo) {
   const uint32_t n = 777;
   Calendar c(n);
-  for (uint32_t i = 0; i < n; ++i) ASSERT_TRUE(c.cal.push(42.0, 1, i));
+  for (uint32_t i = 0; i < n; ++i) ASSERT_TRUE(c.cal.push(42.0, EventKind::run_start, i));
   for (uint32_t i = 0; i < n; ++i) EXPECT_EQ(c.cal.pop().payload(), i);
 }
 
 TEST(EventCalendar, PushReportsFalseWhenFull) {
   Calendar c(3);
-  EXPECT_TRUE(c.cal.push(3.0, 0, 0));
-  EXPECT_TRUE(c.cal.push(1.0, 0, 1));
-  EXPECT_TRUE(c.cal.push(2.0, 0, 2));
-  EXPECT_FALSE(c.cal.push(0.5, 0, 3));
+  EXPECT_TRUE(c.cal.push(3.0, kArrival, 0));
+  EXPECT_TRUE(c.cal.push(1.0, kArrival, 1));
+  EXPECT_TRUE(c.cal.push(2.0, kArrival, 2));
+  EXPECT_FALSE(c.cal.push(0.5, kArrival, 3));
   EXPECT_EQ(c.cal.size, 3u);
   EXPECT_EQ(c.cal.top().payload(), 1u);  // the rejected event left no trace
   EXPECT_EQ(c.cal.pop().payload(), 1u);
-  EXPECT_TRUE(c.cal.push(0.5, 0, 3));  // room again
+  EXPECT_TRUE(c.cal.push(0.5, kArrival, 3));  // room again
   EXPECT_EQ(c.cal.pop().payload(), 3u);
   EXPECT_EQ(c.cal.pop().payload(), 2u);
   EXPECT_EQ(c.cal.pop().payload(), 0u);
   EXPECT_TRUE(c.cal.empty());
 
   Calendar none(0);
-  EXPECT_FALSE(none.cal.push(1.0, 0, 0));
+  EXPECT_FALSE(none.cal.push(1.0, kArrival, 0));
   EXPECT_TRUE(none.cal.empty());
+  none.cal.schedule(1.0, kArrival, 0);
+  EXPECT_TRUE(none.cal.overflowed);
 }
 
-TEST(EventCalendar, TypeAndPayloadRoundTrip) {
+TEST(EventCalendar, RunningOutOfSequenceNumbersIsAnOverflowNotAWrongOrder) {
+  Calendar c(4);
+  c.cal.next_sequence = EventCalendar::kMaxSequence;
+  EXPECT_TRUE(c.cal.push(1.0, kArrival, 0));  // the last number
+  EXPECT_FALSE(c.cal.push(1.0, kArrival, 1));
+  c.cal.schedule(1.0, kArrival, 2);
+  EXPECT_TRUE(c.cal.overflowed);
+  EXPECT_EQ(c.cal.size, 1u);
+}
+
+TEST(EventCalendar, KindAndPayloadRoundTrip) {
   Calendar c(64);
   const uint32_t payloads[] = {0u, 1u, 12345u, EventCalendar::kMaxPayload - 1,
                                EventCalendar::kMaxPayload};
   uint32_t count = 0;
-  for (uint32_t type = 0; type < 8; ++type)
-    for (uint32_t p : payloads) ASSERT_TRUE(c.cal.push(static_cast<double>(count++), type, p));
-  for (uint32_t type = 0; type < 8; ++type) {
+  for (uint32_t k = 0; k < kEventKindCount; ++k)
+    for (uint32_t p : payloads)
+      ASSERT_TRUE(c.cal.push(static_cast<double>(count++), static_cast<EventKind>(k), p));
+  for (uint32_t k = 0; k < kEventKindCount; ++k) {
     for (uint32_t p : payloads) {
       const Event e = c.cal.pop();
-      EXPECT_EQ(e.type(), type);
+      EXPECT_EQ(e.kind(), static_cast<EventKind>(k));
       EXPECT_EQ(e.payload(), p);
     }
   }
-  // Fields of the key: sequence << 24 | type << 21 | payload.
-  Event e{0.0, (uint64_t{5} << 24) | (uint64_t{6} << 21) | 0x1ABCDEu};
-  EXPECT_EQ(e.type(), 6u);
+  // Fields of the key: tie << 61 | sequence << 27 | kind << 21 | payload; the largest kind the
+  // key can hold (63) round-trips too, so declaring more kinds needs no redesign.
+  const Event e{0.0, (uint64_t{4} << 61) | (uint64_t{5} << 27) | (uint64_t{63} << 21) | 0x1ABCDEu};
+  EXPECT_EQ(static_cast<uint32_t>(e.kind()), 63u);
   EXPECT_EQ(e.payload(), 0x1ABCDEu);
+  EXPECT_EQ(e.tie(), TieClass::arrive);
+  EXPECT_EQ(EventCalendar::kMaxEventKinds, 64u);
 }
 
 TEST(EventCalendar, SequenceKeepsCountingAfterPops) {
   // FIFO among equal times also holds for events pushed after earlier ones were popped.
   Calendar c(8);
-  ASSERT_TRUE(c.cal.push(1.0, 0, 0));
-  ASSERT_TRUE(c.cal.push(2.0, 0, 1));
+  ASSERT_TRUE(c.cal.push(1.0, kArrival, 0));
+  ASSERT_TRUE(c.cal.push(2.0, kArrival, 1));
   EXPECT_EQ(c.cal.pop().payload(), 0u);
-  ASSERT_TRUE(c.cal.push(2.0, 0, 2));
-  ASSERT_TRUE(c.cal.push(2.0, 0, 3));
+  ASSERT_TRUE(c.cal.push(2.0, kArrival, 2));
+  ASSERT_TRUE(c.cal.push(2.0, kArrival, 3));
   EXPECT_EQ(c.cal.pop().payload(), 1u);
   EXPECT_EQ(c.cal.pop().payload(), 2u);
   EXPECT_EQ(c.cal.pop().payload(), 3u);
@@ -120,24 +186,47 @@ TEST(EventCalendar, SequenceKeepsCountingAfterPops) {
 
 TEST(EventCalendar, ResetEmptiesTheCalendar) {
   Calendar c(4);
-  ASSERT_TRUE(c.cal.push(1.0, 0, 0));
-  ASSERT_TRUE(c.cal.push(2.0, 0, 1));
+  ASSERT_TRUE(c.cal.push(1.0, kArrival, 0));
+  ASSERT_TRUE(c.cal.push(2.0, kArrival, 1));
   c.cal.reset(c.storage.data(), 4);
   EXPECT_TRUE(c.cal.empty());
   EXPECT_EQ(c.cal.next_sequence, 0u);
-  for (uint32_t i = 0; i < 4; ++i) EXPECT_TRUE(c.cal.push(5.0, 0, i));
-  EXPECT_FALSE(c.cal.push(5.0, 0, 4));
+  for (uint32_t i = 0; i < 4; ++i) EXPECT_TRUE(c.cal.push(5.0, kArrival, i));
+  EXPECT_FALSE(c.cal.push(5.0, kArrival, 4));
 }
 
-TEST(EventCalendar, MatchesPriorityQueueReferenceUnderRandomInterleaving) {
+TEST(EventCalendar, SlotsAndHeapFollowOneOrder) {
+  // Events kept in slots beside the heap leave in the same order as if they were in it.
+  std::vector<Event> heap(8), slots(3);
+  EventCalendar cal;
+  cal.reset(heap.data(), 8, slots.data(), 3);
+  ASSERT_TRUE(cal.push(2.0, EventKind::completion, 10));
+  cal.set_slot(0, 2.0, EventKind::arrival, 0);  // same time, later class: after the completion
+  cal.set_slot(1, 1.0, EventKind::arrival, 1);
+  ASSERT_TRUE(cal.push(2.0, EventKind::run_start, 11));
+  cal.set_slot(2, EventCalendar::kNever, EventKind::arrival, 2);  // none
+  std::vector<uint32_t> order;
+  Event e;
+  while (cal.pop_until(10.0, e)) order.push_back(e.payload());
+  EXPECT_EQ(order, (std::vector<uint32_t>{1, 10, 11, 0}));
+  EXPECT_TRUE(cal.empty() || cal.earliest_slot == EventCalendar::kNoSlot);
+  // pop_until leaves events after its bound in place.
+  ASSERT_TRUE(cal.push(20.0, EventKind::completion, 12));
+  EXPECT_FALSE(cal.pop_until(19.0, e));
+  EXPECT_TRUE(cal.pop_until(20.0, e));
+  EXPECT_EQ(e.payload(), 12u);
+}
+
+TEST(EventCalendar, MatchesReferenceOrderUnderRandomInterleaving) {
   struct Ref {
     double time;
+    uint32_t tie;
     uint64_t seq;
-    uint32_t type, payload;
+    uint32_t kind, payload;
   };
   struct Later {  // std::priority_queue is a max-heap: "less" = later
     bool operator()(const Ref& a, const Ref& b) const {
-      return std::tie(a.time, a.seq) > std::tie(b.time, b.seq);
+      return std::tie(a.time, a.tie, a.seq) > std::tie(b.time, b.tie, b.seq);
     }
   };
   const uint32_t capacity = 257;
@@ -148,7 +237,7 @@ TEST(EventCalendar, MatchesPriorityQueueReferenceUnderRandomInterleaving) {
   std::uniform_int_distribution<int> coarse(0, 20);
   std::uniform_real_distribution<double> fine(0.0, 50.0);
   std::uniform_int_distribution<uint32_t> payload(0, EventCalendar::kMaxPayload);
-  std::uniform_int_distribution<uint32_t> type(0, 3);
+  std::uniform_int_distribution<uint32_t> kind(0, kEventKindCount - 1);
   std::uniform_real_distribution<double> coin(0.0, 1.0);
   uint64_t seq = 0;
   double now = 0;
@@ -158,11 +247,12 @@ TEST(EventCalendar, MatchesPriorityQueueReferenceUnderRandomInterleaving) {
     const double push_probability = (step / 5000) % 2 == 0 ? 0.7 : 0.3;
     if (coin(gen) < push_probability) {
       const double t = now + (coin(gen) < 0.5 ? static_cast<double>(coarse(gen)) : fine(gen));
-      const uint32_t ty = type(gen), p = payload(gen);
-      const bool ok = c.cal.push(t, ty, p);
+      const uint32_t k = kind(gen), p = payload(gen);
+      const bool ok = c.cal.push(t, static_cast<EventKind>(k), p);
       ASSERT_EQ(ok, ref.size() < capacity);
       if (ok) {
-        ref.push({t, seq++, ty, p});
+        ref.push({t, static_cast<uint32_t>(tie_class(static_cast<EventKind>(k))), seq, k, p});
+        ++seq;
       } else {
         ++full;
       }
@@ -174,8 +264,7 @@ TEST(EventCalendar, MatchesPriorityQueueReferenceUnderRandomInterleaving) {
       const Event got = c.cal.pop();
       ASSERT_EQ(got.time_s, want.time) << "pop " << pops;
       ASSERT_EQ(got.payload(), want.payload) << "pop " << pops;
-      ASSERT_EQ(got.type(), want.type) << "pop " << pops;
-      ASSERT_EQ(got.key >> 24, want.seq) << "pop " << pops;
+      ASSERT_EQ(static_cast<uint32_t>(got.kind()), want.kind) << "pop " << pops;
       now = got.time_s;
       ++pops;
     }
@@ -192,50 +281,54 @@ TEST(EventCalendar, MatchesPriorityQueueReferenceUnderRandomInterleaving) {
   EXPECT_GT(full, 0);  // the full-calendar path was exercised
 }
 
-}  // namespace
 }  // namespace gpucap
 
 namespace gpucap {
 namespace {
 
-// remove() takes out one pending event (by payload and type) and keeps the heap in order:
+// remove() takes out one pending event (by payload and kind) and keeps the heap in order:
 // checked against a sorted reference under random pushes, pops and removals.
 TEST(EventCalendarRemove, RemovesTheRightEventAndKeepsTheOrder) {
   std::vector<Event> storage(512);
   EventCalendar cal;
   cal.reset(storage.data(), 512);
   std::mt19937_64 gen(11);
-  std::vector<std::pair<double, uint32_t>> reference;  // (time, payload), payloads unique
+  // (time, tie class, payload); payloads unique and increasing, so FIFO = lower payload first.
+  std::vector<std::tuple<double, TieClass, uint32_t>> reference;
+  const EventKind kinds[] = {EventKind::run_start, EventKind::completion, EventKind::preemption};
+  const uint64_t slot_kinds =
+      kind_bit(EventKind::run_start) | kind_bit(EventKind::completion) | kind_bit(EventKind::preemption);
   uint32_t next_payload = 0;
   for (int step = 0; step < 20000; ++step) {
     const int action = static_cast<int>(gen() % 3);
     if (action == 0 || reference.empty()) {
       const double t = static_cast<double>(gen() % 1000);
-      ASSERT_TRUE(cal.push(t, 1 + next_payload % 3, next_payload));
-      reference.emplace_back(t, next_payload++);
+      const EventKind k = kinds[next_payload % 3];
+      ASSERT_TRUE(cal.push(t, k, next_payload));
+      reference.emplace_back(t, tie_class(k), next_payload++);
       if (reference.size() > 400) {  // keep within capacity: drain one
         const Event e = cal.pop();
         auto it = std::min_element(reference.begin(), reference.end());
-        EXPECT_EQ(e.payload(), it->second);
+        EXPECT_EQ(e.payload(), std::get<2>(*it));
         reference.erase(it);
       }
     } else if (action == 1) {
       const size_t k = gen() % reference.size();
-      const uint32_t payload = reference[k].second;
-      EXPECT_FALSE(cal.remove(payload, 1u << 0));  // wrong type: nothing removed
-      EXPECT_TRUE(cal.remove(payload, 0xFEu));
+      const uint32_t payload = std::get<2>(reference[k]);
+      EXPECT_FALSE(cal.remove(payload, kind_bit(EventKind::arrival)));  // wrong kind: nothing
+      EXPECT_TRUE(cal.remove(payload, slot_kinds));
       reference.erase(reference.begin() + static_cast<long>(k));
     } else {
-      // Earliest time first; among equal times, the lower payload (pushed earlier) first.
+      // Earliest time first; among equal times, by tie class, then the one pushed earlier.
       const Event e = cal.pop();
       auto it = std::min_element(reference.begin(), reference.end());
-      EXPECT_EQ(e.time_s, it->first);
-      EXPECT_EQ(e.payload(), it->second);
+      EXPECT_EQ(e.time_s, std::get<0>(*it));
+      EXPECT_EQ(e.payload(), std::get<2>(*it));
       reference.erase(it);
     }
     ASSERT_EQ(cal.size, reference.size());
   }
-  EXPECT_FALSE(cal.remove(next_payload + 1, 0xFFu));
+  EXPECT_FALSE(cal.remove(next_payload + 1, ~uint64_t{0}));
 }
 
 }  // namespace

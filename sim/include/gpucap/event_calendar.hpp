@@ -1,22 +1,42 @@
-// gpucap: the event calendar, an implicit 4-ary min-heap over caller-provided storage.
+// gpucap: the event calendar: an implicit 4-ary min-heap over caller-provided storage, plus a
+// few per-source slots for recurring events (arrivals) kept beside the heap.
 //
-// Events are ordered by (time, sequence number): two events at the same time leave the calendar
-// in the order they were scheduled (FIFO), so every run is deterministic. The storage is a plain
-// array sized by the caller (no allocation); push() reports false instead of overflowing.
+// Events are ordered by (time, tie class, sequence number): at equal times the tie class of
+// their kind decides (event_kinds.hpp: work that finishes, then runs ending, capacity changes,
+// starts, arrivals), and within a class they leave in the order they were scheduled (FIFO).
+// The rule is in the key, so every way an event is scheduled obeys it, and every run is
+// deterministic. The storage is a plain array sized by the caller (no allocation); push()
+// reports false instead of overflowing.
 #pragma once
 #include <cstdint>
 
+#include "gpucap/event_kinds.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap {
 
-/// One scheduled event: 16 bytes. `key` = sequence << 24 | type << 21 | payload (21 bits).
+/// One scheduled event: 16 bytes. `key` = tie class | sequence | kind | payload (high to low
+/// bits), so comparing keys applies the tie rule and then FIFO.
 struct Event {
+  static constexpr uint32_t kPayloadBits = 21;
+  static constexpr uint32_t kKindBits = 6;
+  static constexpr uint32_t kSequenceBits = 34;
+  static constexpr uint32_t kTieBits = 3;
+  static constexpr uint32_t kKindShift = kPayloadBits;
+  static constexpr uint32_t kSequenceShift = kKindShift + kKindBits;
+  static constexpr uint32_t kTieShift = kSequenceShift + kSequenceBits;
+  static_assert(kTieShift + kTieBits == 64, "the key's fields fill 64 bits");
+
   double time_s;
   uint64_t key;
 
-  GPUCAP_HD uint32_t type() const { return static_cast<uint32_t>(key >> 21) & 0x7u; }
-  GPUCAP_HD uint32_t payload() const { return static_cast<uint32_t>(key) & 0x1FFFFFu; }
+  GPUCAP_HD EventKind kind() const {
+    return static_cast<EventKind>((key >> kKindShift) & ((1u << kKindBits) - 1));
+  }
+  GPUCAP_HD uint32_t payload() const {
+    return static_cast<uint32_t>(key) & ((1u << kPayloadBits) - 1);
+  }
+  GPUCAP_HD TieClass tie() const { return static_cast<TieClass>(key >> kTieShift); }
 };
 
 GPUCAP_HD GPUCAP_FORCEINLINE bool event_before(const Event& a, const Event& b) {
@@ -24,34 +44,55 @@ GPUCAP_HD GPUCAP_FORCEINLINE bool event_before(const Event& a, const Event& b) {
 }
 
 struct EventCalendar {
-  static constexpr uint32_t kMaxPayload = 0x1FFFFFu;
+  static constexpr uint32_t kMaxPayload = (1u << Event::kPayloadBits) - 1;
+  static constexpr uint32_t kMaxEventKinds = 1u << Event::kKindBits;
+  /// Sequence numbers of one replication: far beyond its event budget (1e9 events).
+  static constexpr uint64_t kMaxSequence = (uint64_t{1} << Event::kSequenceBits) - 1;
   static constexpr int kArity = 4;
+  /// Recurring sources (job classes) whose next event can live in a slot beside the heap: up
+  /// to this many, a linear scan of the slots is cheaper than heap traffic.
+  static constexpr uint32_t kMaxSlots = 16;
+  static constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
+  static_assert(kEventKindCount <= kMaxEventKinds, "the key has room for every declared kind");
 
   Event* heap = nullptr;
   uint32_t size = 0;
   uint32_t capacity = 0;
   uint64_t next_sequence = 0;
+  Event* slots = nullptr;  ///< per source: its pending event (time +inf: none)
+  uint32_t slot_count = 0;
+  uint32_t earliest_slot = kNoSlot;
+  bool overflowed = false;  ///< a schedule() or set_slot() found no room: the run is invalid
 
-  GPUCAP_HD void reset(Event* storage, uint32_t storage_capacity) {
+  /// `slot_storage` holds `slot_sources` slots (0: every event goes through the heap).
+  GPUCAP_HD void reset(Event* storage, uint32_t storage_capacity, Event* slot_storage = nullptr,
+                       uint32_t slot_sources = 0) {
     heap = storage;
     capacity = storage_capacity;
     size = 0;
     next_sequence = 0;
+    slots = slot_storage;
+    slot_count = slot_sources;
+    earliest_slot = kNoSlot;
+    overflowed = false;
+    for (uint32_t i = 0; i < slot_count; ++i) slots[i] = Event{kNever, 0};
   }
 
-  GPUCAP_HD bool empty() const { return size == 0; }
-  GPUCAP_HD const Event& top() const { return heap[0]; }
+  GPUCAP_HD bool empty() const { return size == 0 && earliest_slot == kNoSlot; }
+  GPUCAP_HD bool uses_slots() const { return slot_count > 0; }
 
-  /// The key of an event scheduled now, consuming a sequence number: for events that a caller
-  /// keeps outside the heap but orders with event_before() against those inside.
-  GPUCAP_HD uint64_t take_key(uint32_t type, uint32_t payload) {
-    return (next_sequence++ << 24) | (static_cast<uint64_t>(type) << 21) | (payload & kMaxPayload);
+  /// The key of an event scheduled now, consuming a sequence number.
+  GPUCAP_HD GPUCAP_FORCEINLINE uint64_t take_key(EventKind kind, uint32_t payload) {
+    return static_cast<uint64_t>(tie_class(kind)) << Event::kTieShift |
+           (next_sequence++ & kMaxSequence) << Event::kSequenceShift |
+           static_cast<uint64_t>(kind) << Event::kKindShift | (payload & kMaxPayload);
   }
 
-  /// Schedules an event of `type` (0..7) with `payload` (< 2^21) at time_s. False when full.
-  GPUCAP_HD bool push(double time_s, uint32_t type, uint32_t payload) {
-    if (size == capacity) return false;
-    const Event e{time_s, take_key(type, payload)};
+  /// Schedules an event of `kind` with `payload` (<= kMaxPayload) at time_s. False when the
+  /// heap is full or the replication ran out of sequence numbers.
+  GPUCAP_HD bool push(double time_s, EventKind kind, uint32_t payload) {
+    if (size == capacity || next_sequence > kMaxSequence) return false;
+    const Event e{time_s, take_key(kind, payload)};
     uint32_t i = size++;
     while (i > 0) {
       const uint32_t parent = (i - 1) / kArity;
@@ -63,12 +104,51 @@ struct EventCalendar {
     return true;
   }
 
-  /// Removes the pending event with this payload whose type is in `type_mask` (bit t for type
-  /// t). A linear scan: for rare cancellations, so that the hot path keeps no back-pointers.
-  /// Returns false when there is none.
-  GPUCAP_HD bool remove(uint32_t payload, uint32_t type_mask) {
+  /// push(), noting a failure in `overflowed` (the engine stops the replication).
+  GPUCAP_HD GPUCAP_FORCEINLINE void schedule(double time_s, EventKind kind, uint32_t payload) {
+    if (!push(time_s, kind, payload)) overflowed = true;
+  }
+
+  /// Sets source i's pending event (replacing any), or clears it when time_s is +infinity.
+  /// It takes its sequence number now, exactly as push() would.
+  GPUCAP_HD GPUCAP_FORCEINLINE void set_slot(uint32_t i, double time_s, EventKind kind,
+                                             uint32_t payload) {
+    Event& slot = slots[i];
+    slot.time_s = time_s;
+    if (time_s != kNever) slot.key = take_key(kind, payload);
+    earliest_slot = kNoSlot;
+    for (uint32_t k = 0; k < slot_count; ++k) {
+      if (slots[k].time_s == kNever) continue;
+      if (earliest_slot == kNoSlot || event_before(slots[k], slots[earliest_slot]))
+        earliest_slot = k;
+    }
+    if (next_sequence > kMaxSequence + 1) overflowed = true;
+  }
+
+  /// Takes the earliest event if it is at or before `until_s`; false (nothing taken) otherwise.
+  GPUCAP_HD GPUCAP_FORCEINLINE bool pop_until(double until_s, Event& out) {
+    const bool slot_first = earliest_slot != kNoSlot &&
+                            (size == 0 || event_before(slots[earliest_slot], heap[0]));
+    if (slot_first) {
+      Event& slot = slots[earliest_slot];
+      if (slot.time_s > until_s) return false;
+      out = slot;
+      slot.time_s = kNever;  // taken; the source sets its next one (set_slot)
+      return true;
+    }
+    if (size == 0 || heap[0].time_s > until_s) return false;
+    out = pop();
+    return true;
+  }
+
+  GPUCAP_HD const Event& top() const { return heap[0]; }
+
+  /// Removes the pending heap event with this payload whose kind is in `kinds` (kind_bit
+  /// masks). A linear scan: for rare cancellations, so that the hot path keeps no
+  /// back-pointers. Returns false when there is none.
+  GPUCAP_HD bool remove(uint32_t payload, uint64_t kinds) {
     for (uint32_t i = 0; i < size; ++i) {
-      if (heap[i].payload() != payload || !((type_mask >> heap[i].type()) & 1u)) continue;
+      if (heap[i].payload() != payload || !(kinds & kind_bit(heap[i].kind()))) continue;
       const Event last = heap[--size];
       if (i == size) return true;
       // Put the last event in the hole, then restore the heap order up or down from there.
@@ -84,13 +164,15 @@ struct EventCalendar {
     return false;
   }
 
-  /// Removes and returns the earliest event. Precondition: !empty().
+  /// Removes and returns the earliest heap event. Precondition: size > 0.
   GPUCAP_HD Event pop() {
     const Event result = heap[0];
     const Event last = heap[--size];
     if (size > 0) heap[sift_down_from(0, last)] = last;
     return result;
   }
+
+  static constexpr double kNever = __builtin_huge_val();
 
  private:
   /// Moves the hole at i down to where `moving` belongs (children earlier than it move up);

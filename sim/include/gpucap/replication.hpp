@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "gpucap/compiled_model.hpp"
-#include "gpucap/detail/replication_engine.hpp"
+#include "gpucap/engine/replication_engine.hpp"
 #include "gpucap/metrics.hpp"
 
 namespace gpucap {
@@ -28,7 +28,7 @@ enum ReplicationStatus : int {
 
 /// Bytes of state one replication of `model` needs.
 GPUCAP_HD inline size_t replication_arena_bytes(const CompiledModel& model) {
-  return detail::ArenaLayout::of(model).total_bytes;
+  return engine::ArenaLayout::of(model).total_bytes;
 }
 
 /// Runs replication `replication` of `model` under `seed`. Returns a ReplicationStatus.
@@ -37,7 +37,7 @@ GPUCAP_HD inline size_t replication_arena_bytes(const CompiledModel& model) {
 GPUCAP_HD inline int run_replication(const CompiledModel& model, uint64_t seed,
                                      uint64_t replication, void* arena, double* scalars,
                                      double* pool_values, double* timeseries = nullptr) {
-  detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
+  engine::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
                                    timeseries);
   return engine.run();
 }
@@ -47,7 +47,7 @@ GPUCAP_HD inline int run_replication(const CompiledModel& model, uint64_t seed,
 inline int run_replication_limited(const CompiledModel& model, uint64_t seed, uint64_t replication,
                                    void* arena, double* scalars, double* pool_values,
                                    double* timeseries, uint64_t max_events) {
-  detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
+  engine::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
                                    timeseries);
   return engine.run_limited(max_events);
 }
@@ -78,7 +78,7 @@ inline int run_replication_cancellable(const CompiledModel& model, uint64_t seed
                                        uint64_t replication, void* arena, double* scalars,
                                        double* pool_values, double* timeseries,
                                        const std::atomic<bool>* cancel) {
-  detail::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
+  engine::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
                                    timeseries);
   return engine.run_until(detail::CancelFlag{cancel});
 }

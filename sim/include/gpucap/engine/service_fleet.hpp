@@ -1,4 +1,4 @@
-// gpucap internals: the replicas of inference services inside one replication.
+// gpucap engine: the replicas of inference services inside one replication.
 //
 // Model (see CompiledService): a request goes to the first warm replica (lowest index) with a
 // free concurrency slot, packing load onto few replicas so that the others can go idle and
@@ -17,28 +17,23 @@
 // plus its busy time, rounded by the pool's increment and minimum, times the share of the
 // lifetime inside the window when it began before the warm-up. Committed pools are charged by
 // the engine for their whole count instead.
+//
+// The fleet works through one FleetContext (the calendar, the pools' GPUs, the ledger, the
+// provisioning streams and the clock); it never calls back into the engine.
 #pragma once
 #include <cstdint>
 
 #include "gpucap/billing.hpp"
 #include "gpucap/compiled_model.hpp"
-#include "gpucap/detail/usage_series.hpp"
 #include "gpucap/distribution.hpp"
+#include "gpucap/engine/ledger.hpp"
+#include "gpucap/engine/pool_capacity.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/histogram.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/philox.hpp"
 
-namespace gpucap::detail {
-
-/// The payload of a service event: what happened (ServiceEventKind) << kReplicaBits | replica.
-constexpr uint32_t kReplicaBits = 19;
-constexpr uint32_t kReplicaMask = (1u << kReplicaBits) - 1;
-enum ServiceEventKind : uint32_t {
-  kRequestDone = 0,   ///< a request on the replica finished its service
-  kReplicaReady = 1,  ///< the replica's cold start is over: it is warm
-  kIdleCheck = 2,     ///< the replica may have been idle for the idle timeout
-};
+namespace gpucap::engine {
 
 enum ReplicaStateKind : uint16_t { kReplicaOff = 0, kReplicaStarting = 1, kReplicaWarm = 2 };
 
@@ -80,27 +75,38 @@ struct ServiceTotals {
   double replica_area = 0;  ///< integral of replicas up over the window, replica-seconds
 };
 
+/// What the fleet shares with the rest of the replication.
+struct FleetContext {
+  const CompiledModel* model;
+  EventCalendar* calendar;
+  PoolCapacity* capacity;
+  Ledger* ledger;
+  RandomStream* provisioning_streams;  ///< per pool
+  const double* now_s;                 ///< the engine's clock
+};
+
+/// The fleet's own arena parts.
+struct FleetStorage {
+  ServiceState* state;      ///< per service
+  ReplicaSlot* replicas;    ///< model.replica_count
+  WaitingRequest* waiting;  ///< model.request_queue_capacity
+  LogHistogram* latency;
+};
+
 class ServiceFleet {
  public:
-  /// Binds the fleet to its arena parts. `now` is the engine's clock, `pool_streams` its
-  /// provisioning stream of pool 0 (stream of pool p at pool_streams[p]), `pool_out` its pool
-  /// rows (GPU-seconds while running).
-  GPUCAP_HD void bind(const CompiledModel& m, ServiceState* state, ReplicaSlot* replicas,
-                      WaitingRequest* waiting, LogHistogram* latency, EventCalendar* calendar,
-                      int* status, int32_t* free_gpus, RandomStream* pool_streams, double* pool_out,
-                      UsageSeries* usage, const double* now) {
+  GPUCAP_HD void bind(const FleetContext& context, const FleetStorage& storage) {
+    const CompiledModel& m = *context.model;
     m_ = &m;
-    state_ = state;
-    replicas_ = replicas;
-    waiting_ = waiting;
-    latency_ = latency;
-    calendar_ = calendar;
-    status_ = status;
-    free_gpus_ = free_gpus;
-    pool_streams_ = pool_streams;
-    pool_out_ = pool_out;
-    usage_ = usage;
-    now_ = now;
+    state_ = storage.state;
+    replicas_ = storage.replicas;
+    waiting_ = storage.waiting;
+    latency_ = storage.latency;
+    calendar_ = context.calendar;
+    capacity_ = context.capacity;
+    ledger_ = context.ledger;
+    pool_streams_ = context.provisioning_streams;
+    now_ = context.now_s;
     replicas_up_ = 0;
     totals_ = ServiceTotals{};
     if (m.service_count == 0) return;
@@ -120,7 +126,7 @@ class ServiceFleet {
     for (uint32_t v = 0; v < m_->service_count; ++v) {
       const CompiledService& cs = m_->services[v];
       for (uint32_t k = 0; k < cs.min_replicas; ++k) {
-        if (free_gpus_[cs.pool] < static_cast<int32_t>(cs.gpus_per_replica)) break;
+        if (!capacity_->fits(cs.pool, cs.gpus_per_replica)) break;
         const uint32_t r = launch(v);
         become_warm(r);
       }
@@ -162,22 +168,79 @@ class ServiceFleet {
     scale_up(v);
   }
 
-  /// A service event (kServiceEvent) with this payload fires now.
-  GPUCAP_HD void on_event(uint32_t payload) {
-    const uint32_t r = payload & kReplicaMask;
-    switch (payload >> kReplicaBits) {
-      case kRequestDone:
-        on_request_done(r);
-        break;
-      case kReplicaReady:
-        on_ready(r);
-        break;
-      case kIdleCheck:
-        on_idle_check(r);
-        break;
-      default:
-        break;
+  /// A request on replica r finished its service (EventKind::request_done).
+  GPUCAP_HD GPUCAP_FORCEINLINE void on_request_done(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    const uint32_t v = rep.service;
+    ServiceState& st = state_[v];
+    const double now = *now_;
+    if (st.queue_size > 0) {  // the slot passes straight to the next waiting request
+      const WaitingRequest w = dequeue(v);
+      if (w.arrival_s >= m_->warmup_s) record_served(m_->services[v], w, now);
+      push(now + w.service_s, EventKind::request_done, r);
+      return;
     }
+    --st.in_service;
+    ++st.free_slots;
+    if (--rep.active == 0) {
+      end_busy_period(rep, now);
+      rep.idle_since_s = now;
+      arm_idle_check(r);
+    }
+  }
+
+  /// Replica r's cold start is over (EventKind::replica_ready).
+  GPUCAP_HD void on_ready(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    const uint32_t v = rep.service;
+    ServiceState& st = state_[v];
+    --st.starting;
+    become_warm(r);
+    const CompiledService& cs = m_->services[v];
+    while (st.queue_size > 0 && rep.active < cs.concurrency) {
+      const WaitingRequest w = dequeue(v);
+      serve(r, w, w.arrival_s >= m_->warmup_s);
+    }
+    if (rep.active == 0) arm_idle_check(r);
+  }
+
+  /// Replica r may have been idle for its timeout (EventKind::idle_check).
+  GPUCAP_HD void on_idle_check(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    rep.idle_check_pending = 0;
+    if (rep.state != kReplicaWarm || rep.active > 0) return;  // re-armed when it idles again
+    const CompiledService& cs = m_->services[rep.service];
+    if (*now_ < rep.idle_since_s + cs.idle_timeout_s) {  // it was busy since: check later
+      arm_idle_check(r);
+      return;
+    }
+    if (state_[rep.service].replicas_up > cs.min_replicas) stop(r);
+  }
+
+  /// The services' metrics, after the ledger's finish() (it reads the pools' costs).
+  GPUCAP_HD void write_metrics(double* out, double window_s) const {
+    const ServiceTotals& t = totals_;
+    const double served = static_cast<double>(t.served);
+    out[kRequestsArrived] = static_cast<double>(t.arrived);
+    out[kRequestsServed] = served;
+    out[kRequestsDropped] = static_cast<double>(t.dropped);
+    out[kLatencyMeanS] = served > 0 ? t.latency_sum_s / served : 0.0;
+    out[kLatencyP50S] = latency_->quantile(0.50);
+    out[kLatencyP95S] = latency_->quantile(0.95);
+    out[kLatencyP99S] = latency_->quantile(0.99);
+    out[kSloViolationShare] =
+        t.slo_arrived > 0 ? static_cast<double>(t.slo_violations) / t.slo_arrived : 0.0;
+    out[kColdStarts] = static_cast<double>(t.cold_starts);
+    out[kColdStartShare] = served > 0 ? static_cast<double>(t.cold_served) / served : 0.0;
+    out[kReplicasMean] = window_s > 0 ? t.replica_area / window_s : 0.0;
+    // Pools run either jobs or replicas: the cost of those that run replicas is the services'.
+    double cost = 0;
+    for (uint32_t p = 0; p < m_->pool_count; ++p) {
+      bool runs_replicas = false;
+      for (uint32_t v = 0; v < m_->service_count; ++v) runs_replicas |= m_->services[v].pool == p;
+      if (runs_replicas) cost += ledger_->pool_value(p, kPoolCostUsd);
+    }
+    out[kCostPer1000RequestsUsd] = served > 0 ? 1000.0 * cost / served : 0.0;
   }
 
   /// End of the run: replicas still up are used and billed to the horizon; requests still
@@ -204,8 +267,8 @@ class ServiceFleet {
   }
 
  private:
-  GPUCAP_HD void push(double time_s, uint32_t kind, uint32_t replica) {
-    if (!calendar_->push(time_s, kServiceEventType, (kind << kReplicaBits) | replica)) *status_ = 1;
+  GPUCAP_HD void push(double time_s, EventKind kind, uint32_t replica) {
+    calendar_->schedule(time_s, kind, replica);
   }
 
   /// The first warm replica with a free slot. Precondition: the service has a free slot.
@@ -228,7 +291,7 @@ class ServiceFleet {
     ++st.in_service;
     --st.free_slots;
     if (counted) record_served(cs, w, now);
-    push(now + w.service_s, kRequestDone, r);
+    push(now + w.service_s, EventKind::request_done, r);
   }
 
   GPUCAP_HD void record_served(const CompiledService& cs, const WaitingRequest& w, double now) {
@@ -238,8 +301,7 @@ class ServiceFleet {
     latency_->add(latency);
     totals_.cold_served += w.cold;
     if (cs.slo_latency_s > 0 && latency > cs.slo_latency_s) ++totals_.slo_violations;
-    if (cs.egress_usd_per_request > 0)
-      pool_out_[cs.pool * kPoolMetricCount + kPoolEgressUsd] += cs.egress_usd_per_request;
+    if (cs.egress_usd_per_request > 0) ledger_->egress(cs.pool, cs.egress_usd_per_request);
   }
 
   /// Takes the head of service v's waiting room.
@@ -252,46 +314,10 @@ class ServiceFleet {
     return w;
   }
 
-  GPUCAP_HD GPUCAP_FORCEINLINE void on_request_done(uint32_t r) {
-    ReplicaSlot& rep = replicas_[r];
-    const uint32_t v = rep.service;
-    ServiceState& st = state_[v];
-    const double now = *now_;
-    if (st.queue_size > 0) {  // the slot passes straight to the next waiting request
-      const WaitingRequest w = dequeue(v);
-      if (w.arrival_s >= m_->warmup_s) record_served(m_->services[v], w, now);
-      push(now + w.service_s, kRequestDone, r);
-      return;
-    }
-    --st.in_service;
-    ++st.free_slots;
-    if (--rep.active == 0) {
-      end_busy_period(rep, now);
-      rep.idle_since_s = now;
-      arm_idle_check(r);
-    }
-  }
-
   GPUCAP_HD void end_busy_period(ReplicaSlot& rep, double now) {
     const CompiledService& cs = m_->services[rep.service];
     rep.busy_s += now - rep.busy_since_s;
-    pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursUsed] +=
-        m_->in_window(rep.busy_since_s, now) * cs.gpus_per_replica;
-    usage_->add(cs.pool, rep.busy_since_s, now, cs.gpus_per_replica);
-  }
-
-  GPUCAP_HD void on_ready(uint32_t r) {
-    ReplicaSlot& rep = replicas_[r];
-    const uint32_t v = rep.service;
-    ServiceState& st = state_[v];
-    --st.starting;
-    become_warm(r);
-    const CompiledService& cs = m_->services[v];
-    while (st.queue_size > 0 && rep.active < cs.concurrency) {
-      const WaitingRequest w = dequeue(v);
-      serve(r, w, w.arrival_s >= m_->warmup_s);
-    }
-    if (rep.active == 0) arm_idle_check(r);
+    ledger_->used(cs.pool, rep.busy_since_s, now, cs.gpus_per_replica);
   }
 
   GPUCAP_HD void become_warm(uint32_t r) {
@@ -307,19 +333,7 @@ class ServiceFleet {
     const double timeout = m_->services[rep.service].idle_timeout_s;
     if (rep.idle_check_pending || !(timeout < kForever)) return;
     rep.idle_check_pending = 1;
-    push(rep.idle_since_s + timeout, kIdleCheck, r);
-  }
-
-  GPUCAP_HD void on_idle_check(uint32_t r) {
-    ReplicaSlot& rep = replicas_[r];
-    rep.idle_check_pending = 0;
-    if (rep.state != kReplicaWarm || rep.active > 0) return;  // re-armed when it idles again
-    const CompiledService& cs = m_->services[rep.service];
-    if (*now_ < rep.idle_since_s + cs.idle_timeout_s) {  // it was busy since: check later
-      arm_idle_check(r);
-      return;
-    }
-    if (state_[rep.service].replicas_up > cs.min_replicas) stop(r);
+    push(rep.idle_since_s + timeout, EventKind::idle_check, r);
   }
 
   /// Starts replicas of service v until the autoscaler's target is met (or the pool is full).
@@ -330,7 +344,7 @@ class ServiceFleet {
     double desired = __builtin_ceil(in_system / cs.target_concurrency);
     if (desired > cs.max_replicas) desired = cs.max_replicas;
     while (st.replicas_up < desired &&
-           free_gpus_[cs.pool] >= static_cast<int32_t>(cs.gpus_per_replica)) {
+           capacity_->fits(cs.pool, cs.gpus_per_replica)) {
       const uint32_t r = launch(v);
       ++st.starting;
       ReplicaSlot& rep = replicas_[r];
@@ -342,7 +356,7 @@ class ServiceFleet {
       double delay = cs.weights_load_s;
       if (pool.has_provisioning_delay) delay += sample(pool.provisioning_delay_s, rng, m_->table);
       if (cs.has_container_start) delay += sample(cs.container_start_s, rng, m_->table);
-      push(now + delay, kReplicaReady, r);
+      push(now + delay, EventKind::replica_ready, r);
     }
   }
 
@@ -361,7 +375,7 @@ class ServiceFleet {
     rep.active = 0;
     ++state_[v].replicas_up;
     ++replicas_up_;
-    free_gpus_[cs.pool] -= static_cast<int32_t>(cs.gpus_per_replica);
+    capacity_->take(cs.pool, cs.gpus_per_replica);
     return r;
   }
 
@@ -374,7 +388,7 @@ class ServiceFleet {
     --state_[v].replicas_up;
     --replicas_up_;
     state_[v].free_slots -= cs.concurrency;
-    free_gpus_[cs.pool] += static_cast<int32_t>(cs.gpus_per_replica);
+    capacity_->give_back(cs.pool, cs.gpus_per_replica);
     // Services sharing the pool may have been waiting for these GPUs.
     for (uint32_t u = 0; u < m_->service_count; ++u)
       if (u != v && m_->services[u].pool == cs.pool && state_[u].queue_size > 0) scale_up(u);
@@ -388,9 +402,7 @@ class ServiceFleet {
     double busy_s = rep.busy_s;
     if (rep.state == kReplicaWarm && rep.active > 0) {
       busy_s += end_s - rep.busy_since_s;
-      pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursUsed] +=
-          m_->in_window(rep.busy_since_s, end_s) * cs.gpus_per_replica;
-      usage_->add(cs.pool, rep.busy_since_s, end_s, cs.gpus_per_replica);
+      ledger_->used(cs.pool, rep.busy_since_s, end_s, cs.gpus_per_replica);
     }
     if (end_s < m_->warmup_s || pool.committed()) return;
     const double ready_s = rep.state == kReplicaStarting ? end_s : rep.ready_s;
@@ -403,15 +415,11 @@ class ServiceFleet {
     const double share = rep.up_since_s >= m_->warmup_s || !(lifetime_s > 0)
                              ? 1.0
                              : m_->in_window(rep.up_since_s, end_s) / lifetime_s;
-    pool_out_[cs.pool * kPoolMetricCount + kPoolGpuHoursBilled] +=
-        billed_seconds(held_s, pool.billing_increment_s, pool.billing_minimum_s) * share *
-        cs.gpus_per_replica;
+    ledger_->billed(cs.pool, billed_seconds(held_s, pool.billing_increment_s,
+                                            pool.billing_minimum_s) *
+                                 share * cs.gpus_per_replica);
   }
 
- public:
-  static constexpr uint32_t kServiceEventType = 7;
-
- private:
   static constexpr double kForever = __builtin_huge_val();
 
   const CompiledModel* m_ = nullptr;
@@ -420,14 +428,12 @@ class ServiceFleet {
   WaitingRequest* waiting_ = nullptr;
   LogHistogram* latency_ = nullptr;
   EventCalendar* calendar_ = nullptr;
-  int* status_ = nullptr;
-  int32_t* free_gpus_ = nullptr;
+  PoolCapacity* capacity_ = nullptr;
+  Ledger* ledger_ = nullptr;
   RandomStream* pool_streams_ = nullptr;
-  double* pool_out_ = nullptr;
-  UsageSeries* usage_ = nullptr;
   const double* now_ = nullptr;
   uint32_t replicas_up_ = 0;
   ServiceTotals totals_;
 };
 
-}  // namespace gpucap::detail
+}  // namespace gpucap::engine

@@ -1,4 +1,4 @@
-// gpucap internals: the optional time series of GPUs in use per pool (scenario key
+// gpucap engine: the optional time series of GPUs in use per pool (scenario key
 // `timeseries.step`), written straight into the replication's output row.
 //
 // Row layout: [pool][bin], bin b covering [b step, (b + 1) step) of [0, horizon] (the last bin
@@ -10,7 +10,7 @@
 
 #include "gpucap/portable.hpp"
 
-namespace gpucap::detail {
+namespace gpucap::engine {
 
 struct UsageSeries {
   double* values = nullptr;  ///< [pool][bin]; null: no time series
@@ -52,4 +52,4 @@ struct UsageSeries {
   }
 };
 
-}  // namespace gpucap::detail
+}  // namespace gpucap::engine

@@ -1,0 +1,106 @@
+// gpucap engine: where each part of one replication's state lies in its arena (a block of
+// bytes the backend provides: a CPU thread's buffer or a GPU thread's slice of device memory).
+// Every part is 8-byte aligned; nothing else is allocated.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "gpucap/compiled_model.hpp"
+#include "gpucap/engine/job_queue.hpp"
+#include "gpucap/engine/job_slots.hpp"
+#include "gpucap/engine/pool_capacity.hpp"
+#include "gpucap/engine/price_process.hpp"
+#include "gpucap/engine/service_fleet.hpp"
+#include "gpucap/event_calendar.hpp"
+#include "gpucap/histogram.hpp"
+#include "gpucap/philox.hpp"
+
+namespace gpucap::engine {
+
+/// Per job class: the next unit-exponential gap and the next job's work, drawn one job ahead so
+/// that their logarithms are computed off the critical path (the draws, and so the results, are
+/// the same as drawing them on demand), and the next row of a trace.
+struct ClassState {
+  double next_unit_gap;  ///< Exp(1) variate for the next inter-arrival time
+  double next_work_s;    ///< reference-GPU seconds of the next job
+  uint32_t trace_cursor;
+  uint32_t unused_;
+};
+
+/// The random streams of each pool, in arena order after the two streams of each job class.
+enum PoolStream : uint32_t {
+  kProvisioningStream,
+  kPreemptionStream,
+  kStockoutStream,
+  kSlowdownStream,
+  kZoneEventStream,
+  kPriceStream,
+  kPoolStreamCount
+};
+/// The stream kind of each PoolStream (a function, not a table: device code reads no host arrays).
+GPUCAP_HD inline StreamKind pool_stream_kind(uint32_t k) {
+  switch (k) {
+    case kProvisioningStream:
+      return StreamKind::provisioning;
+    case kPreemptionStream:
+      return StreamKind::preemption;
+    case kStockoutStream:
+      return StreamKind::stockout;
+    case kSlowdownStream:
+      return StreamKind::slowdown;
+    case kZoneEventStream:
+      return StreamKind::zone_events;
+    default:
+      return StreamKind::price;
+  }
+}
+
+/// Byte offsets of each part of a replication's arena.
+struct ArenaLayout {
+  size_t calendar, arrival_slots, slots, free_slots, queue, streams, class_state, free_gpus,
+      availability, prices, price_marks, wait_hist, completion_hist, service_state, replicas,
+      waiting_requests, latency_hist, total_bytes;
+  uint32_t calendar_capacity, arrival_slot_count, slot_capacity, stream_count;
+
+  GPUCAP_HD static size_t align8(size_t n) { return (n + 7) & ~static_cast<size_t>(7); }
+
+  GPUCAP_HD static ArenaLayout of(const CompiledModel& m) {
+    ArenaLayout a{};
+    a.slot_capacity = m.total_quota_gpus;
+    // One pending arrival per class, one event per slot, one availability change and one zone
+    // event per pool, one stockout retry; per inference replica one start or idle check, and
+    // one completion per request in service.
+    a.calendar_capacity = m.class_count + m.total_quota_gpus + 2 * m.pool_count + 2 +
+                          m.replica_count + m.request_capacity;
+    // Up to kMaxSlots classes keep their pending arrival beside the heap (EventCalendar).
+    a.arrival_slot_count = m.class_count <= EventCalendar::kMaxSlots ? m.class_count : 0;
+    a.stream_count = 2 * m.class_count + kPoolStreamCount * m.pool_count;
+    size_t at = 0;
+    const auto part = [&at](size_t bytes) {
+      const size_t offset = at;
+      at += align8(bytes);
+      return offset;
+    };
+    a.calendar = part(sizeof(Event) * a.calendar_capacity);
+    a.arrival_slots = part(sizeof(Event) * a.arrival_slot_count);
+    a.slots = part(sizeof(JobSlot) * a.slot_capacity);
+    a.free_slots = part(sizeof(uint32_t) * a.slot_capacity);
+    a.queue = part(sizeof(QueuedJob) * (m.queue_capacity + 1));
+    a.streams = part(sizeof(RandomStream) * a.stream_count);
+    a.class_state = part(sizeof(ClassState) * m.class_count);
+    a.free_gpus = part(sizeof(int32_t) * m.pool_count);
+    a.availability = part(sizeof(AvailabilityState) * m.pool_count);
+    a.prices = part(sizeof(PriceState) * m.pool_count);
+    a.price_marks = part(sizeof(double) * m.total_quota_gpus);
+    a.wait_hist = part(sizeof(LogHistogram));
+    a.completion_hist = part(sizeof(LogHistogram));
+    a.service_state = part(sizeof(ServiceState) * m.service_count);
+    a.replicas = part(sizeof(ReplicaSlot) * m.replica_count);
+    a.waiting_requests = part(sizeof(WaitingRequest) * m.request_queue_capacity);
+    a.latency_hist = part(m.service_count > 0 ? sizeof(LogHistogram) : 0);
+    a.total_bytes = at;
+    return a;
+  }
+};
+
+}  // namespace gpucap::engine

@@ -1,0 +1,242 @@
+// gpucap engine: the ledger: what a replication bills and counts, turned into its metrics at
+// the end.
+//
+// During the run the pool rows (kPoolMetricCount per pool) hold GPU-seconds (used, billed) and
+// USD (price-process cost, egress); finish() turns them into GPU-hours and USD. Usage is
+// clipped to the statistics window [warmup, horizon]; a hold is billed when it ends inside
+// the window. Counters and sums cover the jobs of the window (arrived at or after the warm-up).
+#pragma once
+#include <cstdint>
+
+#include "gpucap/billing.hpp"
+#include "gpucap/compiled_model.hpp"
+#include "gpucap/engine/job_slots.hpp"
+#include "gpucap/engine/price_process.hpp"
+#include "gpucap/engine/run_arithmetic.hpp"
+#include "gpucap/engine/usage_series.hpp"
+#include "gpucap/histogram.hpp"
+#include "gpucap/metrics.hpp"
+#include "gpucap/philox.hpp"
+#include "gpucap/portable.hpp"
+
+namespace gpucap::engine {
+
+/// Job counters and sums of the statistics window.
+struct JobTotals {
+  uint64_t arrived = 0, launched = 0, started = 0, completed = 0, dropped = 0, waited = 0;
+  uint64_t late = 0, preemptions = 0, launch_failures = 0;
+  double wait_sum_s = 0, completion_sum_s = 0, provisioning_sum_s = 0;
+  double lost_gpu_s = 0, checkpointing_gpu_s = 0, restarting_gpu_s = 0, transferring_gpu_s = 0;
+  double queue_area = 0, running_area = 0;  ///< integrals of jobs waiting, holding GPUs (job-s)
+};
+
+/// The arena parts the ledger writes.
+struct LedgerStorage {
+  double* pool_rows;          ///< [pool][kPoolMetricCount], the replication's output
+  double* price_marks;        ///< per job slot: its pool's price integral when its run began
+  LogHistogram* wait;         ///< waits of first launches, s
+  LogHistogram* completion;   ///< arrival to finish, s
+  PriceState* prices;         ///< per pool
+  RandomStream* price_streams;  ///< per pool
+  UsageSeries usage;
+};
+
+class Ledger {
+ public:
+  GPUCAP_HD explicit Ledger(const CompiledModel& m) : m_(m), run_(m) {}
+
+  GPUCAP_HD void bind(const LedgerStorage& s) {
+    rows_ = s.pool_rows;
+    price_marks_ = s.price_marks;
+    wait_ = s.wait;
+    completion_ = s.completion;
+    price_streams_ = s.price_streams;
+    usage_ = s.usage;
+    usage_.clear();
+    prices_.bind(m_, s.prices);
+    wait_->clear();
+    completion_->clear();
+    for (uint32_t i = 0; i < m_.pool_count * kPoolMetricCount; ++i) rows_[i] = 0;
+  }
+
+  GPUCAP_HD JobTotals& jobs() { return jobs_; }
+  GPUCAP_HD PriceProcess& prices() { return prices_; }
+  GPUCAP_HD RandomStream& price_stream(uint32_t p) { return price_streams_[p]; }
+
+  // ---- events of the run ------------------------------------------------------------------
+
+  /// The clock moves from `from_s` to `to_s` with these jobs waiting and holding GPUs.
+  GPUCAP_HD GPUCAP_FORCEINLINE void elapse(double from_s, double to_s, uint32_t waiting,
+                                          uint32_t holding) {
+    const double dt = m_.in_window(from_s, to_s);
+    if (dt > 0) {
+      jobs_.queue_area += static_cast<double>(waiting) * dt;
+      jobs_.running_area += static_cast<double>(holding) * dt;
+    }
+  }
+
+  /// A job of the window launches for the first time, after waiting `wait_s`.
+  GPUCAP_HD GPUCAP_FORCEINLINE void first_launch(double wait_s) {
+    ++jobs_.launched;
+    jobs_.wait_sum_s += wait_s;
+    if (wait_s > 0) ++jobs_.waited;
+    wait_->add(wait_s);
+  }
+
+  /// A job of the window begins its first run in pool p after `provisioning_s`.
+  GPUCAP_HD void first_start(uint32_t p, double provisioning_s) {
+    ++jobs_.started;
+    rows_[p * kPoolMetricCount + kPoolJobsStarted] += 1;
+    jobs_.provisioning_sum_s += provisioning_s;
+  }
+
+  /// A job of the window completes `completion_s` after it arrived.
+  GPUCAP_HD GPUCAP_FORCEINLINE void completion(double completion_s, bool late) {
+    ++jobs_.completed;
+    jobs_.completion_sum_s += completion_s;
+    completion_->add(completion_s);
+    if (late) ++jobs_.late;
+  }
+
+  /// A run in pool p was reclaimed (in the window).
+  GPUCAP_HD void preemption(uint32_t p) {
+    ++jobs_.preemptions;
+    rows_[p * kPoolMetricCount + kPoolPreemptions] += 1;
+  }
+
+  /// A launch in pool p failed for a stockout (in the window).
+  GPUCAP_HD void launch_failure(uint32_t p) {
+    ++jobs_.launch_failures;
+    rows_[p * kPoolMetricCount + kPoolLaunchFailures] += 1;
+  }
+
+  /// `gpus` GPUs of pool p in use over [from_s, to_s] (clipped to the window).
+  GPUCAP_HD GPUCAP_FORCEINLINE void used(uint32_t p, double from_s, double to_s, double gpus) {
+    rows_[p * kPoolMetricCount + kPoolGpuHoursUsed] += m_.in_window(from_s, to_s) * gpus;
+    usage_.add(p, from_s, to_s, gpus);
+  }
+  GPUCAP_HD void billed(uint32_t p, double gpu_s) {
+    rows_[p * kPoolMetricCount + kPoolGpuHoursBilled] += gpu_s;
+  }
+  GPUCAP_HD void egress(uint32_t p, double usd) { rows_[p * kPoolMetricCount + kPoolEgressUsd] += usd; }
+  GPUCAP_HD double pool_value(uint32_t p, PoolMetric k) const { return rows_[p * kPoolMetricCount + k]; }
+
+  /// Slot s begins a run now: remembers its pool's price integral (pools whose price moves).
+  GPUCAP_HD void run_begins(uint32_t s, uint32_t p, double now_s) {
+    if (PriceProcess::moves(m_.pools[p])) price_marks_[s] = prices_.integral_at(p, now_s, price_streams_[p]);
+  }
+
+  /// Bills and records the usage of a running job's GPUs from its start to `end_s`.
+  GPUCAP_HD GPUCAP_FORCEINLINE void bill_hold(uint32_t s, const JobSlot& slot, double end_s) {
+    const CompiledPool& p = m_.pools[slot.pool];
+    used(slot.pool, slot.start_s, end_s, slot.gpus);
+    // Egress of the data this run fetched: charged, like the billed time, when the run ends.
+    if (m_.has_transfers && end_s >= m_.warmup_s)
+      egress(slot.pool, m_.transfer_egress_usd[slot.job_class * m_.pool_count + slot.pool]);
+    if (run_.moves_checkpoint(slot) && end_s >= m_.warmup_s)
+      egress(slot.pool, m_.classes[slot.job_class].checkpoint_size_gb *
+                            m_.pool_egress_usd_per_gb[slot.checkpoint_pool]);
+    if (end_s < m_.warmup_s || p.committed()) return;  // committed pools: charged in finish()
+    const double held_s = end_s - slot.start_s;
+    const double billed_s =
+        gpucap::billed_seconds(held_s, p.billing_increment_s, p.billing_minimum_s);
+    billed(slot.pool, billed_s * slot.gpus);
+    if (PriceProcess::moves(p)) {
+      // The price paid over the run, and the end price for billed time beyond it.
+      const double run_usd =
+          prices_.integral_at(slot.pool, end_s, price_streams_[slot.pool]) - price_marks_[s];
+      rows_[slot.pool * kPoolMetricCount + kPoolCostUsd] +=
+          (run_usd + (billed_s - held_s) * prices_.price(slot.pool)) * slot.gpus;
+    }
+  }
+
+  /// Checkpoint writing, run prefix (fetching data, then restoring) and lost time (wall-clock
+  /// s) of a run that ends at now_s.
+  GPUCAP_HD void overheads(const JobSlot& slot, double now_s, double writing_s, double prefix_s,
+                           double lost_s) {
+    if (now_s < m_.warmup_s) return;
+    const double gpus = slot.gpus;
+    const double fetch_s = run_.transfer_s(slot);
+    const double transferring_s = prefix_s < fetch_s ? prefix_s : fetch_s;
+    jobs_.checkpointing_gpu_s += writing_s * gpus;
+    jobs_.transferring_gpu_s += transferring_s * gpus;
+    jobs_.restarting_gpu_s += (prefix_s - transferring_s) * gpus;
+    jobs_.lost_gpu_s += lost_s * gpus;
+  }
+
+  // ---- end of the run ---------------------------------------------------------------------
+
+  /// Pool rows to GPU-hours and USD, and the scalar metrics of costs and jobs.
+  GPUCAP_HD void finish(double* out) {
+    const double window_s = m_.horizon_s - m_.warmup_s;
+    double total_quota_h = 0;
+    for (uint32_t p = 0; p < m_.pool_count; ++p) {
+      double* row = rows_ + p * kPoolMetricCount;
+      const CompiledPool& pool = m_.pools[p];
+      // Committed pools bill every GPU of the count for the whole window, used or not.
+      const double billed_gpu_s =
+          pool.committed() ? pool.quota_gpus * window_s : row[kPoolGpuHoursBilled];
+      // Pools with a price process have accumulated their cost hold by hold.
+      const double compute_usd =
+          PriceProcess::moves(pool)
+              ? row[kPoolCostUsd]
+              : billed_gpu_s *
+                    (pool.committed() ? pool.committed_usd_per_gpu_s : pool.price_usd_per_gpu_s);
+      row[kPoolCostUsd] = compute_usd + row[kPoolEgressUsd];
+      out[kEgressUsd] += row[kPoolEgressUsd];
+      row[kPoolGpuHoursBilled] = billed_gpu_s / 3600.0;
+      row[kPoolGpuHoursUsed] /= 3600.0;
+      const double quota_h = pool.quota_gpus * window_s / 3600.0;
+      total_quota_h += quota_h;
+      row[kPoolUtilization] = quota_h > 0 ? row[kPoolGpuHoursUsed] / quota_h : 0.0;
+      out[kCostUsd] += row[kPoolCostUsd];
+      out[kGpuHoursUsed] += row[kPoolGpuHoursUsed];
+      out[kGpuHoursBilled] += row[kPoolGpuHoursBilled];
+    }
+    out[kUtilization] = total_quota_h > 0 ? out[kGpuHoursUsed] / total_quota_h : 0.0;
+    usage_.finish(m_.horizon_s);
+    const JobTotals& j = jobs_;
+    const double arrived = static_cast<double>(j.arrived);
+    const double started = static_cast<double>(j.started);
+    const double completed = static_cast<double>(j.completed);
+    out[kJobsArrived] = arrived;
+    out[kJobsStarted] = started;
+    out[kJobsCompleted] = completed;
+    out[kJobsDropped] = static_cast<double>(j.dropped);
+    out[kJobsLate] = static_cast<double>(j.late);
+    out[kPreemptions] = static_cast<double>(j.preemptions);
+    out[kLaunchFailures] = static_cast<double>(j.launch_failures);
+    out[kGpuHoursLost] = j.lost_gpu_s / 3600.0;
+    out[kGpuHoursCheckpointing] = j.checkpointing_gpu_s / 3600.0;
+    out[kGpuHoursRestarting] = j.restarting_gpu_s / 3600.0;
+    out[kGpuHoursTransferring] = j.transferring_gpu_s / 3600.0;
+    out[kDropFraction] = arrived > 0 ? out[kJobsDropped] / arrived : 0.0;
+    const double launched = static_cast<double>(j.launched);
+    out[kWaitProbability] = launched > 0 ? static_cast<double>(j.waited) / launched : 0.0;
+    out[kWaitMeanS] = launched > 0 ? j.wait_sum_s / launched : 0.0;
+    out[kProvisioningMeanS] = started > 0 ? j.provisioning_sum_s / started : 0.0;
+    out[kWaitP50S] = wait_->quantile(0.50);
+    out[kWaitP95S] = wait_->quantile(0.95);
+    out[kWaitP99S] = wait_->quantile(0.99);
+    out[kCompletionMeanS] = completed > 0 ? j.completion_sum_s / completed : 0.0;
+    out[kCompletionP50S] = completion_->quantile(0.50);
+    out[kCompletionP95S] = completion_->quantile(0.95);
+    out[kCompletionP99S] = completion_->quantile(0.99);
+    out[kQueueLengthMean] = window_s > 0 ? j.queue_area / window_s : 0.0;
+    out[kJobsRunningMean] = window_s > 0 ? j.running_area / window_s : 0.0;
+  }
+
+ private:
+  const CompiledModel& m_;
+  RunArithmetic run_;
+  PriceProcess prices_;
+  JobTotals jobs_;
+  double* rows_ = nullptr;
+  double* price_marks_ = nullptr;
+  LogHistogram* wait_ = nullptr;
+  LogHistogram* completion_ = nullptr;
+  RandomStream* price_streams_ = nullptr;
+  UsageSeries usage_;
+};
+
+}  // namespace gpucap::engine

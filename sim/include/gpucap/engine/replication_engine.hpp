@@ -1,0 +1,538 @@
+// gpucap engine: the discrete-event engine behind run_replication(): the event loop, and the
+// handler of each event kind (event_kinds.hpp), which asks the components for decisions:
+//
+//   EventCalendar  pending events, the tie rule, the per-class arrival slots  (event_calendar)
+//   JobQueue       jobs waiting, in the discipline's order                    (job_queue)
+//   JobSlots       jobs holding GPUs                                          (job_slots)
+//   PoolCapacity   each pool's capacity, free GPUs and availability trace     (pool_capacity)
+//   RunArithmetic  a run's prefix, computing, checkpoints, progress at a time (run_arithmetic)
+//   Ledger         billing, accounting, prices, the replication's metrics     (ledger)
+//   ServiceFleet   inference replicas and their requests                     (service_fleet)
+//
+// Components hold their state in the arena (arena_layout.hpp) and never call back into the
+// engine. Invariants: every slot holding GPUs has exactly one pending event (run_start,
+// completion or preemption); free GPUs + GPUs held == capacity in every pool (PoolCapacity).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "gpucap/compiled_model.hpp"
+#include "gpucap/distribution.hpp"
+#include "gpucap/engine/arena_layout.hpp"
+#include "gpucap/engine/job_queue.hpp"
+#include "gpucap/engine/job_slots.hpp"
+#include "gpucap/engine/ledger.hpp"
+#include "gpucap/engine/pool_capacity.hpp"
+#include "gpucap/engine/run_arithmetic.hpp"
+#include "gpucap/engine/service_fleet.hpp"
+#include "gpucap/event_calendar.hpp"
+#include "gpucap/metrics.hpp"
+#include "gpucap/philox.hpp"
+
+namespace gpucap::engine {
+
+/// Event kinds that belong to a job slot.
+constexpr uint64_t kSlotEventKinds =
+    kind_bit(EventKind::run_start) | kind_bit(EventKind::completion) | kind_bit(EventKind::preemption);
+
+class ReplicationEngine {
+ public:
+  GPUCAP_HD ReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
+                              void* arena, double* scalars, double* pool_values, double* timeseries)
+      : m_(model), seed_(seed), replication_(replication), out_(scalars), run_(model),
+        ledger_(model) {
+    const ArenaLayout a = ArenaLayout::of(model);
+    char* base = static_cast<char*>(arena);
+    calendar_.reset(reinterpret_cast<Event*>(base + a.calendar), a.calendar_capacity,
+                    reinterpret_cast<Event*>(base + a.arrival_slots), a.arrival_slot_count);
+    slots_.bind(reinterpret_cast<JobSlot*>(base + a.slots),
+                reinterpret_cast<uint32_t*>(base + a.free_slots), a.slot_capacity);
+    queue_.bind(model, reinterpret_cast<QueuedJob*>(base + a.queue));
+    streams_ = reinterpret_cast<RandomStream*>(base + a.streams);
+    class_state_ = reinterpret_cast<ClassState*>(base + a.class_state);
+    capacity_.bind(model, reinterpret_cast<int32_t*>(base + a.free_gpus),
+                   reinterpret_cast<AvailabilityState*>(base + a.availability));
+
+    for (uint32_t c = 0; c < m_.class_count; ++c) {
+      streams_[2 * c] = RandomStream::make(seed, replication, stream_id(StreamKind::arrivals, c));
+      streams_[2 * c + 1] =
+          RandomStream::make(seed, replication, stream_id(StreamKind::job_size, c));
+      ClassState& cs = class_state_[c];
+      cs.trace_cursor = 0;
+      cs.unused_ = 0;
+      if (m_.classes[c].arrivals.kind != ArrivalKind::trace) {
+        cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
+        cs.next_work_s = sample(m_.classes[c].work_s, streams_[2 * c + 1], m_.table);
+      }
+    }
+    for (uint32_t p = 0; p < m_.pool_count; ++p)
+      for (uint32_t k = 0; k < kPoolStreamCount; ++k)
+        pool_stream(k, p) =
+            RandomStream::make(seed, replication, stream_id(pool_stream_kind(k), p));
+
+    UsageSeries usage;
+    usage.values = model.timeseries_bins > 0 ? timeseries : nullptr;
+    usage.step_s = model.timeseries_step_s;
+    usage.bins = model.timeseries_bins;
+    usage.pool_count = model.pool_count;
+    ledger_.bind(LedgerStorage{pool_values, reinterpret_cast<double*>(base + a.price_marks),
+                               reinterpret_cast<LogHistogram*>(base + a.wait_hist),
+                               reinterpret_cast<LogHistogram*>(base + a.completion_hist),
+                               reinterpret_cast<PriceState*>(base + a.prices),
+                               &pool_stream(kPriceStream, 0), usage});
+    fleet_.bind(FleetContext{&model, &calendar_, &capacity_, &ledger_,
+                             &pool_stream(kProvisioningStream, 0), &now_},
+                FleetStorage{reinterpret_cast<ServiceState*>(base + a.service_state),
+                             reinterpret_cast<ReplicaSlot*>(base + a.replicas),
+                             reinterpret_cast<WaitingRequest*>(base + a.waiting_requests),
+                             reinterpret_cast<LogHistogram*>(base + a.latency_hist)});
+    for (uint32_t i = 0; i < kScalarMetricCount; ++i) out_[i] = 0;
+  }
+
+  /// Runs to the horizon.
+  GPUCAP_HD int run() { return run_loop(NoStop{}); }
+  /// Runs to the horizon, or stops with status 2 (kReplicationEventLimit in replication.hpp)
+  /// after `max_events` events. A separate instance, so that run() pays nothing for the limit.
+  GPUCAP_HD int run_limited(uint64_t max_events) { return run_loop(EventLimit{max_events}); }
+  /// Runs to the horizon, or stops early when `stop.status(events)` returns a status other
+  /// than 0 (checked after every event; see run_replication_cancellable in replication.hpp).
+  template <typename Stop>
+  GPUCAP_HD int run_until(const Stop& stop) {
+    return run_loop(stop);
+  }
+
+ private:
+  /// Stop conditions of run_loop: `kActive` false compiles the check out of run().
+  struct NoStop {
+    static constexpr bool kActive = false;
+    GPUCAP_HD int status(uint64_t) const { return 0; }
+  };
+  struct EventLimit {
+    static constexpr bool kActive = true;
+    uint64_t max_events;
+    GPUCAP_HD int status(uint64_t events) const { return events > max_events ? 2 : 0; }
+  };
+
+  static constexpr double kNever = EventCalendar::kNever;
+  static constexpr uint32_t kNoPool = 0xFFFFFFFFu;
+
+  template <typename Stop>
+  GPUCAP_HD int run_loop(const Stop& stop) {
+    for (uint32_t p = 0; p < m_.pool_count; ++p) {
+      const CompiledPool& pool = m_.pools[p];
+      if (pool.has_availability) {
+        const double next = capacity_.start_trace(
+            p, RandomStream::make(seed_, replication_, stream_id(StreamKind::availability, p)));
+        if (next != kNever) push(next, EventKind::availability, p);
+      }
+      if (pool.has_zone_events) schedule_zone_event(p);
+      if (PriceProcess::moves(pool)) ledger_.prices().start(p, pool_stream(kPriceStream, p));
+    }
+    if (m_.service_count > 0) fleet_.start();
+    for (uint32_t c = 0; c < m_.class_count; ++c) schedule_next_arrival(c, 0.0);
+    uint64_t events = 0;
+    int status = 0;
+    Event e;
+    while (!calendar_.overflowed && calendar_.pop_until(m_.horizon_s, e)) {
+      ++events;
+      if constexpr (Stop::kActive) {
+        status = stop.status(events);
+        if (status != 0) break;  // kReplicationEventLimit, kReplicationCancelled
+      }
+      advance_clock(e.time_s);
+      const uint32_t x = e.payload();
+      switch (e.kind()) {
+        case EventKind::arrival:
+          on_arrival(x);
+          break;
+        case EventKind::run_start:
+          begin_run(x);
+          break;
+        case EventKind::completion:
+          on_completion(x);
+          break;
+        case EventKind::preemption:
+          reclaim(x, true);
+          dispatch();
+          break;
+        case EventKind::availability:
+          on_availability_change(x);
+          break;
+        case EventKind::retry:
+          retry_pending_ = false;
+          dispatch();
+          break;
+        case EventKind::zone_event:
+          on_zone_event(x);
+          break;
+        case EventKind::request_done:
+          fleet_.on_request_done(x);
+          break;
+        case EventKind::replica_ready:
+          fleet_.on_ready(x);
+          break;
+        case EventKind::idle_check:
+          fleet_.on_idle_check(x);
+          break;
+      }
+    }
+    if (calendar_.overflowed) status = 1;  // kReplicationCalendarOverflow
+    advance_clock(m_.horizon_s);
+    finish(events);
+    return status;
+  }
+
+  GPUCAP_HD RandomStream& pool_stream(uint32_t which, uint32_t p) {
+    return streams_[2 * m_.class_count + which * m_.pool_count + p];
+  }
+
+  GPUCAP_HD void push(double time_s, EventKind kind, uint32_t payload) {
+    GPUCAP_INVARIANT(time_s >= now_, "no event is scheduled in the past (nor at NaN)");
+    calendar_.schedule(time_s, kind, payload);
+  }
+
+  // ---- time ---------------------------------------------------------------------------------
+
+  GPUCAP_HD GPUCAP_FORCEINLINE void advance_clock(double t) {
+    GPUCAP_INVARIANT(t >= now_ && t <= m_.horizon_s,
+                     "events leave the calendar in time order, none after the horizon");
+    ledger_.elapse(now_, t, queue_.size(), slots_.held());
+    if (m_.service_count > 0) {
+      const double dt = m_.in_window(now_, t);
+      if (dt > 0) fleet_.totals().replica_area += static_cast<double>(fleet_.replicas_up()) * dt;
+    }
+    now_ = t;
+  }
+
+  // ---- arrivals -----------------------------------------------------------------------------
+
+  /// Time of the class's next arrival after t (kNever, +infinity, when there is none: a finite
+  /// sentinel such as horizon + 1 s equals the horizon once it passes 2^53 s).
+  GPUCAP_HD double next_arrival_time(uint32_t c, double t) {
+    const CompiledArrivals& arr = m_.classes[c].arrivals;
+    ClassState& cs = class_state_[c];
+    if (arr.kind == ArrivalKind::trace)
+      return cs.trace_cursor < arr.trace_count
+                 ? m_.trace_submit_s[arr.trace_offset + cs.trace_cursor]
+                 : kNever;
+    const double unit_gap = cs.next_unit_gap;
+    cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
+    switch (arr.kind) {
+      case ArrivalKind::poisson:
+        return t + unit_gap / arr.rate_per_s;
+      case ArrivalKind::profile: {
+        // Invert the piecewise-constant cumulative rate: exact, one uniform per arrival.
+        double remaining = unit_gap;
+        for (;;) {
+          if (t > m_.horizon_s) return kNever;
+          const double bin_index = __builtin_floor(t / arr.profile_bin_s);
+          const double bin_end = (bin_index + 1.0) * arr.profile_bin_s;
+          const uint64_t slot = static_cast<uint64_t>(bin_index) % arr.profile_count;
+          const double rate = arr.rate_per_s * m_.table[arr.profile_offset + slot];
+          const double mass = rate * (bin_end - t);
+          if (rate > 0 && mass >= remaining) return t + remaining / rate;
+          remaining -= mass;
+          t = bin_end;
+        }
+      }
+      case ArrivalKind::trace:
+        break;
+    }
+    return kNever;
+  }
+
+  GPUCAP_HD GPUCAP_FORCEINLINE void schedule_next_arrival(uint32_t c, double t) {
+    const double next = next_arrival_time(c, t);
+    if (!calendar_.uses_slots()) {
+      if (next <= m_.horizon_s) push(next, EventKind::arrival, c);
+      return;
+    }
+    calendar_.set_slot(c, next <= m_.horizon_s ? next : kNever, EventKind::arrival, c);
+  }
+
+  /// An arrival of class c: a job, or a request to an inference service. Its work (reference-GPU
+  /// seconds; a request's service time) and GPUs come from its trace row, or were drawn one
+  /// arrival ahead.
+  GPUCAP_HD GPUCAP_FORCEINLINE void on_arrival(uint32_t c) {
+    const CompiledJobClass& cls = m_.classes[c];
+    uint32_t gpus = cls.gpus;
+    double work_s;
+    if (cls.arrivals.kind == ArrivalKind::trace) {
+      const uint32_t row = cls.arrivals.trace_offset + class_state_[c].trace_cursor++;
+      gpus = m_.trace_gpus[row];
+      work_s = m_.trace_work_s[row];
+    } else {
+      work_s = class_state_[c].next_work_s;
+      class_state_[c].next_work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);
+    }
+    schedule_next_arrival(c, now_);
+
+    const bool counted = now_ >= m_.warmup_s;
+    if (cls.service != CompiledJobClass::kNotAService) {
+      fleet_.on_request(cls.service, work_s, counted);
+      return;
+    }
+    if (counted) ++ledger_.jobs().arrived;
+    submit(QueuedJob{now_, work_s, c, gpus, 0, 0, kNoCheckpoint}, counted);
+  }
+
+  /// A job asks for GPUs: it starts at once when it fits and nothing waiting takes precedence
+  /// over it, else it waits, else (waiting room full) it is dropped.
+  GPUCAP_HD GPUCAP_FORCEINLINE void submit(const QueuedJob& job, bool counted) {
+    if (m_.backfill || queue_.size() == 0 || queue_.jumps_queue(job)) {
+      const uint32_t pool = find_pool(job);
+      if (pool != kNoPool) {
+        start_job(job, pool);
+        return;
+      }
+    }
+    if (!queue_.full()) {
+      queue_.enqueue(job);
+    } else if (counted) {
+      ++ledger_.jobs().dropped;
+    }
+  }
+
+  /// Starts waiting jobs after GPUs were freed, in queue order; with backfill, any job that fits.
+  GPUCAP_HD GPUCAP_FORCEINLINE void dispatch() {
+    uint32_t i = 0;
+    while (i < queue_.size()) {
+      const uint32_t pool = find_pool(queue_.at(i));
+      if (pool == kNoPool) {
+        if (!m_.backfill) return;
+        ++i;
+        continue;
+      }
+      start_job(queue_.take(i), pool);
+    }
+  }
+
+  // ---- placement and runs -------------------------------------------------------------------
+
+  /// First pool in the class's preference list with enough free GPUs for the whole gang and
+  /// whose launch succeeds (a stockout makes it fail and the job tries the next pool).
+  /// Preemptible pools are skipped for a job that has been preempted often enough, or whose
+  /// slack before its deadline has fallen below the class's threshold (fallback policy).
+  GPUCAP_HD GPUCAP_FORCEINLINE uint32_t find_pool(const QueuedJob& job) {
+    const CompiledJobClass& cls = m_.classes[job.job_class];
+    for (uint32_t k = 0; k < cls.placement_count; ++k) {
+      const uint32_t p = m_.placement[cls.placement_offset + k];
+      if (!capacity_.fits(p, job.gpus)) continue;
+      const CompiledPool& pool = m_.pools[p];
+      if (pool.launch_checks) {  // rare: only preemptible pools and pools with stockouts
+        if (pool.preemptible && avoids_preemptible(job, cls)) continue;
+        if (pool.stockout_probability > 0 && launch_fails(p)) continue;
+      }
+      return p;
+    }
+    return kNoPool;
+  }
+
+  /// The fallback policy: true once the job was preempted often enough, or its slack before
+  /// the deadline (minus the reference work left) fell below the class's threshold.
+  GPUCAP_HD bool avoids_preemptible(const QueuedJob& job, const CompiledJobClass& cls) const {
+    return job.preemptions >= cls.fallback_after_preemptions ||
+           (cls.fallback_slack_s >= 0 &&
+            job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
+  }
+
+  /// Draws whether a launch in pool p fails for a stockout; a failure schedules a retry.
+  GPUCAP_HD bool launch_fails(uint32_t p) {
+    const CompiledPool& pool = m_.pools[p];
+    RandomStream& rng = pool_stream(kStockoutStream, p);
+    if (!(rng.next_uniform() < pool.stockout_probability)) return false;
+    if (now_ >= m_.warmup_s) ledger_.launch_failure(p);
+    if (!retry_pending_) {
+      retry_pending_ = true;
+      push(now_ + pool.stockout_retry_s, EventKind::retry, 0);
+    }
+    return true;
+  }
+
+  /// Launches `job` in `pool`: its GPUs leave the pool now; it runs after provisioning.
+  GPUCAP_HD GPUCAP_FORCEINLINE void start_job(const QueuedJob& job, uint32_t pool) {
+    if (!(job.flags & kLaunchedBefore) && job.arrival_s >= m_.warmup_s)
+      ledger_.first_launch(now_ - job.arrival_s);
+    capacity_.take(pool, job.gpus);
+    const uint32_t s = slots_.acquire();
+    JobSlot& slot = slots_[s];
+    slot.arrival_s = job.arrival_s;
+    slot.start_s = now_;
+    slot.work_s = job.work_s;
+    slot.pool = pool;
+    slot.gpus = job.gpus;
+    slot.job_class = job.job_class;
+    slot.preemptions = job.preemptions;
+    slot.flags = static_cast<uint16_t>(job.flags | kLaunchedBefore);
+    slot.checkpoint_pool = job.checkpoint_pool;
+    const CompiledPool& p = m_.pools[pool];
+    if (p.has_provisioning_delay) {
+      slot.state = kSlotProvisioning;
+      const double delay =
+          sample(p.provisioning_delay_s, pool_stream(kProvisioningStream, pool), m_.table);
+      push(now_ + delay, EventKind::run_start, s);
+    } else {
+      begin_run(s);
+    }
+  }
+
+  /// The job starts running: its prefix (fetching, restoring), then computing with periodic
+  /// checkpoints. The run ends by completion, or earlier by the instance being reclaimed.
+  GPUCAP_HD GPUCAP_FORCEINLINE void begin_run(uint32_t s) {
+    JobSlot& slot = slots_[s];
+    if (slot.preemptions == 0 && slot.arrival_s >= m_.warmup_s)
+      ledger_.first_start(slot.pool, now_ - slot.start_s);  // start_s: still the launch time
+    slot.state = kSlotRunning;
+    slot.start_s = now_;
+    const CompiledPool& pool = m_.pools[slot.pool];
+    ledger_.run_begins(s, slot.pool, now_);
+    slot.restart_s = run_.prefix_s(slot);
+    const double speed =
+        m_.has_run_speeds ? m_.run_speed[slot.job_class * m_.pool_count + slot.pool] : pool.speed;
+    slot.speed =
+        pool.has_slowdown
+            ? speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool), m_.table)
+            : speed;
+    const double duration_s = run_.duration_s(slot);
+    if (pool.preemptible) {
+      double reclaim_s = kNever;
+      if (pool.has_time_to_preemption)
+        reclaim_s =
+            sample(pool.time_to_preemption_s, pool_stream(kPreemptionStream, slot.pool), m_.table);
+      if (pool.max_runtime_s > 0 && pool.max_runtime_s < reclaim_s) reclaim_s = pool.max_runtime_s;
+      if (reclaim_s < duration_s) {  // equal: the work is done first (the tie rule)
+        push(now_ + reclaim_s, EventKind::preemption, s);
+        return;
+      }
+    }
+    push(now_ + duration_s, EventKind::completion, s);
+  }
+
+  GPUCAP_HD GPUCAP_FORCEINLINE void on_completion(uint32_t s) {
+    JobSlot& slot = slots_[s];
+    const CompiledJobClass& cls = m_.classes[slot.job_class];
+    ledger_.bill_hold(s, slot, now_);
+    if (cls.checkpoint_interval_s > 0 || slot.restart_s > 0)
+      ledger_.overheads(slot, now_, run_.checkpoints_needed(slot) * cls.checkpoint_write_s,
+                        slot.restart_s, 0.0);
+    if (slot.arrival_s >= m_.warmup_s) {
+      const double completion = now_ - slot.arrival_s;
+      ledger_.completion(completion, cls.deadline_s > 0 && completion > cls.deadline_s);
+    }
+    release(s);
+    dispatch();
+  }
+
+  /// The instance is reclaimed: the job keeps what its last checkpoint saved (or, when the
+  /// notice leaves time to write one, what it had done when the notice came), goes back to the
+  /// queue with the rest, and the GPUs return to the pool. The run's time splits exactly into
+  /// restoring + checkpoint writing + saved computing + lost (computing not saved, idling).
+  /// `own_event`: the slot's scheduled preemption; otherwise a capacity change reclaims it and
+  /// its pending event is taken out of the calendar. The caller dispatches afterwards.
+  GPUCAP_HD void reclaim(uint32_t s, bool own_event) {
+    JobSlot& slot = slots_[s];
+    if (!own_event) calendar_.remove(s, kSlotEventKinds);
+    if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
+      const QueuedJob job{slot.arrival_s,   slot.work_s, slot.job_class,      slot.gpus,
+                          slot.preemptions, slot.flags,  slot.checkpoint_pool};
+      release(s);
+      submit(job, slot.arrival_s >= m_.warmup_s);
+      return;
+    }
+    const double elapsed_s = now_ - slot.start_s;
+    const RunProgress progress =
+        run_.progress_when_reclaimed(slot, elapsed_s, m_.pools[slot.pool].notice_s);
+    const double restoring_s = elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s;
+    const double lost_s = elapsed_s - restoring_s - progress.writing_s - progress.saved_s;
+    ledger_.bill_hold(s, slot, now_);
+    ledger_.overheads(slot, now_, progress.writing_s, restoring_s, lost_s > 0 ? lost_s : 0.0);
+    if (now_ >= m_.warmup_s) ledger_.preemption(slot.pool);
+    const double left_s = slot.work_s - progress.saved_s * slot.speed;
+    // The checkpoint now lives where this run wrote one (if it saved anything).
+    const uint32_t checkpoint_pool = progress.saved_s > 0 ? slot.pool : slot.checkpoint_pool;
+    const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class,
+                        slot.gpus,      slot.preemptions + 1,      slot.flags,
+                        checkpoint_pool};
+    release(s);
+    submit(job, slot.arrival_s >= m_.warmup_s);
+  }
+
+  /// The job's GPUs go back to its pool and its slot is free. Precondition: the slot has no
+  /// event left in the calendar.
+  GPUCAP_HD void release(uint32_t s) {
+    capacity_.give_back(slots_[s].pool, slots_[s].gpus);
+    slots_.release(s);
+  }
+
+  // ---- capacity changes ---------------------------------------------------------------------
+
+  GPUCAP_HD void schedule_zone_event(uint32_t p) {
+    const double gap_s =
+        sample(m_.pools[p].zone_event_gap_s, pool_stream(kZoneEventStream, p), m_.table);
+    if (now_ + gap_s <= m_.horizon_s) push(now_ + gap_s, EventKind::zone_event, p);
+  }
+
+  /// Every job of the pool (running or provisioning) is reclaimed at once. While they are, the
+  /// pool's free GPUs are pushed far below zero so that none of them relaunches in it during the
+  /// event; they may relaunch there right after, when waiting jobs are dispatched.
+  GPUCAP_HD void on_zone_event(uint32_t p) {
+    constexpr uint32_t kBlocked = 0x40000000;
+    capacity_.take(p, kBlocked);
+    for (uint32_t s = 0; s < slots_.capacity(); ++s) {
+      const JobSlot& slot = slots_[s];
+      if (slot.holds_gpus() && slot.pool == p) reclaim(s, false);
+    }
+    capacity_.give_back(p, kBlocked);
+    schedule_zone_event(p);
+    dispatch();
+  }
+
+  /// The trace changes: capacity rises (waiting jobs may start) or falls (the most recently
+  /// launched jobs are reclaimed until the GPUs held fit).
+  GPUCAP_HD void on_availability_change(uint32_t p) {
+    const double next = capacity_.change(p, now_);
+    while (capacity_.over(p)) {
+      const uint32_t newest = slots_.newest_in_pool(p);
+      if (newest == JobSlots::kNoSlot) break;
+      reclaim(newest, false);
+    }
+    if (next != kNever) push(next, EventKind::availability, p);
+    dispatch();
+  }
+
+  // ---- end of run ---------------------------------------------------------------------------
+
+  GPUCAP_HD void finish(uint64_t events) {
+    if (m_.service_count > 0) fleet_.finish();
+    // GPUs still held at the horizon: used and billed up to the horizon.
+    for (uint32_t s = 0; s < slots_.capacity(); ++s) {
+      const JobSlot& slot = slots_[s];
+      if (slot.state != kSlotRunning) continue;
+      ledger_.bill_hold(s, slot, m_.horizon_s);
+      // Overheads of the unfinished run so far (nothing is lost: it is merely cut off).
+      const double elapsed_s = m_.horizon_s - slot.start_s;
+      ledger_.overheads(slot, now_, run_.progress_at(slot, elapsed_s).writing_s,
+                        elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s, 0.0);
+    }
+    ledger_.finish(out_);
+    if (m_.service_count > 0) fleet_.write_metrics(out_, m_.horizon_s - m_.warmup_s);
+    out_[kEvents] = static_cast<double>(events);
+  }
+
+  const CompiledModel& m_;
+  uint64_t seed_, replication_;
+  double* out_;
+  EventCalendar calendar_;
+  JobSlots slots_;
+  JobQueue queue_;
+  PoolCapacity capacity_;
+  RunArithmetic run_;
+  Ledger ledger_;
+  ServiceFleet fleet_;
+  RandomStream* streams_;
+  ClassState* class_state_;
+  double now_ = 0;
+  bool retry_pending_ = false;
+};
+
+}  // namespace gpucap::engine
