@@ -1,9 +1,18 @@
 #include "gpucap/results.hpp"
 
+#include <cstring>
 #include <stdexcept>
 #include <utility>
 
 namespace gpucap {
+
+MetricRange metric_range(const MetricInfo& info) {
+  // Every metric gpucap reports is a count, a cost, a time or a share: none is negative.
+  MetricRange range;
+  range.low = 0.0;
+  if (std::strcmp(info.unit, "fraction") == 0) range.high = 1.0;
+  return range;
+}
 
 void RunResults::summarize_all() {
   summary.assign(points * kScalarMetricCount, MetricSummary{});
@@ -30,13 +39,15 @@ void RunResults::summarize_all() {
     for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
       for (std::size_t r = 0; r < replications; ++r) column[r] = rows[r * kScalarMetricCount + m];
       summary[point * kScalarMetricCount + m] =
-          summarize(moments_of(point, m, rows + m, kScalarMetricCount), column);
+          summarize(moments_of(point, m, rows + m, kScalarMetricCount), column,
+                    metric_range(kScalarMetricInfo[m]));
     }
     const double* pool_rows = pool_values.data() + point * replications * pool_stride;
     for (std::size_t k = 0; k < pool_stride; ++k) {
       for (std::size_t r = 0; r < replications; ++r) column[r] = pool_rows[r * pool_stride + k];
       pool_summary[point * pool_stride + k] =
-          summarize(moments_of(point, kScalarMetricCount + k, pool_rows + k, pool_stride), column);
+          summarize(moments_of(point, kScalarMetricCount + k, pool_rows + k, pool_stride), column,
+                    metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
     }
   }
 }

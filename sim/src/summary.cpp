@@ -43,16 +43,31 @@ Moments column_moments(const double* values, std::size_t n, std::size_t stride) 
   return total;
 }
 
-MetricSummary summarize(const Moments& moments, std::vector<double> values) {
+MetricSummary summarize(const Moments& moments, std::vector<double> values, MetricRange range) {
+  values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return std::isnan(x); }),
+               values.end());
   MetricSummary s;
   s.n = values.size();
-  if (s.n == 0) return s;
+  if (s.n == 0) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    s.mean = s.std = s.ci95_low = s.ci95_high = s.p5 = s.p50 = s.p95 = nan;
+    return s;
+  }
   s.mean = moments.mean;
   s.std = s.n > 1 ? std::sqrt(moments.m2 / static_cast<double>(s.n - 1))
                   : std::numeric_limits<double>::quiet_NaN();
   const double half = ci_half_width(s, 0.95);
   s.ci95_low = s.mean - half;
   s.ci95_high = s.mean + half;
+  // A t interval is symmetric; a metric is not always: say where it was cut to the range.
+  if (s.ci95_low < range.low) {
+    s.ci95_low = range.low;
+    s.clipped_low = true;
+  }
+  if (s.ci95_high > range.high) {
+    s.ci95_high = range.high;
+    s.clipped_high = true;
+  }
   std::sort(values.begin(), values.end());
   s.p5 = sorted_quantile(values, 0.05);
   s.p50 = sorted_quantile(values, 0.50);
@@ -60,9 +75,9 @@ MetricSummary summarize(const Moments& moments, std::vector<double> values) {
   return s;
 }
 
-MetricSummary summarize(std::vector<double> values) {
+MetricSummary summarize(std::vector<double> values, MetricRange range) {
   const Moments moments = column_moments(values.data(), values.size(), 1);
-  return summarize(moments, std::move(values));
+  return summarize(moments, std::move(values), range);
 }
 
 }  // namespace gpucap

@@ -19,12 +19,12 @@
 #include <vector>
 
 #include "gpucap/compile.hpp"
-#include "gpucap/histogram.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 
+#include "support/same_bits.hpp"
 #include "support/scenario_fixture.hpp"
 
 namespace gpucap {
@@ -133,16 +133,33 @@ TEST_F(Engine, DeterministicSingleServerQueue) {
   EXPECT_DOUBLE_EQ(o[kJobsRunningMean], 45.0 / 3600.0);
   EXPECT_EQ(o[kEvents], 6.0);  // 3 arrivals + 3 completions
   EXPECT_EQ(o.pool(0, kPoolJobsStarted), 3.0);
-  // Histogram quantiles lie in the bin of the exact order statistic.
-  const auto in_bin_of = [](double value, double exact) {
-    const int b = LogHistogram::bin_of(exact);
-    return value >= LogHistogram::lower_edge(b) &&
-           value <= LogHistogram::lower_edge(b) + LogHistogram::width(b);
-  };
-  EXPECT_TRUE(in_bin_of(o[kWaitP50S], 5.0)) << o[kWaitP50S];
-  EXPECT_TRUE(in_bin_of(o[kWaitP99S], 10.0)) << o[kWaitP99S];
-  EXPECT_TRUE(in_bin_of(o[kCompletionP50S], 20.0)) << o[kCompletionP50S];
-  EXPECT_TRUE(in_bin_of(o[kCompletionP95S], 25.0)) << o[kCompletionP95S];
+  // Up to 64 observations the percentiles are exact (type 7): waits 0, 5, 10 and completions
+  // 15, 20, 25.
+  EXPECT_EQ(o[kWaitP50S], 5.0);
+  EXPECT_DOUBLE_EQ(o[kWaitP95S], 9.5);
+  EXPECT_DOUBLE_EQ(o[kWaitP99S], 9.9);
+  EXPECT_EQ(o[kCompletionP50S], 20.0);
+  EXPECT_DOUBLE_EQ(o[kCompletionP95S], 24.5);
+}
+
+// Nothing completes, nothing launches: the metrics over jobs are not defined (NaN), not 0.
+TEST_F(Engine, MetricsWithNoObservationsAreNaN) {
+  // One GPU held by a job longer than the horizon; a second job waits until the end.
+  const Outcome o = run_one(single_pool(trace("t.csv", {{0, 1, 7200}, {10, 1, 60}}), 1), 1, 0);
+  EXPECT_EQ(o[kJobsCompleted], 0.0);
+  for (ScalarMetric m : {kCompletionMeanS, kCompletionP50S, kCompletionP95S, kCompletionP99S})
+    EXPECT_TRUE(std::isnan(o[m])) << kScalarMetricInfo[m].name;
+  EXPECT_EQ(o[kWaitMeanS], 0.0);  // the first job launched at once: waits are defined
+  EXPECT_EQ(o[kDropFraction], 0.0);
+  // No job at all: waits, drop fraction and provisioning are not defined either.
+  const Outcome none = run_one(single_pool(trace("none.csv", {{7200, 1, 60}}), 1), 1, 0);
+  for (ScalarMetric m : {kWaitMeanS, kWaitP50S, kWaitP99S, kWaitProbability, kDropFraction,
+                         kProvisioningMeanS, kCompletionMeanS})
+    EXPECT_TRUE(std::isnan(none[m])) << kScalarMetricInfo[m].name;
+  EXPECT_EQ(none[kJobsArrived], 0.0);  // counts are always defined
+  EXPECT_EQ(none[kCostUsd], 0.0);
+  // Inference metrics of a scenario without services: requests served 0, latency NaN.
+  EXPECT_TRUE(std::isnan(none[kLatencyMeanS]));
 }
 
 TEST_F(Engine, RunGivesTheSameValuesForEveryReplicationOfATrace) {
@@ -592,8 +609,10 @@ TEST_F(Engine, SameSeedIsBitIdenticalForOneAndTwoThreads) {
   const RunResults two = run_with(s, 2, 99, 12);
   ASSERT_EQ(one.scalars.size(), two.scalars.size());
   ASSERT_EQ(one.pool_values.size(), two.pool_values.size());
-  for (std::size_t i = 0; i < one.scalars.size(); ++i)
-    EXPECT_EQ(one.scalars[i], two.scalars[i]) << "scalar " << i;
+  for (std::size_t i = 0; i < one.scalars.size(); ++i)  // NaN: a metric not defined
+    EXPECT_TRUE(one.scalars[i] == two.scalars[i] ||
+                (std::isnan(one.scalars[i]) && std::isnan(two.scalars[i])))
+        << "scalar " << i;
   EXPECT_EQ(
       std::memcmp(one.scalars.data(), two.scalars.data(), one.scalars.size() * sizeof(double)), 0);
   EXPECT_EQ(std::memcmp(one.pool_values.data(), two.pool_values.data(),
@@ -612,7 +631,8 @@ TEST_F(Engine, ReplicationResultDependsOnSeedAndIndexOnly) {
   for (uint64_t rep = 0; rep < 6; ++rep) {
     const Outcome o = run_one(s, 5, rep);
     for (uint32_t m = 0; m < kScalarMetricCount; ++m)
-      EXPECT_EQ(o.scalars[m], r.scalar(0, rep, static_cast<ScalarMetric>(m)))
+      EXPECT_TRUE(testing_support::same_bits(o.scalars[m],
+                                             r.scalar(0, rep, static_cast<ScalarMetric>(m))))
           << "rep " << rep << " metric " << kScalarMetricInfo[m].name;
     for (std::size_t p = 0; p < 2; ++p)
       for (uint32_t m = 0; m < kPoolMetricCount; ++m)
@@ -638,7 +658,7 @@ TEST_F(Engine, DifferentSeedsAndReplicationsDiffer) {
   const RunResults own = run(s, options);
   const RunResults seventeen = run_with(s, 1, 17, 2);
   EXPECT_EQ(own.seed, 17u);
-  EXPECT_EQ(own.scalars, seventeen.scalars);
+  EXPECT_TRUE(testing_support::same_bits(own.scalars, seventeen.scalars));
 }
 
 }  // namespace

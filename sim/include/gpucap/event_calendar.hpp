@@ -133,7 +133,9 @@ struct EventCalendar {
       Event& slot = slots[earliest_slot];
       if (slot.time_s > until_s) return false;
       out = slot;
-      slot.time_s = kNever;  // taken; the source sets its next one (set_slot)
+      // Taken. Contract: the source sets its next event (set_slot, kNever for none) before
+      // the next pop_until, which finds the earliest slot again.
+      slot.time_s = kNever;
       return true;
     }
     if (size == 0 || heap[0].time_s > until_s) return false;

@@ -6,6 +6,8 @@
 // (block_moments, portable: a GPU reduces its blocks on the device), and the blocks are then
 // merged in increasing order by Chan's formula (merge_moments, on the host). With FMA
 // contraction off this gives the same bits on the CPU, on Thrust's OpenMP system and on CUDA.
+// A NaN value is a metric not defined in that replication (no observation: e.g. the mean wait
+// when no job launched): it is left out, so n counts the replications where it is defined.
 #pragma once
 #include <cstdint>
 
@@ -23,11 +25,13 @@ struct Moments {
   double m2 = 0;
 };
 
-/// Moments of values[0], values[stride], ..., values[(count - 1) * stride], in that order.
+/// Moments of values[0], values[stride], ..., values[(count - 1) * stride], in that order,
+/// NaNs left out.
 GPUCAP_HD inline Moments block_moments(const double* values, uint64_t count, uint64_t stride) {
   Moments m;
   for (uint64_t i = 0; i < count; ++i) {
     const double x = values[i * stride];
+    if (x != x) continue;  // not defined in this replication
     m.n += 1.0;
     const double delta = x - m.mean;
     m.mean += delta / m.n;

@@ -25,6 +25,9 @@ GPUCAP_HD GPUCAP_FORCEINLINE double from_bits(uint64_t u) {
 }
 
 constexpr double kInfinity = __builtin_huge_val();
+
+/// The quiet NaN that stands for "not defined" (a metric with no observations).
+GPUCAP_HD GPUCAP_FORCEINLINE double quiet_nan() { return from_bits(0x7FF8000000000000ull); }
 constexpr double kLn2Hi = 6.93147180369123816490e-01;  // upper bits of ln 2 (exact in double)
 constexpr double kLn2Lo = 1.90821492927058770002e-10;  // ln 2 - kLn2Hi
 constexpr double kInvLn2 = 1.44269504088896338700e+00;

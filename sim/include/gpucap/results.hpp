@@ -79,6 +79,10 @@ struct RunResults {
 /// Summary of metric m at point a minus point b, replication by replication. The points share
 /// their random numbers (common random numbers), so the interval is that of a paired
 /// difference, usually far narrower than the two points' own intervals.
+/// The values a metric can take (its interval is clipped to them): [0, 1] for shares, else
+/// [0, infinity).
+MetricRange metric_range(const MetricInfo& info);
+
 MetricSummary paired_difference(const RunResults& r, ScalarMetric m, std::size_t a, std::size_t b);
 
 }  // namespace gpucap

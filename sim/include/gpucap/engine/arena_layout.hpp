@@ -12,7 +12,7 @@
 #include "gpucap/engine/price_process.hpp"
 #include "gpucap/engine/service_fleet.hpp"
 #include "gpucap/event_calendar.hpp"
-#include "gpucap/histogram.hpp"
+#include "gpucap/quantile_recorder.hpp"
 #include "gpucap/philox.hpp"
 
 namespace gpucap::engine {
@@ -58,8 +58,8 @@ GPUCAP_HD inline StreamKind pool_stream_kind(uint32_t k) {
 /// Byte offsets of each part of a replication's arena.
 struct ArenaLayout {
   size_t calendar, arrival_slots, slots, free_slots, queue, streams, class_state, free_gpus,
-      availability, prices, price_marks, wait_hist, completion_hist, service_state, replicas,
-      waiting_requests, latency_hist, total_bytes;
+      availability, prices, price_marks, wait_quantiles, completion_quantiles, service_state, replicas,
+      waiting_requests, latency_quantiles, total_bytes;
   uint32_t calendar_capacity, arrival_slot_count, slot_capacity, stream_count;
 
   GPUCAP_HD static size_t align8(size_t n) { return (n + 7) & ~static_cast<size_t>(7); }
@@ -92,12 +92,12 @@ struct ArenaLayout {
     a.availability = part(sizeof(AvailabilityState) * m.pool_count);
     a.prices = part(sizeof(PriceState) * m.pool_count);
     a.price_marks = part(sizeof(double) * m.total_quota_gpus);
-    a.wait_hist = part(sizeof(LogHistogram));
-    a.completion_hist = part(sizeof(LogHistogram));
+    a.wait_quantiles = part(sizeof(QuantileRecorder));
+    a.completion_quantiles = part(sizeof(QuantileRecorder));
     a.service_state = part(sizeof(ServiceState) * m.service_count);
     a.replicas = part(sizeof(ReplicaSlot) * m.replica_count);
     a.waiting_requests = part(sizeof(WaitingRequest) * m.request_queue_capacity);
-    a.latency_hist = part(m.service_count > 0 ? sizeof(LogHistogram) : 0);
+    a.latency_quantiles = part(m.service_count > 0 ? sizeof(QuantileRecorder) : 0);
     a.total_bytes = at;
     return a;
   }

@@ -14,12 +14,21 @@
 #include "gpucap/engine/price_process.hpp"
 #include "gpucap/engine/run_arithmetic.hpp"
 #include "gpucap/engine/usage_series.hpp"
-#include "gpucap/histogram.hpp"
+#include "gpucap/quantile_recorder.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/philox.hpp"
 #include "gpucap/portable.hpp"
+#include "gpucap/portable_math.hpp"
 
 namespace gpucap::engine {
+
+/// The per-replication percentiles of durations: p50, p95, p99 (metrics.hpp keeps them in
+/// this order).
+constexpr double kPercentiles[3] = {0.50, 0.95, 0.99};
+static_assert(kWaitP95S == kWaitP50S + 1 && kWaitP99S == kWaitP50S + 2 &&
+                  kCompletionP95S == kCompletionP50S + 1 && kCompletionP99S == kCompletionP50S + 2 &&
+                  kLatencyP95S == kLatencyP50S + 1 && kLatencyP99S == kLatencyP50S + 2,
+              "percentile metrics are consecutive");
 
 /// Job counters and sums of the statistics window.
 struct JobTotals {
@@ -34,8 +43,8 @@ struct JobTotals {
 struct LedgerStorage {
   double* pool_rows;          ///< [pool][kPoolMetricCount], the replication's output
   double* price_marks;        ///< per job slot: its pool's price integral when its run began
-  LogHistogram* wait;         ///< waits of first launches, s
-  LogHistogram* completion;   ///< arrival to finish, s
+  QuantileRecorder* wait;         ///< waits of first launches, s
+  QuantileRecorder* completion;   ///< arrival to finish, s
   PriceState* prices;         ///< per pool
   RandomStream* price_streams;  ///< per pool
   UsageSeries usage;
@@ -210,18 +219,16 @@ class Ledger {
     out[kGpuHoursCheckpointing] = j.checkpointing_gpu_s / 3600.0;
     out[kGpuHoursRestarting] = j.restarting_gpu_s / 3600.0;
     out[kGpuHoursTransferring] = j.transferring_gpu_s / 3600.0;
-    out[kDropFraction] = arrived > 0 ? out[kJobsDropped] / arrived : 0.0;
+    // A ratio over no observations is not defined: NaN (the summary counts where it is).
+    const double nan = pmath::quiet_nan();
+    out[kDropFraction] = arrived > 0 ? out[kJobsDropped] / arrived : nan;
     const double launched = static_cast<double>(j.launched);
-    out[kWaitProbability] = launched > 0 ? static_cast<double>(j.waited) / launched : 0.0;
-    out[kWaitMeanS] = launched > 0 ? j.wait_sum_s / launched : 0.0;
-    out[kProvisioningMeanS] = started > 0 ? j.provisioning_sum_s / started : 0.0;
-    out[kWaitP50S] = wait_->quantile(0.50);
-    out[kWaitP95S] = wait_->quantile(0.95);
-    out[kWaitP99S] = wait_->quantile(0.99);
-    out[kCompletionMeanS] = completed > 0 ? j.completion_sum_s / completed : 0.0;
-    out[kCompletionP50S] = completion_->quantile(0.50);
-    out[kCompletionP95S] = completion_->quantile(0.95);
-    out[kCompletionP99S] = completion_->quantile(0.99);
+    out[kWaitProbability] = launched > 0 ? static_cast<double>(j.waited) / launched : nan;
+    out[kWaitMeanS] = launched > 0 ? j.wait_sum_s / launched : nan;
+    out[kProvisioningMeanS] = started > 0 ? j.provisioning_sum_s / started : nan;
+    wait_->quantiles(kPercentiles, 3, out + kWaitP50S);
+    out[kCompletionMeanS] = completed > 0 ? j.completion_sum_s / completed : nan;
+    completion_->quantiles(kPercentiles, 3, out + kCompletionP50S);
     out[kQueueLengthMean] = window_s > 0 ? j.queue_area / window_s : 0.0;
     out[kJobsRunningMean] = window_s > 0 ? j.running_area / window_s : 0.0;
   }
@@ -233,8 +240,8 @@ class Ledger {
   JobTotals jobs_;
   double* rows_ = nullptr;
   double* price_marks_ = nullptr;
-  LogHistogram* wait_ = nullptr;
-  LogHistogram* completion_ = nullptr;
+  QuantileRecorder* wait_ = nullptr;
+  QuantileRecorder* completion_ = nullptr;
   RandomStream* price_streams_ = nullptr;
   UsageSeries usage_;
 };

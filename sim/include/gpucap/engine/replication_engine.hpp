@@ -76,8 +76,8 @@ class ReplicationEngine {
     usage.bins = model.timeseries_bins;
     usage.pool_count = model.pool_count;
     ledger_.bind(LedgerStorage{pool_values, reinterpret_cast<double*>(base + a.price_marks),
-                               reinterpret_cast<LogHistogram*>(base + a.wait_hist),
-                               reinterpret_cast<LogHistogram*>(base + a.completion_hist),
+                               reinterpret_cast<QuantileRecorder*>(base + a.wait_quantiles),
+                               reinterpret_cast<QuantileRecorder*>(base + a.completion_quantiles),
                                reinterpret_cast<PriceState*>(base + a.prices),
                                &pool_stream(kPriceStream, 0), usage});
     fleet_.bind(FleetContext{&model, &calendar_, &capacity_, &ledger_,
@@ -85,7 +85,7 @@ class ReplicationEngine {
                 FleetStorage{reinterpret_cast<ServiceState*>(base + a.service_state),
                              reinterpret_cast<ReplicaSlot*>(base + a.replicas),
                              reinterpret_cast<WaitingRequest*>(base + a.waiting_requests),
-                             reinterpret_cast<LogHistogram*>(base + a.latency_hist)});
+                             reinterpret_cast<QuantileRecorder*>(base + a.latency_quantiles)});
     for (uint32_t i = 0; i < kScalarMetricCount; ++i) out_[i] = 0;
   }
 
@@ -515,7 +515,7 @@ class ReplicationEngine {
                         elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s, 0.0);
     }
     ledger_.finish(out_);
-    if (m_.service_count > 0) fleet_.write_metrics(out_, m_.horizon_s - m_.warmup_s);
+    fleet_.write_metrics(out_, m_.horizon_s - m_.warmup_s);
     out_[kEvents] = static_cast<double>(events);
   }
 

@@ -29,7 +29,7 @@
 #include "gpucap/engine/ledger.hpp"
 #include "gpucap/engine/pool_capacity.hpp"
 #include "gpucap/event_calendar.hpp"
-#include "gpucap/histogram.hpp"
+#include "gpucap/quantile_recorder.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/philox.hpp"
 
@@ -90,7 +90,7 @@ struct FleetStorage {
   ServiceState* state;      ///< per service
   ReplicaSlot* replicas;    ///< model.replica_count
   WaitingRequest* waiting;  ///< model.request_queue_capacity
-  LogHistogram* latency;
+  QuantileRecorder* latency;
 };
 
 class ServiceFleet {
@@ -135,7 +135,6 @@ class ServiceFleet {
 
   GPUCAP_HD uint32_t replicas_up() const { return replicas_up_; }
   GPUCAP_HD ServiceTotals& totals() { return totals_; }
-  GPUCAP_HD const LogHistogram& latency() const { return *latency_; }
 
   /// A request of service v arrives now; its service takes service_ref_s on the reference GPU.
   GPUCAP_HD GPUCAP_FORCEINLINE void on_request(uint32_t v, double service_ref_s, bool counted) {
@@ -218,20 +217,24 @@ class ServiceFleet {
   }
 
   /// The services' metrics, after the ledger's finish() (it reads the pools' costs).
-  GPUCAP_HD void write_metrics(double* out, double window_s) const {
+  /// Ratios over no observations are NaN (not defined), as the ledger's.
+  GPUCAP_HD void write_metrics(double* out, double window_s) {
     const ServiceTotals& t = totals_;
+    const double nan = pmath::quiet_nan();
     const double served = static_cast<double>(t.served);
     out[kRequestsArrived] = static_cast<double>(t.arrived);
     out[kRequestsServed] = served;
     out[kRequestsDropped] = static_cast<double>(t.dropped);
-    out[kLatencyMeanS] = served > 0 ? t.latency_sum_s / served : 0.0;
-    out[kLatencyP50S] = latency_->quantile(0.50);
-    out[kLatencyP95S] = latency_->quantile(0.95);
-    out[kLatencyP99S] = latency_->quantile(0.99);
+    out[kLatencyMeanS] = served > 0 ? t.latency_sum_s / served : nan;
+    if (m_->service_count > 0) {
+      latency_->quantiles(kPercentiles, 3, out + kLatencyP50S);
+    } else {  // no recorder in the arena: nothing to record
+      out[kLatencyP50S] = out[kLatencyP95S] = out[kLatencyP99S] = nan;
+    }
     out[kSloViolationShare] =
-        t.slo_arrived > 0 ? static_cast<double>(t.slo_violations) / t.slo_arrived : 0.0;
+        t.slo_arrived > 0 ? static_cast<double>(t.slo_violations) / t.slo_arrived : nan;
     out[kColdStarts] = static_cast<double>(t.cold_starts);
-    out[kColdStartShare] = served > 0 ? static_cast<double>(t.cold_served) / served : 0.0;
+    out[kColdStartShare] = served > 0 ? static_cast<double>(t.cold_served) / served : nan;
     out[kReplicasMean] = window_s > 0 ? t.replica_area / window_s : 0.0;
     // Pools run either jobs or replicas: the cost of those that run replicas is the services'.
     double cost = 0;
@@ -240,7 +243,7 @@ class ServiceFleet {
       for (uint32_t v = 0; v < m_->service_count; ++v) runs_replicas |= m_->services[v].pool == p;
       if (runs_replicas) cost += ledger_->pool_value(p, kPoolCostUsd);
     }
-    out[kCostPer1000RequestsUsd] = served > 0 ? 1000.0 * cost / served : 0.0;
+    out[kCostPer1000RequestsUsd] = served > 0 ? 1000.0 * cost / served : nan;
   }
 
   /// End of the run: replicas still up are used and billed to the horizon; requests still
@@ -426,7 +429,7 @@ class ServiceFleet {
   ServiceState* state_ = nullptr;
   ReplicaSlot* replicas_ = nullptr;
   WaitingRequest* waiting_ = nullptr;
-  LogHistogram* latency_ = nullptr;
+  QuantileRecorder* latency_ = nullptr;
   EventCalendar* calendar_ = nullptr;
   PoolCapacity* capacity_ = nullptr;
   Ledger* ledger_ = nullptr;
