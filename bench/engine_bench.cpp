@@ -52,8 +52,8 @@ double events_of(const std::vector<double>& scalars, uint64_t batch) {
 }
 
 /// Runs replications [first, first + batch) on the CPU (device null) or the device; seconds.
-double time_batch(const gpucap::ModelStorage& storage, const gpucap::DeviceBackend* device,
-                  int threads, uint64_t first, uint64_t batch, std::vector<double>& scalars) {
+double time_batch(const gpucap::ModelStorage& storage, const gpucap::Backend* device, int threads,
+                  uint64_t first, uint64_t batch, std::vector<double>& scalars) {
   std::vector<double> pool_values(batch * storage.model().pool_count * gpucap::kPoolMetricCount);
   scalars.resize(batch * gpucap::kScalarMetricCount);
   gpucap::ReplicationTask task;
@@ -89,7 +89,7 @@ Measurement measure_cpu(const gpucap::ModelStorage& storage, int threads, uint64
 /// Device: batches that grow (from 4096 replications, up to max_batch) until one runs for
 /// min_seconds: a device is only fast when every worker is busy, and slow scenarios must not
 /// run for minutes. The last (largest) batch is reported.
-Measurement measure_device(const gpucap::ModelStorage& storage, const gpucap::DeviceBackend* device,
+Measurement measure_device(const gpucap::ModelStorage& storage, const gpucap::Backend* device,
                            uint64_t max_batch, double min_seconds) {
   Measurement m;
   std::vector<double> scalars;
@@ -119,7 +119,7 @@ std::string ratio(const char* label, double x) {
 
 /// One scenario: CPU with 1 thread and all threads, then the device backend if any.
 void report(const std::string& name, const gpucap::Scenario& scenario, uint64_t cpu_batch,
-            uint64_t device_batch, const gpucap::DeviceBackend* device, double min_seconds) {
+            uint64_t device_batch, const gpucap::Backend* device, double min_seconds) {
   const gpucap::ModelStorage storage = gpucap::compile(scenario);
   const int all = gpucap::resolve_thread_count(0);
   const Measurement one = measure_cpu(storage, 1, cpu_batch, min_seconds);
@@ -160,8 +160,11 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    const gpucap::DeviceBackend* device = nullptr;
-    if (device_name != "none") device = gpucap::resolve_backend(gpucap::parse_backend(device_name));
+    const gpucap::Backend* device = nullptr;
+    if (device_name != "none") {
+      const gpucap::Backend& chosen = gpucap::resolve_backend(gpucap::parse_backend(device_name));
+      if (chosen.kind == gpucap::BackendKind::device) device = &chosen;  // the cpu runs anyway
+    }
     std::string on = "no device backend";
     if (device) {
       const gpucap::DeviceProbe probe = device->probe();

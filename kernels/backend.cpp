@@ -1,74 +1,94 @@
-// gpucap: which backends this build has, and how a run's choice resolves on this machine.
+// gpucap: the backend table, and how a run's choice resolves on this machine.
 #include "gpucap/backend.hpp"
+
+#include "backend_code.hpp"
 
 namespace gpucap {
 
-#if GPUCAP_HAVE_CUDA_BACKEND
-const DeviceBackend* cuda_backend_impl();  // kernels/device_backend.cu, built with nvcc
-#endif
-#if GPUCAP_HAVE_THRUST_OMP_BACKEND
-const DeviceBackend* thrust_omp_backend_impl();  // the same source, built with g++
-#endif
+static_assert(static_cast<std::size_t>(BackendChoice::automatic) == kBackendCount,
+              "BackendChoice lists the table's rows, in order, then automatic");
 
-const char* const kCudaNotBuilt =
-    "GPUCAP_ENABLE_CUDA was OFF or nvcc was not found when gpucap was configured";
-const char* const kThrustOmpNotBuilt =
-    "the CCCL headers or OpenMP were not found when gpucap was configured";
+namespace {
 
-const DeviceBackend* cuda_backend() {
-#if GPUCAP_HAVE_CUDA_BACKEND
-  return cuda_backend_impl();
-#else
-  return nullptr;
-#endif
+/// A row: the table's own facts, and the code when this build has it.
+Backend row(const char* name, BackendKind kind, const char* description, bool automatic,
+            const char* not_built, const BackendCode* code) {
+  if (!code) return {name, kind, description, automatic, not_built, "", "", nullptr, nullptr};
+  return {name,        kind,          description, automatic, "",
+          code->label, code->targets, code->probe, code->run};
 }
 
-const DeviceBackend* thrust_omp_backend() {
-#if GPUCAP_HAVE_THRUST_OMP_BACKEND
-  return thrust_omp_backend_impl();
+}  // namespace
+
+const std::array<Backend, kBackendCount>& backends() {
+  static const std::array<Backend, kBackendCount> table = [] {
+    const BackendCode cpu = cpu_backend_code();
+#if GPUCAP_HAVE_CUDA_BACKEND
+    const BackendCode cuda_code = cuda_backend_code();
+    const BackendCode* cuda = &cuda_code;
 #else
-  return nullptr;
+    const BackendCode* cuda = nullptr;
 #endif
+#if GPUCAP_HAVE_THRUST_OMP_BACKEND
+    const BackendCode omp_code = thrust_omp_backend_code();
+    const BackendCode* omp = &omp_code;
+#else
+    const BackendCode* omp = nullptr;
+#endif
+    // The order is BackendChoice's.
+    return std::array<Backend, kBackendCount>{
+        row("cpu", BackendKind::cpu, "OpenMP threads over replications on this machine's cores",
+            false, "", &cpu),
+        row("cuda", BackendKind::device, "one NVIDIA GPU (device 0), through CUDA", true,
+            "GPUCAP_ENABLE_CUDA was OFF or nvcc was not found when gpucap was configured; "
+            "rebuild with -DGPUCAP_ENABLE_CUDA=ON on a machine with the CUDA toolkit",
+            cuda),
+        row("thrust-omp", BackendKind::device,
+            "the device kernels on this machine's cores, through Thrust's OpenMP system (for "
+            "testing)",
+            false, "the CCCL headers or OpenMP were not found when gpucap was configured", omp),
+    };
+  }();
+  return table;
+}
+
+const Backend* find_backend(const std::string& name) {
+  for (const Backend& b : backends())
+    if (name == b.name) return &b;
+  return nullptr;
+}
+
+std::vector<std::string> backend_choice_names() {
+  std::vector<std::string> names{kAutoBackendName};
+  for (const Backend& b : backends()) names.push_back(b.name);
+  return names;
 }
 
 BackendChoice parse_backend(const std::string& name) {
-  if (name == "cpu") return BackendChoice::cpu;
-  if (name == "cuda") return BackendChoice::cuda;
-  if (name == "auto") return BackendChoice::automatic;
-  if (name == "thrust-omp") return BackendChoice::thrust_omp;
-  throw std::invalid_argument("unknown backend '" + name + "'; valid: cpu, cuda, auto, thrust-omp");
+  if (name == kAutoBackendName) return BackendChoice::automatic;
+  if (const Backend* b = find_backend(name))
+    return static_cast<BackendChoice>(b - backends().data());
+  std::string valid;
+  for (const std::string& n : backend_choice_names()) valid += (valid.empty() ? "" : ", ") + n;
+  throw std::invalid_argument("unknown backend '" + name + "'; valid: " + valid);
 }
 
-const DeviceBackend* resolve_backend(BackendChoice choice) {
-  switch (choice) {
-    case BackendChoice::cpu:
-      return nullptr;
-    case BackendChoice::automatic: {
-      const DeviceBackend* cuda = cuda_backend();
-      return cuda && cuda->probe().usable() ? cuda : nullptr;
-    }
-    case BackendChoice::cuda: {
-      const DeviceBackend* cuda = cuda_backend();
-      if (!cuda)
-        throw BackendUnavailable(
-            std::string("backend cuda: this build of gpucap has no CUDA backend (") +
-            kCudaNotBuilt +
-            "; rebuild with -DGPUCAP_ENABLE_CUDA=ON on a machine with the "
-            "CUDA toolkit)");
-      const DeviceProbe probe = cuda->probe();
-      if (!probe.usable()) throw BackendUnavailable("backend cuda: " + probe.why_none);
-      return cuda;
-    }
-    case BackendChoice::thrust_omp: {
-      const DeviceBackend* omp = thrust_omp_backend();
-      if (!omp)
-        throw BackendUnavailable(
-            std::string("backend thrust-omp: this build of gpucap has no Thrust OpenMP backend (") +
-            kThrustOmpNotBuilt + ")");
-      return omp;
-    }
+const Backend& resolve_backend(BackendChoice choice) {
+  const auto& table = backends();
+  if (choice == BackendChoice::automatic) {
+    for (const Backend& b : table)
+      if (b.automatic && b.built() && b.probe().usable()) return b;
+    return table[static_cast<std::size_t>(BackendChoice::cpu)];
   }
-  return nullptr;
+  const Backend& b = table.at(static_cast<std::size_t>(choice));
+  if (!b.built())
+    throw BackendUnavailable(std::string("backend ") + b.name + ": this build of gpucap has no " +
+                             b.name + " backend (" + b.not_built + ")");
+  const DeviceProbe probe = b.probe();
+  if (!probe.usable())
+    throw BackendUnavailable(std::string("backend ") + b.name + ": " +
+                             (probe.why_none.empty() ? "no device found" : probe.why_none));
+  return b;
 }
 
 }  // namespace gpucap

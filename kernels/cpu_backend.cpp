@@ -2,11 +2,16 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
+#include <unistd.h>
 
 #include "gpucap/backend.hpp"
+#include "gpucap/memory_estimate.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
+
+#include "backend_code.hpp"
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -14,13 +19,53 @@
 
 namespace gpucap {
 
-std::string cpu_backend_name() {
+namespace {
+
 #if defined(_OPENMP)
-  return "cpu-openmp";
+constexpr const char* kCpuLabel = "cpu-openmp";
+constexpr const char* kCpuTargets = "the host's cores, with OpenMP";
 #else
-  return "cpu-serial";
+constexpr const char* kCpuLabel = "cpu-serial";
+constexpr const char* kCpuTargets = "the host, one thread (built without OpenMP)";
 #endif
+
+/// The host as the cpu backend's one device: its memory and threads.
+DeviceProbe probe_host() {
+  DeviceInfo host;
+  host.name = "host";
+  const long page = sysconf(_SC_PAGESIZE);
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  if (page > 0 && pages > 0) host.total_memory_bytes = static_cast<std::size_t>(pages) * page;
+  try {
+    host.free_memory_bytes = static_cast<std::size_t>(available_host_memory_bytes());
+  } catch (const std::invalid_argument&) {  // a bad GPUCAP_MEMORY_LIMIT: a run says so
+    const long free_pages = sysconf(_SC_AVPHYS_PAGES);
+    if (page > 0 && free_pages > 0)
+      host.free_memory_bytes = static_cast<std::size_t>(free_pages) * page;
+  }
+  host.free_memory_bytes = std::min(host.free_memory_bytes, host.total_memory_bytes);
+  host.multiprocessors = resolve_thread_count(0);
+  DeviceProbe probe;
+  probe.devices.push_back(host);
+  return probe;
 }
+
+DeviceRunStats run_on_host(const ReplicationTask& task, const DeviceLimits& limits) {
+  DeviceRunStats stats;
+  const int threads = resolve_thread_count(
+      static_cast<int>(std::min<uint64_t>(limits.workers, static_cast<uint64_t>(kMaxThreads))));
+  stats.device = "host, " + std::to_string(threads) + " threads";
+  stats.workers = static_cast<uint64_t>(threads);
+  stats.batches = 1;
+  run_replications_cpu(task, threads);
+  return stats;
+}
+
+}  // namespace
+
+BackendCode cpu_backend_code() { return {kCpuLabel, kCpuTargets, &probe_host, &run_on_host}; }
+
+std::string cpu_backend_name() { return kCpuLabel; }
 
 int resolve_thread_count(int threads) {
   if (threads > 0) return threads;

@@ -1,7 +1,8 @@
 // gpucap: the device backend. One source, built for two Thrust device systems:
-//   nvcc                                              -> "cuda"        (gpucap::cuda_backend)
-//   g++ -x c++ -fopenmp -DTHRUST_DEVICE_SYSTEM=..._OMP -> "thrust-omp" (gpucap::thrust_omp_backend)
-// so the orchestration below (batches, arenas, work distribution, reductions) is tested on
+//   nvcc                                              -> "cuda"       (cuda_backend_code)
+//   g++ -x c++ -fopenmp -DTHRUST_DEVICE_SYSTEM=..._OMP -> "thrust-omp" (thrust_omp_backend_code)
+// each the code of a row of the backend table (kernels/backend.cpp, gpucap/backend.hpp). So the
+// orchestration below (batches, arenas, work distribution, reductions) is tested on
 // machines without a GPU, and the CUDA build differs only in where memory lives.
 //
 // A run:
@@ -36,6 +37,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "backend_code.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
@@ -512,14 +514,10 @@ DeviceProbe probe_devices() {
 }  // namespace
 
 #if GPUCAP_DEVICE_IS_CUDA
-const DeviceBackend* cuda_backend_impl() {
-  static const DeviceBackend backend{kBackendName, kTargets, &probe_devices, &run_on_device};
-  return &backend;
-}
+BackendCode cuda_backend_code() { return {kBackendName, kTargets, &probe_devices, &run_on_device}; }
 #else
-const DeviceBackend* thrust_omp_backend_impl() {
-  static const DeviceBackend backend{kBackendName, kTargets, &probe_devices, &run_on_device};
-  return &backend;
+BackendCode thrust_omp_backend_code() {
+  return {kBackendName, kTargets, &probe_devices, &run_on_device};
 }
 #endif
 

@@ -87,7 +87,8 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
     throw std::invalid_argument("threads must be from 0 (all cores) to " +
                                 std::to_string(kMaxThreads) + ", got " +
                                 std::to_string(options.threads));
-  const DeviceBackend* device = resolve_backend(options.backend);
+  const Backend& backend = resolve_backend(options.backend);
+  const bool on_device = backend.kind == BackendKind::device;
   std::vector<ModelStorage> models;
   models.reserve(points.size());
   for (const Scenario& point : points) models.push_back(compile(point));
@@ -96,7 +97,7 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
     uint64_t arena_bytes = 0;
     for (const ModelStorage& m : models)
       arena_bytes = std::max<uint64_t>(arena_bytes, replication_arena_bytes(m.model()));
-    const int threads = device ? 0 : resolve_thread_count(options.threads);
+    const int threads = on_device ? 0 : resolve_thread_count(options.threads);
     const MemoryEstimate estimate =
         estimate_run_memory(r.points, r.replications, r.pool_count(), r.timeseries_bins,
                             arena_bytes, static_cast<uint64_t>(threads), options.writes_file);
@@ -127,24 +128,19 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
   {
     ProgressBar bar(r.points * r.replications, "replications", options.progress);
     task.progress = &bar;
-    if (device) {
-      // The device reduces the summary's moments when its blocks line up with the host's.
-      if (task.first % kMomentBlock == 0) {
-        r.block_moments.assign(
-            r.points * ((r.replications + kMomentBlock - 1) / kMomentBlock) * r.moment_columns(),
-            Moments{});
-        task.block_moments = r.block_moments.data();
-      }
-      const DeviceRunStats stats = device->run(task, options.device_limits);
-      r.backend = device->name;
-      r.device = stats.device;
-      r.threads = static_cast<int>(stats.workers);
-    } else {
-      r.backend = cpu_backend_name();
-      r.threads = resolve_thread_count(options.threads);
-      r.device = "host, " + std::to_string(r.threads) + " threads";
-      run_replications_cpu(task, r.threads);
+    // The device reduces the summary's moments when its blocks line up with the host's.
+    if (on_device && task.first % kMomentBlock == 0) {
+      r.block_moments.assign(
+          r.points * ((r.replications + kMomentBlock - 1) / kMomentBlock) * r.moment_columns(),
+          Moments{});
+      task.block_moments = r.block_moments.data();
     }
+    DeviceLimits limits = options.device_limits;
+    if (!on_device) limits.workers = static_cast<uint64_t>(options.threads);
+    const DeviceRunStats stats = backend.run(task, limits);
+    r.backend = backend.label;
+    r.device = stats.device;
+    r.threads = static_cast<int>(stats.workers);
     bar.finish();
   }
   r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -168,22 +168,28 @@ py::dict device_dict(const gpucap::DeviceInfo& d) {
   return out;
 }
 
-py::dict backend_dict(const gpucap::DeviceBackend* backend, const char* not_built) {
+/// One row of the backend table, as gpucap.backends() shows it.
+py::dict backend_dict(const gpucap::Backend& backend) {
   py::dict out;
-  out["built"] = backend != nullptr;
-  if (!backend) {
+  out["kind"] = backend.kind == gpucap::BackendKind::cpu ? "cpu" : "device";
+  out["description"] = backend.description;
+  out["built"] = backend.built();
+  if (!backend.built()) {
     out["usable"] = false;
-    out["why"] = not_built;
+    out["why"] = backend.not_built;
     out["devices"] = py::list();
     return out;
   }
-  const gpucap::DeviceProbe probe = backend->probe();
+  const gpucap::DeviceProbe probe = backend.probe();
   out["usable"] = probe.usable();
   out["why"] = probe.why_none;
-  out["targets"] = backend->targets;
+  out["name"] = backend.label;
+  out["targets"] = backend.targets;
   py::list devices;
   for (const gpucap::DeviceInfo& d : probe.devices) devices.append(device_dict(d));
   out["devices"] = devices;
+  if (backend.kind == gpucap::BackendKind::cpu)
+    out["threads"] = probe.devices.empty() ? 0 : probe.devices[0].multiprocessors;
   return out;
 }
 
@@ -436,10 +442,13 @@ PYBIND11_MODULE(_core, m) {
         "cancels");
   m.def("student_t_quantile", &gpucap::student_t_quantile, py::arg("confidence"), py::arg("dof"),
         "two-sided Student t quantile, e.g. 1.96 for 0.95 and many degrees of freedom");
-  m.def("parse_grid_axis", [](const std::string& text) {
-    const gpucap::SweepAxis a = gpucap::parse_grid_axis(text);
-    return std::make_pair(a.path, a.values);
-  });
+  m.def(
+      "parse_grid_axis",
+      [](const std::string& text) {
+        const gpucap::SweepAxis a = gpucap::parse_grid_axis(text);
+        return std::make_pair(a.path, a.values);
+      },
+      py::arg("text"), "(path, values) of a --grid argument 'path=v1,v2,...'");
   m.def("scalar_metrics",
         [] { return metric_table(gpucap::kScalarMetricInfo, gpucap::kScalarMetricCount); });
   m.def("pool_metrics",
@@ -476,19 +485,25 @@ PYBIND11_MODULE(_core, m) {
         "the JSON Schema (draft 2020-12) of scenario files, as text");
   m.def("explain_key", &gpucap::explain_scenario_key, py::arg("path"),
         "what `gpucap explain PATH` prints; empty for an unknown key");
-  m.def("backends", [] {
-    py::dict out;
-    py::dict cpu;
-    cpu["built"] = true;
-    cpu["usable"] = true;
-    cpu["name"] = gpucap::cpu_backend_name();
-    cpu["threads"] = gpucap::resolve_thread_count(0);
-    out["cpu"] = cpu;
-    out["cuda"] = backend_dict(gpucap::cuda_backend(), gpucap::kCudaNotBuilt);
-    out["thrust-omp"] = backend_dict(gpucap::thrust_omp_backend(), gpucap::kThrustOmpNotBuilt);
-    const gpucap::DeviceBackend* automatic =
-        gpucap::resolve_backend(gpucap::BackendChoice::automatic);
-    out["auto"] = automatic ? automatic->name : "cpu";
-    return out;
-  });
+  m.def(
+      "backends",
+      [] {
+        py::dict out;
+        for (const gpucap::Backend& backend : gpucap::backends())
+          out[backend.name] = backend_dict(backend);
+        out[gpucap::kAutoBackendName] =
+            gpucap::resolve_backend(gpucap::BackendChoice::automatic).name;
+        return out;
+      },
+      "the backend table: {name: row} in its order, then 'auto': the name auto resolves to");
+  m.def(
+      "backend_choices",
+      [] {
+        std::vector<std::pair<std::string, std::string>> out{
+            {gpucap::kAutoBackendName, gpucap::kAutoBackendDescription}};
+        for (const gpucap::Backend& backend : gpucap::backends())
+          out.emplace_back(backend.name, backend.description);
+        return out;
+      },
+      "(name, description) of every backend= value: 'auto', then the table's rows in order");
 }

@@ -211,6 +211,15 @@ int cmd_validate(const std::vector<std::string>& args) {
   return kExitOk;
 }
 
+/// --backend's help: each name of the backend table and what it runs on.
+std::string backend_help() {
+  std::string help = std::string("where replications run: ") + gpucap::kAutoBackendName + " (" +
+                     gpucap::kAutoBackendDescription + ")";
+  for (const gpucap::Backend& b : gpucap::backends())
+    help += std::string(", ") + b.name + " (" + b.description + ")";
+  return help;
+}
+
 /// Options shared by run and sweep: how many replications, where, and what to write.
 po::options_description execution_options() {
   po::options_description o("run options");
@@ -223,9 +232,8 @@ po::options_description execution_options() {
       "file)")("force",
                "with -o: replace a symbolic link at the output path (the link itself, "
                "never the file it points to)")(
-      "backend,b", po::value<std::string>()->default_value("auto"),
-      "cpu, cuda, or auto (a GPU when one works, else the CPU); thrust-omp runs the device "
-      "kernels on the host, for testing")("threads,t", po::value<std::string>(),
+      "backend,b", po::value<std::string>()->default_value(gpucap::kAutoBackendName),
+      backend_help().c_str())("threads,t", po::value<std::string>(),
                                           "CPU threads, 0 (all cores, the default) to 1024")(
       "quiet,q", "no progress bar and no summary table");
   return o;
@@ -518,16 +526,19 @@ std::string gibibytes(std::size_t bytes) {
   return text;
 }
 
-/// One device backend's lines of `gpucap info`.
-void print_device_backend(const char* name, const gpucap::DeviceBackend* backend,
-                          const char* not_built) {
-  std::cout << "  " << name << ": ";
-  if (!backend) {
-    std::cout << "not built (" << not_built << ")\n";
+/// One backend's lines of `gpucap info`: what it was built for and whether it can run here,
+/// then the devices it sees.
+void print_backend(const gpucap::Backend& backend) {
+  std::cout << "  " << backend.name;
+  if (backend.built() && std::string(backend.label) != backend.name)
+    std::cout << " (" << backend.label << ")";
+  std::cout << ": ";
+  if (!backend.built()) {
+    std::cout << "not built (" << backend.not_built << ")\n";
     return;
   }
-  const gpucap::DeviceProbe probe = backend->probe();
-  std::cout << "built for " << backend->targets << "; "
+  const gpucap::DeviceProbe probe = backend.probe();
+  std::cout << "built for " << backend.targets << "; "
             << (probe.usable() ? "available" : "unavailable: " + probe.why_none) << "\n";
   for (const gpucap::DeviceInfo& d : probe.devices) {
     std::cout << "    device " << d.index << ": " << d.name << ", "
@@ -600,14 +611,10 @@ int cmd_info() {
   std::cout << "gpucap " << gpucap::kVersion << "\n"
             << "build: " << gpucap::kBuildType << ", " << gpucap::kCompiler << ", OpenMP "
             << (gpucap::kOpenMP ? "on" : "off") << ", HDF5 " << gpucap::kHdf5Version << "\n"
-            << "backends:\n"
-            << "  cpu (" << gpucap::cpu_backend_name() << "): available, "
-            << gpucap::resolve_thread_count(0) << " threads\n";
-  print_device_backend("cuda", gpucap::cuda_backend(), gpucap::kCudaNotBuilt);
-  print_device_backend("thrust-omp", gpucap::thrust_omp_backend(), gpucap::kThrustOmpNotBuilt);
-  const gpucap::DeviceBackend* automatic =
-      gpucap::resolve_backend(gpucap::BackendChoice::automatic);
-  std::cout << "--backend auto runs on: " << (automatic ? automatic->name : "cpu") << "\n";
+            << "backends:\n";
+  for (const gpucap::Backend& backend : gpucap::backends()) print_backend(backend);
+  std::cout << "--backend " << gpucap::kAutoBackendName << " runs on: "
+            << gpucap::resolve_backend(gpucap::BackendChoice::automatic).name << "\n";
   return kExitOk;
 }
 

@@ -3,9 +3,9 @@
 // count, memory budget, first replication or number of sweep points.
 //
 // Built twice by tests/CMakeLists.txt: as device_backend_omp_test (GPUCAP_TEST_BACKEND =
-// thrust_omp_backend, suite ThrustOmpBackend, label unit: runs everywhere, in CI) and as
-// cuda_backend_test (cuda_backend, suite CudaBackend, label gpu: skips visibly without a usable
-// CUDA device).
+// "thrust-omp", the row of the backend table, suite ThrustOmpBackend, label unit: runs
+// everywhere, in CI) and as cuda_backend_test ("cuda", suite CudaBackend, label gpu: skips
+// visibly without a usable CUDA device).
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -21,21 +21,24 @@
 #include "gpucap/scenario_loader.hpp"
 
 #if !defined(GPUCAP_TEST_BACKEND) || !defined(GPUCAP_TEST_SUITE)
-#error "define GPUCAP_TEST_BACKEND (thrust_omp_backend or cuda_backend) and GPUCAP_TEST_SUITE"
+#error "define GPUCAP_TEST_BACKEND (\"thrust-omp\" or \"cuda\") and GPUCAP_TEST_SUITE"
 #endif
 
 namespace {
 
 namespace fs = std::filesystem;
-using gpucap::DeviceBackend;
+using gpucap::Backend;
 
 /// The backend under test, or a skip that says why it cannot run here.
-#define REQUIRE_DEVICE_BACKEND(backend)                                                      \
-  const DeviceBackend* backend = gpucap::GPUCAP_TEST_BACKEND();                              \
-  if (!backend) GTEST_SKIP() << "this build has no " #backend " backend";                    \
-  {                                                                                          \
-    const gpucap::DeviceProbe probe = backend->probe();                                      \
-    if (!probe.usable()) GTEST_SKIP() << backend->name << " cannot run: " << probe.why_none; \
+#define REQUIRE_DEVICE_BACKEND(backend)                                                          \
+  const Backend* backend = gpucap::find_backend(GPUCAP_TEST_BACKEND);                            \
+  ASSERT_NE(backend, nullptr) << "the backend table has no " GPUCAP_TEST_BACKEND;                \
+  ASSERT_EQ(backend->kind, gpucap::BackendKind::device);                                         \
+  if (!backend->built())                                                                         \
+    GTEST_SKIP() << "this build has no " << backend->name << " backend: " << backend->not_built; \
+  {                                                                                              \
+    const gpucap::DeviceProbe probe = backend->probe();                                          \
+    if (!probe.usable()) GTEST_SKIP() << backend->name << " cannot run: " << probe.why_none;     \
   }
 
 /// The project's root: $GPUCAP_SOURCE_DIR when set (a prebuilt bundle run from another checkout,
@@ -45,9 +48,8 @@ std::string source_dir() {
   return env && *env ? env : GPUCAP_SOURCE_DIR;
 }
 
-gpucap::BackendChoice choice_of(const DeviceBackend* backend) {
-  return std::string(backend->name) == "cuda" ? gpucap::BackendChoice::cuda
-                                              : gpucap::BackendChoice::thrust_omp;
+gpucap::BackendChoice choice_of(const Backend* backend) {
+  return gpucap::parse_backend(backend->name);
 }
 
 bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
@@ -152,8 +154,8 @@ struct TaskOutput {
   gpucap::DeviceRunStats stats;
 };
 
-/// Runs points x [first, first + count) on `backend` (null: the CPU) with `limits`.
-TaskOutput run_task(const DeviceBackend* backend, const std::vector<gpucap::ModelStorage>& models,
+/// Runs points x [first, first + count) on `backend` (null: the cpu row) with `limits`.
+TaskOutput run_task(const Backend* backend, const std::vector<gpucap::ModelStorage>& models,
                     uint64_t first, uint64_t count, const gpucap::DeviceLimits& limits) {
   const std::size_t pools = models[0].model().pool_count;
   const std::size_t columns = gpucap::kScalarMetricCount + pools * gpucap::kPoolMetricCount;
@@ -175,8 +177,10 @@ TaskOutput run_task(const DeviceBackend* backend, const std::vector<gpucap::Mode
       task.block_moments = out.moments.data();
     }
     out.stats = backend->run(task, limits);
-  } else {
-    gpucap::run_replications_cpu(task, 2);
+  } else {  // the table's cpu row, with 2 threads
+    gpucap::DeviceLimits two_threads;
+    two_threads.workers = 2;
+    out.stats = gpucap::find_backend("cpu")->run(task, two_threads);
   }
   return out;
 }

@@ -115,19 +115,30 @@ TEST(Cli, TableHasUnitsAndSameSeedGivesSameOutput) {
 TEST(Cli, InfoSaysWhichBackendsAreBuiltAndWhereAutoRuns) {
   const Outcome info = gpucap_cli("info");
   ASSERT_EQ(info.exit_code, 0);
-  EXPECT_NE(info.output.find("  cuda: "), std::string::npos) << info.output;
-  EXPECT_NE(info.output.find("  thrust-omp: "), std::string::npos) << info.output;
-  const gpucap::DeviceBackend* automatic =
-      gpucap::resolve_backend(gpucap::BackendChoice::automatic);
-  EXPECT_NE(info.output.find(std::string("--backend auto runs on: ") +
-                             (automatic ? automatic->name : "cpu")),
+  // Every row of the backend table, in its order, the cpu with its label and its threads.
+  std::size_t at = 0;
+  for (const gpucap::Backend& b : gpucap::backends()) {
+    const std::size_t line = info.output.find(std::string("\n  ") + b.name, at);
+    ASSERT_NE(line, std::string::npos) << b.name << " missing or out of order:\n" << info.output;
+    at = line + 1;
+  }
+  EXPECT_NE(info.output.find("  cpu (" + gpucap::cpu_backend_name() + "): built for "),
             std::string::npos)
       << info.output;
-  const gpucap::DeviceBackend* cuda = gpucap::cuda_backend();
-  if (!cuda) {
-    EXPECT_NE(info.output.find("  cuda: not built ("), std::string::npos) << info.output;
-  } else if (!cuda->probe().usable()) {
-    EXPECT_NE(info.output.find("unavailable: " + cuda->probe().why_none), std::string::npos);
+  EXPECT_NE(info.output.find(", " + std::to_string(gpucap::resolve_thread_count(0)) + " threads"),
+            std::string::npos)
+      << info.output;
+  EXPECT_NE(info.output.find(std::string("--backend auto runs on: ") +
+                             gpucap::resolve_backend(gpucap::BackendChoice::automatic).name),
+            std::string::npos)
+      << info.output;
+  const gpucap::Backend& cuda = *gpucap::find_backend("cuda");
+  if (!cuda.built()) {
+    EXPECT_NE(info.output.find(std::string("  cuda: not built (") + cuda.not_built + ")"),
+              std::string::npos)
+        << info.output;
+  } else if (!cuda.probe().usable()) {
+    EXPECT_NE(info.output.find("unavailable: " + cuda.probe().why_none), std::string::npos);
   } else {
     EXPECT_NE(info.output.find("compute capability"), std::string::npos) << info.output;
   }
@@ -136,17 +147,17 @@ TEST(Cli, InfoSaysWhichBackendsAreBuiltAndWhereAutoRuns) {
 TEST(Cli, UnknownBackendIsAUsageError) {
   const Outcome o = gpucap_cli("run " + kScenarios + "mmc_validation.yaml -r 2 --backend tpu");
   EXPECT_EQ(o.exit_code, 2);
-  EXPECT_NE(o.output.find("unknown backend 'tpu'; valid: cpu, cuda, auto, thrust-omp"),
+  EXPECT_NE(o.output.find("--backend: unknown backend 'tpu'; valid: auto, cpu, cuda, thrust-omp"),
             std::string::npos)
       << o.output;
 }
 
 TEST(Cli, CudaWithoutAUsableDeviceIsAOneLineError) {
-  const gpucap::DeviceBackend* cuda = gpucap::cuda_backend();
+  const gpucap::Backend& cuda = *gpucap::find_backend("cuda");
   const Outcome o = gpucap_cli("run " + kScenarios +
                                "mmc_validation.yaml -r 2 -q --backend cuda "
                                "--set horizon=50h --set warmup=0s");
-  if (cuda && cuda->probe().usable()) {
+  if (cuda.built() && cuda.probe().usable()) {
     EXPECT_EQ(o.exit_code, 0) << o.output;  // this machine has a GPU: the run works
     return;
   }
@@ -156,7 +167,8 @@ TEST(Cli, CudaWithoutAUsableDeviceIsAOneLineError) {
 }
 
 TEST(Cli, ThrustOmpBackendWritesTheCpuResults) {
-  if (!gpucap::thrust_omp_backend()) GTEST_SKIP() << "this build has no thrust-omp backend";
+  if (!gpucap::find_backend("thrust-omp")->built())
+    GTEST_SKIP() << "this build has no thrust-omp backend";
   const fs::path cpu = temp_dir() / "cpu.h5", omp = temp_dir() / "omp.h5";
   const std::string args = "run " + kScenarios + "default.yaml -r 40 -q --set horizon=10d ";
   ASSERT_EQ(gpucap_cli(args + "--backend cpu -o " + cpu.string()).exit_code, 0);

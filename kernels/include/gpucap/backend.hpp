@@ -1,13 +1,24 @@
 // gpucap: the backends that run replications, and how a run chooses one.
 //
+// One table, backends(), lists every backend this source knows, in this order, whether or not
+// this build has it (Thrust's device systems are the model: the host's cores are one system
+// beside the others):
+//
 //   cpu         OpenMP over replications on the host (kernels/cpu_backend.cpp).
 //   cuda        one GPU: kernels/device_backend.cu built with nvcc (GPUCAP_ENABLE_CUDA).
 //   thrust-omp  the same kernels source built with the host compiler for Thrust's OpenMP device
 //               system: the device orchestration (batches, arenas, reductions) without a GPU.
 //
+// `gpucap info`, `--backend`, Python's gpucap.backends() and its backend= argument all read the
+// table, so a new backend is one row there (kernels/backend.cpp) plus its code.
+//
+//   const gpucap::Backend& b = gpucap::resolve_backend(gpucap::parse_backend("auto"));
+//   gpucap::DeviceRunStats stats = b.run(task, gpucap::DeviceLimits{});
+//
 // Every backend runs the same portable core (gpucap/replication.hpp), so for one seed they give
 // the same bits per replication, and the same summaries (gpucap/moments.hpp).
 #pragma once
+#include <array>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -64,7 +75,7 @@ struct ReplicationTask {
   }
 };
 
-/// A GPU (or, for thrust-omp, the host) as a device backend sees it.
+/// A device as a backend sees it: a GPU, or the host (for the cpu and thrust-omp backends).
 struct DeviceInfo {
   int index = 0;
   std::string name;
@@ -83,41 +94,76 @@ struct DeviceProbe {
   bool usable() const { return why_none.empty() && !devices.empty(); }
 };
 
-/// Caps on a device run; 0 leaves the choice to the backend (tests set them to force batching).
+/// Caps on a run; 0 leaves the choice to the backend (tests set them to force batching).
+/// The cpu backend reads only `workers` (its OpenMP threads, each with one arena).
 struct DeviceLimits {
   std::size_t memory_bytes = 0;     ///< device memory the run may use (default 90% of free)
   uint64_t batch_replications = 0;  ///< replications per point in one batch (whole moment blocks)
-  uint64_t workers = 0;             ///< device threads, each with one arena
+  uint64_t workers = 0;             ///< device threads (cpu: host threads), each with one arena
 };
 
-/// What a device run did.
+/// What a run on a backend did.
 struct DeviceRunStats {
-  std::string device;  ///< e.g. "NVIDIA H200 (sm_90)"
+  std::string device;  ///< e.g. "NVIDIA H200 (sm_90)", "host, 16 threads"
   uint64_t batches = 0;
-  uint64_t workers = 0;
+  uint64_t workers = 0;                 ///< device worker threads, or the cpu's threads
   std::size_t arena_bytes = 0;          ///< per worker
-  std::size_t memory_budget_bytes = 0;  ///< what the batches were sized to
+  std::size_t memory_budget_bytes = 0;  ///< what the batches were sized to (0 on the cpu)
 };
 
-/// A device backend: kernels/device_backend.cu built for one Thrust device system.
-struct DeviceBackend {
-  const char* name;     ///< "cuda" or "thrust-omp"
-  const char* targets;  ///< what the kernels were built for, e.g. "sm_90 + compute_90 PTX"
-  DeviceProbe (*probe)();
-  /// Runs `task` on device 0. Throws RunError (engine failure, out of memory, driver error).
+/// Where a backend runs the replications: on the host's cores, or on a device through Thrust.
+/// Device backends reduce the summary's moments themselves (ReplicationTask::block_moments).
+enum class BackendKind { cpu, device };
+
+/// One row of the backend table.
+struct Backend {
+  const char* name;  ///< what --backend and Python's backend= take: "cpu", "cuda", ...
+  BackendKind kind;
+  const char* description;  ///< one line: what runs the replications
+  bool automatic;           ///< `auto` prefers it to the cpu when it is built and usable
+  const char* not_built;    ///< why this build lacks it, with what would add it; "" when built
+  /// The rest is the backend's code, null or "" when not built.
+  const char* label;       ///< what results record as their backend: "cpu-openmp", "cuda", ...
+  const char* targets;     ///< what the code was built for, e.g. "sm_90 + compute_90 PTX"
+  DeviceProbe (*probe)();  ///< the devices it sees (the cpu: the host), or why it cannot run
+  /// Runs `task` on device 0 (the cpu: on the host's cores). Throws RunError (engine failure,
+  /// out of memory, driver error), RunCancelled when task.monitor asked it to stop.
   DeviceRunStats (*run)(const ReplicationTask& task, const DeviceLimits& limits);
+
+  bool built() const { return run != nullptr; }
 };
 
-/// The CUDA backend, or null when this build has none (nvcc was not found at configure time).
-const DeviceBackend* cuda_backend();
-/// The kernels on Thrust's OpenMP system, or null when not built (no CCCL headers, no OpenMP).
-const DeviceBackend* thrust_omp_backend();
+/// Rows of the backend table.
+inline constexpr std::size_t kBackendCount = 3;
 
-/// Why a build lacks the CUDA or the thrust-omp backend, for messages (`gpucap info`, errors).
-extern const char* const kCudaNotBuilt;
-extern const char* const kThrustOmpNotBuilt;
+/// Every backend, built or not: cpu, cuda, thrust-omp, in that order.
+const std::array<Backend, kBackendCount>& backends();
+
+/// The row named `name`, or null when there is none ("auto" is a choice, not a row).
+const Backend* find_backend(const std::string& name);
+
+/// What a run may ask for: a row of the table (the first three values, in the table's order),
+/// or `automatic`.
+enum class BackendChoice { cpu, cuda, thrust_omp, automatic };
+
+/// The name and description of `auto`, the choice that is not a row.
+inline constexpr const char* kAutoBackendName = "auto";
+inline constexpr const char* kAutoBackendDescription = "a GPU when one works, else the CPU";
+
+/// Every name parse_backend accepts, "auto" first, then the table's names in order.
+std::vector<std::string> backend_choice_names();
+
+/// Parses a name of backend_choice_names(); throws std::invalid_argument naming the valid ones.
+BackendChoice parse_backend(const std::string& name);
+
+/// The row a choice resolves to on this machine. `auto` picks the first `automatic` row that is
+/// built and has a usable device, else the cpu. Throws BackendUnavailable (one line: what was
+/// asked and why it cannot run here) when the row is not built or its probe finds no usable
+/// device.
+const Backend& resolve_backend(BackendChoice choice);
 
 /// Runs `task` on the CPU with `threads` OpenMP threads (0 = all); leaves block_moments alone.
+/// The cpu row's `run` is this, with `threads` = limits.workers.
 void run_replications_cpu(const ReplicationTask& task, int threads);
 
 /// Most CPU threads a run may ask for: far beyond any machine's cores, and small enough that
@@ -127,20 +173,9 @@ inline constexpr int kMaxThreads = 1024;
 /// The number of threads `threads` (0 = all) resolves to.
 int resolve_thread_count(int threads);
 
-/// Name of the CPU backend in this build: "cpu-openmp" or "cpu-serial".
+/// Name of the CPU backend in this build, as results record it: "cpu-openmp" or "cpu-serial"
+/// (the cpu row's label).
 std::string cpu_backend_name();
-
-/// Which backend a run asks for.
-enum class BackendChoice { cpu, cuda, automatic, thrust_omp };
-
-/// Parses "cpu", "cuda", "auto" or "thrust-omp"; throws std::invalid_argument naming the valid
-/// ones.
-BackendChoice parse_backend(const std::string& name);
-
-/// The backend a choice resolves to on this machine: null for the CPU, else a device backend
-/// with at least one device. `auto` picks CUDA when a device works, else the CPU. Throws
-/// BackendUnavailable (one line: what was asked and why it cannot run here) otherwise.
-const DeviceBackend* resolve_backend(BackendChoice choice);
 
 /// The asked-for backend cannot run on this machine or build.
 class BackendUnavailable : public std::runtime_error {
