@@ -1,7 +1,9 @@
-// gpucap: the HDF5 results file writer and reader (layout in docs/results-format.md).
+// gpucap: the HDF5 results file writer and reader. Every name they write or read is a row of
+// the layout table (gpucap/hdf5_layout.hpp), which docs/results-format.md is generated from.
 #include "gpucap/hdf5_results.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstddef>
@@ -15,25 +17,27 @@
 #include <stdexcept>
 #include <string>
 #include <sys/stat.h>
+#include <type_traits>
 #include <unistd.h>
 #include <vector>
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/hdf5_layout.hpp"
 
 namespace gpucap {
 namespace {
 
 /// Fixed string widths (bytes) of the compound summary tables; longer text is truncated.
-constexpr std::size_t kMetricNameBytes = 32;
-constexpr std::size_t kUnitBytes = 16;
-constexpr std::size_t kPoolNameBytes = 64;
+constexpr std::size_t kMetricNameBytes = kHdf5MetricNameBytes;
+constexpr std::size_t kUnitBytes = kHdf5UnitBytes;
+constexpr std::size_t kPoolNameBytes = kHdf5PoolNameBytes;
 /// Datasets with at least this many elements are chunked and deflated; smaller ones contiguous.
 constexpr hsize_t kCompressMinElements = 4096;
 /// Upper bound on the elements of one chunk (65536 doubles = 512 KiB).
 constexpr hsize_t kMaxChunkElements = 65536;
 constexpr unsigned kDeflateLevel = 4;
 /// The user block at the start of every file: gpucap's header with the file's checksum.
-constexpr std::size_t kUserBlockBytes = 512;
+constexpr std::size_t kUserBlockBytes = kHdf5UserBlockBytes;
 
 /// Owns one HDF5 identifier and closes it with the matching H5?close function.
 class Handle {
@@ -180,27 +184,38 @@ struct PoolSummaryRow {
   double mean, std, ci95_low, ci95_high, p5, p50, p95;
 };
 
-/// Names of the required fields of each compound table (checked when reading).
-constexpr const char* kSummaryFields[] = {"point",    "metric",    "n",  "mean", "std",
-                                          "ci95_low", "ci95_high", "p5", "p50",  "p95"};
+/// The native HDF5 type of a numeric layout type.
+hid_t native_type(Hdf5Type type) {
+  switch (type) {
+    case Hdf5Type::int32:
+      return H5T_NATIVE_INT32;
+    case Hdf5Type::uint32:
+      return H5T_NATIVE_UINT32;
+    case Hdf5Type::uint64:
+      return H5T_NATIVE_UINT64;
+    case Hdf5Type::float64:
+      return H5T_NATIVE_DOUBLE;
+    default:
+      return H5I_INVALID_HID;
+  }
+}
 
 template <typename Row>
 void insert_stat_fields(const Context& c, hid_t type) {
   const struct {
-    const char* name;
+    const Hdf5Field& field;
     std::size_t offset;
-  } fields[] = {{"n", HOFFSET(Row, n)},
-                {"mean", HOFFSET(Row, mean)},
-                {"std", HOFFSET(Row, std)},
-                {"ci95_low", HOFFSET(Row, ci95_low)},
-                {"ci95_high", HOFFSET(Row, ci95_high)},
-                {"p5", HOFFSET(Row, p5)},
-                {"p50", HOFFSET(Row, p50)},
-                {"p95", HOFFSET(Row, p95)}};
-  for (const auto& field : fields) {
-    const hid_t member = std::strcmp(field.name, "n") == 0 ? H5T_NATIVE_UINT64 : H5T_NATIVE_DOUBLE;
-    c.check_status(H5Tinsert(type, field.name, field.offset, member),
-                   std::string("building the compound field '") + field.name + "'");
+  } fields[] = {{h5::kFieldN, HOFFSET(Row, n)},
+                {h5::kFieldMean, HOFFSET(Row, mean)},
+                {h5::kFieldStd, HOFFSET(Row, std)},
+                {h5::kFieldCiLow, HOFFSET(Row, ci95_low)},
+                {h5::kFieldCiHigh, HOFFSET(Row, ci95_high)},
+                {h5::kFieldP5, HOFFSET(Row, p5)},
+                {h5::kFieldP50, HOFFSET(Row, p50)},
+                {h5::kFieldP95, HOFFSET(Row, p95)}};
+  for (const auto& f : fields) {
+    c.check_status(H5Tinsert(type, f.field.name, f.offset, native_type(f.field.type)),
+                   std::string("building the compound field '") + f.field.name + "'");
   }
 }
 
@@ -210,22 +225,22 @@ Handle summary_type(const Context& c, bool pool) {
   Handle type = c.type(H5Tcreate(H5T_COMPOUND, size), "creating a compound type");
   Handle metric = fixed_string_type(c, kMetricNameBytes);
   Handle unit = fixed_string_type(c, kUnitBytes);
-  const auto insert = [&](const char* name, std::size_t offset, hid_t member) {
-    c.check_status(H5Tinsert(type.get(), name, offset, member),
-                   std::string("building the compound field '") + name + "'");
+  const auto insert = [&](const Hdf5Field& field, std::size_t offset, hid_t member) {
+    c.check_status(H5Tinsert(type.get(), field.name, offset, member),
+                   std::string("building the compound field '") + field.name + "'");
   };
   if (pool) {
     Handle pool_name = fixed_string_type(c, kPoolNameBytes);
-    insert("point", HOFFSET(PoolSummaryRow, point), H5T_NATIVE_UINT32);
-    insert("pool", HOFFSET(PoolSummaryRow, pool), H5T_NATIVE_UINT32);
-    insert("pool_name", HOFFSET(PoolSummaryRow, pool_name), pool_name.get());
-    insert("metric", HOFFSET(PoolSummaryRow, metric), metric.get());
-    insert("unit", HOFFSET(PoolSummaryRow, unit), unit.get());
+    insert(h5::kFieldPoint, HOFFSET(PoolSummaryRow, point), native_type(h5::kFieldPoint.type));
+    insert(h5::kFieldPool, HOFFSET(PoolSummaryRow, pool), native_type(h5::kFieldPool.type));
+    insert(h5::kFieldPoolName, HOFFSET(PoolSummaryRow, pool_name), pool_name.get());
+    insert(h5::kFieldMetric, HOFFSET(PoolSummaryRow, metric), metric.get());
+    insert(h5::kFieldUnit, HOFFSET(PoolSummaryRow, unit), unit.get());
     insert_stat_fields<PoolSummaryRow>(c, type.get());
   } else {
-    insert("point", HOFFSET(SummaryRow, point), H5T_NATIVE_UINT32);
-    insert("metric", HOFFSET(SummaryRow, metric), metric.get());
-    insert("unit", HOFFSET(SummaryRow, unit), unit.get());
+    insert(h5::kFieldPoint, HOFFSET(SummaryRow, point), native_type(h5::kFieldPoint.type));
+    insert(h5::kFieldMetric, HOFFSET(SummaryRow, metric), metric.get());
+    insert(h5::kFieldUnit, HOFFSET(SummaryRow, unit), unit.get());
     insert_stat_fields<SummaryRow>(c, type.get());
   }
   return type;
@@ -304,6 +319,42 @@ void write_string_attr(const Context& c, hid_t loc, const std::string& loc_path,
   write_strings_attr(c, loc, loc_path, name, {value}, {});
 }
 
+// The layout table's items (gpucap/hdf5_layout.hpp): the name and the HDF5 type come from their
+// row, and a value of another type than the row's is refused (a gpucap bug, caught by tests).
+
+template <typename T>
+constexpr Hdf5Type layout_type() {
+  if constexpr (std::is_same_v<T, int32_t>) return Hdf5Type::int32;
+  if constexpr (std::is_same_v<T, uint32_t>) return Hdf5Type::uint32;
+  if constexpr (std::is_same_v<T, uint64_t>) return Hdf5Type::uint64;
+  if constexpr (std::is_same_v<T, double>) return Hdf5Type::float64;
+  return Hdf5Type::none;
+}
+
+/// Refuses an item of another kind, type or rank than the code handles.
+void check_item(const Context& c, const Hdf5Item& item, Hdf5Kind kind, Hdf5Type type, bool array) {
+  if (item.kind != kind || item.type != type || (*item.shape != '\0') != array)
+    c.fail("internal error: '" + hdf5_item_path(item) + "' is used against its layout row");
+}
+
+template <typename T>
+void write_attr(const Context& c, hid_t loc, const Hdf5Item& item, T value) {
+  check_item(c, item, Hdf5Kind::attribute, layout_type<T>(), false);
+  write_scalar_attr<T>(c, loc, item.parent, item.name, native_type(item.type), value);
+}
+
+void write_string_attr(const Context& c, hid_t loc, const Hdf5Item& item,
+                       const std::string& value) {
+  check_item(c, item, Hdf5Kind::attribute, Hdf5Type::string, false);
+  write_string_attr(c, loc, item.parent, item.name, value);
+}
+
+void write_strings_attr(const Context& c, hid_t loc, const Hdf5Item& item,
+                        const std::vector<std::string>& values, const std::vector<hsize_t>& dims) {
+  check_item(c, item, Hdf5Kind::attribute, Hdf5Type::string, true);
+  write_strings_attr(c, loc, item.parent, item.name, values, dims);
+}
+
 /// Creation properties of a table of `elements` rows in chunks of at most 4096, with Fletcher32
 /// checksums; default (contiguous) properties when it is empty.
 Handle checksummed_rows(const Context& c, std::size_t elements, const std::string& what) {
@@ -333,6 +384,13 @@ void write_strings_dataset(const Context& c, hid_t loc, const std::string& loc_p
     c.check_status(H5Dwrite(dset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, pointers.data()),
                    "writing " + what);
   }
+}
+
+void write_strings_dataset(const Context& c, hid_t loc, const Hdf5Item& item,
+                           const std::vector<std::string>& values,
+                           const std::vector<hsize_t>& dims) {
+  check_item(c, item, Hdf5Kind::dataset, Hdf5Type::string, true);
+  write_strings_dataset(c, loc, item.parent, item.name, values, dims);
 }
 
 /// Writes a double dataset of shape `dims` ([points, replications, ...]) with its unit and
@@ -372,24 +430,27 @@ void write_metric_dataset(const Context& c, hid_t loc, const std::string& loc_pa
         H5Dwrite(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
         "writing " + what);
   }
-  write_string_attr(c, dset.get(), full, "unit", info.unit);
-  write_string_attr(c, dset.get(), full, "description", info.description);
+  write_string_attr(c, dset.get(), full, h5::kMetricUnit.name, info.unit);
+  write_string_attr(c, dset.get(), full, h5::kMetricDescription.name, info.description);
 }
 
-/// Creates a group whose links h5py lists in creation order (the metric table order).
-Handle create_ordered_group(const Context& c, hid_t loc, const char* name) {
+/// Creates the group `item`, whose links h5py lists in creation order (the metric table order).
+Handle create_ordered_group(const Context& c, hid_t loc, const Hdf5Item& item) {
+  check_item(c, item, Hdf5Kind::group, Hdf5Type::none, false);
   Handle gcpl = c.plist(H5Pcreate(H5P_GROUP_CREATE), "creating a group property list");
   c.check_status(
       H5Pset_link_creation_order(gcpl.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
       "tracking link creation order");
-  return c.group(H5Gcreate2(loc, name, H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
-                 std::string("creating group '/") + name + "'");
+  return c.group(H5Gcreate2(loc, item.name, H5P_DEFAULT, gcpl.get(), H5P_DEFAULT),
+                 "creating group '" + hdf5_item_path(item) + "'");
 }
 
 template <typename T>
-void write_compound_dataset(const Context& c, hid_t loc, const char* name, bool pool,
+void write_compound_dataset(const Context& c, hid_t loc, const Hdf5Item& item, bool pool,
                             const std::vector<T>& rows) {
-  const std::string what = std::string("dataset '/") + name + "'";
+  check_item(c, item, Hdf5Kind::dataset, Hdf5Type::compound, true);
+  const char* name = item.name;
+  const std::string what = "dataset '" + hdf5_item_path(item) + "'";
   Handle mem_type = summary_type(c, pool);
   Handle file_type = c.type(H5Tcopy(mem_type.get()), "copying a compound type");
   c.check_status(H5Tpack(file_type.get()), "packing a compound type");
@@ -609,33 +670,30 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   const std::size_t points = r.points, reps = r.replications, pools = r.pool_count();
 
   // Root attributes.
-  write_string_attr(c, file, "/", "gpucap_version", r.gpucap_version);
-  write_string_attr(c, file, "/", "scenario_name", r.scenario_name);
-  write_string_attr(c, file, "/", "scenario", r.scenario_text);
-  write_string_attr(c, file, "/", "scenario_source", r.scenario_original_text);
+  write_string_attr(c, file, h5::kGpucapVersion, r.gpucap_version);
+  write_string_attr(c, file, h5::kScenarioName, r.scenario_name);
+  write_string_attr(c, file, h5::kScenario, r.scenario_text);
+  write_string_attr(c, file, h5::kScenarioSource, r.scenario_original_text);
   {
     std::vector<std::string> paths, values;
     for (const auto& [path, value] : r.scenario_overrides) {
       paths.push_back(path);
       values.push_back(value);
     }
-    write_strings_attr(c, file, "/", "override_paths", paths, {paths.size()});
-    write_strings_attr(c, file, "/", "override_values", values, {values.size()});
+    write_strings_attr(c, file, h5::kOverridePaths, paths, {paths.size()});
+    write_strings_attr(c, file, h5::kOverrideValues, values, {values.size()});
   }
-  write_string_attr(c, file, "/", "backend", r.backend);
-  write_string_attr(c, file, "/", "device", r.device);
-  write_scalar_attr<uint64_t>(c, file, "/", "seed", H5T_NATIVE_UINT64, r.seed);
-  write_scalar_attr<uint64_t>(c, file, "/", "replications", H5T_NATIVE_UINT64, reps);
-  write_scalar_attr<uint64_t>(c, file, "/", "first_replication", H5T_NATIVE_UINT64,
-                              r.first_replication);
-  write_scalar_attr<uint64_t>(c, file, "/", "points", H5T_NATIVE_UINT64, points);
-  write_scalar_attr<int32_t>(c, file, "/", "threads", H5T_NATIVE_INT32, r.threads);
-  write_scalar_attr<double>(c, file, "/", "wall_time_s", H5T_NATIVE_DOUBLE, r.wall_time_s);
-  write_string_attr(c, file, "/", "created_utc", utc_now());
-  write_scalar_attr<int32_t>(c, file, "/", "format_version", H5T_NATIVE_INT32,
-                             kResultsFormatVersion);
-  write_scalar_attr<uint64_t>(c, file, "/", "content_checksum", H5T_NATIVE_UINT64,
-                              content_checksum(r));
+  write_string_attr(c, file, h5::kBackend, r.backend);
+  write_string_attr(c, file, h5::kDevice, r.device);
+  write_attr<uint64_t>(c, file, h5::kSeed, r.seed);
+  write_attr<uint64_t>(c, file, h5::kReplications, reps);
+  write_attr<uint64_t>(c, file, h5::kFirstReplication, r.first_replication);
+  write_attr<uint64_t>(c, file, h5::kPoints, points);
+  write_attr<int32_t>(c, file, h5::kThreads, r.threads);
+  write_attr<double>(c, file, h5::kWallTime, r.wall_time_s);
+  write_string_attr(c, file, h5::kCreatedUtc, utc_now());
+  write_attr<int32_t>(c, file, h5::kFormatVersion, kResultsFormatVersion);
+  write_attr<uint64_t>(c, file, h5::kContentChecksum, content_checksum(r));
 
   // /summary, point-major.
   {
@@ -649,45 +707,43 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
         set_stats(row, r.summary[p * kScalarMetricCount + m]);
       }
     }
-    write_compound_dataset(c, file, "summary", false, rows);
+    write_compound_dataset(c, file, h5::kSummary, false, rows);
   }
 
   // /replications/<metric>: [points, replications].
   {
-    Handle group = create_ordered_group(c, file, "replications");
+    Handle group = create_ordered_group(c, file, h5::kReplicationsGroup);
     std::vector<double> data(points * reps);
     for (std::size_t m = 0; m < kScalarMetricCount; ++m) {
       for (std::size_t i = 0; i < points * reps; ++i) {
         data[i] = r.scalars[i * kScalarMetricCount + m];
       }
-      write_metric_dataset(c, group.get(), "/replications", kScalarMetricInfo[m], data,
+      write_metric_dataset(c, group.get(), h5::kScalarMetric.parent, kScalarMetricInfo[m], data,
                            {points, reps});
     }
   }
 
   // /pools/<metric>: [points, replications, pools], plus the pool names.
   {
-    Handle group = create_ordered_group(c, file, "pools");
-    write_strings_attr(c, group.get(), "/pools", "pool_names", r.pool_names, {pools});
-    write_strings_dataset(c, group.get(), "/pools", "names", r.pool_names, {pools});
+    Handle group = create_ordered_group(c, file, h5::kPoolsGroup);
+    write_strings_attr(c, group.get(), h5::kPoolNamesAttr, r.pool_names, {pools});
+    write_strings_dataset(c, group.get(), h5::kPoolNames, r.pool_names, {pools});
     std::vector<double> data(points * reps * pools);
     for (std::size_t m = 0; m < kPoolMetricCount; ++m) {
       for (std::size_t i = 0; i < data.size(); ++i) {
         data[i] = r.pool_values[i * kPoolMetricCount + m];
       }
-      write_metric_dataset(c, group.get(), "/pools", kPoolMetricInfo[m], data,
+      write_metric_dataset(c, group.get(), h5::kPoolMetric.parent, kPoolMetricInfo[m], data,
                            {points, reps, pools});
     }
   }
 
   // /timeseries/gpus_in_use: [points, replications, pools, bins], when recorded.
   if (r.timeseries_bins > 0) {
-    Handle group = create_ordered_group(c, file, "timeseries");
-    write_scalar_attr<double>(c, group.get(), "/timeseries", "step_s", H5T_NATIVE_DOUBLE,
-                              r.timeseries_step_s);
-    const MetricInfo info{"gpus_in_use", "GPUs",
-                          "mean GPUs in use per pool over each bin of step_s seconds"};
-    write_metric_dataset(c, group.get(), "/timeseries", info, r.timeseries,
+    Handle group = create_ordered_group(c, file, h5::kTimeseriesGroup);
+    write_attr<double>(c, group.get(), h5::kTimeseriesStep, r.timeseries_step_s);
+    const MetricInfo info{h5::kGpusInUse.name, h5::kGpusInUse.unit, h5::kGpusInUse.description};
+    write_metric_dataset(c, group.get(), h5::kGpusInUse.parent, info, r.timeseries,
                          {points, reps, pools, r.timeseries_bins});
   }
 
@@ -708,25 +764,25 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
         }
       }
     }
-    write_compound_dataset(c, file, "pool_summary", true, rows);
+    write_compound_dataset(c, file, h5::kPoolSummary, true, rows);
   }
 
   // /sweep: attributes parameters and points; datasets paths and values when parameters > 0.
   {
-    Handle group = c.group(H5Gcreate2(file, "sweep", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                           "creating group '/sweep'");
+    Handle group =
+        c.group(H5Gcreate2(file, h5::kSweepGroup.name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                "creating group '" + hdf5_item_path(h5::kSweepGroup) + "'");
     const std::size_t params = r.sweep.size();
-    write_scalar_attr<int32_t>(c, group.get(), "/sweep", "parameters", H5T_NATIVE_INT32,
-                               static_cast<int32_t>(params));
-    write_scalar_attr<uint64_t>(c, group.get(), "/sweep", "points", H5T_NATIVE_UINT64, points);
+    write_attr<int32_t>(c, group.get(), h5::kSweepParameters, static_cast<int32_t>(params));
+    write_attr<uint64_t>(c, group.get(), h5::kSweepPoints, points);
     if (params > 0) {
       std::vector<std::string> paths, values;
       for (const SweepParameter& p : r.sweep) {
         paths.push_back(p.path);
         values.insert(values.end(), p.values.begin(), p.values.end());
       }
-      write_strings_dataset(c, group.get(), "/sweep", "paths", paths, {params});
-      write_strings_dataset(c, group.get(), "/sweep", "values", values, {params, points});
+      write_strings_dataset(c, group.get(), h5::kSweepPaths, paths, {params});
+      write_strings_dataset(c, group.get(), h5::kSweepValues, values, {params, points});
     }
   }
 }
@@ -891,6 +947,45 @@ void read_metric_dataset(const Context& c, hid_t loc, const std::string& loc_pat
   }
 }
 
+// Reading the layout table's items (see the writer's helpers).
+
+Handle open_group(const Context& c, hid_t loc, const Hdf5Item& item) {
+  check_item(c, item, Hdf5Kind::group, Hdf5Type::none, false);
+  return open_group(c, loc, item.parent, item.name);
+}
+
+Handle open_dataset(const Context& c, hid_t loc, const Hdf5Item& item) {
+  check_item(c, item, Hdf5Kind::dataset, item.type, *item.shape != '\0');
+  return open_dataset(c, loc, item.parent, item.name);
+}
+
+template <typename T>
+T read_attr(const Context& c, hid_t loc, const Hdf5Item& item) {
+  check_item(c, item, Hdf5Kind::attribute, layout_type<T>(), false);
+  return read_scalar_attr<T>(c, loc, item.parent, item.name, native_type(item.type));
+}
+
+std::string read_string_attr(const Context& c, hid_t loc, const Hdf5Item& item) {
+  check_item(c, item, Hdf5Kind::attribute, Hdf5Type::string, false);
+  return read_string_attr(c, loc, item.parent, item.name);
+}
+
+std::vector<std::string> read_strings_attr(const Context& c, hid_t loc, const Hdf5Item& item) {
+  check_item(c, item, Hdf5Kind::attribute, Hdf5Type::string, true);
+  return read_strings_attr(c, loc, item.parent, item.name);
+}
+
+std::vector<std::string> read_strings_dataset(const Context& c, hid_t loc, const Hdf5Item& item,
+                                              const std::vector<hsize_t>& expected_dims) {
+  check_item(c, item, Hdf5Kind::dataset, Hdf5Type::string, true);
+  return read_strings_dataset(c, loc, item.parent, item.name, expected_dims);
+}
+
+/// Whether the file has the root attribute `item` (optional in older files).
+bool has_root_attr(hid_t file, const Hdf5Item& item) {
+  return H5Aexists_by_name(file, item.parent, item.name, H5P_DEFAULT) > 0;
+}
+
 template <std::size_t N>
 std::size_t metric_index(const Context& c, const MetricInfo (&table)[N], const std::string& name,
                          const std::string& what) {
@@ -901,18 +996,18 @@ std::size_t metric_index(const Context& c, const MetricInfo (&table)[N], const s
 }
 
 template <typename Row>
-std::vector<Row> read_compound_dataset(const Context& c, hid_t file, const char* name, bool pool,
-                                       std::size_t expected_rows) {
-  const std::string what = std::string("dataset '/") + name + "'";
-  Handle dset = open_dataset(c, file, "/", name);
+std::vector<Row> read_compound_dataset(const Context& c, hid_t file, const Hdf5Item& item,
+                                       bool pool, std::size_t expected_rows) {
+  check_item(c, item, Hdf5Kind::dataset, Hdf5Type::compound, true);
+  const std::string what = "dataset '" + hdf5_item_path(item) + "'";
+  Handle dset = open_dataset(c, file, item);
   expect_dims(c, dataset_dims(c, dset.get(), what), {expected_rows}, what);
   Handle file_type = c.type(H5Dget_type(dset.get()), "getting the type of " + what);
   if (H5Tget_class(file_type.get()) != H5T_COMPOUND) c.fail(what + " is not a compound table");
-  std::vector<const char*> fields(std::begin(kSummaryFields), std::end(kSummaryFields));
-  if (pool) fields.push_back("pool");
-  for (const char* field : fields) {
-    if (H5Tget_member_index(file_type.get(), field) < 0) {
-      c.fail(what + " lacks the field '" + field + "'");
+  for (const Hdf5Field* field : kHdf5SummaryFields) {
+    if (field->required && (pool || !field->pool_only) &&
+        H5Tget_member_index(file_type.get(), field->name) < 0) {
+      c.fail(what + " lacks the field '" + field->name + "'");
     }
   }
   Handle mem_type = summary_type(c, pool);
@@ -931,69 +1026,64 @@ std::size_t to_size(const Context& c, uint64_t value, const char* name) {
 
 RunResults read_file(const Context& c, hid_t file) {
   RunResults r;
-  const int32_t format =
-      read_scalar_attr<int32_t>(c, file, "/", "format_version", H5T_NATIVE_INT32);
+  const int32_t format = read_attr<int32_t>(c, file, h5::kFormatVersion);
   if (format < 1 || format > kResultsFormatVersion) {
-    c.fail("unsupported format_version " + std::to_string(format) + " (this build reads 1 to " +
-           std::to_string(kResultsFormatVersion) + ")");
+    c.fail("unsupported " + std::string(h5::kFormatVersion.name) + " " + std::to_string(format) +
+           " (this build reads 1 to " + std::to_string(kResultsFormatVersion) + ")");
   }
-  r.gpucap_version = read_string_attr(c, file, "/", "gpucap_version");
-  r.scenario_name = read_string_attr(c, file, "/", "scenario_name");
-  r.scenario_text = read_string_attr(c, file, "/", "scenario");
+  r.gpucap_version = read_string_attr(c, file, h5::kGpucapVersion);
+  r.scenario_name = read_string_attr(c, file, h5::kScenarioName);
+  r.scenario_text = read_string_attr(c, file, h5::kScenario);
   if (format >= 2) {
-    r.scenario_original_text = read_string_attr(c, file, "/", "scenario_source");
-    const std::vector<std::string> paths = read_strings_attr(c, file, "/", "override_paths");
-    const std::vector<std::string> values = read_strings_attr(c, file, "/", "override_values");
+    r.scenario_original_text = read_string_attr(c, file, h5::kScenarioSource);
+    const std::vector<std::string> paths = read_strings_attr(c, file, h5::kOverridePaths);
+    const std::vector<std::string> values = read_strings_attr(c, file, h5::kOverrideValues);
     if (paths.size() != values.size())
-      c.fail("attributes 'override_paths' and 'override_values' differ in length");
+      c.fail(std::string("attributes '") + h5::kOverridePaths.name + "' and '" +
+             h5::kOverrideValues.name + "' differ in length");
     for (std::size_t i = 0; i < paths.size(); ++i)
       r.scenario_overrides.emplace_back(paths[i], values[i]);
   } else {
     r.scenario_original_text = r.scenario_text;
   }
-  r.backend = read_string_attr(c, file, "/", "backend");
-  if (H5Aexists_by_name(file, "/", "device", H5P_DEFAULT) > 0)
-    r.device = read_string_attr(c, file, "/", "device");
-  r.seed = read_scalar_attr<uint64_t>(c, file, "/", "seed", H5T_NATIVE_UINT64);
+  r.backend = read_string_attr(c, file, h5::kBackend);
+  if (has_root_attr(file, h5::kDevice)) r.device = read_string_attr(c, file, h5::kDevice);
+  r.seed = read_attr<uint64_t>(c, file, h5::kSeed);
   r.replications =
-      to_size(c, read_scalar_attr<uint64_t>(c, file, "/", "replications", H5T_NATIVE_UINT64),
-              "replications");
-  r.points =
-      to_size(c, read_scalar_attr<uint64_t>(c, file, "/", "points", H5T_NATIVE_UINT64), "points");
-  if (H5Aexists_by_name(file, "/", "first_replication", H5P_DEFAULT) > 0)
-    r.first_replication =
-        read_scalar_attr<uint64_t>(c, file, "/", "first_replication", H5T_NATIVE_UINT64);
-  r.threads = read_scalar_attr<int32_t>(c, file, "/", "threads", H5T_NATIVE_INT32);
-  check_count(c, r.replications, "replications");
-  check_count(c, r.points, "points");
-  r.wall_time_s = read_scalar_attr<double>(c, file, "/", "wall_time_s", H5T_NATIVE_DOUBLE);
+      to_size(c, read_attr<uint64_t>(c, file, h5::kReplications), h5::kReplications.name);
+  r.points = to_size(c, read_attr<uint64_t>(c, file, h5::kPoints), h5::kPoints.name);
+  if (has_root_attr(file, h5::kFirstReplication))
+    r.first_replication = read_attr<uint64_t>(c, file, h5::kFirstReplication);
+  r.threads = read_attr<int32_t>(c, file, h5::kThreads);
+  check_count(c, r.replications, h5::kReplications.name);
+  check_count(c, r.points, h5::kPoints.name);
+  r.wall_time_s = read_attr<double>(c, file, h5::kWallTime);
   const std::size_t points = r.points, reps = r.replications;
   const hsize_t hp = points, hr = reps;
 
   // Per-replication scalars back to [point][replication][metric].
   {
-    Handle group = open_group(c, file, "/", "replications");
+    const char* const parent = h5::kScalarMetric.parent;
+    Handle group = open_group(c, file, h5::kReplicationsGroup);
     {  // the attributes must agree with the data before they size anything
-      const std::string what =
-          std::string("dataset '/replications/") + kScalarMetricInfo[0].name + "'";
-      Handle dset = open_dataset(c, group.get(), "/replications", kScalarMetricInfo[0].name);
+      const std::string what = "dataset '" + join_path(parent, kScalarMetricInfo[0].name) + "'";
+      Handle dset = open_dataset(c, group.get(), parent, kScalarMetricInfo[0].name);
       expect_dims(c, dataset_dims(c, dset.get(), what), {hp, hr}, what);
     }
     r.scalars.assign(points * reps * kScalarMetricCount, 0.0);
     std::vector<double> data;
     for (std::size_t m = 0; m < kScalarMetricCount; ++m) {
-      read_metric_dataset(c, group.get(), "/replications", kScalarMetricInfo[m].name, {hp, hr},
-                          data);
+      read_metric_dataset(c, group.get(), parent, kScalarMetricInfo[m].name, {hp, hr}, data);
       for (std::size_t i = 0; i < data.size(); ++i) r.scalars[i * kScalarMetricCount + m] = data[i];
     }
   }
 
   // Pools: names, then values back to [point][replication][pool][metric].
   {
-    Handle group = open_group(c, file, "/", "pools");
+    Handle group = open_group(c, file, h5::kPoolsGroup);
     {
-      const std::string what = "dataset '/pools/names'";
-      Handle dset = open_dataset(c, group.get(), "/pools", "names");
+      const std::string what = "dataset '" + hdf5_item_path(h5::kPoolNames) + "'";
+      Handle dset = open_dataset(c, group.get(), h5::kPoolNames);
       const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
       if (dims.size() != 1) c.fail(what + " is not one-dimensional");
       r.pool_names = read_strings(c, dset.get(), false, what);
@@ -1002,7 +1092,7 @@ RunResults read_file(const Context& c, hid_t file) {
     r.pool_values.assign(points * reps * pools * kPoolMetricCount, 0.0);
     std::vector<double> data;
     for (std::size_t m = 0; m < kPoolMetricCount; ++m) {
-      read_metric_dataset(c, group.get(), "/pools", kPoolMetricInfo[m].name,
+      read_metric_dataset(c, group.get(), h5::kPoolMetric.parent, kPoolMetricInfo[m].name,
                           {hp, hr, static_cast<hsize_t>(pools)}, data);
       for (std::size_t i = 0; i < data.size(); ++i) {
         r.pool_values[i * kPoolMetricCount + m] = data[i];
@@ -1011,64 +1101,66 @@ RunResults read_file(const Context& c, hid_t file) {
   }
 
   // The time series, when the file has one.
-  if (H5Lexists(file, "timeseries", H5P_DEFAULT) > 0) {
-    Handle group = open_group(c, file, "/", "timeseries");
-    r.timeseries_step_s =
-        read_scalar_attr<double>(c, group.get(), "/timeseries", "step_s", H5T_NATIVE_DOUBLE);
-    const std::string what = "dataset '/timeseries/gpus_in_use'";
-    Handle dset = open_dataset(c, group.get(), "/timeseries", "gpus_in_use");
+  if (H5Lexists(file, h5::kTimeseriesGroup.name, H5P_DEFAULT) > 0) {
+    Handle group = open_group(c, file, h5::kTimeseriesGroup);
+    r.timeseries_step_s = read_attr<double>(c, group.get(), h5::kTimeseriesStep);
+    const std::string what = "dataset '" + hdf5_item_path(h5::kGpusInUse) + "'";
+    Handle dset = open_dataset(c, group.get(), h5::kGpusInUse);
     const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
     if (dims.size() != 4) c.fail(what + " is not [points, replications, pools, bins]");
     r.timeseries_bins = static_cast<std::size_t>(dims[3]);
-    read_metric_dataset(c, group.get(), "/timeseries", "gpus_in_use",
+    read_metric_dataset(c, group.get(), h5::kGpusInUse.parent, h5::kGpusInUse.name,
                         {hp, hr, static_cast<hsize_t>(r.pool_count()), dims[3]}, r.timeseries);
   }
 
   // Summaries: rows are placed by (point, pool, metric name), so their order does not matter.
   {
     const std::size_t count = points * kScalarMetricCount;
-    const auto rows = read_compound_dataset<SummaryRow>(c, file, "summary", false, count);
+    const std::string what = "dataset '" + hdf5_item_path(h5::kSummary) + "'";
+    const auto rows = read_compound_dataset<SummaryRow>(c, file, h5::kSummary, false, count);
     r.summary.assign(count, MetricSummary{});
     std::vector<char> seen(count, 0);
     for (const SummaryRow& row : rows) {
-      if (row.point >= points) c.fail("dataset '/summary' has a row for point out of range");
-      const std::size_t m = metric_index(
-          c, kScalarMetricInfo, from_fixed(row.metric, kMetricNameBytes), "dataset '/summary'");
+      if (row.point >= points) c.fail(what + " has a row for point out of range");
+      const std::size_t m =
+          metric_index(c, kScalarMetricInfo, from_fixed(row.metric, kMetricNameBytes), what);
       const std::size_t i = row.point * kScalarMetricCount + m;
-      if (seen[i]++) c.fail("dataset '/summary' has duplicate rows");
+      if (seen[i]++) c.fail(what + " has duplicate rows");
       r.summary[i] = get_stats(row);
     }
   }
   {
     const std::size_t pools = r.pool_count();
     const std::size_t count = points * pools * kPoolMetricCount;
-    const auto rows = read_compound_dataset<PoolSummaryRow>(c, file, "pool_summary", true, count);
+    const std::string what = "dataset '" + hdf5_item_path(h5::kPoolSummary) + "'";
+    const auto rows = read_compound_dataset<PoolSummaryRow>(c, file, h5::kPoolSummary, true, count);
     r.pool_summary.assign(count, MetricSummary{});
     std::vector<char> seen(count, 0);
     for (const PoolSummaryRow& row : rows) {
       if (row.point >= points || row.pool >= pools) {
-        c.fail("dataset '/pool_summary' has a row for a point or pool out of range");
+        c.fail(what + " has a row for a point or pool out of range");
       }
-      const std::size_t m = metric_index(
-          c, kPoolMetricInfo, from_fixed(row.metric, kMetricNameBytes), "dataset '/pool_summary'");
+      const std::size_t m =
+          metric_index(c, kPoolMetricInfo, from_fixed(row.metric, kMetricNameBytes), what);
       const std::size_t i = (row.point * pools + row.pool) * kPoolMetricCount + m;
-      if (seen[i]++) c.fail("dataset '/pool_summary' has duplicate rows");
+      if (seen[i]++) c.fail(what + " has duplicate rows");
       r.pool_summary[i] = get_stats(row);
     }
   }
 
   // Sweep.
   {
-    Handle group = open_group(c, file, "/", "sweep");
-    const int32_t params =
-        read_scalar_attr<int32_t>(c, group.get(), "/sweep", "parameters", H5T_NATIVE_INT32);
-    if (params < 0) c.fail("attribute 'parameters' of '/sweep' is negative");
+    Handle group = open_group(c, file, h5::kSweepGroup);
+    const int32_t params = read_attr<int32_t>(c, group.get(), h5::kSweepParameters);
+    if (params < 0)
+      c.fail(std::string("attribute '") + h5::kSweepParameters.name + "' of '" +
+             h5::kSweepParameters.parent + "' is negative");
     if (params > 0) {
       const hsize_t hparams = static_cast<hsize_t>(params);
       const std::vector<std::string> paths =
-          read_strings_dataset(c, group.get(), "/sweep", "paths", {hparams});
+          read_strings_dataset(c, group.get(), h5::kSweepPaths, {hparams});
       const std::vector<std::string> values =
-          read_strings_dataset(c, group.get(), "/sweep", "values", {hparams, hp});
+          read_strings_dataset(c, group.get(), h5::kSweepValues, {hparams, hp});
       r.sweep.resize(paths.size());
       for (std::size_t i = 0; i < paths.size(); ++i) {
         r.sweep[i].path = paths[i];
@@ -1078,8 +1170,7 @@ RunResults read_file(const Context& c, hid_t file) {
     }
   }
   if (format >= 2) {
-    const uint64_t stored =
-        read_scalar_attr<uint64_t>(c, file, "/", "content_checksum", H5T_NATIVE_UINT64);
+    const uint64_t stored = read_attr<uint64_t>(c, file, h5::kContentChecksum);
     const uint64_t computed = content_checksum(r);
     if (stored != computed) {
       char detail[96];
@@ -1094,11 +1185,11 @@ RunResults read_file(const Context& c, hid_t file) {
 }
 
 // ------------------------------------------------------------------------------------------
-// The file's checksum, in the user block (the first kUserBlockBytes bytes):
-//   "GPUCAP RESULTS FILE\nchecksum: <16 hex digits>\nbytes: <file size>\n", then zeros.
+// The file's checksum, in the user block (the first kUserBlockBytes bytes; see
+// gpucap/hdf5_layout.hpp).
 // The checksum covers every byte after the user block.
 
-constexpr char kUserBlockMagic[] = "GPUCAP RESULTS FILE\n";
+constexpr const auto& kUserBlockMagic = kHdf5UserBlockMagic;
 
 uint64_t bytes_checksum(const char* data, std::size_t size) {
   ContentHash h;
@@ -1258,6 +1349,153 @@ RunResults read_results_hdf5(const std::string& path) {
   Handle file(c.check(H5Fopen(memory_name.c_str(), H5F_ACC_RDONLY, fapl.get()), "opening the file"),
               H5Fclose);
   return read_file(c, file.get());
+}
+
+// ------------------------------------------------------------------------------------------
+// The layout table in words (gpucap/hdf5_layout.hpp).
+
+std::string hdf5_item_path(const Hdf5Item& item) {
+  if (item.kind == Hdf5Kind::attribute) return std::string(item.parent) + "@" + item.name;
+  if (*item.parent == '\0') return item.name;
+  return join_path(item.parent, item.name);
+}
+
+std::string hdf5_type_name(Hdf5Type type, std::size_t bytes) {
+  switch (type) {
+    case Hdf5Type::none:
+      return "";
+    case Hdf5Type::int32:
+      return "int32";
+    case Hdf5Type::uint32:
+      return "uint32";
+    case Hdf5Type::uint64:
+      return "uint64";
+    case Hdf5Type::float64:
+      return "float64";
+    case Hdf5Type::string:
+      return "string";
+    case Hdf5Type::fixed_string:
+      return "fixed string, " + std::to_string(bytes) + " bytes";
+    case Hdf5Type::compound:
+      return "compound";
+  }
+  return "";
+}
+
+namespace {
+
+/// `text` padded with spaces to `width`, and at least one space after it.
+std::string pad(const std::string& text, std::size_t width) {
+  return text.size() < width ? text + std::string(width - text.size(), ' ') : text + " ";
+}
+
+/// An item's type as the tables show it: "string (variable)", "string array [O]", "uint64".
+std::string type_cell(const Hdf5Item& item) {
+  std::string type = hdf5_type_name(item.type);
+  if (item.type == Hdf5Type::string) type += *item.shape ? " array" : " (variable)";
+  return *item.shape ? type + " " + item.shape : type;
+}
+
+std::string meaning_cell(const Hdf5Item& item) {
+  std::string text = item.description;
+  if (*item.presence) text += std::string(" (") + item.presence + ")";
+  return text;
+}
+
+std::string overview_markdown() {
+  // Rows of (path, kind, note), then printed in aligned columns.
+  std::vector<std::array<std::string, 3>> rows;
+  rows.push_back({"bytes 0-" + std::to_string(kHdf5UserBlockBytes - 1),
+                  "user block: \"" +
+                      std::string(kHdf5UserBlockMagic, sizeof kHdf5UserBlockMagic - 2) +
+                      "\", checksum, size",
+                  ""});
+  for (const Hdf5Item* item : kHdf5Layout) {
+    if (item->kind == Hdf5Kind::attribute) continue;
+    const std::string path = hdf5_item_path(*item);
+    const std::string note = *item->presence ? item->presence : item->description;
+    if (item->kind == Hdf5Kind::dataset) {
+      rows.push_back({path, pad(hdf5_type_name(item->type), 9) + item->shape, note});
+    } else if (path == "/") {
+      rows.push_back({path, item->description, ""});
+    } else {
+      std::vector<std::string> attributes;
+      for (const Hdf5Item* a : kHdf5Layout)
+        if (a->kind == Hdf5Kind::attribute && path == a->parent) attributes.push_back(a->name);
+      std::string kind = "group";
+      if (!attributes.empty())
+        kind += std::string(attributes.size() == 1 ? ", attribute " : ", attributes ") +
+                text::join(attributes, ", ");
+      rows.push_back({path, kind, note});
+    }
+  }
+  std::size_t path_width = 0, kind_width = 0;
+  for (const auto& row : rows) {
+    path_width = std::max(path_width, row[0].size() + 2);
+    if (!row[2].empty()) kind_width = std::max(kind_width, row[1].size() + 2);
+  }
+  std::string out = "```\n";
+  for (const auto& row : rows)
+    out += pad(row[0], path_width) + (row[2].empty() ? row[1] : pad(row[1], kind_width) + row[2]) +
+           "\n";
+  return out + "```\n";
+}
+
+std::string notation_markdown() {
+  return "This is format version " + std::to_string(kResultsFormatVersion) + " (root attribute `" +
+         h5::kFormatVersion.name + "`). Notation: " + kHdf5Notation +
+         ", `M` = number of scalar metrics (" + std::to_string(kScalarMetricCount) +
+         "), `N` = number of pool metrics (" + std::to_string(kPoolMetricCount) + ").\n";
+}
+
+std::string root_attributes_markdown() {
+  std::string out =
+      "| attribute | type | unit | meaning |\n|-----------|------|------|---------|\n";
+  for (const Hdf5Item* item : kHdf5Layout)
+    if (item->kind == Hdf5Kind::attribute && std::string(item->parent) == "/")
+      out += std::string("| `") + item->name + "` | " + type_cell(*item) + " | " + item->unit +
+             " | " + meaning_cell(*item) + " |\n";
+  return out;
+}
+
+std::string group_attributes_markdown() {
+  std::string out =
+      "| on | attribute | type | unit | meaning |\n|----|-----------|------|------|---------|\n";
+  for (const Hdf5Item* item : kHdf5Layout)
+    if (item->kind == Hdf5Kind::attribute && std::string(item->parent) != "/") {
+      const bool generic = std::string(item->parent) == kHdf5EveryMetricDataset;
+      out += "| " + (generic ? std::string(item->parent) : "`" + std::string(item->parent) + "`") +
+             " | `" + item->name + "` | " + type_cell(*item) + " | " + item->unit + " | " +
+             meaning_cell(*item) + " |\n";
+    }
+  return out;
+}
+
+std::string fields_markdown(bool pool) {
+  std::string out = "| field | type | meaning |\n|-------|------|---------|\n";
+  std::string order;
+  for (const Hdf5Field* f : kHdf5SummaryFields) {
+    if (f->pool_only && !pool) continue;
+    order += (order.empty() ? "" : ", ") + std::string(f->name);
+    if (pool && !f->pool_only) continue;  // the pool table lists what it adds
+    out += std::string("| `") + f->name + "` | " + hdf5_type_name(f->type, f->bytes) + " | " +
+           f->description + " |\n";
+  }
+  return out + "\nField order: `" + order + "`.\n";
+}
+
+}  // namespace
+
+std::string hdf5_layout_markdown(const std::string& part) {
+  if (part == "notation") return notation_markdown();
+  if (part == "overview") return overview_markdown();
+  if (part == "root-attributes") return root_attributes_markdown();
+  if (part == "group-attributes") return group_attributes_markdown();
+  if (part == "summary-fields") return fields_markdown(false);
+  if (part == "pool-summary-fields") return fields_markdown(true);
+  throw std::invalid_argument("hdf5_layout_markdown: no part '" + part +
+                              "'; the parts are notation, overview, root-attributes, "
+                              "group-attributes, summary-fields, pool-summary-fields");
 }
 
 }  // namespace gpucap

@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 #include <iterator>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "gpucap/hdf5_layout.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/scenario_error.hpp"
 #include "gpucap/scenario_keys.hpp"
@@ -76,10 +78,17 @@ void check_part(const fs::path& file, const std::string& name, const std::string
 
 TEST(GeneratedDocs, ResultsFormatListsEveryMetricAndItsCount) {
   const fs::path file = kDocs / "results-format.md";
-  check_part(file, "overview", overview());
   check_part(file, "scalar-metrics",
              metric_table(gpucap::kScalarMetricInfo, gpucap::kScalarMetricCount));
   check_part(file, "pool-metrics", metric_table(gpucap::kPoolMetricInfo, gpucap::kPoolMetricCount));
+}
+
+TEST(GeneratedDocs, ResultsFormatLayoutComesFromTheLayoutTable) {
+  const fs::path file = kDocs / "results-format.md";
+  for (const char* part : {"notation", "overview", "root-attributes", "group-attributes",
+                           "summary-fields", "pool-summary-fields"})
+    check_part(file, part, gpucap::hdf5_layout_markdown(part));
+  EXPECT_THROW(gpucap::hdf5_layout_markdown("layout"), std::invalid_argument);
 }
 
 TEST(GeneratedDocs, ScenarioFormatKeyTablesComeFromTheKeyTable) {

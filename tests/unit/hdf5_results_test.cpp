@@ -1,6 +1,7 @@
 // Tests of the HDF5 results file: exact round trips, atomic writing and error reporting.
 #include "gpucap/hdf5_results.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -15,6 +16,8 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+
+#include "gpucap/hdf5_layout.hpp"
 
 namespace gpucap {
 namespace {
@@ -240,6 +243,132 @@ TEST_F(Hdf5ResultsTest, RootAttributesIncludeFormatVersionAndCreationTime) {
   H5Tclose(type);
   H5Aclose(ca);
   H5Fclose(f);
+}
+
+/// The HDF5 class a layout type is stored as.
+H5T_class_t layout_class(Hdf5Type type) {
+  switch (type) {
+    case Hdf5Type::int32:
+    case Hdf5Type::uint32:
+    case Hdf5Type::uint64:
+      return H5T_INTEGER;
+    case Hdf5Type::float64:
+      return H5T_FLOAT;
+    case Hdf5Type::string:
+    case Hdf5Type::fixed_string:
+      return H5T_STRING;
+    case Hdf5Type::compound:
+      return H5T_COMPOUND;
+    case Hdf5Type::none:
+      break;
+  }
+  return H5T_NO_CLASS;
+}
+
+/// The rank a symbolic shape ("[P, R, K]") stands for; 0 for a scalar, 1 for "[P * M]".
+int layout_rank(const char* shape) {
+  if (*shape == '\0') return 0;
+  return 1 + static_cast<int>(std::count(shape, shape + std::strlen(shape), ','));
+}
+
+TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) {
+  RunResults r = sample_results();
+  r.timeseries_bins = 4;
+  r.timeseries_step_s = 3600.0;
+  r.timeseries.assign(r.points * r.replications * r.pool_count() * r.timeseries_bins, 1.5);
+  const std::string path = file("run.h5");
+  write_results_hdf5(r, path);
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  // The datasets each metric dataset attribute is on.
+  std::vector<std::string> metric_datasets;
+  for (const MetricInfo& m : kScalarMetricInfo)
+    metric_datasets.push_back(std::string("/replications/") + m.name);
+  for (const MetricInfo& m : kPoolMetricInfo)
+    metric_datasets.push_back(std::string("/pools/") + m.name);
+  metric_datasets.push_back(hdf5_item_path(h5::kGpusInUse));
+  std::size_t checked = 0;
+  for (const Hdf5Item* item : kHdf5Layout) {
+    SCOPED_TRACE(hdf5_item_path(*item));
+    std::vector<std::string> names = {item->name};
+    if (std::string(item->name) == "<metric>") {
+      names.clear();
+      for (const MetricInfo& m : kScalarMetricInfo) names.push_back(m.name);
+    } else if (std::string(item->name) == "<pool metric>") {
+      names.clear();
+      for (const MetricInfo& m : kPoolMetricInfo) names.push_back(m.name);
+    }
+    for (const std::string& name : names) {
+      if (item->kind == Hdf5Kind::attribute) {
+        const std::vector<std::string> owners = std::string(item->parent) == kHdf5EveryMetricDataset
+                                                    ? metric_datasets
+                                                    : std::vector<std::string>{item->parent};
+        for (const std::string& owner : owners) {
+          ASSERT_GT(H5Aexists_by_name(f, owner.c_str(), name.c_str(), H5P_DEFAULT), 0)
+              << owner << " lacks the attribute " << name;
+          const hid_t a = H5Aopen_by_name(f, owner.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT);
+          const hid_t type = H5Aget_type(a), space = H5Aget_space(a);
+          EXPECT_EQ(H5Tget_class(type), layout_class(item->type)) << owner << "@" << name;
+          EXPECT_EQ(H5Sget_simple_extent_ndims(space), layout_rank(item->shape)) << name;
+          if (item->type == Hdf5Type::string) {
+            EXPECT_GT(H5Tis_variable_str(type), 0) << name;
+          }
+          H5Sclose(space);
+          H5Tclose(type);
+          H5Aclose(a);
+          ++checked;
+        }
+        continue;
+      }
+      const std::string full =
+          std::string(item->name) == "/"
+              ? "/"
+              : std::string(item->parent) + (std::string(item->parent) == "/" ? "" : "/") + name;
+      if (full != "/") {
+        ASSERT_GT(H5Lexists(f, full.c_str(), H5P_DEFAULT), 0) << full;
+      }
+      H5O_info_t info;
+      ASSERT_GE(H5Oget_info_by_name(f, full.c_str(), &info, H5P_DEFAULT), 0) << full;
+      if (item->kind == Hdf5Kind::group) {
+        EXPECT_EQ(info.type, H5O_TYPE_GROUP) << full;
+      } else {
+        ASSERT_EQ(info.type, H5O_TYPE_DATASET) << full;
+        const hid_t d = H5Dopen2(f, full.c_str(), H5P_DEFAULT);
+        const hid_t type = H5Dget_type(d), space = H5Dget_space(d);
+        EXPECT_EQ(H5Tget_class(type), layout_class(item->type)) << full;
+        EXPECT_EQ(H5Sget_simple_extent_ndims(space), layout_rank(item->shape)) << full;
+        if (item->type == Hdf5Type::compound) {
+          // The fields, in the table's order, each of its type.
+          const bool pool = item == &h5::kPoolSummary;
+          int index = 0;
+          for (const Hdf5Field* field : kHdf5SummaryFields) {
+            if (field->pool_only && !pool) continue;
+            char* member = H5Tget_member_name(type, static_cast<unsigned>(index));
+            ASSERT_NE(member, nullptr);
+            EXPECT_STREQ(member, field->name) << full << " field " << index;
+            H5free_memory(member);
+            const hid_t member_type = H5Tget_member_type(type, static_cast<unsigned>(index));
+            EXPECT_EQ(H5Tget_class(member_type), layout_class(field->type)) << field->name;
+            if (field->type == Hdf5Type::fixed_string) {
+              EXPECT_EQ(H5Tget_size(member_type), field->bytes) << field->name;
+            }
+            H5Tclose(member_type);
+            ++index;
+          }
+          EXPECT_EQ(H5Tget_nmembers(type), index) << full;
+        }
+        H5Sclose(space);
+        H5Tclose(type);
+        H5Dclose(d);
+      }
+      ++checked;
+    }
+  }
+  H5Fclose(f);
+  // 17 root attributes, 15 other items named once, one dataset per metric, and two
+  // attributes on each metric dataset.
+  EXPECT_EQ(checked,
+            17u + 15u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
 }
 
 TEST_F(Hdf5ResultsTest, RoundTripPreservesSpecialDoubles) {

@@ -1,0 +1,260 @@
+// gpucap: the layout of the HDF5 results file: every group, dataset, attribute and summary
+// field, with its type, shape, unit and meaning.
+//
+// One table. The writer and the reader (sim/src/hdf5_results.cpp) spell every name through it,
+// docs/results-format.md's overview, root-attribute and summary-field tables are generated from
+// it (hdf5_layout_markdown, checked by tests/unit/generated_docs_test.cpp), and Python sees it
+// as gpucap._core.results_file_layout(). A new attribute is one row here plus its write and read.
+//
+//   for (const gpucap::Hdf5Item* item : gpucap::kHdf5Layout)
+//     std::printf("%s %s\n", gpucap::hdf5_item_path(*item).c_str(), item->description);
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace gpucap {
+
+/// What an item of the file is.
+enum class Hdf5Kind { group, dataset, attribute };
+
+/// The type of an item's values (group: none).
+enum class Hdf5Type {
+  none,
+  int32,
+  uint32,
+  uint64,
+  float64,
+  string,        ///< variable-length UTF-8
+  fixed_string,  ///< null-padded UTF-8 of a fixed width (compound fields)
+  compound,      ///< a table whose fields are kHdf5SummaryFields
+};
+
+/// One group, dataset or attribute of the file.
+struct Hdf5Item {
+  Hdf5Kind kind;
+  /// The group it is in (an attribute: the object it is on), e.g. "/" or "/pools";
+  /// kHdf5EveryMetricDataset for the attributes of every metric dataset.
+  const char* parent;
+  /// Its name there; "<metric>" and "<pool metric>" stand for one per metric of the tables in
+  /// gpucap/metrics.hpp.
+  const char* name;
+  Hdf5Type type;
+  /// Symbolic shape, e.g. "[P, R]" (see kHdf5Notation); "" for a scalar or a group.
+  const char* shape;
+  const char* unit;      ///< unit of the values; "" when they have none
+  const char* presence;  ///< "" when always present, else when, e.g. "only when S > 0"
+  const char* description;
+};
+
+/// The parent of the attributes that every metric dataset carries.
+inline constexpr const char* kHdf5EveryMetricDataset = "every metric dataset";
+
+/// Widths of the compound tables' fixed strings, in bytes; longer text is truncated.
+inline constexpr std::size_t kHdf5MetricNameBytes = 32;
+inline constexpr std::size_t kHdf5UnitBytes = 16;
+inline constexpr std::size_t kHdf5PoolNameBytes = 64;
+
+/// The user block that starts every file: gpucap's header with the file's checksum and size,
+/// "GPUCAP RESULTS FILE\nchecksum: <16 hex digits>\nbytes: <file size>\n", then zeros.
+inline constexpr std::size_t kHdf5UserBlockBytes = 512;
+inline constexpr char kHdf5UserBlockMagic[] = "GPUCAP RESULTS FILE\n";
+
+/// The items, by name. Their order in kHdf5Layout is the documentation's.
+namespace h5 {
+
+// clang-format off
+inline constexpr Hdf5Item kRoot{Hdf5Kind::group, "", "/", Hdf5Type::none, "", "", "",
+    "root attributes (provenance, see below)"};
+inline constexpr Hdf5Item kFormatVersion{Hdf5Kind::attribute, "/", "format_version",
+    Hdf5Type::int32, "", "", "", "layout version of this file (see the notation above)"};
+inline constexpr Hdf5Item kGpucapVersion{Hdf5Kind::attribute, "/", "gpucap_version",
+    Hdf5Type::string, "", "", "", "version of gpucap that wrote the file"};
+inline constexpr Hdf5Item kScenarioName{Hdf5Kind::attribute, "/", "scenario_name",
+    Hdf5Type::string, "", "", "", "the scenario's name"};
+inline constexpr Hdf5Item kScenario{Hdf5Kind::attribute, "/", "scenario", Hdf5Type::string, "",
+    "", "", "the scenario that ran, as YAML with its overrides applied: parsed again (with the "
+    "scenario file's folder for relative data files) it gives the same scenario"};
+inline constexpr Hdf5Item kScenarioSource{Hdf5Kind::attribute, "/", "scenario_source",
+    Hdf5Type::string, "", "", "from format version 2",
+    "the scenario file's text as it was read, before any override"};
+inline constexpr Hdf5Item kOverridePaths{Hdf5Kind::attribute, "/", "override_paths",
+    Hdf5Type::string, "[O]", "", "from format version 2",
+    "the dotted path of each override (`--set`, Python `overrides`), in order"};
+inline constexpr Hdf5Item kOverrideValues{Hdf5Kind::attribute, "/", "override_values",
+    Hdf5Type::string, "[O]", "", "from format version 2",
+    "the value of each override as given (YAML syntax), escaped by HDF5, never re-parsed"};
+inline constexpr Hdf5Item kContentChecksum{Hdf5Kind::attribute, "/", "content_checksum",
+    Hdf5Type::uint64, "", "", "from format version 2",
+    "checksum of every value the reader returns (see [Integrity](#integrity))"};
+inline constexpr Hdf5Item kBackend{Hdf5Kind::attribute, "/", "backend", Hdf5Type::string, "", "",
+    "", "the backend that ran it, by its label in the backend table (`gpucap info`), e.g. "
+    "`cpu-openmp`, `cuda`"};
+inline constexpr Hdf5Item kDevice{Hdf5Kind::attribute, "/", "device", Hdf5Type::string, "", "",
+    "", "what ran it: `NVIDIA H200 (sm_90)`, `host, 16 threads`"};
+inline constexpr Hdf5Item kSeed{Hdf5Kind::attribute, "/", "seed", Hdf5Type::uint64, "", "", "",
+    "the run's random seed"};
+inline constexpr Hdf5Item kReplications{Hdf5Kind::attribute, "/", "replications",
+    Hdf5Type::uint64, "", "", "", "`R`, replications per point"};
+inline constexpr Hdf5Item kFirstReplication{Hdf5Kind::attribute, "/", "first_replication",
+    Hdf5Type::uint64, "", "", "",
+    "index of the first replication (0 unless the run was a chunk of a larger one)"};
+inline constexpr Hdf5Item kPoints{Hdf5Kind::attribute, "/", "points", Hdf5Type::uint64, "", "",
+    "", "`P`, sweep points"};
+inline constexpr Hdf5Item kThreads{Hdf5Kind::attribute, "/", "threads", Hdf5Type::int32, "", "",
+    "", "CPU threads, or device worker threads"};
+inline constexpr Hdf5Item kWallTime{Hdf5Kind::attribute, "/", "wall_time_s", Hdf5Type::float64,
+    "", "s", "", "wall-clock time of the simulation"};
+inline constexpr Hdf5Item kCreatedUtc{Hdf5Kind::attribute, "/", "created_utc", Hdf5Type::string,
+    "", "", "", "creation time, ISO 8601 UTC, e.g. `2026-11-29T22:40:50Z`"};
+
+inline constexpr Hdf5Item kSummary{Hdf5Kind::dataset, "/", "summary", Hdf5Type::compound,
+    "[P * M]", "", "", "scalar metric summaries"};
+inline constexpr Hdf5Item kReplicationsGroup{Hdf5Kind::group, "/", "replications",
+    Hdf5Type::none, "", "", "", "per-replication scalar metrics, in the metric table's order"};
+inline constexpr Hdf5Item kScalarMetric{Hdf5Kind::dataset, "/replications", "<metric>",
+    Hdf5Type::float64, "[P, R]", "", "", "one per scalar metric (M)"};
+inline constexpr Hdf5Item kPoolsGroup{Hdf5Kind::group, "/", "pools", Hdf5Type::none, "", "", "",
+    "per-replication pool metrics"};
+inline constexpr Hdf5Item kPoolNamesAttr{Hdf5Kind::attribute, "/pools", "pool_names",
+    Hdf5Type::string, "[K]", "", "", "the pool names, in pool index order"};
+inline constexpr Hdf5Item kPoolNames{Hdf5Kind::dataset, "/pools", "names", Hdf5Type::string,
+    "[K]", "", "", "pool names, in pool index order"};
+inline constexpr Hdf5Item kPoolMetric{Hdf5Kind::dataset, "/pools", "<pool metric>",
+    Hdf5Type::float64, "[P, R, K]", "", "", "one per pool metric (N)"};
+inline constexpr Hdf5Item kMetricUnit{Hdf5Kind::attribute, kHdf5EveryMetricDataset, "unit",
+    Hdf5Type::string, "", "", "", "the unit of the dataset's values"};
+inline constexpr Hdf5Item kMetricDescription{Hdf5Kind::attribute, kHdf5EveryMetricDataset,
+    "description", Hdf5Type::string, "", "", "", "what the dataset's values are"};
+inline constexpr Hdf5Item kPoolSummary{Hdf5Kind::dataset, "/", "pool_summary",
+    Hdf5Type::compound, "[P * K * N]", "", "", "pool metric summaries"};
+inline constexpr Hdf5Item kSweepGroup{Hdf5Kind::group, "/", "sweep", Hdf5Type::none, "", "", "",
+    "the sweep grid"};
+inline constexpr Hdf5Item kSweepParameters{Hdf5Kind::attribute, "/sweep", "parameters",
+    Hdf5Type::int32, "", "", "", "`S`, the number of sweep parameters"};
+inline constexpr Hdf5Item kSweepPoints{Hdf5Kind::attribute, "/sweep", "points", Hdf5Type::uint64,
+    "", "", "", "`P`, sweep points"};
+inline constexpr Hdf5Item kSweepPaths{Hdf5Kind::dataset, "/sweep", "paths", Hdf5Type::string,
+    "[S]", "", "only when S > 0", "the dotted scenario path of each varied parameter"};
+inline constexpr Hdf5Item kSweepValues{Hdf5Kind::dataset, "/sweep", "values", Hdf5Type::string,
+    "[S, P]", "", "only when S > 0",
+    "`values[i, p]`: parameter `i`'s value at point `p`, exactly as the user wrote it"};
+inline constexpr Hdf5Item kTimeseriesGroup{Hdf5Kind::group, "/", "timeseries", Hdf5Type::none,
+    "", "", "only when the scenario sets timeseries.step", "GPUs in use over time"};
+inline constexpr Hdf5Item kTimeseriesStep{Hdf5Kind::attribute, "/timeseries", "step_s",
+    Hdf5Type::float64, "", "s", "", "the bins' width"};
+inline constexpr Hdf5Item kGpusInUse{Hdf5Kind::dataset, "/timeseries", "gpus_in_use",
+    Hdf5Type::float64, "[P, R, K, B]", "GPUs", "",
+    "mean GPUs in use per pool over each bin of step_s seconds"};
+// clang-format on
+
+}  // namespace h5
+
+/// Every item, in the documentation's order (groups before what they hold).
+inline constexpr const Hdf5Item* kHdf5Layout[] = {
+    &h5::kRoot,
+    &h5::kFormatVersion,
+    &h5::kGpucapVersion,
+    &h5::kScenarioName,
+    &h5::kScenario,
+    &h5::kScenarioSource,
+    &h5::kOverridePaths,
+    &h5::kOverrideValues,
+    &h5::kContentChecksum,
+    &h5::kBackend,
+    &h5::kDevice,
+    &h5::kSeed,
+    &h5::kReplications,
+    &h5::kFirstReplication,
+    &h5::kPoints,
+    &h5::kThreads,
+    &h5::kWallTime,
+    &h5::kCreatedUtc,
+    &h5::kSummary,
+    &h5::kReplicationsGroup,
+    &h5::kScalarMetric,
+    &h5::kPoolsGroup,
+    &h5::kPoolNamesAttr,
+    &h5::kPoolNames,
+    &h5::kPoolMetric,
+    &h5::kMetricUnit,
+    &h5::kMetricDescription,
+    &h5::kPoolSummary,
+    &h5::kSweepGroup,
+    &h5::kSweepParameters,
+    &h5::kSweepPoints,
+    &h5::kSweepPaths,
+    &h5::kSweepValues,
+    &h5::kTimeseriesGroup,
+    &h5::kTimeseriesStep,
+    &h5::kGpusInUse,
+};
+
+/// One field of the compound tables /summary and /pool_summary.
+struct Hdf5Field {
+  const char* name;
+  Hdf5Type type;
+  std::size_t bytes;  ///< width of a fixed string; 0 otherwise
+  bool pool_only;     ///< only in /pool_summary
+  bool required;      ///< the reader refuses a table without it
+  const char* description;
+};
+
+namespace h5 {
+
+// clang-format off
+inline constexpr Hdf5Field kFieldPoint{"point", Hdf5Type::uint32, 0, false, true,
+    "sweep point index"};
+inline constexpr Hdf5Field kFieldPool{"pool", Hdf5Type::uint32, 0, true, true, "pool index"};
+inline constexpr Hdf5Field kFieldPoolName{"pool_name", Hdf5Type::fixed_string,
+    kHdf5PoolNameBytes, true, false, "pool name (truncated here only; `/pools/names` has it whole)"};
+inline constexpr Hdf5Field kFieldMetric{"metric", Hdf5Type::fixed_string, kHdf5MetricNameBytes,
+    false, true, "metric name (scalar or pool metric table)"};
+inline constexpr Hdf5Field kFieldUnit{"unit", Hdf5Type::fixed_string, kHdf5UnitBytes, false,
+    false, "the metric's unit"};
+inline constexpr Hdf5Field kFieldN{"n", Hdf5Type::uint64, 0, false, true,
+    "number of replications summarized"};
+inline constexpr Hdf5Field kFieldMean{"mean", Hdf5Type::float64, 0, false, true,
+    "mean over replications, in the metric's unit"};
+inline constexpr Hdf5Field kFieldStd{"std", Hdf5Type::float64, 0, false, true,
+    "sample standard deviation (n - 1 denominator)"};
+inline constexpr Hdf5Field kFieldCiLow{"ci95_low", Hdf5Type::float64, 0, false, true,
+    "lower end of the 95 % Student t interval of the mean"};
+inline constexpr Hdf5Field kFieldCiHigh{"ci95_high", Hdf5Type::float64, 0, false, true,
+    "upper end of that interval"};
+inline constexpr Hdf5Field kFieldP5{"p5", Hdf5Type::float64, 0, false, true,
+    "5th percentile of the replication values"};
+inline constexpr Hdf5Field kFieldP50{"p50", Hdf5Type::float64, 0, false, true,
+    "median of the replication values"};
+inline constexpr Hdf5Field kFieldP95{"p95", Hdf5Type::float64, 0, false, true,
+    "95th percentile of the replication values"};
+// clang-format on
+
+}  // namespace h5
+
+/// The compound tables' fields in /pool_summary's order; /summary has those not pool_only.
+inline constexpr const Hdf5Field* kHdf5SummaryFields[] = {
+    &h5::kFieldPoint, &h5::kFieldPool, &h5::kFieldPoolName, &h5::kFieldMetric, &h5::kFieldUnit,
+    &h5::kFieldN,     &h5::kFieldMean, &h5::kFieldStd,      &h5::kFieldCiLow,  &h5::kFieldCiHigh,
+    &h5::kFieldP5,    &h5::kFieldP50,  &h5::kFieldP95,
+};
+
+/// What the symbols of the shapes stand for: P sweep points, R replications per point, K pools,
+/// S sweep parameters, B time-series bins, O overrides, M and N the scalar and pool metric
+/// counts (gpucap/metrics.hpp).
+inline constexpr const char* kHdf5Notation =
+    "`P` = number of sweep points (1 for a plain run), `R` = replications per point, `K` = "
+    "number of pools, `S` = number of sweep parameters, `B` = time-series bins, `O` = number of "
+    "overrides";
+
+/// The item's full path: "/pools/names"; an attribute as "/pools@pool_names".
+std::string hdf5_item_path(const Hdf5Item& item);
+
+/// The item's type in words, e.g. "float64", "string", "fixed string, 32 bytes".
+std::string hdf5_type_name(Hdf5Type type, std::size_t bytes = 0);
+
+/// A generated part of docs/results-format.md: "notation", "overview", "root-attributes",
+/// "group-attributes", "summary-fields" or "pool-summary-fields". Throws std::invalid_argument
+/// for another name.
+std::string hdf5_layout_markdown(const std::string& part);
+
+}  // namespace gpucap
