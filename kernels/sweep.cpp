@@ -1,6 +1,8 @@
 // gpucap: sweep grids: parsing, the cartesian product, and loading every point.
 #include "gpucap/sweep.hpp"
 
+#include <cstdint>
+
 #include "gpucap/detail/text.hpp"
 #include "gpucap/scenario_loader.hpp"
 
@@ -43,20 +45,24 @@ SweepAxis parse_grid_axis(const std::string& text) {
   return axis;
 }
 
-std::vector<SweepParameter> expand_grid(const std::vector<SweepAxis>& axes) {
+std::vector<SweepParameter> expand_grid(const std::vector<SweepAxis>& axes,
+                                        const std::string& grid_name) {
   std::size_t points = 1;
+  bool overflow = false;  // more points than a size_t counts
   for (std::size_t a = 0; a < axes.size(); ++a) {
     for (std::size_t b = 0; b < a; ++b)
       if (axes[a].path == axes[b].path)
-        throw ScenarioError("--grid names '" + text::excerpt(axes[a].path) +
+        throw ScenarioError(grid_name + " names '" + text::excerpt(axes[a].path) +
                             "' twice; give each path once, with all its values");
     if (axes[a].values.empty())
-      throw ScenarioError("--grid " + text::excerpt(axes[a].path) + ": no values");
-    if (axes[a].values.size() > kMaxSweepPoints / points)
-      throw ScenarioError("the grid has more than " + std::to_string(kMaxSweepPoints) +
-                          " points; sweep fewer values at once");
-    points *= axes[a].values.size();
+      throw ScenarioError(grid_name + " entry '" + text::excerpt(axes[a].path) + "' has no values");
+    if (axes[a].values.size() > SIZE_MAX / points) overflow = true;
+    points = overflow ? SIZE_MAX : points * axes[a].values.size();
   }
+  if (points > kMaxSweepPoints)
+    throw ScenarioError(grid_name + " has " + (overflow ? "over " : "") + std::to_string(points) +
+                        " points, more than the " + std::to_string(kMaxSweepPoints) +
+                        " a sweep may have; sweep fewer values at once");
   std::vector<SweepParameter> grid;
   std::size_t inner = points;  // points per value of the current axis
   for (const SweepAxis& axis : axes) {

@@ -20,8 +20,10 @@
 #include <vector>
 
 #include "gpucap/backend.hpp"
+#include "gpucap/hdf5_layout.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/metrics.hpp"
+#include "gpucap/moments.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_keys.hpp"
 #include "gpucap/scenario_loader.hpp"
@@ -209,6 +211,11 @@ py::list metric_table(const gpucap::MetricInfo* info, int count) {
 PYBIND11_MODULE(_core, m) {
   m.doc() = "gpucap's C++ engine (use the gpucap package, not this module)";
   m.attr("__version__") = gpucap::kVersion;
+  // Facts the Python package reads from here instead of repeating them.
+  m.attr("MOMENT_BLOCK") = gpucap::kMomentBlock;
+  m.attr("MAX_SWEEP_POINTS") = gpucap::kMaxSweepPoints;
+  m.attr("MAX_REPLICATIONS") = gpucap::kMaxReplications;
+  m.attr("MAX_THREADS") = gpucap::kMaxThreads;
 
   // Scenario problems are ValueErrors; files that cannot be read or written, OSErrors (an input
   // file of a scenario is both); a backend that cannot run or a failed run, RuntimeErrors.
@@ -449,6 +456,21 @@ PYBIND11_MODULE(_core, m) {
         return std::make_pair(a.path, a.values);
       },
       py::arg("text"), "(path, values) of a --grid argument 'path=v1,v2,...'");
+  m.def(
+      "expand_grid",
+      [](const std::vector<std::pair<std::string, std::vector<std::string>>>& axes,
+         const std::string& grid_name) {
+        std::vector<gpucap::SweepAxis> in;
+        for (const auto& [path, values] : axes) in.push_back({path, values});
+        std::vector<std::pair<std::string, std::vector<std::string>>> out;
+        for (gpucap::SweepParameter& p : gpucap::expand_grid(in, grid_name))
+          out.emplace_back(std::move(p.path), std::move(p.values));
+        return out;
+      },
+      py::arg("axes"), py::arg("grid_name") = "--grid",
+      "The cartesian product of [(path, values)], first axis slowest, as [(path, value at each "
+      "point)] (the CLI's expansion); ScenarioError (messages start with grid_name) for a path "
+      "named twice, an axis without values or more than MAX_SWEEP_POINTS points");
   m.def("scalar_metrics",
         [] { return metric_table(gpucap::kScalarMetricInfo, gpucap::kScalarMetricCount); });
   m.def("pool_metrics",
@@ -481,6 +503,44 @@ PYBIND11_MODULE(_core, m) {
         return rows;
       },
       "every scenario key of the key table the loader reads, as dicts");
+  m.def(
+      "results_file_layout",
+      [] {
+        py::list rows;
+        for (const gpucap::Hdf5Item* item : gpucap::kHdf5Layout) {
+          py::dict row;
+          row["kind"] = item->kind == gpucap::Hdf5Kind::group     ? "group"
+                        : item->kind == gpucap::Hdf5Kind::dataset ? "dataset"
+                                                                  : "attribute";
+          row["parent"] = item->parent;
+          row["name"] = item->name;
+          row["path"] = gpucap::hdf5_item_path(*item);
+          row["type"] = gpucap::hdf5_type_name(item->type);
+          row["shape"] = item->shape;
+          row["unit"] = item->unit;
+          row["presence"] = item->presence;
+          row["description"] = item->description;
+          rows.append(row);
+        }
+        return rows;
+      },
+      "every group, dataset and attribute of the HDF5 results file, as dicts (the table the "
+      "writer and reader use)");
+  m.def(
+      "results_file_fields",
+      [] {
+        py::list rows;
+        for (const gpucap::Hdf5Field* field : gpucap::kHdf5SummaryFields) {
+          py::dict row;
+          row["name"] = field->name;
+          row["type"] = gpucap::hdf5_type_name(field->type, field->bytes);
+          row["pool_only"] = field->pool_only;
+          row["description"] = field->description;
+          rows.append(row);
+        }
+        return rows;
+      },
+      "the fields of /summary and /pool_summary (pool_only: /pool_summary's alone)");
   m.def("scenario_schema", &gpucap::scenario_json_schema,
         "the JSON Schema (draft 2020-12) of scenario files, as text");
   m.def("explain_key", &gpucap::explain_scenario_key, py::arg("path"),

@@ -55,6 +55,34 @@ TEST(Sweep, GridIsTheCartesianProductFirstAxisSlowest) {
   EXPECT_EQ(gpucap::grid_points(gpucap::expand_grid({})), 1u);
 }
 
+TEST(Sweep, GridErrorsNameTheGridAsTheCallerCallsIt) {
+  const auto message = [](const std::vector<gpucap::SweepAxis>& axes, const std::string& name) {
+    try {
+      name.empty() ? gpucap::expand_grid(axes) : gpucap::expand_grid(axes, name);
+    } catch (const gpucap::ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(message({{"a", {}}}, ""), "--grid entry 'a' has no values");
+  EXPECT_EQ(message({{"a", {}}}, "sweep: the grid"), "sweep: the grid entry 'a' has no values");
+  EXPECT_EQ(message({{"a", {"1"}}, {"a", {"2"}}}, ""),
+            "--grid names 'a' twice; give each path once, with all its values");
+  const gpucap::SweepAxis thousand{"a", std::vector<std::string>(1000, "1")};
+  const gpucap::SweepAxis two_hundred{"b", std::vector<std::string>(200, "2")};
+  EXPECT_EQ(message({thousand, two_hundred}, ""),
+            "--grid has 200000 points, more than the 100000 a sweep may have; sweep fewer values "
+            "at once");
+  // A product past what a size_t counts is still refused, not wrapped around.
+  const gpucap::SweepAxis big{"c", std::vector<std::string>(1u << 16, "3")};
+  EXPECT_EQ(
+      message({big, {"d", big.values}, {"e", big.values}, {"f", big.values}, {"g", {"1", "2"}}},
+              "sweep: the grid")
+          .rfind("sweep: the grid has over 18446744073709551615 points, more than the 100000", 0),
+      0u);
+  EXPECT_EQ(gpucap::grid_points(gpucap::expand_grid({thousand, {"b", {"x", "y"}}}, "g")), 2000u);
+}
+
 TEST(Sweep, PointsAreTheScenarioWithTheirValues) {
   const auto grid = gpucap::expand_grid({{"pools.gpus.quota", {"4", "6"}}});
   const auto points = gpucap::load_sweep_points(kMmc, "sweep-test", ".", {"horizon=300h"}, grid);

@@ -5,6 +5,14 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 __version__: str
+#: Replications per block of the summaries' moments (C++ kMomentBlock); chunks start on multiples.
+MOMENT_BLOCK: int
+#: Most points one sweep may have (C++ kMaxSweepPoints).
+MAX_SWEEP_POINTS: int
+#: Most replications per point (C++ kMaxReplications).
+MAX_REPLICATIONS: int
+#: Most CPU threads a run may ask for (C++ kMaxThreads).
+MAX_THREADS: int
 
 class ScenarioError(ValueError):
     """An invalid scenario: the message names file:line:column, the key path and what is valid."""
@@ -132,10 +140,24 @@ def run(
     progress: Optional[Callable[[int], None]],
 ) -> Results: ...
 def student_t_quantile(confidence: float, dof: int) -> float: ...
-def parse_grid_axis(text: str) -> Tuple[str, List[str]]: ...
+def parse_grid_axis(text: str) -> Tuple[str, List[str]]:
+    """(path, values) of a --grid argument 'path=v1,v2,...'."""
+def expand_grid(
+    axes: Sequence[Tuple[str, Sequence[str]]], grid_name: str = ...
+) -> List[Tuple[str, List[str]]]:
+    """The cartesian product of [(path, values)], first axis slowest, as [(path, value at each
+    point)]; ScenarioError, its message starting with grid_name, for a path named twice, an axis
+    without values or more than MAX_SWEEP_POINTS points."""
 def scalar_metrics() -> List[Tuple[str, str, str, str]]: ...
 def scenario_keys() -> List[Dict[str, Any]]: ...
 def scenario_schema() -> str: ...
 def explain_key(path: str) -> str: ...
 def pool_metrics() -> List[Tuple[str, str, str, str]]: ...
-def backends() -> Dict[str, Any]: ...
+def backends() -> Dict[str, Any]:
+    """The backend table: {name: row} in its order, then "auto": the name auto resolves to."""
+def backend_choices() -> List[Tuple[str, str]]:
+    """(name, description) of every backend= value: "auto", then the table's rows in order."""
+def results_file_layout() -> List[Dict[str, Any]]:
+    """Every group, dataset and attribute of the HDF5 results file (gpucap/hdf5_layout.hpp)."""
+def results_file_fields() -> List[Dict[str, Any]]:
+    """The fields of /summary and /pool_summary, in /pool_summary's order."""

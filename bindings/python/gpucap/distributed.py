@@ -18,8 +18,10 @@ from . import _core
 from .results import Results
 from .scenario import Scenario
 
-#: Chunks start on multiples of this (the summary's moment blocks; also keeps chunks sizable).
-CHUNK_ALIGNMENT = 256
+#: Chunks start on multiples of this: the summary's moment block (kMomentBlock in C++'s
+#: gpucap/moments.hpp), so that each chunk's blocks are the blocks of a local run; it also keeps
+#: chunks sizable.
+CHUNK_ALIGNMENT = _core.MOMENT_BLOCK
 
 
 def _run_chunk(

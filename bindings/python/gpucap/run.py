@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -14,11 +13,15 @@ from .results import Results
 from .scenario import Scenario, as_scenario, yaml_value
 
 ScenarioLike = Union[Scenario, str, os.PathLike]
-_BACKENDS = ("auto", "cpu", "cuda", "thrust-omp")
-MAX_SWEEP_POINTS = 100_000
-#: Bounds of run arguments (the CLI's): replications per point, CPU threads, seeds.
-MAX_REPLICATIONS = 1_000_000_000
-MAX_THREADS = 1024
+#: What backend= takes, from the C++ backend table: "auto", then every backend this source
+#: knows (built or not; gpucap.backends() says which this build has).
+_BACKEND_CHOICES = tuple(_core.backend_choices())
+_BACKENDS = tuple(name for name, _ in _BACKEND_CHOICES)
+#: Bounds of run arguments, the CLI's own (C++ constants): sweep points, replications per
+#: point, CPU threads, seeds.
+MAX_SWEEP_POINTS = _core.MAX_SWEEP_POINTS
+MAX_REPLICATIONS = _core.MAX_REPLICATIONS
+MAX_THREADS = _core.MAX_THREADS
 MAX_SEED = 2**64 - 1
 
 
@@ -61,7 +64,8 @@ def run(
         seed: the random seed (default: the scenario's ``seed``). Replication r draws from
             streams keyed by (seed, r): the same seed gives the same numbers on any backend,
             thread count or machine.
-        backend: "auto" (a GPU when one works, else the CPU), "cpu", "cuda", or "thrust-omp".
+        backend: where the replications run, one of:
+{backends}
         threads: CPU threads (default: all cores).
         progress: show a tqdm progress bar.
 
@@ -72,6 +76,10 @@ def run(
     """
     scenario = as_scenario(scenario)
     return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress)
+
+
+run.__doc__ = run.__doc__.replace(
+    "{backends}", "\n".join(f"            {name!r}: {text}" for name, text in _BACKEND_CHOICES))
 
 
 def sweep(
@@ -95,7 +103,8 @@ def sweep(
     (:meth:`Results.paired_difference`, :meth:`Results.cheapest`).
 
     With ``client`` (a ``dask.distributed.Client``), replications are cut into chunks of
-    ``chunk_replications`` (default: about two per worker, whole blocks of 256) that run on the
+    ``chunk_replications`` (default: about two per worker, in whole blocks of
+    ``gpucap.distributed.CHUNK_ALIGNMENT`` replications) that run on the
     cluster's workers; the merged results are identical to a local run with the same seed.
 
     Every point is checked before anything runs. When some are invalid, a
@@ -114,30 +123,27 @@ def sweep(
         if isinstance(grid[path], (str, bytes)) or not hasattr(grid[path], "__iter__"):
             raise TypeError(f"sweep: grid entry {path!r} must be a list of values, got {grid[path]!r}")
     values = [list(grid[p]) for p in paths]
-    size = 1
-    for path, vals in zip(paths, values):
-        if len(vals) == 0:
-            raise ValueError(f"sweep: grid entry {path!r} has no values")
-        size *= len(vals)
-    if size > MAX_SWEEP_POINTS:
-        raise ValueError(f"sweep: the grid has {size} points, more than {MAX_SWEEP_POINTS}; sweep fewer values at once")
-    # Each value in override syntax once (TypeError naming the entry for what cannot be one).
+    # Each value in override syntax once (TypeError naming the entry for what cannot be one),
+    # then the C++ expansion (the CLI's): the points, first key slowest, or a ScenarioError for
+    # an entry without values or too many points.
     texts = [[yaml_value(v, f"grid[{p!r}][{i}]") for i, v in enumerate(vals)] for p, vals in zip(paths, values)]
+    expanded = _core.expand_grid(list(zip(paths, texts)), "sweep: the grid")
     points = []
     invalid: List[str] = []
     sweep_values: List[List[str]] = [[] for _ in paths]
-    for index, combo in enumerate(itertools.product(*[range(len(v)) for v in values])):
-        assignments = [f"{p}={texts[k][i]}" for k, (p, i) in enumerate(zip(paths, combo))]
+    for index in range(len(expanded[0][1])):
+        point_values = [values_at[index] for _, values_at in expanded]
+        assignments = [f"{p}={v}" for p, v in zip(paths, point_values)]
         try:
             points.append(scenario.with_overrides(assignments))
         except _core.InputFileError:
             raise
         except _core.ScenarioError as e:
-            label = ", ".join(f"{p} = {texts[k][i]}" for k, (p, i) in enumerate(zip(paths, combo)))
+            label = ", ".join(f"{p} = {v}" for p, v in zip(paths, point_values))
             invalid.append(f"sweep point {index} ({label}): {e}")
             continue
-        for k, i in enumerate(combo):
-            sweep_values[k].append(texts[k][i])
+        for k, v in enumerate(point_values):
+            sweep_values[k].append(v)
     if invalid:
         total = len(invalid) + len(points)
         listing = "\n  ".join(invalid[:20]) + (f"\n  ... and {len(invalid) - 20} more" if len(invalid) > 20 else "")
@@ -188,9 +194,14 @@ def _run_points(
 
 
 def backends() -> Dict[str, Any]:
-    """What this build has and this machine can run: {"cpu": {...}, "cuda": {...}, ...,
-    "auto": name}. Each device backend lists its devices (name, memory, compute capability) or
-    says why it cannot run."""
+    """The backend table: what this build has and this machine can run.
+
+    One entry per backend, in the table's order (the ``backend=`` names), then ``"auto"``: the
+    name ``backend="auto"`` resolves to here. Each entry has ``kind`` ("cpu" or "device"),
+    ``description``, ``built``, ``usable`` and ``why`` (why it cannot run; empty when it can),
+    and, when built, ``name`` (what results record as their backend, e.g. "cpu-openmp"),
+    ``targets`` and ``devices`` (name, memory, compute capability, multiprocessors or threads).
+    The cpu entry also has ``threads``, the threads a run uses by default."""
     return _core.backends()
 
 

@@ -32,8 +32,11 @@ inline constexpr std::size_t kMaxSweepPoints = 100000;
 /// The points of the cartesian product of `axes`, the first axis slowest: one SweepParameter
 /// per axis, holding its value at every point. No axes: one point and no parameters. Throws
 /// ScenarioError when a path is named twice (its points would be labelled with values that
-/// did not run) or the product exceeds kMaxSweepPoints.
-std::vector<SweepParameter> expand_grid(const std::vector<SweepAxis>& axes);
+/// did not run), an axis has no values, or the product exceeds kMaxSweepPoints; the messages
+/// start with `grid_name` (the CLI's "--grid", Python's "sweep: the grid"). The one expansion:
+/// the CLI and Python's gpucap.sweep both call it.
+std::vector<SweepParameter> expand_grid(const std::vector<SweepAxis>& axes,
+                                        const std::string& grid_name = "--grid");
 
 /// Number of points of `grid` (1 when it has no parameters).
 std::size_t grid_points(const std::vector<SweepParameter>& grid);
