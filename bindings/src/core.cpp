@@ -86,6 +86,15 @@ py::array_t<double> summary_array(const std::vector<gpucap::MetricSummary>& s,
   return a;
 }
 
+/// How many replications each summary is over (where its metric is defined), [...] (a copy).
+py::array_t<uint64_t> summary_counts(const std::vector<gpucap::MetricSummary>& s,
+                                     std::vector<py::ssize_t> shape) {
+  py::array_t<uint64_t> a(shape);
+  uint64_t* out = a.mutable_data();
+  for (const gpucap::MetricSummary& m : s) *out++ = m.n;
+  return a;
+}
+
 /// Runs `points` on a worker thread with the GIL released. The calling thread wakes every 50 ms
 /// to report progress and to check for signals: Ctrl-C (KeyboardInterrupt) cancels the run,
 /// which stops at its next replication or batch, and is raised once the worker has stopped.
@@ -336,6 +345,21 @@ PYBIND11_MODULE(_core, m) {
                                  {static_cast<py::ssize_t>(r.points), gpucap::kScalarMetricCount});
           },
           "[points, metrics, 7]: mean, std, ci95_low, ci95_high, p5, p50, p95")
+      .def_property_readonly(
+          "summary_n",
+          [](const gpucap::RunResults& r) {
+            return summary_counts(r.summary,
+                                  {static_cast<py::ssize_t>(r.points), gpucap::kScalarMetricCount});
+          },
+          "[points, metrics]: the replications where each metric is defined (not NaN)")
+      .def_property_readonly(
+          "pool_summary_n",
+          [](const gpucap::RunResults& r) {
+            return summary_counts(r.pool_summary, {static_cast<py::ssize_t>(r.points),
+                                                   static_cast<py::ssize_t>(r.pool_count()),
+                                                   gpucap::kPoolMetricCount});
+          },
+          "[points, pools, metrics]: the replications where each pool metric is defined")
       .def_property_readonly(
           "pool_summary",
           [](const gpucap::RunResults& r) {

@@ -81,22 +81,35 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
   // Rows of jobs or inference metrics only when the scenario has such workloads.
   const bool has_jobs = r.summary_of(0, gpucap::kJobsArrived).mean > 0;
   const bool has_services = r.summary_of(0, gpucap::kRequestsArrived).mean > 0;
+  bool clipped = false;
   for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m) {
     const gpucap::MetricGroup group = gpucap::kScalarMetricInfo[m].group;
     if ((group == gpucap::MetricGroup::jobs && !has_jobs && has_services) ||
         (group == gpucap::MetricGroup::inference && !has_services))
       continue;
     const gpucap::MetricSummary& s = r.summary_of(0, static_cast<gpucap::ScalarMetric>(m));
-    // One replication has no interval (NaN bounds): "n/a", not "[x, x]".
-    const std::string ci = std::isnan(s.ci95_low) ? "n/a"
-                                                  : "[" + format_value(s.ci95_low) + ", " +
-                                                        format_value(s.ci95_high) + "]";
-    std::snprintf(line, sizeof line, "%-24s %-9s %11s  %-25s %11s %11s %11s\n",
+    // One replication has no interval (NaN bounds): "n/a", not "[x, x]". A bound cut to the
+    // metric's range (a share's [0, 1], a time's 0) is starred.
+    const std::string ci =
+        std::isnan(s.ci95_low)
+            ? "n/a"
+            : "[" + format_value(s.ci95_low) + (s.clipped_low ? "*" : "") + ", " +
+                  format_value(s.ci95_high) + (s.clipped_high ? "*" : "") + "]";
+    clipped |= s.clipped_low || s.clipped_high;
+    std::snprintf(line, sizeof line, "%-24s %-9s %11s  %-25s %11s %11s %11s",
                   gpucap::kScalarMetricInfo[m].name, gpucap::kScalarMetricInfo[m].unit,
                   format_value(s.mean).c_str(), ci.c_str(), format_value(s.p5).c_str(),
                   format_value(s.p50).c_str(), format_value(s.p95).c_str());
     out << line;
+    // A metric with no observation in a replication (no job completed: no completion time) is
+    // not defined there; say over how many replications the statistics are.
+    if (s.n < r.replications)
+      out << "  (defined in " << s.n << " of " << r.replications << " replications)";
+    out << "\n";
   }
+  if (clipped)
+    out << "* the t interval went past the metric's range (below 0, or a share above 1): cut "
+           "there\n";
   out << "\nper pool (mean over replications)\n";
   std::snprintf(line, sizeof line, "%-20s %12s %15s %17s %14s %14s\n", "pool", "cost USD",
                 "used GPU-h", "billed GPU-h", "utilization", "jobs started");

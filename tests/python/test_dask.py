@@ -25,10 +25,10 @@ def test_cluster_sweep_equals_local_sweep(client, mmc):
     remote = gpucap.sweep(mmc, grid, replications=700, seed=12, progress=False, backend="cpu",
                           client=client, chunk_replications=256)
     assert remote.points == 2 and remote.replications == 700
-    assert np.array_equal(local.scalars, remote.scalars)
-    assert np.array_equal(local.pool_values, remote.pool_values)
-    assert np.array_equal(local._core.summary, remote._core.summary)
-    assert np.array_equal(local.timeseries, remote.timeseries)
+    assert np.array_equal(local.scalars, remote.scalars, equal_nan=True)
+    assert np.array_equal(local.pool_values, remote.pool_values, equal_nan=True)
+    assert np.array_equal(local._core.summary, remote._core.summary, equal_nan=True)
+    assert np.array_equal(local.timeseries, remote.timeseries, equal_nan=True)
     assert remote.device.startswith("dask: 3 chunks on 2 workers")
 
 

@@ -17,8 +17,8 @@ def test_same_seed_same_arrays_and_another_seed_others(mmc):
     a = gpucap.run(mmc, replications=100, seed=3, progress=False, threads=1)
     b = gpucap.run(mmc, replications=100, seed=3, progress=False, threads=2)
     c = gpucap.run(mmc, replications=100, seed=4, progress=False)
-    assert np.array_equal(a.scalars, b.scalars)
-    assert np.array_equal(a.pool_values, b.pool_values)
+    assert np.array_equal(a.scalars, b.scalars, equal_nan=True)
+    assert np.array_equal(a.pool_values, b.pool_values, equal_nan=True)
     assert not np.array_equal(a["wait_mean"], c["wait_mean"])
     assert a.seed == 3 and a.replications == 100 and a.points == 1
 
@@ -58,9 +58,9 @@ def test_hdf5_round_trip_keeps_everything(mmc, tmp_path):
     path = tmp_path / "r.h5"
     r.save(path)
     back = gpucap.load_results(path)
-    assert np.array_equal(back.scalars, r.scalars)
-    assert np.array_equal(back.pool_values, r.pool_values)
-    assert np.array_equal(back._core.summary, r._core.summary)
+    assert np.array_equal(back.scalars, r.scalars, equal_nan=True)
+    assert np.array_equal(back.pool_values, r.pool_values, equal_nan=True)
+    assert np.array_equal(back._core.summary, r._core.summary, equal_nan=True)
     assert back.seed == 11 and back.backend == r.backend and back.scenario_text == r.scenario_text
     h5py = pytest.importorskip("h5py")
     with h5py.File(path) as f:
@@ -73,9 +73,9 @@ def test_python_and_cli_give_the_same_numbers(cli, scenarios, tmp_path):
                     "-q", "--backend", "cpu", "-o", str(out)], check=True)
     from_cli = gpucap.load_results(out)
     from_python = gpucap.run(scenarios / "spot_training.yaml", replications=60, seed=17, progress=False)
-    assert np.array_equal(from_cli.scalars, from_python.scalars)
-    assert np.array_equal(from_cli.pool_values, from_python.pool_values)
-    assert np.array_equal(from_cli._core.summary, from_python._core.summary)
+    assert np.array_equal(from_cli.scalars, from_python.scalars, equal_nan=True)
+    assert np.array_equal(from_cli.pool_values, from_python.pool_values, equal_nan=True)
+    assert np.array_equal(from_cli._core.summary, from_python._core.summary, equal_nan=True)
 
 
 def test_thrust_omp_backend_gives_the_cpu_bits(mmc):
@@ -84,8 +84,8 @@ def test_thrust_omp_backend_gives_the_cpu_bits(mmc):
     cpu = gpucap.run(mmc, replications=300, progress=False, backend="cpu")
     dev = gpucap.run(mmc, replications=300, progress=False, backend="thrust-omp")
     assert dev.backend == "thrust-omp"
-    assert np.array_equal(cpu.scalars, dev.scalars)
-    assert np.array_equal(cpu._core.summary, dev._core.summary)
+    assert np.array_equal(cpu.scalars, dev.scalars, equal_nan=True)
+    assert np.array_equal(cpu._core.summary, dev._core.summary, equal_nan=True)
 
 
 def test_backend_errors_are_clear(mmc):
@@ -142,7 +142,7 @@ def test_time_series_adds_up_to_the_gpu_hours_used(mmc, tmp_path):
     assert gpucap.run(mmc, replications=2, progress=False).timeseries is None
     r.save(tmp_path / "ts.h5")
     back = gpucap.load_results(tmp_path / "ts.h5")
-    assert np.array_equal(back.timeseries, r.timeseries)
+    assert np.array_equal(back.timeseries, r.timeseries, equal_nan=True)
     assert back.timeseries_step_s == r.timeseries_step_s
 
 
@@ -167,3 +167,24 @@ def test_a_run_description_has_no_rows_to_view(mmc):
     described = gpucap._core.describe_run([mmc._core], [], mmc._core, 10, None)
     with pytest.raises(ValueError, match="hold no rows"):
         described.scalars
+
+
+def test_metrics_with_no_observations_are_nan_and_the_summary_counts_where_defined(tmp_path):
+    # One GPU; a job of 2 h at t = 0 and a horizon of 1 h: no job completes, so the completion
+    # time is not defined (NaN, not 0); waits are (the job launched at once).
+    trace = tmp_path / "jobs.csv"
+    trace.write_text("submit_s,gpus,duration_s\n0,1,7200\n")
+    s = gpucap.Scenario.from_yaml(
+        "name: t\nhorizon: 1h\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 1}\n"
+        "workloads:\n  - {name: j, arrivals: {process: trace, file: jobs.csv}}\n",
+        base_dir=str(tmp_path),
+    )
+    r = gpucap.run(s, replications=3, progress=False, backend="cpu")
+    assert np.isnan(r["completion_mean"]).all()
+    assert np.isnan(r["completion_p50"]).all()
+    assert (r["wait_mean"] == 0).all()
+    table = r.summary(["completion_mean", "wait_mean", "jobs_completed"])
+    assert table.loc["completion_mean", "n"] == 0
+    assert np.isnan(table.loc["completion_mean", "mean"])
+    assert table.loc["wait_mean", "n"] == 3
+    assert table.loc["jobs_completed", "n"] == 3 and table.loc["jobs_completed", "mean"] == 0

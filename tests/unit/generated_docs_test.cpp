@@ -24,37 +24,14 @@ namespace fs = std::filesystem;
 const fs::path kDocs = fs::path(GPUCAP_SOURCE_DIR) / "docs";
 
 std::string metric_table(const gpucap::MetricInfo* info, int count) {
-  std::string out = "| index | name | unit | description |\n|------:|------|------|-------------|\n";
+  std::string out =
+      "| index | name | unit | description | NaN (not defined) unless |\n"
+      "|------:|------|------|-------------|--------------------------|\n";
   for (int m = 0; m < count; ++m)
     out += "| " + std::to_string(m) + " | `" + info[m].name + "` | " + info[m].unit + " | " +
-           info[m].description + " |\n";
+           info[m].description + " | " +
+           (info[m].defined_when ? info[m].defined_when : "(always defined)") + " |\n";
   return out;
-}
-
-std::string overview() {
-  const std::string scalars = std::to_string(gpucap::kScalarMetricCount);
-  const std::string pools = std::to_string(gpucap::kPoolMetricCount);
-  auto pad = [](std::string s, std::size_t width) {
-    s.resize(std::max(width, s.size()), ' ');
-    return s;
-  };
-  auto row = [&](const std::string& path, const std::string& kind, const std::string& note) {
-    return pad(path, 36) + pad(kind, 26) + note + "\n";
-  };
-  return "```\n" + row("bytes 0-511", "user block: \"GPUCAP RESULTS FILE\", checksum, size", "") +
-         row("/", "root attributes (provenance, see below)", "") +
-         row("/summary", "compound [P * " + scalars + "]", "scalar metric summaries") +
-         row("/replications/<metric>", "float64  [P, R]", "one per scalar metric (" + scalars + ")") +
-         row("/pools", "group, attribute pool_names", "") +
-         row("/pools/names", "string   [K]", "pool names, in pool index order") +
-         row("/pools/<pool metric>", "float64  [P, R, K]", "one per pool metric (" + pools + ")") +
-         row("/pool_summary", "compound [P * K * " + pools + "]", "pool metric summaries") +
-         row("/sweep", "group, attributes parameters, points", "") +
-         row("/sweep/paths", "string   [S]", "only when S > 0") +
-         row("/sweep/values", "string   [S, P]", "only when S > 0") +
-         row("/timeseries", "group, attribute step_s", "only when the scenario sets timeseries.step") +
-         row("/timeseries/gpus_in_use", "float64  [P, R, K, B]", "mean GPUs in use per pool and bin") +
-         "```\n";
 }
 
 /// Checks (or, with GPUCAP_UPDATE_DOCS, rewrites) the part `name` of `file`.

@@ -102,6 +102,12 @@ class Results:
     @property
     def pool_summary(self) -> np.ndarray:
         """[points, pools, metrics, 7]."""
+    @property
+    def summary_n(self) -> np.ndarray:
+        """[points, metrics] uint64: the replications where each metric is defined (not NaN)."""
+    @property
+    def pool_summary_n(self) -> np.ndarray:
+        """[points, pools, metrics] uint64: the same for pool metrics."""
     def paired_difference(self, metric: int, a: int, b: int) -> Tuple[int, float, float]:
         """(n, mean, std) of the metric at point a minus point b, replication by replication."""
     def save(self, path: str, force: bool = ...) -> List[str]:

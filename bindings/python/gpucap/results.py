@@ -211,19 +211,23 @@ class Results:
         """Across-replication statistics: mean, std, 95% interval of the mean, p5, p50, p95.
 
         A DataFrame indexed by metric (plain run) or by (point, metric) (sweep), with a
-        ``unit`` column. ``metrics`` selects rows; ``point`` selects one point of a sweep.
+        ``unit`` column and ``n``, the replications where the metric is defined: a mean, share or
+        percentile over no observations (no job completed: no completion time) is NaN in that
+        replication and left out. Intervals are clipped to the metric's range (0 and, for
+        shares, 1). ``metrics`` selects rows; ``point`` selects one point of a sweep.
         """
         import pandas as pd
 
         names = _names(metrics, self.metrics)
         idx = [_metric_index(m) for m in names]
         s = self._core.summary  # [points, metrics, 7]
+        counts = self._core.summary_n  # [points, metrics]
         points = range(self.points) if point is None else [self._point(point)]
         frames = []
         for p in points:
             df = pd.DataFrame(s[p, idx, :], columns=_STATS, index=pd.Index(names, name="metric"))
             df.insert(0, "unit", [UNITS[m] for m in names])
-            df.insert(2, "n", self.replications)
+            df.insert(2, "n", counts[p, idx])
             frames.append(df)
         if self.points == 1 or point is not None:
             return frames[0]

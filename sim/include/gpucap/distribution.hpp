@@ -35,17 +35,32 @@ struct Distribution {
 /// and 56-bit uniforms: two 32-bit words give the layer (8 bits) and the position (56 bits);
 /// 98.9% of draws are accepted with one multiply and one compare, the rest take a wedge test
 /// (one exp) or the tail (one log). Exact in distribution; no logarithm on the common path.
-GPUCAP_HD inline double sample_standard_exponential(RandomStream& rng) {
+/// The common path is inlined where the engine draws; the rare rest (1.1%) is a call.
+namespace detail {
+/// The ziggurat after a draw (layer, x) fell outside its layer's rectangle: the wedge test or
+/// the tail, then new draws until one is accepted.
+GPUCAP_HD GPUCAP_NOINLINE inline double exponential_outside_rectangle(RandomStream& rng,
+                                                                      uint32_t layer, double x) {
   for (;;) {
-    const uint64_t bits = rng.next_u64();
-    const uint32_t layer = static_cast<uint32_t>(bits & 0xFFu);
-    const uint64_t position = bits >> 8;  // uniform on [0, 2^56)
-    const double x = static_cast<double>(position) * detail::ziggurat_w(layer);
-    if (position < detail::ziggurat_k(layer)) return x;
-    if (layer == 0) return detail::kZigguratR - pmath::log(rng.next_uniform());  // tail
-    const double f_low = detail::ziggurat_f(layer), f_high = detail::ziggurat_f(layer + 1);
+    if (layer == 0) return kZigguratR - pmath::log(rng.next_uniform());  // tail
+    const double f_low = ziggurat_f(layer), f_high = ziggurat_f(layer + 1);
     if (f_low + rng.next_uniform() * (f_high - f_low) < pmath::exp(-x)) return x;
+    const uint64_t bits = rng.next_u64();
+    layer = static_cast<uint32_t>(bits & 0xFFu);
+    const uint64_t position = bits >> 8;
+    x = static_cast<double>(position) * ziggurat_w(layer);
+    if (position < ziggurat_k(layer)) return x;
   }
+}
+}  // namespace detail
+
+GPUCAP_HD GPUCAP_FORCEINLINE double sample_standard_exponential(RandomStream& rng) {
+  const uint64_t bits = rng.next_u64();
+  const uint32_t layer = static_cast<uint32_t>(bits & 0xFFu);
+  const uint64_t position = bits >> 8;  // uniform on [0, 2^56)
+  const double x = static_cast<double>(position) * detail::ziggurat_w(layer);
+  if (position < detail::ziggurat_k(layer)) return x;
+  return detail::exponential_outside_rectangle(rng, layer, x);
 }
 
 /// A standard normal variate by Marsaglia's polar method (only log, sqrt and arithmetic).

@@ -81,18 +81,27 @@ struct EventCalendar {
   GPUCAP_HD bool empty() const { return size == 0 && earliest_slot == kNoSlot; }
   GPUCAP_HD bool uses_slots() const { return slot_count > 0; }
 
+  /// The key's fields other than the sequence number (constant where the kind is).
+  GPUCAP_HD GPUCAP_FORCEINLINE static uint64_t key_fields(EventKind kind, uint32_t payload) {
+    return static_cast<uint64_t>(tie_class(kind)) << Event::kTieShift |
+           static_cast<uint64_t>(kind) << Event::kKindShift | (payload & kMaxPayload);
+  }
+
   /// The key of an event scheduled now, consuming a sequence number.
   GPUCAP_HD GPUCAP_FORCEINLINE uint64_t take_key(EventKind kind, uint32_t payload) {
-    return static_cast<uint64_t>(tie_class(kind)) << Event::kTieShift |
-           (next_sequence++ & kMaxSequence) << Event::kSequenceShift |
-           static_cast<uint64_t>(kind) << Event::kKindShift | (payload & kMaxPayload);
+    return key_fields(kind, payload) | (next_sequence++ & kMaxSequence) << Event::kSequenceShift;
   }
 
   /// Schedules an event of `kind` with `payload` (<= kMaxPayload) at time_s. False when the
   /// heap is full or the replication ran out of sequence numbers.
-  GPUCAP_HD bool push(double time_s, EventKind kind, uint32_t payload) {
+  GPUCAP_HD GPUCAP_FORCEINLINE bool push(double time_s, EventKind kind, uint32_t payload) {
+    return push_fields(time_s, key_fields(kind, payload));
+  }
+
+  /// push() with the key's fields computed (one copy of the heap code, for the cache).
+  GPUCAP_HD bool push_fields(double time_s, uint64_t fields) {
     if (size == capacity || next_sequence > kMaxSequence) return false;
-    const Event e{time_s, take_key(kind, payload)};
+    const Event e{time_s, fields | (next_sequence++ & kMaxSequence) << Event::kSequenceShift};
     uint32_t i = size++;
     while (i > 0) {
       const uint32_t parent = (i - 1) / kArity;

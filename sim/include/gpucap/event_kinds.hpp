@@ -51,7 +51,7 @@ constexpr uint32_t kEventKindCount = 0
     ;
 
 /// The tie class of a kind (a function, not a table: device code reads no host arrays).
-GPUCAP_HD constexpr TieClass tie_class(EventKind kind) {
+GPUCAP_HD GPUCAP_FORCEINLINE constexpr TieClass tie_class(EventKind kind) {
   switch (kind) {
 #define GPUCAP_EVENT_KIND_TIE(name, tie, payload) \
   case EventKind::name:                           \

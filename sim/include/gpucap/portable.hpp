@@ -8,9 +8,11 @@
 #if defined(__CUDACC__)
 #define GPUCAP_HD __host__ __device__
 #define GPUCAP_FORCEINLINE __forceinline__
+#define GPUCAP_NOINLINE __noinline__
 #else
 #define GPUCAP_HD
 #define GPUCAP_FORCEINLINE inline __attribute__((always_inline))
+#define GPUCAP_NOINLINE __attribute__((noinline))
 #endif
 
 // GPUCAP_INVARIANT(condition, why): a fact the engine relies on to end every loop (time moves

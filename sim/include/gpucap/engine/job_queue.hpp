@@ -43,7 +43,7 @@ class JobQueue {
   GPUCAP_HD const QueuedJob& at(uint32_t i) const { return jobs_[head_ + i]; }
 
   /// True when `job` (a newcomer) would go before the queue's head: it may start at once.
-  GPUCAP_HD bool jumps_queue(const QueuedJob& job) const {
+  GPUCAP_HD GPUCAP_FORCEINLINE bool jumps_queue(const QueuedJob& job) const {
     return m_->discipline != QueueDiscipline::fifo && key_of(job) < key_of(at(0));
   }
 
@@ -66,7 +66,7 @@ class JobQueue {
   }
 
   /// Takes out the i-th job in queue order and returns it.
-  GPUCAP_HD QueuedJob take(uint32_t i) {
+  GPUCAP_HD GPUCAP_FORCEINLINE QueuedJob take(uint32_t i) {
     const QueuedJob job = at(i);
     if (i == 0) {
       ++head_;
@@ -80,7 +80,7 @@ class JobQueue {
 
  private:
   /// Discipline key: smaller runs first; equal keys keep arrival order.
-  GPUCAP_HD double key_of(const QueuedJob& j) const {
+  GPUCAP_HD GPUCAP_FORCEINLINE double key_of(const QueuedJob& j) const {
     switch (m_->discipline) {
       case QueueDiscipline::priority:
         return -static_cast<double>(m_->classes[j.job_class].priority);

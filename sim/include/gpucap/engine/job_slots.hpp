@@ -51,11 +51,11 @@ class JobSlots {
   GPUCAP_HD const JobSlot& operator[](uint32_t s) const { return slots_[s]; }
 
   /// A free slot. Precondition: a job's GPUs were found free, so a slot is.
-  GPUCAP_HD uint32_t acquire() {
+  GPUCAP_HD GPUCAP_FORCEINLINE uint32_t acquire() {
     GPUCAP_INVARIANT(free_count_ > 0, "a job that fits in a pool finds a free slot");
     return free_[--free_count_];
   }
-  GPUCAP_HD void release(uint32_t s) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void release(uint32_t s) {
     slots_[s].state = kSlotFree;
     free_[free_count_++] = s;
   }

@@ -22,9 +22,12 @@
 
 namespace gpucap::engine {
 
-/// The per-replication percentiles of durations: p50, p95, p99 (metrics.hpp keeps them in
-/// this order).
-constexpr double kPercentiles[3] = {0.50, 0.95, 0.99};
+/// The per-replication percentiles of durations, p50, p95 and p99, into out[0..2] (metrics.hpp
+/// keeps them in this order). The probabilities are local: device code reads no host arrays.
+GPUCAP_HD inline void write_percentiles(QuantileRecorder& recorder, double* out) {
+  const double percentiles[3] = {0.50, 0.95, 0.99};
+  recorder.quantiles(percentiles, 3, out);
+}
 static_assert(kWaitP95S == kWaitP50S + 1 && kWaitP99S == kWaitP50S + 2 &&
                   kCompletionP95S == kCompletionP50S + 1 && kCompletionP99S == kCompletionP50S + 2 &&
                   kLatencyP95S == kLatencyP50S + 1 && kLatencyP99S == kLatencyP50S + 2,
@@ -93,7 +96,7 @@ class Ledger {
   }
 
   /// A job of the window begins its first run in pool p after `provisioning_s`.
-  GPUCAP_HD void first_start(uint32_t p, double provisioning_s) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void first_start(uint32_t p, double provisioning_s) {
     ++jobs_.started;
     rows_[p * kPoolMetricCount + kPoolJobsStarted] += 1;
     jobs_.provisioning_sum_s += provisioning_s;
@@ -131,12 +134,12 @@ class Ledger {
   GPUCAP_HD double pool_value(uint32_t p, PoolMetric k) const { return rows_[p * kPoolMetricCount + k]; }
 
   /// Slot s begins a run now: remembers its pool's price integral (pools whose price moves).
-  GPUCAP_HD void run_begins(uint32_t s, uint32_t p, double now_s) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void run_begins(uint32_t s, uint32_t p, double now_s) {
     if (PriceProcess::moves(m_.pools[p])) price_marks_[s] = prices_.integral_at(p, now_s, price_streams_[p]);
   }
 
   /// Bills and records the usage of a running job's GPUs from its start to `end_s`.
-  GPUCAP_HD GPUCAP_FORCEINLINE void bill_hold(uint32_t s, const JobSlot& slot, double end_s) {
+  GPUCAP_HD void bill_hold(uint32_t s, const JobSlot& slot, double end_s) {
     const CompiledPool& p = m_.pools[slot.pool];
     used(slot.pool, slot.start_s, end_s, slot.gpus);
     // Egress of the data this run fetched: charged, like the billed time, when the run ends.
@@ -226,9 +229,9 @@ class Ledger {
     out[kWaitProbability] = launched > 0 ? static_cast<double>(j.waited) / launched : nan;
     out[kWaitMeanS] = launched > 0 ? j.wait_sum_s / launched : nan;
     out[kProvisioningMeanS] = started > 0 ? j.provisioning_sum_s / started : nan;
-    wait_->quantiles(kPercentiles, 3, out + kWaitP50S);
+    write_percentiles(*wait_, out + kWaitP50S);
     out[kCompletionMeanS] = completed > 0 ? j.completion_sum_s / completed : nan;
-    completion_->quantiles(kPercentiles, 3, out + kCompletionP50S);
+    write_percentiles(*completion_, out + kCompletionP50S);
     out[kQueueLengthMean] = window_s > 0 ? j.queue_area / window_s : 0.0;
     out[kJobsRunningMean] = window_s > 0 ? j.running_area / window_s : 0.0;
   }

@@ -186,7 +186,7 @@ class ReplicationEngine {
     return streams_[2 * m_.class_count + which * m_.pool_count + p];
   }
 
-  GPUCAP_HD void push(double time_s, EventKind kind, uint32_t payload) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void push(double time_s, EventKind kind, uint32_t payload) {
     GPUCAP_INVARIANT(time_s >= now_, "no event is scheduled in the past (nor at NaN)");
     calendar_.schedule(time_s, kind, payload);
   }
@@ -459,7 +459,7 @@ class ReplicationEngine {
 
   /// The job's GPUs go back to its pool and its slot is free. Precondition: the slot has no
   /// event left in the calendar.
-  GPUCAP_HD void release(uint32_t s) {
+  GPUCAP_HD GPUCAP_FORCEINLINE void release(uint32_t s) {
     capacity_.give_back(slots_[s].pool, slots_[s].gpus);
     slots_.release(s);
   }

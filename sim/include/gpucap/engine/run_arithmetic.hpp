@@ -27,7 +27,7 @@ class RunArithmetic {
 
   /// True when this run resumes from a checkpoint written in another region, which it must
   /// first copy over (time and egress).
-  GPUCAP_HD bool moves_checkpoint(const JobSlot& slot) const {
+  GPUCAP_HD GPUCAP_FORCEINLINE bool moves_checkpoint(const JobSlot& slot) const {
     return m_.has_checkpoint_moves && slot.preemptions > 0 &&
            slot.checkpoint_pool != kNoCheckpoint &&
            m_.classes[slot.job_class].checkpoint_size_gb > 0 &&
@@ -35,7 +35,7 @@ class RunArithmetic {
   }
 
   /// Seconds a run of this slot's job in its pool spends fetching data from another region.
-  GPUCAP_HD double transfer_s(const JobSlot& slot) const {
+  GPUCAP_HD GPUCAP_FORCEINLINE double transfer_s(const JobSlot& slot) const {
     double seconds =
         m_.has_transfers ? m_.transfer_s[slot.job_class * m_.pool_count + slot.pool] : 0.0;
     if (moves_checkpoint(slot)) {
@@ -47,15 +47,15 @@ class RunArithmetic {
   }
 
   /// The run's prefix: fetching, then restoring after a preemption.
-  GPUCAP_HD double prefix_s(const JobSlot& slot) const {
+  GPUCAP_HD GPUCAP_FORCEINLINE double prefix_s(const JobSlot& slot) const {
     return transfer_s(slot) + (slot.preemptions > 0 ? m_.classes[slot.job_class].restart_s : 0.0);
   }
 
   /// Wall-clock seconds of computing the run needs.
-  GPUCAP_HD double compute_s(const JobSlot& slot) const { return slot.work_s / slot.speed; }
+  GPUCAP_HD GPUCAP_FORCEINLINE double compute_s(const JobSlot& slot) const { return slot.work_s / slot.speed; }
 
   /// Periodic checkpoints a complete run writes.
-  GPUCAP_HD double checkpoints_needed(const JobSlot& slot) const {
+  GPUCAP_HD GPUCAP_FORCEINLINE double checkpoints_needed(const JobSlot& slot) const {
     const double interval = m_.classes[slot.job_class].checkpoint_interval_s;
     if (interval <= 0) return 0.0;
     const double n = __builtin_ceil(compute_s(slot) / interval) - 1.0;
@@ -63,7 +63,7 @@ class RunArithmetic {
   }
 
   /// Wall-clock length of the complete run: prefix, computing and checkpoint writes.
-  GPUCAP_HD double duration_s(const JobSlot& slot) const {
+  GPUCAP_HD GPUCAP_FORCEINLINE double duration_s(const JobSlot& slot) const {
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     double duration = slot.restart_s + compute_s(slot);
     if (cls.checkpoint_interval_s > 0) duration += checkpoints_needed(slot) * cls.checkpoint_write_s;

@@ -227,7 +227,7 @@ class ServiceFleet {
     out[kRequestsDropped] = static_cast<double>(t.dropped);
     out[kLatencyMeanS] = served > 0 ? t.latency_sum_s / served : nan;
     if (m_->service_count > 0) {
-      latency_->quantiles(kPercentiles, 3, out + kLatencyP50S);
+      write_percentiles(*latency_, out + kLatencyP50S);
     } else {  // no recorder in the arena: nothing to record
       out[kLatencyP50S] = out[kLatencyP95S] = out[kLatencyP99S] = nan;
     }
