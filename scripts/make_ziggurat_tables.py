@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Writes sim/include/gpucap/detail/ziggurat_tables.hpp: the 256-layer ziggurat of the unit
+"""Writes sim/core/include/gpucap/detail/ziggurat_tables.hpp: the 256-layer ziggurat of the unit
 exponential distribution (Marsaglia and Tsang, J. Stat. Softw. 5(8), 2000), for 56-bit uniforms.
 
 Layer i (1..255) is the rectangle [0, x[i]] x [f(x[i]), f(x[i+1])] with f(x) = exp(-x) and
 x[256] = 0; layer 0 is [0, r] x [0, f(r)] plus the tail beyond r, given a virtual width x[0] so
 that every layer has the same area v. For a 56-bit integer j, X = j * w[i] with w[i] = x[i] / 2^56,
 accepted at once when j < k[i] = floor(2^56 x[i+1] / x[i]).
-  python3 scripts/make_ziggurat_tables.py > sim/include/gpucap/detail/ziggurat_tables.hpp
+  python3 scripts/make_ziggurat_tables.py > sim/core/include/gpucap/detail/ziggurat_tables.hpp
 """
 import math
 

@@ -1,7 +1,7 @@
 // gpucap: the flat, compiled form of a scenario that the portable core runs.
 //
 // CompiledModel is a view: plain structs and raw pointers into arrays owned by a ModelStorage
-// (sim/include/gpucap/compile.hpp) on the host, or by device memory on a GPU backend. Nothing in
+// (sim/model/include/gpucap/compile.hpp) on the host, or by device memory on a GPU backend. Nothing in
 // it allocates. Units: seconds, USD, GPUs.
 #pragma once
 #include <cstdint>
