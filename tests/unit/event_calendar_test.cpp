@@ -82,10 +82,11 @@ TEST(EventCalendar, EqualTimesLeaveByTieClassWhateverTheOrderScheduled) {
   ASSERT_EQ(got.size(), 2 * kEventKindCount);
   for (size_t i = 1; i < got.size(); ++i) {
     ASSERT_LE(got[i - 1].first, got[i].first) << "tie classes in order, at " << i;
-    if (got[i - 1].first == got[i].first)  // within a class: scheduled order (round, then k down)
+    if (got[i - 1].first == got[i].first) {  // within a class: scheduled order (round, k down)
       EXPECT_TRUE(got[i - 1].second / 100 < got[i].second / 100 ||
                   (got[i - 1].second / 100 == got[i].second / 100 &&
                    got[i - 1].second % 100 > got[i].second % 100));
+    }
   }
   // The rule the docs state, kind by kind.
   EXPECT_EQ(tie_class(EventKind::completion), TieClass::finish);
@@ -206,7 +207,7 @@ TEST(EventCalendar, SlotsAndHeapFollowOneOrder) {
   ASSERT_TRUE(cal.push(2.0, EventKind::run_start, 11));
   cal.set_slot(2, EventCalendar::kNever, EventKind::arrival, 2);  // none
   std::vector<uint32_t> order;
-  Event e;
+  Event e{0.0, 0};
   while (cal.pop_until(10.0, e)) {
     order.push_back(e.payload());
     // The contract: the source of a slot event taken sets its next one (here: none).

@@ -55,7 +55,9 @@ void expect_accounting_identities(const gpucap::RunResults& r) {
     const auto ordered = [&](gpucap::ScalarMetric a, gpucap::ScalarMetric b) {
       const double x = r.scalar(0, i, a), y = r.scalar(0, i, b);
       EXPECT_EQ(std::isnan(x), std::isnan(y)) << "replication " << i;
-      if (!std::isnan(x)) EXPECT_LE(x, y) << "replication " << i;
+      if (!std::isnan(x)) {
+        EXPECT_LE(x, y) << "replication " << i;
+      }
     };
     ordered(gpucap::kWaitP50S, gpucap::kWaitP95S);
     ordered(gpucap::kWaitP95S, gpucap::kWaitP99S);

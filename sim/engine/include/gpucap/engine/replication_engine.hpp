@@ -132,7 +132,7 @@ class ReplicationEngine {
     for (uint32_t c = 0; c < m_.class_count; ++c) schedule_next_arrival(c, 0.0);
     uint64_t events = 0;
     int status = 0;
-    Event e;
+    Event e{0.0, 0};
     while (!calendar_.overflowed && calendar_.pop_until(m_.horizon_s, e)) {
       ++events;
       if constexpr (Stop::kActive) {
