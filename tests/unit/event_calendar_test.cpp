@@ -138,14 +138,16 @@ TEST(EventCalendar, PushReportsFalseWhenFull) {
   EXPECT_TRUE(none.cal.overflowed);
 }
 
-TEST(EventCalendar, RunningOutOfSequenceNumbersIsAnOverflowNotAWrongOrder) {
+TEST(EventCalendar, RunningOutOfSequenceNumbersIsReported) {
   Calendar c(4);
   c.cal.next_sequence = EventCalendar::kMaxSequence;
   EXPECT_TRUE(c.cal.push(1.0, kArrival, 0));  // the last number
-  EXPECT_FALSE(c.cal.push(1.0, kArrival, 1));
-  c.cal.schedule(1.0, kArrival, 2);
-  EXPECT_TRUE(c.cal.overflowed);
-  EXPECT_EQ(c.cal.size, 1u);
+  EXPECT_FALSE(c.cal.exhausted());
+  EXPECT_TRUE(c.cal.push(1.0, kArrival, 1));  // one too many: the replication is failed at its end
+  EXPECT_TRUE(c.cal.exhausted());
+  // The wrapped number cannot reach the kind and tie fields.
+  EXPECT_EQ(c.cal.pop().kind(), kArrival);
+  EXPECT_EQ(c.cal.pop().tie(), TieClass::arrive);
 }
 
 TEST(EventCalendar, KindAndPayloadRoundTrip) {

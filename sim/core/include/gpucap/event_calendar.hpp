@@ -62,7 +62,7 @@ struct EventCalendar {
   Event* slots = nullptr;  ///< per source: its pending event (time +inf: none)
   uint32_t slot_count = 0;
   uint32_t earliest_slot = kNoSlot;
-  bool overflowed = false;  ///< a schedule() or set_slot() found no room: the run is invalid
+  bool overflowed = false;  ///< a schedule() found the heap full: the run is invalid
 
   /// `slot_storage` holds `slot_sources` slots (0: every event goes through the heap).
   GPUCAP_HD void reset(Event* storage, uint32_t storage_capacity, Event* slot_storage = nullptr,
@@ -93,14 +93,15 @@ struct EventCalendar {
   }
 
   /// Schedules an event of `kind` with `payload` (<= kMaxPayload) at time_s. False when the
-  /// heap is full or the replication ran out of sequence numbers.
+  /// heap is full. (Running out of sequence numbers is checked once, by exhausted(), at the end
+  /// of a replication: numbers only grow, so that one check covers every push.)
   GPUCAP_HD GPUCAP_FORCEINLINE bool push(double time_s, EventKind kind, uint32_t payload) {
     return push_fields(time_s, key_fields(kind, payload));
   }
 
   /// push() with the key's fields computed (one copy of the heap code, for the cache).
   GPUCAP_HD bool push_fields(double time_s, uint64_t fields) {
-    if (size == capacity || next_sequence > kMaxSequence) return false;
+    if (size == capacity) return false;
     const Event e{time_s, fields | (next_sequence++ & kMaxSequence) << Event::kSequenceShift};
     uint32_t i = size++;
     while (i > 0) {
@@ -131,8 +132,12 @@ struct EventCalendar {
       if (earliest_slot == kNoSlot || event_before(slots[k], slots[earliest_slot]))
         earliest_slot = k;
     }
-    if (next_sequence > kMaxSequence + 1) overflowed = true;
   }
+
+  /// True when more events were scheduled than the key has sequence numbers for (2^34, far
+  /// beyond the event budget): from then on ties may have left in the wrong order, and the
+  /// replication is reported as failed.
+  GPUCAP_HD bool exhausted() const { return next_sequence > kMaxSequence + 1; }
 
   /// Takes the earliest event if it is at or before `until_s`; false (nothing taken) otherwise.
   GPUCAP_HD GPUCAP_FORCEINLINE bool pop_until(double until_s, Event& out) {

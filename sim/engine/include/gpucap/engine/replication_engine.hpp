@@ -176,7 +176,7 @@ class ReplicationEngine {
           break;
       }
     }
-    if (calendar_.overflowed) status = 1;  // kReplicationCalendarOverflow
+    if (calendar_.overflowed || calendar_.exhausted()) status = 1;  // kReplicationCalendarOverflow
     advance_clock(m_.horizon_s);
     finish(events);
     return status;
