@@ -188,3 +188,5 @@ def test_metrics_with_no_observations_are_nan_and_the_summary_counts_where_defin
     assert np.isnan(table.loc["completion_mean", "mean"])
     assert table.loc["wait_mean", "n"] == 3
     assert table.loc["jobs_completed", "n"] == 3 and table.loc["jobs_completed", "mean"] == 0
+    pools = r.pool_summary(["cost"])
+    assert list(pools["n"]) == [3]  # pool costs are always defined

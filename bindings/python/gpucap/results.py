@@ -234,21 +234,25 @@ class Results:
         return pd.concat(frames, keys=list(points), names=["point", "metric"])
 
     def pool_summary(self, metrics: Optional[Sequence[str]] = None) -> Any:
-        """Pool statistics, indexed by (point, pool, metric), with units."""
+        """Pool statistics, indexed by (point, pool, metric), with units and ``n`` (the
+        replications where the metric is defined), as :meth:`summary`."""
         import pandas as pd
 
         names = _names(metrics, list(POOL_INDEX))
         idx = [_pool_metric_index(m) for m in names]
         s = self._core.pool_summary  # [points, pools, metrics, 7]
-        rows, index = [], []
+        counts = self._core.pool_summary_n  # [points, pools, metrics]
+        rows, index, n = [], [], []
         for p in range(self.points):
             for k, pool in enumerate(self.pool_names):
                 for name, i in zip(names, idx):
                     rows.append(s[p, k, i, :])
                     index.append((p, pool, name))
+                    n.append(counts[p, k, i])
         df = pd.DataFrame(np.array(rows).reshape(len(rows), 7), columns=_STATS,
                           index=pd.MultiIndex.from_tuples(index, names=["point", "pool", "metric"]))
         df.insert(0, "unit", [POOL_UNITS[i[2]] for i in index])
+        df.insert(2, "n", n)
         return df
 
     def to_pandas(self, metrics: Optional[Sequence[str]] = None) -> Any:
