@@ -63,18 +63,6 @@ GPUCAP_HD GPUCAP_FORCEINLINE constexpr TieClass tie_class(EventKind kind) {
   }
 }
 
-/// Name and payload of each kind, for messages, tests and docs (host only).
-struct EventKindInfo {
-  const char* name;
-  TieClass tie;
-  const char* payload;
-};
-inline constexpr EventKindInfo kEventKindInfo[kEventKindCount] = {
-#define GPUCAP_EVENT_KIND_INFO(name, tie, payload) {#name, TieClass::tie, payload},
-    GPUCAP_EVENT_KINDS(GPUCAP_EVENT_KIND_INFO)
-#undef GPUCAP_EVENT_KIND_INFO
-};
-
 /// Bit mask of a set of kinds (for EventCalendar::remove).
 GPUCAP_HD constexpr uint64_t kind_bit(EventKind kind) {
   return uint64_t{1} << static_cast<uint32_t>(kind);

@@ -73,18 +73,19 @@ class Ledger {
 
   GPUCAP_HD JobTotals& jobs() { return jobs_; }
   GPUCAP_HD PriceProcess& prices() { return prices_; }
-  GPUCAP_HD RandomStream& price_stream(uint32_t p) { return price_streams_[p]; }
 
   // ---- events of the run ------------------------------------------------------------------
 
-  /// The clock moves from `from_s` to `to_s` with these jobs waiting and holding GPUs.
-  GPUCAP_HD GPUCAP_FORCEINLINE void elapse(double from_s, double to_s, uint32_t waiting,
-                                          uint32_t holding) {
+  /// The clock moves from `from_s` to `to_s` with these jobs waiting and holding GPUs; returns
+  /// the seconds of that move inside the statistics window.
+  GPUCAP_HD GPUCAP_FORCEINLINE double elapse(double from_s, double to_s, uint32_t waiting,
+                                            uint32_t holding) {
     const double dt = m_.in_window(from_s, to_s);
     if (dt > 0) {
       jobs_.queue_area += static_cast<double>(waiting) * dt;
       jobs_.running_area += static_cast<double>(holding) * dt;
     }
+    return dt;
   }
 
   /// A job of the window launches for the first time, after waiting `wait_s`.

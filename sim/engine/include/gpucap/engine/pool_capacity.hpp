@@ -35,9 +35,6 @@ class PoolCapacity {
     }
   }
 
-  /// Free GPUs of every pool (indexed by pool); the engine takes and returns GPUs here.
-  GPUCAP_HD int32_t* free_gpus() { return free_; }
-  GPUCAP_HD int32_t free(uint32_t p) const { return free_[p]; }
   GPUCAP_HD bool fits(uint32_t p, uint32_t gpus) const {
     return free_[p] >= static_cast<int32_t>(gpus);
   }

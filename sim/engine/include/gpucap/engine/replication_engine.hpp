@@ -196,11 +196,9 @@ class ReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE void advance_clock(double t) {
     GPUCAP_INVARIANT(t >= now_ && t <= m_.horizon_s,
                      "events leave the calendar in time order, none after the horizon");
-    ledger_.elapse(now_, t, queue_.size(), slots_.held());
-    if (m_.service_count > 0) {
-      const double dt = m_.in_window(now_, t);
-      if (dt > 0) fleet_.totals().replica_area += static_cast<double>(fleet_.replicas_up()) * dt;
-    }
+    const double dt = ledger_.elapse(now_, t, queue_.size(), slots_.held());
+    if (m_.service_count > 0 && dt > 0)
+      fleet_.totals().replica_area += static_cast<double>(fleet_.replicas_up()) * dt;
     now_ = t;
   }
 
