@@ -100,7 +100,7 @@ struct EventCalendar {
   }
 
   /// push() with the key's fields computed (one copy of the heap code, for the cache).
-  GPUCAP_HD bool push_fields(double time_s, uint64_t fields) {
+  GPUCAP_HD GPUCAP_FORCEINLINE bool push_fields(double time_s, uint64_t fields) {
     if (size == capacity) return false;
     const Event e{time_s, fields | (next_sequence++ & kMaxSequence) << Event::kSequenceShift};
     uint32_t i = size++;

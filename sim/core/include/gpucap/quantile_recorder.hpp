@@ -48,7 +48,7 @@ struct QuantileRecorder {
   // up, and per bin of an octave (valid only for the octaves whose bit of `touched` is set).
   uint32_t zeros, below, above;
   uint64_t touched;  ///< bit o: octave o has received a value (its bins were cleared then)
-  uint32_t counts[kOctaves][kSubBins];
+  uint32_t counts[kLogBins];  ///< bin o * kSubBins + j: octave o, part j (see log_index)
   static_assert(kOctaves <= 64, "one bit of `touched` per octave");
 
   GPUCAP_HD void clear() { total = 0; }
@@ -73,13 +73,24 @@ struct QuantileRecorder {
     return pmath::pow2i(kMinExponent + (b - 2) / kSubBins) / kSubBins;
   }
 
+  /// The index of a value's log-linear bin, from its bits: exponent and top kSubBinBits of the
+  /// mantissa read as one number, less the index of 2^kMinExponent. A value outside
+  /// [2^kMinExponent, 2^kMaxExponent) (zero, negative, subnormal, NaN, infinite, tiny or huge)
+  /// gives an index >= kLogBins (a negative one wraps around), so one comparison sorts it out.
+  GPUCAP_HD GPUCAP_FORCEINLINE static uint64_t log_index(double x) {
+    constexpr uint64_t kFirst = static_cast<uint64_t>(1023 + kMinExponent) << kSubBinBits;
+    return (pmath::bits_of(x) >> (52 - kSubBinBits)) - kFirst;
+  }
+
   GPUCAP_HD GPUCAP_FORCEINLINE void add(double x) {
     const uint64_t seen = total++;
-    if (seen < kExact) {
-      exact[seen] = x;
-      return;
+    if (seen <= kExact) {  // one comparison on the common path (histogram mode)
+      if (seen < kExact) {
+        exact[seen] = x;
+        return;
+      }
+      spill();
     }
-    if (seen == kExact) spill();
     count(x);
   }
 
@@ -128,16 +139,16 @@ struct QuantileRecorder {
     walk.bin(below, pmath::pow2i(kMinExponent - 1));
     for (int o = 0; o < kOctaves && !walk.done(); ++o) {
       if (!((touched >> o) & 1u)) continue;
+      const uint32_t* octave = counts + o * kSubBins;
       uint64_t octave_total = 0;
-      for (int j = 0; j < kSubBins; ++j) octave_total += counts[o][j];
+      for (int j = 0; j < kSubBins; ++j) octave_total += octave[j];
       if (!walk.reaches(octave_total)) {  // no rank asked for falls in this octave
         walk.through += octave_total;
         continue;
       }
       const double base = pmath::pow2i(kMinExponent + o);
       for (int j = 0; j < kSubBins && !walk.done(); ++j)
-        if (counts[o][j] > 0)
-          walk.bin(counts[o][j], base + (j + 0.5) * (base / kSubBins));
+        if (octave[j] > 0) walk.bin(octave[j], base + (j + 0.5) * (base / kSubBins));
     }
     walk.bin(above, pmath::pow2i(kMaxExponent));
     for (int i = 0; i < m; ++i)
@@ -171,26 +182,28 @@ struct QuantileRecorder {
   };
 
   GPUCAP_HD GPUCAP_FORCEINLINE void count(double x) {
-    if (!(x > 0)) {
-      ++zeros;
+    const uint64_t index = log_index(x);
+    if (index >= static_cast<uint64_t>(kLogBins)) {
+      count_outside(x);
       return;
     }
-    const uint64_t bits = pmath::bits_of(x);
-    const int exponent = static_cast<int>((bits >> 52) & 0x7FF) - 1023;
-    if (exponent < kMinExponent) {
-      ++below;
-      return;
-    }
-    if (exponent >= kMaxExponent) {
-      ++above;
-      return;
-    }
-    const int o = exponent - kMinExponent;
+    const uint32_t o = static_cast<uint32_t>(index >> kSubBinBits);
     if (!((touched >> o) & 1u)) {  // the octave's first value: its bins start from zero
       touched |= uint64_t{1} << o;
-      for (int j = 0; j < kSubBins; ++j) counts[o][j] = 0;
+      for (int j = 0; j < kSubBins; ++j) counts[o * kSubBins + j] = 0;
     }
-    ++counts[o][(bits >> (52 - kSubBinBits)) & (kSubBins - 1)];
+    ++counts[index];
+  }
+
+  /// A value outside the log-linear bins: <= 0 or NaN, below 2^kMinExponent, or from
+  /// 2^kMaxExponent up.
+  GPUCAP_HD void count_outside(double x) {
+    if (!(x > 0))
+      ++zeros;
+    else if (x < pmath::pow2i(kMinExponent))
+      ++below;
+    else
+      ++above;
   }
 
   /// The exact buffer is full: from now on values are counted in bins.

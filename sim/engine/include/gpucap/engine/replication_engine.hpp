@@ -206,7 +206,7 @@ class ReplicationEngine {
 
   /// Time of the class's next arrival after t (kNever, +infinity, when there is none: a finite
   /// sentinel such as horizon + 1 s equals the horizon once it passes 2^53 s).
-  GPUCAP_HD double next_arrival_time(uint32_t c, double t) {
+  GPUCAP_HD GPUCAP_FORCEINLINE double next_arrival_time(uint32_t c, double t) {
     const CompiledArrivals& arr = m_.classes[c].arrivals;
     ClassState& cs = class_state_[c];
     if (arr.kind == ArrivalKind::trace)
