@@ -44,7 +44,7 @@ double log_q_fraction(double a, double x) {
 
 double digamma(double x) {
   double shift = 0;
-  while (x < 6.0) {
+  while (x < 10.0) {
     shift -= 1.0 / x;
     x += 1.0;
   }
@@ -55,7 +55,7 @@ double digamma(double x) {
 
 double trigamma(double x) {
   double shift = 0;
-  while (x < 6.0) {
+  while (x < 10.0) {
     shift += 1.0 / (x * x);
     x += 1.0;
   }

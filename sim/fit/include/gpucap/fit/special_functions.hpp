@@ -7,7 +7,7 @@
 
 namespace gpucap::fit {
 
-/// ψ(x) = d/dx ln Γ(x), for x > 0 (recurrence up to x >= 6, then the asymptotic series).
+/// ψ(x) = d/dx ln Γ(x), for x > 0 (recurrence up to x >= 10, then the asymptotic series).
 double digamma(double x);
 
 /// ψ'(x), for x > 0.
