@@ -46,13 +46,13 @@ std::string arrivals_yaml(const ArrivalFit& a) {
   }
   out << "    arrivals:\n      process: nhpp\n      " << rate_key << "\n";
   if (a.period_hours == 168) {
-    out << "      # multipliers of hour 0..167 of the week, Monday 00:00 first; one day per line\n"
+    out << "      # multipliers of hour 0..167 of the week, Monday 00:00 first; 12 h per line\n"
         << "      weekly_profile: [\n";
   } else {
     out << "      # multipliers of hour 0..23 of the day, 00:00 first; 6 h per line\n"
         << "      hourly_profile: [\n";
   }
-  const int per_line = a.period_hours == 168 ? 24 : 6;
+  const int per_line = a.period_hours == 168 ? 12 : 6;
   for (int h = 0; h < a.period_hours; ++h) {
     if (h % per_line == 0) out << "        ";
     out << fmt("%.4g", a.multipliers[h]) << (h + 1 < a.period_hours ? "," : "");
