@@ -4,6 +4,7 @@
 //              [--threads T] [--set k=v]... [-q]
 //   gpucap sweep SCENARIO.yaml --grid k=v1,v2,... [--grid ...] [run options] [--metrics m1,m2]
 //   gpucap validate SCENARIO.yaml [--set k=v]...
+//   gpucap fit TRACE.csv -o WORKLOAD.yaml [--class-by COLUMN] (fit_command.cpp)
 //   gpucap info
 //
 // Exit codes: 0 success; 1 a file cannot be read or written, a run failed, or its backend cannot
@@ -32,6 +33,8 @@
 #include "gpucap/sweep.hpp"
 #include "gpucap/version.hpp"
 
+#include "fit_command.hpp"
+
 namespace po = boost::program_options;
 
 namespace {
@@ -52,6 +55,7 @@ const char* kUsage =
     "  run SCENARIO.yaml       simulate replications, print a summary, write HDF5 with -o\n"
     "  sweep SCENARIO.yaml     run a parameter grid with common random numbers (--grid k=v1,v2)\n"
     "  validate SCENARIO.yaml  check a scenario without running it\n"
+    "  fit TRACE.csv -o W.yaml fit a job trace into a workloads: section (arrivals, run times)\n"
     "  explain KEY_PATH        type, unit, range, default and meaning of a scenario key\n"
     "                          (e.g. pools.quota, workloads.checkpoint.interval)\n"
     "  schema                  print the JSON Schema (draft 2020-12) of scenario files\n"
@@ -650,6 +654,7 @@ int main(int argc, char** argv) {
     if (command == "run") return cmd_run(args);
     if (command == "sweep") return cmd_sweep(args);
     if (command == "validate") return cmd_validate(args);
+    if (command == "fit") return gpucap::cli::fit_command(args);
     if (command == "info") return cmd_info();
     if (command == "explain") return cmd_explain(args);
     if (command == "schema") return cmd_schema(args);

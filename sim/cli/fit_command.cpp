@@ -1,0 +1,248 @@
+// gpucap fit TRACE.csv -o WORKLOAD.yaml: per job class, the arrival process (constant or
+// hour-of-week rate) and the run-time distribution (maximum likelihood over four families, or
+// the empirical one), written as a scenario's `workloads:` section. See docs/fitting.md.
+#include "fit_command.hpp"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <stdexcept>
+
+#include "gpucap/detail/text.hpp"
+#include "gpucap/fit/arrival_fit.hpp"
+#include "gpucap/fit/job_trace.hpp"
+#include "gpucap/fit/run_time_model.hpp"
+#include "gpucap/fit/workload_yaml.hpp"
+#include "gpucap/input_file.hpp"
+#include "gpucap/output_file.hpp"
+#include "gpucap/scenario_loader.hpp"
+
+namespace po = boost::program_options;
+
+namespace gpucap::cli {
+namespace {
+
+constexpr int kExitOk = 0, kExitIo = 1, kExitUsage = 2;
+
+struct FitOptions {
+  std::string trace, output;
+  fit::TraceColumns columns;
+  std::vector<std::string> placement;
+  double window_s = 0;
+  double alpha = 0.01;
+  fit::RunTimeChoice family = fit::RunTimeChoice::automatic;
+  bool force = false, quiet = false;
+  uint64_t max_data_bytes = InputLimits::kDefaultDataBytes;
+};
+
+fit::RunTimeChoice parse_family(const std::string& name) {
+  static const std::pair<const char*, fit::RunTimeChoice> names[] = {
+      {"auto", fit::RunTimeChoice::automatic},     {"exponential", fit::RunTimeChoice::exponential},
+      {"lognormal", fit::RunTimeChoice::lognormal}, {"gamma", fit::RunTimeChoice::gamma},
+      {"weibull", fit::RunTimeChoice::weibull},     {"empirical", fit::RunTimeChoice::empirical}};
+  for (const auto& [n, choice] : names)
+    if (name == n) return choice;
+  throw po::error("--family must be auto, exponential, lognormal, gamma, weibull or empirical, "
+                  "got \"" + text::excerpt(name) + "\"");
+}
+
+/// Parses the arguments; returns false when --help was printed.
+bool parse(const std::vector<std::string>& args, FitOptions& o) {
+  po::options_description visible("gpucap fit TRACE.csv -o WORKLOAD.yaml [options]");
+  visible.add_options()("help,h", "show this help")(
+      "output,o", po::value<std::string>(), "the workloads YAML to write (required)")(
+      "class-by", po::value<std::string>()->default_value("gpus"),
+      "one class per distinct value of this column")(
+      "submit-column", po::value<std::string>()->default_value("submit_s"),
+      "submit times, seconds from t = 0 (Monday 00:00)")(
+      "duration-column", po::value<std::string>()->default_value("duration_s"),
+      "run times, seconds")("gpus-column", po::value<std::string>()->default_value("gpus"),
+                            "GPUs per job")(
+      "censored-column", po::value<std::string>()->default_value("censored"),
+      "1 when the job was still running at the log's end (optional column)")(
+      "placement", po::value<std::vector<std::string>>()->composing(),
+      "pools for every class, most preferred first (comma-separated or repeated); default: a "
+      "comment, so classes use every pool")(
+      "window", po::value<std::string>(),
+      "observation window from t = 0 (a duration: 7d, 604800); default: the last submit, or "
+      "the end of the last censored job")(
+      "alpha", po::value<double>()->default_value(0.01),
+      "level of the test of an hour-of-week profile against a constant rate")(
+      "family", po::value<std::string>()->default_value("auto"),
+      "run-time model: auto (AIC, then the empirical rule), exponential, lognormal, gamma, "
+      "weibull or empirical")("force", "replace a symbolic link at the output path")(
+      "max-data-size", po::value<std::string>(), "largest trace read (default 256MiB)")(
+      "quiet,q", "print nothing on success");
+  po::options_description all = visible;
+  all.add_options()("trace", po::value<std::string>());
+  po::positional_options_description pos;
+  pos.add("trace", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << "Fits a job trace (CSV: submit_s, gpus, duration_s, optional censored) into a\n"
+                 "scenario's workloads: section, one workload per class. See docs/fitting.md.\n\n"
+              << visible;
+    return false;
+  }
+  if (!vm.count("trace")) throw po::error("fit needs a TRACE.csv argument");
+  if (!vm.count("output")) throw po::error("fit needs -o WORKLOAD.yaml");
+  o.trace = vm["trace"].as<std::string>();
+  o.output = vm["output"].as<std::string>();
+  o.columns.class_by = vm["class-by"].as<std::string>();
+  o.columns.submit = vm["submit-column"].as<std::string>();
+  o.columns.duration = vm["duration-column"].as<std::string>();
+  o.columns.gpus = vm["gpus-column"].as<std::string>();
+  o.columns.censored = vm["censored-column"].as<std::string>();
+  if (vm.count("placement"))
+    for (const std::string& list : vm["placement"].as<std::vector<std::string>>())
+      for (const std::string& pool : text::split(list, ',')) {
+        const std::string name = text::trim(pool);
+        if (name.empty()) throw po::error("--placement has an empty pool name: \"" +
+                                          text::excerpt(list) + "\"");
+        o.placement.push_back(name);
+      }
+  if (vm.count("window")) {
+    try {
+      o.window_s = parse_duration_s(vm["window"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw po::error(std::string("--window: ") + e.what());
+    }
+    if (!(o.window_s > 0) || o.window_s > fit::kMaxDurationS)
+      throw po::error("--window must be a duration from 1 us to 10000 years, got \"" +
+                      text::excerpt(vm["window"].as<std::string>()) + "\"");
+  }
+  o.alpha = vm["alpha"].as<double>();
+  if (!(o.alpha > 0 && o.alpha < 1))
+    throw po::error("--alpha must be a probability between 0 and 1 (exclusive), e.g. 0.01");
+  o.family = parse_family(vm["family"].as<std::string>());
+  o.force = vm.count("force") > 0;
+  o.quiet = vm.count("quiet") > 0;
+  if (vm.count("max-data-size")) {
+    try {
+      o.max_data_bytes = parse_byte_size(vm["max-data-size"].as<std::string>());
+    } catch (const std::invalid_argument& e) {
+      throw po::error(std::string("--max-data-size: ") + e.what());
+    }
+  }
+  return true;
+}
+
+/// The run-time model of a class whose every job ran 0 s: `work` of 0 s, said loudly.
+fit::RunTimeModel zero_run_time_model(const fit::JobClass& c) {
+  fit::RunTimeModel m;
+  m.empirical = true;
+  m.values = {0.0};
+  m.reason = "fallback: all " + std::to_string(c.zero_duration_jobs) +
+             " jobs ran 0 s, so no distribution can be fit; work is 0 s";
+  m.warnings.push_back(m.reason);
+  return m;
+}
+
+int run(const FitOptions& o) {
+  OutputOptions output_options;
+  output_options.force = o.force;
+  output_options.inputs = {o.trace};
+  check_output_path(o.output, output_options);
+  const std::string text = read_input_file(o.trace, o.max_data_bytes, "trace file",
+                                           "--max-data-size");
+  const fit::JobTrace trace = fit::read_job_trace(text, o.trace, o.columns, o.window_s);
+
+  const std::filesystem::path out_path(o.output);
+  std::vector<fit::ClassFit> fits;
+  std::vector<std::pair<std::string, std::string>> samples;  // (path, CSV text)
+  for (const fit::JobClass& c : trace.classes) {
+    fit::ClassFit f;
+    f.job_class = &c;
+    f.arrivals = fit::fit_arrivals(c.submit_s, trace.window_s, o.alpha);
+    f.run_time = c.run_times.size() ? fit::choose_run_time_model(c.run_times, o.family)
+                                    : zero_run_time_model(c);
+    if (f.run_time.empirical && f.run_time.values.size() > fit::kInlineEmpiricalValues) {
+      f.samples_file = out_path.stem().string() + "." + c.name + ".runtimes.csv";
+      const std::string path = (out_path.parent_path() / f.samples_file).string();
+      check_output_path(path, output_options);
+      samples.emplace_back(path, fit::render_samples_csv(f.run_time.values));
+    }
+    fits.push_back(std::move(f));
+  }
+  fit::WorkloadYamlOptions yaml_options;
+  yaml_options.source = o.trace;
+  yaml_options.placement = o.placement;
+  yaml_options.alpha = o.alpha;
+  const std::string yaml = fit::render_workloads_yaml(trace, fits, yaml_options);
+  // Samples first: the YAML, written last, never names a file that is not there.
+  for (const auto& [path, csv] : samples)
+    write_output_atomically(path, csv.data(), csv.size(), output_options);
+  write_output_atomically(o.output, yaml.data(), yaml.size(), output_options);
+
+  for (const fit::ClassFit& f : fits)
+    for (const std::string& w : f.run_time.warnings)
+      std::cerr << "gpucap fit: warning: class " << f.job_class->name << ": " << w << "\n";
+  if (trace.zero_duration_rows)
+    std::cerr << "gpucap fit: note: " << trace.zero_duration_rows
+              << " job(s) with run time 0 s count as arrivals but are left out of the run-time "
+                 "fits\n";
+  if (o.quiet) return kExitOk;
+  std::cout << o.trace << ": " << trace.rows << " jobs, " << trace.censored_rows
+            << " censored, window " << fit::format_seconds(trace.window_s) << ", "
+            << fits.size() << " class(es) by \"" << o.columns.class_by << "\"\n";
+  char line[512];
+  for (const fit::ClassFit& f : fits) {
+    const fit::ArrivalFit& a = f.arrivals;
+    const std::string arrivals =
+        a.profile_chosen
+            ? "nhpp " + std::to_string(a.period_hours) + " h profile (p = " +
+                  text::format_number(a.p_value) + ")"
+            : "poisson" + (a.bin_hours ? " (profile p = " + text::format_number(a.p_value) + ")"
+                                       : std::string());
+    const fit::RunTimeModel& m = f.run_time;
+    std::string work = m.empirical ? "empirical, " + std::to_string(m.values.size()) + " values"
+                                   : std::string(fit::family_name(m.family)) + " " +
+                                         fit::describe(m.family, m.params);
+    if (!m.empirical) {
+      const fit::CandidateFit& c = m.candidates[static_cast<std::size_t>(m.family)];
+      char ks[64];
+      std::snprintf(ks, sizeof ks, ", KS D %.4f (p %.3g)", c.ks_d, c.ks_p);
+      work += ks;
+    }
+    std::snprintf(line, sizeof line, "  %-20s %6zu jobs, %8.4g jobs/day, %s; run time %s\n",
+                  f.job_class->name.c_str(), f.job_class->submit_s.size(),
+                  a.mean_rate_per_s * 86400, arrivals.c_str(), work.c_str());
+    std::cout << line;
+  }
+  for (const auto& s : samples) std::cout << "wrote " << s.first << "\n";
+  std::cout << "wrote " << o.output << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+int fit_command(const std::vector<std::string>& args) {
+  try {
+    FitOptions options;
+    if (!parse(args, options)) return kExitOk;
+    return run(options);
+  } catch (const po::error& e) {
+    std::cerr << "gpucap fit: " << e.what() << "\n(see 'gpucap fit --help')\n";
+    return kExitUsage;
+  } catch (const InputFileError& e) {
+    std::cerr << "gpucap fit: error: " << e.what() << "\n";
+    return kExitIo;
+  } catch (const OutputError& e) {
+    std::cerr << "gpucap fit: error: " << e.what() << "\n";
+    return kExitIo;
+  } catch (const fit::TraceDataError& e) {
+    std::cerr << "gpucap fit: cannot fit the trace: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "gpucap fit: cannot fit the trace: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "gpucap fit: error: " << e.what() << "\n";
+    return kExitIo;
+  }
+}
+
+}  // namespace gpucap::cli

@@ -1,0 +1,64 @@
+// gpucap fitting: a job trace (the CSV layout of `process: trace`) read into job classes.
+//
+// Columns: submit time (s since t = 0, >= 0), GPUs (a whole number >= 1), run time (s, >= 0),
+// and optionally `censored` (0, or 1 when the job was still running at the log's end, its run
+// time then a lower bound). Other columns are ignored, or name the classes (`class_by`).
+// Jobs with a run time of 0 s count as arrivals but are left out of the run-time sample (a
+// continuous run-time family gives them no density); the count is kept. Every error names the
+// file, the line, the column and what is valid, as a TraceDataError.
+//
+//   JobTrace t = read_job_trace(text, "trace.csv", TraceColumns{});
+//   for (const JobClass& c : t.classes) fit_arrivals(c.submit_s, t.window_s);
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "gpucap/fit/run_time_sample.hpp"
+
+namespace gpucap::fit {
+
+/// The trace's content is not a usable trace (a bad cell, no rows, a negative run time).
+class TraceDataError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct TraceColumns {
+  std::string submit = "submit_s";
+  std::string duration = "duration_s";
+  std::string gpus = "gpus";
+  std::string censored = "censored";  ///< optional: used when the header has it
+  std::string class_by = "gpus";      ///< one class per distinct value of this column
+};
+
+struct JobClass {
+  std::string value;          ///< the class column's value, as written
+  std::string name;           ///< a workload name: "gpus-8", "queue-prod" (unique)
+  uint32_t gpus = 1;          ///< GPUs per job: the most common value in the class
+  bool mixed_gpus = false;    ///< jobs of the class ask for different GPU counts
+  std::vector<double> submit_s;      ///< every job's submit time, seconds
+  RunTimeSample run_times;           ///< jobs with run time > 0
+  std::size_t zero_duration_jobs = 0;
+};
+
+struct JobTrace {
+  std::string origin;
+  std::size_t rows = 0;
+  std::size_t censored_rows = 0;
+  std::size_t zero_duration_rows = 0;
+  bool has_censored_column = false;
+  /// Observation window, seconds: given, or the largest of every submit time and every
+  /// censored job's submit + run time (when the log ended).
+  double window_s = 0;
+  std::vector<JobClass> classes;  ///< by numeric value when every value is a number, else text
+};
+
+/// Reads `text` (a whole CSV file; `origin` names it in messages). `window_s` > 0 fixes the
+/// observation window (every submit time must lie inside it); 0 derives it from the data.
+JobTrace read_job_trace(const std::string& text, const std::string& origin,
+                        const TraceColumns& columns, double window_s = 0);
+
+}  // namespace gpucap::fit

@@ -1,0 +1,63 @@
+// gpucap fitting: choosing a run-time distribution for one job class.
+//
+// Every family of distribution_family.hpp is fit by maximum likelihood and scored by its AIC;
+// each gets KS (and, without censoring, AD) statistics. The choice (when not forced):
+//   1. the parametric family with the lowest AIC among those the scenario format can write
+//      (shapes 0.01..1000, lognormal sigma 0.001..10, durations 1 us..10000 years);
+//   2. replaced by the empirical distribution when the sample is large (>= 500 finished jobs)
+//      and even the best family fails KS at 1% (D above the 1% critical value of Kolmogorov's
+//      law, ≈ 1.628/√n for n finished jobs): so many jobs that every parametric shape is
+//      visibly wrong, and enough of them to be the distribution. AIC cannot compare the
+//      empirical distribution (it has as many parameters as jobs), hence this rule;
+//   3. fallbacks: no finished job (all censored): empirical over the lower bounds, which
+//      understates run times; one finished job, or all finished times equal: exponential with
+//      the censored MLE mean. Each says so in `reason` and `warnings`.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "gpucap/fit/maximum_likelihood.hpp"
+#include "gpucap/fit/run_time_sample.hpp"
+
+namespace gpucap::fit {
+
+/// Limits of the scenario format (docs/scenario-format.md, Distributions).
+constexpr double kMinDurationS = 1e-6, kMaxDurationS = 1e4 * 365.25 * 86400.0;
+
+/// Empty when `fit`'s parameters are within the scenario format's ranges; else why not, e.g.
+/// "shape 0.004 is below the format's 0.01".
+std::string unwritable_reason(Family family, const FamilyParams& params);
+
+struct CandidateFit {
+  FamilyFit fit;
+  std::string unwritable;    ///< non-empty: fitted, but the format cannot hold the parameters
+  double ks_d = 0;           ///< KS distance to the Kaplan-Meier estimate (probability)
+  double ks_p = 1;           ///< conservative p-value (see goodness_of_fit.hpp)
+  double ad = -1;            ///< A², or −1 when censored jobs make it undefined
+  double ad_p = -1;          ///< its p-value, or −1
+};
+
+enum class RunTimeChoice { automatic, exponential, lognormal, gamma, weibull, empirical };
+
+struct RunTimeModel {
+  std::size_t jobs = 0, finished = 0;
+  std::vector<CandidateFit> candidates;  ///< one per family, in kFamilies order
+  bool empirical = false;                ///< true: `values`; false: `family` and `params`
+  Family family = Family::exponential;
+  FamilyParams params;
+  std::vector<double> values;  ///< the empirical distribution's equally likely values, seconds
+  std::string reason;          ///< one line: why this model
+  std::vector<std::string> warnings;
+};
+
+/// Finished jobs needed before the empirical distribution may replace a parametric family.
+constexpr std::size_t kEmpiricalMinFinished = 500;
+
+/// Fits every family and chooses by the rule above; `choice` forces a family or the empirical
+/// distribution instead (a forced family that cannot be fit or written falls back by the rule,
+/// with a warning). `sample` must be non-empty.
+RunTimeModel choose_run_time_model(const RunTimeSample& sample,
+                                   RunTimeChoice choice = RunTimeChoice::automatic);
+
+}  // namespace gpucap::fit

@@ -1,0 +1,192 @@
+// gpucap fit (sim/cli/fit_command.cpp): the written workloads section validates and runs when
+// combined with a pools section; hostile traces and outputs give clear errors and exit codes
+// (2 for a trace that cannot be fitted or bad usage, 1 for I/O), never a crash.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "support/cli.hpp"
+#include "support/scratch_dir.hpp"
+
+using gpucap::testing_support::gpucap_cli;
+using gpucap::testing_support::read_all;
+
+namespace {
+
+const std::string kPools =
+    "name: fitted workloads\n"
+    "horizon: 14d\n"
+    "seed: 3\n"
+    "pools:\n"
+    "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 64}\n";
+
+class FitCommand : public gpucap::testing_support::ScratchDirTest {
+ protected:
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return path(name);
+  }
+  /// Fits `trace`, then validates and runs the section under kPools; expects all to pass.
+  void fit_validate_run(const std::string& trace, const std::string& options = "") {
+    const auto fit = gpucap_cli("fit " + trace + " -o " + path("w.yaml") + " " + options);
+    ASSERT_EQ(fit.exit_code, 0) << fit.output;
+    const std::string scenario = write("s.yaml", kPools + read_all(path("w.yaml")));
+    const auto validate = gpucap_cli("validate " + scenario);
+    ASSERT_EQ(validate.exit_code, 0) << validate.output << read_all(path("w.yaml"));
+    const auto run = gpucap_cli("run " + scenario + " -r 4 -q");
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+  }
+};
+
+const std::string kSample = std::string(GPUCAP_SOURCE_DIR) + "/data/sample_week_trace.csv";
+
+}  // namespace
+
+TEST_F(FitCommand, SampleTraceSectionValidatesAndRuns) {
+  fit_validate_run(kSample);
+  const std::string yaml = read_all(path("w.yaml"));
+  EXPECT_NE(yaml.find("workloads:\n"), std::string::npos);
+  EXPECT_NE(yaml.find("- name: \"gpus-8\""), std::string::npos);
+  EXPECT_NE(yaml.find("AIC"), std::string::npos);
+  EXPECT_NE(yaml.find("KS D"), std::string::npos);
+  EXPECT_NE(yaml.find("likelihood ratio vs a constant rate"), std::string::npos);
+  // The sample trace has a day-night cycle: a profile is written.
+  EXPECT_NE(yaml.find("process: nhpp"), std::string::npos);
+}
+
+TEST_F(FitCommand, WeeklyProfilePlacementAndEmpiricalFilesRun) {
+  fit_validate_run(kSample, "--window 7d --placement od --family empirical");
+  const std::string yaml = read_all(path("w.yaml"));
+  EXPECT_NE(yaml.find("placement: [\"od\"]"), std::string::npos);
+  EXPECT_NE(yaml.find("file: \"w.gpus-1.runtimes.csv\""), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(path("w.gpus-1.runtimes.csv")));
+  // Each family forced in turn also validates.
+  for (const char* family : {"exponential", "lognormal", "gamma", "weibull"}) {
+    SCOPED_TRACE(family);
+    fit_validate_run(kSample, std::string("--family ") + family);
+    EXPECT_NE(read_all(path("w.yaml")).find(std::string("dist: ") + family), std::string::npos);
+  }
+}
+
+TEST_F(FitCommand, CensoredTraceWithTextClassesRuns) {
+  // Two queues over two weeks; jobs running at the end (t = 14 d) are censored there.
+  std::mt19937_64 rng(5);
+  std::exponential_distribution<double> gap(1 / 1800.0);
+  std::lognormal_distribution<double> run(8.0, 1.0);
+  std::string csv = "submit_s,gpus,duration_s,censored,queue\n";
+  const double end = 14 * 86400.0;
+  int censored = 0;
+  for (double t = gap(rng); t < end; t += gap(rng)) {
+    const double d = run(rng);
+    const bool c = t + d > end;
+    censored += c;
+    csv += std::to_string(t) + "," + (t < end / 2 ? "1" : "4") + "," +
+           std::to_string(c ? end - t : d) + "," + (c ? "1" : "0") + "," +
+           (static_cast<int>(t) % 2 ? "prod" : "dev") + "\n";
+  }
+  ASSERT_GT(censored, 0);
+  fit_validate_run(write("trace.csv", csv), "--class-by queue");
+  const std::string yaml = read_all(path("w.yaml"));
+  EXPECT_NE(yaml.find("- name: \"queue-dev\""), std::string::npos);
+  EXPECT_NE(yaml.find("- name: \"queue-prod\""), std::string::npos);
+  EXPECT_NE(yaml.find("Kaplan-Meier"), std::string::npos);
+  EXPECT_NE(yaml.find("different GPU counts"), std::string::npos);
+}
+
+TEST_F(FitCommand, TinyClassesFallBackAndSaySo) {
+  // gpus 8 has one job; gpus 2 only censored jobs: both still give a runnable section.
+  std::string csv = "submit_s,gpus,duration_s,censored\n";
+  for (int i = 0; i < 50; ++i)
+    csv += std::to_string(i * 3000) + ",1," + std::to_string(100 + 37 * i) + ",0\n";
+  csv += "5000,8,7200,0\n6000,2,900,1\n7000,2,1200,1\n";
+  const std::string trace = write("trace.csv", csv);
+  const auto fit = gpucap_cli("fit " + trace + " -o " + path("w.yaml"));
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  EXPECT_NE(fit.output.find("warning: class gpus-8: fallback: exponential"), std::string::npos)
+      << fit.output;
+  EXPECT_NE(fit.output.find("warning: class gpus-2: fallback: no job finished"),
+            std::string::npos)
+      << fit.output;
+  fit_validate_run(trace);
+}
+
+TEST_F(FitCommand, OneJobAndZeroDurations) {
+  fit_validate_run(write("one.csv", "submit_s,gpus,duration_s\n100,2,3600\n"));
+  // One job at t = 0 spans no time: say so, and how to give the window.
+  auto r = gpucap_cli("fit " + write("zero.csv", "submit_s,gpus,duration_s\n0,2,3600\n") +
+                      " -o " + path("w.yaml"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--window"), std::string::npos) << r.output;
+  fit_validate_run(path("zero.csv"), "--window 1d");
+  // Run times of 0 s are arrivals but not run-time samples.
+  r = gpucap_cli("fit " + write("z.csv", "submit_s,gpus,duration_s\n0,1,0\n10,1,60\n20,1,90\n") +
+                 " -o " + path("w.yaml"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("1 job(s) with run time 0 s"), std::string::npos) << r.output;
+  fit_validate_run(write("allzero.csv", "submit_s,gpus,duration_s\n0,1,0\n10,1,0\n"));
+}
+
+TEST_F(FitCommand, HostileTracesGiveClearErrors) {
+  struct Case {
+    const char* name;
+    std::string text;
+    int exit_code;
+    std::string message;
+  };
+  const Case cases[] = {
+      {"empty.csv", "", 2, "empty.csv:1: the file is empty"},
+      {"header.csv", "submit_s,gpus,duration_s\n", 2, "no jobs"},
+      {"negative.csv", "submit_s,gpus,duration_s\n0,1,10\n5,1,-5\n", 2,
+       "negative.csv:3: column \"duration_s\" holds -5"},
+      {"nan.csv", "submit_s,gpus,duration_s\n0,1,nan\n", 2, "holds \"nan\", not a number"},
+      {"inf.csv", "submit_s,gpus,duration_s\ninf,1,10\n", 2, "holds \"inf\", not a number"},
+      {"text.csv", "submit_s,gpus,duration_s\n0,1,1h\n", 2, "holds \"1h\", not a number"},
+      {"huge.csv", "submit_s,gpus,duration_s\n0,1,1e300\n", 2, "10000 years"},
+      {"gpus.csv", "submit_s,gpus,duration_s\n0,1.5,10\n", 2, "whole number"},
+      {"censored.csv", "submit_s,gpus,duration_s,censored\n0,1,10,2\n", 2,
+       "column \"censored\" holds 2"},
+      {"ragged.csv", "submit_s,gpus,duration_s\n0,1\n", 2, "ragged.csv:2: 2 fields"},
+      {"columns.csv", "submit,gpus,duration_s\n0,1,10\n", 2, "no column \"submit_s\""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto r = gpucap_cli("fit " + write(c.name, c.text) + " -o " + path("w.yaml"));
+    EXPECT_EQ(r.exit_code, c.exit_code) << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(path("w.yaml")));
+  }
+}
+
+TEST_F(FitCommand, BadUsageAndOutputs) {
+  auto r = gpucap_cli("fit " + kSample + " -o " + dir_.string());
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("directory"), std::string::npos) << r.output;
+  r = gpucap_cli("fit " + path("missing.csv") + " -o " + path("w.yaml"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("No such file"), std::string::npos) << r.output;
+  r = gpucap_cli("fit " + dir_.string() + " -o " + path("w.yaml"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  r = gpucap_cli("fit " + kSample);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("-o WORKLOAD.yaml"), std::string::npos);
+  r = gpucap_cli("fit " + kSample + " -o " + path("w.yaml") + " --family normal");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--family must be"), std::string::npos);
+  r = gpucap_cli("fit " + kSample + " -o " + path("w.yaml") + " --alpha 2");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  r = gpucap_cli("fit " + kSample + " -o " + path("w.yaml") + " --window 1h");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("after the end of the window"), std::string::npos) << r.output;
+  // The trace itself is never an output.
+  const std::string trace = write("t.csv", read_all(kSample));
+  r = gpucap_cli("fit " + trace + " -o " + trace);
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(read_all(trace), read_all(kSample));
+  r = gpucap_cli("fit --help");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.output.find("--class-by"), std::string::npos);
+}
