@@ -77,6 +77,7 @@ double network_rtt_s(const Scenario& s, const ServiceSpec& svc, const PoolSpec& 
 ModelStorage compile(const Scenario& s) {
   ModelStorage out;
   uint32_t total_quota = 0;
+  uint32_t trace_layers = 0;  // trace layers of all classes so far
   for (const PoolSpec& p : s.pools) {
     CompiledPool c;
     c.price_usd_per_gpu_s = p.price_usd_per_gpu_hour / 3600.0;
@@ -152,6 +153,23 @@ ModelStorage compile(const Scenario& s) {
       out.trace_submit_s_.push_back(row.submit_s);
       out.trace_gpus_.push_back(row.gpus);
       out.trace_work_s_.push_back(row.work_s);
+    }
+    if (w.arrivals.kind == ArrivalKind::trace) {
+      // scale_rate f: ceil(f) layers, all but the last complete, the last thinned to the rest.
+      const double f = w.arrivals.scale_rate;
+      const double layers = std::ceil(f);
+      c.arrivals.layer_offset = trace_layers;
+      c.arrivals.layer_count = static_cast<uint32_t>(layers);
+      c.arrivals.last_layer_keep = f - (layers - 1);
+      trace_layers += c.arrivals.layer_count;
+      c.arrivals.trace_start_s = w.arrivals.trace_start_s;
+      c.arrivals.resample = w.arrivals.resample;
+      c.arrivals.block_s = w.arrivals.resample_block_s;
+      c.arrivals.phase_s = w.arrivals.resample_phase_s;
+      c.arrivals.period_s = w.arrivals.resample_period_s;
+      if (w.arrivals.resample != TraceResample::none)
+        c.arrivals.phases =
+            static_cast<uint32_t>(std::llround(w.arrivals.resample_period_s / w.arrivals.resample_phase_s));
     }
     // Placement keeps only the pools whose GPU memory holds the job (validation ensures one).
     c.placement_offset = static_cast<uint32_t>(out.placement_.size());
@@ -249,6 +267,7 @@ ModelStorage compile(const Scenario& s) {
   out.model_.backfill = s.policy.backfill;
   out.model_.queue_capacity = s.policy.queue_capacity;
   out.model_.total_quota_gpus = total_quota;
+  out.model_.trace_layer_count = trace_layers;
   out.bind();
   return out;
 }

@@ -655,6 +655,66 @@ double read_rate_per_s(const Context& ctx, const YAML::Node& node, const std::st
   return rate;
 }
 
+/// How a trace is replayed: `start`, `scale_rate` and `resample` (a block bootstrap). `a.trace`
+/// holds the rows, sorted.
+void read_trace_replay(const Context& ctx, const YAML::Node& node, const std::string& path,
+                       ArrivalSpec& a) {
+  const double last_submit_s = a.trace.back().submit_s;
+  if (node["start"]) {
+    const std::string spath = join_path(path, "start");
+    a.trace_start_s = read_key_duration(ctx, node["start"], spath);
+    if (a.trace_start_s > last_submit_s)
+      ctx.fail(node["start"], spath,
+               "is after the trace's last submit time (" + text::format_number(last_submit_s) +
+                   " s): no job would be replayed");
+  }
+  if (node["scale_rate"])
+    a.scale_rate = read_key_number(ctx, node["scale_rate"], join_path(path, "scale_rate"));
+  if (!node["resample"]) {
+    if (a.scale_rate > 1)
+      ctx.fail(node["scale_rate"], join_path(path, "scale_rate"),
+               "above 1 superposes independent resamples of the trace; add resample: {block: "
+               "1d} (replaying the same trace twice would submit every job twice at once)");
+    return;
+  }
+  const std::string rpath = join_path(path, "resample");
+  const YAML::Node r = node["resample"];
+  if (!r.IsMap())
+    ctx.fail(r, rpath, "must be a mapping with 'block' (e.g. {block: 1d}); got " + describe(r));
+  expect_map(ctx, r, rpath, scenario_child_keys("workloads[].arrivals.resample"));
+  if (node["start"])
+    ctx.fail(node["start"], join_path(path, "start"),
+             "cannot be combined with resample: the bootstrap draws where each block starts");
+  a.resample_block_s = read_key_duration(
+      ctx, require(ctx, r, rpath, "block", "the block length, e.g. 1d"), join_path(rpath, "block"));
+  a.resample = TraceResample::moving;
+  if (r["method"])
+    a.resample = read_choice<TraceResample>(ctx, r["method"], join_path(rpath, "method"),
+                                            {{"moving", TraceResample::moving},
+                                             {"stationary", TraceResample::stationary}});
+  a.resample_phase_s = 86400;
+  if (r["phase"]) a.resample_phase_s = read_key_duration(ctx, r["phase"], join_path(rpath, "phase"));
+  const double phase = a.resample_phase_s;
+  if (r["period"]) {
+    const std::string ppath = join_path(rpath, "period");
+    a.resample_period_s = read_key_duration(ctx, r["period"], ppath);
+    const double phases = a.resample_period_s / phase;
+    if (std::fabs(phases - std::round(phases)) > 1e-9 * phases || std::round(phases) < 1)
+      ctx.fail(r["period"], ppath,
+               "must be a whole multiple of phase (" + text::format_number(phase) + " s), got " +
+                   text::format_number(a.resample_period_s) + " s");
+    a.resample_period_s = std::round(phases) * phase;
+    if (!(a.resample_period_s > last_submit_s))
+      ctx.fail(r["period"], ppath,
+               "must be after the trace's last submit time (" + text::format_number(last_submit_s) +
+                   " s), got " + text::format_number(a.resample_period_s) + " s");
+  } else {
+    a.resample_period_s = (std::floor(last_submit_s / phase) + 1) * phase;
+  }
+  if (a.resample_period_s / phase > 4294967295.0)
+    ctx.fail(r, rpath, "period / phase must be at most 2^32 - 1 phases; use a longer phase");
+}
+
 /// Arrivals of jobs, or (requests = true) of inference requests, whose traces have no GPU column:
 /// their duration column is each request's service time.
 ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
@@ -734,6 +794,7 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     if (a.trace.empty()) ctx.fail(file_node, fpath, "the trace has no rows");
     std::stable_sort(a.trace.begin(), a.trace.end(),
                      [](const TraceRow& x, const TraceRow& y) { return x.submit_s < y.submit_s; });
+    read_trace_replay(ctx, node, path, a);
   }
   return a;
 }
@@ -1642,6 +1703,15 @@ void check_event_budget(const Context& ctx, const YAML::Node& root, const Scenar
         for (double m : a.profile) multiplier += m / static_cast<double>(a.profile.size());
       }
       expected = a.rate_per_s * multiplier * horizon;
+    } else if (a.resample != TraceResample::none) {
+      // The trace's rows per period, over the horizon, in ceil(scale_rate) layers, and a block
+      // drawn per block length (not events, but work of the same kind).
+      const double layers = std::ceil(a.scale_rate);
+      expected = layers * static_cast<double>(a.trace.size()) * (horizon / a.resample_period_s + 1);
+      const std::string rpath = "workloads[" + std::to_string(i) + "].arrivals.resample";
+      sources.push_back({layers * per(a.resample_block_s),
+                         workloads[i]["arrivals"]["resample"]["block"], rpath + ".block",
+                         "one block per block length over the horizon, per layer"});
     }
     sources.push_back({expected, workloads[i]["arrivals"],
                        "workloads[" + std::to_string(i) + "].arrivals", "rate x horizon"});

@@ -84,6 +84,8 @@ struct CompiledPool {
 };
 
 enum class ArrivalKind : uint8_t { poisson, profile, trace };
+/// How a trace is replayed: as it is, or by a block bootstrap (engine/trace_replay.hpp).
+enum class TraceResample : uint8_t { none, moving, stationary };
 
 /// Arrivals of a job class.
 ///  poisson: rate_per_s.
@@ -95,6 +97,17 @@ struct CompiledArrivals {
   double profile_bin_s = 3600;
   uint32_t profile_offset = 0, profile_count = 0;  ///< in CompiledModel::table
   uint32_t trace_offset = 0, trace_count = 0;      ///< in CompiledModel::trace_*
+  // Trace replay: layers [layer_offset, layer_offset + layer_count) of the arena's trace layers,
+  // each a stream of the trace's jobs; every layer keeps all its jobs but the last, which keeps
+  // each with probability last_layer_keep (thinning; scale_rate = layers - 1 + that).
+  uint32_t layer_offset = 0, layer_count = 0;
+  double last_layer_keep = 1;
+  double trace_start_s = 0;  ///< trace time at t = 0 (resample none)
+  TraceResample resample = TraceResample::none;
+  double block_s = 0;        ///< block length (moving) or its mean (stationary), s
+  double phase_s = 0;        ///< a block from target time t starts at t mod phase + k phase
+  double period_s = 0;       ///< the trace as a loop: phases * phase_s
+  uint32_t phases = 0;       ///< period_s / phase_s, a whole number >= 1
 };
 
 /// A job class: jobs that share GPUs per job, size distribution, priority and placement.
@@ -157,6 +170,7 @@ struct CompiledModel {
   const double* trace_submit_s = nullptr;
   const uint32_t* trace_gpus = nullptr;
   const double* trace_work_s = nullptr;
+  uint32_t trace_layer_count = 0;  ///< trace layers of all classes (arena: one TraceLayer each)
   /// Data each run of class c fetches when launched in pool p, [c * pool_count + p]: the time it
   /// takes (latency + size / bandwidth, s; 0 in the data's own region) and its egress (USD).
   const double* transfer_s = nullptr;

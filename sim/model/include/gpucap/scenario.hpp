@@ -105,6 +105,14 @@ struct ArrivalSpec {
   double profile_bin_s = 3600;
   std::vector<TraceRow> trace;  ///< sorted by submit time
   std::string trace_file;
+  // Trace replay (see CompiledArrivals): where it starts, thinning or superposition, and a
+  // block bootstrap.
+  double trace_start_s = 0;  ///< trace time at t = 0 (without resampling)
+  double scale_rate = 1;     ///< multiplier of the arrival rate, in (0, 16]
+  TraceResample resample = TraceResample::none;
+  double resample_block_s = 0;   ///< block length, or its mean (stationary)
+  double resample_phase_s = 0;   ///< blocks keep the time modulo this
+  double resample_period_s = 0;  ///< the trace's length as a loop, a multiple of phase
 };
 
 enum class WorkloadKind : uint8_t { training, batch, inference };

@@ -11,6 +11,7 @@
 #include "gpucap/engine/pool_capacity.hpp"
 #include "gpucap/engine/price_process.hpp"
 #include "gpucap/engine/service_fleet.hpp"
+#include "gpucap/engine/trace_replay.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/quantile_recorder.hpp"
 #include "gpucap/philox.hpp"
@@ -19,11 +20,11 @@ namespace gpucap::engine {
 
 /// Per job class: the next unit-exponential gap and the next job's work, drawn one job ahead so
 /// that their logarithms are computed off the critical path (the draws, and so the results, are
-/// the same as drawing them on demand), and the next row of a trace.
+/// the same as drawing them on demand), and which trace layer holds the next job of a trace.
 struct ClassState {
   double next_unit_gap;  ///< Exp(1) variate for the next inter-arrival time
   double next_work_s;    ///< reference-GPU seconds of the next job
-  uint32_t trace_cursor;
+  uint32_t trace_layer;  ///< a trace class: the layer whose job is the pending arrival
   uint32_t unused_;
 };
 
@@ -59,7 +60,7 @@ GPUCAP_HD inline StreamKind pool_stream_kind(uint32_t k) {
 struct ArenaLayout {
   size_t calendar, arrival_slots, slots, free_slots, queue, streams, class_state, free_gpus,
       availability, prices, price_marks, wait_quantiles, completion_quantiles, service_state, replicas,
-      waiting_requests, latency_quantiles, total_bytes;
+      waiting_requests, latency_quantiles, trace_layers, total_bytes;
   uint32_t calendar_capacity, arrival_slot_count, slot_capacity, stream_count;
 
   GPUCAP_HD static size_t align8(size_t n) { return (n + 7) & ~static_cast<size_t>(7); }
@@ -98,6 +99,7 @@ struct ArenaLayout {
     a.replicas = part(sizeof(ReplicaSlot) * m.replica_count);
     a.waiting_requests = part(sizeof(WaitingRequest) * m.request_queue_capacity);
     a.latency_quantiles = part(m.service_count > 0 ? sizeof(QuantileRecorder) : 0);
+    a.trace_layers = part(sizeof(TraceLayer) * m.trace_layer_count);
     a.total_bytes = at;
     return a;
   }

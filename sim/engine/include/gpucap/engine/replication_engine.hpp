@@ -25,6 +25,7 @@
 #include "gpucap/engine/pool_capacity.hpp"
 #include "gpucap/engine/run_arithmetic.hpp"
 #include "gpucap/engine/service_fleet.hpp"
+#include "gpucap/engine/trace_replay.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/philox.hpp"
@@ -50,6 +51,7 @@ class ReplicationEngine {
     queue_.bind(model, reinterpret_cast<QueuedJob*>(base + a.queue));
     streams_ = reinterpret_cast<RandomStream*>(base + a.streams);
     class_state_ = reinterpret_cast<ClassState*>(base + a.class_state);
+    trace_layers_ = reinterpret_cast<TraceLayer*>(base + a.trace_layers);
     capacity_.bind(model, reinterpret_cast<int32_t*>(base + a.free_gpus),
                    reinterpret_cast<AvailabilityState*>(base + a.availability));
 
@@ -58,11 +60,14 @@ class ReplicationEngine {
       streams_[2 * c + 1] =
           RandomStream::make(seed, replication, stream_id(StreamKind::job_size, c));
       ClassState& cs = class_state_[c];
-      cs.trace_cursor = 0;
+      cs.trace_layer = 0;
       cs.unused_ = 0;
-      if (m_.classes[c].arrivals.kind != ArrivalKind::trace) {
+      const CompiledArrivals& arr = m_.classes[c].arrivals;
+      if (arr.kind != ArrivalKind::trace) {
         cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
         cs.next_work_s = sample(m_.classes[c].work_s, streams_[2 * c + 1], m_.table);
+      } else {
+        TraceReplay::start(m_, arr, trace_layers_ + arr.layer_offset, streams_[2 * c]);
       }
     }
     for (uint32_t p = 0; p < m_.pool_count; ++p)
@@ -209,10 +214,11 @@ class ReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE double next_arrival_time(uint32_t c, double t) {
     const CompiledArrivals& arr = m_.classes[c].arrivals;
     ClassState& cs = class_state_[c];
-    if (arr.kind == ArrivalKind::trace)
-      return cs.trace_cursor < arr.trace_count
-                 ? m_.trace_submit_s[arr.trace_offset + cs.trace_cursor]
-                 : kNever;
+    if (arr.kind == ArrivalKind::trace) {
+      const TraceLayer* layers = trace_layers_ + arr.layer_offset;
+      cs.trace_layer = arr.layer_count == 1 ? 0 : TraceReplay::earliest(layers, arr.layer_count);
+      return layers[cs.trace_layer].next_s;
+    }
     const double unit_gap = cs.next_unit_gap;
     cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
     switch (arr.kind) {
@@ -256,9 +262,13 @@ class ReplicationEngine {
     uint32_t gpus = cls.gpus;
     double work_s;
     if (cls.arrivals.kind == ArrivalKind::trace) {
-      const uint32_t row = cls.arrivals.trace_offset + class_state_[c].trace_cursor++;
+      const uint32_t l = class_state_[c].trace_layer;
+      TraceLayer& layer = trace_layers_[cls.arrivals.layer_offset + l];
+      const uint32_t row = cls.arrivals.trace_offset + layer.next_row;
       gpus = m_.trace_gpus[row];
       work_s = m_.trace_work_s[row];
+      TraceReplay::advance(m_, cls.arrivals, layer, l + 1 == cls.arrivals.layer_count,
+                           streams_[2 * c]);
     } else {
       work_s = class_state_[c].next_work_s;
       class_state_[c].next_work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);
@@ -529,6 +539,7 @@ class ReplicationEngine {
   ServiceFleet fleet_;
   RandomStream* streams_;
   ClassState* class_state_;
+  TraceLayer* trace_layers_;  ///< CompiledModel::trace_layer_count, by class (layer_offset)
   double now_ = 0;
   bool retry_pending_ = false;
 };

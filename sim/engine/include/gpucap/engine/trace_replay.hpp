@@ -1,0 +1,121 @@
+// gpucap engine: the replay of an arrival trace: as logged, from a later start, thinned, or
+// resampled by a block bootstrap and superposed (scale_rate above 1).
+//
+// A class's trace is replayed by one or more layers (CompiledArrivals::layer_count). A layer
+// walks the trace's rows (sorted by submit time) and maps each to a target time of the
+// replication:
+//  - resample none: target = submit - trace_start_s; one pass, rows before the start skipped.
+//  - moving / stationary (a circular block bootstrap): target time is cut into blocks, of length
+//    block_s (moving) or drawn from an exponential distribution of mean block_s (stationary,
+//    Politis and Romano 1994). A block [b, b + L) replays the trace from source time
+//    s = (b mod phase_s) + k phase_s, k uniform in {0, ..., phases - 1}: the same time of day
+//    (phase 1 d) or of the week (7 d) as the target. The trace is a loop of period_s: a block
+//    that runs past its end continues from its start.
+// A layer other than the last keeps every job; the last keeps each with last_layer_keep. All
+// draws come from the class's arrival stream (unused otherwise by a trace class), in event
+// order, so a replication is reproducible; a trace replayed as logged draws nothing.
+#pragma once
+#include <cstdint>
+
+#include "gpucap/compiled_model.hpp"
+#include "gpucap/distribution.hpp"
+#include "gpucap/philox.hpp"
+#include "gpucap/portable.hpp"
+
+namespace gpucap::engine {
+
+/// One layer's position in its trace. 32 bytes.
+struct TraceLayer {
+  double offset_s;     ///< source time - target time in the current block (before wraps)
+  double block_end_s;  ///< target time where the current block ends (+inf: no resampling)
+  double next_s;       ///< target time of the layer's next job; +inf: none before the horizon
+  uint32_t next_row;   ///< that job's row, from the class's trace_offset
+  uint32_t cursor;     ///< the next row to look at
+};
+
+struct TraceReplay {
+  static constexpr double kNever = __builtin_huge_val();
+
+  /// Places each layer of class arrivals `a` before its first job and finds that job.
+  GPUCAP_HD static void start(const CompiledModel& m, const CompiledArrivals& a, TraceLayer* layers,
+                              RandomStream& rng) {
+    for (uint32_t l = 0; l < a.layer_count; ++l) {
+      TraceLayer& layer = layers[l];
+      layer.next_s = kNever;
+      layer.next_row = 0;
+      if (a.resample == TraceResample::none) {
+        layer.offset_s = a.trace_start_s;
+        layer.block_end_s = kNever;
+        layer.cursor = first_row_at(m, a, a.trace_start_s);
+      } else {
+        layer.offset_s = 0;
+        layer.block_end_s = 0;  // a block starts at t = 0
+        layer.cursor = 0;
+      }
+      advance(m, a, layer, l + 1 == a.layer_count, rng);
+    }
+  }
+
+  /// Moves `layer` to its next kept job (next_s, next_row), or next_s = +inf when it has none
+  /// at or before the horizon.
+  GPUCAP_HD static void advance(const CompiledModel& m, const CompiledArrivals& a,
+                                TraceLayer& layer, bool thinned, RandomStream& rng) {
+    const double* submit = m.trace_submit_s + a.trace_offset;
+    const bool keep_all = !thinned || a.last_layer_keep >= 1.0;
+    for (;;) {
+      if (layer.cursor == a.trace_count) {
+        if (a.resample == TraceResample::none) break;  // the trace is over
+        layer.cursor = 0;  // the loop continues from its start, one period later
+        layer.offset_s -= a.period_s;
+      }
+      const double t = submit[layer.cursor] - layer.offset_s;
+      if (t >= layer.block_end_s) {  // resampling: the block is over, draw the next one
+        const double begin = layer.block_end_s;
+        if (begin > m.horizon_s) break;
+        const double length = a.resample == TraceResample::moving
+                                  ? a.block_s
+                                  : a.block_s * sample_standard_exponential(rng);
+        const uint32_t k =
+            static_cast<uint32_t>((static_cast<uint64_t>(rng.next_u32()) * a.phases) >> 32);
+        const double source = __builtin_fmod(begin, a.phase_s) + k * a.phase_s;
+        layer.offset_s = source - begin;
+        layer.block_end_s = begin + (length > 0 ? length : 0);
+        layer.cursor = first_row_at(m, a, source);
+        continue;
+      }
+      if (t > m.horizon_s) break;
+      const uint32_t row = layer.cursor++;
+      if (!keep_all && !(rng.next_uniform() < a.last_layer_keep)) continue;
+      layer.next_s = t;
+      layer.next_row = row;
+      return;
+    }
+    layer.next_s = kNever;
+  }
+
+  /// The layer whose next job comes first (the lowest index among equal times).
+  GPUCAP_HD static uint32_t earliest(const TraceLayer* layers, uint32_t count) {
+    uint32_t best = 0;
+    for (uint32_t l = 1; l < count; ++l)
+      if (layers[l].next_s < layers[best].next_s) best = l;
+    return best;
+  }
+
+ private:
+  /// The first row submitted at or after source time `s` (trace_count when none): binary search.
+  GPUCAP_HD static uint32_t first_row_at(const CompiledModel& m, const CompiledArrivals& a,
+                                         double s) {
+    const double* submit = m.trace_submit_s + a.trace_offset;
+    uint32_t lo = 0, hi = a.trace_count;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (submit[mid] < s)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    return lo;
+  }
+};
+
+}  // namespace gpucap::engine
