@@ -65,13 +65,9 @@ void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWrit
       report.drop("zero GPUs", n);
       continue;
     }
-    if (milli < 1000) {
-      if (options.fractional_gpus == FractionalGpus::drop) {
-        report.drop("a fraction of a GPU (gpu_milli < 1000; --fractional-gpus drop)", n);
-        continue;
-      }
-      report.note("pods on a fraction of a GPU counted as whole GPUs (--fractional-gpus whole)",
-                  n);
+    if (milli < 1000 && options.fractional_gpus == FractionalGpus::drop) {
+      report.drop("a fraction of a GPU (gpu_milli < 1000; --fractional-gpus drop)", n);
+      continue;
     }
     const std::string_view phase = c_phase >= 0 ? f[c_phase] : std::string_view();
     const JobState state = classify_state(phase);
@@ -103,6 +99,9 @@ void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWrit
       report.drop(kNoEnd, n);
       continue;
     }
+    if (milli < 1000)
+      report.note("pods on a fraction of a GPU counted as whole GPUs (--fractional-gpus whole)",
+                  n);
     append_extra(job.extra, c_milli >= 0 ? f[c_milli] : std::string_view("1000"), n, report);
     append_extra(job.extra, c_spec >= 0 ? f[c_spec] : std::string_view(), n, report);
     append_extra(job.extra, c_qos >= 0 ? f[c_qos] : std::string_view(), n, report);

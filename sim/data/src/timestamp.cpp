@@ -61,10 +61,14 @@ bool parse_offset(std::string_view s, int& minutes) {
     minutes = 0;
     return true;
   }
-  if (s.size() < 3 || (s[0] != '+' && s[0] != '-')) return false;
+  if (s.size() < 2 || (s[0] != '+' && s[0] != '-')) return false;
   std::size_t i = 1;
   int hours = 0, mins = 0;
-  if (!digits(s, i, 2, hours)) return false;
+  // One or two digits of hours (+2, +02), then optionally minutes (+0200, +02:00).
+  if (!digits(s, i, 2, hours)) {
+    i = 1;
+    if (!digits(s, i, 1, hours) || i != s.size()) return false;
+  }
   if (i < s.size() && s[i] == ':') ++i;
   if (i < s.size() && !digits(s, i, 2, mins)) return false;
   if (i != s.size() || hours > 18 || mins > 59) return false;
