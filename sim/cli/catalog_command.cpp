@@ -7,7 +7,8 @@
 #include <algorithm>
 #include <boost/program_options.hpp>
 #include <iostream>
-#include <limits.h>
+#include <climits>
+#include <cstdlib>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,7 +58,10 @@ std::string default_catalog() {
     candidates.push_back(dir + "/../share/gpucap/gpu_prices.csv");
   }
   for (const std::string& c : candidates)
-    if (regular_file(c)) return c;
+    if (regular_file(c)) {
+      char resolved[PATH_MAX];
+      return ::realpath(c.c_str(), resolved) != nullptr ? std::string(resolved) : c;
+    }
   throw po::error("no --catalog given and the project's data/gpu_prices.csv was not found (looked "
                   "in " + text::join(candidates, ", ") + "); give --catalog FILE");
 }
