@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "commands.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/input_file.hpp"
@@ -59,6 +60,9 @@ const char* kUsage =
     "  explain KEY_PATH        type, unit, range, default and meaning of a scenario key\n"
     "                          (e.g. pools.quota, workloads.checkpoint.interval)\n"
     "  schema                  print the JSON Schema (draft 2020-12) of scenario files\n"
+    "  import --format F LOG   turn a job log (slurm, kubernetes, philly, helios, csv) into a\n"
+    "                          trace CSV for `process: trace` (-o trace.csv)\n"
+    "  catalog import|list     import a SkyPilot price catalog; list rows by USD/GPU-h\n"
     "  info                    version, build options and backends\n"
     "\n"
     "'gpucap <command> --help' describes a command's options.\n";
@@ -658,6 +662,8 @@ int main(int argc, char** argv) {
     if (command == "info") return cmd_info();
     if (command == "explain") return cmd_explain(args);
     if (command == "schema") return cmd_schema(args);
+    if (command == "import") return gpucap::cli::import_command(args);
+    if (command == "catalog") return gpucap::cli::catalog_command(args);
     std::cerr << "gpucap: unknown command '" << command << "'\n\n" << kUsage;
     return kExitUsage;
   } catch (const Interrupted& stop) {

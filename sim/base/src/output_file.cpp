@@ -30,6 +30,14 @@ class Fd {
   explicit Fd(int fd = -1) : fd_(fd) {}
   Fd(const Fd&) = delete;
   Fd& operator=(const Fd&) = delete;
+  Fd& operator=(Fd&& o) noexcept {
+    if (this != &o) {
+      close();
+      fd_ = o.fd_;
+      o.fd_ = -1;
+    }
+    return *this;
+  }
   ~Fd() {
     if (fd_ >= 0) ::close(fd_);
   }
@@ -212,43 +220,89 @@ void check_output_path(const std::string& path, const OutputOptions& options) {
 
 OutputReport write_output_atomically(const std::string& path, const void* data, std::size_t size,
                                      const OutputOptions& options) {
-  const Target t = split_target(path);
-  Fd folder(open_folder(t));
-  check_target(t, folder.get(), options);
+  AtomicOutputFile file(path, options);
+  file.write(data, size);
+  return file.commit();
+}
+
+struct AtomicOutputFile::State {
+  Target target;
+  Fd folder;
+  Fd file;
+  std::string temporary;  ///< the temporary file's name inside the folder
+  OutputOptions options;
   OutputReport report;
-  report.removed_stale = remove_stale(t, folder.get());
+  bool open = false;  ///< the temporary file exists and is ours to remove
+};
+
+AtomicOutputFile::AtomicOutputFile(const std::string& path, const OutputOptions& options)
+    : state_(new State) {
+  State& s = *state_;
+  s.target = split_target(path);
+  s.options = options;
+  s.folder = Fd(open_folder(s.target));
+  check_target(s.target, s.folder.get(), options);
+  s.report.removed_stale = remove_stale(s.target, s.folder.get());
 
   // The temporary file: an unpredictable name, created exclusively, never through a link.
-  std::string temporary;
   int fd = -1;
   for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
-    temporary = detail::temporary_name(t.name);
-    fd = detail::create_exclusive(folder.get(), temporary);
+    s.temporary = detail::temporary_name(s.target.name);
+    fd = detail::create_exclusive(s.folder.get(), s.temporary);
     if (fd < 0 && errno != EEXIST)
-      fail(path,
-           "cannot create a temporary file in " + quoted(t.folder) + ": " + std::strerror(errno));
+      fail(path, "cannot create a temporary file in " + quoted(s.target.folder) + ": " +
+                     std::strerror(errno));
   }
   if (fd < 0) fail(path, "cannot create a temporary file: 16 random names were all taken");
-  Fd file(fd);
-  const std::string temporary_path = t.folder == "." ? temporary : t.folder + "/" + temporary;
-  interrupt::set_temporary_file(temporary_path.c_str());
+  s.file = Fd(fd);
+  s.open = true;
+  temporary_path_ =
+      s.target.folder == "." ? s.temporary : s.target.folder + "/" + s.temporary;
+  interrupt::set_temporary_file(temporary_path_.c_str());
+}
+
+AtomicOutputFile::~AtomicOutputFile() { abandon(); }
+
+void AtomicOutputFile::abandon() noexcept {
+  if (!state_ || !state_->open) return;
+  interrupt::set_temporary_file(nullptr);
+  state_->file.close();
+  ::unlinkat(state_->folder.get(), state_->temporary.c_str(), 0);
+  state_->open = false;
+}
+
+void AtomicOutputFile::write(const void* data, std::size_t size) {
+  State& s = *state_;
+  if (!s.open) fail(s.target.path, "the output was already finished");
   try {
-    write_all(file.get(), static_cast<const char*>(data), size, path);
-    if (::fsync(file.get()) != 0)
-      fail(path, std::string("syncing the temporary file failed: ") + std::strerror(errno));
-    if (file.close() != 0)
-      fail(path, std::string("closing the temporary file failed: ") + std::strerror(errno));
-    check_target(t, folder.get(), options);  // again: it may have changed while we wrote
-    if (::renameat(folder.get(), temporary.c_str(), folder.get(), t.name.c_str()) != 0)
-      fail(path, std::string("renaming the temporary file to it failed: ") + std::strerror(errno));
+    write_all(s.file.get(), static_cast<const char*>(data), size, s.target.path);
   } catch (...) {
-    interrupt::set_temporary_file(nullptr);
-    ::unlinkat(folder.get(), temporary.c_str(), 0);
+    abandon();
     throw;
   }
+}
+
+OutputReport AtomicOutputFile::commit() {
+  State& s = *state_;
+  const std::string& path = s.target.path;
+  if (!s.open) fail(path, "the output was already finished");
+  try {
+    if (::fsync(s.file.get()) != 0)
+      fail(path, std::string("syncing the temporary file failed: ") + std::strerror(errno));
+    if (s.file.close() != 0)
+      fail(path, std::string("closing the temporary file failed: ") + std::strerror(errno));
+    check_target(s.target, s.folder.get(), s.options);  // again: it may have changed meanwhile
+    if (::renameat(s.folder.get(), s.temporary.c_str(), s.folder.get(), s.target.name.c_str()) !=
+        0)
+      fail(path, std::string("renaming the temporary file to it failed: ") + std::strerror(errno));
+  } catch (...) {
+    abandon();
+    throw;
+  }
+  s.open = false;
   interrupt::set_temporary_file(nullptr);
-  ::fsync(folder.get());  // best effort: the rename is already visible
-  return report;
+  ::fsync(s.folder.get());  // best effort: the rename is already visible
+  return s.report;
 }
 
 }  // namespace gpucap

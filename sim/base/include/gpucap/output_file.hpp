@@ -16,6 +16,7 @@
 // removed by the next write to the same target (it carries its writer's process id).
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,6 +52,36 @@ struct OutputReport {
 /// Writes `size` bytes at `data` to `path` atomically (steps 1-3 above). Throws OutputError.
 OutputReport write_output_atomically(const std::string& path, const void* data, std::size_t size,
                                      const OutputOptions& options);
+
+/// An output written piece by piece (for outputs larger than memory, e.g. an imported trace of
+/// tens of millions of rows), with the same guarantees as write_output_atomically, which is
+/// built on it: the constructor checks the target and creates the temporary file (rules 1-2),
+/// write() appends to it, commit() fsyncs and renames it over the target (rule 3). Until
+/// commit() the target is untouched; an exception, abandon() or the destructor removes the
+/// temporary file. Not copyable. Throws OutputError.
+///
+///   gpucap::AtomicOutputFile out("trace.csv", options);
+///   out.write(chunk.data(), chunk.size());   // as often as needed
+///   out.commit();
+class AtomicOutputFile {
+ public:
+  AtomicOutputFile(const std::string& path, const OutputOptions& options);
+  AtomicOutputFile(const AtomicOutputFile&) = delete;
+  AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
+  ~AtomicOutputFile();
+
+  /// Appends `size` bytes at `data` to the temporary file.
+  void write(const void* data, std::size_t size);
+  /// Publishes the file under its name; the object is finished afterwards.
+  OutputReport commit();
+  /// Removes the temporary file and leaves the target as it was (idempotent).
+  void abandon() noexcept;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+  std::string temporary_path_;  ///< kept alive for the interrupt handler, which reads it
+};
 
 /// The prefix of every temporary file name gpucap uses for `path`'s base name `base`:
 /// ".<base>.gpucap-"; the full name is ".<base>.gpucap-<pid>-<random>.tmp".

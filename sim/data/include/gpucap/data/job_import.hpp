@@ -1,0 +1,64 @@
+// gpucap data: importing job logs (Slurm accounting, Kubernetes pod lists, the Philly and
+// Helios/Acme traces, any CSV) into gpucap's trace CSV (see trace_writer.hpp for the layout
+// and docs/importing.md for each format's columns, with examples).
+//
+// Streaming: the input is read once, line by line (JSON objects one at a time for philly), and
+// the output is written as it goes, so memory is bounded by the reorder window, not by the log.
+//
+//   gpucap::data::ImportOptions options;
+//   options.zone = gpucap::data::parse_time_zone("+02:00");
+//   gpucap::data::ImportReport report = gpucap::data::import_job_log(
+//       gpucap::data::JobLogFormat::slurm, "sacct.txt", options,
+//       [&](std::string_view bytes) { out.write(bytes.data(), bytes.size()); });
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gpucap/data/import_report.hpp"
+#include "gpucap/data/line_reader.hpp"
+#include "gpucap/data/timestamp.hpp"
+#include "gpucap/data/trace_writer.hpp"
+
+namespace gpucap::data {
+
+enum class JobLogFormat { slurm, kubernetes, philly, helios, csv };
+
+/// The formats' names, in the order of JobLogFormat: "slurm", "kubernetes", "philly", "helios",
+/// "csv".
+const std::vector<std::string>& job_log_format_names();
+/// The format called `name`; throws std::invalid_argument listing the valid names.
+JobLogFormat parse_job_log_format(const std::string& name);
+
+/// How a Kubernetes pod that asks for part of a GPU (gpu_milli < 1000) is counted.
+enum class FractionalGpus {
+  whole,  ///< as a whole GPU each (num_gpu GPUs): the GPU cannot serve another job in gpucap
+  drop,   ///< dropped with the reason "a fraction of a GPU"
+};
+
+struct ImportOptions {
+  /// Zone of times written without an offset (Slurm's are local time of the cluster).
+  TimeZone zone;
+  /// How times are written: for csv (and helios, philly, kubernetes, whose defaults are auto).
+  TimeFormat time_format = TimeFormat::automatic;
+  TraceOptions trace;
+  FractionalGpus fractional_gpus = FractionalGpus::whole;
+  /// csv: which column holds each field, e.g. {"submit", "created_at"}; fields: submit, start,
+  /// end, duration, gpus, state, class. Helios takes its columns by default.
+  std::vector<std::pair<std::string, std::string>> mapping;
+  /// csv: the field separator (',' by default; '\t' for TSV, '|' for other tools).
+  char separator = ',';
+};
+
+/// Parses "--map" text: "submit=created_at,start=started,gpus=n_gpu" into pairs; throws
+/// std::invalid_argument naming the valid fields.
+std::vector<std::pair<std::string, std::string>> parse_column_mapping(const std::string& text);
+
+/// Reads `input` in `format` and sends the trace CSV to `sink`. Rows that cannot become jobs
+/// are counted in the report, never fatal; an input that cannot be used at all (unreadable,
+/// not a regular file, binary, a header without the format's columns) throws DataFileError
+/// naming the file, the line and what is valid.
+ImportReport import_job_log(JobLogFormat format, const std::string& input,
+                            const ImportOptions& options, const TraceWriter::Sink& sink);
+
+}  // namespace gpucap::data

@@ -1,0 +1,122 @@
+// gpucap data: turning jobs read from a log into rows of gpucap's trace CSV, the layout that
+// `arrivals: {process: trace}` replays (docs/scenario-format.md, "process: trace"):
+//
+//   submit_s,gpus,duration_s,censored[,extra columns of the format]
+//   0,8,3600,0
+//   12.5,1,86.25,1
+//
+// - submit_s: seconds since the origin (the first submission kept, or --origin), >= 0;
+// - gpus: a whole number from 1 to kMaxTraceGpus;
+// - duration_s: run time in seconds (end - start), > 0;
+// - censored: 1 for a job still running at the log's end, whose duration_s runs to the log's
+//   end (a lower bound of its run time), else 0. The replay ignores this column and any other.
+// Times are written with millisecond resolution, without trailing zeros.
+//
+// Rows are written in submission order (equal times in input order) through a reorder window:
+// the writer holds the last `reorder_window` jobs in a heap and writes the earliest when it is
+// full, so a log that is out of order by fewer rows than that comes out sorted, in memory
+// bounded by the window. A job submitted before a row already written is out of order beyond
+// the window: it is still written (the replay sorts rows itself) and counted in the report, or
+// dropped with --out-of-order drop. A job submitted before the origin is always dropped (its
+// submit_s would be negative).
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <queue>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpucap/data/import_report.hpp"
+
+namespace gpucap::data {
+
+/// Largest GPU count of a trace row (the scenario loader's limit on a trace's gpus).
+constexpr uint64_t kMaxTraceGpus = 0xFFFFF;
+
+/// One job as an importer read it. Times are epoch milliseconds (UTC).
+struct JobRecord {
+  int64_t submit_ms = 0;
+  int64_t start_ms = 0;
+  int64_t end_ms = 0;     ///< unused when `running`
+  bool running = false;   ///< still running at the log's end, no end time: the writer ends
+                          ///< it at the log's end
+  bool censored = false;  ///< end_ms is where observation stopped, not the job's end (e.g. a
+                          ///< Kubernetes pod Running at the trace's end, deleted by it)
+  uint64_t gpus = 0;
+  std::string extra;      ///< the format's extra columns, each as ",field" (CSV-quoted)
+  uint64_t line = 0;      ///< 1-based line (or record) of the input, for the report
+};
+
+/// What happens to jobs still running at the log's end.
+enum class RunningJobs {
+  censor,  ///< kept, run time to the log's end, censored = 1
+  drop,    ///< dropped with the reason "still running at the log's end"
+};
+
+struct TraceOptions {
+  RunningJobs running = RunningJobs::censor;
+  /// Epoch ms of submit_s = 0; default: the first submission kept.
+  std::optional<int64_t> origin_ms;
+  /// Epoch ms of the log's end, where censored run times end; default: the latest time
+  /// (submit, start or end) of any job in the log.
+  std::optional<int64_t> log_end_ms;
+  /// Jobs held to sort the output (memory: about 100 bytes each).
+  std::size_t reorder_window = 100000;
+  /// Drop, instead of write, jobs out of order beyond the window.
+  bool drop_out_of_order = false;
+};
+
+class TraceWriter {
+ public:
+  /// Bytes of CSV for the output; called with chunks of up to about 1 MiB.
+  using Sink = std::function<void(std::string_view)>;
+
+  /// `extra_columns`: names of the format's extra columns (header after `censored`).
+  TraceWriter(const std::vector<std::string>& extra_columns, const TraceOptions& options,
+              ImportReport& report, Sink sink);
+
+  /// Checks `job` (zero GPUs, negative or zero run time, start before submit, ...) and queues
+  /// it, or counts it as dropped in the report.
+  void add(JobRecord job);
+  /// Writes what is held (running jobs included) and flushes the sink.
+  void finish();
+
+ private:
+  struct Row {
+    int64_t submit_ms;
+    uint64_t sequence;  ///< input order, for ties
+    int64_t duration_ms;
+    uint64_t gpus;
+    bool censored;
+    uint64_t line;
+    std::string extra;
+  };
+  struct Later {
+    bool operator()(const Row& a, const Row& b) const {
+      return a.submit_ms != b.submit_ms ? a.submit_ms > b.submit_ms : a.sequence > b.sequence;
+    }
+  };
+
+  void queue(Row row);
+  void emit(const Row& row);
+  void flush();
+
+  TraceOptions options_;
+  ImportReport& report_;
+  Sink sink_;
+  std::priority_queue<Row, std::vector<Row>, Later> heap_;
+  std::vector<JobRecord> running_;  ///< running jobs held until the log's end is known
+  std::string buffer_;
+  uint64_t sequence_ = 0;
+  bool any_time_ = false;
+  int64_t latest_ms_ = 0;  ///< latest time seen in any checked job
+  bool wrote_any_ = false;
+  int64_t last_written_ms_ = 0;
+};
+
+/// "12.5" for 12500 ms, "3600" for 3600000: milliseconds as seconds, no trailing zeros.
+std::string format_millis_as_seconds(int64_t ms);
+
+}  // namespace gpucap::data

@@ -1,0 +1,245 @@
+// gpucap data: SkyPilot catalogs into gpucap's price catalog (see catalog_import.hpp).
+#include "gpucap/data/catalog_import.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <stdexcept>
+
+#include "gpucap/data/delimited.hpp"
+#include "gpucap/data/line_reader.hpp"
+#include "gpucap/data/timestamp.hpp"
+#include "gpucap/detail/text.hpp"
+#include "gpucap/input_file.hpp"
+
+namespace gpucap::data {
+namespace {
+
+constexpr const char* kNeeds =
+    "a SkyPilot catalog (catalogs/v7/<cloud>/vms.csv) has the columns InstanceType, "
+    "AcceleratorName, AcceleratorCount, Price, SpotPrice and Region, in any order";
+
+/// A finite number >= 0 ("12.29", "0.636663"); false for anything else.
+bool price_of(std::string_view text, double& value) {
+  if (text.empty() || text.front() == '-' || text.front() == '+') return false;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
+  return r.ec == std::errc() && r.ptr == text.data() + text.size() && std::isfinite(value) &&
+         value >= 0 && value < 1e9;
+}
+
+/// GB of memory per GPU from GpuInfo ("{'Gpus': [{..., 'MemoryInfo': {'SizeInMiB': 81920}}],
+/// ...}", single or double quotes): SizeInMiB / 1024; 0 when absent.
+double memory_gb_of(std::string_view info) {
+  const std::size_t at = info.find("SizeInMiB");
+  if (at == std::string_view::npos) return 0;
+  std::size_t i = at + 9;
+  while (i < info.size() && (info[i] == '\'' || info[i] == '"' || info[i] == ':' || info[i] == ' '))
+    ++i;
+  double mib = 0;
+  const auto r = std::from_chars(info.data() + i, info.data() + info.size(), mib);
+  if (r.ec != std::errc() || !(mib > 0) || mib > 1e9) return 0;
+  return mib / 1024.0;
+}
+
+/// A price per GPU-hour with 6 decimals, without trailing zeros ("12.29", "2.624175").
+std::string per_gpu(double price, uint64_t gpus) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.6f", price / static_cast<double>(gpus));
+  std::string s = text;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+std::string number_text(double v) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f", v);
+  std::string s = text;
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+struct Folded {
+  std::string provider, instance_type, region, gpu_model;
+  uint64_t gpus = 0;
+  double memory_gb = 0;
+  double on_demand = 0;  ///< USD per instance-hour, lowest over the zones
+  double spot = -1;      ///< USD per instance-hour, lowest over the zones; < 0: none
+};
+
+}  // namespace
+
+std::string provider_from_path(const std::string& path) {
+  static const char* const known[] = {"aws",    "gcp",        "azure",  "lambda",    "runpod",
+                                      "nebius", "oci",        "ibm",    "cudo",      "fluidstack",
+                                      "paperspace", "vast",   "do",     "hyperbolic", "scp",
+                                      "kubernetes", "vsphere", "seeweb", "primeintellect"};
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos || slash == 0) return "";
+  const std::size_t before = path.rfind('/', slash - 1);
+  const std::string folder =
+      path.substr(before == std::string::npos ? 0 : before + 1,
+                  slash - (before == std::string::npos ? 0 : before + 1));
+  for (const char* k : known)
+    if (folder == k) return folder;
+  return "";
+}
+
+void check_date(const std::string& date) {
+  int64_t ms = 0;
+  if (date.size() != 10 || parse_timestamp(date, TimeFormat::iso8601, {}, ms) != TimeParse::ok)
+    throw std::invalid_argument("--date must be a calendar date written YYYY-MM-DD, e.g. "
+                                "2025-06-30; got \"" + text::excerpt(date) + "\"");
+}
+
+CatalogImport import_skypilot_catalog(const std::string& path,
+                                      const CatalogImportOptions& options) {
+  if (options.provider.empty() || options.provider.find_first_of("/,\"\n") != std::string::npos)
+    throw std::invalid_argument(
+        "the provider must be a name without '/', ',' or quotes, e.g. --provider aws");
+  if (!options.retrieved.empty()) check_date(options.retrieved);
+  CatalogImport result;
+  ImportReport& report = result.report;
+  report.format = "skypilot";
+  report.input = path;
+  const std::string text = read_input_file(path, options.max_bytes, "catalog file", "--max-data-size");
+  const std::string where = text::excerpt(path, 300);
+
+  std::vector<std::string_view> f;
+  std::vector<std::string> scratch;
+  std::vector<std::string> header;
+  std::map<std::string, Folded> rows;  // by key: sorted output
+  int c_type = -1, c_name = -1, c_count = -1, c_price = -1, c_spot = -1, c_region = -1,
+      c_info = -1;
+  uint64_t line_number = 0;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t stop = text.find('\n', pos);
+    if (stop == std::string::npos) stop = text.size();
+    std::string_view line(text.data() + pos, stop - pos);
+    pos = stop + 1;
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line_number == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    const bool closed = split_fields(line, ',', true, f, scratch);
+    if (header.empty()) {
+      if (!closed) throw DataFileError(where + ":" + std::to_string(line_number) +
+                                       ": the header has a quoted field that is not closed");
+      header.assign(f.begin(), f.end());
+      const auto need = [&](const char* name) {
+        const int c = column_of(header, name);
+        if (c < 0) {
+          std::vector<std::string> shown;
+          for (const std::string& h : header) shown.push_back(text::excerpt(h, 40));
+          throw DataFileError(where + ": the header has no column \"" + name + "\"; " + kNeeds +
+                              "; columns found: " + text::join(shown, ", "));
+        }
+        return c;
+      };
+      c_type = need("InstanceType");
+      c_name = need("AcceleratorName");
+      c_count = need("AcceleratorCount");
+      c_price = need("Price");
+      c_spot = need("SpotPrice");
+      c_region = need("Region");
+      c_info = column_of(header, "GpuInfo");
+      continue;
+    }
+    ++report.records;
+    if (!closed) {
+      report.drop("a quoted field not closed on its line", line_number);
+      continue;
+    }
+    if (f.size() != header.size()) {
+      report.drop(f.size() < header.size() ? "missing fields (fewer fields than the header)"
+                                           : "more fields than the header (ragged row)",
+                  line_number);
+      continue;
+    }
+    double count = 0;
+    if (f[c_name].empty() || f[c_count].empty() || !price_of(f[c_count], count) || count == 0) {
+      report.drop("no accelerator (a CPU-only instance type)", line_number);
+      continue;
+    }
+    if (f[c_type].empty()) {
+      report.drop(
+          "an accelerator row without an instance type (GCP lists GPUs apart from their host "
+          "VMs; not combined)",
+          line_number);
+      continue;
+    }
+    if (count != std::floor(count) || count > 1e6) {
+      report.drop("a fractional accelerator count", line_number);
+      continue;
+    }
+    double price = 0;
+    if (!price_of(f[c_price], price)) {
+      report.drop("no on-demand price (empty or not a price)", line_number);
+      continue;
+    }
+    double spot = -1;
+    if (!f[c_spot].empty() && !price_of(f[c_spot], spot)) {
+      report.drop("a spot price that is not a price", line_number);
+      continue;
+    }
+    const double memory = c_info >= 0 ? memory_gb_of(f[c_info]) : 0;
+    if (!(memory > 0)) {
+      report.drop("no GPU memory in GpuInfo (MemoryInfo.SizeInMiB)", line_number);
+      continue;
+    }
+    if (f[c_region].empty() || f[c_type].find('/') != std::string_view::npos ||
+        f[c_region].find('/') != std::string_view::npos) {
+      report.drop("no region, or a '/' in the instance type or region (keys are "
+                  "provider/instance_type/region)",
+                  line_number);
+      continue;
+    }
+    if (!is_valid_utf8(line)) {
+      report.drop("text that is not UTF-8", line_number);
+      continue;
+    }
+    const std::string key =
+        options.provider + "/" + std::string(f[c_type]) + "/" + std::string(f[c_region]);
+    auto [it, fresh] = rows.try_emplace(key);
+    Folded& row = it->second;
+    if (fresh) {
+      row = {options.provider, std::string(f[c_type]), std::string(f[c_region]),
+             std::string(f[c_name]), static_cast<uint64_t>(count), memory, price, spot};
+      continue;
+    }
+    report.note("zones folded into their region (lowest prices kept)", line_number);
+    if (row.gpu_model != f[c_name] || row.gpus != static_cast<uint64_t>(count))
+      report.note("rows of one instance type and region with different accelerators (the "
+                  "first row's kept)",
+                  line_number);
+    if (price != row.on_demand)
+      report.note("on-demand prices that differ between zones of a region (the lowest kept)",
+                  line_number);
+    row.on_demand = std::min(row.on_demand, price);
+    if (spot >= 0) row.spot = row.spot < 0 ? spot : std::min(row.spot, spot);
+  }
+  if (header.empty())
+    throw DataFileError(where + ": the file is empty; " + std::string(kNeeds));
+
+  const std::string source = csv_field(options.source.empty() ? path : options.source);
+  const std::string retrieved = csv_field(options.retrieved.empty() ? "unknown" : options.retrieved);
+  result.csv =
+      "key,provider,instance_type,region,gpu_model,gpu_count,gpu_memory_gb,"
+      "on_demand_usd_per_gpu_hour,spot_usd_per_gpu_hour,source,retrieved\n";
+  for (const auto& [key, row] : rows) {
+    result.csv += csv_field(key) + "," + csv_field(row.provider) + "," +
+                  csv_field(row.instance_type) + "," + csv_field(row.region) + "," +
+                  csv_field(row.gpu_model) + "," + std::to_string(row.gpus) + "," +
+                  number_text(row.memory_gb) + "," + per_gpu(row.on_demand, row.gpus) + "," +
+                  (row.spot >= 0 ? per_gpu(row.spot, row.gpus) : "") + "," + source + "," +
+                  retrieved + "\n";
+    ++report.kept;
+  }
+  report.jobs = report.records;
+  return result;
+}
+
+}  // namespace gpucap::data

@@ -1,0 +1,128 @@
+// gpucap data: delimited fields (see delimited.hpp).
+#include "gpucap/data/delimited.hpp"
+
+#include <cstdint>
+
+namespace gpucap::data {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+/// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not one.
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  if (c < 0x80) return 1;
+  std::size_t n = 0;
+  uint32_t code = 0;
+  if ((c & 0xE0) == 0xC0) n = 2, code = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0) n = 3, code = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0) n = 4, code = c & 0x07;
+  else return 0;
+  if (i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (byte(i + k) & 0x3F);
+  }
+  // No overlong forms, no surrogates, nothing above U+10FFFF.
+  if ((n == 2 && code < 0x80) || (n == 3 && code < 0x800) || (n == 4 && code < 0x10000) ||
+      (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF)
+    return 0;
+  return n;
+}
+
+}  // namespace
+
+bool split_fields(std::string_view line, char separator, bool quotes,
+                  std::vector<std::string_view>& fields, std::vector<std::string>& scratch) {
+  fields.clear();
+  scratch.clear();
+  // Views into scratch must survive its growth: reserve one slot per possible quoted field.
+  std::size_t quoted_fields = 0;
+  if (quotes)
+    for (char c : line) quoted_fields += c == '"';
+  scratch.reserve(quoted_fields / 2 + 1);
+  std::size_t i = 0;
+  for (;;) {
+    // Skip leading blanks to see whether the field is quoted.
+    std::size_t j = i;
+    while (j < line.size() && (line[j] == ' ' || line[j] == '\t')) ++j;
+    if (quotes && j < line.size() && line[j] == '"') {
+      std::string value;
+      std::size_t k = j + 1;
+      bool closed = false;
+      while (k < line.size()) {
+        if (line[k] == '"') {
+          if (k + 1 < line.size() && line[k + 1] == '"') {
+            value += '"';
+            k += 2;
+            continue;
+          }
+          closed = true;
+          ++k;
+          break;
+        }
+        value += line[k++];
+      }
+      scratch.push_back(std::move(value));
+      fields.push_back(scratch.back());
+      if (!closed) return false;
+      // Anything between the closing quote and the separator must be blank.
+      while (k < line.size() && line[k] != separator) {
+        if (line[k] != ' ' && line[k] != '\t') return false;
+        ++k;
+      }
+      if (k >= line.size()) return true;
+      i = k + 1;
+      continue;
+    }
+    const std::size_t stop = line.find(separator, i);
+    if (stop == std::string_view::npos) {
+      fields.push_back(trim(line.substr(i)));
+      return true;
+    }
+    fields.push_back(trim(line.substr(i, stop - i)));
+    i = stop + 1;
+  }
+}
+
+bool is_valid_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_length(text, i);
+    if (n == 0) return false;
+    i += n;
+  }
+  return true;
+}
+
+std::string csv_field(std::string_view value) {
+  std::string clean;
+  clean.reserve(value.size());
+  bool needs_quotes = !value.empty() && (value.front() == ' ' || value.back() == ' ');
+  for (std::size_t i = 0; i < value.size();) {
+    const std::size_t n = utf8_length(value, i);
+    const unsigned char c = static_cast<unsigned char>(value[i]);
+    if (n == 0 || (n == 1 && (c < 0x20 || c == 0x7F))) {
+      clean += '?';
+      ++i;
+      continue;
+    }
+    if (c == ',' || c == '"') needs_quotes = true;
+    if (c == '"') clean += '"';
+    clean.append(value.substr(i, n));
+    i += n;
+  }
+  return needs_quotes ? "\"" + clean + "\"" : clean;
+}
+
+int column_of(const std::vector<std::string>& header, std::string_view name) {
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace gpucap::data

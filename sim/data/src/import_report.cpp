@@ -1,0 +1,107 @@
+// gpucap data: the import report (see import_report.hpp).
+#include "gpucap/data/import_report.hpp"
+
+#include <cstdio>
+
+#include "gpucap/data/timestamp.hpp"
+
+namespace gpucap::data {
+namespace {
+
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out += escaped;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string json_counts(const std::vector<ImportReport::Count>& counts) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < counts.size(); ++i)
+    out += std::string(i ? ", " : "") + "{\"reason\": " + json_string(counts[i].reason) +
+           ", \"count\": " + std::to_string(counts[i].count) +
+           ", \"first_line\": " + std::to_string(counts[i].first_line) + "}";
+  return out + "]";
+}
+
+}  // namespace
+
+void ImportReport::add(std::vector<Count>& counts, const std::string& reason, uint64_t line) {
+  for (Count& c : counts)
+    if (c.reason == reason) {
+      ++c.count;
+      return;
+    }
+  counts.push_back({reason, 1, line});
+}
+
+uint64_t ImportReport::dropped() const {
+  uint64_t n = 0;
+  for (const Count& c : dropped_) n += c.count;
+  return n;
+}
+
+uint64_t ImportReport::dropped_for(const std::string& reason) const {
+  for (const Count& c : dropped_)
+    if (c.reason == reason) return c.count;
+  return 0;
+}
+
+uint64_t ImportReport::noted(const std::string& what) const {
+  for (const Count& c : notes_)
+    if (c.reason == what) return c.count;
+  return 0;
+}
+
+std::string ImportReport::text() const {
+  std::string out = "gpucap import: " + format + " log '" + input + "': " +
+                    std::to_string(records) + " records, " + std::to_string(jobs) +
+                    " jobs; kept " + std::to_string(kept) + " jobs (" + std::to_string(censored) +
+                    " still running at the log's end, censored), dropped " +
+                    std::to_string(dropped()) + " jobs\n";
+  for (const Count& c : dropped_)
+    out += "  dropped " + std::to_string(c.count) + " jobs: " + c.reason + " (first at line " +
+           std::to_string(c.first_line) + ")\n";
+  for (const Count& c : notes_)
+    out += "  note: " + std::to_string(c.count) + " x " + c.reason + " (first at line " +
+           std::to_string(c.first_line) + ")\n";
+  if (has_origin) out += "  submit_s = 0 s at " + format_utc(origin_ms) + "\n";
+  if (has_log_end && censored > 0)
+    out += "  censored run times end at the log's end, " + format_utc(log_end_ms) + "\n";
+  char rate[128];
+  std::snprintf(rate, sizeof rate, "  %.3g s, %.3g records/s\n", seconds,
+                seconds > 0 ? static_cast<double>(records) / seconds : 0.0);
+  return out + rate;
+}
+
+std::string ImportReport::json() const {
+  std::string out = "{\n";
+  out += "  \"format\": " + json_string(format) + ",\n";
+  out += "  \"input\": " + json_string(input) + ",\n";
+  out += "  \"records\": " + std::to_string(records) + ",\n";
+  out += "  \"jobs\": " + std::to_string(jobs) + ",\n";
+  out += "  \"kept\": " + std::to_string(kept) + ",\n";
+  out += "  \"censored\": " + std::to_string(censored) + ",\n";
+  out += "  \"dropped\": " + std::to_string(dropped()) + ",\n";
+  out += "  \"dropped_by_reason\": " + json_counts(dropped_) + ",\n";
+  out += "  \"notes\": " + json_counts(notes_) + ",\n";
+  out += "  \"origin_utc\": " + (has_origin ? json_string(format_utc(origin_ms)) : "null") + ",\n";
+  out += "  \"log_end_utc\": " + (has_log_end ? json_string(format_utc(log_end_ms)) : "null") +
+         ",\n";
+  char seconds_text[32];
+  std::snprintf(seconds_text, sizeof seconds_text, "%.6g", seconds);
+  out += std::string("  \"wall_time_s\": ") + seconds_text + "\n}\n";
+  return out;
+}
+
+}  // namespace gpucap::data

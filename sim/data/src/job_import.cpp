@@ -1,0 +1,164 @@
+// gpucap data: the job-log import front (see job_import.hpp) and what the readers share.
+#include "gpucap/data/job_import.hpp"
+
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "gpucap/data/delimited.hpp"
+#include "gpucap/detail/text.hpp"
+#include "job_logs.hpp"
+
+namespace gpucap::data {
+namespace detail {
+
+JobState classify_state(std::string_view state) {
+  std::string word;
+  for (char c : state) {
+    if (c == ' ' || c == '+' || c == '(') break;
+    word += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  }
+  if (word == "CANCELLED" || word == "CANCELED" || word == "KILLED") return JobState::cancelled;
+  if (word == "PENDING") return JobState::pending;
+  if (word == "RUNNING" || word == "SUSPENDED" || word == "COMPLETING" || word == "CONFIGURING" ||
+      word == "RESIZING" || word == "STOPPED" || word == "SIGNALING" || word == "STAGE_OUT")
+    return JobState::running;
+  if (word == "REQUEUED" || word == "REQUEUE_HOLD" || word == "REQUEUE_FED")
+    return JobState::requeued;
+  if (word == "COMPLETED" || word == "FAILED" || word == "TIMEOUT" || word == "NODE_FAIL" ||
+      word == "OUT_OF_MEMORY" || word == "OUT_OF_ME" || word == "PREEMPTED" ||
+      word == "BOOT_FAIL" || word == "DEADLINE" || word == "PASS" || word == "SUCCEEDED" ||
+      word == "FAILED")
+    return JobState::ended;
+  return JobState::unknown;
+}
+
+bool parse_gpu_count(std::string_view text, uint64_t& gpus) {
+  if (text.empty() || text.front() == '-' || text.front() == '+') return false;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), gpus);
+  if (r.ec == std::errc() && r.ptr == text.data() + text.size()) return true;
+  double value = 0;
+  const auto d = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (d.ec != std::errc() || d.ptr != text.data() + text.size() || !(value >= 0) ||
+      value > 9007199254740992.0 || value != std::floor(value))
+    return false;
+  gpus = static_cast<uint64_t>(value);
+  return true;
+}
+
+std::vector<std::string> read_header(LineReader& in, char separator, bool quotes,
+                                     const std::string& format) {
+  std::string_view line;
+  std::vector<std::string_view> fields;
+  std::vector<std::string> scratch;
+  while (in.next(line)) {
+    if (in.line_number() == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    if (!split_fields(line, separator, quotes, fields, scratch))
+      throw DataFileError(text::excerpt(in.path(), 300) + ":" + std::to_string(in.line_number()) +
+                          ": the header has a quoted field that is not closed");
+    return std::vector<std::string>(fields.begin(), fields.end());
+  }
+  throw DataFileError(text::excerpt(in.path(), 300) + ": the file is empty; a " + format +
+                      " log starts with a header line naming its columns (see "
+                      "docs/importing.md)");
+}
+
+int find_column(const std::vector<std::string>& header, const std::string& name, bool required,
+                const LineReader& in, const std::string& needs) {
+  const int c = column_of(header, name);
+  if (c >= 0 || !required) return c;
+  std::vector<std::string> shown;
+  for (const std::string& h : header) shown.push_back(text::excerpt(h, 40));
+  if (shown.size() > 30) shown.resize(30), shown.push_back("...");
+  throw DataFileError(text::excerpt(in.path(), 300) + ": the header has no column \"" + name +
+                      "\"; " + needs + "; columns found: " + text::join(shown, ", "));
+}
+
+void append_extra(std::string& extra, std::string_view field, uint64_t line,
+                  ImportReport& report) {
+  extra += ',';
+  bool control = false;
+  for (char c : field) control |= static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
+  if (control || !is_valid_utf8(field)) report.note(kRepairedText, line);
+  extra += csv_field(field);
+}
+
+}  // namespace detail
+
+const std::vector<std::string>& job_log_format_names() {
+  static const std::vector<std::string> names = {"slurm", "kubernetes", "philly", "helios", "csv"};
+  return names;
+}
+
+JobLogFormat parse_job_log_format(const std::string& name) {
+  const auto& names = job_log_format_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<JobLogFormat>(i);
+  throw std::invalid_argument("unknown format '" + text::excerpt(name) + "'; valid: " +
+                              text::join(names, ", ") + " (see docs/importing.md)");
+}
+
+std::vector<std::pair<std::string, std::string>> parse_column_mapping(const std::string& text) {
+  static const std::vector<std::string> fields = {"submit", "start", "end",  "duration",
+                                                  "gpus",   "state", "class"};
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& part : text::split(text, ',')) {
+    const std::string item = text::trim(part);
+    if (item.empty()) continue;
+    const std::size_t eq = item.find('=');
+    const std::string field = text::trim(item.substr(0, eq));
+    if (eq == std::string::npos || text::trim(item.substr(eq + 1)).empty())
+      throw std::invalid_argument("--map takes field=column pairs separated by commas, e.g. "
+                                  "submit=created_at,end=finished,gpus=n_gpu; got \"" +
+                                  text::excerpt(item) + "\"");
+    bool known = false;
+    for (const std::string& f : fields) known |= f == field;
+    if (!known)
+      throw std::invalid_argument("--map: unknown field '" + text::excerpt(field) +
+                                  "'; valid: " + text::join(fields, ", "));
+    for (const auto& [f, c] : out)
+      if (f == field)
+        throw std::invalid_argument("--map: the field '" + field + "' is mapped twice");
+    out.emplace_back(field, text::trim(item.substr(eq + 1)));
+  }
+  return out;
+}
+
+ImportReport import_job_log(JobLogFormat format, const std::string& input,
+                            const ImportOptions& options, const TraceWriter::Sink& sink) {
+  const auto started = std::chrono::steady_clock::now();
+  ImportReport report;
+  report.format = job_log_format_names()[static_cast<std::size_t>(format)];
+  report.input = input;
+  std::vector<std::string> extra;
+  switch (format) {
+    case JobLogFormat::slurm: extra = {"partition", "account"}; break;
+    case JobLogFormat::kubernetes: extra = {"gpu_milli", "gpu_model", "qos"}; break;
+    case JobLogFormat::philly: extra = {"vc", "user", "status"}; break;
+    case JobLogFormat::helios: extra = {"user", "vc", "type"}; break;
+    case JobLogFormat::csv:
+      for (const auto& [field, column] : options.mapping)
+        if (field == "class") extra = {"class"};
+      break;
+  }
+  TraceWriter writer(extra, options.trace, report, sink);
+  if (format == JobLogFormat::philly) {
+    detail::read_philly_log(input, options, writer, report);
+  } else {
+    LineReader in(input);
+    switch (format) {
+      case JobLogFormat::slurm: detail::read_slurm_log(in, options, writer, report); break;
+      case JobLogFormat::kubernetes: detail::read_kubernetes_log(in, options, writer, report); break;
+      default: detail::read_table_log(in, format, options, writer, report); break;
+    }
+  }
+  writer.finish();
+  report.jobs = report.kept + report.dropped();
+  report.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return report;
+}
+
+}  // namespace gpucap::data

@@ -1,0 +1,69 @@
+// gpucap data internals: what the job-log readers share. Each format's reader lives in its
+// own file (slurm_log.cpp, kubernetes_log.cpp, philly_log.cpp, table_log.cpp).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpucap/data/job_import.hpp"
+
+namespace gpucap::data::detail {
+
+/// A job's state as the logs write it, in the few classes the importer acts on.
+enum class JobState {
+  ended,      ///< COMPLETED, FAILED, TIMEOUT, NODE_FAIL, OUT_OF_MEMORY, PREEMPTED, Pass, ...
+  cancelled,  ///< CANCELLED (also "CANCELLED by 123"), Killed
+  pending,    ///< PENDING, Pending: never started
+  running,    ///< RUNNING, SUSPENDED, COMPLETING, ...: still running at the log's end
+  requeued,   ///< REQUEUED: an earlier run of a job that was queued again
+  unknown,    ///< no state column, or a word not listed
+};
+
+/// The class of `state` (case-insensitive; only the first word counts).
+JobState classify_state(std::string_view state);
+
+/// A whole number of GPUs: "4", "4.0"; false for anything else (negative, fractional, junk,
+/// beyond 2^53).
+bool parse_gpu_count(std::string_view text, uint64_t& gpus);
+
+/// Reads the first non-blank line as the header (cells trimmed, a UTF-8 byte-order mark
+/// dropped). Throws DataFileError when the file has none.
+std::vector<std::string> read_header(LineReader& in, char separator, bool quotes,
+                                     const std::string& format);
+
+/// The column called `name` in `header`; throws DataFileError (file, line 1, the columns
+/// found, what the format needs) when it is missing and `required`, else returns -1.
+int find_column(const std::vector<std::string>& header, const std::string& name, bool required,
+                const LineReader& in, const std::string& needs);
+
+/// Common reasons, so that every reader reports them in the same words.
+inline const char* const kMissingFields = "missing fields (fewer fields than the header)";
+inline const char* const kExtraFields = "more fields than the header (ragged row)";
+inline const char* const kUnclosedQuote = "a quoted field not closed on its line";
+inline const char* const kBadSubmit = "malformed or missing submit time";
+inline const char* const kBadStart = "malformed start time";
+inline const char* const kBadEnd = "malformed end time";
+inline const char* const kBadGpus = "malformed GPU count";
+inline const char* const kCancelledBeforeStart = "cancelled before it started";
+inline const char* const kNeverStarted = "never started (pending, or no start time)";
+inline const char* const kNoEnd = "no end time (and no duration) for a job that is not running";
+inline const char* const kRepairedText = "text fields with invalid UTF-8 or control characters "
+                                         "written with '?'";
+
+/// The readers: each reads `in` to its end, sending jobs to `out` and counting what it skips in
+/// `report`.
+void read_slurm_log(LineReader& in, const ImportOptions& options, TraceWriter& out,
+                    ImportReport& report);
+void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWriter& out,
+                         ImportReport& report);
+void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& options,
+                    TraceWriter& out, ImportReport& report);
+/// Philly reads its JSON by bytes, not lines.
+void read_philly_log(const std::string& path, const ImportOptions& options, TraceWriter& out,
+                     ImportReport& report);
+
+/// ",field" for JobRecord::extra; notes repaired text in the report.
+void append_extra(std::string& extra, std::string_view field, uint64_t line, ImportReport& report);
+
+}  // namespace gpucap::data::detail

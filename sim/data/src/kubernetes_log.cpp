@@ -1,0 +1,112 @@
+// gpucap data: Kubernetes pod lists such as Alibaba's openb (cluster-trace-gpu-v2023):
+//   name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,
+//   deletion_time,scheduled_time
+// (see docs/importing.md, "kubernetes"). A pod is a job: submitted at creation_time, started
+// at scheduled_time, ended at deletion_time, on num_gpu GPUs.
+// - gpu_milli is the share of each GPU the pod asks for, in thousandths (1000 = whole GPUs).
+//   A pod with 0 < gpu_milli < 1000 shares its GPU with others; gpucap has no GPU sharing, so
+//   such a pod counts as num_gpu whole GPUs (--fractional-gpus whole, the default; noted in the
+//   report) or is dropped (--fractional-gpus drop).
+// - A pod never scheduled (no scheduled_time, or pod_phase Pending) never ran: dropped.
+// - A pod whose pod_phase is Running was still running when the list was taken; its
+//   deletion_time (if any) is the end of observation: censored (or dropped with
+//   --running drop). Without a deletion_time it runs to the log's end.
+#include "gpucap/data/delimited.hpp"
+#include "job_logs.hpp"
+
+namespace gpucap::data::detail {
+namespace {
+
+constexpr const char* kNeeds =
+    "a Kubernetes pod list needs the columns creation_time, scheduled_time, deletion_time and "
+    "num_gpu (and may have gpu_milli, gpu_spec, qos, pod_phase), as Alibaba's openb pod lists";
+
+}  // namespace
+
+void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWriter& out,
+                         ImportReport& report) {
+  const std::vector<std::string> header = read_header(in, ',', true, "kubernetes");
+  const auto need = [&](const char* name) { return find_column(header, name, true, in, kNeeds); };
+  const auto may = [&](const char* name) { return find_column(header, name, false, in, kNeeds); };
+  const int c_create = need("creation_time"), c_sched = need("scheduled_time"),
+            c_delete = need("deletion_time"), c_gpus = need("num_gpu");
+  const int c_milli = may("gpu_milli"), c_spec = may("gpu_spec"), c_qos = may("qos"),
+            c_phase = may("pod_phase");
+
+  std::string_view line;
+  std::vector<std::string_view> f;
+  std::vector<std::string> scratch;
+  while (in.next(line)) {
+    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
+    ++report.records;
+    const uint64_t n = in.line_number();
+    if (!split_fields(line, ',', true, f, scratch)) {
+      report.drop(kUnclosedQuote, n);
+      continue;
+    }
+    if (f.size() != header.size()) {
+      report.drop(f.size() < header.size() ? kMissingFields : kExtraFields, n);
+      continue;
+    }
+    JobRecord job;
+    job.line = n;
+    if (!parse_gpu_count(f[c_gpus], job.gpus)) {
+      report.drop(kBadGpus, n);
+      continue;
+    }
+    uint64_t milli = 1000;
+    if (c_milli >= 0 && !f[c_milli].empty()) {
+      if (!parse_gpu_count(f[c_milli], milli) || milli > 1000) {
+        report.drop("malformed gpu_milli (thousandths of a GPU, 0 to 1000)", n);
+        continue;
+      }
+    }
+    if (job.gpus == 0 || milli == 0) {
+      report.drop("zero GPUs", n);
+      continue;
+    }
+    if (milli < 1000 && options.fractional_gpus == FractionalGpus::drop) {
+      report.drop("a fraction of a GPU (gpu_milli < 1000; --fractional-gpus drop)", n);
+      continue;
+    }
+    const std::string_view phase = c_phase >= 0 ? f[c_phase] : std::string_view();
+    const JobState state = classify_state(phase);
+    if (parse_timestamp(f[c_create], options.time_format, options.zone, job.submit_ms) !=
+        TimeParse::ok) {
+      report.drop(kBadSubmit, n);
+      continue;
+    }
+    const TimeParse start =
+        parse_timestamp(f[c_sched], options.time_format, options.zone, job.start_ms);
+    if (start == TimeParse::malformed) {
+      report.drop(kBadStart, n);
+      continue;
+    }
+    if (start == TimeParse::absent || state == JobState::pending) {
+      report.drop("never scheduled (no scheduled_time, or pod_phase Pending)", n);
+      continue;
+    }
+    const TimeParse end =
+        parse_timestamp(f[c_delete], options.time_format, options.zone, job.end_ms);
+    if (end == TimeParse::malformed) {
+      report.drop(kBadEnd, n);
+      continue;
+    }
+    if (state == JobState::running) {
+      if (end == TimeParse::absent) job.running = true;
+      else job.censored = true;
+    } else if (end == TimeParse::absent) {
+      report.drop(kNoEnd, n);
+      continue;
+    }
+    if (milli < 1000)
+      report.note("pods on a fraction of a GPU counted as whole GPUs (--fractional-gpus whole)",
+                  n);
+    append_extra(job.extra, c_milli >= 0 ? f[c_milli] : std::string_view("1000"), n, report);
+    append_extra(job.extra, c_spec >= 0 ? f[c_spec] : std::string_view(), n, report);
+    append_extra(job.extra, c_qos >= 0 ? f[c_qos] : std::string_view(), n, report);
+    out.add(std::move(job));
+  }
+}
+
+}  // namespace gpucap::data::detail

@@ -1,0 +1,146 @@
+// gpucap import and gpucap catalog on the command line: an imported trace replays with
+// `gpucap run`, an imported catalog loads with `gpucap validate`; usage errors exit 2, unusable
+// inputs and refused outputs exit 1.
+#include "support/cli.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+using gpucap::testing_support::gpucap_cli;
+
+fs::path dir() {
+  const fs::path d = fs::path(testing::TempDir()) / ("gpucap_import_cli_" + std::to_string(getpid()));
+  fs::create_directories(d);
+  return d;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  std::ofstream(dir() / name, std::ios::binary) << text;
+  return (dir() / name).string();
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+const char* kSacct =
+    "JobID|Submit|Start|End|Elapsed|State|AllocTRES|Partition|Account\n"
+    "1|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T02:00:00|02:00:00|COMPLETED|"
+    "gres/gpu=8|p|a\n"
+    "1.batch|2024-03-01T00:00:00|2024-03-01T00:00:00|2024-03-01T02:00:00|02:00:00|COMPLETED|"
+    "gres/gpu=8|p|a\n"
+    "2|2024-03-01T01:00:00|2024-03-01T01:10:00|2024-03-01T05:10:00|04:00:00|COMPLETED|"
+    "gres/gpu=4|p|a\n"
+    "3|2024-03-01T03:00:00|None|2024-03-01T03:00:05|00:00:00|CANCELLED by 0||p|a\n";
+
+TEST(ImportCli, AnImportedSlurmTraceReplays) {
+  const std::string log = write("sacct.txt", kSacct);
+  const fs::path trace = dir() / "trace.csv";
+  const fs::path report = dir() / "report.json";
+  const auto o = gpucap_cli("import --format slurm " + log + " -o " + trace.string() +
+                            " --report " + report.string());
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_EQ(read(trace),
+            "submit_s,gpus,duration_s,censored,partition,account\n0,8,7200,0,p,a\n"
+            "3600,4,14400,0,p,a\n");
+  EXPECT_NE(o.output.find("dropped 1 jobs: cancelled before it started (first at line 5)"),
+            std::string::npos)
+      << o.output;
+  EXPECT_NE(read(report).find("\"kept\": 2"), std::string::npos);
+
+  write("replay.yaml",
+        "name: imported trace\nhorizon: 2d\nreplications: 2\n"
+        "pools:\n  h100: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8}\n"
+        "workloads:\n  - name: jobs\n    gpus: 8\n"
+        "    arrivals: {process: trace, file: trace.csv}\n");
+  const auto run = gpucap_cli("run " + (dir() / "replay.yaml").string() + " -r 2");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  // Both jobs complete: 8 x 2 h + 4 x 4 h = 32 GPU-hours.
+  EXPECT_NE(run.output.find("gpu_hours_used"), std::string::npos) << run.output;
+  EXPECT_NE(run.output.find(" 32 "), std::string::npos) << run.output;
+}
+
+TEST(ImportCli, UsageAndIoErrors) {
+  const std::string log = write("sacct2.txt", kSacct);
+  // Usage: exit 2.
+  EXPECT_EQ(gpucap_cli("import --format lsf " + log + " -o x.csv").exit_code, 2);
+  EXPECT_EQ(gpucap_cli("import " + log + " -o x.csv").exit_code, 2);
+  EXPECT_EQ(gpucap_cli("import --format slurm " + log).exit_code, 2);
+  const auto tz = gpucap_cli("import --format slurm " + log + " -o " +
+                             (dir() / "t.csv").string() + " --timezone Europe/Berlin");
+  EXPECT_EQ(tz.exit_code, 2);
+  EXPECT_NE(tz.output.find("fixed offset"), std::string::npos) << tz.output;
+  EXPECT_EQ(gpucap_cli("import --format csv " + log + " -o " + (dir() / "t.csv").string())
+                .exit_code,
+            2);
+  // I/O: the output is a directory or the input itself, the input is missing or a directory.
+  EXPECT_EQ(gpucap_cli("import --format slurm " + log + " -o " + dir().string()).exit_code, 1);
+  const auto same = gpucap_cli("import --format slurm " + log + " -o " + log);
+  EXPECT_EQ(same.exit_code, 1);
+  EXPECT_NE(same.output.find("an input of this run"), std::string::npos) << same.output;
+  EXPECT_EQ(read(log), kSacct);
+  EXPECT_EQ(gpucap_cli("import --format slurm /nonexistent -o " + (dir() / "t.csv").string())
+                .exit_code,
+            1);
+  const auto d = gpucap_cli("import --format slurm " + dir().string() + " -o " +
+                            (dir() / "t.csv").string());
+  EXPECT_EQ(d.exit_code, 1);
+  EXPECT_NE(d.output.find("is a directory"), std::string::npos) << d.output;
+  // Nothing to keep (a header alone, an empty file): exit 1, nothing written.
+  const std::string header = write("header.txt", "JobID|Submit|Start|End|State|AllocTRES\n");
+  const fs::path none = dir() / "none.csv";
+  EXPECT_EQ(gpucap_cli("import --format slurm " + header + " -o " + none.string()).exit_code, 1);
+  EXPECT_FALSE(fs::exists(none));
+  const auto empty =
+      gpucap_cli("import --format slurm " + write("empty.txt", "") + " -o " + none.string());
+  EXPECT_EQ(empty.exit_code, 1);
+  EXPECT_NE(empty.output.find("the file is empty"), std::string::npos) << empty.output;
+  EXPECT_FALSE(fs::exists(none));
+}
+
+TEST(CatalogCli, ImportThenValidateThenList) {
+  const std::string vms = write(
+      "vms.csv",
+      "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,"
+      "Region,AvailabilityZone\n"
+      "p5.48xlarge,H100,8.0,192.0,2048.0,\"{'Gpus': [{'MemoryInfo': {'SizeInMiB': 81920}}]}\","
+      "98.32,20.9934,us-east-1,use1-az1\n"
+      "m5.large,,,2.0,8.0,,0.096,0.03,us-east-1,use1-az1\n");
+  const fs::path catalog = dir() / "catalog.csv";
+  const auto o = gpucap_cli("catalog import " + vms + " --provider aws --source test --date "
+                            "2025-06-30 -o " + catalog.string());
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_NE(o.output.find("skipped 1 rows: no accelerator"), std::string::npos) << o.output;
+  write("uses_catalog.yaml",
+        "name: imported catalog\nhorizon: 1d\ncatalog: catalog.csv\n"
+        "pools:\n  h100: {catalog_row: aws/p5.48xlarge/us-east-1, quota: 8}\n"
+        "workloads:\n  - name: jobs\n    gpus: 8\n"
+        "    arrivals: {process: poisson, rate_per_day: 1}\n    work: 1h\n");
+  const auto v = gpucap_cli("validate " + (dir() / "uses_catalog.yaml").string());
+  EXPECT_EQ(v.exit_code, 0) << v.output;
+  const auto list = gpucap_cli("catalog list --catalog " + catalog.string() + " --gpu H100");
+  ASSERT_EQ(list.exit_code, 0) << list.output;
+  EXPECT_NE(list.output.find("on-demand USD/GPU-h"), std::string::npos) << list.output;
+  EXPECT_NE(list.output.find("aws/p5.48xlarge/us-east-1"), std::string::npos) << list.output;
+  // The project's catalog by default (from the build tree), filtered by provider.
+  const auto project = gpucap_cli("catalog list --gpu H100 --provider aws");
+  EXPECT_EQ(project.exit_code, 0) << project.output;
+  EXPECT_NE(project.output.find("aws/p5.48xlarge/us-east-1"), std::string::npos);
+  EXPECT_EQ(gpucap_cli("catalog list --gpu NoSuchGpu").exit_code, 1);
+  EXPECT_EQ(gpucap_cli("catalog frobnicate").exit_code, 2);
+  EXPECT_EQ(gpucap_cli("catalog import " + vms + " -o " + catalog.string() + " --date 30.6.2025")
+                .exit_code,
+            2);
+  EXPECT_EQ(gpucap_cli("catalog import " + vms + " -o " + catalog.string()).exit_code, 2);
+}
+
+}  // namespace
