@@ -131,6 +131,7 @@ ModelStorage compile(const Scenario& s) {
       c.availability_step_s = p.availability_step_s;
       c.availability_start_s = p.availability_start_s;
       c.availability_random_start = p.availability_random_start;
+      c.availability_after_end = p.availability_after_end;
       c.gpus_per_instance = p.gpus_per_instance;
     }
     out.pools_.push_back(c);

@@ -212,7 +212,7 @@ const std::vector<ScenarioKey> kKeys = {
     {"pools.NAME.availability", "`availability`", "pools-purchase",
      KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
      "", "none (the whole quota is always available)", "purchase: on_demand, spot, marketplace",
-     "`on_demand`, `spot`, `marketplace`: keys `file`, `column`, `step`, `gpus_per_instance`, `start`; see [Availability trace](#availability-trace)",
+     "`on_demand`, `spot`, `marketplace`: keys `file`, `column`, `step`, `gpus_per_instance`, `start`, `after_end`; see [Availability trace](#availability-trace)",
      "capacity over time from a trace of available instances; when it falls, jobs are reclaimed"},
     {"pools.NAME.stockout", "`stockout`", "pools-purchase",
      KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
@@ -369,6 +369,11 @@ const std::vector<ScenarioKey> kKeys = {
      "", "`0`", "purchase: on_demand, spot, marketplace",
      "a duration `>= 0`, or exactly `random`",
      "trace time at t = 0 (the trace is entered that far in); `random`: uniform over the trace's period, drawn anew for each replication"},
+    {"pools.NAME.availability.after_end", "`availability.after_end`", "availability",
+     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
+     "repeat unavailable last", "`repeat`", "purchase: on_demand, spot, marketplace",
+     "",
+     "what the trace shows after its last row: itself again from the first row (`repeat`), no instance (`unavailable`), or its last row for ever (`last`)"},
     {"pools.NAME.stockout.probability", "`stockout.probability`", "stockout",
      KeyType::number, UnitKind::probability, "– (probability)", {0, false}, {1, true},
      "", "*required*", "purchase: on_demand, spot, marketplace",
@@ -822,6 +827,9 @@ const std::vector<DistributionParameter> kDistributionParameters = {
     {"empirical", "column", false, {-kInf, false}, {kInf, false}, "the column of samples"},
     {"empirical", "values", true, {0, false}, {kInf, false}, "the samples (a list)"},
     {"empirical", "scale", false, {0, true}, {kInf, false}, "a factor applied to every sample"},
+    {"empirical", "preemption_log", false, {-kInf, false}, {kInf, false}, "a log of one instance's states (running > 0, preempted 0) at a fixed step, JSON as the public spot traces or CSV with `column` and `step`: its running periods are the samples; see [Preemption logs](#preemption-logs)"},
+    {"empirical", "step", true, {0, true}, {kInf, false}, "a CSV preemption log's time between rows"},
+    {"empirical", "partial", false, {-kInf, false}, {kInf, false}, "`keep` (default) or `drop`: a running period cut by the start or the end of a preemption log"},
 };
 // clang-format on
 

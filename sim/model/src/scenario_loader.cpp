@@ -476,6 +476,149 @@ double read_factor(const Context& ctx, const YAML::Node& node, const std::string
   return read_number(ctx, node, path);
 }
 
+/// The two values of an availability trace in JSON, {"metadata": {"gap_seconds": N}, "data":
+/// [counts...]}, read strictly: a string is not a number, every count is a number >= 0, the gap
+/// a number of seconds > 0 (within the bounds of every duration). Other metadata is ignored.
+class AvailabilityJson : public detail::JsonVisitor {
+ public:
+  bool has_gap = false, has_data = false;
+  double gap_s = 0;
+  std::vector<double> counts;
+
+  void begin_object(const std::string& path, const detail::JsonPosition& at) override {
+    if (path == "data" || is_count(path)) refuse(path, "an object", at);
+  }
+  void begin_array(const std::string& path, const detail::JsonPosition& at) override {
+    if (path == "data") {
+      has_data = true;
+      return;
+    }
+    if (path == "" || path == "metadata" || path == "metadata.gap_seconds" || is_count(path))
+      refuse(path, "a list", at);
+  }
+  void end(const std::string&) override {}
+  void number(const std::string& path, double v, const detail::JsonPosition& at) override {
+    if (path == "metadata.gap_seconds") {
+      if (!(v >= kMinDurationS && v <= kMaxDurationS))
+        throw detail::JsonError(at,
+                                "metadata.gap_seconds must be a number of seconds from 1e-6 "
+                                "to 3.156e11, got " +
+                                    text::format_number(v));
+      gap_s = v;
+      has_gap = true;
+    } else if (is_count(path)) {
+      if (!(v >= 0 && v <= kMaxMagnitude))
+        throw detail::JsonError(at, path + " (instances) must be a count from 0 to 1e12, got " +
+                                        text::format_number(v));
+      counts.push_back(v);
+    } else if (path == "" || path == "metadata" || path == "data") {
+      refuse(path, "a number", at);
+    }
+  }
+  void other(const std::string& path, const char* kind, const std::string& value,
+             const detail::JsonPosition& at) override {
+    if (path == "" || path == "metadata" || path == "metadata.gap_seconds" || path == "data" ||
+        is_count(path))
+      refuse(path,
+             std::string("the ") + kind + " " +
+                 (std::string(kind) == "string" ? "\"" + text::excerpt(value) + "\"" : value),
+             at);
+  }
+
+ private:
+  /// "data[N]": one count (deeper paths are refused where they start).
+  static bool is_count(const std::string& path) {
+    return path.size() > 6 && path.compare(0, 5, "data[") == 0 &&
+           path.find('[', 5) == std::string::npos && path.back() == ']';
+  }
+  [[noreturn]] static void refuse(const std::string& path, const std::string& got,
+                                  const detail::JsonPosition& at) {
+    const std::string what = path.empty()                     ? "the document"
+                             : path == "metadata"             ? "metadata"
+                             : path == "metadata.gap_seconds" ? "metadata.gap_seconds"
+                             : path == "data"                 ? "data"
+                                                              : path + " (instances)";
+    const std::string valid = path.empty()                     ? "an object with metadata and data"
+                              : path == "metadata"             ? "an object with gap_seconds"
+                              : path == "data"                 ? "a list of counts"
+                              : path == "metadata.gap_seconds" ? "a number of seconds"
+                                                               : "a number";
+    throw detail::JsonError(at, what + " must be " + valid + ", got " + got);
+  }
+};
+
+/// The samples of an empirical distribution read from a preemption log: one instance's state
+/// at a fixed step (running when > 0, preempted or relaunching when 0), from JSON in the format
+/// of the public spot traces ({"metadata": {"gap_seconds": N}, "data": [...]}) or from a CSV
+/// column with `step`. Each maximal run of running steps is one lifetime (steps x step s); the
+/// preempted steps between them (relaunch delays) are not lifetimes. A run cut by the log's
+/// start (left-truncated) or end (still running: right-censored) is a lower bound of its
+/// lifetime: kept as it is (`partial: keep`, the default) or dropped (`partial: drop`).
+std::vector<double> read_preemption_log(const Context& ctx, const YAML::Node& node,
+                                        const std::string& path) {
+  const YAML::Node file_node = node["preemption_log"];
+  const std::string fpath = join_path(path, "preemption_log");
+  const std::string file = read_string(ctx, file_node, fpath);
+  const std::string resolved = ctx.resolve(file);
+  const bool json = resolved.size() >= 5 && resolved.substr(resolved.size() - 5) == ".json";
+  double step_s = 0;
+  std::vector<double> states;
+  if (json) {
+    if (node["column"] || node["step"])
+      ctx.fail(node, path,
+               "a JSON preemption log carries its own step (metadata.gap_seconds) and states; "
+               "remove column and step");
+    AvailabilityJson log;
+    try {
+      detail::read_json(ctx.read_data(file_node, fpath, file), log);
+    } catch (const detail::JsonError& e) {
+      ctx.fail(file_node, fpath, text::excerpt(resolved, 300) + ":" + e.what());
+    }
+    if (!log.has_gap || !log.has_data)
+      ctx.fail(file_node, fpath,
+               text::excerpt(resolved, 300) +
+                   ": expected {\"metadata\": {\"gap_seconds\": N}, \"data\": [states...]}; "
+                   "missing " + (log.has_gap ? "data" : "metadata.gap_seconds"));
+    step_s = log.gap_s;
+    states = std::move(log.counts);
+  } else {
+    const std::string column = read_string(
+        ctx, require(ctx, node, path, "column", "the CSV column of states (running > 0)"),
+        join_path(path, "column"));
+    step_s = read_duration(ctx, require(ctx, node, path, "step", "the time between rows"),
+                           join_path(path, "step"), false);
+    states = read_csv_column(ctx, file_node, fpath, file, column);
+    for (double v : states)
+      if (!(v >= 0))
+        ctx.fail(file_node, fpath, "column '" + column + "' must hold states >= 0 (0: preempted)");
+  }
+  bool keep_partial = true;
+  if (node["partial"])
+    keep_partial = read_choice<bool>(ctx, node["partial"], join_path(path, "partial"),
+                                     {{"keep", true}, {"drop", false}});
+  std::vector<double> lifetimes;
+  std::size_t partial = 0;
+  for (std::size_t i = 0; i < states.size();) {
+    if (!(states[i] > 0)) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < states.size() && states[end] > 0) ++end;
+    const bool cut = i == 0 || end == states.size();
+    partial += cut;
+    if (!cut || keep_partial) lifetimes.push_back(static_cast<double>(end - i) * step_s);
+    i = end;
+  }
+  if (lifetimes.empty())
+    ctx.fail(file_node, fpath,
+             text::excerpt(resolved, 300) + ": the log has no " +
+                 (partial > 0 ? "complete running period (its only one is cut by the log's "
+                                "start or end; use partial: keep)"
+                              : "running period (no state > 0)"));
+  return lifetimes;
+}
+
 /// A distribution: a fixed value or a mapping with `dist` and its parameters. The key table
 /// says what it measures: a time (parameters are durations, any time unit) or a plain factor
 /// (`slowdown`: parameters are numbers without units). Shapes are plain numbers in the ranges
@@ -599,7 +742,18 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
       d.p1 = param("scale");
       break;
     case DistKind::empirical: {
-      if (node["values"]) {
+      if (node["preemption_log"]) {
+        if (!time)
+          ctx.fail(node["preemption_log"], join_path(path, "preemption_log"),
+                   "gives durations (an instance's running periods); this distribution is a plain "
+                   "factor");
+        if (node["values"] || node["file"])
+          ctx.fail(node, path, "give one of values, file or preemption_log");
+        d.samples = read_preemption_log(ctx, node, path);
+      } else if (node["step"] || node["partial"]) {
+        ctx.fail(node, path, std::string("'") + (node["step"] ? "step" : "partial") +
+                                 "' only applies with preemption_log");
+      } else if (node["values"]) {
         const YAML::Node values = node["values"];
         const std::string vpath = join_path(path, "values");
         if (!values.IsSequence() || values.size() == 0)
@@ -850,76 +1004,6 @@ void read_preemption(const Context& ctx, const YAML::Node& node, const std::stri
              "mean: 20h}), max_runtime, zone_events, or several of them");
 }
 
-/// The two values of an availability trace in JSON, {"metadata": {"gap_seconds": N}, "data":
-/// [counts...]}, read strictly: a string is not a number, every count is a number >= 0, the gap
-/// a number of seconds > 0 (within the bounds of every duration). Other metadata is ignored.
-class AvailabilityJson : public detail::JsonVisitor {
- public:
-  bool has_gap = false, has_data = false;
-  double gap_s = 0;
-  std::vector<double> counts;
-
-  void begin_object(const std::string& path, const detail::JsonPosition& at) override {
-    if (path == "data" || is_count(path)) refuse(path, "an object", at);
-  }
-  void begin_array(const std::string& path, const detail::JsonPosition& at) override {
-    if (path == "data") {
-      has_data = true;
-      return;
-    }
-    if (path == "" || path == "metadata" || path == "metadata.gap_seconds" || is_count(path))
-      refuse(path, "a list", at);
-  }
-  void end(const std::string&) override {}
-  void number(const std::string& path, double v, const detail::JsonPosition& at) override {
-    if (path == "metadata.gap_seconds") {
-      if (!(v >= kMinDurationS && v <= kMaxDurationS))
-        throw detail::JsonError(at,
-                                "metadata.gap_seconds must be a number of seconds from 1e-6 "
-                                "to 3.156e11, got " +
-                                    text::format_number(v));
-      gap_s = v;
-      has_gap = true;
-    } else if (is_count(path)) {
-      if (!(v >= 0 && v <= kMaxMagnitude))
-        throw detail::JsonError(at, path + " (instances) must be a count from 0 to 1e12, got " +
-                                        text::format_number(v));
-      counts.push_back(v);
-    } else if (path == "" || path == "metadata" || path == "data") {
-      refuse(path, "a number", at);
-    }
-  }
-  void other(const std::string& path, const char* kind, const std::string& value,
-             const detail::JsonPosition& at) override {
-    if (path == "" || path == "metadata" || path == "metadata.gap_seconds" || path == "data" ||
-        is_count(path))
-      refuse(path,
-             std::string("the ") + kind + " " +
-                 (std::string(kind) == "string" ? "\"" + text::excerpt(value) + "\"" : value),
-             at);
-  }
-
- private:
-  /// "data[N]": one count (deeper paths are refused where they start).
-  static bool is_count(const std::string& path) {
-    return path.size() > 6 && path.compare(0, 5, "data[") == 0 &&
-           path.find('[', 5) == std::string::npos && path.back() == ']';
-  }
-  [[noreturn]] static void refuse(const std::string& path, const std::string& got,
-                                  const detail::JsonPosition& at) {
-    const std::string what = path.empty()                     ? "the document"
-                             : path == "metadata"             ? "metadata"
-                             : path == "metadata.gap_seconds" ? "metadata.gap_seconds"
-                             : path == "data"                 ? "data"
-                                                              : path + " (instances)";
-    const std::string valid = path.empty()                     ? "an object with metadata and data"
-                              : path == "metadata"             ? "an object with gap_seconds"
-                              : path == "data"                 ? "a list of counts"
-                              : path == "metadata.gap_seconds" ? "a number of seconds"
-                                                               : "a number";
-    throw detail::JsonError(at, what + " must be " + valid + ", got " + got);
-  }
-};
 
 /// `availability` of a pool: a trace of available instances at a fixed step, from a JSON file
 /// ({"metadata": {"gap_seconds": N}, "data": [...]}, the format of the public spot traces) or
@@ -967,6 +1051,10 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
   if (node["start"])
     p.availability_start_s =
         read_trace_start(ctx, node["start"], join_path(path, "start"), p.availability_random_start);
+  if (node["after_end"])
+    p.availability_after_end = read_choice<TraceEnd>(
+        ctx, node["after_end"], join_path(path, "after_end"),
+        {{"repeat", TraceEnd::repeat}, {"unavailable", TraceEnd::unavailable}, {"last", TraceEnd::last}});
 }
 
 /// `price_process` of a pool: {model: trace, file, column, step, start} or {model:

@@ -21,6 +21,10 @@ namespace gpucap {
 ///             zero; billed per replica lifetime, idle keep-alive time included or not.
 enum class PurchaseOption : uint8_t { on_demand, spot, reserved, owned, marketplace, serverless };
 
+/// What a step trace (availability) shows after its last row: itself again from its first row,
+/// nothing (0), or its last row forever.
+enum class TraceEnd : uint8_t { repeat, unavailable, last };
+
 /// A pool: provider x region x GPU model x purchase option, the unit of capacity.
 struct CompiledPool {
   double price_usd_per_gpu_s = 0;      ///< per-hold price (on_demand, spot), per GPU-second
@@ -66,10 +70,12 @@ struct CompiledPool {
   bool has_slowdown = false;       ///< run time multiplied by a factor drawn for each run
   Distribution slowdown;           ///< the factor (plain number, > 0)
   // Availability trace: capacity(t) = min(quota, gpus_per_instance x table[offset + step index
-  // mod count]), where the step index of time t is floor((t + start) / step). When capacity
-  // falls below the GPUs held, the most recently launched jobs are reclaimed.
+  // mod count]), where the step index of time t is floor((t + start) / step) (after the last
+  // row: see availability_after_end). When capacity falls below the GPUs held, the most
+  // recently launched jobs are reclaimed.
   bool has_availability = false;
   bool availability_random_start = false;  ///< start uniform over the trace, per replication
+  TraceEnd availability_after_end = TraceEnd::repeat;
   uint32_t availability_offset = 0, availability_count = 0;  ///< in CompiledModel::table
   double availability_step_s = 0;
   double availability_start_s = 0;

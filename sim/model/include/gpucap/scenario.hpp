@@ -77,6 +77,7 @@ struct PoolSpec {
   double gpus_per_instance = 1;
   bool availability_random_start = false;  ///< each replication starts at a uniform offset
   double availability_start_s = 0;         ///< else: trace time at t = 0
+  TraceEnd availability_after_end = TraceEnd::repeat;  ///< after the trace's last row
   std::string availability_file;
   // Nodes and their interconnect: a job of more GPUs than a node has spans several nodes.
   uint32_t gpus_per_node = 0;  ///< 0: not declared (a job never spans nodes)

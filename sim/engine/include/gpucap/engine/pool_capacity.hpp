@@ -68,7 +68,7 @@ class PoolCapacity {
   GPUCAP_HD StepTrace trace_of(uint32_t p) const {
     const CompiledPool& pool = m_->pools[p];
     return StepTrace::of(m_->table, pool.availability_offset, pool.availability_count,
-                         pool.availability_step_s);
+                         pool.availability_step_s, pool.availability_after_end);
   }
 
   /// GPUs the trace of pool p allows at step k: instances x GPUs each, at most the quota.

@@ -1,10 +1,13 @@
-// gpucap engine: a step function of time read from the model's table, repeating: value k
-// holds over [k step_s, (k + 1) step_s) of trace time. Availability traces (instances) and
-// price traces (USD per GPU-second) are both one. A replication places its time 0 at an origin
-// in trace time (fixed, or uniform over one period).
+// gpucap engine: a step function of time read from the model's table: value k holds over
+// [k step_s, (k + 1) step_s) of trace time; after the last value the trace repeats (price
+// traces, and availability by default), shows 0 or holds its last value (availability's
+// `after_end`). Availability traces (instances) and price traces (USD per GPU-second) are both
+// one. A replication places its time 0 at an origin in trace time (fixed, or uniform over one
+// period).
 #pragma once
 #include <cstdint>
 
+#include "gpucap/compiled_model.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
@@ -13,14 +16,18 @@ struct StepTrace {
   const double* values = nullptr;  ///< `count` values, count > 0
   uint32_t count = 0;
   double step_s = 0;  ///< > 0
+  TraceEnd after_end = TraceEnd::repeat;
 
   GPUCAP_HD static StepTrace of(const double* table, uint32_t offset, uint32_t count,
-                                double step_s) {
-    return StepTrace{table + offset, count, step_s};
+                                double step_s, TraceEnd after_end = TraceEnd::repeat) {
+    return StepTrace{table + offset, count, step_s, after_end};
   }
 
-  /// The value of step k (the trace repeats).
-  GPUCAP_HD double at_step(uint64_t k) const { return values[k % count]; }
+  /// The value of step k.
+  GPUCAP_HD double at_step(uint64_t k) const {
+    if (k < count || after_end == TraceEnd::repeat) return values[k % count];
+    return after_end == TraceEnd::last ? values[count - 1] : 0.0;
+  }
   /// The step that trace time t (>= 0) falls in.
   GPUCAP_HD uint64_t step_at(double trace_time_s) const {
     return static_cast<uint64_t>(trace_time_s / step_s);
