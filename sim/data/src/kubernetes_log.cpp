@@ -8,9 +8,11 @@
 //   such a pod counts as num_gpu whole GPUs (--fractional-gpus whole, the default; noted in the
 //   report) or is dropped (--fractional-gpus drop).
 // - A pod never scheduled (no scheduled_time, or pod_phase Pending) never ran: dropped.
-// - A pod whose pod_phase is Running was still running when the list was taken; its
-//   deletion_time (if any) is the end of observation: censored (or dropped with
-//   --running drop). Without a deletion_time it runs to the log's end.
+// - A pod whose pod_phase is Running with a deletion_time ran until it was deleted: its run
+//   ends there (in openb the deletion times of Running pods spread over the whole log: 4,149
+//   pods, of which only 32 were deleted at its very end). It is censored (or dropped with
+//   --running drop) only when --log-end is given and the deletion is at or after it. A
+//   Running pod without a deletion_time is still running: censored at the log's end.
 #include "gpucap/data/delimited.hpp"
 #include "job_logs.hpp"
 
@@ -93,8 +95,10 @@ void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWrit
       continue;
     }
     if (state == JobState::running) {
-      if (end == TimeParse::absent) job.running = true;
-      else job.censored = true;
+      if (end == TimeParse::absent)
+        job.running = true;
+      else if (options.trace.log_end_ms && job.end_ms >= *options.trace.log_end_ms)
+        job.censored = true;
     } else if (end == TimeParse::absent) {
       report.drop(kNoEnd, n);
       continue;
