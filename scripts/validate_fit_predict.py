@@ -5,8 +5,9 @@
 Pipeline, from ../shared/data/workload (skipped, exit 0, when the data is absent):
 
 1. `gpucap import --format kubernetes` the pod list into a trace CSV;
-2. cut the observed window in two halves; write the first half as a trace CSV (jobs still
-   running at the cut are right-censored there) and `gpucap fit` it;
+2. cut the observed window in two halves; write the imported first half as a trace CSV (jobs
+   still running at the cut, or censored by the import, are right-censored there) and `gpucap fit`
+   it;
 3. `gpucap run` the fitted workloads over the second half (the first half simulated as warm-up,
    so the second starts with a loaded cluster), several replications;
 4. `gpucap run` the imported trace itself over the same window (process: trace, warm-up up to
@@ -21,7 +22,7 @@ test`) and a built CLI:
         [--data ../shared/data] [--replications 20] [--workdir DIR] [--json FILE]
 
 The table goes to stdout; --json also writes the figures as JSON (used by
-tests/python/test_validate_fit_predict.py). Runs in about 10-30 s on 2 cores.
+tests/python/test_validate_fit_predict.py). Runs in about 2 s on 2 cores.
 """
 
 import argparse
@@ -65,7 +66,7 @@ def sh(args, **kw):
 def read_pods(path, np):
     """The pods the kubernetes importer keeps (docs/importing.md): num_gpu > 0 and gpu_milli > 0,
     scheduled (a scheduled_time, not Pending). Times in seconds as in the file."""
-    cols = {k: [] for k in ("creation", "scheduled", "deletion", "gpus", "milli", "running")}
+    cols = {k: [] for k in ("creation", "scheduled", "deletion", "gpus", "milli")}
     with open(path, newline="") as f:
         for row in csv.DictReader(f):
             gpus = int(row["num_gpu"] or 0)
@@ -79,7 +80,6 @@ def read_pods(path, np):
             cols["deletion"].append(float(row["deletion_time"]))
             cols["gpus"].append(gpus)
             cols["milli"].append(min(milli, 1000))
-            cols["running"].append(row["pod_phase"] == "Running")
     return {k: np.array(v) for k, v in cols.items()}
 
 
@@ -219,11 +219,17 @@ def run(args, data, cli, work, np, h5py, yaml):
     pods = read_pods(data / POD_LIST, np)
     run_s = pods["deletion"] - pods["scheduled"]
     # The importer's rows are these pods (submit = creation, duration = deletion - scheduled).
-    key_imp = np.sort(imp["submit_s"] * 1e9 + imp["duration_s"])
-    key_pod = np.sort(pods["creation"] * 1e9 + run_s)
-    assert imp.size == pods["gpus"].size and np.array_equal(key_imp, key_pod), \
+    # Matched row by row (sorted by submit, run time and GPUs alike on both sides), so that the
+    # importer's censoring flag can be carried to the pods.
+    order_imp = np.lexsort((imp["gpus"], imp["duration_s"], imp["submit_s"]))
+    order_pod = np.lexsort((pods["gpus"], run_s, pods["creation"]))
+    assert imp.size == pods["gpus"].size, "the pods read here are not the importer's"
+    assert (np.array_equal(imp["submit_s"][order_imp], pods["creation"][order_pod])
+            and np.array_equal(imp["duration_s"][order_imp], run_s[order_pod])
+            and np.array_equal(imp["gpus"][order_imp], pods["gpus"][order_pod])), \
         "the pods read here are not the importer's"
-    assert imp["gpus"].sum() == pods["gpus"].sum()
+    censored_by_import = np.zeros(imp.size, dtype=bool)
+    censored_by_import[order_pod] = imp["censored"][order_imp] != 0
     fig["pods_kept"] = int(imp.size)
     fig["pods_censored_by_import"] = int(imp["censored"].sum())
 
@@ -272,10 +278,9 @@ def run(args, data, cli, work, np, h5py, yaml):
         (imp["gpus"] * overlap(np, imp["submit_s"], imp["submit_s"] + imp["duration_s"], mid,
                                log_end)).sum()) / HOUR
 
-    # First half as a trace CSV: submit from t0; jobs still running at the cut are censored there.
-    # Two fits: "imported" keeps the importer's censoring (pod_phase Running = still running at
-    # the log's end, so deletion_time is only a lower bound); "deleted" takes deletion_time as the
-    # end of every pod (only the pods deleted at the log's very end stay censored).
+    # First half as a trace CSV: submit from t0; jobs still running at the cut are censored there,
+    # and so are those the importer censored (none in openb: a Running pod ends at its
+    # deletion_time, docs/importing.md).
     obs_rt = run_s[sec]
     fig["ks_first_vs_second_logged"] = ks_2samp(np, run_s[first], obs_rt)
     fig["run_time"] = {"second_half_median": float(np.median(obs_rt)),
@@ -284,54 +289,48 @@ def run(args, data, cli, work, np, h5py, yaml):
                        "first_half_logged_mean": float(run_s[first].mean())}
     fig["arrivals"] = {"first_half_per_day": first.sum() / (half / DAY),
                        "second_half_per_day": sec.sum() / (second / DAY)}
-    fig["fits"] = {}
-    fitted_by = {}
-    for variant in ("imported", "deleted"):
-        first_csv = work / f"first_half_{variant}.csv"
-        ncens = 0
-        with open(first_csv, "w") as f:
-            f.write("submit_s,gpus,duration_s,censored\n")
-            for i in np.flatnonzero(first):
-                dur = max(min(e[i], mid) - s[i], 0.0)
-                still = pods["running"][i] if variant == "imported" else e[i] >= log_end
-                cens = 1 if (e[i] > mid or still) else 0
-                ncens += cens
-                f.write(f"{c[i] - t0:.0f},{g[i]},{dur:.0f},{cens}\n")
-        fit_yaml = work / f"fit_{variant}.yaml"
-        sh([cli, "fit", first_csv, "-o", fit_yaml, "--window", f"{half:.0f}s",
-            "--placement", "cluster", "--force", "-q"])
-        fitted = yaml.safe_load(fit_yaml.read_text())["workloads"]
-        rotate_profiles(fitted, int(round(half / HOUR)))
-        fitted_by[variant] = fitted
-        # Run times: a sample of the fitted model (classes mixed by their rates) against the
-        # second half's logged run times (deletion - scheduled).
-        rng = np.random.default_rng(args.seed)
-        rates = np.array([rate_per_s(w["arrivals"]) for w in fitted])
-        counts = rng.multinomial(200000, rates / rates.sum())
-        model_rt = np.concatenate([sample_work(np, rng, w["work"], work, k)
-                                   for w, k in zip(fitted, counts)])
-        fig["fits"][variant] = {
-            "censored": ncens,
-            "classes": [{"name": w["name"], "gpus": w["gpus"],
-                         "jobs_per_day": rate_per_s(w["arrivals"]) * DAY,
-                         "arrivals": w["arrivals"]["process"], "work": w["work"]["dist"]}
-                        for w in fitted],
-            "jobs_per_day": float(rates.sum() * DAY),
-            "ks": ks_2samp(np, model_rt, obs_rt),
-            "run_time_median": float(np.median(model_rt)),
-            "run_time_mean": float(model_rt.mean())}
+    first_csv = work / "first_half.csv"
+    ncens = 0
+    with open(first_csv, "w") as f:
+        f.write("submit_s,gpus,duration_s,censored\n")
+        for i in np.flatnonzero(first):
+            dur = max(min(e[i], mid) - s[i], 0.0)
+            cens = 1 if (e[i] > mid or censored_by_import[i]) else 0
+            ncens += cens
+            f.write(f"{c[i] - t0:.0f},{g[i]},{dur:.0f},{cens}\n")
+    fit_yaml = work / "fit.yaml"
+    sh([cli, "fit", first_csv, "-o", fit_yaml, "--window", f"{half:.0f}s",
+        "--placement", "cluster", "--force", "-q"])
+    fitted = yaml.safe_load(fit_yaml.read_text())["workloads"]
+    rotate_profiles(fitted, int(round(half / HOUR)))
+    # Run times: a sample of the fitted model (classes mixed by their rates) against the
+    # second half's logged run times (deletion - scheduled).
+    rng = np.random.default_rng(args.seed)
+    rates = np.array([rate_per_s(w["arrivals"]) for w in fitted])
+    counts = rng.multinomial(200000, rates / rates.sum())
+    model_rt = np.concatenate([sample_work(np, rng, w["work"], work, k)
+                               for w, k in zip(fitted, counts)])
+    fig["fit"] = {
+        "censored": ncens,
+        "censored_at_the_cut": int((e[first] > mid).sum()),
+        "classes": [{"name": w["name"], "gpus": w["gpus"],
+                     "jobs_per_day": rate_per_s(w["arrivals"]) * DAY,
+                     "arrivals": w["arrivals"]["process"], "work": w["work"]["dist"]}
+                    for w in fitted],
+        "jobs_per_day": float(rates.sum() * DAY),
+        "ks": ks_2samp(np, model_rt, obs_rt),
+        "run_time_median": float(np.median(model_rt)),
+        "run_time_mean": float(model_rt.mean())}
 
     # 3-4. Simulations at two quotas.
     fig["runs"] = {}
     for label, quota in (("peak", int(round(peak))), ("cluster", cluster)):
         pool = {"cluster": {"gpu": "GPU", "price_usd_per_gpu_hour": 1.0, "quota": quota}}
-        scenarios = {}
-        for variant, fitted in fitted_by.items():
-            scenarios[variant] = {
-                "name": f"openb fit-then-predict ({variant}), quota {quota}",
-                "horizon": f"{2 * half:.0f}s", "warmup": f"{half:.0f}s",
-                "replications": args.replications, "seed": args.seed, "pools": pool,
-                "workloads": fitted, "policy": {"queue": "fifo"}}
+        scenarios = {"fit": {
+            "name": f"openb fit-then-predict, quota {quota}",
+            "horizon": f"{2 * half:.0f}s", "warmup": f"{half:.0f}s",
+            "replications": args.replications, "seed": args.seed, "pools": pool,
+            "workloads": fitted, "policy": {"queue": "fifo"}}}
         scenarios["replay"] = {
             "name": f"openb trace replay, quota {quota}", "horizon": f"{log_end:.0f}s",
             "warmup": f"{mid:.0f}s", "replications": 1, "seed": args.seed, "pools": pool,
@@ -375,13 +374,13 @@ def err(model, trace):
     return f" ({(model - trace) / trace * 100:+.0f}%)"
 
 
-VARIANTS = (("imported", "fit, as imported"), ("deleted", "fit, deletion=end"), ("replay", "trace replay"))
+VARIANTS = (("fit", "fit of the 1st half"), ("replay", "trace replay"))
 
 
 def print_table(f):
     t = f["trace"]
     print("Fit then predict: Alibaba openb pod list (default)")
-    print(f"  pods kept by the import: {f['pods_kept']} ({f['pods_censored_by_import']} censored: pod_phase Running)")
+    print(f"  pods kept by the import: {f['pods_kept']} ({f['pods_censored_by_import']} censored by the import)")
     print(f"  nominal split at the middle of [0, {f['span_days']:.1f} d]: {f['nominal_first_half_pods']} pods "
           f"in the first half, {f['nominal_second_half_pods']} in the second: nothing to fit")
     print(f"  observed window: day {f['observed_from_day']:.2f} (the earliest deletion) to day "
@@ -390,10 +389,10 @@ def print_table(f):
           f"second half {f['second_half_days']:.2f} d, {f['second_half_pods']} pods")
     print(f"  arrivals/day: first half {f['arrivals']['first_half_per_day']:.1f}, "
           f"second half {f['arrivals']['second_half_per_day']:.1f}")
-    for v, label in VARIANTS[:2]:
-        fit = f["fits"][v]
-        classes = ", ".join(f"{c['name']} {c['jobs_per_day']:.2f}/d {c['arrivals']} {c['work']}" for c in fit["classes"])
-        print(f"  {label} ({fit['censored']} of the first half's pods censored): {fit['jobs_per_day']:.1f} jobs/day; {classes}")
+    fit = f["fit"]
+    classes = ", ".join(f"{c['name']} {c['jobs_per_day']:.2f}/d {c['arrivals']} {c['work']}" for c in fit["classes"])
+    print(f"  {VARIANTS[0][1]} ({fit['censored']} of its pods censored, {fit['censored_at_the_cut']} alive at the cut): "
+          f"{fit['jobs_per_day']:.1f} jobs/day; {classes}")
     print(f"  peak GPUs in use at once: {f['peak_gpus']:.0f} whole ({f['peak_gpus_fractional']:.1f} counting gpu_milli); "
           f"cluster: {f['cluster_gpus']} GPUs")
     print(f"  second half GPU-hours: {t['gpu_hours_whole']:.0f} whole, {t['gpu_hours_fractional']:.0f} counting gpu_milli "
@@ -403,9 +402,9 @@ def print_table(f):
     w = 34
     for label, r in f["runs"].items():
         q = r["quota"]
-        n = r["imported"]["utilization"]["n"]
+        n = r["fit"]["utilization"]["n"]
         print(f"quota {q} GPUs ({'the peak of GPUs in use at once in the trace' if label == 'peak' else 'the cluster'}); "
-              f"fits: mean [95% CI] of {n} replications (error against the trace)")
+              f"fit: mean [95% CI] of {n} replications (error against the trace)")
         print(f"  {'figure':<16}{'trace, 2nd half':>17}" + "".join(f" {lab:>{w}}" for _, lab in VARIANTS))
         rows = [("utilization", r["trace_utilization"], "utilization", ".3g"),
                 ("wait mean (s)", t["wait_mean"], "wait_mean", ".3g"),
@@ -421,10 +420,8 @@ def print_table(f):
     rt = f["run_time"]
     print(f"run times (s): second half median {rt['second_half_median']:.0f}, mean {rt['second_half_mean']:.0f}; "
           f"first half (as logged) median {rt['first_half_logged_median']:.0f}, mean {rt['first_half_logged_mean']:.0f}")
-    for v, label in VARIANTS[:2]:
-        fit = f["fits"][v]
-        print(f"  {label}: median {fit['run_time_median']:.0f}, mean {fit['run_time_mean']:.0f}; "
-              f"KS D against the second half {fit['ks']:.3f}")
+    print(f"  {VARIANTS[0][1]}: median {fit['run_time_median']:.0f}, mean {fit['run_time_mean']:.0f}; "
+          f"KS D against the second half {fit['ks']:.3f}")
     print(f"  first half's logged run times against the second half's: KS D {f['ks_first_vs_second_logged']:.3f}; "
           "trace replay: 0 (the same jobs)")
 
