@@ -2,6 +2,7 @@
 // superposed, and resampled by moving-block and stationary bootstraps; and the loader's rules
 // for `start`, `scale_rate` and `resample`. The component is driven directly, so each job it
 // replays (target time, row) is seen.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <gtest/gtest.h>
@@ -36,14 +37,13 @@ std::vector<Job> replay(const ModelStorage& storage, uint64_t replication, uint6
   const CompiledModel& m = storage.model();
   const CompiledArrivals& a = m.classes[0].arrivals;
   std::vector<TraceLayer> layers(a.layer_count);
-  RandomStream rng = RandomStream::make(seed, replication, stream_id(StreamKind::arrivals, 0));
-  TraceReplay::start(m, a, layers.data(), rng);
+  TraceReplay::start(m, a, layers.data(), seed, replication, 0);
   std::vector<Job> jobs;
   for (;;) {
     const uint32_t l = TraceReplay::earliest(layers.data(), a.layer_count);
     if (!(layers[l].next_s <= m.horizon_s)) break;
     jobs.push_back({layers[l].next_s, layers[l].next_row});
-    TraceReplay::advance(m, a, layers[l], l + 1 == a.layer_count, rng);
+    TraceReplay::advance(m, a, layers[l], l + 1 == a.layer_count);
   }
   return jobs;
 }
@@ -201,6 +201,27 @@ TEST_F(TraceReplayTest, ScaleRateAboveOneSuperposesIndependentResamples) {
   // Two full layers (2 x 14400) and one thinned to 0.5: Binomial(14400, 0.5), sd 60; 5 sd.
   EXPECT_NEAR(static_cast<double>(jobs.size()), 2 * 14400 + 7200, 300);
   for (std::size_t i = 1; i < jobs.size(); ++i) EXPECT_GE(jobs[i].t, jobs[i - 1].t);
+}
+
+TEST_F(TraceReplayTest, ScaleRatesShareTheirBlocksCommonRandomNumbers) {
+  // A sweep of scale_rate compares like with like: at 0.75 the jobs are a subset of those at
+  // 1, and at 1.5 a superset (the first layer draws the same blocks in each).
+  std::string csv = "submit_s,gpus,duration_s\n";
+  for (int i = 0; i < 3 * 24; ++i) csv += std::to_string(i * 3600.0 + 60 * (i % 7)) + ",1,60\n";
+  write("trace.csv", csv);
+  const auto jobs_at = [&](const std::string& scale) {
+    std::multiset<std::pair<double, uint32_t>> out;
+    for (const Job& j : replay(compile(scenario(", scale_rate: " + scale +
+                                               ", resample: {block: 1d}", "20d")), 3))
+      out.insert({j.t, j.row});
+    return out;
+  };
+  const auto low = jobs_at("0.75"), one = jobs_at("1"), high = jobs_at("1.5");
+  EXPECT_EQ(one.size(), 20u * 24);
+  EXPECT_LT(low.size(), one.size());
+  EXPECT_GT(high.size(), one.size());
+  EXPECT_TRUE(std::includes(one.begin(), one.end(), low.begin(), low.end()));
+  EXPECT_TRUE(std::includes(high.begin(), high.end(), one.begin(), one.end()));
 }
 
 TEST_F(TraceReplayTest, ReplicationsOfABootstrapDifferInTheirResults) {

@@ -67,7 +67,7 @@ class ReplicationEngine {
         cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
         cs.next_work_s = sample(m_.classes[c].work_s, streams_[2 * c + 1], m_.table);
       } else {
-        TraceReplay::start(m_, arr, trace_layers_ + arr.layer_offset, streams_[2 * c]);
+        TraceReplay::start(m_, arr, trace_layers_ + arr.layer_offset, seed, replication, c);
       }
     }
     for (uint32_t p = 0; p < m_.pool_count; ++p)
@@ -267,8 +267,7 @@ class ReplicationEngine {
       const uint32_t row = cls.arrivals.trace_offset + layer.next_row;
       gpus = m_.trace_gpus[row];
       work_s = m_.trace_work_s[row];
-      TraceReplay::advance(m_, cls.arrivals, layer, l + 1 == cls.arrivals.layer_count,
-                           streams_[2 * c]);
+      TraceReplay::advance(m_, cls.arrivals, layer, l + 1 == cls.arrivals.layer_count);
     } else {
       work_s = class_state_[c].next_work_s;
       class_state_[c].next_work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);

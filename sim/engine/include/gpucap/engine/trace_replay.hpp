@@ -11,9 +11,11 @@
 //    s = (b mod phase_s) + k phase_s, k uniform in {0, ..., phases - 1}: the same time of day
 //    (phase 1 d) or of the week (7 d) as the target. The trace is a loop of period_s: a block
 //    that runs past its end continues from its start.
-// A layer other than the last keeps every job; the last keeps each with last_layer_keep. All
-// draws come from the class's arrival stream (unused otherwise by a trace class), in event
-// order, so a replication is reproducible; a trace replayed as logged draws nothing.
+// A layer other than the last keeps every job; the last keeps each with last_layer_keep. Each
+// layer draws its blocks and its thinning from two streams of its own (StreamKind::
+// trace_blocks + layer, trace_thinning + layer), so layer 0 replays the same blocks whether
+// scale_rate is 0.75, 1 or 1.5 (common random numbers across a sweep of it); a trace replayed
+// as logged draws nothing, and no other random draw of the scenario changes.
 #pragma once
 #include <cstdint>
 
@@ -24,23 +26,35 @@
 
 namespace gpucap::engine {
 
-/// One layer's position in its trace. 32 bytes.
+/// One layer's position in its trace, and its random streams.
 struct TraceLayer {
   double offset_s;     ///< source time - target time in the current block (before wraps)
   double block_end_s;  ///< target time where the current block ends (+inf: no resampling)
   double next_s;       ///< target time of the layer's next job; +inf: none before the horizon
   uint32_t next_row;   ///< that job's row, from the class's trace_offset
   uint32_t cursor;     ///< the next row to look at
+  RandomStream blocks;    ///< where and how long each block is
+  RandomStream thinning;  ///< which jobs the last layer keeps
 };
 
 struct TraceReplay {
   static constexpr double kNever = __builtin_huge_val();
 
-  /// Places each layer of class arrivals `a` before its first job and finds that job.
+  static constexpr uint32_t kMaxLayers = 16;  ///< scale_rate <= 16
+  static_assert(static_cast<uint32_t>(StreamKind::trace_blocks) + kMaxLayers <=
+                    static_cast<uint32_t>(StreamKind::trace_thinning),
+                "the layers' block streams and thinning streams do not overlap");
+
+  /// Places each layer of job class c's arrivals `a` before its first job and finds that job.
   GPUCAP_HD static void start(const CompiledModel& m, const CompiledArrivals& a, TraceLayer* layers,
-                              RandomStream& rng) {
+                              uint64_t seed, uint64_t replication, uint32_t c) {
     for (uint32_t l = 0; l < a.layer_count; ++l) {
       TraceLayer& layer = layers[l];
+      const uint32_t blocks = static_cast<uint32_t>(StreamKind::trace_blocks) + l;
+      const uint32_t thinning = static_cast<uint32_t>(StreamKind::trace_thinning) + l;
+      layer.blocks = RandomStream::make(seed, replication, stream_id(static_cast<StreamKind>(blocks), c));
+      layer.thinning =
+          RandomStream::make(seed, replication, stream_id(static_cast<StreamKind>(thinning), c));
       layer.next_s = kNever;
       layer.next_row = 0;
       if (a.resample == TraceResample::none) {
@@ -52,14 +66,14 @@ struct TraceReplay {
         layer.block_end_s = 0;  // a block starts at t = 0
         layer.cursor = 0;
       }
-      advance(m, a, layer, l + 1 == a.layer_count, rng);
+      advance(m, a, layer, l + 1 == a.layer_count);
     }
   }
 
   /// Moves `layer` to its next kept job (next_s, next_row), or next_s = +inf when it has none
   /// at or before the horizon.
   GPUCAP_HD static void advance(const CompiledModel& m, const CompiledArrivals& a,
-                                TraceLayer& layer, bool thinned, RandomStream& rng) {
+                                TraceLayer& layer, bool thinned) {
     const double* submit = m.trace_submit_s + a.trace_offset;
     const bool keep_all = !thinned || a.last_layer_keep >= 1.0;
     for (;;) {
@@ -74,9 +88,9 @@ struct TraceReplay {
         if (begin > m.horizon_s) break;
         const double length = a.resample == TraceResample::moving
                                   ? a.block_s
-                                  : a.block_s * sample_standard_exponential(rng);
-        const uint32_t k =
-            static_cast<uint32_t>((static_cast<uint64_t>(rng.next_u32()) * a.phases) >> 32);
+                                  : a.block_s * sample_standard_exponential(layer.blocks);
+        const uint32_t k = static_cast<uint32_t>(
+            (static_cast<uint64_t>(layer.blocks.next_u32()) * a.phases) >> 32);
         const double source = __builtin_fmod(begin, a.phase_s) + k * a.phase_s;
         layer.offset_s = source - begin;
         layer.block_end_s = begin + (length > 0 ? length : 0);
@@ -85,7 +99,7 @@ struct TraceReplay {
       }
       if (t > m.horizon_s) break;
       const uint32_t row = layer.cursor++;
-      if (!keep_all && !(rng.next_uniform() < a.last_layer_keep)) continue;
+      if (!keep_all && !(layer.thinning.next_uniform() < a.last_layer_keep)) continue;
       layer.next_s = t;
       layer.next_row = row;
       return;
