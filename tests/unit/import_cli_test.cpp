@@ -69,6 +69,77 @@ TEST(ImportCli, AnImportedSlurmTraceReplays) {
   EXPECT_NE(run.output.find(" 32 "), std::string::npos) << run.output;
 }
 
+/// One log per format, imported on the command line and replayed by `gpucap run`: the GPU-hours
+/// used are those the kept jobs ran (gpus x duration, by hand below), and every job completes.
+struct FormatCase {
+  const char* format;
+  const char* options;
+  const char* log;
+  const char* expected_trace;
+  const char* gpu_hours;  ///< as `gpucap run` prints it
+};
+
+class ImportEachFormat : public testing::TestWithParam<FormatCase> {};
+
+TEST_P(ImportEachFormat, ItsTraceReplays) {
+  const FormatCase c = GetParam();
+  const std::string log = write(std::string("log_") + c.format, c.log);
+  const fs::path trace = dir() / (std::string("trace_") + c.format + ".csv");
+  const auto o = gpucap_cli(std::string("import --format ") + c.format + " " + c.options + " " +
+                            log + " -o " + trace.string() + " -q");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_EQ(read(trace), c.expected_trace);
+  const std::string yaml = std::string("name: imported ") + c.format +
+                           "\nhorizon: 3d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, "
+                           "quota: 16}\nworkloads:\n  - name: jobs\n    arrivals: {process: trace, "
+                           "file: trace_" + c.format + ".csv}\n";
+  write(std::string("replay_") + c.format + ".yaml", yaml);
+  const auto run = gpucap_cli("run " + (dir() / (std::string("replay_") + c.format + ".yaml")).string() +
+                              " -r 2");
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+  EXPECT_NE(run.output.find(c.gpu_hours), std::string::npos) << run.output;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Formats, ImportEachFormat,
+    testing::Values(
+        // Pods: 1 GPU x 390 s, 2 x 840 s (Running, deleted at 1000), 1 x 100 s: 2170 GPU-s.
+        FormatCase{"kubernetes", "",
+                   "name,num_gpu,gpu_milli,pod_phase,creation_time,deletion_time,scheduled_time\n"
+                   "p0,1,1000,Succeeded,100,500,110\np1,2,1000,Running,150,1000,160\n"
+                   "p2,1,1000,Failed,200,300,200\n",
+                   "submit_s,gpus,duration_s,censored,gpu_milli,gpu_model,qos\n0,1,390,0,1000,,\n"
+                   "50,2,840,0,1000,,\n100,1,100,0,1000,,\n",
+                   "0.6028"},
+        // Two attempts on at most 4 GPUs: 74 s + 3600 s = 3674 s x 4 = 14696 GPU-s.
+        FormatCase{"philly", "",
+                   "[{\"status\": \"Pass\", \"vc\": \"v1\", \"jobid\": \"a1\", \"user\": \"u1\",\n"
+                   " \"submitted_time\": \"2017-10-07 01:11:39\", \"attempts\": [\n"
+                   "  {\"start_time\": \"2017-10-07 01:12:09\", \"end_time\": \"2017-10-07 01:13:23\",\n"
+                   "   \"detail\": [{\"ip\": \"m47\", \"gpus\": [\"gpu0\", \"gpu1\"]}]},\n"
+                   "  {\"start_time\": \"2017-10-07 01:13:30\", \"end_time\": \"2017-10-07 02:13:30\",\n"
+                   "   \"detail\": [{\"ip\": \"m4\", \"gpus\": [\"gpu0\", \"gpu1\"]},\n"
+                   "               {\"ip\": \"m5\", \"gpus\": [\"gpu0\", \"gpu1\"]}]}]}]\n",
+                   "submit_s,gpus,duration_s,censored,vc,user,status\n0,4,3674,0,v1,u1,Pass\n",
+                   "4.082"},
+        // 8 GPUs x 3600 s and 4 x 7200 s: 16 GPU-hours.
+        FormatCase{"helios", "",
+                   "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,"
+                   "duration,queue\n"
+                   "j1,u1,vcA,8,64,1,COMPLETED,2020-04-01 00:00:00,2020-04-01 00:00:10,"
+                   "2020-04-01 01:00:10,3600,10\n"
+                   "j4,u3,vcB,4,8,1,TIMEOUT,2020-04-01 00:20:00,2020-04-01 00:30:00,,7200,600\n",
+                   "submit_s,gpus,duration_s,censored,user,vc,type\n0,8,3600,0,u1,vcA,\n"
+                   "1200,4,7200,0,u3,vcB,\n",
+                   " 16 "},
+        // 2 GPUs x 1 h and 3 x 2 h: 8 GPU-hours.
+        FormatCase{"csv", "--map submit=created,start=started,end=finished,gpus=n",
+                   "created,started,finished,n\n2024-05-01T00:00:00Z,2024-05-01T00:00:00Z,"
+                   "2024-05-01T01:00:00Z,2\n2024-05-01T00:30:00Z,2024-05-01T00:40:00Z,"
+                   "2024-05-01T02:40:00Z,3\n",
+                   "submit_s,gpus,duration_s,censored\n0,2,3600,0\n1800,3,7200,0\n", " 8 "}),
+    [](const testing::TestParamInfo<FormatCase>& info) { return std::string(info.param.format); });
+
 TEST(ImportCli, UsageAndIoErrors) {
   const std::string log = write("sacct2.txt", kSacct);
   // Usage: exit 2.
