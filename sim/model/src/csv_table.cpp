@@ -1,42 +1,265 @@
+// gpucap internals: the CSV reader (see csv_table.hpp).
+//
+// Rules, kept from the first reader (std::getline per line, then a per-character split): a line
+// ends at LF; a line of only spaces, tabs and CRs is blank and skipped; a field ends at a comma
+// outside quotes; inside quotes "" is one quote and every other character is kept; outside
+// quotes a quote toggles quoting and CR is dropped; fields are then trimmed of spaces, tabs, CRs
+// and LFs. A field with no quote and no CR (nearly all) is read in place as a view of the text.
 #include "gpucap/detail/csv_table.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
-#include <sstream>
+#include <cstring>
 #include <stdexcept>
+#include <string_view>
 
 #include "gpucap/detail/text.hpp"
 
 namespace gpucap::detail {
+
+/// The checked structure of a table: its header and where its data rows are. No cell is kept.
+struct CsvTable::Structure {
+  std::vector<std::string> header;
+  std::size_t rows = 0;
+  std::size_t data_begin = 0;    ///< offset of the first line after the header's
+  std::size_t header_line = 0;   ///< 1-based line number of the header
+  /// Blank lines among the data rows, as (row index, blank lines before it in total) at each
+  /// row where that total grows; line_of_row reads it. Empty when the rows are contiguous.
+  std::vector<std::pair<std::size_t, std::size_t>> gaps;
+  /// Each column's numbers, read in the same pass when every cell is a plain decimal number
+  /// (numeric_ok[c]); other columns are read, with their errors, when asked for.
+  std::vector<std::vector<double>> numeric;
+  std::vector<char> numeric_ok;
+  uint64_t bytes() const {
+    uint64_t b = sizeof *this + gaps.capacity() * sizeof gaps[0];
+    for (const auto& h : header) b += h.capacity() + sizeof h;
+    for (const auto& column : numeric) b += column.capacity() * sizeof(double) + sizeof column;
+    return b;
+  }
+};
+
 namespace {
 
-std::vector<std::string> split_record(const std::string& line, const std::string& where) {
-  std::vector<std::string> fields;
-  std::string field;
+std::atomic<uint64_t> g_structure_parses{0};
+std::atomic<uint64_t> g_column_parses{0};
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+std::string_view trimmed(std::string_view s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && is_space(s[b])) ++b;
+  while (e > b && is_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+/// Columns read as numbers in the structure's pass, at most (a wide table's are read on demand).
+constexpr std::size_t kMaxNumericColumns = 32;
+
+/// Reads a whole cell as a number: true with `v` exactly as strtod reads it (correctly rounded),
+/// or false where another reading is needed (a '+' sign, hex, an embedded NUL, text, a value
+/// out of range, or no value at all). Plain decimals with at most 15 significant digits and 22
+/// decimals take the exact fast path (an integer below 2^53 divided by a power of ten, each
+/// exact in a double, so one correctly rounded division); the rest std::from_chars.
+bool read_number(std::string_view cell, double& v) {
+  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const char* p = cell.data();
+  const char* const end = p + cell.size();
+  const bool negative = p < end && *p == '-';
+  if (negative) ++p;
+  uint64_t mantissa = 0;
+  int digits = 0, decimals = 0;
+  const char* q = p;
+  for (; q < end && *q >= '0' && *q <= '9'; ++q, ++digits)
+    mantissa = mantissa * 10 + static_cast<uint64_t>(*q - '0');
+  if (q < end && *q == '.') {
+    for (++q; q < end && *q >= '0' && *q <= '9'; ++q, ++digits, ++decimals)
+      mantissa = mantissa * 10 + static_cast<uint64_t>(*q - '0');
+  }
+  if (q == end && digits > 0 && digits <= 15 && decimals <= 22) {
+    const double m = static_cast<double>(mantissa);  // < 10^15 < 2^53: exact
+    v = decimals == 0 ? m : m / kPow10[decimals];
+    if (negative) v = -v;
+    return true;
+  }
+  const auto [stop, error] = std::from_chars(cell.data(), end, v);
+  return error == std::errc() && stop == end && std::isfinite(v);
+}
+
+/// Walks the lines of a text: each call to next() gives the next line (without its LF) that is
+/// not blank, with its 1-based line number.
+class Lines {
+ public:
+  Lines(const std::string& text, std::size_t begin, std::size_t first_line)
+      : data_(text.data()), size_(text.size()), pos_(begin), line_(first_line - 1) {}
+
+  bool next(std::string_view& line, std::size_t& number) {
+    while (pos_ < size_) {
+      const char* start = data_ + pos_;
+      const void* lf = std::memchr(start, '\n', size_ - pos_);
+      const std::size_t length =
+          lf ? static_cast<std::size_t>(static_cast<const char*>(lf) - start) : size_ - pos_;
+      pos_ += length + 1;
+      ++line_;
+      const std::string_view l(start, length);
+      if (!trimmed(l).empty()) {
+        line = l;
+        number = line_;
+        return true;
+      }
+    }
+    return false;
+  }
+  std::size_t position() const { return std::min(pos_, size_); }
+
+ private:
+  const char* data_;
+  std::size_t size_;
+  std::size_t pos_;
+  std::size_t line_;
+};
+
+/// The end of the field that starts at `begin` in `line` (a comma outside quotes, or the line's
+/// end); `plain` says whether it holds no quote and no CR, so that it reads in place.
+std::size_t field_end(std::string_view line, std::size_t begin, bool& plain, bool& unterminated) {
   bool quoted = false;
-  for (std::size_t i = 0; i < line.size(); ++i) {
+  plain = true;
+  std::size_t i = begin;
+  for (; i < line.size(); ++i) {
     const char c = line[i];
     if (quoted) {
-      if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-        field += '"';
+      if (c == '"') {
+        if (i + 1 < line.size() && line[i + 1] == '"')
+          ++i;
+        else
+          quoted = false;
+      }
+    } else if (c == ',') {
+      break;
+    } else if (c == '"') {
+      quoted = true;
+      plain = false;
+    } else if (c == '\r') {
+      plain = false;
+    }
+  }
+  unterminated = quoted;
+  return i;
+}
+
+/// The value of a field that is not plain: quotes resolved, CRs outside quotes dropped.
+void decode_field(std::string_view raw, std::string& out) {
+  out.clear();
+  bool quoted = false;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < raw.size() && raw[i + 1] == '"') {
+        out += '"';
         ++i;
       } else if (c == '"') {
         quoted = false;
       } else {
-        field += c;
+        out += c;
       }
     } else if (c == '"') {
       quoted = true;
-    } else if (c == ',') {
-      fields.push_back(field);
-      field.clear();
     } else if (c != '\r') {
-      field += c;
+      out += c;
     }
   }
-  if (quoted) throw std::runtime_error(where + ": unterminated quoted field");
-  fields.push_back(field);
-  return fields;
+}
+
+/// Counts the fields of a line, checking its quotes.
+std::size_t count_fields(std::string_view line, const std::string& origin, std::size_t number) {
+  std::size_t fields = 0;
+  for (std::size_t begin = 0;;) {
+    bool plain, unterminated;
+    const std::size_t end = field_end(line, begin, plain, unterminated);
+    if (unterminated)
+      throw std::runtime_error(origin + ":" + std::to_string(number) +
+                               ": unterminated quoted field");
+    ++fields;
+    if (end >= line.size()) return fields;
+    begin = end + 1;
+  }
+}
+
+/// Field `c` of a line, trimmed; `scratch` holds it when it is not plain.
+std::string_view field_of(std::string_view line, std::size_t c, std::string& scratch) {
+  std::size_t begin = 0;
+  for (std::size_t k = 0;; ++k) {
+    bool plain, unterminated;
+    const std::size_t end = field_end(line, begin, plain, unterminated);
+    if (k == c) {
+      const std::string_view raw = line.substr(begin, end - begin);
+      if (plain) return trimmed(raw);
+      decode_field(raw, scratch);
+      return trimmed(scratch);
+    }
+    begin = end + 1;  // the structure check guarantees field c exists
+  }
+}
+
+std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& text,
+                                                          const std::string& origin) {
+  ++g_structure_parses;
+  auto s = std::make_shared<CsvTable::Structure>();
+  Lines lines(text, 0, 1);
+  std::string_view line;
+  std::size_t number = 0, previous = 0, blanks = 0;
+  std::string scratch;
+  if (!lines.next(line, number))
+    throw std::runtime_error(origin +
+                             ":1: the file is empty; it needs a header row naming its columns");
+  const std::size_t columns = count_fields(line, origin, number);
+  for (std::size_t c = 0; c < columns; ++c) s->header.emplace_back(field_of(line, c, scratch));
+  s->header_line = number;
+  s->data_begin = lines.position();
+  previous = number;
+  // One pass: check each row and read its plain numbers.
+  const std::size_t numeric_columns = std::min(columns, kMaxNumericColumns);
+  s->numeric.resize(numeric_columns);
+  s->numeric_ok.assign(numeric_columns, 1);
+  const std::size_t expected_rows = text.size() / (2 * columns + 1);  // a guess, for reserve
+  for (auto& column : s->numeric) column.reserve(expected_rows);
+  while (lines.next(line, number)) {
+    std::size_t fields = 0;
+    for (std::size_t begin = 0;;) {
+      bool plain, unterminated;
+      const std::size_t end = field_end(line, begin, plain, unterminated);
+      if (unterminated)
+        throw std::runtime_error(origin + ":" + std::to_string(number) +
+                                 ": unterminated quoted field");
+      if (fields < numeric_columns && s->numeric_ok[fields]) {
+        double v;
+        if (plain && read_number(trimmed(line.substr(begin, end - begin)), v)) {
+          s->numeric[fields].push_back(v);
+        } else {
+          s->numeric_ok[fields] = 0;
+          std::vector<double>().swap(s->numeric[fields]);
+        }
+      }
+      ++fields;
+      if (end >= line.size()) break;
+      begin = end + 1;
+    }
+    if (fields != columns)
+      throw std::runtime_error(origin + ":" + std::to_string(number) + ": " +
+                               std::to_string(fields) + " fields, but the header has " +
+                               std::to_string(columns));
+    if (number != previous + 1) {
+      blanks += number - previous - 1;
+      s->gaps.emplace_back(s->rows, blanks);
+    }
+    previous = number;
+    ++s->rows;
+  }
+  for (auto& column : s->numeric) column.shrink_to_fit();
+  return s;
 }
 
 }  // namespace
@@ -44,63 +267,109 @@ std::vector<std::string> split_record(const std::string& line, const std::string
 CsvTable CsvTable::parse(const std::string& text, const std::string& origin) {
   CsvTable t;
   t.origin_ = origin;
-  std::istringstream in(text);
-  std::string line;
-  std::size_t line_number = 0;
-  while (std::getline(in, line)) {
-    ++line_number;
-    if (text::trim(line).empty()) continue;
-    const std::string where = origin + ":" + std::to_string(line_number);
-    std::vector<std::string> fields = split_record(line, where);
-    for (auto& f : fields) f = text::trim(f);
-    if (t.header_.empty()) {
-      t.header_ = fields;
-      continue;
-    }
-    if (fields.size() != t.header_.size())
-      throw std::runtime_error(where + ": " + std::to_string(fields.size()) + " fields, but the " +
-                               "header has " + std::to_string(t.header_.size()));
-    t.cells_.push_back(std::move(fields));
-    t.line_of_row_.push_back(line_number);
-  }
-  if (t.header_.empty())
-    throw std::runtime_error(origin +
-                             ":1: the file is empty; it needs a header row naming its columns");
+  t.own_text_ = std::make_shared<const std::string>(text);
+  t.structure_ = check_structure(*t.own_text_, origin);
   return t;
 }
 
-std::size_t CsvTable::column_index(const std::string& column) const {
-  for (std::size_t i = 0; i < header_.size(); ++i)
-    if (header_[i] == column) return i;
-  std::string message = origin_ + ":1: no column \"" + text::excerpt(column) + "\" in the header";
-  const std::string suggestion = text::closest(column, header_);
-  if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
-  throw std::runtime_error(message + "; columns: " + text::excerpt(text::join(header_, ", "), 400));
+CsvTable CsvTable::of(const std::shared_ptr<const DataFile>& file, const std::string& origin) {
+  CsvTable t;
+  t.origin_ = origin;
+  t.file_ = file;
+  // A structure error is thrown again (with this origin) at each call: nothing is kept.
+  t.structure_ = file->derived<Structure>(
+      "csv", [&] { return check_structure(file->text(), origin); },
+      [](const Structure& s) { return s.bytes(); });
+  return t;
 }
 
-std::vector<double> CsvTable::numbers(const std::string& column) const {
-  const std::size_t c = column_index(column);
+const std::vector<std::string>& CsvTable::header() const { return structure_->header; }
+std::size_t CsvTable::rows() const { return structure_->rows; }
+
+std::size_t CsvTable::line_of_row(std::size_t r) const {
+  const auto& gaps = structure_->gaps;
+  // The blank lines before row r: those of the last gap at or before r.
+  const auto after = std::upper_bound(gaps.begin(), gaps.end(), r,
+                                      [](std::size_t row, const auto& g) { return row < g.first; });
+  const std::size_t blanks = after == gaps.begin() ? 0 : std::prev(after)->second;
+  return structure_->header_line + 1 + r + blanks;
+}
+
+std::size_t CsvTable::column_index(const std::string& column) const {
+  const auto& header = structure_->header;
+  for (std::size_t i = 0; i < header.size(); ++i)
+    if (header[i] == column) return i;
+  std::string message = origin_ + ":1: no column \"" + text::excerpt(column) + "\" in the header";
+  const std::string suggestion = text::closest(column, header);
+  if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+  throw std::runtime_error(message + "; columns: " + text::excerpt(text::join(header, ", "), 400));
+}
+
+std::vector<double> CsvTable::parse_numbers(std::size_t c, const std::string& column) const {
+  ++g_column_parses;
+  const std::string& text = file_ ? file_->text() : *own_text_;
   std::vector<double> out;
-  out.reserve(cells_.size());
-  for (std::size_t r = 0; r < cells_.size(); ++r) {
-    const std::string& s = cells_[r][c];
-    char* end = nullptr;
-    const double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end != '\0' || !std::isfinite(v))
-      throw std::runtime_error(origin_ + ":" + std::to_string(line_of_row_[r]) + ": column \"" +
-                               text::excerpt(column) + "\" holds \"" + text::excerpt(s) +
-                               "\", not a number");
+  out.reserve(structure_->rows);
+  Lines lines(text, structure_->data_begin, structure_->header_line + 1);
+  std::string_view line;
+  std::size_t number = 0;
+  std::string scratch, copy;
+  while (lines.next(line, number)) {
+    const std::string_view cell = field_of(line, c, scratch);
+    double v = 0;
+    bool ok = read_number(cell, v);
+    if (!ok) {
+      // What from_chars leaves (a leading '+', hex, out of range, an embedded NUL) is read as
+      // strtod reads it, so that every cell gives the value and the verdict it always gave.
+      copy.assign(cell.data(), cell.size());
+      char* stop = nullptr;
+      v = std::strtod(copy.c_str(), &stop);
+      ok = !copy.empty() && *stop == '\0';
+    }
+    if (!ok || !std::isfinite(v))
+      throw std::runtime_error(origin_ + ":" + std::to_string(number) + ": column \"" +
+                               text::excerpt(column) + "\" holds \"" +
+                               text::excerpt(std::string(cell)) + "\", not a number");
     out.push_back(v);
   }
   return out;
 }
 
+NumberColumn CsvTable::number_column(const std::string& column) const {
+  const std::size_t c = column_index(column);
+  if (c < structure_->numeric_ok.size() && structure_->numeric_ok[c])  // read with the structure
+    return NumberColumn(std::shared_ptr<const std::vector<double>>(structure_, &structure_->numeric[c]));
+  if (!file_) return NumberColumn(std::make_shared<const std::vector<double>>(parse_numbers(c, column)));
+  // Kept on the file by column index: a column's numbers do not depend on its name.
+  return NumberColumn(file_->derived<std::vector<double>>(
+      "csv-numbers:" + std::to_string(c),
+      [&] { return std::make_shared<const std::vector<double>>(parse_numbers(c, column)); },
+      [](const std::vector<double>& v) { return v.capacity() * sizeof(double); }));
+}
+
+std::vector<double> CsvTable::numbers(const std::string& column) const {
+  return number_column(column).vector();
+}
+
+const std::vector<double>& NumberColumn::vector() const {
+  static const std::vector<double> kEmpty;
+  return values_ ? *values_ : kEmpty;
+}
+
 std::vector<std::string> CsvTable::strings(const std::string& column) const {
   const std::size_t c = column_index(column);
+  const std::string& text = file_ ? file_->text() : *own_text_;
   std::vector<std::string> out;
-  out.reserve(cells_.size());
-  for (const auto& row : cells_) out.push_back(row[c]);
+  out.reserve(structure_->rows);
+  Lines lines(text, structure_->data_begin, structure_->header_line + 1);
+  std::string_view line;
+  std::size_t number = 0;
+  std::string scratch;
+  while (lines.next(line, number)) out.emplace_back(field_of(line, c, scratch));
   return out;
 }
+
+uint64_t CsvTable::structure_parses() { return g_structure_parses.load(); }
+uint64_t CsvTable::column_parses() { return g_column_parses.load(); }
 
 }  // namespace gpucap::detail
