@@ -5,6 +5,7 @@ trace once.
 
     .venv/bin/python bench/parse_bench.py [--rows 2000000] [--repeat 5]
         [--gpucap build/cpu-release/gpucap] [--old-gpucap /path/to/gpucap-before]
+        [--old-python /path/to/venv-with-the-build-before/bin/python]
 
 Prints, best of --repeat (each in a fresh process, so nothing is cached):
   pandas      pandas.read_csv of the trace
@@ -47,11 +48,11 @@ def make_trace(path, rows):
                             zip(submit[start:stop], gpus[start:stop], duration[start:stop])))
 
 
-def best_of(repeat, code, cwd):
+def best_of(repeat, code, cwd, python=sys.executable):
     """Best time (s) that `code` prints as its last line, each run in a fresh interpreter."""
     times = []
     for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", code], cwd=cwd, check=True,
+        out = subprocess.run([python, "-c", code], cwd=cwd, check=True,
                              capture_output=True, text=True).stdout
         times.append(float(out.strip().splitlines()[-1]))
     return min(times)
@@ -72,9 +73,11 @@ def main():
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--gpucap", help="a gpucap binary: time `gpucap validate` too")
     ap.add_argument("--old-gpucap", help="another build's binary, for before/after figures")
+    ap.add_argument("--old-python", help="a Python with another build of gpucap installed, for before/after")
     ap.add_argument("--dir", help="where to write the trace (default: a temporary folder)")
     args = ap.parse_args()
     folder = args.dir or tempfile.mkdtemp(prefix="gpucap_parse_bench_")
+    os.makedirs(folder, exist_ok=True)
     trace = os.path.join(folder, "trace.csv")
     if not os.path.exists(trace) or sum(1 for _ in open(trace)) != args.rows + 1:
         make_trace(trace, args.rows)
@@ -90,6 +93,11 @@ def main():
     load_s = best_of(args.repeat, "import time, gpucap\nt = time.perf_counter()\n"
                      "gpucap.Scenario.load('replay.yaml')\nprint(time.perf_counter() - t)", folder)
     rows.append(("gpucap.Scenario.load", load_s))
+    if args.old_python:
+        rows.append(("gpucap.Scenario.load, before",
+                     best_of(args.repeat, "import time, gpucap\nt = time.perf_counter()\n"
+                             "gpucap.Scenario.load('replay.yaml')\nprint(time.perf_counter() - t)",
+                             folder, args.old_python)))
     if args.gpucap:
         rows.append(("gpucap validate (CLI)",
                      best_command(args.repeat, [os.path.abspath(args.gpucap), "validate", "replay.yaml"], folder)))

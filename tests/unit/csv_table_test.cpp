@@ -217,6 +217,34 @@ TEST(CsvTable, RandomNumbersReadToTheBit) {
   expect_same_as_reference(text);
 }
 
+TEST(CsvTable, LargeTextsReadInPartsAsTheReferenceReadsThem) {
+  // 9 MiB: checked in parts by several threads (one per 4 MiB), with blank lines and CRLF
+  // anywhere (part boundaries among them), then errors late in the file.
+  ASSERT_EQ(setenv("GPUCAP_PARSE_THREADS", "8", 1), 0);
+  std::mt19937_64 random(3);
+  std::string text = "submit_s,gpus,duration_s\n";
+  char row[96];
+  while (text.size() < (std::size_t{9} << 20)) {
+    const int n = std::snprintf(row, sizeof row, "%.3f,%d,%.6g%s", (random() % 100000000) / 1e3,
+                                1 << (random() % 5), (random() % 1000000) / 7.0,
+                                random() % 5 == 0 ? "\r\n" : "\n");
+    text.append(row, static_cast<std::size_t>(n));
+    if (random() % 40 == 0) text += random() % 2 ? "\n" : "  \r\n";
+  }
+  expect_same_as_reference(text);
+  expect_same_as_reference(text + "\n\n\n");
+  std::string late_error = text;
+  late_error.insert(late_error.size() - 40, "\n1,2\n");
+  expect_same_as_reference(late_error);
+  std::string late_text = text;
+  late_text.insert(late_text.size() / 3 * 2, "\nx,1,2\n");
+  expect_same_as_reference(late_text);
+  std::string late_quote = text;
+  late_quote.insert(late_quote.size() / 2, "\n\"1,2,3\n");
+  expect_same_as_reference(late_quote);
+  unsetenv("GPUCAP_PARSE_THREADS");
+}
+
 TEST(CsvTable, MessagesNameTheFileLineAndColumn) {
   try {
     CsvTable::parse("a,b\n1,2\n\n3,x\n", "trace.csv").numbers("b");

@@ -136,7 +136,19 @@ std::shared_ptr<const DataFile> read_data_file(const std::string& path, uint64_t
     ++c.stats.hits;
     return slot->file;
   }
-  std::shared_ptr<const DataFile> fresh = read_and_hash(file);
+  std::shared_ptr<const DataFile> fresh;
+  try {
+    fresh = read_and_hash(file);
+  } catch (...) {
+    // No entry for a file that could not be read (it grew past its budget, or an I/O error).
+    std::lock_guard<std::mutex> lock(c.mutex);
+    const auto it = c.slots.find(stamp);
+    if (it != c.slots.end() && it->second == slot && !slot->file) {
+      c.lru.erase(slot->lru);
+      c.slots.erase(it);
+    }
+    throw;
+  }
   // Cached only when nothing changed while it was read.
   const bool consistent = fresh->size_bytes() == stamp.size_bytes && file.stamp_now() == stamp;
   const bool settled = consistent && stamp.ctime_ns <= read_at_ns - kSettleNs;

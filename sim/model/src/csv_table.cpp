@@ -12,8 +12,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string_view>
+#include <thread>
 
 #include "gpucap/detail/text.hpp"
 
@@ -29,13 +33,16 @@ struct CsvTable::Structure {
   /// row where that total grows; line_of_row reads it. Empty when the rows are contiguous.
   std::vector<std::pair<std::size_t, std::size_t>> gaps;
   /// Each column's numbers, read in the same pass when every cell is a plain decimal number
-  /// (numeric_ok[c]); other columns are read, with their errors, when asked for.
-  std::vector<std::vector<double>> numeric;
-  std::vector<char> numeric_ok;
+  /// (ok); other columns are read, with their errors, when asked for. `values` holds `rows`.
+  struct Numbers {
+    std::unique_ptr<double[]> values;
+    bool ok = true;
+  };
+  std::vector<Numbers> numeric;
   uint64_t bytes() const {
     uint64_t b = sizeof *this + gaps.capacity() * sizeof gaps[0];
     for (const auto& h : header) b += h.capacity() + sizeof h;
-    for (const auto& column : numeric) b += column.capacity() * sizeof(double) + sizeof column;
+    for (const auto& column : numeric) b += column.ok ? rows * sizeof(double) : 0;
     return b;
   }
 };
@@ -94,7 +101,10 @@ bool read_number(std::string_view cell, double& v) {
 class Lines {
  public:
   Lines(const std::string& text, std::size_t begin, std::size_t first_line)
-      : data_(text.data()), size_(text.size()), pos_(begin), line_(first_line - 1) {}
+      : Lines(text, begin, text.size(), first_line) {}
+  /// The lines that start in [begin, end) (`end` just after a LF, or the text's end).
+  Lines(const std::string& text, std::size_t begin, std::size_t end, std::size_t first_line)
+      : data_(text.data()), size_(end), pos_(begin), line_(first_line - 1) {}
 
   bool next(std::string_view& line, std::size_t& number) {
     while (pos_ < size_) {
@@ -204,13 +214,81 @@ std::string_view field_of(std::string_view line, std::size_t c, std::string& scr
   }
 }
 
+/// One part of the data rows, checked (and its plain numbers read) by one thread. Line numbers
+/// and rows are counted from the part's start; check_structure makes them absolute.
+struct Part {
+  std::size_t begin = 0, end = 0;  ///< bytes [begin, end) of the text, whole lines
+  std::size_t lines = 0;           ///< lines in it (a last line without LF counts)
+  std::size_t first_slot = 0;      ///< where its rows go in the number columns (lines before it)
+  std::size_t rows = 0;
+  std::vector<std::pair<std::size_t, std::size_t>> gaps;  ///< as Structure::gaps, in the part
+  std::vector<char> ok;            ///< per number column: every cell plain and numeric
+  // The part's first error: a quote left open, or a row of another field count (line > 0).
+  std::size_t error_line = 0, error_fields = 0;
+  bool unterminated = false;
+  std::exception_ptr failure;  ///< anything else (out of memory)
+};
+
+void check_part(const std::string& text, std::size_t columns, CsvTable::Structure& s, Part& part) {
+  try {
+    Lines lines(text, part.begin, part.end, 1);
+    std::string_view line;
+    std::size_t number = 0, previous = 0, blanks = 0;
+    part.ok.assign(s.numeric.size(), 1);
+    while (lines.next(line, number)) {
+      std::size_t fields = 0;
+      for (std::size_t begin = 0;;) {
+        bool plain, unterminated;
+        const std::size_t end = field_end(line, begin, plain, unterminated);
+        if (unterminated) {
+          part.error_line = number;
+          part.unterminated = true;
+          return;
+        }
+        if (fields < part.ok.size() && part.ok[fields]) {
+          double v;
+          if (plain && read_number(trimmed(line.substr(begin, end - begin)), v))
+            s.numeric[fields].values[part.first_slot + part.rows] = v;
+          else
+            part.ok[fields] = 0;
+        }
+        ++fields;
+        if (end >= line.size()) break;
+        begin = end + 1;
+      }
+      if (fields != columns) {
+        part.error_line = number;
+        part.error_fields = fields;
+        return;
+      }
+      if (number != previous + 1) {
+        blanks += number - previous - 1;
+        part.gaps.emplace_back(part.rows, blanks);
+      }
+      previous = number;
+      ++part.rows;
+    }
+  } catch (...) {
+    part.failure = std::current_exception();
+  }
+}
+
+/// Threads for a text of `bytes`: one per 4 MiB, at most the cores (8 at most; the environment
+/// variable GPUCAP_PARSE_THREADS sets that cap, for benchmarks).
+std::size_t threads_for(std::size_t bytes) {
+  std::size_t cores = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+  if (const char* env = std::getenv("GPUCAP_PARSE_THREADS"))
+    cores = std::max(1l, std::min(64l, std::strtol(env, nullptr, 10)));
+  return std::max<std::size_t>(1, std::min(cores, bytes / (std::size_t{4} << 20)));
+}
+
 std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& text,
                                                           const std::string& origin) {
   ++g_structure_parses;
   auto s = std::make_shared<CsvTable::Structure>();
   Lines lines(text, 0, 1);
   std::string_view line;
-  std::size_t number = 0, previous = 0, blanks = 0;
+  std::size_t number = 0;
   std::string scratch;
   if (!lines.next(line, number))
     throw std::runtime_error(origin +
@@ -219,46 +297,69 @@ std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& te
   for (std::size_t c = 0; c < columns; ++c) s->header.emplace_back(field_of(line, c, scratch));
   s->header_line = number;
   s->data_begin = lines.position();
-  previous = number;
-  // One pass: check each row and read its plain numbers.
-  const std::size_t numeric_columns = std::min(columns, kMaxNumericColumns);
-  s->numeric.resize(numeric_columns);
-  s->numeric_ok.assign(numeric_columns, 1);
-  const std::size_t expected_rows = text.size() / (2 * columns + 1);  // a guess, for reserve
-  for (auto& column : s->numeric) column.reserve(expected_rows);
-  while (lines.next(line, number)) {
-    std::size_t fields = 0;
-    for (std::size_t begin = 0;;) {
-      bool plain, unterminated;
-      const std::size_t end = field_end(line, begin, plain, unterminated);
-      if (unterminated)
-        throw std::runtime_error(origin + ":" + std::to_string(number) +
-                                 ": unterminated quoted field");
-      if (fields < numeric_columns && s->numeric_ok[fields]) {
-        double v;
-        if (plain && read_number(trimmed(line.substr(begin, end - begin)), v)) {
-          s->numeric[fields].push_back(v);
-        } else {
-          s->numeric_ok[fields] = 0;
-          std::vector<double>().swap(s->numeric[fields]);
-        }
-      }
-      ++fields;
-      if (end >= line.size()) break;
-      begin = end + 1;
+
+  // The data rows in parts of whole lines, checked in parallel; each writes its numbers into
+  // its own range of the columns (sized for every line: blank lines are squeezed out after).
+  const std::size_t size = text.size();
+  std::vector<Part> parts(threads_for(size - s->data_begin));
+  for (std::size_t k = 0, at = s->data_begin; k < parts.size(); ++k) {
+    std::size_t end = k + 1 == parts.size() ? size
+                      : std::max(at, s->data_begin + (size - s->data_begin) * (k + 1) / parts.size());
+    if (end < size) {
+      const void* lf = std::memchr(text.data() + end, '\n', size - end);
+      end = lf ? static_cast<std::size_t>(static_cast<const char*>(lf) - text.data()) + 1 : size;
     }
-    if (fields != columns)
-      throw std::runtime_error(origin + ":" + std::to_string(number) + ": " +
-                               std::to_string(fields) + " fields, but the header has " +
-                               std::to_string(columns));
-    if (number != previous + 1) {
-      blanks += number - previous - 1;
-      s->gaps.emplace_back(s->rows, blanks);
-    }
-    previous = number;
-    ++s->rows;
+    parts[k].begin = at;
+    parts[k].end = end;
+    for (const char* p = text.data() + at, *stop = text.data() + end;
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p))));
+         ++p)
+      ++parts[k].lines;
+    if (end == size && end > at && text[end - 1] != '\n') ++parts[k].lines;
+    parts[k].first_slot = k == 0 ? 0 : parts[k - 1].first_slot + parts[k - 1].lines;
+    at = end;
   }
-  for (auto& column : s->numeric) column.shrink_to_fit();
+  const std::size_t slots = parts.back().first_slot + parts.back().lines;
+  s->numeric.resize(std::min(columns, kMaxNumericColumns));
+  for (auto& column : s->numeric) column.values.reset(new double[std::max<std::size_t>(1, slots)]);
+  {
+    std::vector<std::thread> threads;
+    for (std::size_t k = 1; k < parts.size(); ++k)
+      threads.emplace_back(check_part, std::cref(text), columns, std::ref(*s), std::ref(parts[k]));
+    check_part(text, columns, *s, parts[0]);
+    for (auto& t : threads) t.join();
+  }
+
+  // The first error in file order, with its line number in the file.
+  std::size_t lines_before = 0;
+  for (const Part& part : parts) {
+    if (part.failure) std::rethrow_exception(part.failure);
+    if (part.error_line > 0) {
+      const std::string where = origin + ":" + std::to_string(s->header_line + lines_before + part.error_line);
+      if (part.unterminated) throw std::runtime_error(where + ": unterminated quoted field");
+      throw std::runtime_error(where + ": " + std::to_string(part.error_fields) +
+                               " fields, but the header has " + std::to_string(columns));
+    }
+    lines_before += part.lines;
+  }
+  // Join the parts: rows, blank-line gaps, and the numbers moved up over blank lines.
+  std::size_t blanks_before = 0;
+  for (const Part& part : parts) {
+    if (part.rows > 0 && blanks_before > (s->gaps.empty() ? 0 : s->gaps.back().second))
+      s->gaps.emplace_back(s->rows, blanks_before);
+    for (const auto& [row, blanks] : part.gaps) s->gaps.emplace_back(s->rows + row, blanks_before + blanks);
+    for (std::size_t c = 0; c < s->numeric.size(); ++c) {
+      auto& column = s->numeric[c];
+      column.ok = column.ok && part.ok[c];
+      if (column.ok && part.first_slot != s->rows)
+        std::memmove(column.values.get() + s->rows, column.values.get() + part.first_slot,
+                     part.rows * sizeof(double));
+    }
+    s->rows += part.rows;
+    blanks_before += part.lines - part.rows;
+  }
+  for (auto& column : s->numeric)
+    if (!column.ok) column.values.reset();
   return s;
 }
 
@@ -337,24 +438,33 @@ std::vector<double> CsvTable::parse_numbers(std::size_t c, const std::string& co
 
 NumberColumn CsvTable::number_column(const std::string& column) const {
   const std::size_t c = column_index(column);
-  if (c < structure_->numeric_ok.size() && structure_->numeric_ok[c])  // read with the structure
-    return NumberColumn(std::shared_ptr<const std::vector<double>>(structure_, &structure_->numeric[c]));
-  if (!file_) return NumberColumn(std::make_shared<const std::vector<double>>(parse_numbers(c, column)));
-  // Kept on the file by column index: a column's numbers do not depend on its name.
-  return NumberColumn(file_->derived<std::vector<double>>(
-      "csv-numbers:" + std::to_string(c),
-      [&] { return std::make_shared<const std::vector<double>>(parse_numbers(c, column)); },
-      [](const std::vector<double>& v) { return v.capacity() * sizeof(double); }));
+  if (c < structure_->numeric.size() && structure_->numeric[c].ok)  // read with the structure
+    return NumberColumn(structure_, structure_->numeric[c].values.get(), structure_->rows);
+  std::shared_ptr<const std::vector<double>> values;
+  if (!file_) {
+    values = std::make_shared<const std::vector<double>>(parse_numbers(c, column));
+  } else {
+    // Kept on the file by column index: a column's numbers do not depend on its name.
+    values = file_->derived<std::vector<double>>(
+        "csv-numbers:" + std::to_string(c),
+        [&] { return std::make_shared<const std::vector<double>>(parse_numbers(c, column)); },
+        [](const std::vector<double>& v) { return v.capacity() * sizeof(double); });
+  }
+  return NumberColumn(values, values->data(), values->size());
 }
 
 std::vector<double> CsvTable::numbers(const std::string& column) const {
   return number_column(column).vector();
 }
 
-const std::vector<double>& NumberColumn::vector() const {
-  static const std::vector<double> kEmpty;
-  return values_ ? *values_ : kEmpty;
+NumberColumn::NumberColumn(std::size_t n, double value) {
+  auto values = std::make_shared<const std::vector<double>>(n, value);
+  data_ = values->data();
+  size_ = n;
+  owner_ = std::move(values);
 }
+
+std::vector<double> NumberColumn::vector() const { return std::vector<double>(data_, data_ + size_); }
 
 std::vector<std::string> CsvTable::strings(const std::string& column) const {
   const std::size_t c = column_index(column);

@@ -23,21 +23,24 @@
 
 namespace gpucap::detail {
 
-/// A column of numbers shared with the table's cache (no copy): a read-only vector.
+/// A column of numbers shared with the table (and its file's cache) rather than copied:
+/// read-only, kept alive by the owner it holds.
 class NumberColumn {
  public:
   NumberColumn() = default;
-  explicit NumberColumn(std::shared_ptr<const std::vector<double>> values)
-      : values_(std::move(values)) {}
+  NumberColumn(std::shared_ptr<const void> owner, const double* data, std::size_t size)
+      : owner_(std::move(owner)), data_(data), size_(size) {}
   /// `n` copies of `value` (a column a file does not have, e.g. one GPU per request).
-  NumberColumn(std::size_t n, double value)
-      : values_(std::make_shared<const std::vector<double>>(n, value)) {}
-  std::size_t size() const { return values_ ? values_->size() : 0; }
-  double operator[](std::size_t i) const { return (*values_)[i]; }
-  const std::vector<double>& vector() const;
+  NumberColumn(std::size_t n, double value);
+  std::size_t size() const { return size_; }
+  double operator[](std::size_t i) const { return data_[i]; }
+  /// A copy as a vector.
+  std::vector<double> vector() const;
 
  private:
-  std::shared_ptr<const std::vector<double>> values_;
+  std::shared_ptr<const void> owner_;
+  const double* data_ = nullptr;
+  std::size_t size_ = 0;
 };
 
 class CsvTable {
