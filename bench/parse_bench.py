@@ -113,7 +113,7 @@ def main():
         "import time, gpucap\nfrom gpucap import _core\n"
         "t = time.perf_counter()\ns = gpucap.Scenario.load('replay.yaml')\nfirst = time.perf_counter() - t\n"
         "before = _core.data_cache_stats()['csv_parses']\nt = time.perf_counter()\n"
-        "points = [s.with_overrides([f'pools.cloud.quota={q}']) for q in (8, 16, 32, 64)]\n"
+        "points = [s.with_overrides([f'pools.cloud.quota={q}']) for q in (16, 32, 48, 64)]\n"
         "rest = time.perf_counter() - t\nst = _core.data_cache_stats()\n"
         "print(st['csv_parses'] - before, st['reads'], st['hits'], first, rest / 4)\n"
     )
