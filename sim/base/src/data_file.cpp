@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits.h>
+#include <cstring>
 #include <ctime>
+#include <future>
 #include <list>
 #include <stdexcept>
 #include <unordered_map>
@@ -85,13 +87,46 @@ Cache& cache() {
   return *instance;
 }
 
+/// Files at least this large are hashed on another thread while they are parsed.
+constexpr std::size_t kHashInBackgroundBytes = std::size_t{1} << 20;
+
 /// Reads `file` whole and hashes the bytes as read; the text has its line breaks normalized.
 std::shared_ptr<const DataFile> read_and_hash(InputFile& file) {
   std::string bytes = file.read_all();
   const uint64_t size = bytes.size();
-  std::string sha = sha256_hex(bytes.data(), bytes.size());
-  normalize_line_breaks(bytes);
-  return std::make_shared<const DataFile>(std::move(bytes), size, std::move(sha), file.stamp());
+  const bool lone_cr = [&] {
+    for (const char* p = bytes.data(), *end = p + bytes.size();
+         (p = static_cast<const char*>(std::memchr(p, '\r', static_cast<std::size_t>(end - p))));
+         ++p)
+      if (p + 1 == end || p[1] != '\n') return true;
+    return false;
+  }();
+  if (size < kHashInBackgroundBytes) {
+    std::promise<std::string> digest;
+    digest.set_value(sha256_hex(bytes.data(), bytes.size()));
+    normalize_line_breaks(bytes);
+    return std::make_shared<const DataFile>(std::move(bytes), size, digest.get_future().share(),
+                                            file.stamp());
+  }
+  if (lone_cr) {
+    // The text differs from the bytes: the hash keeps the bytes, the parse gets a copy.
+    auto raw = std::make_shared<const std::string>(bytes);
+    normalize_line_breaks(bytes);
+    std::shared_future<std::string> digest =
+        std::async(std::launch::async, [raw] { return sha256_hex(raw->data(), raw->size()); })
+            .share();
+    return std::make_shared<const DataFile>(std::move(bytes), size, std::move(digest),
+                                            file.stamp());
+  }
+  // The text is the bytes: hashed in place (read-only, as the parse reads it); ~DataFile waits.
+  auto data = std::make_shared<DataFile>(std::move(bytes), size, std::shared_future<std::string>(),
+                                         file.stamp());
+  const DataFile* target = data.get();
+  data->set_digest(
+      std::async(std::launch::async,
+                 [target] { return sha256_hex(target->text().data(), target->text().size()); })
+          .share());
+  return data;
 }
 
 }  // namespace

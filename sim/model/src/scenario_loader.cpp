@@ -168,7 +168,7 @@ struct Context {
       std::shared_ptr<const DataFile> content =
           read_data_file(resolved, limits.data_bytes, "data file", "--max-data-size");
       if (inputs) inputs->push_back(resolved);
-      if (data_files) merge_data_file_records(*data_files, {data_file_record(*content, file, resolved)});
+      if (data_files) data_files->push_back({file, resolved, content});
       return content;
     } catch (const InputFileError& e) {
       throw InputFileError(where(node, path) + ": " + path + ": " + e.what());
@@ -184,7 +184,13 @@ struct Context {
 
   InputLimits limits;                          ///< byte budgets of the files read
   std::vector<std::string>* inputs = nullptr;  ///< every data file read, resolved
-  std::vector<DataFileRecord>* data_files = nullptr;  ///< their provenance, each once
+  /// Each data file read: (path as given, as resolved, the file). Their provenance records are
+  /// made once the scenario is read, so that a large file's SHA-256 runs while it is parsed.
+  struct DataFileRead {
+    std::string path, resolved;
+    std::shared_ptr<const DataFile> file;
+  };
+  std::vector<DataFileRead>* data_files = nullptr;
   /// Aliased nodes an override copied: (the copy's key path, the original node). A copy has
   /// no place in the file; messages about it point at the original.
   std::vector<std::pair<std::string, YAML::Node>> copied;
@@ -2203,7 +2209,7 @@ Scenario parse_scenario(const std::string& yaml_text_in, const std::string& orig
   std::string yaml_text = yaml_text_in;
   normalize_line_breaks(yaml_text);
   std::vector<std::string> inputs;
-  std::vector<DataFileRecord> data_files;
+  std::vector<Context::DataFileRead> data_files;
   Context ctx{origin, base_dir, nullptr, {}, limits, &inputs, &data_files, {}};
   YAML::Node root;
   try {
@@ -2231,7 +2237,8 @@ Scenario parse_scenario(const std::string& yaml_text_in, const std::string& orig
   s.original_text = yaml_text;
   s.overrides = std::move(assignments);
   s.input_files = std::move(inputs);
-  s.data_files = std::move(data_files);
+  for (const Context::DataFileRead& read : data_files)
+    merge_data_file_records(s.data_files, {data_file_record(*read.file, read.path, read.resolved)});
   if (overrides.empty()) {
     s.source_text = yaml_text;
   } else {

@@ -24,6 +24,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -40,16 +41,22 @@ void trim_data_file_cache();
 /// One data file as read: its text and what proves it.
 class DataFile {
  public:
-  DataFile(std::string text, uint64_t size_bytes, std::string sha256, const FileStamp& stamp)
-      : text_(std::move(text)), size_bytes_(size_bytes), sha256_(std::move(sha256)),
-        stamp_(stamp) {}
+  /// `sha256`: the digest, or its computation still running on another thread (a large
+  /// file is hashed while it is parsed); sha256() waits for it.
+  DataFile(std::string text, uint64_t size_bytes, std::shared_future<std::string> sha256,
+           const FileStamp& stamp)
+      : text_(std::move(text)), size_bytes_(size_bytes), stamp_(stamp),
+        sha256_(std::move(sha256)) {}
+  ~DataFile() {
+    if (sha256_.valid()) sha256_.wait();  // the hash may read text_: it ends first
+  }
 
   /// The content, lone CR line breaks turned into LF (as read_input_file returns it).
   const std::string& text() const { return text_; }
   /// Bytes read from the disk (before any line-break normalization).
   uint64_t size_bytes() const { return size_bytes_; }
   /// SHA-256 of those bytes, 64 lowercase hex digits (what sha256sum prints for the file).
-  const std::string& sha256() const { return sha256_; }
+  const std::string& sha256() const { return sha256_.get(); }
   const FileStamp& stamp() const { return stamp_; }
 
   /// What `make()` parses from this file, made once per `key` and kept while the file is:
@@ -70,6 +77,9 @@ class DataFile {
     return std::static_pointer_cast<const T>(slot->value);
   }
 
+  /// Sets the digest's computation (read_data_file, before it shares the object).
+  void set_digest(std::shared_future<std::string> sha256) { sha256_ = std::move(sha256); }
+
   /// Memory this entry holds: the text and the derived parses, in bytes.
   uint64_t memory_bytes() const { return text_.capacity() + derived_bytes_.load(); }
 
@@ -82,8 +92,8 @@ class DataFile {
 
   std::string text_;
   uint64_t size_bytes_;
-  std::string sha256_;
   FileStamp stamp_;
+  std::shared_future<std::string> sha256_;  ///< after text_: destroyed (waited for) first
   mutable std::mutex slots_mutex_;
   mutable std::map<std::string, std::shared_ptr<Slot>> slots_;
   mutable std::atomic<uint64_t> derived_bytes_{0};
