@@ -71,6 +71,8 @@ RunResults describe_run(const std::vector<Scenario>& points,
   r.input_files = base.input_files;
   for (const Scenario& point : points)
     r.input_files.insert(r.input_files.end(), point.input_files.begin(), point.input_files.end());
+  r.data_files = base.data_files;
+  for (const Scenario& point : points) merge_data_file_records(r.data_files, point.data_files);
   r.seed = options.has_seed ? options.seed : first.seed;
   r.points = points.size();
   r.replications = options.replications > 0 ? options.replications : first.replications;

@@ -20,6 +20,8 @@
 #include <vector>
 
 #include "gpucap/backend.hpp"
+#include "gpucap/data_file.hpp"
+#include "gpucap/detail/csv_table.hpp"
 #include "gpucap/hdf5_layout.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/metrics.hpp"
@@ -98,6 +100,20 @@ py::array_t<uint64_t> summary_counts(const std::vector<gpucap::MetricSummary>& s
 /// Runs `points` on a worker thread with the GIL released. The calling thread wakes every 50 ms
 /// to report progress and to check for signals: Ctrl-C (KeyboardInterrupt) cancels the run,
 /// which stops at its next replication or batch, and is raised once the worker has stopped.
+/// Data files' provenance as Python dicts: path, resolved_path, size_bytes, sha256.
+py::list data_file_dicts(const std::vector<gpucap::DataFileRecord>& files) {
+  py::list out;
+  for (const gpucap::DataFileRecord& f : files) {
+    py::dict d;
+    d["path"] = f.path;
+    d["resolved_path"] = f.resolved_path;
+    d["size_bytes"] = f.size_bytes;
+    d["sha256"] = f.sha256;
+    out.append(d);
+  }
+  return out;
+}
+
 ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
                       const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
                       const gpucap::Scenario& base, uint64_t replications,
@@ -243,6 +259,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("original_text", &gpucap::Scenario::original_text)
       .def_readonly("overrides", &gpucap::Scenario::overrides)
       .def_readonly("input_files", &gpucap::Scenario::input_files)
+      .def_property_readonly("data_files",
+                             [](const gpucap::Scenario& s) { return data_file_dicts(s.data_files); })
       .def_readonly("seed", &gpucap::Scenario::seed)
       .def_readonly("replications", &gpucap::Scenario::replications)
       .def_readonly("horizon_s", &gpucap::Scenario::horizon_s)
@@ -297,6 +315,8 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("threads", &gpucap::RunResults::threads)
       .def_readonly("wall_time_s", &gpucap::RunResults::wall_time_s)
       .def_readonly("pool_names", &gpucap::RunResults::pool_names)
+      .def_property_readonly(
+          "data_files", [](const gpucap::RunResults& r) { return data_file_dicts(r.data_files); })
       .def_property_readonly("sweep",
                              [](const gpucap::RunResults& r) {
                                std::vector<std::pair<std::string, std::vector<std::string>>> out;
@@ -466,6 +486,26 @@ PYBIND11_MODULE(_core, m) {
       py::arg("points"), py::arg("sweep"), py::arg("base"), py::arg("replications"),
       py::arg("seed"), "The metadata of a run, with no rows (chunks are merged into it)");
 
+  m.def(
+      "data_cache_stats",
+      [] {
+        const gpucap::DataFileCacheStats st = gpucap::data_file_cache_stats();
+        py::dict d;
+        d["reads"] = st.reads;
+        d["hits"] = st.hits;
+        d["rehashes"] = st.rehashes;
+        d["entries"] = st.entries;
+        d["bytes"] = st.bytes;
+        d["budget_bytes"] = st.budget_bytes;
+        d["csv_parses"] = gpucap::detail::CsvTable::structure_parses();
+        d["csv_column_parses"] = gpucap::detail::CsvTable::column_parses();
+        return d;
+      },
+      "Counters of this process's data file cache (each data file is read and parsed once per "
+      "process): reads (from disk), hits, rehashes (hits verified by SHA-256), entries, bytes, "
+      "budget_bytes, csv_parses and csv_column_parses");
+  m.def("clear_data_cache", &gpucap::clear_data_file_cache,
+        "Empties this process's data file cache and zeroes its counters");
   m.def("run", &run_points, py::arg("points"), py::arg("sweep"), py::arg("base"),
         py::arg("replications"), py::arg("seed"), py::arg("first_replication"), py::arg("backend"),
         py::arg("threads"), py::arg("progress"),

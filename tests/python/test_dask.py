@@ -40,3 +40,23 @@ def test_chunks_cover_the_replications_in_whole_blocks():
     chunks = chunks_of(10000, 4, None)
     assert sum(c for _, c in chunks) == 10000
     assert all(first % 256 == 0 for first, _ in chunks)
+
+
+def test_each_worker_parses_a_trace_once_and_the_merge_keeps_the_inputs(client, tmp_path):
+    import hashlib
+
+    trace = "submit_s,gpus,duration_s\n" + "".join(f"{60 * i},1,600\n" for i in range(50))
+    (tmp_path / "trace.csv").write_text(trace)
+    (tmp_path / "replay.yaml").write_text(
+        "name: replay\nhorizon: 1d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 4}\n"
+        "workloads:\n  - name: w\n    arrivals: {process: trace, file: trace.csv}\n    placement: [p]\n")
+    client.run(gpucap._core.clear_data_cache)
+    before = {w: st["csv_parses"] for w, st in client.run(gpucap._core.data_cache_stats).items()}
+    s = gpucap.Scenario.load(tmp_path / "replay.yaml")
+    r = gpucap.sweep(s, {"pools.p.quota": [2, 4]}, replications=1024, seed=3, progress=False,
+                     backend="cpu", client=client, chunk_replications=256)
+    # 4 chunks, each rebuilding both points on a worker: one parse per worker process.
+    after = client.run(gpucap._core.data_cache_stats)
+    parses = [st["csv_parses"] - before[w] for w, st in after.items()]
+    assert sum(parses) >= 1 and all(p <= 1 for p in parses)
+    assert [f["sha256"] for f in r.inputs] == [hashlib.sha256(trace.encode()).hexdigest()]

@@ -230,7 +230,7 @@ TEST_F(Hdf5ResultsTest, RootAttributesIncludeFormatVersionAndCreationTime) {
   ASSERT_GE(H5Aread(va, H5T_NATIVE_INT32, &version), 0);
   H5Aclose(va);
   EXPECT_EQ(version, kResultsFormatVersion);
-  EXPECT_EQ(version, 2);
+  EXPECT_EQ(version, 3);  // 3: the data files' provenance (/inputs)
 
   const hid_t ca = H5Aopen(f, "created_utc", H5P_DEFAULT);
   ASSERT_GE(ca, 0);
@@ -365,10 +365,10 @@ TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) 
     }
   }
   H5Fclose(f);
-  // 17 root attributes, 15 other items named once, one dataset per metric, and two
+  // 17 root attributes, 20 other items named once (5 of them /inputs), one dataset per metric, and two
   // attributes on each metric dataset.
   EXPECT_EQ(checked,
-            17u + 15u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
+            17u + 20u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
 }
 
 TEST_F(Hdf5ResultsTest, RoundTripPreservesSpecialDoubles) {

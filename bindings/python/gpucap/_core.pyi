@@ -43,6 +43,7 @@ class Scenario:
     original_text: str
     overrides: List[Tuple[str, str]]
     input_files: List[str]
+    data_files: List[Dict[str, Any]]
     seed: int
     replications: int
     horizon_s: float
@@ -84,6 +85,7 @@ class Results:
     threads: int
     wall_time_s: float
     pool_names: List[str]
+    data_files: List[Dict[str, Any]]
     @property
     def sweep(self) -> List[Tuple[str, List[str]]]: ...
     @property
@@ -146,6 +148,8 @@ def run(
     progress: Optional[Callable[[int], None]],
 ) -> Results: ...
 def student_t_quantile(confidence: float, dof: int) -> float: ...
+def data_cache_stats() -> Dict[str, int]: ...
+def clear_data_cache() -> None: ...
 def parse_grid_axis(text: str) -> Tuple[str, List[str]]:
     """(path, values) of a --grid argument 'path=v1,v2,...'."""
 def expand_grid(

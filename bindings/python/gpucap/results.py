@@ -152,6 +152,15 @@ class Results:
         return list(self._core.pool_names)
 
     @property
+    def inputs(self) -> List[Dict[str, Any]]:
+        """Provenance of the data files the run read (traces, samples, catalogs, availability
+        and price traces; every sweep point's, each once; [] when it read none): dicts with
+        path (as the scenario names it), resolved_path (absolute, links resolved), size_bytes
+        and sha256 (of the bytes parsed, as `sha256sum` prints it). Stored in results files
+        (/inputs) and read back with them."""
+        return list(self._core.data_files)
+
+    @property
     def metrics(self) -> List[str]:
         """Names of the scalar metrics, in column order."""
         return list(SCALAR_INDEX)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import os
-from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import yaml
@@ -226,6 +226,13 @@ class Scenario:
         """The files this scenario was read from: its own file (when loaded from one) and every
         data file it names (traces, samples, catalogs). Results are never written onto them."""
         return list(self._core.input_files)
+
+    @property
+    def data_files(self) -> List[Dict[str, Any]]:
+        """The data files this scenario read (not its own file), each once: dicts with path (as
+        the scenario names it), resolved_path (absolute), size_bytes and sha256 (of the bytes
+        parsed). Results record them as their inputs (Results.inputs)."""
+        return list(self._core.data_files)
 
     def _spec(self) -> tuple:
         """What rebuilds this scenario elsewhere (a Dask worker): plain strings and limits."""

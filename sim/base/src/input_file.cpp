@@ -1,6 +1,7 @@
 // gpucap: reading input files within a byte budget (see input_file.hpp).
 #include "gpucap/input_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -45,10 +46,20 @@ std::string quoted(const std::string& path) { return "'" + text::excerpt(path, 2
       (limit_hint.empty() ? std::string() : " (raise it with " + limit_hint + ")"));
 }
 
+FileStamp stamp_of(const struct stat& st) {
+  FileStamp s;
+  s.identity = {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino)};
+  s.size_bytes = static_cast<uint64_t>(st.st_size);
+  s.mtime_ns = int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec;
+  s.ctime_ns = int64_t{st.st_ctim.tv_sec} * 1000000000 + st.st_ctim.tv_nsec;
+  return s;
+}
+
 }  // namespace
 
-std::string read_input_file(const std::string& path, uint64_t max_bytes, const std::string& what,
-                            const std::string& limit_hint) {
+InputFile::InputFile(const std::string& path, uint64_t max_bytes, const std::string& what,
+                     const std::string& limit_hint)
+    : path_(path), what_(what), limit_hint_(limit_hint), max_bytes_(max_bytes) {
   if (path.empty()) throw InputFileError(what + ": the file name is empty");
   if (path.find('\0') != std::string::npos)
     throw InputFileError(what + " " + quoted(path) + ": a file name cannot hold a NUL byte");
@@ -64,22 +75,48 @@ std::string read_input_file(const std::string& path, uint64_t max_bytes, const s
                          ", not a regular file");
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   if (size > max_bytes) fail_too_large(what, path, size, max_bytes, limit_hint);
-  // A regular file that reports a size of 0 can still hold data (files in /proc): read in
-  // blocks up to the budget, never trusting st_size.
+  stamp_ = stamp_of(st);
+  fd_ = fd;
+  closer.fd = -1;  // kept open: this object closes it
+}
+
+InputFile::~InputFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+FileStamp InputFile::stamp_now() const {
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) fail_errno(what_, path_, errno);
+  return stamp_of(st);
+}
+
+std::string InputFile::read_all() {
+  if (::lseek(fd_, 0, SEEK_SET) < 0) fail_errno(what_, path_, errno);
+  // Read straight into the string, one byte past the reported size so that the end (or a file
+  // that grew) shows; a file that reports 0 (in /proc) grows the buffer in 64 KiB steps.
   std::string content;
-  content.reserve(static_cast<std::size_t>(size));
-  char block[1 << 16];
+  std::size_t used = 0;
+  content.resize(static_cast<std::size_t>(std::min<uint64_t>(stamp_.size_bytes, max_bytes_)) + 1);
   for (;;) {
-    const ssize_t n = ::read(fd, block, sizeof block);
+    if (used == content.size()) content.resize(content.size() + (1 << 16));
+    const ssize_t n = ::read(fd_, &content[used], content.size() - used);
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail_errno(what, path, errno);
+      fail_errno(what_, path_, errno);
     }
     if (n == 0) break;
-    if (content.size() + static_cast<uint64_t>(n) > max_bytes)
-      fail_too_large(what, path, 0, max_bytes, limit_hint);
-    content.append(block, static_cast<std::size_t>(n));
+    if (used + static_cast<uint64_t>(n) > max_bytes_)
+      fail_too_large(what_, path_, 0, max_bytes_, limit_hint_);
+    used += static_cast<std::size_t>(n);
   }
+  content.resize(used);
+  return content;
+}
+
+std::string read_input_file(const std::string& path, uint64_t max_bytes, const std::string& what,
+                            const std::string& limit_hint) {
+  InputFile file(path, max_bytes, what, limit_hint);
+  std::string content = file.read_all();
   normalize_line_breaks(content);
   return content;
 }
@@ -95,8 +132,14 @@ const char* file_type_name(unsigned mode) {
 }
 
 void normalize_line_breaks(std::string& text) {
-  for (std::size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) text[i] = '\n';
+  char* const data = text.data();
+  const std::size_t size = text.size();
+  for (std::size_t i = 0; i < size; ++i) {
+    const void* cr = std::memchr(data + i, '\r', size - i);
+    if (cr == nullptr) return;
+    i = static_cast<std::size_t>(static_cast<const char*>(cr) - data);
+    if (i + 1 == size || data[i + 1] != '\n') data[i] = '\n';
+  }
 }
 
 std::string format_bytes(uint64_t bytes) {

@@ -15,6 +15,7 @@
 #include <sstream>
 #include <yaml-cpp/yaml.h>
 
+#include "gpucap/data_file.hpp"
 #include "gpucap/detail/csv_table.hpp"
 #include "gpucap/detail/json_reader.hpp"
 #include "gpucap/detail/text.hpp"
@@ -156,31 +157,40 @@ struct Context {
     return base_dir + "/" + file;
   }
 
-  /// The text of the data file `file` that the key `path` (at `node`) names: resolved against
-  /// the scenario's folder, read within the data budget and recorded as an input of the run.
-  /// A file that cannot be read raises InputFileError located at the key.
-  std::string read_data(const YAML::Node& node, const std::string& path,
-                        const std::string& file) const {
+  /// The data file `file` that the key `path` (at `node`) names: resolved against the
+  /// scenario's folder, read within the data budget (once per process: read_data_file shares
+  /// it) and recorded as an input of the run. A file that cannot be read raises
+  /// InputFileError located at the key.
+  std::shared_ptr<const DataFile> read_data(const YAML::Node& node, const std::string& path,
+                                            const std::string& file) const {
     const std::string resolved = resolve(file);
     try {
-      std::string content =
-          read_input_file(resolved, limits.data_bytes, "data file", "--max-data-size");
+      std::shared_ptr<const DataFile> content =
+          read_data_file(resolved, limits.data_bytes, "data file", "--max-data-size");
       if (inputs) inputs->push_back(resolved);
+      if (data_files) data_files->push_back({file, resolved, content});
       return content;
     } catch (const InputFileError& e) {
       throw InputFileError(where(node, path) + ": " + path + ": " + e.what());
     }
   }
 
-  /// A data file read as a CSV table (see read_data).
+  /// A data file read as a CSV table (see read_data), its structure and number columns shared.
   detail::CsvTable read_csv(const YAML::Node& node, const std::string& path,
                             const std::string& file) const {
     const std::string resolved = resolve(file);
-    return detail::CsvTable::parse(read_data(node, path, file), resolved);
+    return detail::CsvTable::of(read_data(node, path, file), resolved);
   }
 
   InputLimits limits;                          ///< byte budgets of the files read
   std::vector<std::string>* inputs = nullptr;  ///< every data file read, resolved
+  /// Each data file read: (path as given, as resolved, the file). Their provenance records are
+  /// made once the scenario is read, so that a large file's SHA-256 runs while it is parsed.
+  struct DataFileRead {
+    std::string path, resolved;
+    std::shared_ptr<const DataFile> file;
+  };
+  std::vector<DataFileRead>* data_files = nullptr;
   /// Aliased nodes an override copied: (the copy's key path, the original node). A copy has
   /// no place in the file; messages about it point at the original.
   std::vector<std::pair<std::string, YAML::Node>> copied;
@@ -570,7 +580,7 @@ std::vector<double> read_preemption_log(const Context& ctx, const YAML::Node& no
                "remove column and step");
     AvailabilityJson log;
     try {
-      detail::read_json(ctx.read_data(file_node, fpath, file), log);
+      detail::read_json(ctx.read_data(file_node, fpath, file)->text(), log);
     } catch (const detail::JsonError& e) {
       ctx.fail(file_node, fpath, text::excerpt(resolved, 300) + ":" + e.what());
     }
@@ -930,15 +940,16 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     const std::string fpath = join_path(path, "file");
     try {
       const detail::CsvTable table = ctx.read_csv(file_node, fpath, a.trace_file);
-      const std::vector<double> t = table.numbers(submit), w = table.numbers(duration);
-      const std::vector<double> g =
-          requests ? std::vector<double>(t.size(), 1.0) : table.numbers(gpus);
+      const detail::NumberColumn t = table.number_column(submit), w = table.number_column(duration);
+      const detail::NumberColumn g =
+          requests ? detail::NumberColumn(t.size(), 1.0) : table.number_column(gpus);
+      a.trace.reserve(a.trace.size() + t.size());
       for (std::size_t i = 0; i < t.size(); ++i) {
-        const std::string row = a.trace_file + " data row " + std::to_string(i + 1) + ": ";
-        if (!(t[i] >= 0)) ctx.fail(file_node, fpath, row + submit + " must be >= 0");
+        const auto row = [&] { return a.trace_file + " data row " + std::to_string(i + 1) + ": "; };
+        if (!(t[i] >= 0)) ctx.fail(file_node, fpath, row() + submit + " must be >= 0");
         if (!(g[i] >= 1) || g[i] != std::floor(g[i]) || g[i] > kMaxTotalQuotaGpus)
-          ctx.fail(file_node, fpath, row + gpus + " must be a whole number >= 1");
-        if (!(w[i] > 0)) ctx.fail(file_node, fpath, row + duration + " must be > 0");
+          ctx.fail(file_node, fpath, row() + gpus + " must be a whole number >= 1");
+        if (!(w[i] > 0)) ctx.fail(file_node, fpath, row() + duration + " must be > 0");
         a.trace.push_back({t[i] * unit_s, static_cast<uint32_t>(g[i]), w[i] * unit_s});
       }
     } catch (const std::runtime_error& e) {
@@ -946,8 +957,10 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
       ctx.fail(file_node, fpath, e.what());
     }
     if (a.trace.empty()) ctx.fail(file_node, fpath, "the trace has no rows");
-    std::stable_sort(a.trace.begin(), a.trace.end(),
-                     [](const TraceRow& x, const TraceRow& y) { return x.submit_s < y.submit_s; });
+    const auto by_submit = [](const TraceRow& x, const TraceRow& y) { return x.submit_s < y.submit_s; };
+    // Logs are nearly always in order already: the check costs a pass, the sort a copy.
+    if (!std::is_sorted(a.trace.begin(), a.trace.end(), by_submit))
+      std::stable_sort(a.trace.begin(), a.trace.end(), by_submit);
     read_trace_replay(ctx, node, path, a);
   }
   return a;
@@ -1021,13 +1034,23 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
       ctx.fail(node, path,
                "a JSON trace carries its own step (metadata.gap_seconds) and data; "
                "remove column and step");
-    const std::string json_text = ctx.read_data(file_node, fpath, p.availability_file);
-    AvailabilityJson trace;
+    const std::shared_ptr<const DataFile> json_file =
+        ctx.read_data(file_node, fpath, p.availability_file);
+    std::shared_ptr<const AvailabilityJson> parsed;
     try {
-      detail::read_json(json_text, trace);
+      // Parsed once per file and process, like the CSV tables.
+      parsed = json_file->derived<AvailabilityJson>(
+          "availability-json",
+          [&] {
+            auto t = std::make_shared<AvailabilityJson>();
+            detail::read_json(json_file->text(), *t);
+            return std::shared_ptr<const AvailabilityJson>(std::move(t));
+          },
+          [](const AvailabilityJson& t) { return sizeof t + t.counts.capacity() * sizeof(double); });
     } catch (const detail::JsonError& e) {
       ctx.fail(file_node, fpath, text::excerpt(resolved, 300) + ":" + e.what());
     }
+    const AvailabilityJson& trace = *parsed;
     if (!trace.has_gap || !trace.has_data)
       ctx.fail(file_node, fpath,
                text::excerpt(resolved, 300) +
@@ -1035,7 +1058,7 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
                    "missing " +
                    (trace.has_gap ? "data" : "metadata.gap_seconds"));
     p.availability_step_s = trace.gap_s;
-    p.availability = std::move(trace.counts);
+    p.availability = trace.counts;
   } else {
     const std::string column = node["column"]
                                    ? read_string(ctx, node["column"], join_path(path, "column"))
@@ -2344,7 +2367,8 @@ Scenario parse_scenario(const std::string& yaml_text_in, const std::string& orig
   std::string yaml_text = yaml_text_in;
   normalize_line_breaks(yaml_text);
   std::vector<std::string> inputs;
-  Context ctx{origin, base_dir, nullptr, {}, limits, &inputs, {}};
+  std::vector<Context::DataFileRead> data_files;
+  Context ctx{origin, base_dir, nullptr, {}, limits, &inputs, &data_files, {}};
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
@@ -2371,6 +2395,8 @@ Scenario parse_scenario(const std::string& yaml_text_in, const std::string& orig
   s.original_text = yaml_text;
   s.overrides = std::move(assignments);
   s.input_files = std::move(inputs);
+  for (const Context::DataFileRead& read : data_files)
+    merge_data_file_records(s.data_files, {data_file_record(*read.file, read.path, read.resolved)});
   if (overrides.empty()) {
     s.source_text = yaml_text;
   } else {

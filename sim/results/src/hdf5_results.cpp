@@ -393,6 +393,22 @@ void write_strings_dataset(const Context& c, hid_t loc, const Hdf5Item& item,
   write_strings_dataset(c, loc, item.parent, item.name, values, dims);
 }
 
+/// Writes a one-dimensional uint64 dataset (checksummed rows).
+void write_uint64_dataset(const Context& c, hid_t loc, const Hdf5Item& item,
+                          const std::vector<uint64_t>& values) {
+  check_item(c, item, Hdf5Kind::dataset, Hdf5Type::uint64, true);
+  const std::string what = "dataset '" + hdf5_item_path(item) + "'";
+  Handle space = make_space(c, {values.size()});
+  Handle dcpl = checksummed_rows(c, values.size(), what);
+  Handle dset = c.dataset(H5Dcreate2(loc, item.name, H5T_STD_U64LE, space.get(), H5P_DEFAULT,
+                                     dcpl.get(), H5P_DEFAULT),
+                          "creating " + what);
+  if (!values.empty())
+    c.check_status(
+        H5Dwrite(dset.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+        "writing " + what);
+}
+
 /// Writes a double dataset of shape `dims` ([points, replications, ...]) with its unit and
 /// description. Chunked along replications and checksummed (Fletcher32); deflated as well when
 /// it has >= 4096 elements.
@@ -515,7 +531,8 @@ class ContentHash {
   uint64_t state_ = 0x6A09E667F3BCC908ull;
 };
 
-uint64_t content_checksum(const RunResults& r) {
+/// `format`: the file's format version (the data files count from version 3).
+uint64_t content_checksum(const RunResults& r, int format) {
   ContentHash h;
   for (const std::string* s : {&r.gpucap_version, &r.scenario_name, &r.scenario_text,
                                &r.scenario_original_text, &r.backend, &r.device})
@@ -544,6 +561,15 @@ uint64_t content_checksum(const RunResults& r) {
   h.numbers(r.timeseries);
   h.summaries(r.summary);
   h.summaries(r.pool_summary);
+  if (format >= 3) {
+    h.word(r.data_files.size());
+    for (const DataFileRecord& f : r.data_files) {
+      h.text(f.path);
+      h.text(f.resolved_path);
+      h.word(f.size_bytes);
+      h.text(f.sha256);
+    }
+  }
   return h.value();
 }
 
@@ -693,7 +719,7 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   write_attr<double>(c, file, h5::kWallTime, r.wall_time_s);
   write_string_attr(c, file, h5::kCreatedUtc, utc_now());
   write_attr<int32_t>(c, file, h5::kFormatVersion, kResultsFormatVersion);
-  write_attr<uint64_t>(c, file, h5::kContentChecksum, content_checksum(r));
+  write_attr<uint64_t>(c, file, h5::kContentChecksum, content_checksum(r, kResultsFormatVersion));
 
   // /summary, point-major.
   {
@@ -784,6 +810,24 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
       write_strings_dataset(c, group.get(), h5::kSweepPaths, paths, {params});
       write_strings_dataset(c, group.get(), h5::kSweepValues, values, {params, points});
     }
+  }
+
+  // /inputs: the data files' provenance, one row each (empty datasets when none).
+  {
+    Handle group = create_ordered_group(c, file, h5::kInputsGroup);
+    const std::size_t n = r.data_files.size();
+    std::vector<std::string> paths, resolved, digests;
+    std::vector<uint64_t> sizes;
+    for (const DataFileRecord& f : r.data_files) {
+      paths.push_back(f.path);
+      resolved.push_back(f.resolved_path);
+      sizes.push_back(f.size_bytes);
+      digests.push_back(f.sha256);
+    }
+    write_strings_dataset(c, group.get(), h5::kInputPath, paths, {n});
+    write_strings_dataset(c, group.get(), h5::kInputResolvedPath, resolved, {n});
+    write_uint64_dataset(c, group.get(), h5::kInputSize, sizes);
+    write_strings_dataset(c, group.get(), h5::kInputSha256, digests, {n});
   }
 }
 
@@ -981,6 +1025,21 @@ std::vector<std::string> read_strings_dataset(const Context& c, hid_t loc, const
   return read_strings_dataset(c, loc, item.parent, item.name, expected_dims);
 }
 
+/// Reads a one-dimensional uint64 dataset of `n` rows.
+std::vector<uint64_t> read_uint64_dataset(const Context& c, hid_t loc, const Hdf5Item& item,
+                                          hsize_t n) {
+  check_item(c, item, Hdf5Kind::dataset, Hdf5Type::uint64, true);
+  const std::string what = "dataset '" + hdf5_item_path(item) + "'";
+  Handle dset = open_dataset(c, loc, item.parent, item.name);
+  expect_dims(c, dataset_dims(c, dset.get(), what), {n}, what);
+  std::vector<uint64_t> values(static_cast<std::size_t>(n));
+  if (!values.empty())
+    c.check_status(
+        H5Dread(dset.get(), H5T_NATIVE_UINT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+        "reading " + what);
+  return values;
+}
+
 /// Whether the file has the root attribute `item` (optional in older files).
 bool has_root_attr(hid_t file, const Hdf5Item& item) {
   return H5Aexists_by_name(file, item.parent, item.name, H5P_DEFAULT) > 0;
@@ -1169,9 +1228,27 @@ RunResults read_file(const Context& c, hid_t file) {
       }
     }
   }
+  // The data files' provenance (format 3 on; older files have none).
+  if (format >= 3) {
+    Handle group = open_group(c, file, h5::kInputsGroup);
+    const std::string what = "dataset '" + hdf5_item_path(h5::kInputPath) + "'";
+    hsize_t n = 0;
+    {
+      Handle dset = open_dataset(c, group.get(), h5::kInputPath);
+      const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
+      if (dims.size() != 1) c.fail(what + " is not one-dimensional");
+      n = dims[0];
+    }
+    const auto paths = read_strings_dataset(c, group.get(), h5::kInputPath, {n});
+    const auto resolved = read_strings_dataset(c, group.get(), h5::kInputResolvedPath, {n});
+    const auto sizes = read_uint64_dataset(c, group.get(), h5::kInputSize, n);
+    const auto digests = read_strings_dataset(c, group.get(), h5::kInputSha256, {n});
+    for (std::size_t i = 0; i < paths.size(); ++i)
+      r.data_files.push_back({paths[i], resolved[i], sizes[i], digests[i]});
+  }
   if (format >= 2) {
     const uint64_t stored = read_attr<uint64_t>(c, file, h5::kContentChecksum);
-    const uint64_t computed = content_checksum(r);
+    const uint64_t computed = content_checksum(r, format);
     if (stored != computed) {
       char detail[96];
       std::snprintf(detail, sizeof detail, "stored %016llx, computed %016llx",

@@ -47,6 +47,51 @@ struct FileIdentity {
   bool operator==(const FileIdentity& o) const { return device == o.device && inode == o.inode; }
 };
 
+/// What identifies one version of a file's content on this machine: its identity, size and
+/// change times. Any write to the file changes ctime (the kernel sets it; a user cannot), so an
+/// equal stamp means unchanged content, except for a write within the same tick of the
+/// filesystem's clock (see DataFileCache for how that window is closed).
+struct FileStamp {
+  FileIdentity identity;
+  uint64_t size_bytes = 0;
+  int64_t mtime_ns = 0;  ///< last modification, ns since the epoch
+  int64_t ctime_ns = 0;  ///< last status change (every write changes it), ns since the epoch
+  bool operator==(const FileStamp& o) const {
+    return identity == o.identity && size_bytes == o.size_bytes && mtime_ns == o.mtime_ns &&
+           ctime_ns == o.ctime_ns;
+  }
+  bool operator!=(const FileStamp& o) const { return !(*this == o); }
+};
+
+/// An input file opened for reading and checked as read_input_file describes (a regular file
+/// within its byte budget), in two steps so that a caller can look at its stamp before reading
+/// (the data file cache does). Closes the file when destroyed. Throws InputFileError.
+///
+///   gpucap::InputFile f("trace.csv", limits.data_bytes, "data file", "--max-data-size");
+///   std::string raw = f.read_all();   // bytes as on disk, line breaks not normalized
+class InputFile {
+ public:
+  InputFile(const std::string& path, uint64_t max_bytes, const std::string& what,
+            const std::string& limit_hint);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  /// The stamp taken when the file was opened.
+  const FileStamp& stamp() const { return stamp_; }
+  /// The stamp now (fstat of the open file), to see whether it changed while read.
+  FileStamp stamp_now() const;
+  /// Every byte from the start, within the budget (never trusting st_size: files in /proc
+  /// report 0 and still hold data). Line breaks are not normalized.
+  std::string read_all();
+
+ private:
+  std::string path_, what_, limit_hint_;
+  uint64_t max_bytes_ = 0;
+  int fd_ = -1;
+  FileStamp stamp_;
+};
+
 /// The whole content of `path`, with CR-only line breaks turned into LF. `what` names the file
 /// in messages ("scenario file", "data file"); `limit_hint` says how to raise the budget
 /// ("--max-data-size"). Throws InputFileError, e.g.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpucap/compiled_model.hpp"
+#include "gpucap/data_file.hpp"
 #include "gpucap/distribution.hpp"
 
 namespace gpucap {
@@ -185,6 +186,9 @@ struct Scenario {
   /// Every data file read (traces, samples, catalogs), as resolved paths; with the scenario's
   /// own file (when loaded from one) these are the run's inputs, which outputs must not replace.
   std::vector<std::string> input_files;
+  /// The data files read (not the scenario's own file), each once, with their size and SHA-256:
+  /// results record them as the run's provenance.
+  std::vector<DataFileRecord> data_files;
   double horizon_s = 0;
   double warmup_s = 0;
   uint64_t seed = 1;

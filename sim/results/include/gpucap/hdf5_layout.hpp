@@ -145,6 +145,18 @@ inline constexpr Hdf5Item kTimeseriesStep{Hdf5Kind::attribute, "/timeseries", "s
 inline constexpr Hdf5Item kGpusInUse{Hdf5Kind::dataset, "/timeseries", "gpus_in_use",
     Hdf5Type::float64, "[P, R, K, B]", "GPUs", "",
     "mean GPUs in use per pool over each bin of step_s seconds"};
+inline constexpr Hdf5Item kInputsGroup{Hdf5Kind::group, "/", "inputs", Hdf5Type::none, "", "",
+    "from format version 3", "provenance of the data files the run read (traces, samples, "
+    "catalogs, availability and price traces; not the scenario file, whose text is in the root "
+    "attributes), each once, in the order first read; empty datasets when it read none"};
+inline constexpr Hdf5Item kInputPath{Hdf5Kind::dataset, "/inputs", "path", Hdf5Type::string,
+    "[I]", "", "", "each file's path as the scenario names it"};
+inline constexpr Hdf5Item kInputResolvedPath{Hdf5Kind::dataset, "/inputs", "resolved_path",
+    Hdf5Type::string, "[I]", "", "", "the absolute path read, links resolved"};
+inline constexpr Hdf5Item kInputSize{Hdf5Kind::dataset, "/inputs", "size_bytes",
+    Hdf5Type::uint64, "[I]", "bytes", "", "bytes read from the file"};
+inline constexpr Hdf5Item kInputSha256{Hdf5Kind::dataset, "/inputs", "sha256", Hdf5Type::string,
+    "[I]", "", "", "SHA-256 of the bytes parsed, 64 lowercase hex digits (as `sha256sum` prints)"};
 // clang-format on
 
 }  // namespace h5
@@ -187,6 +199,11 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kTimeseriesGroup,
     &h5::kTimeseriesStep,
     &h5::kGpusInUse,
+    &h5::kInputsGroup,
+    &h5::kInputPath,
+    &h5::kInputResolvedPath,
+    &h5::kInputSize,
+    &h5::kInputSha256,
 };
 
 /// One field of the compound tables /summary and /pool_summary.
@@ -239,12 +256,12 @@ inline constexpr const Hdf5Field* kHdf5SummaryFields[] = {
 };
 
 /// What the symbols of the shapes stand for: P sweep points, R replications per point, K pools,
-/// S sweep parameters, B time-series bins, O overrides, M and N the scalar and pool metric
+/// S sweep parameters, B time-series bins, O overrides, I data files, M and N the scalar and pool metric
 /// counts (gpucap/metrics.hpp).
 inline constexpr const char* kHdf5Notation =
     "`P` = number of sweep points (1 for a plain run), `R` = replications per point, `K` = "
     "number of pools, `S` = number of sweep parameters, `B` = time-series bins, `O` = number of "
-    "overrides";
+    "overrides, `I` = number of data files read";
 
 /// The item's full path: "/pools/names"; an attribute as "/pools@pool_names".
 std::string hdf5_item_path(const Hdf5Item& item);

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpucap/data_file.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/summary.hpp"
 
@@ -33,6 +34,9 @@ struct RunResults {
   /// The files the run read (the scenario file, traces, catalogs, samples): an output never
   /// replaces them. In memory only (not stored in results files).
   std::vector<std::string> input_files;
+  /// Provenance of the data files read (every point's, each once): path, size and SHA-256.
+  /// Stored in results files (/inputs, from format version 3).
+  std::vector<DataFileRecord> data_files;
   std::string backend;  ///< "cpu-openmp", "cpu-serial", "cuda", "thrust-omp"
   std::string device;   ///< what ran it, e.g. "NVIDIA H200 (sm_90)" or "host, 2 threads"
   uint64_t seed = 0;

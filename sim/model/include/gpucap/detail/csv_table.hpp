@@ -1,37 +1,86 @@
-// gpucap internals: a small reader for comma-separated tables with a header row.
+// gpucap internals: a fast reader for comma-separated tables with a header row.
 //
-// Handles quoted fields ("a,b"), CRLF line ends and blank lines. Errors (std::runtime_error) name
-// the file, the line and the column.
+// Handles quoted fields ("a,b", "" for a quote inside quotes), CRLF line ends, blank lines and
+// spaces around fields (trimmed). Errors (std::runtime_error) name the file, the line and the
+// column.
+//
+// Cheap to build and to share: parsing checks the structure (every row has the header's field
+// count, every quote is closed) and keeps no cell; a column is read from the text when asked for,
+// numbers with std::from_chars. Built from a DataFile (CsvTable::of), the check and each number
+// column are made once per file and process and kept on the file (DataFile::derived), so every
+// sweep point and every load of the scenario shares them.
+//
+//   auto file = gpucap::read_data_file("trace.csv", limits.data_bytes, "data file", "--max-data-size");
+//   const auto table = gpucap::detail::CsvTable::of(file, "trace.csv");
+//   std::vector<double> submit = table.numbers("submit_s");
 #pragma once
+#include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "gpucap/data_file.hpp"
+
 namespace gpucap::detail {
+
+/// A column of numbers shared with the table (and its file's cache) rather than copied:
+/// read-only, kept alive by the owner it holds.
+class NumberColumn {
+ public:
+  NumberColumn() = default;
+  NumberColumn(std::shared_ptr<const void> owner, const double* data, std::size_t size)
+      : owner_(std::move(owner)), data_(data), size_(size) {}
+  /// `n` copies of `value` (a column a file does not have, e.g. one GPU per request).
+  NumberColumn(std::size_t n, double value);
+  std::size_t size() const { return size_; }
+  double operator[](std::size_t i) const { return data_[i]; }
+  /// A copy as a vector.
+  std::vector<double> vector() const;
+
+ private:
+  std::shared_ptr<const void> owner_;
+  const double* data_ = nullptr;
+  std::size_t size_ = 0;
+};
 
 class CsvTable {
  public:
   /// Parses `text` (read with read_input_file); `origin` names it in messages. Throws
   /// std::runtime_error when rows are ragged or a quote is not closed.
   static CsvTable parse(const std::string& text, const std::string& origin);
+  /// The table of a shared data file: its structure is checked once per file (later calls with
+  /// the same file reuse it), and so is each number column. `origin` names it in messages.
+  static CsvTable of(const std::shared_ptr<const DataFile>& file, const std::string& origin);
 
-  const std::vector<std::string>& header() const { return header_; }
-  std::size_t rows() const { return cells_.size(); }
+  const std::vector<std::string>& header() const;
+  std::size_t rows() const;
 
   /// The column as numbers; an empty or non-numeric cell is an error naming file:line.
   std::vector<double> numbers(const std::string& column) const;
+  /// The same, shared with the file's cache rather than copied.
+  NumberColumn number_column(const std::string& column) const;
   /// The column as text, cells as written (trimmed).
   std::vector<std::string> strings(const std::string& column) const;
   /// 1-based line number of data row r, for messages.
-  std::size_t line_of_row(std::size_t r) const { return line_of_row_[r]; }
+  std::size_t line_of_row(std::size_t r) const;
   const std::string& origin() const { return origin_; }
+
+  /// How many times a text was checked (parse, or `of` with a file not checked before), and
+  /// number columns read, in this process: tests use them to see that a file is parsed once.
+  static uint64_t structure_parses();
+  static uint64_t column_parses();
+
+  struct Structure;  ///< what the check found (private to csv_table.cpp)
 
  private:
   std::size_t column_index(const std::string& column) const;
+  std::vector<double> parse_numbers(std::size_t c, const std::string& column) const;
 
   std::string origin_;
-  std::vector<std::string> header_;
-  std::vector<std::vector<std::string>> cells_;
-  std::vector<std::size_t> line_of_row_;  ///< 1-based line number of each data row
+  std::shared_ptr<const DataFile> file_;  ///< the shared file, when built by `of`
+  std::shared_ptr<const std::string> own_text_;  ///< the text, when built by `parse`
+  /// The structure; its `numeric` columns are shared with NumberColumns through this pointer.
+  std::shared_ptr<const Structure> structure_;
 };
 
 }  // namespace gpucap::detail
