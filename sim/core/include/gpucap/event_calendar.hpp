@@ -198,9 +198,15 @@ struct EventCalendar {
       const uint32_t first_child = i * kArity + 1;
       if (first_child >= size) break;
       uint32_t best = first_child;
-      const uint32_t end = first_child + kArity < size ? first_child + kArity : size;
-      for (uint32_t c = first_child + 1; c < end; ++c)
-        if (event_before(heap[c], heap[best])) best = c;
+      if (first_child + kArity <= size) {  // all four children: compared without a loop
+        static_assert(kArity == 4, "the unrolled comparisons below assume four children");
+        if (event_before(heap[first_child + 1], heap[best])) best = first_child + 1;
+        if (event_before(heap[first_child + 2], heap[best])) best = first_child + 2;
+        if (event_before(heap[first_child + 3], heap[best])) best = first_child + 3;
+      } else {
+        for (uint32_t c = first_child + 1; c < size; ++c)
+          if (event_before(heap[c], heap[best])) best = c;
+      }
       if (!event_before(heap[best], moving)) break;
       heap[i] = heap[best];
       i = best;
