@@ -18,6 +18,9 @@
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "gpucap/detail/text.hpp"
 
@@ -388,6 +391,28 @@ void check_part(const std::string& text, std::size_t columns, CsvTable::Structur
   }
 }
 
+/// The LFs in [p, end): 16 bytes a step with SSE2 (each step adds 1 to a byte counter per LF,
+/// summed every 255 steps before a counter can overflow).
+std::size_t count_line_feeds(const char* p, const char* const end) {
+  std::size_t n = 0;
+#if defined(__SSE2__)
+  const __m128i lf = _mm_set1_epi8('\n');
+  while (end - p >= 16) {
+    const std::size_t steps = std::min<std::size_t>(255, static_cast<std::size_t>(end - p) / 16);
+    __m128i counts = _mm_setzero_si128();
+    for (std::size_t i = 0; i < steps; ++i, p += 16) {
+      const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(bytes, lf));  // a match is -1
+    }
+    const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());
+    n += static_cast<std::size_t>(_mm_cvtsi128_si32(sums)) +
+         static_cast<std::size_t>(_mm_cvtsi128_si32(_mm_unpackhi_epi64(sums, sums)));
+  }
+#endif
+  for (; p < end; ++p) n += *p == '\n';
+  return n;
+}
+
 /// Threads for a text of `bytes`: one per 4 MiB, at most the cores (8 at most; the environment
 /// variable GPUCAP_PARSE_THREADS sets that cap, for benchmarks).
 std::size_t threads_for(std::size_t bytes) {
@@ -426,10 +451,7 @@ std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& te
     }
     parts[k].begin = at;
     parts[k].end = end;
-    for (const char* p = text.data() + at, *stop = text.data() + end;
-         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(stop - p))));
-         ++p)
-      ++parts[k].lines;
+    parts[k].lines = count_line_feeds(text.data() + at, text.data() + end);
     if (end == size && end > at && text[end - 1] != '\n') ++parts[k].lines;
     parts[k].first_slot = k == 0 ? 0 : parts[k - 1].first_slot + parts[k - 1].lines;
     at = end;
