@@ -78,6 +78,13 @@ ModelStorage compile(const Scenario& s) {
   ModelStorage out;
   uint32_t total_quota = 0;
   uint32_t trace_layers = 0;  // trace layers of all classes so far
+  {
+    std::size_t trace_rows = 0;
+    for (const JobClassSpec& w : s.workloads) trace_rows += w.arrivals.trace.size();
+    out.trace_submit_s_.reserve(trace_rows);
+    out.trace_gpus_.reserve(trace_rows);
+    out.trace_work_s_.reserve(trace_rows);
+  }
   for (const PoolSpec& p : s.pools) {
     CompiledPool c;
     c.price_usd_per_gpu_s = p.price_usd_per_gpu_hour / 3600.0;

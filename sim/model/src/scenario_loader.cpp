@@ -943,14 +943,20 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
       const detail::NumberColumn t = table.number_column(submit), w = table.number_column(duration);
       const detail::NumberColumn g =
           requests ? detail::NumberColumn(t.size(), 1.0) : table.number_column(gpus);
-      a.trace.reserve(a.trace.size() + t.size());
-      for (std::size_t i = 0; i < t.size(); ++i) {
-        const auto row = [&] { return a.trace_file + " data row " + std::to_string(i + 1) + ": "; };
-        if (!(t[i] >= 0)) ctx.fail(file_node, fpath, row() + submit + " must be >= 0");
-        if (!(g[i] >= 1) || g[i] != std::floor(g[i]) || g[i] > kMaxTotalQuotaGpus)
-          ctx.fail(file_node, fpath, row() + gpus + " must be a whole number >= 1");
-        if (!(w[i] > 0)) ctx.fail(file_node, fpath, row() + duration + " must be > 0");
-        a.trace.push_back({t[i] * unit_s, static_cast<uint32_t>(g[i]), w[i] * unit_s});
+      const std::size_t n = t.size();
+      a.trace.reserve(a.trace.size() + n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double ti = t[i], gi = g[i], wi = w[i];
+        // A whole number in [1, kMaxTotalQuotaGpus] converts to uint32_t and back unchanged.
+        const bool gpus_ok = gi >= 1 && gi <= kMaxTotalQuotaGpus &&
+                             static_cast<double>(static_cast<uint32_t>(gi)) == gi;
+        if (!(ti >= 0) || !gpus_ok || !(wi > 0)) {
+          const std::string row = a.trace_file + " data row " + std::to_string(i + 1) + ": ";
+          if (!(ti >= 0)) ctx.fail(file_node, fpath, row + submit + " must be >= 0");
+          if (!gpus_ok) ctx.fail(file_node, fpath, row + gpus + " must be a whole number >= 1");
+          ctx.fail(file_node, fpath, row + duration + " must be > 0");
+        }
+        a.trace.push_back({ti * unit_s, static_cast<uint32_t>(gi), wi * unit_s});
       }
     } catch (const std::runtime_error& e) {
       if (dynamic_cast<const ScenarioError*>(&e)) throw;
