@@ -48,11 +48,8 @@ void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& op
   for (const auto& [field, column] : mapping) {
     // A helios default that the file lacks is optional (Acme has no vc, Helios no type);
     // a column the user names must exist.
-    const bool user_named = [&] {
-      for (const auto& [f, col] : options.mapping)
-        if (f == field) return true;
-      return false;
-    }();
+    bool user_named = false;
+    for (const auto& named : options.mapping) user_named = user_named || named.first == field;
     const bool required = user_named || field == "submit" || field == "gpus";
     const int index = find_column(header, column, required, in, needs);
     if (field == "submit") c.submit = index, has_submit = true;
