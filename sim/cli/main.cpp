@@ -226,7 +226,8 @@ int cmd_validate(const std::vector<std::string>& args) {
             << gpucap::text::format_duration(s.horizon_s) << ", warm-up "
             << gpucap::text::format_duration(s.warmup_s) << ", "
             << format_value(static_cast<double>(
-                                gpucap::replication_arena_bytes(gpucap::compile(s).model())) /
+                                gpucap::replication_arena_bytes(
+                                    gpucap::compile_without_trace_rows(s).model())) /
                             1024.0)
             << " KiB of state per replication\n";
   return kExitOk;

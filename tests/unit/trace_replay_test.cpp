@@ -14,6 +14,7 @@
 #include "gpucap/compile.hpp"
 #include "gpucap/engine/trace_replay.hpp"
 #include "gpucap/metrics.hpp"
+#include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
 #include "support/one_replication.hpp"
 #include "support/scenario_fixture.hpp"
@@ -77,6 +78,34 @@ TEST_F(TraceReplayTest, AsLoggedEveryRowOnceAtItsSubmitTimeAndNoDraws) {
     EXPECT_EQ(jobs[i].t, storage.model().trace_submit_s[i]);
   }
   EXPECT_EQ(storage.model().trace_layer_count, 1u);
+}
+
+TEST_F(TraceReplayTest, RowsOutOfOrderAreSortedAndSizingNeedsNoRows) {
+  // Rows out of submit order (ties kept in file order); two trace classes share the arrays.
+  write("trace.csv", "submit_s,gpus,duration_s\n7200,1,60\n3600,2,60\n3600,3,60\n10800,4,60\n");
+  write("second.csv", "submit_s,gpus,duration_s\n5,1,9\n6,2,9\n");
+  const Scenario s = parse(
+      "name: t\nhorizon: 1d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 64}\n"
+      "workloads:\n  - name: w\n    arrivals: {process: trace, file: trace.csv, scale_rate: 0.5}\n"
+      "    placement: [p]\n  - name: v\n    arrivals: {process: trace, file: second.csv}\n"
+      "    placement: [p]\n");
+  const ModelStorage full = compile(s);
+  const CompiledModel& m = full.model();
+  ASSERT_EQ(m.classes[0].arrivals.trace_count, 4u);
+  const double submit[] = {3600, 3600, 7200, 10800};
+  const uint32_t gpus[] = {2, 3, 1, 4};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(m.trace_submit_s[i], submit[i]);
+    EXPECT_EQ(m.trace_gpus[i], gpus[i]);
+  }
+  const ModelStorage sized = compile_without_trace_rows(s);
+  for (uint32_t c = 0; c < 2; ++c) {
+    EXPECT_EQ(sized.model().classes[c].arrivals.trace_offset, m.classes[c].arrivals.trace_offset);
+    EXPECT_EQ(sized.model().classes[c].arrivals.trace_count, m.classes[c].arrivals.trace_count);
+  }
+  EXPECT_EQ(m.classes[1].arrivals.trace_offset, 4u);
+  EXPECT_EQ(sized.model().trace_layer_count, m.trace_layer_count);
+  EXPECT_EQ(replication_arena_bytes(sized.model()), replication_arena_bytes(m));
 }
 
 TEST_F(TraceReplayTest, StartSkipsEarlierJobsAndShiftsTheRest) {

@@ -10,6 +10,9 @@
 #include <fcntl.h>
 #include <stdexcept>
 #include <sys/stat.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <unistd.h>
 
 #include "gpucap/detail/text.hpp"
@@ -96,7 +99,11 @@ std::string InputFile::read_all() {
   // that grew) shows; a file that reports 0 (in /proc) grows the buffer in 64 KiB steps.
   std::string content;
   std::size_t used = 0;
-  content.resize(static_cast<std::size_t>(std::min<uint64_t>(stamp_.size_bytes, max_bytes_)) + 1);
+  const std::size_t expected =
+      static_cast<std::size_t>(std::min<uint64_t>(stamp_.size_bytes, max_bytes_)) + 1;
+  content.reserve(expected);
+  advise_huge_pages(content.data(), content.capacity());
+  content.resize(expected);
   for (;;) {
     if (used == content.size()) content.resize(content.size() + (1 << 16));
     const ssize_t n = ::read(fd_, &content[used], content.size() - used);
@@ -194,6 +201,19 @@ uint64_t parse_byte_size(const std::string& text_in) {
   }
   throw std::invalid_argument("\"" + text::excerpt(text_in, 40) + "\" has an unknown unit \"" +
                               text::excerpt(unit, 20) + "\"; " + valid);
+}
+
+void advise_huge_pages(const void* data, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  if (bytes < 2 * kHuge) return;
+  const auto at = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t begin = (at + kHuge - 1) & ~(kHuge - 1), end = (at + bytes) & ~(kHuge - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
 }
 
 }  // namespace gpucap

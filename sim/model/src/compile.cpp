@@ -74,11 +74,13 @@ double network_rtt_s(const Scenario& s, const ServiceSpec& svc, const PoolSpec& 
 
 }  // namespace
 
-ModelStorage compile(const Scenario& s) {
+/// compile (with_trace_rows) or compile_without_trace_rows.
+ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
   ModelStorage out;
   uint32_t total_quota = 0;
   uint32_t trace_layers = 0;  // trace layers of all classes so far
-  {
+  std::size_t trace_rows_so_far = 0;  // rows of the classes so far (their offsets)
+  if (with_trace_rows) {
     std::size_t trace_rows = 0;
     for (const JobClassSpec& w : s.workloads) trace_rows += w.arrivals.trace.size();
     out.trace_submit_s_.reserve(trace_rows);
@@ -155,13 +157,15 @@ ModelStorage compile(const Scenario& s) {
     c.arrivals.profile_offset = static_cast<uint32_t>(out.table_.size());
     c.arrivals.profile_count = static_cast<uint32_t>(w.arrivals.profile.size());
     out.table_.insert(out.table_.end(), w.arrivals.profile.begin(), w.arrivals.profile.end());
-    c.arrivals.trace_offset = static_cast<uint32_t>(out.trace_submit_s_.size());
+    c.arrivals.trace_offset = static_cast<uint32_t>(trace_rows_so_far);
     c.arrivals.trace_count = static_cast<uint32_t>(w.arrivals.trace.size());
-    for (const TraceRow& row : w.arrivals.trace) {
-      out.trace_submit_s_.push_back(row.submit_s);
-      out.trace_gpus_.push_back(row.gpus);
-      out.trace_work_s_.push_back(row.work_s);
-    }
+    trace_rows_so_far += w.arrivals.trace.size();
+    if (with_trace_rows)
+      for (const TraceRow& row : w.arrivals.trace) {
+        out.trace_submit_s_.push_back(row.submit_s);
+        out.trace_gpus_.push_back(row.gpus);
+        out.trace_work_s_.push_back(row.work_s);
+      }
     if (w.arrivals.kind == ArrivalKind::trace) {
       // scale_rate f: ceil(f) layers, all but the last complete, the last thinned to the rest.
       const double f = w.arrivals.scale_rate;
@@ -279,5 +283,9 @@ ModelStorage compile(const Scenario& s) {
   out.bind();
   return out;
 }
+
+ModelStorage compile(const Scenario& s) { return compile_model(s, true); }
+
+ModelStorage compile_without_trace_rows(const Scenario& s) { return compile_model(s, false); }
 
 }  // namespace gpucap

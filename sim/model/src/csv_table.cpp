@@ -458,7 +458,10 @@ std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& te
   }
   const std::size_t slots = parts.back().first_slot + parts.back().lines;
   s->numeric.resize(std::min(columns, kMaxNumericColumns));
-  for (auto& column : s->numeric) column.values.reset(new double[std::max<std::size_t>(1, slots)]);
+  for (auto& column : s->numeric) {
+    column.values.reset(new double[std::max<std::size_t>(1, slots)]);
+    advise_huge_pages(column.values.get(), slots * sizeof(double));
+  }
   {
     std::vector<std::thread> threads;
     for (std::size_t k = 1; k < parts.size(); ++k)

@@ -116,4 +116,11 @@ std::string format_bytes(uint64_t bytes);
 /// std::invalid_argument naming what is valid.
 uint64_t parse_byte_size(const std::string& text);
 
+/// Advice for a large buffer not yet touched (Linux; elsewhere nothing): back the whole 2 MiB
+/// pages within [data, data + bytes) with huge pages, so that first writing it takes a page
+/// fault per 2 MiB instead of per 4 KiB (a 2-million-row trace's arrays: ~35,000 faults fewer).
+/// Only where transparent huge pages are enabled for advised memory; buffers under 4 MiB are
+/// left alone. Changes no value.
+void advise_huge_pages(const void* data, std::size_t bytes);
+
 }  // namespace gpucap

@@ -46,7 +46,7 @@ class ModelStorage {
   }
 
  private:
-  friend ModelStorage compile(const Scenario& scenario);
+  friend ModelStorage compile_model(const Scenario& scenario, bool with_trace_rows);
   void bind();  ///< points model_ at the vectors below
 
   CompiledModel model_;
@@ -67,5 +67,13 @@ class ModelStorage {
 };
 
 ModelStorage compile(const Scenario& scenario);
+
+/// As compile, but without copying the trace rows (the trace arrays stay empty; each class's
+/// trace_offset and trace_count are as compile sets them): a model to size, not to run, e.g.
+/// replication_arena_bytes of a scenario whose trace has millions of rows.
+ModelStorage compile_without_trace_rows(const Scenario& scenario);
+
+/// The one implementation of both (with_trace_rows: compile).
+ModelStorage compile_model(const Scenario& scenario, bool with_trace_rows);
 
 }  // namespace gpucap
