@@ -115,13 +115,9 @@ CatalogImport import_skypilot_catalog(const std::string& path,
       c_info = -1;
   uint64_t line_number = 0;
   std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t stop = text.find('\n', pos);
-    if (stop == std::string::npos) stop = text.size();
-    std::string_view line(text.data() + pos, stop - pos);
-    pos = stop + 1;
+  std::string_view line;
+  while (next_text_line(text, pos, line)) {
     ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line_number == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     const bool closed = split_fields(line, ',', true, f, scratch);

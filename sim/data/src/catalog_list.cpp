@@ -45,13 +45,9 @@ std::vector<CatalogEntry> read_price_catalog(const std::string& path, uint64_t m
       c_memory = -1, c_od = -1, c_spot = -1;
   uint64_t line_number = 0;
   std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t stop = text.find('\n', pos);
-    if (stop == std::string::npos) stop = text.size();
-    std::string_view line(text.data() + pos, stop - pos);
-    pos = stop + 1;
+  std::string_view line;
+  while (next_text_line(text, pos, line)) {
     ++line_number;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     const std::string at = where + ":" + std::to_string(line_number) + ": ";
     if (!split_fields(line, ',', true, f, scratch))

@@ -15,6 +15,19 @@ namespace gpucap::data {
 bool split_fields(std::string_view line, char separator, bool quotes,
                   std::vector<std::string_view>& fields, std::vector<std::string>& scratch);
 
+/// The next line of a whole text held in memory, from `pos` on: the line without its LF or
+/// CRLF, and `pos` moved past it. False once the text is used up (a final line without a line
+/// break is still returned; so is an empty last line after a final LF, as a blank line).
+inline bool next_text_line(std::string_view text, std::size_t& pos, std::string_view& line) {
+  if (pos > text.size()) return false;
+  std::size_t stop = text.find('\n', pos);
+  if (stop == std::string_view::npos) stop = text.size();
+  line = text.substr(pos, stop - pos);
+  pos = stop + 1;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return true;
+}
+
 /// `value` as one CSV field: quoted when it holds a comma, a quote, a line break or leading or
 /// trailing spaces; bytes that are not valid UTF-8, and control characters, become '?'.
 std::string csv_field(std::string_view value);
