@@ -10,6 +10,7 @@
 #include "gpucap/memory_estimate.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
+#include "gpucap/stopping_rule.hpp"
 #include "gpucap/version.hpp"
 
 namespace gpucap {
@@ -90,6 +91,16 @@ RunResults describe_run(const std::vector<Scenario>& points,
 
 RunResults run_points(const std::vector<Scenario>& points, const std::vector<SweepParameter>& sweep,
                       const Scenario& base, const RunOptions& options) {
+  if (options.precision != 0) return run_to_precision(points, sweep, base, options);
+  if (!options.precision_metrics.empty() || options.max_replications != 0)
+    throw std::invalid_argument("precision metrics and max replications apply only with a "
+                                "precision (the stopping rule)");
+  return run_points_fixed(points, sweep, base, options);
+}
+
+RunResults run_points_fixed(const std::vector<Scenario>& points,
+                            const std::vector<SweepParameter>& sweep, const Scenario& base,
+                            const RunOptions& options) {
   RunResults r = describe_run(points, sweep, base, options);
   if (options.threads < 0 || options.threads > kMaxThreads)
     throw std::invalid_argument("threads must be from 0 (all cores) to " +

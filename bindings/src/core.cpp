@@ -119,9 +119,22 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
                       const gpucap::Scenario& base, uint64_t replications,
                       std::optional<uint64_t> seed, uint64_t first_replication,
                       const std::string& backend, int threads,
-                      const std::function<void(uint64_t)>& progress) {
+                      const std::function<void(uint64_t)>& progress, double precision,
+                      const std::vector<std::string>& precision_metrics,
+                      uint64_t max_replications) {
   gpucap::RunOptions options;
   options.replications = replications;
+  options.precision = precision;
+  options.max_replications = max_replications;
+  for (const std::string& name : precision_metrics) {
+    bool found = false;
+    for (uint32_t k = 0; k < gpucap::kScalarMetricCount && !found; ++k)
+      if (name == gpucap::kScalarMetricInfo[k].name) {
+        options.precision_metrics.push_back(static_cast<gpucap::ScalarMetric>(k));
+        found = true;
+      }
+    if (!found) throw py::key_error("unknown metric '" + name + "'");
+  }
   if (seed) {
     options.seed = *seed;
     options.has_seed = true;
@@ -232,6 +245,8 @@ py::list metric_table(const gpucap::MetricInfo* info, int count) {
 }
 
 }  // namespace
+
+void bind_decisions(py::module_& m);  // decisions.cpp
 
 PYBIND11_MODULE(_core, m) {
   m.doc() = "gpucap's C++ engine (use the gpucap package, not this module)";
@@ -508,9 +523,11 @@ PYBIND11_MODULE(_core, m) {
         "Empties this process's data file cache and zeroes its counters");
   m.def("run", &run_points, py::arg("points"), py::arg("sweep"), py::arg("base"),
         py::arg("replications"), py::arg("seed"), py::arg("first_replication"), py::arg("backend"),
-        py::arg("threads"), py::arg("progress"),
+        py::arg("threads"), py::arg("progress"), py::arg("precision") = 0.0,
+        py::arg("precision_metrics") = std::vector<std::string>{},
+        py::arg("max_replications") = 0,
         "Runs the points (sweep variants) with common random numbers; GIL released, Ctrl-C "
-        "cancels");
+        "cancels; precision > 0 applies the stopping rule");
   m.def("student_t_quantile", &gpucap::student_t_quantile, py::arg("confidence"), py::arg("dof"),
         "two-sided Student t quantile, e.g. 1.96 for 0.95 and many degrees of freedom");
   m.def(
@@ -630,4 +647,5 @@ PYBIND11_MODULE(_core, m) {
         return out;
       },
       "(name, description) of every backend= value: 'auto', then the table's rows in order");
+  bind_decisions(m);
 }

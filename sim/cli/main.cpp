@@ -258,7 +258,13 @@ po::options_description execution_options() {
       "backend,b", po::value<std::string>()->default_value(gpucap::kAutoBackendName),
       backend_help().c_str())("threads,t", po::value<std::string>(),
                                           "CPU threads, 0 (all cores, the default) to 1024")(
-      "quiet,q", "no progress bar and no summary table");
+      "quiet,q", "no progress bar and no summary table")(
+      "precision", po::value<std::string>(),
+      "run until the 95% interval of the mean of each --metrics metric (default cost), at every "
+      "point, is within this fraction of the mean (e.g. 0.01); -r is then the first batch; stops "
+      "at a multiple of 256 replications, with the same results as a run of that many")(
+      "max-replications", po::value<std::string>(),
+      "with --precision: the most replications per point (default 1000000)");
   return o;
 }
 
@@ -283,6 +289,20 @@ gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
   if (vm.count("threads"))
     options.threads = static_cast<int>(
         parse_count("--threads", vm["threads"].as<std::string>(), 0, gpucap::kMaxThreads));
+  if (vm.count("precision")) {
+    const std::string text = vm["precision"].as<std::string>();
+    char* end = nullptr;
+    options.precision = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(options.precision > 0 && options.precision <= 1))
+      throw po::error("--precision: expected a fraction of the mean above 0 and at most 1 (e.g. "
+                      "0.01 for 1%), got '" + gpucap::text::excerpt(text) + "'");
+  }
+  if (vm.count("max-replications")) {
+    if (!vm.count("precision")) throw po::error("--max-replications only applies with --precision");
+    options.max_replications = parse_count("--max-replications",
+                                           vm["max-replications"].as<std::string>(), 2,
+                                           gpucap::kMaxReplications);
+  }
   options.progress = !vm.count("quiet") && gpucap::ProgressBar::stderr_is_terminal();
   options.writes_file = vm.count("output") > 0;
   return options;
@@ -366,9 +386,21 @@ void print_events_rate(const gpucap::RunResults& results) {
   std::cout << rate;
 }
 
+/// Index of the scalar metric called `name`, or a usage error listing the valid names.
+gpucap::ScalarMetric metric_named(const std::string& name) {
+  for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m)
+    if (name == gpucap::kScalarMetricInfo[m].name) return static_cast<gpucap::ScalarMetric>(m);
+  std::string valid;
+  for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m)
+    valid += std::string(m ? ", " : "") + gpucap::kScalarMetricInfo[m].name;
+  throw po::error("--metrics: unknown metric '" + name + "'; valid: " + valid);
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   po::options_description visible("gpucap run SCENARIO.yaml [options]");
-  visible.add_options()("help,h", "show this help");
+  visible.add_options()("help,h", "show this help")(
+      "metrics,m", po::value<std::string>(),
+      "with --precision: comma-separated metrics whose means must reach it (default cost)");
   visible.add(execution_options());
   visible.add(scenario_options());
   const po::variables_map vm = parse_command(args, visible);
@@ -381,7 +413,12 @@ int cmd_run(const std::vector<std::string>& args) {
   const bool quiet = vm.count("quiet") > 0;
   const gpucap::Scenario scenario = gpucap::load_scenario(vm["scenario"].as<std::string>(),
                                                           overrides_of(vm), read_input_limits(vm));
-  const gpucap::RunOptions options = read_execution_options(vm);
+  gpucap::RunOptions options = read_execution_options(vm);
+  if (vm.count("metrics")) {
+    if (!vm.count("precision")) throw po::error("--metrics only applies with --precision");
+    for (const std::string& name : gpucap::text::split(vm["metrics"].as<std::string>(), ','))
+      options.precision_metrics.push_back(metric_named(gpucap::text::trim(name)));
+  }
   const gpucap::OutputOptions output = output_options(vm, scenario.input_files);
   check_output(vm, output);
 
@@ -390,6 +427,7 @@ int cmd_run(const std::vector<std::string>& args) {
     std::cout << "scenario \"" << results.scenario_name << "\": " << results.replications
               << " replications, seed " << results.seed << ", backend " << results.backend << " ("
               << results.device << "), " << format_value(results.wall_time_s) << " s\n\n";
+    if (!results.stopping_rule.empty()) std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
     print_summary(results, std::cout);
     gpucap::cli::print_goals(results, 0, std::cout);
     print_events_rate(results);
@@ -401,16 +439,6 @@ int cmd_run(const std::vector<std::string>& args) {
                  "(default policy.queue_capacity = "
               << scenario.policy.queue_capacity << " jobs); raise it if that is not intended\n";
   return write_output(vm, results, output);
-}
-
-/// Index of the scalar metric called `name`, or a usage error listing the valid names.
-gpucap::ScalarMetric metric_named(const std::string& name) {
-  for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m)
-    if (name == gpucap::kScalarMetricInfo[m].name) return static_cast<gpucap::ScalarMetric>(m);
-  std::string valid;
-  for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m)
-    valid += std::string(m ? ", " : "") + gpucap::kScalarMetricInfo[m].name;
-  throw po::error("--metrics: unknown metric '" + name + "'; valid: " + valid);
 }
 
 /// The sweep table: one row per point, its parameter values, then for each metric the mean and
@@ -527,7 +555,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   for (const gpucap::Scenario& point : points)
     inputs.insert(inputs.end(), point.input_files.begin(), point.input_files.end());
   const gpucap::OutputOptions output = output_options(vm, inputs);
-  const gpucap::RunOptions options = read_execution_options(vm);
+  gpucap::RunOptions options = read_execution_options(vm);
   check_output(vm, output);
 
   std::vector<gpucap::ScalarMetric> metrics;
@@ -535,6 +563,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     for (const std::string& name : gpucap::text::split(vm["metrics"].as<std::string>(), ','))
       metrics.push_back(metric_named(gpucap::text::trim(name)));
   }
+  if (vm.count("precision")) options.precision_metrics = metrics;
   {
     // Goal names, levels and metrics of the decision are checked before anything runs.
     gpucap::RunResults goals_only;
@@ -557,6 +586,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
               << results.replications << " replications (common random numbers), seed "
               << results.seed << ", backend " << results.backend << " (" << results.device << "), "
               << format_value(results.wall_time_s) << " s\n\n";
+    if (!results.stopping_rule.empty()) std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
     print_sweep_table(results, metrics);
     if (gpucap::cli::wants_decision(vm)) gpucap::cli::print_decision(vm, results, std::cout);
     print_events_rate(results);

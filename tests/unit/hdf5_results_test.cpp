@@ -195,6 +195,46 @@ TEST_F(Hdf5ResultsTest, RoundTripRestoresEveryFieldExactly) {
   expect_same_results(written, read);
 }
 
+TEST_F(Hdf5ResultsTest, GoalsAndTheStoppingRuleRoundTrip) {
+  RunResults written = sample_results();
+  written.stopping_rule = "relative half-width of the 95% interval of the mean <= 0.01 for cost";
+  // Costs are 1000 + 1.0625 i: the first goal holds in some replications and not others.
+  GoalSpec cheap;
+  cheap.name = "cheap";
+  cheap.description = "a \"quoted\" description";
+  cheap.target = 0.3;
+  cheap.conditions.push_back(parse_goal_condition("cost <= 1100", written.pool_names));
+  cheap.conditions.push_back(
+      parse_goal_condition("pools.h100-spot.cost < 0.5 * cost", written.pool_names));
+  GoalSpec busy;
+  busy.name = "busy";
+  busy.conditions.push_back(parse_goal_condition("gpu_hours_used >= 0.999 * gpu_hours_billed", written.pool_names));
+  written.goals = {cheap, busy};
+  written.evaluate_goals();
+  uint64_t met = 0;
+  for (uint8_t m : written.goal_met) met += m;
+  ASSERT_GT(met, 0u);
+  ASSERT_LT(met, written.goal_met.size());
+  const std::string path = file("goals.h5");
+  write_results_hdf5(written, path);
+  const RunResults read = read_results_hdf5(path);
+  expect_same_results(written, read);
+  EXPECT_EQ(read.stopping_rule, written.stopping_rule);
+  ASSERT_EQ(read.goals.size(), 2u);
+  EXPECT_TRUE(same_goals(read.goals, written.goals));
+  EXPECT_EQ(read.goals[0].description, cheap.description);
+  EXPECT_EQ(read.goal_met, written.goal_met);
+  for (std::size_t i = 0; i < written.goal_summary.size(); ++i) {
+    EXPECT_EQ(read.goal_summary[i].met, written.goal_summary[i].met);
+    EXPECT_EQ(read.goal_summary[i].exact.low, written.goal_summary[i].exact.low);
+  }
+  // The indicator dataset is [P, R, G] of 0 and 1.
+  std::vector<hsize_t> dims;
+  const std::vector<double> raw = read_raw(path, "/goals/met", &dims);
+  EXPECT_EQ(dims, (std::vector<hsize_t>{2, 3, 2}));
+  for (std::size_t i = 0; i < raw.size(); ++i) EXPECT_EQ(raw[i], written.goal_met[i]);
+}
+
 TEST_F(Hdf5ResultsTest, ReplicationDatasetsArePointsByReplications) {
   const RunResults r = sample_results();
   const std::string path = file("run.h5");
@@ -230,7 +270,7 @@ TEST_F(Hdf5ResultsTest, RootAttributesIncludeFormatVersionAndCreationTime) {
   ASSERT_GE(H5Aread(va, H5T_NATIVE_INT32, &version), 0);
   H5Aclose(va);
   EXPECT_EQ(version, kResultsFormatVersion);
-  EXPECT_EQ(version, 3);  // 3: the data files' provenance (/inputs)
+  EXPECT_EQ(version, 4);  // 3: the data files' provenance (/inputs); 4: goals, stopping rule
 
   const hid_t ca = H5Aopen(f, "created_utc", H5P_DEFAULT);
   ASSERT_GE(ca, 0);
@@ -276,6 +316,11 @@ TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) 
   r.timeseries_bins = 4;
   r.timeseries_step_s = 3600.0;
   r.timeseries.assign(r.points * r.replications * r.pool_count() * r.timeseries_bins, 1.5);
+  GoalSpec goal;  // /goals is written only when there are goals
+  goal.name = "cheap";
+  goal.conditions.push_back(parse_goal_condition("cost <= 1e9", r.pool_names));
+  r.goals.push_back(goal);
+  r.evaluate_goals();
   const std::string path = file("run.h5");
   write_results_hdf5(r, path);
   const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -365,10 +410,11 @@ TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) 
     }
   }
   H5Fclose(f);
-  // 17 root attributes, 20 other items named once (5 of them /inputs), one dataset per metric, and two
+  // 18 root attributes, 26 other items named once (5 of them /inputs, 6 /goals), one dataset per
+  // metric, and two
   // attributes on each metric dataset.
   EXPECT_EQ(checked,
-            17u + 20u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
+            18u + 26u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
 }
 
 TEST_F(Hdf5ResultsTest, RoundTripPreservesSpecialDoubles) {

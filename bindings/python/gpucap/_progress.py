@@ -19,7 +19,7 @@ def _tqdm_class():
 class Progress:
     """A progress bar over `total` replications, fed with the count done so far."""
 
-    def __init__(self, total: int, enabled: bool, description: str = "replications") -> None:
+    def __init__(self, total: Optional[int], enabled: bool, description: str = "replications") -> None:
         self._bar = _tqdm_class()(total=total, unit="rep", desc=description, leave=False) if enabled else None
         self._shown = 0
 

@@ -52,9 +52,16 @@ class CheapestPoint:
         parameters: that point's swept values.
         objective: the objective metric's name, and its mean and 95% interval at that point.
         comparisons: a DataFrame, one row per point: its parameters, whether it meets the
-            constraints, the objective's mean, and the paired difference from the chosen point
+            constraints (``feasible``) and whether some constraint's interval contains its bound
+            (``undecided``), the objective's mean, the paired difference from the chosen point
             (mean and interval; > 0 means dearer) with ``significant`` when the interval
-            excludes 0.
+            excludes 0, and for each chance constraint the goal's probability ``P(goal)`` with
+            its exact interval and verdict.
+        certain: no undecided constraint at the chosen point or at a cheaper point.
+        explanation: the choice in words, and what the data cannot tell.
+        chance: the chance constraints applied, goal -> level.
+        replications_to_decide: about how many replications would decide the undecided chance
+            constraints (0 when none; None when an estimate sits exactly on its level).
     """
 
     point: int
@@ -64,14 +71,21 @@ class CheapestPoint:
     ci_low: float
     ci_high: float
     comparisons: Any
+    certain: bool = True
+    explanation: str = ""
+    chance: Dict[str, float] = dataclasses.field(default_factory=dict)
+    replications_to_decide: Optional[int] = 0
 
     def __str__(self) -> str:
         params = ", ".join(f"{k} = {v}" for k, v in self.parameters.items()) or "the only point"
         unit = UNITS.get(self.objective, "")
-        return (
+        text = (
             f"cheapest feasible point: {self.point} ({params}): {self.objective} "
             f"{self.mean:.6g} {unit} [{self.ci_low:.6g}, {self.ci_high:.6g}]"
         )
+        if not self.certain:
+            text += "\n" + self.explanation.split("\n", 1)[1] if "\n" in self.explanation else ""
+        return text
 
 
 class Results:
@@ -301,47 +315,112 @@ class Results:
         constraints: Optional[Mapping[str, Union[float, Tuple[str, float]]]] = None,
         conservative: bool = False,
         confidence: float = 0.95,
+        chance: Optional[Mapping[str, Optional[float]]] = None,
     ) -> CheapestPoint:
         """The point with the lowest mean `objective` among those meeting every constraint.
 
         ``constraints`` maps a metric to an upper bound (``{"wait_p95": 3600}``) or to an
-        (operator, bound) pair, operator "<=" or ">=" (``{"completion_share": (">=", 0.99)}``).
-        A point meets a constraint when the metric's mean does; with ``conservative=True``, when
-        the whole interval of the mean does. The comparisons give, for every point, the paired
-        difference of the objective from the chosen point.
+        (operator, bound) pair, operator "<=", "<", ">=" or ">" (``{"drop_fraction": ("<=",
+        0.01)}``): a bound on the metric's mean. ``chance`` maps a goal of the scenario's
+        ``goals:`` to the probability it must be met with (``{"on_time": 0.95}``; None: the
+        goal's ``target``). A point meets a mean constraint when the mean does and a chance
+        constraint when the estimated probability does; with ``conservative=True``, only when the
+        whole 95% interval does (Student t for means, exact Clopper-Pearson for probabilities).
+
+        The answer says whether it is ``certain``: a constraint whose interval contains its bound
+        is undecided, and when the chosen point or a cheaper one has one, the data cannot tell
+        whether another point would be the answer (``explanation`` names them and about how many
+        replications would decide). The comparisons give, for every point, the paired difference
+        of the objective from the chosen point and each goal's probability with its interval.
+        Raises ValueError when no point meets the constraints (with the same explanation).
         """
         import pandas as pd
 
-        constraints = dict(constraints or {})
-        summary = self._core.summary  # [points, metrics, 7]
-        feasible = np.ones(self.points, dtype=bool)
-        for metric, bound in constraints.items():
+        _metric_index(objective)
+        texts = []
+        for metric, bound in dict(constraints or {}).items():
             op, value = ("<=", bound) if not isinstance(bound, tuple) else bound
-            i = _metric_index(metric)
-            if op == "<=":
-                seen = summary[:, i, 3] if conservative else summary[:, i, 0]
-                feasible &= seen <= value
-            elif op == ">=":
-                seen = summary[:, i, 2] if conservative else summary[:, i, 0]
-                feasible &= seen >= value
+            _metric_index(metric)
+            if op not in ("<=", "<", ">=", ">"):
+                raise ValueError(f"constraint on {metric}: operator {op!r}; use '<=', '<', '>=' or '>'")
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise TypeError(f"constraint on {metric}: the bound must be a number, got {value!r}")
+            texts.append(f"{metric} {op} {float(value)!r}")
+        chance_texts = []
+        for goal, level in dict(chance or {}).items():
+            if level is None:
+                chance_texts.append(str(goal))
             else:
-                raise ValueError(f"constraint on {metric}: operator {op!r}; use '<=' or '>='")
-        if not feasible.any():
-            raise ValueError(f"no point meets the constraints {constraints}")
+                if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+                    raise ValueError(f"chance[{goal!r}]: the level must be a probability between 0 and 1, got {level!r}")
+                chance_texts.append(f"{goal}>={float(level)!r}")
+        answer = self._core.cheapest(objective, texts, chance_texts, bool(conservative))
+        if not answer["found"]:
+            raise ValueError(answer["explanation"])
+        best = int(answer["best"])
+        summary = self._core.summary  # [points, metrics, 7]
         j = _metric_index(objective)
         means = summary[:, j, 0]
-        best = int(np.flatnonzero(feasible)[np.argmin(means[feasible])])
+        goal_rows = {(row["point"], row["goal"]): row for row in self._core.goal_summary}
         rows = []
         for p in range(self.points):
             d = self.paired_difference(objective, p, best, confidence)
-            rows.append(
-                {**self.point_parameters(p), "feasible": bool(feasible[p]), objective: float(means[p]),
-                 "minus_best": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"],
-                 "significant": p != best and (d["ci_low"] > 0 or d["ci_high"] < 0)}
-            )
+            standing = answer["points"][p]
+            row = {**self.point_parameters(p), "feasible": bool(standing["feasible"]),
+                   "undecided": bool(standing["undecided"]), objective: float(means[p]),
+                   "minus_best": d["mean"], "ci_low": d["ci_low"], "ci_high": d["ci_high"],
+                   "significant": p != best and (d["ci_low"] > 0 or d["ci_high"] < 0)}
+            for (goal, _), verdict in zip(answer["chance_levels"], standing["chance"]):
+                g = goal_rows[(p, goal)]
+                row[f"P({goal})"] = g["probability"]
+                row[f"P({goal}) low"] = g["exact_low"]
+                row[f"P({goal}) high"] = g["exact_high"]
+                row[f"P({goal}) verdict"] = verdict
+            rows.append(row)
         comparisons = pd.DataFrame(rows, index=pd.RangeIndex(self.points, name="point"))
         mean, low, high = summary[best, j, [0, 2, 3]]
-        return CheapestPoint(best, self.point_parameters(best), objective, float(mean), float(low), float(high), comparisons)
+        return CheapestPoint(best, self.point_parameters(best), objective, float(mean), float(low), float(high),
+                             comparisons, certain=bool(answer["certain"]), explanation=answer["explanation"],
+                             chance={goal: level for goal, level in answer["chance_levels"]},
+                             replications_to_decide=answer["replications_to_decide"])
+
+    # -- goals ---------------------------------------------------------------------------------
+
+    @property
+    def stopping_rule(self) -> str:
+        """How the replication count was chosen: "" for a fixed count, else the stopping rule
+        (``precision=``) and its outcome."""
+        return self._core.stopping_rule
+
+    @property
+    def goals(self) -> List[Dict[str, Any]]:
+        """The scenario's goals (its ``goals:`` section): dicts with name, definition (the
+        conditions joined with " and "), conditions, description and target (None when not
+        given)."""
+        return list(self._core.goals)
+
+    @property
+    def goal_met(self) -> np.ndarray:
+        """[points, replications, goals]: 1 where the replication met the goal, else 0 (uint8)."""
+        return self._core.goal_met
+
+    def goal_summary(self, point: Optional[int] = None) -> Any:
+        """The probability of meeting each goal: a DataFrame indexed by goal (plain run) or by
+        (point, goal) (sweep), with met, n, probability, its exact (Clopper-Pearson) and Wilson
+        95% intervals, the target, the verdict against it ("meets", "fails", "cannot tell") and
+        about how many replications would decide a "cannot tell"."""
+        import pandas as pd
+
+        rows = self._core.goal_summary
+        if point is not None:
+            point = self._point(point)
+            rows = [r for r in rows if r["point"] == point]
+        columns = ["met", "n", "probability", "exact_low", "exact_high", "wilson_low", "wilson_high",
+                   "target", "verdict", "replications_to_decide"]
+        df = pd.DataFrame(rows, columns=["point", "goal"] + columns)
+        if self.points == 1 or point is not None:
+            return df.drop(columns="point").set_index("goal")
+        return df.set_index(["point", "goal"])
 
     # -- files ---------------------------------------------------------------------------------
 

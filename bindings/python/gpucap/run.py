@@ -55,6 +55,9 @@ def run(
     backend: str = "auto",
     threads: Optional[int] = None,
     progress: bool = True,
+    precision: Optional[float] = None,
+    metrics: Optional[Sequence[str]] = None,
+    max_replications: Optional[int] = None,
 ) -> Results:
     """Simulates `replications` independent futures of `scenario`.
 
@@ -68,6 +71,11 @@ def run(
 {backends}
         threads: CPU threads (default: all cores).
         progress: show a tqdm progress bar.
+        precision: run until the 95% interval of the mean of each of ``metrics`` (default
+            ``["cost"]``) is within this fraction of the mean (e.g. 0.01), adding replications
+            in whole blocks of 256; ``replications`` is then the first batch and
+            ``max_replications`` (default 1,000,000) the cap. The results are the same bits as
+            a run with the final count; :attr:`Results.stopping_rule` says how it ended.
 
     Returns:
         :class:`Results`. Raises :class:`gpucap.ScenarioError` for an invalid scenario,
@@ -75,7 +83,8 @@ def run(
         KeyboardInterrupt when interrupted (the run stops within a replication or a batch).
     """
     scenario = as_scenario(scenario)
-    return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress)
+    return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress,
+                       precision=precision, metrics=metrics, max_replications=max_replications)
 
 
 run.__doc__ = run.__doc__.replace(
@@ -93,6 +102,9 @@ def sweep(
     client: Any = None,
     chunk_replications: Optional[int] = None,
     skip_invalid: bool = False,
+    precision: Optional[float] = None,
+    metrics: Optional[Sequence[str]] = None,
+    max_replications: Optional[int] = None,
 ) -> Results:
     """Runs every point of a parameter grid with common random numbers.
 
@@ -110,6 +122,9 @@ def sweep(
     Every point is checked before anything runs. When some are invalid, a
     :class:`gpucap.ScenarioError` lists each of them with its values; with ``skip_invalid=True``
     the valid points run (the results hold only them) and a RuntimeWarning names the others.
+
+    ``precision``, ``metrics`` and ``max_replications`` apply the stopping rule as in
+    :func:`run`, at every point (not with ``client``).
     """
     scenario = as_scenario(scenario)
     if not isinstance(grid, Mapping):
@@ -155,6 +170,8 @@ def sweep(
         warnings.warn(f"sweep: skipped {len(invalid)} of {total} points:\n  {listing}", RuntimeWarning, stacklevel=2)
     parameters = list(zip(paths, sweep_values))
     if client is not None:
+        if precision is not None:
+            raise ValueError("sweep: precision (the stopping rule) runs locally; drop client= or precision=")
         from .distributed import run_on_cluster
 
         replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
@@ -165,7 +182,8 @@ def sweep(
             client, points, parameters, scenario, replications, seed,
             _check_backend(backend), threads, chunk_replications, progress,
         )
-    return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress)
+    return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress,
+                       precision=precision, metrics=metrics, max_replications=max_replications)
 
 
 def _run_points(
@@ -178,17 +196,37 @@ def _run_points(
     threads: Optional[int],
     progress: bool,
     first_replication: int = 0,
+    precision: Optional[float] = None,
+    metrics: Optional[Sequence[str]] = None,
+    max_replications: Optional[int] = None,
 ) -> Results:
     _check_backend(backend)
     replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
     seed = _whole(seed, "seed", 0, MAX_SEED)
     threads = _whole(threads, "threads", 0, MAX_THREADS)
     first_replication = _whole(first_replication, "first_replication", 0, MAX_SEED)
-    total = (replications or points[0].replications) * len(points)
+    max_replications = _whole(max_replications, "max_replications", 2, MAX_REPLICATIONS)
+    names: List[str] = []
+    if precision is None:
+        if metrics is not None or max_replications is not None:
+            raise ValueError("metrics and max_replications apply only with precision= (the stopping rule)")
+    else:
+        if isinstance(precision, bool) or not isinstance(precision, (int, float)) or not 0 < precision <= 1:
+            raise ValueError(f"precision must be a fraction of the mean above 0 and at most 1 (e.g. 0.01), "
+                             f"got {precision!r}")
+        names = ["cost"] if metrics is None else ([metrics] if isinstance(metrics, str) else list(metrics))
+        from .results import SCALAR_INDEX
+
+        for name in names:
+            if name not in SCALAR_INDEX:
+                raise KeyError(f"unknown metric {name!r}; valid: {', '.join(SCALAR_INDEX)}")
+    # With a stopping rule the final count is not known: the bar counts without a total.
+    total = None if precision is not None else (replications or points[0].replications) * len(points)
     with Progress(total, progress) as bar:
         core = _core.run(
             [p._core for p in points], parameters, base._core, replications or 0, seed,
             first_replication, backend, threads or 0, bar.callback(),
+            float(precision or 0.0), names, max_replications or 0,
         )
     return Results(core)
 

@@ -29,6 +29,13 @@ struct RunOptions {
   RunMonitor* monitor = nullptr;   ///< progress count and cancellation from another thread
   /// The caller will write the results to a file: the memory check counts the file's image.
   bool writes_file = false;
+  /// Stopping rule (stopping_rule.hpp): with precision > 0, replications are added in whole
+  /// blocks until the 95% interval of the mean of every metric of precision_metrics (default:
+  /// cost), at every point, has a half-width at most precision x |mean|, or max_replications
+  /// (0: kDefaultMaxReplications) is reached. `replications` is then the first batch.
+  double precision = 0;
+  std::vector<ScalarMetric> precision_metrics;
+  uint64_t max_replications = 0;
 };
 
 /// Compiles and runs `scenario` on the chosen backend, then summarizes the replications.
@@ -53,5 +60,11 @@ RunResults describe_run(const std::vector<Scenario>& points,
 /// sweep's own overrides): its text, original text and overrides are stored in the results.
 RunResults run_points(const std::vector<Scenario>& points, const std::vector<SweepParameter>& sweep,
                       const Scenario& base, const RunOptions& options);
+
+/// run_points for a fixed number of replications (options.precision is ignored): what the
+/// stopping rule runs for each batch.
+RunResults run_points_fixed(const std::vector<Scenario>& points,
+                            const std::vector<SweepParameter>& sweep, const Scenario& base,
+                            const RunOptions& options);
 
 }  // namespace gpucap

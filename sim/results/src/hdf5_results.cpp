@@ -570,6 +570,17 @@ uint64_t content_checksum(const RunResults& r, int format) {
       h.text(f.sha256);
     }
   }
+  if (format >= 4) {
+    h.text(r.stopping_rule);
+    h.word(r.goals.size());
+    for (const GoalSpec& g : r.goals) {
+      h.text(g.name);
+      h.text(g.definition());
+      h.text(g.description);
+      h.number(g.target);
+    }
+    for (uint8_t met : r.goal_met) h.word(met);
+  }
   return h.value();
 }
 
@@ -718,6 +729,7 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   write_attr<int32_t>(c, file, h5::kThreads, r.threads);
   write_attr<double>(c, file, h5::kWallTime, r.wall_time_s);
   write_string_attr(c, file, h5::kCreatedUtc, utc_now());
+  write_string_attr(c, file, h5::kStoppingRule, r.stopping_rule);
   write_attr<int32_t>(c, file, h5::kFormatVersion, kResultsFormatVersion);
   write_attr<uint64_t>(c, file, h5::kContentChecksum, content_checksum(r, kResultsFormatVersion));
 
@@ -810,6 +822,29 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
       write_strings_dataset(c, group.get(), h5::kSweepPaths, paths, {params});
       write_strings_dataset(c, group.get(), h5::kSweepValues, values, {params, points});
     }
+  }
+
+  // /goals: definitions and, per replication, whether each was met (only when there are goals).
+  if (!r.goals.empty()) {
+    Handle group = create_ordered_group(c, file, h5::kGoalsGroup);
+    const std::size_t g_count = r.goals.size();
+    std::vector<std::string> names, definitions, descriptions, targets;
+    for (const GoalSpec& g : r.goals) {
+      names.push_back(g.name);
+      definitions.push_back(g.definition());
+      descriptions.push_back(g.description);
+      char target[32] = "";
+      if (g.target > 0) std::snprintf(target, sizeof target, "%.17g", g.target);
+      targets.push_back(target);
+    }
+    write_strings_dataset(c, group.get(), h5::kGoalNames, names, {g_count});
+    write_strings_dataset(c, group.get(), h5::kGoalDefinitions, definitions, {g_count});
+    write_strings_dataset(c, group.get(), h5::kGoalDescriptions, descriptions, {g_count});
+    write_strings_dataset(c, group.get(), h5::kGoalTargets, targets, {g_count});
+    const std::vector<double> met(r.goal_met.begin(), r.goal_met.end());
+    const MetricInfo info{h5::kGoalMet.name, "", h5::kGoalMet.description};
+    write_metric_dataset(c, group.get(), h5::kGoalMet.parent, info, met,
+                         {points, reps, g_count});
   }
 
   // /inputs: the data files' provenance, one row each (empty datasets when none).
@@ -1083,6 +1118,59 @@ std::size_t to_size(const Context& c, uint64_t value, const char* name) {
   return static_cast<std::size_t>(value);
 }
 
+/// /goals into r.goals (conditions parsed again against the pool names) and r.goal_met, then
+/// their summaries. The rows must be read already.
+void read_goals(const Context& c, hid_t file, RunResults& r) {
+  Handle group = open_group(c, file, h5::kGoalsGroup);
+  const std::string what = "dataset '" + hdf5_item_path(h5::kGoalNames) + "'";
+  hsize_t n = 0;
+  {
+    Handle dset = open_dataset(c, group.get(), h5::kGoalNames);
+    const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
+    if (dims.size() != 1 || dims[0] == 0 || dims[0] > kMaxGoals)
+      c.fail(what + " must list 1 to " + std::to_string(kMaxGoals) + " goals");
+    n = dims[0];
+  }
+  const auto names = read_strings_dataset(c, group.get(), h5::kGoalNames, {n});
+  const auto definitions = read_strings_dataset(c, group.get(), h5::kGoalDefinitions, {n});
+  const auto descriptions = read_strings_dataset(c, group.get(), h5::kGoalDescriptions, {n});
+  const auto targets = read_strings_dataset(c, group.get(), h5::kGoalTargets, {n});
+  for (std::size_t g = 0; g < names.size(); ++g) {
+    GoalSpec spec;
+    spec.name = names[g];
+    spec.description = descriptions[g];
+    if (!valid_goal_name(spec.name)) c.fail("goal name '" + text::excerpt(spec.name) + "' is not valid");
+    try {
+      std::string rest = definitions[g];
+      for (;;) {
+        const std::size_t and_at = rest.find(" and ");
+        spec.conditions.push_back(parse_goal_condition(rest.substr(0, and_at), r.pool_names));
+        if (and_at == std::string::npos) break;
+        rest = rest.substr(and_at + 5);
+      }
+    } catch (const std::invalid_argument& e) {
+      c.fail("goal '" + text::excerpt(spec.name) + "': " + e.what());
+    }
+    if (!targets[g].empty()) {
+      char* end = nullptr;
+      spec.target = std::strtod(targets[g].c_str(), &end);
+      if (*end != '\0' || !(spec.target > 0 && spec.target < 1))
+        c.fail("goal '" + text::excerpt(spec.name) + "': target '" + text::excerpt(targets[g]) +
+               "' is not a probability");
+    }
+    r.goals.push_back(std::move(spec));
+  }
+  std::vector<double> met;
+  read_metric_dataset(c, group.get(), h5::kGoalMet.parent, h5::kGoalMet.name,
+                      {static_cast<hsize_t>(r.points), static_cast<hsize_t>(r.replications), n}, met);
+  r.goal_met.resize(met.size());
+  for (std::size_t i = 0; i < met.size(); ++i) {
+    if (met[i] != 0 && met[i] != 1) c.fail("dataset '" + hdf5_item_path(h5::kGoalMet) + "' holds a value other than 0 or 1");
+    r.goal_met[i] = met[i] == 1 ? 1 : 0;
+  }
+  r.summarize_goals();
+}
+
 RunResults read_file(const Context& c, hid_t file) {
   RunResults r;
   const int32_t format = read_attr<int32_t>(c, file, h5::kFormatVersion);
@@ -1245,6 +1333,10 @@ RunResults read_file(const Context& c, hid_t file) {
     const auto digests = read_strings_dataset(c, group.get(), h5::kInputSha256, {n});
     for (std::size_t i = 0; i < paths.size(); ++i)
       r.data_files.push_back({paths[i], resolved[i], sizes[i], digests[i]});
+  }
+  if (format >= 4) {
+    r.stopping_rule = read_string_attr(c, file, h5::kStoppingRule);
+    if (H5Lexists(file, h5::kGoalsGroup.name, H5P_DEFAULT) > 0) read_goals(c, file, r);
   }
   if (format >= 2) {
     const uint64_t stored = read_attr<uint64_t>(c, file, h5::kContentChecksum);

@@ -157,6 +157,23 @@ inline constexpr Hdf5Item kInputSize{Hdf5Kind::dataset, "/inputs", "size_bytes",
     Hdf5Type::uint64, "[I]", "bytes", "", "bytes read from the file"};
 inline constexpr Hdf5Item kInputSha256{Hdf5Kind::dataset, "/inputs", "sha256", Hdf5Type::string,
     "[I]", "", "", "SHA-256 of the bytes parsed, 64 lowercase hex digits (as `sha256sum` prints)"};
+inline constexpr Hdf5Item kStoppingRule{Hdf5Kind::attribute, "/", "stopping_rule",
+    Hdf5Type::string, "", "", "from format version 4",
+    "how the replication count was chosen: empty for a fixed count, else the stopping rule "
+    "(`--precision`) and its outcome"};
+inline constexpr Hdf5Item kGoalsGroup{Hdf5Kind::group, "/", "goals", Hdf5Type::none, "", "",
+    "from format version 4, only when G > 0", "the scenario's goals and, per replication, "
+    "whether each was met"};
+inline constexpr Hdf5Item kGoalNames{Hdf5Kind::dataset, "/goals", "names", Hdf5Type::string,
+    "[G]", "", "", "each goal's name"};
+inline constexpr Hdf5Item kGoalDefinitions{Hdf5Kind::dataset, "/goals", "definitions",
+    Hdf5Type::string, "[G]", "", "", "each goal's conditions, joined with ` and `"};
+inline constexpr Hdf5Item kGoalDescriptions{Hdf5Kind::dataset, "/goals", "descriptions",
+    Hdf5Type::string, "[G]", "", "", "each goal's description (empty when none)"};
+inline constexpr Hdf5Item kGoalTargets{Hdf5Kind::dataset, "/goals", "targets", Hdf5Type::string,
+    "[G]", "", "", "each goal's target probability as a decimal number (`%.17g`), empty when none"};
+inline constexpr Hdf5Item kGoalMet{Hdf5Kind::dataset, "/goals", "met", Hdf5Type::float64,
+    "[P, R, G]", "", "", "1 when the replication met the goal, else 0"};
 // clang-format on
 
 }  // namespace h5
@@ -181,6 +198,7 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kThreads,
     &h5::kWallTime,
     &h5::kCreatedUtc,
+    &h5::kStoppingRule,
     &h5::kSummary,
     &h5::kReplicationsGroup,
     &h5::kScalarMetric,
@@ -204,6 +222,12 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kInputResolvedPath,
     &h5::kInputSize,
     &h5::kInputSha256,
+    &h5::kGoalsGroup,
+    &h5::kGoalNames,
+    &h5::kGoalDefinitions,
+    &h5::kGoalDescriptions,
+    &h5::kGoalTargets,
+    &h5::kGoalMet,
 };
 
 /// One field of the compound tables /summary and /pool_summary.
@@ -261,7 +285,7 @@ inline constexpr const Hdf5Field* kHdf5SummaryFields[] = {
 inline constexpr const char* kHdf5Notation =
     "`P` = number of sweep points (1 for a plain run), `R` = replications per point, `K` = "
     "number of pools, `S` = number of sweep parameters, `B` = time-series bins, `O` = number of "
-    "overrides, `I` = number of data files read";
+    "overrides, `I` = number of data files read, `G` = number of goals";
 
 /// The item's full path: "/pools/names"; an attribute as "/pools@pool_names".
 std::string hdf5_item_path(const Hdf5Item& item);

@@ -19,7 +19,7 @@ namespace gpucap {
 /// 2 added the original scenario text, the overrides, Fletcher32 checksums on every dataset
 /// and the content checksum; 3 the data files' provenance (/inputs). Files of version 1 are
 /// still read (without those checks), and of version 2 (without /inputs).
-inline constexpr int kResultsFormatVersion = 3;
+inline constexpr int kResultsFormatVersion = 4;
 
 /// Most replications (and sweep points) a results file may hold: larger counts in a file are
 /// refused as corrupt before anything is allocated.
