@@ -1,0 +1,161 @@
+// The cheapest point under mean and chance constraints, on results whose values are set by hand,
+// and through the CLI.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "gpucap/cheapest.hpp"
+#include "support/cli.hpp"
+
+using namespace gpucap;
+
+namespace {
+
+/// Three points of 100 replications: cost means 300, 200, 100 (point p's costs are
+/// 100 (3 - p) + i % 5 - 2, so the means are exact and the spread small); one goal met in
+/// `met[p]` replications of point p; wait_mean 10 s everywhere.
+RunResults three_points(const std::vector<uint64_t>& met, double target = -1) {
+  RunResults r;
+  r.points = 3;
+  r.replications = 100;
+  r.pool_names = {"gpus"};
+  r.scalars.assign(r.points * r.replications * kScalarMetricCount, 0.0);
+  r.pool_values.assign(r.points * r.replications * kPoolMetricCount, 0.0);
+  for (std::size_t p = 0; p < 3; ++p)
+    for (std::size_t i = 0; i < 100; ++i) {
+      double* row = r.scalars.data() + (p * 100 + i) * kScalarMetricCount;
+      row[kCostUsd] = 100.0 * (3 - p) + static_cast<double>(i % 5) - 2;
+      row[kWaitMeanS] = 10;
+      // The goal's condition reads this column: met in the first met[p] replications.
+      row[kJobsLate] = i < met[p] ? 0 : 1;
+    }
+  GoalSpec g;
+  g.name = "on_time";
+  g.target = target;
+  g.conditions.push_back(parse_goal_condition("jobs_late <= 0", r.pool_names));
+  r.goals.push_back(g);
+  r.summarize_all();
+  return r;
+}
+
+CheapestQuery chance(double level, bool conservative = false) {
+  CheapestQuery q;
+  q.chance.push_back({0, level});
+  q.conservative = conservative;
+  return q;
+}
+
+}  // namespace
+
+TEST(Cheapest, ChanceConstraintPicksTheCheapestPointLikelyEnough) {
+  // P(on_time): 1.00, 0.97, 0.50. At 0.95 point 1 meets it by its estimate, but its exact interval
+  // [0.9148, 0.9938] holds 0.95: chosen, and not certain.
+  const RunResults r = three_points({100, 97, 50});
+  CheapestAnswer a = choose_cheapest(r, chance(0.95));
+  ASSERT_TRUE(a.found);
+  EXPECT_EQ(a.best, 1u);
+  EXPECT_FALSE(a.certain);
+  EXPECT_TRUE(a.points[1].undecided);
+  EXPECT_EQ(a.points[1].chance[0], ChanceVerdict::cannot_tell);
+  EXPECT_EQ(a.points[2].chance[0], ChanceVerdict::fails);
+  EXPECT_EQ(a.points[0].chance[0], ChanceVerdict::meets);  // [0.9638, 1]
+  EXPECT_NE(a.explanation.find("the data cannot tell whether it meets every constraint"),
+            std::string::npos);
+  EXPECT_GT(a.replications_to_decide, 100u);
+  // The paired difference from the choice: exactly 100 USD dearer, every replication.
+  EXPECT_EQ(a.points[0].minus_best.mean, 100.0);
+  EXPECT_EQ(a.points[0].minus_best.std, 0.0);
+
+  // Conservative: only point 0's interval lies above 0.95; the cheaper undecided point 1 is named.
+  a = choose_cheapest(r, chance(0.95, true));
+  ASSERT_TRUE(a.found);
+  EXPECT_EQ(a.best, 0u);
+  EXPECT_FALSE(a.certain);
+  EXPECT_EQ(a.undecided_cheaper, std::vector<std::size_t>{1});
+  EXPECT_NE(a.explanation.find("point 1: P(on_time) = 0.9700 [0.9148, 0.9938] around 0.95"),
+            std::string::npos);
+
+  // At 0.9 every decision is clear: point 1's interval lies above, point 2's below.
+  a = choose_cheapest(r, chance(0.9));
+  EXPECT_EQ(a.best, 1u);
+  EXPECT_TRUE(a.certain);
+  EXPECT_EQ(a.replications_to_decide, 0u);
+}
+
+TEST(Cheapest, NoFeasiblePointAndMeanConstraints) {
+  const RunResults r = three_points({10, 20, 30});
+  CheapestAnswer a = choose_cheapest(r, chance(0.99));
+  EXPECT_FALSE(a.found);
+  EXPECT_TRUE(a.undecided_cheaper.empty());  // every interval lies below 0.99
+  EXPECT_EQ(a.explanation, "no point meets the constraints");
+
+  CheapestQuery q;  // mean constraints only: cost <= 250 leaves points 1 and 2; then cheapest
+  q.constraints.push_back(parse_mean_constraint("cost <= 250"));
+  q.constraints.push_back(parse_mean_constraint("wait_mean < 10"));
+  a = choose_cheapest(r, q);
+  EXPECT_FALSE(a.found);  // wait_mean is exactly 10
+  q.constraints.pop_back();
+  q.constraints.push_back(parse_mean_constraint("wait_mean <= 10s"));
+  a = choose_cheapest(r, q);
+  ASSERT_TRUE(a.found);
+  EXPECT_EQ(a.best, 2u);
+  EXPECT_TRUE(a.points[1].feasible);
+  EXPECT_FALSE(a.points[0].feasible);
+  // The mean 10 with zero spread: the interval [10, 10] holds the bound, undecided.
+  EXPECT_TRUE(a.points[2].undecided);
+}
+
+TEST(Cheapest, ParsesConstraintsAndNamesWhatIsValid) {
+  const RunResults r = three_points({1, 2, 3}, 0.8);
+  EXPECT_EQ(parse_chance_constraint("on_time>=0.9", r).level, 0.9);
+  EXPECT_EQ(parse_chance_constraint(" on_time ", r).level, 0.8);  // the target
+  const auto error = [&](const std::string& text) {
+    try {
+      parse_chance_constraint(text, r);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error("ontime>=0.9").find("no goal named 'ontime' (did you mean 'on_time'?); goals: "
+                                      "on_time"),
+            std::string::npos);
+  EXPECT_NE(error("on_time>=1").find("between 0 and 1"), std::string::npos);
+  EXPECT_NE(error("on_time>=x").find("between 0 and 1"), std::string::npos);
+  EXPECT_NE(error("on_time<=0.5").find("write GOAL>=LEVEL"), std::string::npos);
+  RunResults no_target = three_points({1, 2, 3});
+  try {
+    parse_chance_constraint("on_time", no_target);
+    FAIL() << "a goal without a target needs a level";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("has no target; give the level: on_time>=0.95"),
+              std::string::npos);
+  }
+  EXPECT_THROW(parse_mean_constraint("pools.gpus.cost <= 3"), std::invalid_argument);
+  EXPECT_THROW(parse_mean_constraint("cost <= wait_mean"), std::invalid_argument);
+}
+
+// From the command line: goals of a scenario, a sweep, the chance constraint and its errors.
+TEST(Cheapest, SweepChanceFromTheCommandLine) {
+  const std::string scenario = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/mmc_validation.yaml";
+  const std::string goals =
+      "--set 'goals={short_waits: {require: [wait_mean <= 30min], target: 0.9}}'";
+  const auto out = testing_support::gpucap_cli(
+      "sweep " + scenario + " -r 256 --set horizon=200h " + goals +
+      " --grid pools.gpus.quota=8,9,12 --chance 'short_waits>=0.9'");
+  ASSERT_EQ(out.exit_code, 0) << out.output;
+  EXPECT_NE(out.output.find("decision: minimize the mean cost (USD), P(short_waits) >= 0.9"),
+            std::string::npos)
+      << out.output;
+  EXPECT_NE(out.output.find("cheapest feasible point: "), std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("P(short_waits) [exact 95%]"), std::string::npos);
+  const auto bad = testing_support::gpucap_cli("sweep " + scenario + " -r 16 " + goals +
+                                               " --grid pools.gpus.quota=8,9 --chance 'short>=0.9'");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("no goal named 'short'"), std::string::npos) << bad.output;
+  const auto lonely = testing_support::gpucap_cli(
+      "sweep " + scenario + " -r 16 --grid pools.gpus.quota=8,9 --conservative");
+  EXPECT_EQ(lonely.exit_code, 2);
+  EXPECT_NE(lonely.output.find("--conservative only applies with"), std::string::npos);
+}

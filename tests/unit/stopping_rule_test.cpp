@@ -1,0 +1,125 @@
+// The stopping rule: it stops at a block boundary once every listed metric's interval is narrow
+// enough, with the same bits as a fixed run of that many replications, on every backend.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "gpucap/backend.hpp"
+#include "gpucap/run.hpp"
+#include "gpucap/scenario_loader.hpp"
+#include "gpucap/stopping_rule.hpp"
+#include "support/same_bits.hpp"
+
+using namespace gpucap;
+using testing_support::same_bits;
+
+namespace {
+
+Scenario spot_training() {
+  return load_scenario(std::string(GPUCAP_SOURCE_DIR) + "/scenarios/spot_training.yaml", {});
+}
+
+void expect_same_run(const RunResults& a, const RunResults& b) {
+  ASSERT_EQ(a.replications, b.replications);
+  EXPECT_TRUE(same_bits(a.scalars, b.scalars));
+  EXPECT_TRUE(same_bits(a.pool_values, b.pool_values));
+  ASSERT_EQ(a.summary.size(), b.summary.size());
+  for (std::size_t i = 0; i < a.summary.size(); ++i) {
+    EXPECT_TRUE(same_bits(a.summary[i].mean, b.summary[i].mean)) << i;
+    EXPECT_TRUE(same_bits(a.summary[i].ci95_high, b.summary[i].ci95_high)) << i;
+    EXPECT_TRUE(same_bits(a.summary[i].p95, b.summary[i].p95)) << i;
+  }
+}
+
+}  // namespace
+
+TEST(StoppingRule, StopsAtABlockBoundaryWithTheBitsOfAFixedRun) {
+  const Scenario s = spot_training();
+  RunOptions options;
+  options.replications = 100;  // the first batch, rounded up to one block of 256
+  options.precision = 0.02;
+  options.precision_metrics = {kCostUsd, kGpuHoursLost};
+  const RunResults r = run(s, options);
+  EXPECT_EQ(r.replications % kMomentBlock, 0u);
+  EXPECT_GT(r.replications, kMomentBlock);  // 256 replications are not enough for 2% here
+  for (ScalarMetric m : {kCostUsd, kGpuHoursLost})
+    EXPECT_LE(relative_half_width(r, 0, m), 0.02) << kScalarMetricInfo[m].name;
+  EXPECT_NE(r.stopping_rule.find("<= 0.02 for cost, gpu_hours_lost: reached at " +
+                                 std::to_string(r.replications) + " replications"),
+            std::string::npos)
+      << r.stopping_rule;
+  RunOptions fixed;
+  fixed.replications = r.replications;
+  expect_same_run(r, run(s, fixed));
+}
+
+TEST(StoppingRule, DeviceBlockMomentsAppendToTheSameBits) {
+  const Backend* omp = find_backend("thrust-omp");
+  if (omp == nullptr || !omp->built()) GTEST_SKIP() << "this build has no thrust-omp backend";
+  const Scenario s = spot_training();
+  RunOptions options;
+  options.backend = BackendChoice::thrust_omp;
+  options.replications = 256;
+  options.precision = 0.015;
+  const RunResults r = run(s, options);
+  EXPECT_GT(r.replications, 256u);  // at least one appended batch
+  EXPECT_FALSE(r.block_moments.empty());
+  RunOptions cpu;
+  cpu.backend = BackendChoice::cpu;
+  cpu.replications = r.replications;
+  expect_same_run(r, run(s, cpu));
+}
+
+TEST(StoppingRule, TheCapEndsARunThatCannotReachThePrecision) {
+  const Scenario s = spot_training();
+  RunOptions options;
+  options.replications = 8;
+  options.precision = 1e-6;
+  options.max_replications = 300;
+  const RunResults r = run(s, options);
+  EXPECT_EQ(r.replications, 300u);  // 256, then the cap
+  EXPECT_NE(r.stopping_rule.find("NOT reached (the cap) at 300 replications"), std::string::npos);
+  RunOptions fixed;
+  fixed.replications = 300;
+  expect_same_run(r, run(s, fixed));
+}
+
+TEST(StoppingRule, ZeroSpreadIsPreciseAndBadOptionsAreRefused) {
+  const Scenario s = spot_training();
+  RunOptions options;
+  options.replications = 256;
+  options.precision = 0.01;
+  options.precision_metrics = {kJobsDropped};  // 0 in every replication: precise at once
+  EXPECT_EQ(run(s, options).replications, 256u);
+  options.precision = 0;
+  options.max_replications = 1000;
+  EXPECT_THROW(run(s, options), std::invalid_argument);  // a cap without a precision
+  options.precision = 1.5;
+  EXPECT_THROW(run(s, options), std::invalid_argument);
+  options.precision = 0.01;
+  options.max_replications = kMaxReplications + 1;
+  EXPECT_THROW(run(s, options), std::invalid_argument);
+  options.max_replications = 0;
+  options.first_replication = 100;  // not a block boundary
+  EXPECT_THROW(run(s, options), std::invalid_argument);
+}
+
+TEST(AppendReplications, RefusesRunsThatDoNotFollowOn) {
+  const Scenario s = spot_training();
+  RunOptions a;
+  a.replications = 10;
+  RunResults first = run(s, a);
+  RunOptions b = a;
+  b.first_replication = 11;
+  EXPECT_THROW(append_replications(first, run(s, b)), std::invalid_argument);
+  b.first_replication = 10;
+  b.seed = 5;
+  b.has_seed = true;
+  EXPECT_THROW(append_replications(first, run(s, b)), std::invalid_argument);
+  b.has_seed = false;
+  append_replications(first, run(s, b));
+  RunOptions all;
+  all.replications = 20;
+  expect_same_run(first, run(s, all));
+}
