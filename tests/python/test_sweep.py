@@ -48,7 +48,7 @@ def test_cheapest_point_meets_the_constraint_with_paired_intervals(mmc):
     with pytest.raises(ValueError, match="no point meets"):
         r.cheapest("cost", constraints={"wait_mean": -1.0})
     with pytest.raises(ValueError, match="operator"):
-        r.cheapest("cost", constraints={"wait_mean": ("<", 1.0)})
+        r.cheapest("cost", constraints={"wait_mean": ("!=", 1.0)})
 
 
 def test_sweep_results_save_and_load_with_their_grid(mmc, tmp_path):
