@@ -17,6 +17,22 @@ const char* selection_status_name(SelectionStatus status) {
     case SelectionStatus::best: return "best";
     case SelectionStatus::eliminated: return "eliminated";
     case SelectionStatus::tied: return "tied";
+    case SelectionStatus::at_cap: return "at_cap";
+  }
+  return "?";
+}
+
+std::string selection_status_text(const SelectionResult& result, std::size_t i) {
+  const SelectionPoint& p = result.points.at(i);
+  switch (p.status) {
+    case SelectionStatus::best:
+      return result.guaranteed ? "best" : "best mean at the cap (no guarantee)";
+    case SelectionStatus::eliminated:
+      return "eliminated at replication " + std::to_string(p.replications) + " by point " +
+             std::to_string(p.eliminated_by);
+    case SelectionStatus::tied:
+      return "tied with point " + std::to_string(p.eliminated_by) + " (identical in all " +
+             std::to_string(p.replications) + " replications)";
     case SelectionStatus::at_cap: return "in the race at the cap";
   }
   return "?";

@@ -3,6 +3,7 @@
 //   gpucap run SCENARIO.yaml [-r N] [--seed S] [-o results.h5] [--backend cpu|cuda|auto]
 //              [--threads T] [--set k=v]... [-q]
 //   gpucap sweep SCENARIO.yaml --grid k=v1,v2,... [--grid ...] [run options] [--metrics m1,m2]
+//   gpucap sweep ... --select-best --objective M --delta D (select_best_command.cpp)
 //   gpucap validate SCENARIO.yaml [--set k=v]...
 //   gpucap fit TRACE.csv -o WORKLOAD.yaml [--class-by COLUMN] (fit_command.cpp)
 //   gpucap info
@@ -35,6 +36,7 @@
 #include "gpucap/version.hpp"
 
 #include "fit_command.hpp"
+#include "select_best_command.hpp"
 
 namespace po = boost::program_options;
 
@@ -478,6 +480,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "jobs or latency_p95 and slo_violation_share for inference)");
   visible.add(execution_options());
   visible.add(scenario_options());
+  visible.add(gpucap::cli::select_best_options());
   const po::variables_map vm = parse_command(args, visible);
   if (vm.count("help")) {
     std::cout << "Runs every point of a parameter grid with common random numbers: replication r "
@@ -488,6 +491,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   }
   if (!vm.count("scenario")) throw po::error("sweep needs a SCENARIO.yaml argument");
   if (!vm.count("grid")) throw po::error("sweep needs at least one --grid path=v1,v2,...");
+  gpucap::cli::check_select_best_usage(vm);
   const std::string path = vm["scenario"].as<std::string>();
   const bool quiet = vm.count("quiet") > 0;
 
@@ -513,6 +517,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
     inputs.insert(inputs.end(), point.input_files.begin(), point.input_files.end());
   const gpucap::OutputOptions output = output_options(vm, inputs);
   const gpucap::RunOptions options = read_execution_options(vm);
+  if (vm.count("select-best"))
+    return gpucap::cli::select_best_command(vm, points, grid, base, options);
   check_output(vm, output);
 
   std::vector<gpucap::ScalarMetric> metrics;

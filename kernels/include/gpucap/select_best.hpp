@@ -74,7 +74,7 @@ enum class SelectionStatus {
   at_cap,      ///< still in the race at max_replications (the best is the best mean there)
 };
 
-/// "best", "eliminated", "tied", "in the race at the cap".
+/// "best", "eliminated", "tied", "at_cap".
 const char* selection_status_name(SelectionStatus status);
 
 /// One point's outcome. The statistics are of the objective over its `replications` used
@@ -103,6 +103,10 @@ struct SelectionResult {
   uint64_t bound = 0;
   std::vector<SelectionPoint> points;
 };
+
+/// Point i's status in words, as tables print it: "best", "eliminated at replication 20 by
+/// point 3", "tied with point 0 (identical in all 20 replications)", "in the race at the cap".
+std::string selection_status_text(const SelectionResult& result, std::size_t i);
 
 /// Checks `options` for `k` points; throws std::invalid_argument naming the option and what is
 /// valid (delta > 0 and finite; 0 < alpha < 1 - 1/k; initial >= 2; max_replications >= initial
