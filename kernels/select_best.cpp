@@ -14,10 +14,14 @@ namespace gpucap {
 
 const char* selection_status_name(SelectionStatus status) {
   switch (status) {
-    case SelectionStatus::best: return "best";
-    case SelectionStatus::eliminated: return "eliminated";
-    case SelectionStatus::tied: return "tied";
-    case SelectionStatus::at_cap: return "at_cap";
+    case SelectionStatus::best:
+      return "best";
+    case SelectionStatus::eliminated:
+      return "eliminated";
+    case SelectionStatus::tied:
+      return "tied";
+    case SelectionStatus::at_cap:
+      return "at_cap";
   }
   return "?";
 }
@@ -33,7 +37,8 @@ std::string selection_status_text(const SelectionResult& result, std::size_t i) 
     case SelectionStatus::tied:
       return "tied with point " + std::to_string(p.eliminated_by) + " (identical in all " +
              std::to_string(p.replications) + " replications)";
-    case SelectionStatus::at_cap: return "in the race at the cap";
+    case SelectionStatus::at_cap:
+      return "in the race at the cap";
   }
   return "?";
 }
@@ -63,10 +68,9 @@ void check_selection_options(std::size_t k, const SelectionOptions& o) {
         "estimates variances), got " +
         std::to_string(o.initial));
   if (o.max_replications < o.initial || o.max_replications > kMaxReplications)
-    throw std::invalid_argument("max_replications must be from initial (" +
-                                std::to_string(o.initial) + ") to " +
-                                std::to_string(kMaxReplications) + ", got " +
-                                std::to_string(o.max_replications));
+    throw std::invalid_argument(
+        "max_replications must be from initial (" + std::to_string(o.initial) + ") to " +
+        std::to_string(kMaxReplications) + ", got " + std::to_string(o.max_replications));
   if (o.batch_max < 1) throw std::invalid_argument("batch_max must be at least 1");
 }
 
@@ -88,8 +92,14 @@ struct Running {
 class Procedure {
  public:
   Procedure(std::size_t k, const SelectionOptions& o)
-      : k_(k), o_(o), sign_(o.maximize ? 1.0 : -1.0), sums_(k, 0.0), stats_(k),
-        s2_(k * k, 0.0), same_(k * k, 1), result_() {
+      : k_(k),
+        o_(o),
+        sign_(o.maximize ? 1.0 : -1.0),
+        sums_(k, 0.0),
+        stats_(k),
+        s2_(k * k, 0.0),
+        same_(k * k, 1),
+        result_() {
     result_.points.resize(k);
     const double n0 = static_cast<double>(o.initial);
     result_.eta =
@@ -252,11 +262,11 @@ class Procedure {
 
   std::size_t k_;
   SelectionOptions o_;
-  double sign_;                   ///< +1 maximizing, -1 minimizing: y = sign x
-  std::vector<double> sums_;      ///< sum of y over the used replications, per point
-  std::vector<Running> stats_;    ///< of x, per point
-  std::vector<double> s2_;        ///< S2_il, k x k
-  std::vector<char> same_;        ///< x_i == x_l in every replication so far, k x k
+  double sign_;                         ///< +1 maximizing, -1 minimizing: y = sign x
+  std::vector<double> sums_;            ///< sum of y over the used replications, per point
+  std::vector<Running> stats_;          ///< of x, per point
+  std::vector<double> s2_;              ///< S2_il, k x k
+  std::vector<char> same_;              ///< x_i == x_l in every replication so far, k x k
   std::vector<std::size_t> survivors_;  ///< ascending
   bool tied_ = false;
   uint64_t r_ = 0;
@@ -283,8 +293,8 @@ SelectionResult select_best(std::size_t k, const SelectionSampler& sample,
   std::vector<std::size_t> all(k);
   for (std::size_t i = 0; i < k; ++i) all[i] = i;
   procedure.first_stage(sample_checked(sample, all, 0, options.initial));
-  uint64_t batch = options.batch_first > 0 ? options.batch_first
-                                           : std::max<uint64_t>(1, options.initial / 2);
+  uint64_t batch =
+      options.batch_first > 0 ? options.batch_first : std::max<uint64_t>(1, options.initial / 2);
   batch = std::min(batch, options.batch_max);
   while (procedure.running()) {
     const uint64_t r = procedure.r();

@@ -20,8 +20,8 @@ namespace po = boost::program_options;
 namespace gpucap::cli {
 namespace {
 
-const char* const kModeOptions[] = {"objective", "maximize", "delta", "alpha", "initial",
-                                    "max-replications"};
+const char* const kModeOptions[] = {"objective", "maximize", "delta",
+                                    "alpha",     "initial",  "max-replications"};
 
 /// Numbers as the tables print them: 4 significant digits, whole above 10^4, "n/a" for NaN.
 std::string number(double v) {
@@ -91,9 +91,9 @@ void print_table(const SelectionResult& s, const std::vector<SweepParameter>& gr
     for (const SweepParameter& g : grid) row.push_back(g.values[i]);
     row.push_back(std::to_string(p.replications));
     row.push_back(number(p.mean));
-    row.push_back(std::isnan(p.ci95_low) ? "n/a"
-                                         : "[" + number(p.ci95_low) + ", " +
-                                               number(p.ci95_high) + "]");
+    row.push_back(std::isnan(p.ci95_low)
+                      ? "n/a"
+                      : "[" + number(p.ci95_low) + ", " + number(p.ci95_high) + "]");
     row.push_back(selection_status_text(s, i));
     rows.push_back(row);
   }
@@ -181,9 +181,8 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
   if (vm.count("initial"))
     o.initial = parse_whole("--initial", vm["initial"].as<std::string>(), 2, kMaxReplications);
   if (vm.count("max-replications"))
-    o.max_replications = parse_whole("--max-replications",
-                                     vm["max-replications"].as<std::string>(), o.initial,
-                                     kMaxReplications);
+    o.max_replications = parse_whole("--max-replications", vm["max-replications"].as<std::string>(),
+                                     o.initial, kMaxReplications);
   else
     o.max_replications = std::max(o.max_replications, o.initial);
   if (points.size() < 2)
@@ -227,15 +226,15 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
       metric.name + " " + number(s.points[s.best].mean) + " " + unit +
       (s.guaranteed ? ""
                     : "; NO GUARANTEE: several points were still in the race at "
-                      "--max-replications " + std::to_string(o.max_replications) +
-                          "; raise it or widen --delta");
+                      "--max-replications " +
+                          std::to_string(o.max_replications) + "; raise it or widen --delta");
   if (vm.count("quiet")) {
     std::cout << best_line << "\n";
     return 0;
   }
   const uint64_t seed = options.has_seed ? options.seed : points.front().seed;
-  std::cout << "select the best of " << points.size() << " points of \"" << base.name << "\": "
-            << (o.maximize ? "maximize " : "minimize ") << metric.name << " [" << unit
+  std::cout << "select the best of " << points.size() << " points of \"" << base.name
+            << "\": " << (o.maximize ? "maximize " : "minimize ") << metric.name << " [" << unit
             << "], delta " << number(o.delta) << " " << unit << ", alpha " << number(o.alpha)
             << ", initial " << o.initial << " replications, seed " << seed << ", backend "
             << resolve_backend(options.backend).label << ", " << number(wall_s) << " s\n"

@@ -77,10 +77,12 @@ TEST(SelectBestSweep, CliRefusesBadOptionsWithWhatIsValid) {
       {"--select-best --objective cost --delta 0", "--delta must be above 0 (in USD)"},
       {"--select-best --objective cost --delta ten", "--delta must be a number above 0 in USD"},
       {"--select-best --objective cost --delta 1 --alpha 0.5", "below 1 - 1/k = 0.5"},
-      {"--select-best --objective cost --delta 1 --initial 1", "--initial must be a whole number from 2"},
+      {"--select-best --objective cost --delta 1 --initial 1",
+       "--initial must be a whole number from 2"},
       {"--select-best --objective cost --delta 1 --max-replications 5",
        "--max-replications must be a whole number from 20"},
-      {"--select-best --objective price --delta 1", "--objective: unknown metric 'price'; valid: cost"},
+      {"--select-best --objective price --delta 1",
+       "--objective: unknown metric 'price'; valid: cost"},
       {"--select-best --delta 1", "needs --objective"},
       {"--select-best --objective cost", "needs --delta"},
       {"--select-best --objective cost --delta 1 -r 100", "--replications does not apply"},
@@ -92,8 +94,8 @@ TEST(SelectBestSweep, CliRefusesBadOptionsWithWhatIsValid) {
     EXPECT_EQ(o.exit_code, 2) << args << ": " << o.output;
     EXPECT_NE(o.output.find(message), std::string::npos) << args << ": " << o.output;
   }
-  const auto one = gpucap_cli("sweep " + kMmc +
-                              " --grid pools.gpus.quota=8 --select-best --objective cost --delta 1");
+  const auto one = gpucap_cli(
+      "sweep " + kMmc + " --grid pools.gpus.quota=8 --select-best --objective cost --delta 1");
   EXPECT_EQ(one.exit_code, 2);
   EXPECT_NE(one.output.find("needs at least 2 sweep points, the grid gives 1"), std::string::npos)
       << one.output;

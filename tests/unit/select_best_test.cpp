@@ -1,13 +1,13 @@
 // Procedure KN (select_best.hpp): a hand-worked race, exact eliminations, ties, the cap, batch
 // independence, the replications it asks for, and the option checks.
-#include "support/normal_systems.hpp"
+#include "gpucap/select_best.hpp"
 
 #include <gtest/gtest.h>
 #include <map>
 #include <stdexcept>
 #include <vector>
 
-#include "gpucap/select_best.hpp"
+#include "support/normal_systems.hpp"
 
 namespace {
 
@@ -39,8 +39,7 @@ TEST(SelectBest, HandWorkedRace) {
   o.delta = 1;
   o.alpha = 0.05;
   o.initial = 3;
-  const SelectionResult s =
-      gpucap::select_best(2, table_sampler({{1, 0, -1, 0}, {1, 1, 1, 1}}), o);
+  const SelectionResult s = gpucap::select_best(2, table_sampler({{1, 0, -1, 0}, {1, 1, 1, 1}}), o);
   EXPECT_DOUBLE_EQ(s.eta, 4.5);
   EXPECT_DOUBLE_EQ(s.h2, 18.0);
   EXPECT_EQ(s.bound, 18u);  // ceil(h2 S2 / delta^2)
@@ -56,8 +55,7 @@ TEST(SelectBest, HandWorkedRace) {
   EXPECT_EQ(s.used, 14u);
   // Maximizing turns the race around: point 1 is the best, point 0 leaves at the same r.
   o.maximize = true;
-  const SelectionResult m =
-      gpucap::select_best(2, table_sampler({{1, 0, -1, 0}, {1, 1, 1, 1}}), o);
+  const SelectionResult m = gpucap::select_best(2, table_sampler({{1, 0, -1, 0}, {1, 1, 1, 1}}), o);
   EXPECT_EQ(m.best, 1u);
   EXPECT_EQ(m.points[0].eliminated_by, 1u);
   EXPECT_EQ(m.points[0].replications, 7u);
@@ -87,8 +85,8 @@ TEST(SelectBest, ConstantDifferencesEndAtTheFirstScreening) {
 // order is named, the other is "tied" with it.
 TEST(SelectBest, IdenticalPointsAreTied) {
   const NormalSystems sys{{0, 0, 5}, {1, 1, 1}, 0, 11};
-  const SelectionSampler identical = [&sys](const std::vector<std::size_t>& points,
-                                            uint64_t first, uint64_t count) {
+  const SelectionSampler identical = [&sys](const std::vector<std::size_t>& points, uint64_t first,
+                                            uint64_t count) {
     std::vector<double> out;
     for (std::size_t p : points)
       for (uint64_t r = first; r < first + count; ++r) out.push_back(sys.value(p == 1 ? 0 : p, r));
@@ -142,8 +140,8 @@ TEST(SelectBest, BatchSizesChangeNothingButTheSimulatedCount) {
       b.batch_max = max;
       std::map<std::size_t, uint64_t> next;  // the next replication each point is asked for
       const SelectionSampler inner = sys.sampler();
-      const SelectionSampler checked = [&](const std::vector<std::size_t>& points,
-                                           uint64_t from, uint64_t count) {
+      const SelectionSampler checked = [&](const std::vector<std::size_t>& points, uint64_t from,
+                                           uint64_t count) {
         for (std::size_t p : points) {
           EXPECT_EQ(next[p], from) << "point " << p;
           next[p] = from + count;

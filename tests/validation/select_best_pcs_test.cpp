@@ -6,12 +6,12 @@
 // P(Bin(n, 1 - alpha) <= x) >= 0.01: a procedure that met its guarantee fails this 1% of the
 // time at most, and the seeds are fixed. Noise: unequal variances and a common shock shared by
 // every point (common random numbers).
-#include "support/normal_systems.hpp"
-
 #include <cmath>
 #include <gtest/gtest.h>
 
 #include "gpucap/select_best.hpp"
+
+#include "support/normal_systems.hpp"
 
 namespace {
 
@@ -69,8 +69,8 @@ Measured measure(std::size_t k, std::size_t close, double far, bool maximize, do
 void expect_guarantee(const Measured& m, double alpha) {
   const double pcs = static_cast<double>(m.correct) / m.runs;
   EXPECT_GE(binomial_cdf(m.correct, m.runs, 1 - alpha), 0.01)
-      << "PCS " << pcs << " (" << m.correct << " of " << m.runs << ") below 1 - alpha = "
-      << 1 - alpha;
+      << "PCS " << pcs << " (" << m.correct << " of " << m.runs
+      << ") below 1 - alpha = " << 1 - alpha;
   std::printf("PCS %.4f (%d of %d), mean replications used %.0f, bound %.0f\n", pcs, m.correct,
               m.runs, m.used, m.bound);
 }

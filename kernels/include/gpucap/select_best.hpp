@@ -47,11 +47,11 @@ inline constexpr uint64_t kDefaultSelectionCap = 10000;
 
 /// What the procedure needs to know.
 struct SelectionOptions {
-  double delta = 0;    ///< indifference zone, in the objective's unit; > 0
-  double alpha = 0.05; ///< 1 - alpha: the probability of correct selection; 0 < alpha < 1 - 1/k
-  uint64_t initial = 20;                                 ///< n0, stage 0's replications; >= 2
-  uint64_t max_replications = kDefaultSelectionCap;      ///< per point; >= initial
-  bool maximize = false;  ///< false: the best has the smallest mean
+  double delta = 0;       ///< indifference zone, in the objective's unit; > 0
+  double alpha = 0.05;    ///< 1 - alpha: the probability of correct selection; 0 < alpha < 1 - 1/k
+  uint64_t initial = 20;  ///< n0, stage 0's replications; >= 2
+  uint64_t max_replications = kDefaultSelectionCap;  ///< per point; >= initial
+  bool maximize = false;                             ///< false: the best has the smallest mean
   /// Batches after stage 0: the first has batch_first replications of every survivor, each
   /// next one twice as many, up to batch_max (and never past the cap or the replication where
   /// the procedure must end). 0: batch_first = max(1, initial / 2). Changes speed, not results.
@@ -63,8 +63,8 @@ struct SelectionOptions {
 /// out[j * count + t] is point points[j]'s value at replication first + t. Replication r of
 /// every point must use the same random numbers, and the values must depend on (point,
 /// replication) alone (not on the batch).
-using SelectionSampler = std::function<std::vector<double>(
-    const std::vector<std::size_t>& points, uint64_t first, uint64_t count)>;
+using SelectionSampler = std::function<std::vector<double>(const std::vector<std::size_t>& points,
+                                                           uint64_t first, uint64_t count)>;
 
 /// Where a point ended.
 enum class SelectionStatus {
@@ -81,8 +81,8 @@ const char* selection_status_name(SelectionStatus status);
 /// values, in the objective's unit.
 struct SelectionPoint {
   SelectionStatus status = SelectionStatus::at_cap;
-  uint64_t replications = 0;  ///< used by the procedure (r at its elimination, or at the end)
-  uint64_t simulated = 0;     ///< simulated (>= replications: a batch runs past an elimination)
+  uint64_t replications = 0;      ///< used by the procedure (r at its elimination, or at the end)
+  uint64_t simulated = 0;         ///< simulated (>= replications: a batch runs past an elimination)
   std::size_t eliminated_by = 0;  ///< the point that screened it out (eliminated, tied)
   double mean = 0, std = 0;       ///< std: sample standard deviation (NaN below 2 values)
   double ci95_low = 0, ci95_high = 0;  ///< Student t 95% interval of the mean
