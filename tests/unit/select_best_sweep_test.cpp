@@ -1,11 +1,12 @@
 // Selecting the best over sweep points simulated by the engine (select_best_points) and from the
 // CLI (gpucap sweep --select-best): an M/M/c queue whose largest pool has the shortest wait, the
-// values the procedure used being exactly those of a plain run of the same replications, and
-// the CLI's errors.
+// values the procedure used being exactly those of a plain run of the same replications (and
+// the same on the device backend's source), and the CLI's errors.
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
+#include "gpucap/backend.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/select_best.hpp"
@@ -51,6 +52,19 @@ TEST(SelectBestSweep, PicksTheLargestPoolAndUsesThePlainRunsValues) {
                 1e-9 * s.points[i].ci95_high)
         << i;
     EXPECT_GE(s.points[i].simulated, s.points[i].replications);
+  }
+  // The device backend's source, on Thrust's OpenMP system where it is built: the same race.
+  const gpucap::Backend* device = gpucap::find_backend("thrust-omp");
+  if (device && device->built() && device->probe().usable()) {
+    gpucap::RunOptions on_device = run;
+    on_device.backend = gpucap::BackendChoice::thrust_omp;
+    const gpucap::SelectionResult d =
+        gpucap::select_best_points(points, base, gpucap::kWaitMeanS, o, on_device);
+    EXPECT_EQ(d.best, s.best);
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      EXPECT_EQ(d.points[i].replications, s.points[i].replications) << i;
+      EXPECT_EQ(d.points[i].mean, s.points[i].mean) << i;  // same bits
+    }
   }
 }
 
