@@ -35,6 +35,8 @@
 
 namespace py = pybind11;
 
+void bind_select_best(py::module_& m);  // select_best.cpp
+
 namespace {
 
 /// Results shared between Python objects and the numpy arrays that view them.
@@ -256,6 +258,7 @@ PYBIND11_MODULE(_core, m) {
   m.attr("MAX_SWEEP_POINTS") = gpucap::kMaxSweepPoints;
   m.attr("MAX_REPLICATIONS") = gpucap::kMaxReplications;
   m.attr("MAX_THREADS") = gpucap::kMaxThreads;
+  bind_select_best(m);
 
   // Scenario problems are ValueErrors; files that cannot be read or written, OSErrors (an input
   // file of a scenario is both); a backend that cannot run or a failed run, RuntimeErrors.

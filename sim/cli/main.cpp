@@ -3,6 +3,7 @@
 //   gpucap run SCENARIO.yaml [-r N] [--seed S] [-o results.h5] [--backend cpu|cuda|auto]
 //              [--threads T] [--set k=v]... [-q]
 //   gpucap sweep SCENARIO.yaml --grid k=v1,v2,... [--grid ...] [run options] [--metrics m1,m2]
+//   gpucap sweep ... --select-best --objective M --delta D (select_best_command.cpp)
 //   gpucap validate SCENARIO.yaml [--set k=v]...
 //   gpucap fit TRACE.csv -o WORKLOAD.yaml [--class-by COLUMN] (fit_command.cpp)
 //   gpucap info
@@ -36,6 +37,7 @@
 #include "gpucap/version.hpp"
 
 #include "fit_command.hpp"
+#include "select_best_command.hpp"
 
 namespace po = boost::program_options;
 
@@ -264,7 +266,9 @@ po::options_description execution_options() {
       "point, is within this fraction of the mean (e.g. 0.01); -r is then the first batch; stops "
       "at a multiple of 256 replications, with the same results as a run of that many")(
       "max-replications", po::value<std::string>(),
-      "with --precision: the most replications per point (default 1000000)");
+      "with --precision: the most replications per point (default 1000000); with "
+      "--select-best: the most replications of one point (default 10000), a race still open "
+      "there ends without the guarantee");
   return o;
 }
 
@@ -298,7 +302,8 @@ gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
                       "0.01 for 1%), got '" + gpucap::text::excerpt(text) + "'");
   }
   if (vm.count("max-replications")) {
-    if (!vm.count("precision")) throw po::error("--max-replications only applies with --precision");
+    if (!vm.count("precision") && !vm.count("select-best"))
+      throw po::error("--max-replications only applies with --precision or --select-best");
     options.max_replications = parse_count("--max-replications",
                                            vm["max-replications"].as<std::string>(), 2,
                                            gpucap::kMaxReplications);
@@ -521,6 +526,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   visible.add(execution_options());
   visible.add(gpucap::cli::decision_options());
   visible.add(scenario_options());
+  visible.add(gpucap::cli::select_best_options());
   const po::variables_map vm = parse_command(args, visible);
   if (vm.count("help")) {
     std::cout << "Runs every point of a parameter grid with common random numbers: replication r "
@@ -531,6 +537,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   }
   if (!vm.count("scenario")) throw po::error("sweep needs a SCENARIO.yaml argument");
   if (!vm.count("grid")) throw po::error("sweep needs at least one --grid path=v1,v2,...");
+  gpucap::cli::check_select_best_usage(vm);
   const std::string path = vm["scenario"].as<std::string>();
   const bool quiet = vm.count("quiet") > 0;
 
@@ -556,6 +563,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
     inputs.insert(inputs.end(), point.input_files.begin(), point.input_files.end());
   const gpucap::OutputOptions output = output_options(vm, inputs);
   gpucap::RunOptions options = read_execution_options(vm);
+  if (vm.count("select-best"))
+    return gpucap::cli::select_best_command(vm, points, grid, base, options);
   check_output(vm, output);
 
   std::vector<gpucap::ScalarMetric> metrics;

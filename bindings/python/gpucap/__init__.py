@@ -7,6 +7,7 @@
     >>> grid = {"workloads.0.checkpoint.interval": ["15min", "30min", "1h", "2h"]}
     >>> sweep = gpucap.sweep(scenario, grid, replications=2000)
     >>> sweep.cheapest("cost", constraints={"completion_p95": 3 * 86400})
+    >>> gpucap.select_best(scenario, grid, objective="cost", delta=100)  # with a guarantee
 
 The engine is C++ (gpucap._core); runs release the GIL, show progress with tqdm, and stop
 cleanly on Ctrl-C. Results hold per-replication metrics as numpy arrays (views, no copies),
@@ -34,6 +35,7 @@ from .run import (
     sweep,
 )
 from .scenario import Scenario
+from .selection import Selection, select_best
 
 __all__ = [
     "BackendUnavailable",
@@ -45,6 +47,7 @@ __all__ = [
     "RunError",
     "Scenario",
     "ScenarioError",
+    "Selection",
     "__version__",
     "backends",
     "explain",
@@ -54,5 +57,6 @@ __all__ = [
     "scalar_metrics",
     "scenario_keys",
     "scenario_schema",
+    "select_best",
     "sweep",
 ]

@@ -13,6 +13,11 @@ MAX_SWEEP_POINTS: int
 MAX_REPLICATIONS: int
 #: Most CPU threads a run may ask for (C++ kMaxThreads).
 MAX_THREADS: int
+#: Replications per point at which select_best stops without its guarantee, by default
+#: (C++ kDefaultSelectionCap).
+DEFAULT_SELECTION_CAP: int
+#: Most points select_best takes (C++ kMaxSelectionPoints).
+MAX_SELECTION_POINTS: int
 
 class ScenarioError(ValueError):
     """An invalid scenario: the message names file:line:column, the key path and what is valid."""
@@ -147,6 +152,22 @@ def run(
     threads: int,
     progress: Optional[Callable[[int], None]],
 ) -> Results: ...
+def select_best(
+    points: Sequence[Scenario],
+    base: Scenario,
+    objective: str,
+    delta: float,
+    alpha: float,
+    initial: int,
+    max_replications: Optional[int],
+    maximize: bool,
+    seed: Optional[int],
+    backend: str,
+    threads: int,
+) -> Dict[str, Any]:
+    """Procedure KN over the points: best, guaranteed, replications, used, simulated, eta, h2,
+    bound, backend, seed, unit, and points (one dict each: status, detail, replications,
+    simulated, eliminated_by, mean, std, ci95_low, ci95_high)."""
 def student_t_quantile(confidence: float, dof: int) -> float: ...
 def data_cache_stats() -> Dict[str, int]: ...
 def clear_data_cache() -> None: ...

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -127,22 +127,45 @@ def sweep(
     :func:`run`, at every point (not with ``client``).
     """
     scenario = as_scenario(scenario)
+    points, parameters = _grid_points(scenario, grid, skip_invalid, "sweep")
+    if client is not None:
+        if precision is not None:
+            raise ValueError("sweep: precision (the stopping rule) runs locally; drop client= or precision=")
+        from .distributed import run_on_cluster
+
+        replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
+        seed = _whole(seed, "seed", 0, MAX_SEED)
+        threads = _whole(threads, "threads", 0, MAX_THREADS)
+        chunk_replications = _whole(chunk_replications, "chunk_replications", 1, MAX_REPLICATIONS)
+        return run_on_cluster(
+            client, points, parameters, scenario, replications, seed,
+            _check_backend(backend), threads, chunk_replications, progress,
+        )
+    return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress,
+                       precision=precision, metrics=metrics, max_replications=max_replications)
+
+
+def _grid_points(
+    scenario: Scenario, grid: Mapping[str, Sequence[Any]], skip_invalid: bool, caller: str
+) -> Tuple[List[Scenario], List[Tuple[str, List[str]]]]:
+    """The valid points of ``grid`` over ``scenario`` (first key slowest) and the parameters
+    (path, value at each point). Messages start with ``caller`` (the public function's name)."""
     if not isinstance(grid, Mapping):
-        raise TypeError(f"sweep: grid must be a mapping {{path: [values...]}}, got {type(grid).__name__}")
+        raise TypeError(f"{caller}: grid must be a mapping {{path: [values...]}}, got {type(grid).__name__}")
     if not grid:
-        raise ValueError("sweep: the grid is empty; give {path: [values...]}")
+        raise ValueError(f"{caller}: the grid is empty; give {{path: [values...]}}")
     paths = list(grid.keys())
     for path in paths:
         if not isinstance(path, str) or not path:
-            raise TypeError(f"sweep: a grid key must be a dotted path such as 'pools.a.quota', got {path!r}")
+            raise TypeError(f"{caller}: a grid key must be a dotted path such as 'pools.a.quota', got {path!r}")
         if isinstance(grid[path], (str, bytes)) or not hasattr(grid[path], "__iter__"):
-            raise TypeError(f"sweep: grid entry {path!r} must be a list of values, got {grid[path]!r}")
+            raise TypeError(f"{caller}: grid entry {path!r} must be a list of values, got {grid[path]!r}")
     values = [list(grid[p]) for p in paths]
     # Each value in override syntax once (TypeError naming the entry for what cannot be one),
     # then the C++ expansion (the CLI's): the points, first key slowest, or a ScenarioError for
     # an entry without values or too many points.
     texts = [[yaml_value(v, f"grid[{p!r}][{i}]") for i, v in enumerate(vals)] for p, vals in zip(paths, values)]
-    expanded = _core.expand_grid(list(zip(paths, texts)), "sweep: the grid")
+    expanded = _core.expand_grid(list(zip(paths, texts)), f"{caller}: the grid")
     points = []
     invalid: List[str] = []
     sweep_values: List[List[str]] = [[] for _ in paths]
@@ -167,23 +190,8 @@ def sweep(
             raise _core.ScenarioError(f"{len(invalid)} of {total} sweep points are invalid{hint}:\n  {listing}")
         import warnings
 
-        warnings.warn(f"sweep: skipped {len(invalid)} of {total} points:\n  {listing}", RuntimeWarning, stacklevel=2)
-    parameters = list(zip(paths, sweep_values))
-    if client is not None:
-        if precision is not None:
-            raise ValueError("sweep: precision (the stopping rule) runs locally; drop client= or precision=")
-        from .distributed import run_on_cluster
-
-        replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
-        seed = _whole(seed, "seed", 0, MAX_SEED)
-        threads = _whole(threads, "threads", 0, MAX_THREADS)
-        chunk_replications = _whole(chunk_replications, "chunk_replications", 1, MAX_REPLICATIONS)
-        return run_on_cluster(
-            client, points, parameters, scenario, replications, seed,
-            _check_backend(backend), threads, chunk_replications, progress,
-        )
-    return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress,
-                       precision=precision, metrics=metrics, max_replications=max_replications)
+        warnings.warn(f"{caller}: skipped {len(invalid)} of {total} points:\n  {listing}", RuntimeWarning, stacklevel=3)
+    return points, list(zip(paths, sweep_values))
 
 
 def _run_points(
