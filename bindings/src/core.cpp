@@ -35,6 +35,8 @@
 
 namespace py = pybind11;
 
+void bind_robust_plan(py::module_& m);  // robust_plan.cpp
+
 namespace {
 
 /// Results shared between Python objects and the numpy arrays that view them.
@@ -252,6 +254,7 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<ResultsFileError>(m, "ResultsFileError", PyExc_OSError);
   py::register_exception<gpucap::BackendUnavailable>(m, "BackendUnavailable", PyExc_RuntimeError);
   py::register_exception<gpucap::RunError>(m, "RunError", PyExc_RuntimeError);
+  bind_robust_plan(m);
 
   py::class_<gpucap::Scenario>(m, "Scenario", "A validated scenario (C++ gpucap::Scenario)")
       .def_readonly("name", &gpucap::Scenario::name)

@@ -51,7 +51,6 @@ RobustPlanRequest read_robust_plan_request(const po::variables_map& vm, uint64_t
         "--skip-invalid cannot go with variants: a robust plan needs every decision under every "
         "variant");
   if (vm.count("weights")) {
-    for (Variant& v : request.variants) v.weight.clear();
     apply_weights(request.variants, vm["weights"].as<std::string>());
   }
   if (vm.count("objective") && !vm["objective"].empty()) {

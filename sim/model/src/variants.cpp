@@ -103,6 +103,7 @@ Variant parse_variant(const std::string& text) {
 }
 
 void apply_weights(std::vector<Variant>& variants, const std::string& text) {
+  for (Variant& v : variants) v.weight.clear();  // the text replaces any weights given before
   std::set<std::string> seen;
   for (const std::string& part : text::split(text, ',')) {
     const std::string item = text::trim(part);

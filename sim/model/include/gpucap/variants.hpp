@@ -34,7 +34,8 @@ struct Variant {
 /// ScenarioError naming the text and what is valid.
 Variant parse_variant(const std::string& text);
 
-/// Sets the weights from "name=w,name=w" (the CLI's --weights): every variant must get one.
+/// Sets the weights from "name=w,name=w" (the CLI's --weights), replacing any given before:
+/// every variant must get one.
 /// Throws ScenarioError for an unknown or repeated name, a variant without a weight, or a
 /// weight that is not a positive finite number.
 void apply_weights(std::vector<Variant>& variants, const std::string& text);
