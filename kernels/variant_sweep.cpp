@@ -47,16 +47,15 @@ SweepPoints check_robust_points(const std::string& yaml_text, const std::string&
                                 const std::string& base_dir,
                                 const std::vector<std::string>& overrides,
                                 const std::vector<SweepParameter>& decisions,
-                                const std::vector<Variant>& variants,
-                                const InputLimits& limits) {
+                                const std::vector<Variant>& variants, const InputLimits& limits) {
   std::vector<std::string> decision_paths;
   for (const SweepParameter& d : decisions) decision_paths.push_back(d.path);
   check_variants(variants, decision_paths);
   const std::size_t n_decisions = grid_points(decisions), n_variants = variants.size();
   if (n_variants > kMaxSweepPoints / n_decisions)
-    throw ScenarioError(std::to_string(n_decisions) + " decisions x " +
-                        std::to_string(n_variants) + " variants is more than the " +
-                        std::to_string(kMaxSweepPoints) + " points a sweep may have");
+    throw ScenarioError(std::to_string(n_decisions) + " decisions x " + std::to_string(n_variants) +
+                        " variants is more than the " + std::to_string(kMaxSweepPoints) +
+                        " points a sweep may have");
   const Scenario base = parse_scenario(yaml_text, origin, base_dir, overrides, limits);
   std::vector<std::vector<Scenario>> loaded;  // [variant][decision]
   for (const Variant& v : variants) {

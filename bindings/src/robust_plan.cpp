@@ -1,6 +1,8 @@
 // gpucap._core: robust plans (variants x decisions, the regret table), for gpucap.robust_plan
 // and gpucap.RobustPlan in bindings/python/gpucap/robust.py. The checks, the grid layout, the
 // regret computation and its text are the C++ ones the CLI uses.
+#include "gpucap/robust_plan.hpp"
+
 #include <optional>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -9,7 +11,6 @@
 #include <utility>
 #include <vector>
 
-#include "gpucap/robust_plan.hpp"
 #include "gpucap/variant_sweep.hpp"
 #include "gpucap/variants.hpp"
 

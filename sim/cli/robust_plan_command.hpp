@@ -1,4 +1,5 @@
-// gpucap sweep --variant: robust plans, the sweep's options and report for them (docs/decisions.md).
+// gpucap sweep --variant: robust plans, the sweep's options and report for them
+// (docs/decisions.md).
 #pragma once
 #include <boost/program_options.hpp>
 #include <cstdint>

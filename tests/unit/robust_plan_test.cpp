@@ -4,8 +4,8 @@
 
 #include <cmath>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <string>
@@ -36,16 +36,19 @@ std::string error_of(const std::function<void()>& f) {
 // --- variants --------------------------------------------------------------------------------
 
 TEST(Variants, TextFormSplitsOnTopLevelCommas) {
-  const gpucap::Variant v =
-      gpucap::parse_variant("low: workloads.0.arrivals.rate_per_day=3, workloads.0.placement=[a,b]");
+  const gpucap::Variant v = gpucap::parse_variant(
+      "low: workloads.0.arrivals.rate_per_day=3, workloads.0.placement=[a,b]");
   EXPECT_EQ(v.name, "low");
   EXPECT_EQ(v.weight, "");
   ASSERT_EQ(v.overrides.size(), 2u);
-  EXPECT_EQ(v.overrides[0], (std::pair<std::string, std::string>{"workloads.0.arrivals.rate_per_day", "3"}));
-  EXPECT_EQ(v.overrides[1], (std::pair<std::string, std::string>{"workloads.0.placement", "[a,b]"}));
+  EXPECT_EQ(v.overrides[0],
+            (std::pair<std::string, std::string>{"workloads.0.arrivals.rate_per_day", "3"}));
+  EXPECT_EQ(v.overrides[1],
+            (std::pair<std::string, std::string>{"workloads.0.placement", "[a,b]"}));
   EXPECT_TRUE(gpucap::parse_variant("base").overrides.empty());
   EXPECT_TRUE(gpucap::parse_variant("base:").overrides.empty());
-  EXPECT_NE(error_of([] { gpucap::parse_variant(": a=1"); }).find("has no name"), std::string::npos);
+  EXPECT_NE(error_of([] { gpucap::parse_variant(": a=1"); }).find("has no name"),
+            std::string::npos);
   EXPECT_NE(error_of([] { gpucap::parse_variant("low: a"); }).find("'a' is not path=value"),
             std::string::npos);
   EXPECT_NE(error_of([] { gpucap::parse_variant("low: a=[1,2"); }).find("unbalanced"),
@@ -77,8 +80,7 @@ TEST(Variants, ChecksNamePathsAndWeights) {
             std::string::npos);
   EXPECT_NE(check({{"a", "1", {}}, {"b", "", {}}}).find("1 of 2 variants have a weight"),
             std::string::npos);
-  EXPECT_NE(check({{"a", "", {{"x", "1"}, {"x", "2"}}}}).find("sets 'x' twice"),
-            std::string::npos);
+  EXPECT_NE(check({{"a", "", {{"x", "1"}, {"x", "2"}}}}).find("sets 'x' twice"), std::string::npos);
   EXPECT_NE(check({{"a=b", "", {}}}).find("may not hold"), std::string::npos);
 }
 
@@ -112,7 +114,8 @@ TEST(Variants, FileGivesNamesWeightsAndOverridesOrAPlaceForEachError) {
             "the weights are normalized to sum to 1)");
   EXPECT_NE(message("scenarios: []\n").find("no top-level key 'variants'"), std::string::npos);
   EXPECT_NE(message("variants: [\n").find("v.yaml:"), std::string::npos);
-  EXPECT_NE(message("variants:\n  - weight: 1\n").find("v.yaml:2:5: variants[0]: the variant has no name"),
+  EXPECT_NE(message("variants:\n  - weight: 1\n")
+                .find("v.yaml:2:5: variants[0]: the variant has no name"),
             std::string::npos);
 }
 
@@ -254,30 +257,36 @@ TEST(RobustPlan, IncompleteOrForeignResultsAreRefused) {
   gpucap::RunResults twice = synthetic();
   twice.sweep[1].values[2] = "low";
   twice.sweep[0].values[2] = "8";
-  EXPECT_NE(error_of([&] { gpucap::robust_plan(twice, gpucap::kCostUsd); })
-                .find("decision pools.a.count=8 has variant 'low' twice (points 0 and 2)"),
+  EXPECT_NE(error_of([&] {
+              gpucap::robust_plan(twice, gpucap::kCostUsd);
+            }).find("decision pools.a.count=8 has variant 'low' twice (points 0 and 2)"),
             std::string::npos);
   gpucap::RunResults missing = synthetic();
   missing.sweep[1].values[3] = "mid";
-  EXPECT_NE(error_of([&] { gpucap::robust_plan(missing, gpucap::kCostUsd); })
-                .find("did not run under variant"),
+  EXPECT_NE(error_of([&] {
+              gpucap::robust_plan(missing, gpucap::kCostUsd);
+            }).find("did not run under variant"),
             std::string::npos);
   // An objective undefined everywhere at a point (NaN in every replication).
   gpucap::RunResults undefined = synthetic();
   for (std::size_t i = 0; i < 3; ++i)
     undefined.scalars[i * gpucap::kScalarMetricCount + gpucap::kWaitMeanS] = NAN;
   undefined.summarize_all();
-  EXPECT_NE(error_of([&] { gpucap::robust_plan(undefined, gpucap::kWaitMeanS); })
-                .find("wait_mean is not defined in any replication of point 0"),
+  EXPECT_NE(error_of([&] {
+              gpucap::robust_plan(undefined, gpucap::kWaitMeanS);
+            }).find("wait_mean is not defined in any replication of point 0"),
             std::string::npos);
 }
 
 // --- the CLI, end to end ----------------------------------------------------------------------
 
-const std::string kScenario = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/owned_baseline_burst.yaml";
+const std::string kScenario =
+    std::string(GPUCAP_SOURCE_DIR) + "/scenarios/owned_baseline_burst.yaml";
 const std::string kGrid = " --grid pools.onprem-h100.count=16,48 -r 6 --seed 5 ";
-const std::string kLow = "workloads.0.arrivals.rate_per_day=2.5, workloads.1.arrivals.rate_per_hour=3";
-const std::string kHigh = "workloads.0.arrivals.rate_per_day=7.5, workloads.1.arrivals.rate_per_hour=9";
+const std::string kLow =
+    "workloads.0.arrivals.rate_per_day=2.5, workloads.1.arrivals.rate_per_hour=3";
+const std::string kHigh =
+    "workloads.0.arrivals.rate_per_day=7.5, workloads.1.arrivals.rate_per_hour=9";
 
 fs::path temp_dir() {
   const fs::path dir = fs::path(testing::TempDir()) / ("gpucap_robust_" + std::to_string(getpid()));
@@ -326,7 +335,8 @@ TEST(RobustPlanCli, TableAgreesBitForBitWithPlainSweepsOfEachVariant) {
   }
   // The file says which variant each point is, and what it set.
   EXPECT_EQ(robust.sweep[1].path, "variant");
-  EXPECT_EQ(robust.sweep[1].values, (std::vector<std::string>{"low", "base", "high", "low", "base", "high"}));
+  EXPECT_EQ(robust.sweep[1].values,
+            (std::vector<std::string>{"low", "base", "high", "low", "base", "high"}));
   EXPECT_EQ(robust.sweep[2].values[0], "1");
   EXPECT_EQ(robust.sweep[3].path, "workloads.0.arrivals.rate_per_day");
   EXPECT_EQ(robust.sweep[3].values[1], "");
@@ -337,11 +347,13 @@ TEST(RobustPlanCli, TableAgreesBitForBitWithPlainSweepsOfEachVariant) {
 TEST(RobustPlanCli, VariantsFileWorksAndBadVariantsAreUsageErrorsThatSayWhere) {
   const fs::path dir = temp_dir();
   const fs::path file = dir / "variants.yaml";
-  std::ofstream(file) << "variants:\n  - name: low\n    set:\n      workloads.0.arrivals.rate_per_day: 2.5\n"
-                         "  - name: base\n";
+  std::ofstream(file)
+      << "variants:\n  - name: low\n    set:\n      workloads.0.arrivals.rate_per_day: 2.5\n"
+         "  - name: base\n";
   // The shipped variants file, with its weights.
-  const auto ok = gpucap_cli("sweep " + kScenario + kGrid + "--variants " + std::string(GPUCAP_SOURCE_DIR) +
-                             "/scenarios/variants/owned_baseline_demand.yaml --objective wait_mean");
+  const auto ok =
+      gpucap_cli("sweep " + kScenario + kGrid + "--variants " + std::string(GPUCAP_SOURCE_DIR) +
+                 "/scenarios/variants/owned_baseline_demand.yaml --objective wait_mean");
   EXPECT_EQ(ok.exit_code, 0) << ok.output;
   EXPECT_NE(ok.output.find("robust plan: wait_mean [s], lower is better; 2 decisions x 3 variants, "
                            "weights low 0.25, base 0.5, high 0.25"),
@@ -360,8 +372,7 @@ TEST(RobustPlanCli, VariantsFileWorksAndBadVariantsAreUsageErrorsThatSayWhere) {
   };
   usage("--variant 'low: workloads.0.arrivals.rate_per_day'", "is not path=value");
   usage("--variant 'low: pools.onprem-h100.count=8'", "which the grid varies");
-  usage("--variant 'low: workloads.0.arrivals.rate_per_day=-1'",
-        "variant 'low': ");
+  usage("--variant 'low: workloads.0.arrivals.rate_per_day=-1'", "variant 'low': ");
   usage("--variant 'low: workloads.0.arrivals.rate_per_day=-1'",
         "workloads[0].arrivals.rate_per_day: must be a rate > 0, got -1");
   usage("--variant 'big: pools.extra={gpu: H100, price_usd_per_gpu_hour: 1, quota: 8}'",

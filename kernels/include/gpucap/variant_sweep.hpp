@@ -12,7 +12,8 @@
 // the scenario text, then --set, then the variant's non-empty values, then the decision's.
 //
 //   std::vector<gpucap::SweepParameter> decisions = gpucap::expand_grid(axes);
-//   gpucap::SweepPoints p = gpucap::check_robust_points(text, origin, dir, {}, decisions, variants);
+//   gpucap::SweepPoints p =
+//       gpucap::check_robust_points(text, origin, dir, {}, decisions, variants);
 //   gpucap::RunResults r = gpucap::run_points(p.points, p.grid, base, options);
 #pragma once
 #include <string>

@@ -60,7 +60,7 @@ std::string checked_weight(const std::string& text, const std::string& where) {
 std::string override_text(const YAML::Node& node) {
   if (node.IsScalar()) {
     if (node.Tag() != "!") return node.Scalar();  // plain: the text as written
-    YAML::Emitter quoted;                          // quoted: keep it a string
+    YAML::Emitter quoted;                         // quoted: keep it a string
     quoted << YAML::DoubleQuoted << node.Scalar();
     return quoted.c_str();
   }
@@ -82,7 +82,8 @@ std::string where_in(const std::string& origin, const YAML::Node& node, const st
 Variant parse_variant(const std::string& text) {
   const std::string what = "--variant";
   const std::string valid =
-      "; expected NAME: path=value, path=value (e.g. \"low: workloads.0.arrivals.rate_per_day=3\"), "
+      "; expected NAME: path=value, path=value (e.g. \"low: "
+      "workloads.0.arrivals.rate_per_day=3\"), "
       "or a NAME alone for the scenario unchanged";
   Variant v;
   const auto colon = text.find(':');
@@ -94,8 +95,8 @@ Variant parse_variant(const std::string& text) {
     const std::string assignment = text::trim(part);
     const auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == assignment.size())
-      throw ScenarioError(what + " '" + text::excerpt(v.name) + "': '" +
-                          text::excerpt(assignment) + "' is not path=value" + valid);
+      throw ScenarioError(what + " '" + text::excerpt(v.name) + "': '" + text::excerpt(assignment) +
+                          "' is not path=value" + valid);
     v.overrides.emplace_back(text::trim(assignment.substr(0, eq)),
                              text::trim(assignment.substr(eq + 1)));
   }
@@ -119,8 +120,8 @@ void apply_weights(std::vector<Variant>& variants, const std::string& text) {
       if (v.name == name) found = &v;
     }
     if (!found)
-      throw ScenarioError("--weights: no variant '" + text::excerpt(name) +
-                          "'; the variants are " + text::join(names, ", "));
+      throw ScenarioError("--weights: no variant '" + text::excerpt(name) + "'; the variants are " +
+                          text::join(names, ", "));
     if (!seen.insert(name).second)
       throw ScenarioError("--weights: variant '" + text::excerpt(name) + "' is weighted twice");
     found->weight = checked_weight(item.substr(eq + 1), "--weights " + text::excerpt(name));
@@ -208,8 +209,7 @@ void check_variants(const std::vector<Variant>& variants,
     if (v.name.empty()) throw ScenarioError("a variant has an empty name");
     for (const char ch : v.name)
       if (static_cast<unsigned char>(ch) < 0x20 || ch == '=' || ch == ',' || ch == ':')
-        throw ScenarioError(who +
-                            ": a name may not hold control characters, '=', ',' or ':'");
+        throw ScenarioError(who + ": a name may not hold control characters, '=', ',' or ':'");
     if (!names.insert(v.name).second)
       throw ScenarioError(who + " is named twice; give each variant its own name");
     if (!v.weight.empty()) {
@@ -241,7 +241,8 @@ std::vector<double> variant_probabilities(const std::vector<Variant>& variants) 
   std::vector<double> p(variants.size(), 1.0 / static_cast<double>(variants.size()));
   if (variants.empty() || variants.front().weight.empty()) return p;
   double total = 0;
-  for (std::size_t i = 0; i < variants.size(); ++i) total += p[i] = std::strtod(variants[i].weight.c_str(), nullptr);
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    total += p[i] = std::strtod(variants[i].weight.c_str(), nullptr);
   for (double& w : p) w /= total;
   return p;
 }

@@ -64,8 +64,8 @@ RobustComparison compare(std::size_t runner_up, double mean_difference,
   c.runner_up = runner_up;
   c.difference = mean_difference;
   c.interval = difference;
-  c.distinguishable = !std::isnan(difference.ci95_low) &&
-                      (difference.ci95_low > 0 || difference.ci95_high < 0);
+  c.distinguishable =
+      !std::isnan(difference.ci95_low) && (difference.ci95_low > 0 || difference.ci95_high < 0);
   return c;
 }
 
@@ -165,8 +165,8 @@ RobustPlan robust_plan(const RunResults& r, ScalarMetric objective,
                                     "'; the variants are " + text::join(plan.variants, ", "));
       if (seen[v]) throw std::invalid_argument("weights: variant '" + name + "' weighed twice");
       if (!std::isfinite(weight) || weight <= 0)
-        throw std::invalid_argument("weights: variant '" + name + "' has weight " +
-                                    number(weight) + "; weights are positive numbers");
+        throw std::invalid_argument("weights: variant '" + name + "' has weight " + number(weight) +
+                                    "; weights are positive numbers");
       seen[v] = true;
       w[v] = weight;
     }
@@ -239,10 +239,11 @@ RobustPlan robust_plan(const RunResults& r, ScalarMetric objective,
   plan.expected_choice = ex;
   if (mm2 != RobustComparison::kNone) {
     const std::size_t v2 = plan.worst_variant[mm2], v1 = plan.worst_variant[mm];
-    const MetricSummary s =
-        combination(r, objective,
-                    {{plan.points[mm2 * V + v2], 1.0}, {plan.points[plan.best[v2] * V + v2], -1.0},
-                     {plan.points[mm * V + v1], -1.0}, {plan.points[plan.best[v1] * V + v1], 1.0}});
+    const MetricSummary s = combination(r, objective,
+                                        {{plan.points[mm2 * V + v2], 1.0},
+                                         {plan.points[plan.best[v2] * V + v2], -1.0},
+                                         {plan.points[mm * V + v1], -1.0},
+                                         {plan.points[plan.best[v1] * V + v1], 1.0}});
     plan.minimax_runner_up = compare(mm2, plan.max_regret[mm2] - plan.max_regret[mm], s);
   }
   if (ex2 != RobustComparison::kNone) {
@@ -263,8 +264,7 @@ std::string format_robust_plan(const RobustPlan& plan) {
   const std::string name = info.name;
   const std::size_t D = plan.decision_count(), V = plan.variant_count();
   std::string out = "robust plan: " + name + " [" + unit + "], lower is better; " +
-                    std::to_string(D) + " decisions x " + std::to_string(V) +
-                    " variants, weights";
+                    std::to_string(D) + " decisions x " + std::to_string(V) + " variants, weights";
   for (std::size_t v = 0; v < V; ++v)
     out += (v ? ", " : " ") + plan.variants[v] + " " + number(plan.probabilities[v]);
   out += "\n";
@@ -300,13 +300,12 @@ std::string format_robust_plan(const RobustPlan& plan) {
     }
   };
   for (std::size_t i = 0; i < D * V; ++i)
-    cells[i] = number(plan.objective_summary[i].mean) + " " +
-               interval(plan.objective_summary[i]);
+    cells[i] = number(plan.objective_summary[i].mean) + " " + interval(plan.objective_summary[i]);
   std::vector<std::vector<std::string>> expected(D);
   for (std::size_t d = 0; d < D; ++d)
     expected[d] = {number(plan.expected[d]) + " " + interval(plan.expected_interval[d])};
-  table("mean " + name + " [" + unit + "] per decision and variant (95% CI)",
-        {"expected " + name}, expected);
+  table("mean " + name + " [" + unit + "] per decision and variant (95% CI)", {"expected " + name},
+        expected);
 
   for (std::size_t i = 0; i < D * V; ++i)
     cells[i] = plan.best[i % V] == i / V
@@ -328,9 +327,9 @@ std::string format_robust_plan(const RobustPlan& plan) {
                               : "the interval includes 0: the data cannot tell them apart") +
            "\n";
   };
-  out += "\nminimax-regret choice: " + plan.decision_label(plan.minimax_choice) +
-         " (max regret " + number(plan.max_regret[plan.minimax_choice]) + " " + unit +
-         ", under '" + plan.variants[plan.worst_variant[plan.minimax_choice]] + "')\n";
+  out += "\nminimax-regret choice: " + plan.decision_label(plan.minimax_choice) + " (max regret " +
+         number(plan.max_regret[plan.minimax_choice]) + " " + unit + ", under '" +
+         plan.variants[plan.worst_variant[plan.minimax_choice]] + "')\n";
   out += verdict(plan.minimax_runner_up, "max regret");
   out += "expected-" + name + " choice: " + plan.decision_label(plan.expected_choice) + " (" +
          number(plan.expected[plan.expected_choice]) + " " + unit + " " +

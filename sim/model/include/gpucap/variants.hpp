@@ -5,8 +5,8 @@
 // decision of a sweep grid under every variant with common random numbers and compares them by
 // regret (gpucap/robust_plan.hpp).
 //
-//   std::vector<gpucap::Variant> v = {gpucap::parse_variant("low: workloads.0.arrivals.rate_per_day=3")};
-//   std::vector<gpucap::Variant> w = gpucap::read_variants_file("variants.yaml");
+//   gpucap::Variant low = gpucap::parse_variant("low: workloads.0.arrivals.rate_per_day=3");
+//   std::vector<gpucap::Variant> all = gpucap::read_variants_file("variants.yaml", 1 << 20);
 #pragma once
 #include <cstdint>
 #include <string>
