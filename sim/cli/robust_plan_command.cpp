@@ -46,6 +46,11 @@ RobustPlanRequest read_robust_plan_request(const po::variables_map& vm, uint64_t
     if (vm.count("weights")) throw po::error("--weights needs --variant or --variants");
     return request;
   }
+  for (const char* option : {"constraint", "chance", "conservative"})
+    if (vm.count(option))
+      throw po::error(std::string("--") + option +
+                      " does not go with variants: a robust plan compares decisions by the "
+                      "regret of --objective alone");
   if (vm.count("skip-invalid"))
     throw po::error(
         "--skip-invalid cannot go with variants: a robust plan needs every decision under every "

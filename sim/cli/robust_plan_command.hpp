@@ -26,9 +26,9 @@ struct RobustPlanRequest {
 void add_robust_plan_options(boost::program_options::options_description& sweep_options);
 
 /// Reads the options. Throws boost::program_options::error for bad usage (weights without
-/// variants, --skip-invalid with variants, an unknown objective), ScenarioError for a bad
-/// variant (file:line:column and key path for a variants file), InputFileError when the file
-/// cannot be read (`max_bytes`: its size limit).
+/// variants, --skip-invalid, --constraint, --chance or --conservative with variants, an unknown
+/// objective), ScenarioError for a bad variant (file:line:column and key path for a variants
+/// file), InputFileError when the file cannot be read (`max_bytes`: its size limit).
 RobustPlanRequest read_robust_plan_request(const boost::program_options::variables_map& vm,
                                            uint64_t max_bytes);
 

@@ -382,6 +382,7 @@ TEST(RobustPlanCli, VariantsFileWorksAndBadVariantsAreUsageErrorsThatSayWhere) {
   usage("--variant a --variant b --weights a=1", "variant 'b' has no weight");
   usage("--variant a --skip-invalid", "--skip-invalid cannot go with variants");
   usage("--variant a --objective price", "--objective: unknown metric 'price'");
+  usage("--variant a --constraint 'wait_p95<=1h'", "--constraint does not go with variants");
   std::ofstream(dir / "bad.yaml") << "variants:\n  - name: low\n    set: [1]\n";
   usage("--variants " + (dir / "bad.yaml").string(),
         (dir / "bad.yaml").string() + ":3:10: variants[0].set: expected a map");
