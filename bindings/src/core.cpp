@@ -36,6 +36,7 @@
 namespace py = pybind11;
 
 void bind_select_best(py::module_& m);  // select_best.cpp
+void bind_robust_plan(py::module_& m);  // robust_plan.cpp
 
 namespace {
 
@@ -270,6 +271,7 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<ResultsFileError>(m, "ResultsFileError", PyExc_OSError);
   py::register_exception<gpucap::BackendUnavailable>(m, "BackendUnavailable", PyExc_RuntimeError);
   py::register_exception<gpucap::RunError>(m, "RunError", PyExc_RuntimeError);
+  bind_robust_plan(m);
 
   py::class_<gpucap::Scenario>(m, "Scenario", "A validated scenario (C++ gpucap::Scenario)")
       .def_readonly("name", &gpucap::Scenario::name)

@@ -3,7 +3,10 @@
 //   gpucap run SCENARIO.yaml [-r N] [--seed S] [-o results.h5] [--backend cpu|cuda|auto]
 //              [--threads T] [--set k=v]... [-q]
 //   gpucap sweep SCENARIO.yaml --grid k=v1,v2,... [--grid ...] [run options] [--metrics m1,m2]
+//   gpucap sweep ... [--objective M] [--constraint 'M<=V']... [--chance 'GOAL>=P']...
+//                [--conservative] [--precision F --max-replications N] (decision_report.cpp)
 //   gpucap sweep ... --select-best --objective M --delta D (select_best_command.cpp)
+//   gpucap sweep ... [--variant 'NAME: k=v, k=v']... [--variants V.yaml] (robust_plan_command.cpp)
 //   gpucap validate SCENARIO.yaml [--set k=v]...
 //   gpucap fit TRACE.csv -o WORKLOAD.yaml [--class-by COLUMN] (fit_command.cpp)
 //   gpucap info
@@ -34,9 +37,11 @@
 #include "gpucap/scenario_keys.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/sweep.hpp"
+#include "gpucap/variant_sweep.hpp"
 #include "gpucap/version.hpp"
 
 #include "fit_command.hpp"
+#include "robust_plan_command.hpp"
 #include "select_best_command.hpp"
 
 namespace po = boost::program_options;
@@ -527,6 +532,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   visible.add(gpucap::cli::decision_options());
   visible.add(scenario_options());
   visible.add(gpucap::cli::select_best_options());
+  gpucap::cli::add_robust_plan_options(visible);
   const po::variables_map vm = parse_command(args, visible);
   if (vm.count("help")) {
     std::cout << "Runs every point of a parameter grid with common random numbers: replication r "
@@ -551,14 +557,19 @@ int cmd_sweep(const std::vector<std::string>& args) {
   const std::string dir = path.find('/') == std::string::npos
                               ? "."
                               : (path.rfind('/') == 0 ? "/" : path.substr(0, path.rfind('/')));
+  const gpucap::cli::RobustPlanRequest robust =
+      gpucap::cli::read_robust_plan_request(vm, limits.scenario_bytes);
   const gpucap::SweepPoints checked =
-      gpucap::check_sweep_points(base.original_text, path, dir, overrides_of(vm), full_grid, limits,
-                                 vm.count("skip-invalid") > 0);
+      robust.active() ? gpucap::check_robust_points(base.original_text, path, dir, overrides_of(vm),
+                                                    full_grid, robust.variants, limits)
+                      : gpucap::check_sweep_points(base.original_text, path, dir, overrides_of(vm),
+                                                   full_grid, limits, vm.count("skip-invalid") > 0);
   for (const std::string& skipped : checked.invalid)
     std::cerr << "gpucap sweep: skipped " << skipped << "\n";
   const std::vector<gpucap::Scenario>& points = checked.points;
   const std::vector<gpucap::SweepParameter>& grid = checked.grid;
   std::vector<std::string> inputs = base.input_files;
+  inputs.insert(inputs.end(), robust.input_files.begin(), robust.input_files.end());
   for (const gpucap::Scenario& point : points)
     inputs.insert(inputs.end(), point.input_files.begin(), point.input_files.end());
   const gpucap::OutputOptions output = output_options(vm, inputs);
@@ -596,8 +607,12 @@ int cmd_sweep(const std::vector<std::string>& args) {
               << results.seed << ", backend " << results.backend << " (" << results.device << "), "
               << format_value(results.wall_time_s) << " s\n\n";
     if (!results.stopping_rule.empty()) std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
-    print_sweep_table(results, metrics);
-    if (gpucap::cli::wants_decision(vm)) gpucap::cli::print_decision(vm, results, std::cout);
+    if (robust.active()) {
+      gpucap::cli::print_robust_plan(robust, results, std::cout);
+    } else {
+      print_sweep_table(results, metrics);
+      if (gpucap::cli::wants_decision(vm)) gpucap::cli::print_decision(vm, results, std::cout);
+    }
     print_events_rate(results);
   }
   return write_output(vm, results, output);

@@ -8,6 +8,9 @@
     >>> sweep = gpucap.sweep(scenario, grid, replications=2000)
     >>> sweep.cheapest("cost", constraints={"completion_p95": 3 * 86400})
     >>> gpucap.select_best(scenario, grid, objective="cost", delta=100)  # with a guarantee
+    >>> plan = gpucap.robust_plan(scenario, grid, {"low": {"workloads.0.arrivals.rate_per_day": 3},
+    ...                                            "base": {}}, replications=500)
+    >>> print(plan)                               # regret table, minimax-regret and expected choices
 
 The engine is C++ (gpucap._core); runs release the GIL, show progress with tqdm, and stop
 cleanly on Ctrl-C. Results hold per-replication metrics as numpy arrays (views, no copies),
@@ -24,6 +27,7 @@ from ._core import (
     __version__,
 )
 from .results import CheapestPoint, Results, load_results
+from .robust import RobustChoice, RobustPlan, robust_plan
 from .run import (
     backends,
     explain,
@@ -44,6 +48,8 @@ __all__ = [
     "OutputError",
     "Results",
     "ResultsFileError",
+    "RobustChoice",
+    "RobustPlan",
     "RunError",
     "Scenario",
     "ScenarioError",
@@ -53,6 +59,7 @@ __all__ = [
     "explain",
     "load_results",
     "pool_metrics",
+    "robust_plan",
     "run",
     "scalar_metrics",
     "scenario_keys",

@@ -179,6 +179,25 @@ def expand_grid(
     """The cartesian product of [(path, values)], first axis slowest, as [(path, value at each
     point)]; ScenarioError, its message starting with grid_name, for a path named twice, an axis
     without values or more than MAX_SWEEP_POINTS points."""
+#: The sweep parameters that name a robust plan's variants and hold their weights.
+VARIANT_PARAMETER: str
+VARIANT_WEIGHT_PARAMETER: str
+def check_robust_points(
+    text: str,
+    origin: str,
+    base_dir: str,
+    overrides: Sequence[str],
+    decisions: Sequence[Tuple[str, Sequence[str]]],
+    variants: Sequence[Tuple[str, str, Sequence[Tuple[str, str]]]],
+    max_scenario_bytes: Optional[int] = ...,
+    max_data_bytes: Optional[int] = ...,
+) -> Tuple[List[Scenario], List[Tuple[str, List[str]]]]:
+    """(points, grid) of a robust plan: every decision of the expanded grid under every variant
+    (name, weight text or '', [(path, value)]); ScenarioError naming the variant."""
+def robust_plan(
+    results: Results, objective: int, variant_parameter: str = ..., weights: Sequence[Tuple[str, float]] = ...
+) -> Dict[str, Any]:
+    """The regret table of results as a dict of lists over [d * V + v] or [d], with its text."""
 def scalar_metrics() -> List[Tuple[str, str, str, str]]: ...
 def scenario_keys() -> List[Dict[str, Any]]: ...
 def scenario_schema() -> str: ...
