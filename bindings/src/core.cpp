@@ -35,6 +35,9 @@
 
 namespace py = pybind11;
 
+/// gpucap._core.concat_results (bindings/src/concat.cpp).
+void bind_concat(py::module_& m);
+
 namespace {
 
 /// Results shared between Python objects and the numpy arrays that view them.
@@ -630,4 +633,6 @@ PYBIND11_MODULE(_core, m) {
         return out;
       },
       "(name, description) of every backend= value: 'auto', then the table's rows in order");
+
+  bind_concat(m);
 }

@@ -90,7 +90,7 @@ def test_the_grid_expansion_is_the_cpp_one(mmc):
     # gpucap.sweep expands through it: the same order and the same limit.
     r = gpucap.sweep(mmc, {"pools.gpus.quota": [4, 5], "horizon": ["200h", "250h"]}, replications=2,
                      progress=False)
-    assert [(p, list(v)) for p, v in r.parameters.items()] == _core.expand_grid(
+    assert [(p, list(v)) for p, v in r._core.sweep] == _core.expand_grid(
         [("pools.gpus.quota", ["4", "5"]), ("horizon", ["200h", "250h"])])
     too_many = {"pools.gpus.quota": list(range(1, 1001)), "horizon": [f"{h}h" for h in range(200, 400)]}
     with pytest.raises(ValueError, match=r"^sweep: the grid has 200000 points, more than the 100000 a sweep "

@@ -22,7 +22,7 @@ from ._core import (
     ScenarioError,
     __version__,
 )
-from .results import CheapestPoint, Results, load_results
+from .results import CheapestPoint, Results, concat, load_results
 from .run import (
     backends,
     explain,
@@ -47,6 +47,7 @@ __all__ = [
     "ScenarioError",
     "__version__",
     "backends",
+    "concat",
     "explain",
     "load_results",
     "pool_metrics",

@@ -55,6 +55,7 @@ def run(
     backend: str = "auto",
     threads: Optional[int] = None,
     progress: bool = True,
+    first_replication: int = 0,
 ) -> Results:
     """Simulates `replications` independent futures of `scenario`.
 
@@ -68,6 +69,9 @@ def run(
 {backends}
         threads: CPU threads (default: all cores).
         progress: show a tqdm progress bar.
+        first_replication: index of the first replication (the run is replications
+            [first_replication, first_replication + replications) of a larger one; chunks join
+            with :func:`gpucap.concat` into the same bits as one run).
 
     Returns:
         :class:`Results`. Raises :class:`gpucap.ScenarioError` for an invalid scenario,
@@ -75,7 +79,8 @@ def run(
         KeyboardInterrupt when interrupted (the run stops within a replication or a batch).
     """
     scenario = as_scenario(scenario)
-    return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress)
+    return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress,
+                       first_replication)
 
 
 run.__doc__ = run.__doc__.replace(
@@ -93,6 +98,7 @@ def sweep(
     client: Any = None,
     chunk_replications: Optional[int] = None,
     skip_invalid: bool = False,
+    first_replication: int = 0,
 ) -> Results:
     """Runs every point of a parameter grid with common random numbers.
 
@@ -110,6 +116,9 @@ def sweep(
     Every point is checked before anything runs. When some are invalid, a
     :class:`gpucap.ScenarioError` lists each of them with its values; with ``skip_invalid=True``
     the valid points run (the results hold only them) and a RuntimeWarning names the others.
+
+    ``first_replication`` runs replications [first_replication, first_replication +
+    replications) of every point (a chunk of a larger sweep, for :func:`gpucap.concat`).
     """
     scenario = as_scenario(scenario)
     if not isinstance(grid, Mapping):
@@ -157,6 +166,9 @@ def sweep(
     if client is not None:
         from .distributed import run_on_cluster
 
+        if first_replication != 0:
+            raise ValueError("sweep: first_replication is for local chunks; with client= the "
+                             "cluster runs every replication from 0")
         replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
         seed = _whole(seed, "seed", 0, MAX_SEED)
         threads = _whole(threads, "threads", 0, MAX_THREADS)
@@ -165,7 +177,8 @@ def sweep(
             client, points, parameters, scenario, replications, seed,
             _check_backend(backend), threads, chunk_replications, progress,
         )
-    return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress)
+    return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress,
+                       first_replication)
 
 
 def _run_points(
