@@ -230,7 +230,7 @@ TEST_F(Hdf5ResultsTest, RootAttributesIncludeFormatVersionAndCreationTime) {
   ASSERT_GE(H5Aread(va, H5T_NATIVE_INT32, &version), 0);
   H5Aclose(va);
   EXPECT_EQ(version, kResultsFormatVersion);
-  EXPECT_EQ(version, 3);  // 3: the data files' provenance (/inputs)
+  EXPECT_EQ(version, 4);  // 4: named dimensions (dimension scales, coordinates)
 
   const hid_t ca = H5Aopen(f, "created_utc", H5P_DEFAULT);
   ASSERT_GE(ca, 0);

@@ -191,6 +191,7 @@ RunResults concat_results(const std::vector<const RunResults*>& parts, ConcatAxi
   out.scenario_original_text = base.scenario_original_text;
   out.scenario_overrides = base.scenario_overrides;
   out.seed = base.seed;
+  out.points = base.points;
   out.replications = base.replications;
   out.first_replication = base.first_replication;
   out.pool_names = base.pool_names;
