@@ -60,8 +60,14 @@ RunResults describe_run(const std::vector<Scenario>& points,
       throw std::invalid_argument("sweep point " + std::to_string(p) +
                                   " records another time series than point 0 (timeseries.step "
                                   "or horizon differ); a sweep must keep them");
+  for (std::size_t p = 1; p < points.size(); ++p)
+    if (!same_goals(points[p].goals, first.goals))
+      throw std::invalid_argument("sweep point " + std::to_string(p) +
+                                  " has other goals than point 0; a sweep may not change goals "
+                                  "(their names, conditions or targets)");
   RunResults r;
   r.gpucap_version = kVersion;
+  r.goals = first.goals;
   r.timeseries_step_s = first.timeseries_step_s;
   r.timeseries_bins = static_cast<std::size_t>(first.timeseries_bins());
   r.scenario_name = first.name;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "decision_report.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/input_file.hpp"
@@ -390,6 +391,7 @@ int cmd_run(const std::vector<std::string>& args) {
               << " replications, seed " << results.seed << ", backend " << results.backend << " ("
               << results.device << "), " << format_value(results.wall_time_s) << " s\n\n";
     print_summary(results, std::cout);
+    gpucap::cli::print_goals(results, 0, std::cout);
     print_events_rate(results);
   }
   const double dropped = results.summary_of(0, gpucap::kJobsDropped).mean;
@@ -436,6 +438,10 @@ void print_sweep_table(const gpucap::RunResults& r,
     std::snprintf(cell, sizeof cell, "  %14s  %-28s", name.c_str(), "minus point 0 (95% CI)");
     line += cell;
   }
+  for (const gpucap::GoalSpec& goal : r.goals) {
+    std::snprintf(cell, sizeof cell, "  %-28s", ("P(" + goal.name + ") [exact 95%]").c_str());
+    line += cell;
+  }
   const auto print_line = [](std::string text) {
     text.erase(text.find_last_not_of(' ') + 1);
     std::cout << text << "\n";
@@ -460,6 +466,14 @@ void print_sweep_table(const gpucap::RunResults& r,
                     format_value(r.summary_of(point, m).mean).c_str(), diff.c_str());
       line += cell;
     }
+    for (std::size_t g = 0; g < r.goals.size(); ++g) {
+      const gpucap::GoalSummary& s = r.goal_summary_of(point, g);
+      char goal_cell[96];
+      std::snprintf(goal_cell, sizeof goal_cell, "%.4f [%.4f, %.4f]", s.probability, s.exact.low,
+                    s.exact.high);
+      std::snprintf(cell, sizeof cell, "  %-28s", goal_cell);
+      line += cell;
+    }
     print_line(line);
   }
 }
@@ -477,6 +491,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
       "comma-separated metrics for the table (default: cost, then wait_mean and wait_p95 for "
       "jobs or latency_p95 and slo_violation_share for inference)");
   visible.add(execution_options());
+  visible.add(gpucap::cli::decision_options());
   visible.add(scenario_options());
   const po::variables_map vm = parse_command(args, visible);
   if (vm.count("help")) {
@@ -520,6 +535,12 @@ int cmd_sweep(const std::vector<std::string>& args) {
     for (const std::string& name : gpucap::text::split(vm["metrics"].as<std::string>(), ','))
       metrics.push_back(metric_named(gpucap::text::trim(name)));
   }
+  {
+    // Goal names, levels and metrics of the decision are checked before anything runs.
+    gpucap::RunResults goals_only;
+    goals_only.goals = base.goals;
+    gpucap::cli::check_decision_options(vm, goals_only);
+  }
   const gpucap::RunResults results = run_interruptible(points, grid, base, options);
   if (metrics.empty()) {
     metrics.push_back(gpucap::kCostUsd);
@@ -537,6 +558,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
               << results.seed << ", backend " << results.backend << " (" << results.device << "), "
               << format_value(results.wall_time_s) << " s\n\n";
     print_sweep_table(results, metrics);
+    if (gpucap::cli::wants_decision(vm)) gpucap::cli::print_decision(vm, results, std::cout);
     print_events_rate(results);
   }
   return write_output(vm, results, output);

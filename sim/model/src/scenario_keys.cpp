@@ -89,6 +89,11 @@ const std::vector<ScenarioKey> kKeys = {
      "", "none", "",
      "`{step: DURATION}`, at most 100,000 bins over the horizon; see `timeseries.step`",
      "also record, per replication and pool, the mean number of GPUs in use in each bin of `step` over `[0, horizon]` (warm-up included; the last bin ends at the horizon). \"In use\" is what `gpu_hours_used` counts: jobs' runs and replicas' busy periods. Stored as `/timeseries/gpus_in_use` in results files, `Results.timeseries` in Python, plotted by `gpucap.plot.utilization`. A sweep may not change the bins (`timeseries.step` or `horizon`)"},
+    {"goals", "`goals`", "top-level",
+     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
+     "", "none", "",
+     "at most 64 goals; see [Goals](#goals)",
+     "indicator metrics evaluated on each replication (a goal is met when all its conditions hold); reported with exact intervals for their probability and used by chance constraints (`--chance NAME>=LEVEL`)"},
     {"providers.NAME.kind", "`providers.NAME.kind`", "providers",
      KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
      "hyperscaler gpu_cloud serverless marketplace onprem", "`hyperscaler`", "",
@@ -779,6 +784,26 @@ const std::vector<ScenarioKey> kKeys = {
      "", "*required*", "",
      "at most 100,000 bins over the horizon",
      "width of each bin of the per-pool series of GPUs in use"},
+    {"goals.NAME.require", "`require`", "goals",
+     KeyType::text_list, UnitKind::none, "–", {1, false}, {16, false},
+     "", "*required*", "",
+     "1 to 16 conditions `METRIC OP VALUE`: `METRIC` a scalar metric or `pools.POOL.METRIC`; `OP` `<=`, `<`, `>=`, `>`; `VALUE` a number (a duration such as `25d` for metrics in s), a metric, or `NUMBER * METRIC` of the same kind of unit",
+     "conditions that must all hold in a replication for the goal to be met there; a condition on a metric that is undefined in the replication (NaN) does not hold"},
+    {"goals.NAME.target", "`target`", "goals",
+     KeyType::number, UnitKind::probability, "probability", {0, true}, {1, true},
+     "", "none", "",
+     "",
+     "the probability of meeting the goal that is wanted; `gpucap run` says whether the 95% exact interval of the estimate lies above it, below it, or cannot tell, and `--chance NAME` uses it as the level"},
+    {"goals.NAME.description", "`description`", "goals",
+     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
+     "", "`\"\"`", "",
+     "any text",
+     "what the goal means, for reports"},
+    {"goals.NAME", "`goals.NAME`", "",
+     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
+     "", "", "",
+     "",
+     "a goal: a name (a letter, then letters, digits and `_`) and its conditions"},
     {"pools.NAME", "`pools.NAME`", "",
      KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
      "", "", "",
@@ -906,7 +931,7 @@ std::string strip_markdown(std::string s) {
 }
 
 bool is_name_segment(const std::string& parent) {
-  return parent == "providers" || parent == "regions" || parent == "pools";
+  return parent == "providers" || parent == "regions" || parent == "pools" || parent == "goals";
 }
 
 }  // namespace
@@ -986,7 +1011,8 @@ std::vector<std::string> scenario_child_keys(const std::string& parent,
 }
 
 std::string scenario_key_pattern(const std::string& path) {
-  // Segments: "workloads[2]" -> "workloads", "[]"; names after providers/regions/pools -> NAME.
+  // Segments: "workloads[2]" -> "workloads", "[]"; names after providers/regions/pools/goals
+  // -> NAME.
   std::vector<std::string> segments;
   std::string current;
   for (std::size_t i = 0; i <= path.size(); ++i) {
@@ -1140,7 +1166,7 @@ std::string explain_scenario_key(const std::string& path) {
     return "";
   // "pools.quota" is short for "pools.NAME.quota", "workloads.gpus" for "workloads[].gpus".
   std::string pattern = path;
-  for (const char* section : {"providers.", "regions.", "pools."}) {
+  for (const char* section : {"providers.", "regions.", "pools.", "goals."}) {
     const std::size_t n = std::strlen(section);
     if (path.rfind(section, 0) == 0 && path.compare(n, 5, "NAME.") != 0) {
       const std::string rest = path.substr(n);

@@ -195,6 +195,7 @@ RunResults concat_results(const std::vector<const RunResults*>& parts, ConcatAxi
   out.replications = base.replications;
   out.first_replication = base.first_replication;
   out.pool_names = base.pool_names;
+  out.goals = base.goals;  // the scenario's, the same in every part; met and summaries recomputed
   out.sweep = base.sweep;
   out.timeseries_step_s = base.timeseries_step_s;
   out.timeseries_bins = base.timeseries_bins;

@@ -50,6 +50,44 @@ void RunResults::summarize_all() {
                     metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
     }
   }
+  evaluate_goals();
+}
+
+void RunResults::evaluate_goals() {
+  const std::size_t g_count = goals.size();
+  goal_met.assign(points * replications * g_count, 0);
+  const std::size_t pool_stride = pool_count() * kPoolMetricCount;
+  for (std::size_t point = 0; point < points; ++point)
+    for (std::size_t r = 0; r < replications; ++r) {
+      const std::size_t row = point * replications + r;
+      for (std::size_t g = 0; g < g_count; ++g)
+        goal_met[row * g_count + g] =
+            goal_met_in(goals[g], scalars.data() + row * kScalarMetricCount,
+                        pool_values.data() + row * pool_stride)
+                ? 1
+                : 0;
+    }
+  summarize_goals();
+}
+
+void RunResults::summarize_goals() {
+  const std::size_t g_count = goals.size();
+  if (goal_met.size() != points * replications * g_count)
+    throw std::logic_error("RunResults::goal_met has the wrong shape");
+  goal_summary.assign(points * g_count, GoalSummary{});
+  for (std::size_t point = 0; point < points; ++point)
+    for (std::size_t g = 0; g < g_count; ++g) {
+      uint64_t met = 0;
+      for (std::size_t r = 0; r < replications; ++r)
+        met += goal_met[(point * replications + r) * g_count + g];
+      goal_summary[point * g_count + g] = summarize_goal(met, replications);
+    }
+}
+
+int RunResults::goal_index(const std::string& name) const {
+  for (std::size_t g = 0; g < goals.size(); ++g)
+    if (goals[g].name == name) return static_cast<int>(g);
+  return -1;
 }
 
 MetricSummary paired_difference(const RunResults& r, ScalarMetric m, std::size_t a, std::size_t b) {

@@ -12,6 +12,7 @@
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/data_file.hpp"
 #include "gpucap/distribution.hpp"
+#include "gpucap/goal.hpp"
 
 namespace gpucap {
 
@@ -200,6 +201,8 @@ struct Scenario {
   std::vector<PoolSpec> pools;
   std::vector<JobClassSpec> workloads;
   PolicySpec policy;
+  /// Indicator metrics evaluated on each replication (`goals:`), in the file's order.
+  std::vector<GoalSpec> goals;
 
   /// Index of the pool with this name, or -1.
   int pool_index(const std::string& pool_name) const;

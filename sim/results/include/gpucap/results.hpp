@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "gpucap/data_file.hpp"
+#include "gpucap/goal.hpp"
+#include "gpucap/goal_summary.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/summary.hpp"
 
@@ -57,6 +59,11 @@ struct RunResults {
   std::vector<double> timeseries;
   std::vector<MetricSummary> summary;
   std::vector<MetricSummary> pool_summary;
+  /// The scenario's goals (the same at every point), whether each replication met each,
+  /// [point][replication][goal] (1: met), and their summaries, [point][goal].
+  std::vector<GoalSpec> goals;
+  std::vector<uint8_t> goal_met;
+  std::vector<GoalSummary> goal_summary;
   /// Moments a device backend reduced, [point][block][column] with block of kMomentBlock
   /// replications and moment_columns() columns (the scalars, then the pool values); empty when
   /// the host reduces them. Either way the summaries are the same bits.
@@ -75,9 +82,19 @@ struct RunResults {
   const MetricSummary& summary_of(std::size_t point, ScalarMetric m) const {
     return summary[point * kScalarMetricCount + m];
   }
+  const GoalSummary& goal_summary_of(std::size_t point, std::size_t goal) const {
+    return goal_summary[point * goals.size() + goal];
+  }
+  /// Index of the goal called `name`, or -1.
+  int goal_index(const std::string& name) const;
 
-  /// Fills summary and pool_summary from scalars and pool_values (and block_moments if set).
+  /// Fills summary and pool_summary from scalars and pool_values (and block_moments if set),
+  /// and goal_met and goal_summary from the goals and the rows.
   void summarize_all();
+  /// Fills goal_met from the rows and goal_summary from goal_met.
+  void evaluate_goals();
+  /// Fills goal_summary from goal_met.
+  void summarize_goals();
 };
 
 /// Summary of metric m at point a minus point b, replication by replication. The points share
