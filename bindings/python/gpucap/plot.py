@@ -104,19 +104,29 @@ _LABEL_OFFSETS = [(dx * r, dy * r) for r in (1, 2, 3)
 
 def _place_labels(ax: Any, labels: Sequence[Tuple[str, float, float]], renderer: Any) -> List[Any]:
     """Annotates each (text, x, y) in order at the first offset where its box overlaps no label
-    already placed; a label with no free place is left out. Returns the annotations."""
+    already placed, inside the axes when some such place is; a label with no free place is left
+    out. Returns the annotations."""
     placed, boxes = [], []
+    frame = ax.get_window_extent(renderer)
+
+    def inside(box: Any) -> bool:
+        return box.x0 >= frame.x0 and box.x1 <= frame.x1 and box.y0 >= frame.y0 and box.y1 <= frame.y1
+
     for text, x, y in labels:
-        for dx, dy in _LABEL_OFFSETS:
-            ha = "left" if dx >= 0 else "right"
-            ann = ax.annotate(text, (x, y), textcoords="offset points", xytext=(dx, dy),
-                              fontsize="x-small", ha=ha)
-            box = ann.get_window_extent(renderer)
-            if not any(box.overlaps(b) for b in boxes):
-                placed.append(ann)
-                boxes.append(box)
-                break
-            ann.remove()
+        for must_be_inside in (True, False):
+            for dx, dy in _LABEL_OFFSETS:
+                ha = "left" if dx >= 0 else "right"
+                ann = ax.annotate(text, (x, y), textcoords="offset points", xytext=(dx, dy),
+                                  fontsize="x-small", ha=ha)
+                box = ann.get_window_extent(renderer)
+                if not any(box.overlaps(b) for b in boxes) and (inside(box) or not must_be_inside):
+                    placed.append(ann)
+                    boxes.append(box)
+                    break
+                ann.remove()
+            else:
+                continue
+            break
     return placed
 
 
