@@ -1,13 +1,13 @@
 // gpucap._core.concat_results: joins results of one scenario and seed (gpucap/concat.hpp).
 // Its own file so that the module's other bindings (core.cpp) change independently.
+#include "gpucap/concat.hpp"
+
 #include <memory>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "gpucap/concat.hpp"
 
 namespace py = pybind11;
 

@@ -1,12 +1,12 @@
 // Tests of concat_results: joined slices of one run are that run, bit for bit; anything else is
 // refused with the part and the difference named.
-#include "gpucap/concat.hpp"
-
 #include <cstring>
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "gpucap/concat.hpp"
 
 namespace gpucap {
 namespace {
@@ -52,9 +52,9 @@ void expect_same_summaries(const std::vector<MetricSummary>& a,
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) {
     EXPECT_EQ(a[i].n, b[i].n);
-    for (auto f : {&MetricSummary::mean, &MetricSummary::std, &MetricSummary::ci95_low,
-                   &MetricSummary::ci95_high, &MetricSummary::p5, &MetricSummary::p50,
-                   &MetricSummary::p95})
+    for (auto f :
+         {&MetricSummary::mean, &MetricSummary::std, &MetricSummary::ci95_low,
+          &MetricSummary::ci95_high, &MetricSummary::p5, &MetricSummary::p50, &MetricSummary::p95})
       EXPECT_EQ(std::memcmp(&(a[i].*f), &(b[i].*f), sizeof(double)), 0) << i;
   }
 }
@@ -102,8 +102,9 @@ TEST(ConcatResults, RefusesSlicesOfDifferentRunsNamingTheDifference) {
   const RunResults a = slice(0, 10, {"4"});
   RunResults other = slice(0, 10, {"8"});
   other.seed = 8;
-  EXPECT_NE(refusal({&a, &other}, ConcatAxis::points).find("part 1 cannot be joined: its seed is 8"),
-            std::string::npos);
+  EXPECT_NE(
+      refusal({&a, &other}, ConcatAxis::points).find("part 1 cannot be joined: its seed is 8"),
+      std::string::npos);
   other = slice(0, 10, {"8"});
   other.scenario_original_text = "name: t\n";
   EXPECT_NE(refusal({&a, &other}, ConcatAxis::points).find("scenario text differs"),

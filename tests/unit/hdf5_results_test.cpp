@@ -392,7 +392,7 @@ TEST_F(Hdf5ResultsTest, ArraysHaveNamedDimensionsWithCoordinates) {
   r.timeseries_step_s = 1800.0;
   r.timeseries.assign(r.points * r.replications * r.pool_count() * r.timeseries_bins, 2.0);
   r.sweep.push_back({"policy.queue", {"fifo", "sjf"}});  // text: a string coordinate
-  r.sweep.push_back({"replications", {"1", "2"}});      // the name of a root group: none
+  r.sweep.push_back({"replications", {"1", "2"}});       // the name of a root group: none
   const std::string path = file("dims.h5");
   write_results_hdf5(r, path);
   EXPECT_EQ(read_raw(path, "/replication"), (std::vector<double>{40, 41, 42}));
@@ -401,8 +401,8 @@ TEST_F(Hdf5ResultsTest, ArraysHaveNamedDimensionsWithCoordinates) {
   EXPECT_EQ(read_raw(path, "/workload.arrival_rate"), (std::vector<double>{1.5, 25}));
   const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   ASSERT_GE(f, 0);
-  for (const char* scale : {"/point", "/replication", "/pool", "/time", "/summary",
-                            "/pool_summary", "/inputs/path", "/sweep/paths"})
+  for (const char* scale : {"/point", "/replication", "/pool", "/time", "/summary", "/pool_summary",
+                            "/inputs/path", "/sweep/paths"})
     EXPECT_EQ(fixed_string_attr(f, scale, "CLASS"), "DIMENSION_SCALE") << scale;
   for (const char* dataset : {"/replications/cost", "/pools/cost", "/timeseries/gpus_in_use",
                               "/sweep/values", "/inputs/size_bytes", "/policy.queue"})

@@ -12,8 +12,8 @@ namespace gpucap {
 namespace {
 
 [[noreturn]] void refuse(std::size_t part, const std::string& what) {
-  throw std::invalid_argument("concat: part " + std::to_string(part) + " cannot be joined: " +
-                              what);
+  throw std::invalid_argument("concat: part " + std::to_string(part) +
+                              " cannot be joined: " + what);
 }
 
 /// Per-point row counts of each array: the elements one (point, replication) takes.
@@ -118,8 +118,9 @@ RunResults join_points(const std::vector<const RunResults*>& parts, RunResults o
                     std::to_string(base.first_replication + base.replications) +
                     ") (join along points needs the same replications)");
     if (sorted_paths(r) != base_sorted)
-      refuse(i, "its swept parameters differ from part 0's (along points every part must sweep "
-                "the same parameters; give a parameter kept fixed as a one-value grid)");
+      refuse(i,
+             "its swept parameters differ from part 0's (along points every part must sweep "
+             "the same parameters; give a parameter kept fixed as a one-value grid)");
     for (std::size_t p = 0; p < r.points; ++p) {
       std::vector<std::string> values = point_values(r, p, paths);
       const auto found = std::find(seen.begin(), seen.end(), values);
@@ -155,7 +156,8 @@ RunResults join_replications(std::vector<const RunResults*> parts, RunResults ou
     const RunResults& r = *parts[i];
     if (r.points != base.points)
       refuse(i, "it has " + std::to_string(r.points) + " points, the first chunk " +
-                    std::to_string(base.points) + " (join along replications needs the same points)");
+                    std::to_string(base.points) +
+                    " (join along replications needs the same points)");
     if (r.sweep.size() != base.sweep.size())
       refuse(i, "its swept parameters differ from the first chunk's");
     for (std::size_t k = 0; k < r.sweep.size(); ++k)
@@ -164,8 +166,8 @@ RunResults join_replications(std::vector<const RunResults*> parts, RunResults ou
                       "')");
     const uint64_t expected = base.first_replication + out.replications;
     if (r.first_replication != expected)
-      refuse(i, "its replications start at " + std::to_string(r.first_replication) +
-                    ", expected " + std::to_string(expected) +
+      refuse(i, "its replications start at " + std::to_string(r.first_replication) + ", expected " +
+                    std::to_string(expected) +
                     " (the chunks must be consecutive, without gaps or overlaps)");
     out.replications += r.replications;
   }

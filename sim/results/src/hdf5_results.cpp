@@ -876,9 +876,9 @@ void attach_scales(const Context& c, hid_t file, const std::string& path,
     if (scales[axis].empty()) continue;
     Handle scale = c.dataset(H5Dopen2(file, scales[axis].c_str(), H5P_DEFAULT),
                              "opening '" + scales[axis] + "'");
-    c.check_status(H5DSattach_scale(dset.get(), scale.get(), static_cast<unsigned>(axis)),
-                   "attaching '" + scales[axis] + "' to axis " + std::to_string(axis) + " of '" +
-                       path + "'");
+    c.check_status(
+        H5DSattach_scale(dset.get(), scale.get(), static_cast<unsigned>(axis)),
+        "attaching '" + scales[axis] + "' to axis " + std::to_string(axis) + " of '" + path + "'");
   }
 }
 
@@ -956,7 +956,8 @@ void write_dimensions(const Context& c, hid_t file, const RunResults& r) {
                        "sweep parameter " + p.path + " at each point");
     } else {
       write_strings_dataset(c, file, "/", p.path.c_str(), p.values, {points});
-      Handle dset = c.dataset(H5Dopen2(file, p.path.c_str(), H5P_DEFAULT), "opening '" + full + "'");
+      Handle dset =
+          c.dataset(H5Dopen2(file, p.path.c_str(), H5P_DEFAULT), "opening '" + full + "'");
       write_string_attr(c, dset.get(), full, h5::kMetricUnit.name, "");
       write_string_attr(c, dset.get(), full, h5::kMetricDescription.name,
                         "sweep parameter " + p.path + " at each point");

@@ -52,7 +52,7 @@ struct Hdf5Item {
 /// named dimensions (from format version 4). HDF5's high-level library writes them; the reader
 /// does not need them.
 inline constexpr const char* kHdf5DimensionScaleAttributes[] = {"CLASS", "NAME", "REFERENCE_LIST",
-                                                               "DIMENSION_LIST"};
+                                                                "DIMENSION_LIST"};
 
 /// The parent of the attributes that every metric dataset carries.
 inline constexpr const char* kHdf5EveryMetricDataset = "every metric dataset";
