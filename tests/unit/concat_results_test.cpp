@@ -25,6 +25,14 @@ RunResults slice(std::size_t first, std::size_t reps, const std::vector<std::str
   r.backend = "cpu-openmp";
   r.pool_names = {"spot", "od"};
   r.sweep = {{"pools.spot.quota", quotas}};
+  GoalSpec goal;  // met where cost <= 4100 USD: the first 271 replications of quota 4
+  goal.name = "cheap";
+  GoalCondition condition;
+  condition.text = "cost <= 4100";
+  condition.lhs.metric = kCostUsd;
+  condition.constant = 4100;
+  goal.conditions = {condition};
+  r.goals = {goal};
   r.timeseries_bins = 2;
   r.timeseries_step_s = 3600;
   for (std::size_t p = 0; p < r.points; ++p) {
@@ -70,6 +78,13 @@ void expect_same_run(const RunResults& a, const RunResults& b) {
   EXPECT_TRUE(same_bits(a.timeseries, b.timeseries));
   expect_same_summaries(a.summary, b.summary);
   expect_same_summaries(a.pool_summary, b.pool_summary);
+  EXPECT_EQ(a.goals.size(), b.goals.size());
+  EXPECT_EQ(a.goal_met, b.goal_met);
+  ASSERT_EQ(a.goal_summary.size(), b.goal_summary.size());
+  for (std::size_t i = 0; i < a.goal_summary.size(); ++i) {
+    EXPECT_EQ(a.goal_summary[i].met, b.goal_summary[i].met);
+    EXPECT_EQ(a.goal_summary[i].n, b.goal_summary[i].n);
+  }
 }
 
 TEST(ConcatResults, ReplicationChunksAreOneRunBitForBit) {
@@ -77,6 +92,9 @@ TEST(ConcatResults, ReplicationChunksAreOneRunBitForBit) {
   const RunResults whole = slice(0, 700, q);  // 700: blocks of 256 do not align with the chunks
   const RunResults a = slice(0, 300, q), b = slice(300, 250, q), c = slice(550, 150, q);
   expect_same_run(concat_results({&c, &a, &b}, ConcatAxis::replications), whole);
+  ASSERT_EQ(whole.goal_summary.size(), 2u);
+  EXPECT_EQ(whole.goal_summary[0].met, 271u);  // cost 4000 + 0.37 r (+ < 0.011) <= 4100
+  EXPECT_EQ(whole.goal_summary[1].met, 0u);
   const RunResults late = slice(1000, 700, q);
   EXPECT_EQ(concat_results({&late}, ConcatAxis::replications).first_replication, 1000u);
 }
@@ -122,6 +140,9 @@ TEST(ConcatResults, RefusesSlicesOfDifferentRunsNamingTheDifference) {
   other = slice(0, 10, {"4"});
   other.scalars[0] += 1;  // the same point with other values
   EXPECT_NE(refusal({&a, &other}, ConcatAxis::points).find("other results"), std::string::npos);
+  other = slice(0, 10, {"8"});
+  other.goals.clear();
+  EXPECT_NE(refusal({&a, &other}, ConcatAxis::points).find("goals differ"), std::string::npos);
   // Along replications: gaps, overlaps and other grids.
   other = slice(12, 10, {"4"});
   EXPECT_NE(refusal({&a, &other}, ConcatAxis::replications).find("start at 12, expected 10"),

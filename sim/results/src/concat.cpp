@@ -80,6 +80,7 @@ void check_same_run(const RunResults& base, const RunResults& r, std::size_t i) 
     refuse(i, "its seed is " + std::to_string(r.seed) + ", part 0's " + std::to_string(base.seed) +
                   " (only results of the same seed share random numbers)");
   if (r.pool_names != base.pool_names) refuse(i, "its pools differ from part 0's");
+  if (!same_goals(r.goals, base.goals)) refuse(i, "its goals differ from part 0's");
   if (r.timeseries_bins != base.timeseries_bins || r.timeseries_step_s != base.timeseries_step_s)
     refuse(i, "its time series (step, bins) differ from part 0's");
   const std::size_t pr = r.points * r.replications;
