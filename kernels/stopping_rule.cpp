@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "gpucap/concat.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/memory_estimate.hpp"
 #include "gpucap/summary.hpp"
@@ -98,7 +99,8 @@ RunResults run_to_precision(const std::vector<Scenario>& points,
           " available; ask for less precision or lower --max-replications");
     batch.replications = next - have;
     batch.first_replication = options.first_replication + have;
-    append_replications(r, run_points_fixed(points, sweep, base, batch));
+    const RunResults more = run_points_fixed(points, sweep, base, batch);
+    r = concat_results({&r, &more}, ConcatAxis::replications);
   }
   std::string names;
   for (ScalarMetric m : metrics)

@@ -37,6 +37,8 @@ namespace py = pybind11;
 
 void bind_select_best(py::module_& m);  // select_best.cpp
 void bind_robust_plan(py::module_& m);  // robust_plan.cpp
+/// gpucap._core.concat_results (bindings/src/concat.cpp).
+void bind_concat(py::module_& m);
 
 namespace {
 
@@ -653,4 +655,6 @@ PYBIND11_MODULE(_core, m) {
       },
       "(name, description) of every backend= value: 'auto', then the table's rows in order");
   bind_decisions(m);
+
+  bind_concat(m);
 }

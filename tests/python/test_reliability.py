@@ -56,7 +56,7 @@ def test_numpy_integers_are_accepted_everywhere(mmc):
     assert s.pool_names == ["gpus"]
     sweep = gpucap.sweep(mmc, {"pools.gpus.quota": np.arange(8, 10)}, replications=2, backend="cpu",
                          progress=False)
-    assert list(sweep.parameters["pools.gpus.quota"]) == ["8", "9"]
+    assert list(sweep.parameters["pools.gpus.quota"]) == [8, 9]
 
 
 def test_override_values_a_scenario_cannot_hold_are_type_errors(mmc):
@@ -185,7 +185,7 @@ def test_sweeps_list_every_invalid_point_or_skip_them(mmc):
     with pytest.warns(RuntimeWarning, match="skipped 2 of 4 points"):
         r = gpucap.sweep(mmc, {"pools.gpus.quota": [4, -1, 8, 0]}, replications=2, backend="cpu",
                          progress=False, skip_invalid=True)
-    assert list(r.parameters["pools.gpus.quota"]) == ["4", "8"]
+    assert list(r.parameters["pools.gpus.quota"]) == [4, 8]
     with pytest.raises(gpucap.ScenarioError, match=r"\(all of them\)"):
         gpucap.sweep(mmc, {"pools.gpus.quota": [-1, 0]}, replications=2, progress=False, skip_invalid=True)
 

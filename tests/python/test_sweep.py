@@ -10,7 +10,7 @@ def test_grid_is_the_cartesian_product_first_key_slowest(mmc):
     r = gpucap.sweep(mmc, {"pools.gpus.quota": [4, 5], "horizon": ["200h", "300h", "250h"]},
                      replications=20, progress=False)
     assert r.points == 6
-    assert list(r.parameters["pools.gpus.quota"]) == ["4", "4", "4", "5", "5", "5"]
+    assert list(r.parameters["pools.gpus.quota"]) == [4, 4, 4, 5, 5, 5]
     assert list(r.parameters["horizon"]) == ["200h", "300h", "250h"] * 2
     assert r.point_parameters(4) == {"pools.gpus.quota": "5", "horizon": "300h"}
     assert r.summary(["cost"]).index.names == ["point", "metric"]
@@ -56,7 +56,7 @@ def test_sweep_results_save_and_load_with_their_grid(mmc, tmp_path):
     r.save(tmp_path / "s.h5")
     back = gpucap.load_results(tmp_path / "s.h5")
     assert back.points == 2
-    assert list(back.parameters["pools.gpus.quota"]) == ["4", "5"]
+    assert list(back.parameters["pools.gpus.quota"]) == [4, 5]
     assert np.array_equal(back.scalars, r.scalars, equal_nan=True)
 
 
@@ -73,11 +73,11 @@ def test_numpy_values_and_string_entries(mmc):
     r = gpucap.sweep(mmc, {"pools.gpus.quota": np.arange(4, 6),
                            "pools.gpus.price_usd_per_gpu_hour": np.linspace(1.0, 2.0, 2)},
                      replications=5, progress=False)
-    assert list(r.parameters["pools.gpus.quota"]) == ["4", "4", "5", "5"]
-    assert list(r.parameters["pools.gpus.price_usd_per_gpu_hour"]) == ["1.0", "2.0", "1.0", "2.0"]
+    assert list(r.parameters["pools.gpus.quota"]) == [4, 4, 5, 5]
+    assert list(r.parameters["pools.gpus.price_usd_per_gpu_hour"]) == [1.0, 2.0, 1.0, 2.0]
     r = gpucap.sweep(mmc, {"pools.gpus.quota": [np.int64(4), np.int32(5)], "warmup": [np.str_("5h")]},
                      replications=5, progress=False)
-    assert list(r.parameters["pools.gpus.quota"]) == ["4", "5"]
+    assert list(r.parameters["pools.gpus.quota"]) == [4, 5]
     assert list(r.parameters["warmup"]) == ["5h", "5h"]
     with pytest.raises(TypeError, match="must be a list of values"):
         gpucap.sweep(mmc, {"horizon": "200h"}, replications=2, progress=False)

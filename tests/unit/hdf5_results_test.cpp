@@ -270,7 +270,7 @@ TEST_F(Hdf5ResultsTest, RootAttributesIncludeFormatVersionAndCreationTime) {
   ASSERT_GE(H5Aread(va, H5T_NATIVE_INT32, &version), 0);
   H5Aclose(va);
   EXPECT_EQ(version, kResultsFormatVersion);
-  EXPECT_EQ(version, 4);  // 3: the data files' provenance (/inputs); 4: goals, stopping rule
+  EXPECT_EQ(version, 4);  // 3: /inputs; 4: named dimensions, goals, the stopping rule
 
   const hid_t ca = H5Aopen(f, "created_utc", H5P_DEFAULT);
   ASSERT_GE(ca, 0);
@@ -342,6 +342,8 @@ TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) 
     } else if (std::string(item->name) == "<pool metric>") {
       names.clear();
       for (const MetricInfo& m : kPoolMetricInfo) names.push_back(m.name);
+    } else if (std::string(item->name) == "<parameter>") {
+      names = {r.sweep[0].path};  // numbers: float64
     }
     for (const std::string& name : names) {
       if (item->kind == Hdf5Kind::attribute) {
@@ -410,11 +412,78 @@ TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) 
     }
   }
   H5Fclose(f);
-  // 18 root attributes, 26 other items named once (5 of them /inputs, 6 /goals), one dataset per
-  // metric, and two
-  // attributes on each metric dataset.
+  // 19 root attributes, 31 other items named once (5 of them /inputs, 5 coordinates, 6 /goals),
+  // one dataset per metric, and two attributes on each metric dataset.
   EXPECT_EQ(checked,
-            18u + 26u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
+            19u + 31u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
+}
+
+/// The value of the fixed-string attribute `name` of `object` ("" when absent).
+std::string fixed_string_attr(hid_t f, const char* object, const char* name) {
+  if (H5Aexists_by_name(f, object, name, H5P_DEFAULT) <= 0) return "";
+  const hid_t a = H5Aopen_by_name(f, object, name, H5P_DEFAULT, H5P_DEFAULT);
+  const hid_t type = H5Aget_type(a);
+  std::string value(H5Tget_size(type), '\0');
+  H5Aread(a, type, value.data());
+  H5Tclose(type);
+  H5Aclose(a);
+  return value.substr(0, value.find('\0'));
+}
+
+TEST_F(Hdf5ResultsTest, ArraysHaveNamedDimensionsWithCoordinates) {
+  RunResults r = sample_results();
+  r.first_replication = 40;
+  r.timeseries_bins = 3;
+  r.timeseries_step_s = 1800.0;
+  r.timeseries.assign(r.points * r.replications * r.pool_count() * r.timeseries_bins, 2.0);
+  r.sweep.push_back({"policy.queue", {"fifo", "sjf"}});  // text: a string coordinate
+  r.sweep.push_back({"replications", {"1", "2"}});       // the name of a root group: none
+  const std::string path = file("dims.h5");
+  write_results_hdf5(r, path);
+  EXPECT_EQ(read_raw(path, "/replication"), (std::vector<double>{40, 41, 42}));
+  EXPECT_EQ(read_raw(path, "/point"), (std::vector<double>{0, 1}));
+  EXPECT_EQ(read_raw(path, "/time"), (std::vector<double>{0, 1800, 3600}));
+  EXPECT_EQ(read_raw(path, "/workload.arrival_rate"), (std::vector<double>{1.5, 25}));
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  for (const char* scale : {"/point", "/replication", "/pool", "/time", "/summary", "/pool_summary",
+                            "/inputs/path", "/sweep/paths"})
+    EXPECT_EQ(fixed_string_attr(f, scale, "CLASS"), "DIMENSION_SCALE") << scale;
+  for (const char* dataset : {"/replications/cost", "/pools/cost", "/timeseries/gpus_in_use",
+                              "/sweep/values", "/inputs/size_bytes", "/policy.queue"})
+    EXPECT_GT(H5Aexists_by_name(f, dataset, "DIMENSION_LIST", H5P_DEFAULT), 0) << dataset;
+  EXPECT_GT(H5Lexists(f, "/policy.queue", H5P_DEFAULT), 0);
+  {
+    const hid_t a = H5Aopen(f, "coordinates", H5P_DEFAULT);
+    const hid_t type = H5Aget_type(a);
+    char* text = nullptr;
+    ASSERT_GE(H5Aread(a, type, &text), 0);
+    EXPECT_STREQ(text, "workload.arrival_rate policy.queue");  // not "replications"
+    H5free_memory(text);
+    H5Tclose(type);
+    H5Aclose(a);
+  }
+  H5Fclose(f);
+  expect_same_results(r, read_results_hdf5(path));
+}
+
+TEST_F(Hdf5ResultsTest, FormatThreeFilesWithoutDimensionsAreStillRead) {
+  RunResults r = sample_results();
+  const std::string path = file("v3.h5");
+  write_results_hdf5(r, path);
+  // What format 3 wrote: no coordinates, no "coordinates" attribute, format_version 3.
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  for (const char* name : {"/point", "/replication", "/pool", "/workload.arrival_rate"})
+    ASSERT_GE(H5Ldelete(f, name, H5P_DEFAULT), 0) << name;
+  ASSERT_GE(H5Adelete(f, "coordinates"), 0);
+  const hid_t a = H5Aopen(f, "format_version", H5P_DEFAULT);
+  const int32_t three = 3;
+  ASSERT_GE(H5Awrite(a, H5T_NATIVE_INT32, &three), 0);
+  H5Aclose(a);
+  ASSERT_GE(H5Fclose(f), 0);
+  remove_user_block(path);  // changed after gpucap wrote it
+  expect_same_results(r, read_results_hdf5(path));
 }
 
 TEST_F(Hdf5ResultsTest, RoundTripPreservesSpecialDoubles) {

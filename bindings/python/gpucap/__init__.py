@@ -26,7 +26,7 @@ from ._core import (
     ScenarioError,
     __version__,
 )
-from .results import CheapestPoint, Results, load_results
+from .results import CheapestPoint, Results, concat, load_results
 from .robust import RobustChoice, RobustPlan, robust_plan
 from .run import (
     backends,
@@ -56,6 +56,7 @@ __all__ = [
     "Selection",
     "__version__",
     "backends",
+    "concat",
     "explain",
     "load_results",
     "pool_metrics",

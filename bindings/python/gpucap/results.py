@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import re
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -32,6 +33,30 @@ def _pool_metric_index(metric: str) -> int:
         return POOL_INDEX[metric]
     except KeyError:
         raise KeyError(f"unknown pool metric {metric!r}; valid: {', '.join(POOL_INDEX)}") from None
+
+
+_NUMBER_CHARS = re.compile(r"[0-9+\-.eE]*[0-9][0-9+\-.eE]*")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def typed_values(values: Sequence[str]) -> np.ndarray:
+    """A sweep parameter's values (as the user wrote them) typed: int64 when every value is a
+    whole number, float64 when every value is a plain decimal number ("2.5", "1e3"), else the
+    strings unchanged (durations such as "1h", names, booleans). The same rule as the results
+    file's coordinates (docs/results-format.md)."""
+    values = [str(v) for v in values]
+    if values and all(_INTEGER.fullmatch(v) for v in values):
+        numbers = [int(v) for v in values]
+        if all(-2**63 <= n < 2**63 for n in numbers):
+            return np.array(numbers, dtype=np.int64)
+    if values and all(_NUMBER_CHARS.fullmatch(v) for v in values):
+        try:
+            numbers = [float(v) for v in values]
+        except ValueError:
+            numbers = None
+        if numbers is not None and all(math.isfinite(x) for x in numbers):
+            return np.array(numbers, dtype=np.float64)
+    return np.array(values, dtype=object)
 
 
 def _names(metrics: Optional[Union[str, Sequence[str]]], default: List[str]) -> List[str]:
@@ -187,10 +212,12 @@ class Results:
     @property
     def parameters(self) -> Any:
         """The sweep grid: a DataFrame with one row per point and one column per parameter
-        (no columns for a plain run)."""
+        (no columns for a plain run). A parameter whose values are all numbers is a number
+        column (int64 when all are whole, else float64); others keep the text as written
+        ("30min"). :meth:`point_parameters` gives the text as written."""
         import pandas as pd
 
-        data = {path: list(values) for path, values in self._core.sweep}
+        data = {path: typed_values(values) for path, values in self._core.sweep}
         return pd.DataFrame(data, index=pd.RangeIndex(self.points, name="point"))
 
     def point_parameters(self, point: int) -> Dict[str, str]:
@@ -278,12 +305,19 @@ class Results:
         df.insert(2, "n", n)
         return df
 
-    def to_pandas(self, metrics: Optional[Sequence[str]] = None) -> Any:
+    def to_pandas(self, metrics: Optional[Sequence[str]] = None, long: bool = False) -> Any:
         """Per-replication metrics: one row per (point, replication), one column per metric,
-        plus the sweep parameters; ``df.attrs["units"]`` maps columns to units."""
+        plus the sweep parameters (typed as in :attr:`parameters`); ``df.attrs["units"]`` maps
+        columns to units.
+
+        With ``long=True``, a tidy frame instead: one row per (point, replication, metric), with
+        columns point, replication, the sweep parameters, metric, value and unit, ready for
+        ``groupby``, seaborn or a database."""
         import pandas as pd
 
         names = _names(metrics, self.metrics)
+        if long:
+            return self._long_frame(names)
         idx = [_metric_index(m) for m in names]
         flat = self._core.scalars[:, :, idx].reshape(self.points * self.replications, len(idx))
         index = pd.MultiIndex.from_product(
@@ -292,9 +326,74 @@ class Results:
         )
         df = pd.DataFrame(flat, columns=names, index=index)
         for column, (path, values) in enumerate(self._core.sweep):
-            df.insert(column, path, np.repeat(np.array(values, dtype=object), self.replications))
+            df.insert(column, path, np.repeat(typed_values(values), self.replications))
         df.attrs["units"] = {m: UNITS[m] for m in names}
         return df
+
+    def _long_frame(self, names: List[str]) -> Any:
+        import pandas as pd
+
+        idx = [_metric_index(m) for m in names]
+        P, R, M = self.points, self.replications, len(idx)
+        values = self._core.scalars[:, :, idx].reshape(P * R * M)
+        columns: Dict[str, Any] = {
+            "point": np.repeat(np.arange(P, dtype=np.int64), R * M),
+            "replication": np.tile(np.repeat(np.arange(self.first_replication,
+                                                       self.first_replication + R, dtype=np.int64), M), P),
+        }
+        for path, raw in self._core.sweep:
+            columns[path] = np.repeat(typed_values(raw), R * M)
+        columns["metric"] = pd.Categorical(np.tile(np.array(names, dtype=object), P * R), categories=names)
+        columns["value"] = values
+        columns["unit"] = np.tile(np.array([UNITS[m] for m in names], dtype=object), P * R)
+        return pd.DataFrame(columns)
+
+    def to_xarray(self) -> Any:
+        """Everything per replication as an ``xarray.Dataset`` (needs xarray) with dimensions
+        point, replication, pool and, when the scenario records a time series, time:
+
+        - each scalar metric as a variable (point, replication), each pool metric as
+          ``pool_<metric>`` (point, replication, pool), and ``gpus_in_use`` (point,
+          replication, pool, time); attributes ``unit`` and ``description``;
+        - coordinates point (0 to P - 1), replication (first_replication onwards), pool (names),
+          time (each bin's start, s) and each sweep parameter along point (named by its path,
+          typed as in :attr:`parameters`);
+        - the run's provenance (scenario, seed, backend, gpucap version) as attributes.
+
+        The same names as the results file opened with ``xarray.open_datatree``
+        (docs/results-format.md). The arrays are copies."""
+        import xarray as xr
+
+        P, R = self.points, self.replications
+        coords: Dict[str, Any] = {
+            "point": ("point", np.arange(P, dtype=np.int64)),
+            "replication": ("replication", np.arange(self.first_replication, self.first_replication + R,
+                                                     dtype=np.int64)),
+            "pool": ("pool", np.array(self.pool_names, dtype=object)),
+        }
+        for path, raw in self._core.sweep:
+            coords[path] = ("point", typed_values(raw))
+        data: Dict[str, Any] = {}
+        scalars = np.array(self._core.scalars)
+        for i, (name, unit, description, *_rest) in enumerate(_SCALARS):
+            data[name] = (("point", "replication"), scalars[:, :, i], {"unit": unit, "description": description})
+        pools = np.array(self._core.pool_values)
+        for i, (name, unit, description, *_rest) in enumerate(_POOLS):
+            data[f"pool_{name}"] = (("point", "replication", "pool"), pools[:, :, :, i],
+                                   {"unit": unit, "description": f"per pool: {description}"})
+        series = self._core.timeseries
+        if series is not None:
+            step = self.timeseries_step_s
+            coords["time"] = ("time", np.arange(series.shape[3], dtype=np.float64) * step,
+                              {"unit": "s", "description": "start of each time-series bin"})
+            data["gpus_in_use"] = (("point", "replication", "pool", "time"), np.array(series),
+                                   {"unit": "GPUs", "description": "mean GPUs in use per pool over each bin"})
+        attrs = {"scenario_name": self.scenario_name, "scenario": self.scenario_text,
+                 "seed": self.seed, "first_replication": self.first_replication,
+                 "backend": self.backend, "device": self.device, "gpucap_version": self._core.gpucap_version}
+        if series is not None:
+            attrs["timeseries_step_s"] = self.timeseries_step_s
+        return xr.Dataset(data, coords=coords, attrs=attrs)
 
     # -- comparisons ---------------------------------------------------------------------------
 
@@ -461,5 +560,30 @@ def load_results(path: Union[str, os.PathLike]) -> Results:
     return Results(_core.Results.load(os.fsdecode(os.fspath(path))))
 
 
-__all__ = ["CheapestPoint", "Results", "load_results", "SCALAR_INDEX", "UNITS"]
+def concat(results: Sequence[Results], dim: str = "point") -> Results:
+    """Joins results of the same scenario and seed into one, as if one run had produced them.
+
+    ``dim="point"``: sweeps of the same scenario (source text and overrides), seed, pools and
+    replications with different grids; the points one after the other (a point present in two
+    parts is kept once). Every part must sweep the same parameters: give a parameter you kept
+    fixed as a one-value grid. ``dim="replication"``: runs of the same points with consecutive
+    replication ranges ([0, 1000) and [1000, 2000)), in any order.
+
+    Replication r of every point draws the same random numbers in any run with that seed, so
+    the joined rows and recomputed summaries are the same bits as one run of the whole. Raises
+    ValueError naming the part and what differs (scenario, seed, pools, replications,
+    parameters, a gap between chunks).
+    """
+    parts = list(results)
+    if not parts:
+        raise ValueError("concat: no results to join")
+    for i, r in enumerate(parts):
+        if not isinstance(r, Results):
+            raise TypeError(f"concat: part {i} is a {type(r).__name__}, expected gpucap.Results")
+    if dim not in ("point", "replication"):
+        raise ValueError(f"concat: dim is {dim!r}; valid: 'point' or 'replication'")
+    return Results(_core.concat_results([r._core for r in parts], dim))
+
+
+__all__ = ["CheapestPoint", "Results", "concat", "load_results", "typed_values", "SCALAR_INDEX", "UNITS"]
 

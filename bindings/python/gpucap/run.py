@@ -55,6 +55,7 @@ def run(
     backend: str = "auto",
     threads: Optional[int] = None,
     progress: bool = True,
+    first_replication: int = 0,
     precision: Optional[float] = None,
     metrics: Optional[Sequence[str]] = None,
     max_replications: Optional[int] = None,
@@ -71,6 +72,9 @@ def run(
 {backends}
         threads: CPU threads (default: all cores).
         progress: show a tqdm progress bar.
+        first_replication: index of the first replication (the run is replications
+            [first_replication, first_replication + replications) of a larger one; chunks join
+            with :func:`gpucap.concat` into the same bits as one run).
         precision: run until the 95% interval of the mean of each of ``metrics`` (default
             ``["cost"]``) is within this fraction of the mean (e.g. 0.01), adding replications
             in whole blocks of 256; ``replications`` is then the first batch and
@@ -84,7 +88,8 @@ def run(
     """
     scenario = as_scenario(scenario)
     return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress,
-                       precision=precision, metrics=metrics, max_replications=max_replications)
+                       first_replication, precision=precision, metrics=metrics,
+                       max_replications=max_replications)
 
 
 run.__doc__ = run.__doc__.replace(
@@ -102,6 +107,7 @@ def sweep(
     client: Any = None,
     chunk_replications: Optional[int] = None,
     skip_invalid: bool = False,
+    first_replication: int = 0,
     precision: Optional[float] = None,
     metrics: Optional[Sequence[str]] = None,
     max_replications: Optional[int] = None,
@@ -125,12 +131,18 @@ def sweep(
 
     ``precision``, ``metrics`` and ``max_replications`` apply the stopping rule as in
     :func:`run`, at every point (not with ``client``).
+
+    ``first_replication`` runs replications [first_replication, first_replication +
+    replications) of every point (a chunk of a larger sweep, for :func:`gpucap.concat`).
     """
     scenario = as_scenario(scenario)
     points, parameters = _grid_points(scenario, grid, skip_invalid, "sweep")
     if client is not None:
         if precision is not None:
             raise ValueError("sweep: precision (the stopping rule) runs locally; drop client= or precision=")
+        if first_replication != 0:
+            raise ValueError("sweep: first_replication is for local chunks; with client= the "
+                             "cluster runs every replication from 0")
         from .distributed import run_on_cluster
 
         replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
@@ -142,7 +154,8 @@ def sweep(
             _check_backend(backend), threads, chunk_replications, progress,
         )
     return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress,
-                       precision=precision, metrics=metrics, max_replications=max_replications)
+                       first_replication, precision=precision, metrics=metrics,
+                       max_replications=max_replications)
 
 
 def _grid_points(

@@ -90,61 +90,6 @@ int RunResults::goal_index(const std::string& name) const {
   return -1;
 }
 
-void append_replications(RunResults& into, const RunResults& more) {
-  const auto refuse = [](const std::string& why) {
-    throw std::invalid_argument("cannot append replications: " + why);
-  };
-  if (more.points != into.points || more.pool_names != into.pool_names ||
-      more.timeseries_bins != into.timeseries_bins || more.goals.size() != into.goals.size())
-    refuse("the points, pools, time series or goals differ");
-  if (more.seed != into.seed) refuse("the seeds differ");
-  if (more.first_replication != into.first_replication + into.replications)
-    refuse("the replications do not follow on (" + std::to_string(more.first_replication) +
-           " after " + std::to_string(into.first_replication + into.replications) + ")");
-  const bool moments = !into.block_moments.empty() || !more.block_moments.empty();
-  if (moments && (into.block_moments.empty() || more.block_moments.empty() ||
-                  into.replications % kMomentBlock != 0))
-    refuse("block moments of a device run need whole blocks on both sides");
-  const std::size_t points = into.points;
-  // Interleaves per point: [point][replication][...] with `width` values per replication.
-  const auto merge = [points](std::vector<double>& a, std::size_t a_rows,
-                              const std::vector<double>& b, std::size_t b_rows,
-                              std::size_t width) {
-    std::vector<double> out;
-    out.reserve(a.size() + b.size());
-    for (std::size_t p = 0; p < points; ++p) {
-      out.insert(out.end(), a.begin() + p * a_rows * width, a.begin() + (p + 1) * a_rows * width);
-      out.insert(out.end(), b.begin() + p * b_rows * width, b.begin() + (p + 1) * b_rows * width);
-    }
-    a.swap(out);
-  };
-  merge(into.scalars, into.replications, more.scalars, more.replications, kScalarMetricCount);
-  merge(into.pool_values, into.replications, more.pool_values, more.replications,
-        into.pool_count() * kPoolMetricCount);
-  merge(into.timeseries, into.replications, more.timeseries, more.replications,
-        into.pool_count() * into.timeseries_bins);
-  if (moments) {
-    const std::size_t columns = into.moment_columns();
-    const std::size_t a_blocks = into.replications / kMomentBlock;
-    const std::size_t b_blocks = (more.replications + kMomentBlock - 1) / kMomentBlock;
-    std::vector<Moments> out;
-    out.reserve(into.block_moments.size() + more.block_moments.size());
-    for (std::size_t p = 0; p < points; ++p) {
-      out.insert(out.end(), into.block_moments.begin() + p * a_blocks * columns,
-                 into.block_moments.begin() + (p + 1) * a_blocks * columns);
-      out.insert(out.end(), more.block_moments.begin() + p * b_blocks * columns,
-                 more.block_moments.begin() + (p + 1) * b_blocks * columns);
-    }
-    into.block_moments.swap(out);
-  }
-  into.replications += more.replications;
-  into.wall_time_s += more.wall_time_s;
-  into.backend = more.backend;
-  into.device = more.device;
-  into.threads = more.threads;
-  into.summarize_all();
-}
-
 MetricSummary paired_difference(const RunResults& r, ScalarMetric m, std::size_t a, std::size_t b) {
   std::vector<double> d(r.replications);
   for (std::size_t i = 0; i < r.replications; ++i) d[i] = r.scalar(a, i, m) - r.scalar(b, i, m);

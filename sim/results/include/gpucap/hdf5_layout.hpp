@@ -46,6 +46,14 @@ struct Hdf5Item {
   const char* description;
 };
 
+/// The attributes with which HDF5 dimension scales (H5DS, as netCDF-4 writes them) name the
+/// dimensions of datasets: CLASS and NAME on a scale (a coordinate dataset such as `/point`),
+/// REFERENCE_LIST on a scale (the datasets attached to it), DIMENSION_LIST on every dataset with
+/// named dimensions (from format version 4). HDF5's high-level library writes them; the reader
+/// does not need them.
+inline constexpr const char* kHdf5DimensionScaleAttributes[] = {"CLASS", "NAME", "REFERENCE_LIST",
+                                                                "DIMENSION_LIST"};
+
 /// The parent of the attributes that every metric dataset carries.
 inline constexpr const char* kHdf5EveryMetricDataset = "every metric dataset";
 
@@ -107,8 +115,28 @@ inline constexpr Hdf5Item kWallTime{Hdf5Kind::attribute, "/", "wall_time_s", Hdf
 inline constexpr Hdf5Item kCreatedUtc{Hdf5Kind::attribute, "/", "created_utc", Hdf5Type::string,
     "", "", "", "creation time, ISO 8601 UTC, e.g. `2026-11-29T22:40:50Z`"};
 
+inline constexpr Hdf5Item kCoordinates{Hdf5Kind::attribute, "/", "coordinates", Hdf5Type::string,
+    "", "", "from format version 4, only when S > 0", "the names of the sweep coordinates "
+    "(`/<parameter>`), space-separated: netCDF readers (xarray) make them coordinates along point"};
+inline constexpr Hdf5Item kPointCoordinate{Hdf5Kind::dataset, "/", "point", Hdf5Type::uint64,
+    "[P]", "", "from format version 4", "dimension `point`: the sweep point indices 0 to P - 1"};
+inline constexpr Hdf5Item kReplicationCoordinate{Hdf5Kind::dataset, "/", "replication",
+    Hdf5Type::uint64, "[R]", "", "from format version 4", "dimension `replication`: the "
+    "replication indices, first_replication to first_replication + R - 1"};
+inline constexpr Hdf5Item kPoolCoordinate{Hdf5Kind::dataset, "/", "pool", Hdf5Type::string, "[K]",
+    "", "from format version 4", "dimension `pool`: the pool names, in pool index order"};
+inline constexpr Hdf5Item kTimeCoordinate{Hdf5Kind::dataset, "/", "time", Hdf5Type::float64, "[B]",
+    "s", "from format version 4, only when the scenario sets timeseries.step",
+    "dimension `time`: the start of each time-series bin (b step_s)"};
+inline constexpr Hdf5Item kSweepCoordinate{Hdf5Kind::dataset, "/", "<parameter>",
+    Hdf5Type::float64, "[P]", "", "from format version 4, only when S > 0",
+    "one per sweep parameter, named by its dotted path, along `point`: its values as numbers "
+    "(float64) when every value is a number, else as strings (a path that is not a usable name "
+    "or is taken by another root item has none; `/sweep/values` has every value)"};
+
 inline constexpr Hdf5Item kSummary{Hdf5Kind::dataset, "/", "summary", Hdf5Type::compound,
-    "[P * M]", "", "", "scalar metric summaries"};
+    "[P * M]", "", "", "scalar metric summaries (from format version 4 its own dimension scale, "
+    "`summary`)"};
 inline constexpr Hdf5Item kReplicationsGroup{Hdf5Kind::group, "/", "replications",
     Hdf5Type::none, "", "", "", "per-replication scalar metrics, in the metric table's order"};
 inline constexpr Hdf5Item kScalarMetric{Hdf5Kind::dataset, "/replications", "<metric>",
@@ -126,7 +154,8 @@ inline constexpr Hdf5Item kMetricUnit{Hdf5Kind::attribute, kHdf5EveryMetricDatas
 inline constexpr Hdf5Item kMetricDescription{Hdf5Kind::attribute, kHdf5EveryMetricDataset,
     "description", Hdf5Type::string, "", "", "", "what the dataset's values are"};
 inline constexpr Hdf5Item kPoolSummary{Hdf5Kind::dataset, "/", "pool_summary",
-    Hdf5Type::compound, "[P * K * N]", "", "", "pool metric summaries"};
+    Hdf5Type::compound, "[P * K * N]", "", "", "pool metric summaries (from format version 4 its own dimension "
+    "scale, `pool_summary`)"};
 inline constexpr Hdf5Item kSweepGroup{Hdf5Kind::group, "/", "sweep", Hdf5Type::none, "", "", "",
     "the sweep grid"};
 inline constexpr Hdf5Item kSweepParameters{Hdf5Kind::attribute, "/sweep", "parameters",
@@ -199,6 +228,12 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kWallTime,
     &h5::kCreatedUtc,
     &h5::kStoppingRule,
+    &h5::kCoordinates,
+    &h5::kPointCoordinate,
+    &h5::kReplicationCoordinate,
+    &h5::kPoolCoordinate,
+    &h5::kTimeCoordinate,
+    &h5::kSweepCoordinate,
     &h5::kSummary,
     &h5::kReplicationsGroup,
     &h5::kScalarMetric,

@@ -17,8 +17,11 @@ namespace gpucap {
 
 /// Version of the file layout written by write_results_hdf5 (root attribute format_version).
 /// 2 added the original scenario text, the overrides, Fletcher32 checksums on every dataset
-/// and the content checksum; 3 the data files' provenance (/inputs). Files of version 1 are
-/// still read (without those checks), and of version 2 (without /inputs).
+/// and the content checksum; 3 the data files' provenance (/inputs); 4 named dimensions (HDF5
+/// dimension scales and coordinate datasets, netCDF-4 style: xarray opens the file with
+/// dimensions point, replication, pool, time), the goals (/goals) and the stopping rule. Files
+/// of version 1 are still read (without those checks), of version 2 (without /inputs) and of
+/// version 3.
 inline constexpr int kResultsFormatVersion = 4;
 
 /// Most replications (and sweep points) a results file may hold: larger counts in a file are

@@ -101,14 +101,6 @@ struct RunResults {
   void summarize_goals();
 };
 
-/// Appends the replications of `more` to `into`: the same points, sweep, seed and pools, and
-/// `more` starting where `into` ends (first_replication + replications). Rows, time series and
-/// a device's block moments are appended point by point (into's replications must then be a
-/// whole number of kMomentBlock blocks); wall time adds up; summaries are recomputed. The
-/// result is the same bits as one run of all the replications. Throws std::invalid_argument
-/// when they do not line up.
-void append_replications(RunResults& into, const RunResults& more);
-
 /// Summary of metric m at point a minus point b, replication by replication. The points share
 /// their random numbers (common random numbers), so the interval is that of a paired
 /// difference, usually far narrower than the two points' own intervals.
