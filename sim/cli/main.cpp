@@ -5,6 +5,7 @@
 //   gpucap sweep SCENARIO.yaml --grid k=v1,v2,... [--grid ...] [run options] [--metrics m1,m2]
 //   gpucap validate SCENARIO.yaml [--set k=v]...
 //   gpucap fit TRACE.csv -o WORKLOAD.yaml [--class-by COLUMN] (fit_command.cpp)
+//   gpucap report RESULTS.h5 -o report.html [--objective M] [--versus M] (report_command.cpp)
 //   gpucap info
 //
 // Exit codes: 0 success; 1 a file cannot be read or written, a run failed, or its backend cannot
@@ -36,6 +37,7 @@
 #include "gpucap/version.hpp"
 
 #include "fit_command.hpp"
+#include "report_command.hpp"
 
 namespace po = boost::program_options;
 
@@ -64,6 +66,7 @@ const char* kUsage =
     "  import --format F LOG   turn a job log (slurm, kubernetes, philly, helios, csv) into a\n"
     "                          trace CSV for `process: trace` (-o trace.csv)\n"
     "  catalog import|list     import a SkyPilot price catalog; list rows by USD/GPU-h\n"
+    "  report RESULTS.h5       a self-contained HTML report of a results file (-o R.html)\n"
     "  info                    version, build options and backends\n"
     "\n"
     "'gpucap <command> --help' describes a command's options.\n";
@@ -717,6 +720,7 @@ int main(int argc, char** argv) {
     if (command == "schema") return cmd_schema(args);
     if (command == "import") return gpucap::cli::import_command(args);
     if (command == "catalog") return gpucap::cli::catalog_command(args);
+    if (command == "report") return gpucap::cli::report_command(args);
     std::cerr << "gpucap: unknown command '" << command << "'\n\n" << kUsage;
     return kExitUsage;
   } catch (const Interrupted& stop) {
