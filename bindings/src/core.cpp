@@ -35,6 +35,8 @@
 
 namespace py = pybind11;
 
+void bind_report(py::module_& m);  // report.cpp
+
 namespace {
 
 /// Results shared between Python objects and the numpy arrays that view them.
@@ -648,4 +650,5 @@ PYBIND11_MODULE(_core, m) {
       },
       "(name, description) of every backend= value: 'auto', then the table's rows in order");
   bind_decisions(m);
+  bind_report(m);
 }

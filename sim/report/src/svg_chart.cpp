@@ -276,8 +276,11 @@ std::string scatter_svg(const std::vector<ScatterPoint>& points, const ChartText
     if (p.chosen)
       out += "<circle cx=\"" + cx + "\" cy=\"" + cy + "\" r=\"9\" fill=\"none\" stroke=\"" +
              series_colour(3) + "\" stroke-width=\"2\" class=\"chosen\"/>\n";
+    // Labels run toward the middle of the plot, so that they stay inside the chart.
+    const bool right_half = px(p.x) > (f.plot_left() + f.plot_right()) / 2;
     if (p.highlighted || p.chosen)
-      out += text_at(px(p.x) + 8, py(p.y) - 8, "start", p.label, " class=\"point-label\"");
+      out += text_at(px(p.x) + (right_half ? -8 : 8), py(p.y) - 8, right_half ? "end" : "start",
+                     p.label, " class=\"point-label\"");
   }
   return out + "</svg>\n";
 }
