@@ -19,10 +19,11 @@ margin:24px auto;max-width:1280px;padding:0 16px;color:#222;background:#fff}
 h1{font-size:1.6em;margin-bottom:4px}h2{font-size:1.25em;margin-top:32px;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;margin:8px 0;font-size:0.9em}
 th,td{padding:3px 10px;white-space:nowrap;border-bottom:1px solid #eee;text-align:right;vertical-align:top}
-th{background:#f4f4f4}td.text,th.text{text-align:left;white-space:normal;overflow-wrap:anywhere}
+th{background:#f4f4f4;white-space:normal}td.text,th.text{text-align:left;white-space:normal}
+td.text{overflow-wrap:anywhere}th.text{overflow-wrap:break-word}
 tr.chosen td{background:#fff3e0;font-weight:600}
 pre{background:#f7f7f7;padding:10px;overflow-x:auto;font-size:0.85em}
-.note{color:#555;font-size:0.9em}.charts{display:flex;flex-wrap:wrap;gap:12px}
+.note{color:#555;font-size:0.9em}.wide{overflow-x:auto}.charts{display:flex;flex-wrap:wrap;gap:12px}
 svg.chart{background:#fff;border:1px solid #e4e4e4;font-size:11px;font-family:inherit}
 svg .grid{stroke:#e6e6e6}svg .tick{stroke:#666}svg .frame{fill:none;stroke:#888}
 svg .chart-title{font-size:13px;font-weight:600}svg .axis-label{font-size:12px}
@@ -345,7 +346,7 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
                       std::string(vi.name) + " [" + vu.name + "]",
                       std::string(oi.name) + " [" + ou.name + "]"},
                      frame);
-  out += "<table class=\"sweep\"><tr><th>point</th>";
+  out += "<div class=\"wide\"><table class=\"sweep\"><tr><th>point</th>";
   for (const SweepParameter& p : r.sweep) out += "<th class=\"text\">" + escape_html(p.path) + "</th>";
   out += "<th>" + escape_html(oi.name) + " [" + escape_html(ou.name) + "]</th><th>95% interval</th>";
   if (have_choice) out += "<th>minus chosen (paired 95% interval)</th>";
@@ -372,7 +373,7 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
     out += cell(format_number(v.mean / vu.scale)) + cell(interval(v, vu.scale)) +
            cell(pareto[p] ? "yes" : "", true) + "</tr>\n";
   }
-  return out + "</table>\n";
+  return out + "</table></div>\n";
 }
 
 }  // namespace
