@@ -322,7 +322,7 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
                       "point " + std::to_string(p) + ": " + parameters(p), pareto[p],
                       have_choice && p == chosen});
   for (ScatterPoint& p : points)
-    if (!p.chosen && p.highlighted) p.label = p.label.substr(0, p.label.find(':'));
+    if (!p.chosen) p.label = p.label.substr(0, p.label.find(':'));
   ChartFrame frame;
   frame.width = 820;
   frame.height = 420;

@@ -244,6 +244,7 @@ std::string line_band_svg(const std::vector<Series>& series, const ChartText& te
 
 std::string scatter_svg(const std::vector<ScatterPoint>& points, const ChartText& text,
                         const ChartFrame& f) {
+  constexpr std::size_t kMaxLabelledPoints = 20;
   std::vector<double> xs, ys;
   for (const ScatterPoint& p : points) {
     xs.push_back(p.x);
@@ -278,9 +279,11 @@ std::string scatter_svg(const std::vector<ScatterPoint>& points, const ChartText
              series_colour(3) + "\" stroke-width=\"2\" class=\"chosen\"/>\n";
     // Labels run toward the middle of the plot, so that they stay inside the chart.
     const bool right_half = px(p.x) > (f.plot_left() + f.plot_right()) / 2;
-    if (p.highlighted || p.chosen)
+    if (p.highlighted || p.chosen || points.size() <= kMaxLabelledPoints)
       out += text_at(px(p.x) + (right_half ? -8 : 8), py(p.y) - 8, right_half ? "end" : "start",
-                     p.label, " class=\"point-label\"");
+                     p.label,
+                     p.highlighted || p.chosen ? " class=\"point-label\""
+                                               : " class=\"point-label\" fill=\"#777\"");
   }
   return out + "</svg>\n";
 }

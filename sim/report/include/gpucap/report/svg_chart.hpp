@@ -72,8 +72,9 @@ std::string line_band_svg(const std::vector<Series>& series, const ChartText& te
                           const ChartFrame& frame = {});
 
 /// A point of a scatter plot; highlighted points are drawn in colour (and joined by a line in
-/// x order, e.g. a Pareto frontier), the chosen one ringed; the label is drawn beside
-/// highlighted points.
+/// x order, e.g. a Pareto frontier), the chosen one ringed. The label is drawn beside
+/// highlighted and chosen points, and in grey beside the others when there are at most 20
+/// points; it is every point's tooltip.
 struct ScatterPoint {
   double x = 0, y = 0;
   std::string label;
