@@ -1,8 +1,8 @@
 // gpucap._core: the HTML report of results (gpucap/report/report_page.hpp), for
 // Results.report in the Python package.
+#include <optional>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
-#include <optional>
 #include <string>
 #include <vector>
 

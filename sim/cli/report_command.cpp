@@ -19,9 +19,8 @@ int report_command(const std::vector<std::string>& args) {
       "the HTML file to write (atomically; never onto the results file, a link or a special "
       "file)")("force",
                "replace a symbolic link at the output path (the link itself, never the file it "
-               "points to)")(
-      "objective", po::value<std::string>()->default_value("cost"),
-      "for a sweep: the metric whose lowest mean chooses the point")(
+               "points to)")("objective", po::value<std::string>()->default_value("cost"),
+                             "for a sweep: the metric whose lowest mean chooses the point")(
       "versus", po::value<std::string>(),
       "for a sweep: the frontier's second metric (default wait_p95, or latency_p95 when the "
       "scenario has only inference services)");

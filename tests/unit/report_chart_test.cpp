@@ -1,7 +1,7 @@
 // The report's SVG chart primitives and HTML text helpers: nice ticks, tick labels, histogram
 // binning and its exact bar coordinates, escaping, number formats, display units.
-#include <gtest/gtest.h>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
 
@@ -65,7 +65,9 @@ TEST(TickLabel, AsManyDecimalsAsTheStepNeeds) {
   EXPECT_EQ(tick_label(0.5, 0.1), "0.5");
   EXPECT_EQ(tick_label(0.06000000000000001, 0.02), "0.06");
   EXPECT_EQ(tick_label(40, 20), "40");
-  EXPECT_EQ(tick_label(120000, 20000), "120\xE2\x80\x89" "000");
+  EXPECT_EQ(tick_label(120000, 20000),
+            "120\xE2\x80\x89"
+            "000");
   EXPECT_EQ(tick_label(1e-17, 0.1), "0.0");
 }
 
@@ -110,9 +112,9 @@ TEST(Charts, EscapeTheirTextAndDrawEveryMark) {
   EXPECT_EQ(count_of(lines, "<polyline"), 1u);
   EXPECT_EQ(count_of(lines, "<polygon"), 1u);
 
-  const std::string scatter = scatter_svg(
-      {{1, 10, "a", true, true}, {2, 5, "b", true, false}, {3, 20, "c<", false, false}},
-      {"frontier", "wait [h]", "cost [USD]"});
+  const std::string scatter =
+      scatter_svg({{1, 10, "a", true, true}, {2, 5, "b", true, false}, {3, 20, "c<", false, false}},
+                  {"frontier", "wait [h]", "cost [USD]"});
   EXPECT_EQ(count_of(scatter, "<circle"), 4u);  // three points and the chosen one's ring
   EXPECT_EQ(count_of(scatter, "class=\"frontier\""), 1u);
   EXPECT_NE(scatter.find("c&lt;"), std::string::npos);
@@ -124,13 +126,12 @@ TEST(Charts, EscapeTheirTextAndDrawEveryMark) {
 }
 
 TEST(EscapeHtml, MarkupQuotesControlsAndInvalidUtf8) {
-  EXPECT_EQ(escape_html("<a href='x'>&\"</a>"),
-            "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
+  EXPECT_EQ(escape_html("<a href='x'>&\"</a>"), "&lt;a href=&#39;x&#39;&gt;&amp;&quot;&lt;/a&gt;");
   EXPECT_EQ(escape_html("line\nnext\ttab"), "line\nnext\ttab");
   EXPECT_EQ(escape_html(std::string("a\x01z", 3)), "a\xEF\xBF\xBDz");
   EXPECT_EQ(escape_html("\xC3\xA9t\xC3\xA9"), "\xC3\xA9t\xC3\xA9");  // valid UTF-8 kept
-  EXPECT_EQ(escape_html("\xFF<"), "\xEF\xBF\xBD&lt;");                 // invalid byte replaced
-  EXPECT_EQ(escape_html("\xC0\xBC"), "\xEF\xBF\xBD\xEF\xBF\xBD");     // overlong '<'
+  EXPECT_EQ(escape_html("\xFF<"), "\xEF\xBF\xBD&lt;");               // invalid byte replaced
+  EXPECT_EQ(escape_html("\xC0\xBC"), "\xEF\xBF\xBD\xEF\xBF\xBD");    // overlong '<'
 }
 
 TEST(FormatNumber, FourDigitsGroupedThousandsAndNa) {
@@ -138,8 +139,13 @@ TEST(FormatNumber, FourDigitsGroupedThousandsAndNa) {
   EXPECT_EQ(format_number(0), "0");
   EXPECT_EQ(format_number(0.39654), "0.3965");
   EXPECT_EQ(format_number(9999.4), "9999");
-  EXPECT_EQ(format_number(90856.4), "90\xE2\x80\x89" "856");
-  EXPECT_EQ(format_number(-1234567), "-1\xE2\x80\x89" "234\xE2\x80\x89" "567");
+  EXPECT_EQ(format_number(90856.4),
+            "90\xE2\x80\x89"
+            "856");
+  EXPECT_EQ(format_number(-1234567),
+            "-1\xE2\x80\x89"
+            "234\xE2\x80\x89"
+            "567");
   EXPECT_EQ(format_number(3.161e-4), "3.161e-04");
 }
 

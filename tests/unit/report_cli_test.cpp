@@ -42,7 +42,8 @@ TEST_F(ReportCli, ReportsARunWithItsSummaryAndProvenance) {
 TEST_F(ReportCli, ReportsASweepWithATimeSeriesAndAChosenPoint) {
   const auto run = gpucap_cli("sweep " + scenario("default.yaml") +
                               " -r 4 -q --grid pools.lambda-h100.quota=8,32 "
-                              "--set timeseries.step=12h -o " + path("s.h5"));
+                              "--set timeseries.step=12h -o " +
+                              path("s.h5"));
   ASSERT_EQ(run.exit_code, 0) << run.output;
   const auto o = gpucap_cli("report " + path("s.h5") + " -o " + path("s.html") +
                             " --objective cost --versus completion_mean");

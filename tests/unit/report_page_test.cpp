@@ -1,16 +1,18 @@
 // The HTML report page: the summary with units and intervals, only the scenario's metric
 // groups, a hostile scenario escaped, nothing loaded from elsewhere, a sweep's chosen point and
 // Pareto points, and the output rules of write_report.
-#include <gtest/gtest.h>
+#include "gpucap/report/report_page.hpp"
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <string>
 
 #include "gpucap/metrics.hpp"
 #include "gpucap/output_file.hpp"
-#include "gpucap/report/report_page.hpp"
 #include "gpucap/results.hpp"
+
 #include "support/scratch_dir.hpp"
 
 namespace {
@@ -96,7 +98,8 @@ TEST(ReportPage, EscapesEveryStringFromTheResults) {
   f.sha256 = "\"><svg onload=alert(3)>";
   r.data_files = {f};
   const std::string page = render_report(r);
-  for (const char* forbidden : {"<script", "<img", "<iframe", "<svg onload", "<b>", "</pre></details><"})
+  for (const char* forbidden :
+       {"<script", "<img", "<iframe", "<svg onload", "<b>", "</pre></details><"})
     EXPECT_EQ(page.find(forbidden), std::string::npos) << forbidden;
   EXPECT_NE(page.find("&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt;"), std::string::npos);
   EXPECT_NE(page.find("b&amp;b"), std::string::npos);
@@ -119,7 +122,8 @@ TEST(ReportPage, SelfContainedWithNothingLoadedFromElsewhere) {
   // Every <svg> is closed: the page's figures are well formed.
   const std::size_t opened = count_of(page, "<svg "), closed = count_of(page, "</svg>");
   EXPECT_EQ(opened, closed);
-  EXPECT_GE(opened, 6u);  // frontier, 4 histograms (cost, utilization, wait_mean, wait_p95...), time
+  EXPECT_GE(opened,
+            6u);  // frontier, 4 histograms (cost, utilization, wait_mean, wait_p95...), time
 }
 
 TEST(ReportPage, SweepChoosesTheLowestMeanObjectiveAndMarksParetoPoints) {

@@ -95,11 +95,11 @@ std::string scenario_section(const RunResults& r, const ReportOptions& options) 
   row("name", r.scenario_name);
   if (!options.source.empty()) row("results file", options.source);
   row("seed", std::to_string(r.seed));
-  row("replications", std::to_string(r.replications) +
-                          (r.first_replication ? " (from replication " +
-                                                     std::to_string(r.first_replication) + ")"
-                                               : "") +
-                          (r.points > 1 ? " per point" : ""));
+  row("replications",
+      std::to_string(r.replications) +
+          (r.first_replication ? " (from replication " + std::to_string(r.first_replication) + ")"
+                               : "") +
+          (r.points > 1 ? " per point" : ""));
   if (r.points > 1) row("sweep points", std::to_string(r.points));
   row("backend", r.backend + " (" + r.device + ")");
   row("wall time", format_number(r.wall_time_s) + " s");
@@ -113,16 +113,18 @@ std::string scenario_section(const RunResults& r, const ReportOptions& options) 
   out += "</table>\n";
 
   if (!r.scenario_overrides.empty()) {
-    out += "<h3>Overrides</h3>\n<table><tr><th class=\"text\">path</th><th class=\"text\">value"
-           "</th></tr>\n";
+    out +=
+        "<h3>Overrides</h3>\n<table><tr><th class=\"text\">path</th><th class=\"text\">value"
+        "</th></tr>\n";
     for (const auto& o : r.scenario_overrides)
-      out += "<tr>" + cell(escape_html(o.first), true) + cell(escape_html(o.second), true) +
-             "</tr>\n";
+      out +=
+          "<tr>" + cell(escape_html(o.first), true) + cell(escape_html(o.second), true) + "</tr>\n";
     out += "</table>\n";
   }
   if (!r.sweep.empty()) {
-    out += "<h3>Swept parameters</h3>\n<table><tr><th class=\"text\">path</th>"
-           "<th class=\"text\">values</th></tr>\n";
+    out +=
+        "<h3>Swept parameters</h3>\n<table><tr><th class=\"text\">path</th>"
+        "<th class=\"text\">values</th></tr>\n";
     for (const SweepParameter& p : r.sweep) {
       std::vector<std::string> distinct;
       for (const std::string& v : p.values)
@@ -134,14 +136,14 @@ std::string scenario_section(const RunResults& r, const ReportOptions& options) 
     out += "</table>\n";
   }
   if (!r.data_files.empty()) {
-    out += "<h3>Data files read</h3>\n<table><tr><th class=\"text\">path</th>"
-           "<th class=\"text\">resolved path</th><th>size [bytes]</th>"
-           "<th class=\"text\">SHA-256</th></tr>\n";
+    out +=
+        "<h3>Data files read</h3>\n<table><tr><th class=\"text\">path</th>"
+        "<th class=\"text\">resolved path</th><th>size [bytes]</th>"
+        "<th class=\"text\">SHA-256</th></tr>\n";
     for (const DataFileRecord& f : r.data_files)
       out += "<tr>" + cell(escape_html(f.path), true) + cell(escape_html(f.resolved_path), true) +
-             cell(std::to_string(f.size_bytes)) + cell("<code>" + escape_html(f.sha256) + "</code>",
-                                                       true) +
-             "</tr>\n";
+             cell(std::to_string(f.size_bytes)) +
+             cell("<code>" + escape_html(f.sha256) + "</code>", true) + "</tr>\n";
     out += "</table>\n";
   }
   out += "<details><summary>Scenario YAML as run (overrides applied)</summary>\n<pre>" +
@@ -169,10 +171,10 @@ std::string summary_section(const RunResults& r, std::size_t point, const Groups
     const MetricSummary& s = r.summary_of(point, metric);
     const DisplayUnit unit = display_unit(info.unit, magnitude(s));
     clipped |= s.clipped_low || s.clipped_high;
-    const std::string note =
-        s.n < r.replications ? "defined in " + std::to_string(s.n) + " of " +
-                                   std::to_string(r.replications) + " replications"
-                             : "";
+    const std::string note = s.n < r.replications
+                                 ? "defined in " + std::to_string(s.n) + " of " +
+                                       std::to_string(r.replications) + " replications"
+                                 : "";
     out += "<tr><td class=\"text\" title=\"" + escape_html(info.description) + "\">" +
            escape_html(info.name) + "</td>" + cell(escape_html(unit.name), true) +
            cell(format_number(s.mean / unit.scale)) + cell(interval(s, unit.scale)) +
@@ -181,17 +183,19 @@ std::string summary_section(const RunResults& r, std::size_t point, const Groups
   }
   out += "</table>\n";
   if (clipped)
-    out += "<p class=\"note\">* the t interval went past the metric's range (below 0, or a "
-           "share above 1): cut there.</p>\n";
+    out +=
+        "<p class=\"note\">* the t interval went past the metric's range (below 0, or a "
+        "share above 1): cut there.</p>\n";
 
-  out += "<h3>Per pool (mean over replications)</h3>\n<table><tr><th class=\"text\">pool</th>"
-         "<th>cost [USD]</th><th>used [GPU-h]</th><th>billed [GPU-h]</th>"
-         "<th>utilization [fraction]</th><th>jobs started [jobs]</th><th>preemptions [runs]"
-         "</th></tr>\n";
+  out +=
+      "<h3>Per pool (mean over replications)</h3>\n<table><tr><th class=\"text\">pool</th>"
+      "<th>cost [USD]</th><th>used [GPU-h]</th><th>billed [GPU-h]</th>"
+      "<th>utilization [fraction]</th><th>jobs started [jobs]</th><th>preemptions [runs]"
+      "</th></tr>\n";
   for (std::size_t p = 0; p < r.pool_count(); ++p) {
     const auto mean = [&](PoolMetric m) {
-      return cell(format_number(
-          r.pool_summary[(point * r.pool_count() + p) * kPoolMetricCount + m].mean));
+      return cell(
+          format_number(r.pool_summary[(point * r.pool_count() + p) * kPoolMetricCount + m].mean));
     };
     out += "<tr>" + cell(escape_html(r.pool_names[p]), true) + mean(kPoolCostUsd) +
            mean(kPoolGpuHoursUsed) + mean(kPoolGpuHoursBilled) + mean(kPoolUtilization) +
@@ -207,24 +211,23 @@ std::string distributions_section(const RunResults& r, std::size_t point, const 
   if (groups.services)
     metrics.insert(metrics.end(), {kLatencyP95S, kSloViolationShare, kCostPer1000RequestsUsd});
   std::string out = "<h2>Distributions across replications</h2>\n<div class=\"charts\">\n";
-  const int bins = static_cast<int>(
-      std::clamp(std::sqrt(static_cast<double>(r.replications)), 5.0, 30.0));
+  const int bins =
+      static_cast<int>(std::clamp(std::sqrt(static_cast<double>(r.replications)), 5.0, 30.0));
   for (ScalarMetric m : metrics) {
     const MetricInfo& info = kScalarMetricInfo[m];
     const MetricSummary& s = r.summary_of(point, m);
     if (s.n == 0) continue;
     const DisplayUnit unit = display_unit(info.unit, magnitude(s));
     std::vector<double> values(r.replications);
-    for (std::size_t i = 0; i < r.replications; ++i)
-      values[i] = r.scalar(point, i, m) / unit.scale;
+    for (std::size_t i = 0; i < r.replications; ++i) values[i] = r.scalar(point, i, m) / unit.scale;
     const Histogram h = make_histogram(values, bins);
     ChartFrame frame;
     frame.width = 400;
     frame.height = 260;
-    std::string title = std::string(info.name) + " (" + std::to_string(r.replications - h.left_out) +
-                        " replications)";
-    out += histogram_svg(h, {title, std::string(info.name) + " [" + unit.name + "]", "replications"},
-                         frame);
+    std::string title = std::string(info.name) + " (" +
+                        std::to_string(r.replications - h.left_out) + " replications)";
+    out += histogram_svg(
+        h, {title, std::string(info.name) + " [" + unit.name + "]", "replications"}, frame);
   }
   return out + "</div>\n";
 }
@@ -305,7 +308,8 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
     bool dominated = false;
     for (std::size_t q = 0; q < r.points && !dominated; ++q) {
       const double oq = r.summary_of(q, objective).mean, vq = r.summary_of(q, versus).mean;
-      dominated = std::isfinite(oq) && std::isfinite(vq) && oq <= o && vq <= v && (oq < o || vq < v);
+      dominated =
+          std::isfinite(oq) && std::isfinite(vq) && oq <= o && vq <= v && (oq < o || vq < v);
     }
     pareto[p] = !dominated;
   }
@@ -341,16 +345,19 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
          escape_html(vi.name) +
          "; the Pareto points (no other point is as low on both and lower on one) are in "
          "colour and joined, the chosen point ringed.</p>\n";
-  out += scatter_svg(points,
-                     {"frontier: " + std::string(oi.name) + " vs " + vi.name,
-                      std::string(vi.name) + " [" + vu.name + "]",
-                      std::string(oi.name) + " [" + ou.name + "]"},
-                     frame);
+  out += scatter_svg(
+      points,
+      {"frontier: " + std::string(oi.name) + " vs " + vi.name,
+       std::string(vi.name) + " [" + vu.name + "]", std::string(oi.name) + " [" + ou.name + "]"},
+      frame);
   out += "<div class=\"wide\"><table class=\"sweep\"><tr><th>point</th>";
-  for (const SweepParameter& p : r.sweep) out += "<th class=\"text\">" + escape_html(p.path) + "</th>";
-  out += "<th>" + escape_html(oi.name) + " [" + escape_html(ou.name) + "]</th><th>95% interval</th>";
+  for (const SweepParameter& p : r.sweep)
+    out += "<th class=\"text\">" + escape_html(p.path) + "</th>";
+  out +=
+      "<th>" + escape_html(oi.name) + " [" + escape_html(ou.name) + "]</th><th>95% interval</th>";
   if (have_choice) out += "<th>minus chosen (paired 95% interval)</th>";
-  out += "<th>" + escape_html(vi.name) + " [" + escape_html(vu.name) + "]</th><th>95% interval</th>"
+  out += "<th>" + escape_html(vi.name) + " [" + escape_html(vu.name) +
+         "]</th><th>95% interval</th>"
          "<th class=\"text\">Pareto</th></tr>\n";
   for (std::size_t p = 0; p < r.points; ++p) {
     const MetricSummary& o = r.summary_of(p, objective);
@@ -381,9 +388,9 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
 std::string render_report(const RunResults& r, const ReportOptions& options) {
   const ScalarMetric objective = metric_named("--objective", options.objective);
   const Groups groups = groups_of(r);
-  const ScalarMetric versus =
-      options.versus.empty() ? (groups.services && !groups.jobs ? kLatencyP95S : kWaitP95S)
-                             : metric_named("--versus", options.versus);
+  const ScalarMetric versus = options.versus.empty()
+                                  ? (groups.services && !groups.jobs ? kLatencyP95S : kWaitP95S)
+                                  : metric_named("--versus", options.versus);
   if (r.points == 0 || r.replications == 0)
     throw std::invalid_argument("the results have no points or no replications: nothing to report");
 
@@ -398,15 +405,15 @@ std::string render_report(const RunResults& r, const ReportOptions& options) {
   }
   const std::size_t shown = have_choice ? chosen : 0;
 
-  std::string page = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-                     "<title>gpucap report: " +
-                     escape_html(r.scenario_name) + "</title>\n<style>\n" + kStyle +
-                     "</style>\n</head>\n<body>\n<h1>gpucap report: " +
-                     escape_html(r.scenario_name) + "</h1>\n<p class=\"note\">" +
-                     (r.points > 1 ? "A sweep of " + std::to_string(r.points) + " points x " : "") +
-                     std::to_string(r.replications) + " replications, seed " +
-                     std::to_string(r.seed) + ".</p>\n";
+  std::string page =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>gpucap report: " +
+      escape_html(r.scenario_name) + "</title>\n<style>\n" + kStyle +
+      "</style>\n</head>\n<body>\n<h1>gpucap report: " + escape_html(r.scenario_name) +
+      "</h1>\n<p class=\"note\">" +
+      (r.points > 1 ? "A sweep of " + std::to_string(r.points) + " points x " : "") +
+      std::to_string(r.replications) + " replications, seed " + std::to_string(r.seed) + ".</p>\n";
   page += scenario_section(r, options);
   if (r.points > 1) page += sweep_section(r, objective, versus, chosen, have_choice);
   page += summary_section(r, shown, groups);

@@ -30,12 +30,12 @@ double map(const NiceScale& scale, double v, double from, double to) {
 }
 
 std::string svg_open(const ChartFrame& f, const ChartText& text) {
-  return "<svg class=\"chart\" width=\"" + coord(f.width) +
-         "\" height=\"" + coord(f.height) + "\" viewBox=\"0 0 " + coord(f.width) + " " +
-         coord(f.height) + "\" role=\"img\" aria-label=\"" + escape_html(text.title) +
-         "\">\n<title>" + escape_html(text.title) + "</title>\n<text x=\"" +
-         coord(f.width / 2) + "\" y=\"18\" class=\"chart-title\" text-anchor=\"middle\">" +
-         escape_html(text.title) + "</text>\n";
+  return "<svg class=\"chart\" width=\"" + coord(f.width) + "\" height=\"" + coord(f.height) +
+         "\" viewBox=\"0 0 " + coord(f.width) + " " + coord(f.height) +
+         "\" role=\"img\" aria-label=\"" + escape_html(text.title) + "\">\n<title>" +
+         escape_html(text.title) + "</title>\n<text x=\"" + coord(f.width / 2) +
+         "\" y=\"18\" class=\"chart-title\" text-anchor=\"middle\">" + escape_html(text.title) +
+         "</text>\n";
 }
 
 std::string text_at(double x, double y, const std::string& anchor, const std::string& text,
@@ -167,7 +167,8 @@ Histogram make_histogram(const std::vector<double>& values, int target_bins) {
       continue;
     }
     const auto above = std::upper_bound(h.edges.begin(), h.edges.end(), v);
-    std::size_t bin = static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, above - h.edges.begin() - 1));
+    std::size_t bin =
+        static_cast<std::size_t>(std::max<std::ptrdiff_t>(0, above - h.edges.begin() - 1));
     ++h.counts[std::min(bin, h.counts.size() - 1)];
   }
   return h;
@@ -182,7 +183,8 @@ std::string histogram_svg(const Histogram& h, const ChartText& text, const Chart
   const std::size_t every = (h.edges.size() + 9) / 10;
   for (std::size_t i = 0; i < h.edges.size(); i += every) x.ticks.push_back(h.edges[i]);
   x.step *= static_cast<double>(every);
-  const std::size_t most = h.counts.empty() ? 0 : *std::max_element(h.counts.begin(), h.counts.end());
+  const std::size_t most =
+      h.counts.empty() ? 0 : *std::max_element(h.counts.begin(), h.counts.end());
   const NiceScale y = nice_scale(0, static_cast<double>(std::max<std::size_t>(most, 1)), 5, 1);
   std::string out = svg_open(f, text) + axes(f, x, y, text) + "<g class=\"bars\" fill=\"" +
                     series_colour(0) + "\">\n";
@@ -309,9 +311,9 @@ std::string bar_svg(const std::vector<Bar>& bars, const ChartText& text, const C
     const double mid = f.plot_left() + slot * (static_cast<double>(k) + 0.5);
     if (std::isfinite(b.value)) {
       const double top = map(y, b.value, f.plot_bottom(), f.plot_top());
-      out += "<rect x=\"" + coord(left) + "\" y=\"" + coord(std::min(top, zero)) +
-             "\" width=\"" + coord(slot * 0.6) + "\" height=\"" + coord(std::fabs(zero - top)) +
-             "\" fill=\"" + series_colour(k) + "\"><title>" +
+      out += "<rect x=\"" + coord(left) + "\" y=\"" + coord(std::min(top, zero)) + "\" width=\"" +
+             coord(slot * 0.6) + "\" height=\"" + coord(std::fabs(zero - top)) + "\" fill=\"" +
+             series_colour(k) + "\"><title>" +
              escape_html(b.label + ": " + format_number(b.value)) + "</title></rect>\n";
     }
     if (std::isfinite(b.low) && std::isfinite(b.high)) {

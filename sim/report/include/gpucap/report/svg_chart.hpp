@@ -50,8 +50,8 @@ const char* series_colour(std::size_t k);
 /// (about `target_bins` bins); NaN values are left out (`left_out` counts them). A value on an
 /// inner edge goes to the bin above it; the maximum to the last bin.
 struct Histogram {
-  std::vector<double> edges;         ///< bins + 1 increasing edges
-  std::vector<std::size_t> counts;   ///< one per bin
+  std::vector<double> edges;        ///< bins + 1 increasing edges
+  std::vector<std::size_t> counts;  ///< one per bin
   std::size_t left_out = 0;
 };
 Histogram make_histogram(const std::vector<double>& values, int target_bins);
