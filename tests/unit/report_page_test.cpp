@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <string>
 
+#include "gpucap/goal.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/output_file.hpp"
 #include "gpucap/results.hpp"
@@ -167,6 +168,31 @@ TEST(ReportPage, UnknownMetricsAreUsageErrorsListingTheValidNames) {
   options.objective = "cost";
   options.versus = "latency";
   EXPECT_THROW(render_report(r, options), std::invalid_argument);
+}
+
+TEST(ReportPage, GoalsWithTheirExactIntervalsAndVerdicts) {
+  RunResults r = sample(2);
+  gpucap::GoalSpec cheap;
+  cheap.name = "cheap<i>";  // names are checked by the loader; the page escapes them anyway
+  cheap.conditions.push_back(gpucap::parse_goal_condition("cost <= 1005", r.pool_names));
+  cheap.target = 0.9;
+  r.goals = {cheap};
+  r.stopping_rule = "relative half-width <= 0.01 for cost: reached at 4 replications";
+  r.summarize_all();
+  const std::string page = render_report(r);
+  // Point 1 is chosen (costs 500..503: met in 4 of 4); exact 95% interval [0.3976, 1]
+  // (Clopper-Pearson lower bound 0.025^(1/4)); the target 0.9 is inside: cannot tell.
+  EXPECT_NE(page.find("<h3>Goals</h3>"), std::string::npos);
+  EXPECT_NE(page.find("<td class=\"text\">cheap&lt;i&gt;</td><td class=\"text\">cost &lt;= "),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("<td>4 of 4</td><td>1</td><td>[0.3976, 1]</td>"), std::string::npos);
+  EXPECT_NE(page.find("<td>0.9</td><td class=\"text\">cannot tell"), std::string::npos);
+  // The sweep table: point 0 (costs 1000..1030) met it once (cost 1000).
+  EXPECT_NE(page.find("<th>P(cheap&lt;i&gt;) [exact 95% interval]</th>"), std::string::npos)
+      << page;
+  EXPECT_NE(page.find("<td>0.25 [0.006309, 0.8059]</td>"), std::string::npos);
+  EXPECT_NE(page.find("reached at 4 replications"), std::string::npos);
 }
 
 class ReportFile : public gpucap::testing_support::ScratchDirTest {};

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/goal_summary.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/report/html.hpp"
 #include "gpucap/report/svg_chart.hpp"
@@ -101,6 +103,7 @@ std::string scenario_section(const RunResults& r, const ReportOptions& options) 
                                : "") +
           (r.points > 1 ? " per point" : ""));
   if (r.points > 1) row("sweep points", std::to_string(r.points));
+  if (!r.stopping_rule.empty()) row("stopping rule", r.stopping_rule);
   row("backend", r.backend + " (" + r.device + ")");
   row("wall time", format_number(r.wall_time_s) + " s");
   row("pools", [&] {
@@ -200,6 +203,45 @@ std::string summary_section(const RunResults& r, std::size_t point, const Groups
     out += "<tr>" + cell(escape_html(r.pool_names[p]), true) + mean(kPoolCostUsd) +
            mean(kPoolGpuHoursUsed) + mean(kPoolGpuHoursBilled) + mean(kPoolUtilization) +
            mean(kPoolJobsStarted) + mean(kPoolPreemptions) + "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+/// The goals (scenario key `goals`): how often each was met, with exact (Clopper-Pearson) and
+/// Wilson 95% intervals, and the verdict against its target.
+std::string goals_section(const RunResults& r, std::size_t point) {
+  if (r.goals.empty() || r.goal_summary.size() < r.points * r.goals.size()) return "";
+  const auto bounds = [](const BinomialInterval& b) {
+    return std::isnan(b.low) ? std::string("n/a")
+                             : "[" + format_number(b.low) + ", " + format_number(b.high) + "]";
+  };
+  std::string out =
+      "<h3>Goals</h3>\n<p class=\"note\">A goal is met in a replication when every condition "
+      "holds; the probability is the share of replications that met it, with exact "
+      "(Clopper-Pearson) and Wilson 95% intervals. The verdict compares the exact interval "
+      "with the goal's target.</p>\n<table class=\"goals\"><tr><th class=\"text\">goal</th>"
+      "<th class=\"text\">definition</th><th>met [replications]</th><th>probability</th>"
+      "<th>exact 95% interval</th><th>Wilson 95% interval</th><th>target</th>"
+      "<th class=\"text\">verdict</th></tr>\n";
+  for (std::size_t g = 0; g < r.goals.size(); ++g) {
+    const GoalSpec& spec = r.goals[g];
+    const GoalSummary& s = r.goal_summary_of(point, g);
+    std::string verdict = "";
+    if (spec.target > 0) {
+      const ChanceVerdict v = judge_chance(s, spec.target);
+      verdict = chance_verdict_name(v);
+      if (v == ChanceVerdict::cannot_tell) {
+        const uint64_t need = replications_to_decide(s, spec.target);
+        if (need != UINT64_MAX) verdict += " (about " + std::to_string(need) + " replications)";
+      }
+    }
+    const std::string definition =
+        spec.definition() + (spec.description.empty() ? "" : " (" + spec.description + ")");
+    out += "<tr>" + cell(escape_html(spec.name), true) + cell(escape_html(definition), true) +
+           cell(std::to_string(s.met) + " of " + std::to_string(s.n)) +
+           cell(format_number(s.probability)) + cell(bounds(s.exact)) + cell(bounds(s.wilson)) +
+           cell(spec.target > 0 ? format_number(spec.target) : "") +
+           cell(escape_html(verdict), true) + "</tr>\n";
   }
   return out + "</table>\n";
 }
@@ -358,7 +400,12 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
   if (have_choice) out += "<th>minus chosen (paired 95% interval)</th>";
   out += "<th>" + escape_html(vi.name) + " [" + escape_html(vu.name) +
          "]</th><th>95% interval</th>"
-         "<th class=\"text\">Pareto</th></tr>\n";
+         "<th class=\"text\">Pareto</th>";
+  const bool goals = !r.goals.empty() && r.goal_summary.size() >= r.points * r.goals.size();
+  if (goals)
+    for (const GoalSpec& g : r.goals)
+      out += "<th>P(" + escape_html(g.name) + ") [exact 95% interval]</th>";
+  out += "</tr>\n";
   for (std::size_t p = 0; p < r.points; ++p) {
     const MetricSummary& o = r.summary_of(p, objective);
     const MetricSummary& v = r.summary_of(p, versus);
@@ -378,7 +425,15 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
       out += cell(diff);
     }
     out += cell(format_number(v.mean / vu.scale)) + cell(interval(v, vu.scale)) +
-           cell(pareto[p] ? "yes" : "", true) + "</tr>\n";
+           cell(pareto[p] ? "yes" : "", true);
+    if (goals)
+      for (std::size_t g = 0; g < r.goals.size(); ++g) {
+        const GoalSummary& gs = r.goal_summary_of(p, g);
+        out += cell(format_number(gs.probability) +
+                    (std::isnan(gs.exact.low) ? "" : " [" + format_number(gs.exact.low) + ", " +
+                                                         format_number(gs.exact.high) + "]"));
+      }
+    out += "</tr>\n";
   }
   return out + "</table></div>\n";
 }
@@ -417,6 +472,7 @@ std::string render_report(const RunResults& r, const ReportOptions& options) {
   page += scenario_section(r, options);
   if (r.points > 1) page += sweep_section(r, objective, versus, chosen, have_choice);
   page += summary_section(r, shown, groups);
+  page += goals_section(r, shown);
   page += distributions_section(r, shown, groups);
   if (r.timeseries_bins > 0 && !r.timeseries.empty())
     page += timeseries_section(r, shown);

@@ -9,6 +9,8 @@
 //     mean, 95% interval of the mean, p5, p50, p95, each with its unit, only for the metric
 //     groups the scenario has (as `gpucap run` prints it); durations in min, h or d when large;
 //   - per-pool means (cost, GPU-hours, utilization, jobs started);
+//   - the goals, if any: met in how many replications, the probability with its exact and
+//     Wilson 95% intervals, the verdict against the target;
 //   - histograms of key metrics across replications (cost, utilization, then waits and
 //     completion times for jobs, latency and SLO violations for inference services);
 //   - utilization over time: mean GPUs in use per pool with the band from the 5th to the 95th
