@@ -6,7 +6,7 @@
 # the threaded ones (OpenMP backend, progress, cancellation, signals) under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+scripts/setup.sh test
 jobs=$(nproc)
 
 cmake --preset release >/dev/null

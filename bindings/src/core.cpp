@@ -39,6 +39,7 @@ void bind_select_best(py::module_& m);  // select_best.cpp
 void bind_robust_plan(py::module_& m);  // robust_plan.cpp
 /// gpucap._core.concat_results (bindings/src/concat.cpp).
 void bind_concat(py::module_& m);
+void bind_report(py::module_& m);  // report.cpp
 
 namespace {
 
@@ -657,4 +658,5 @@ PYBIND11_MODULE(_core, m) {
   bind_decisions(m);
 
   bind_concat(m);
+  bind_report(m);
 }

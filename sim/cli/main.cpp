@@ -9,6 +9,7 @@
 //   gpucap sweep ... [--variant 'NAME: k=v, k=v']... [--variants V.yaml] (robust_plan_command.cpp)
 //   gpucap validate SCENARIO.yaml [--set k=v]...
 //   gpucap fit TRACE.csv -o WORKLOAD.yaml [--class-by COLUMN] (fit_command.cpp)
+//   gpucap report RESULTS.h5 -o report.html [--objective M] [--versus M] (report_command.cpp)
 //   gpucap info
 //
 // Exit codes: 0 success; 1 a file cannot be read or written, a run failed, or its backend cannot
@@ -41,6 +42,7 @@
 #include "gpucap/version.hpp"
 
 #include "fit_command.hpp"
+#include "report_command.hpp"
 #include "robust_plan_command.hpp"
 #include "select_best_command.hpp"
 
@@ -71,6 +73,7 @@ const char* kUsage =
     "  import --format F LOG   turn a job log (slurm, kubernetes, philly, helios, csv) into a\n"
     "                          trace CSV for `process: trace` (-o trace.csv)\n"
     "  catalog import|list     import a SkyPilot price catalog; list rows by USD/GPU-h\n"
+    "  report RESULTS.h5       a self-contained HTML report of a results file (-o R.html)\n"
     "  info                    version, build options and backends\n"
     "\n"
     "'gpucap <command> --help' describes a command's options.\n";
@@ -741,6 +744,7 @@ int main(int argc, char** argv) {
     if (command == "schema") return cmd_schema(args);
     if (command == "import") return gpucap::cli::import_command(args);
     if (command == "catalog") return gpucap::cli::catalog_command(args);
+    if (command == "report") return gpucap::cli::report_command(args);
     std::cerr << "gpucap: unknown command '" << command << "'\n\n" << kUsage;
     return kExitUsage;
   } catch (const Interrupted& stop) {

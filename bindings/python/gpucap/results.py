@@ -547,6 +547,37 @@ class Results:
             f"backend {self.backend} ({self.device}), {self.wall_time_s:.3g} s)"
         )
 
+    def report(
+        self,
+        path: Optional[Union[str, os.PathLike]] = None,
+        objective: str = "cost",
+        versus: Optional[str] = None,
+        force: bool = False,
+    ) -> Optional[str]:
+        """The self-contained HTML report of these results, as ``gpucap report`` writes it
+        (docs/report.md): the scenario, the summary with 95% intervals and units, histograms
+        across replications, utilization (over time when recorded), and for a sweep the frontier
+        of ``objective`` against ``versus`` (default wait_p95, or latency_p95 for inference-only
+        scenarios) with the chosen point (lowest mean objective). No script; figures are inline
+        SVG.
+
+        With ``path``, writes the file atomically under the rules of :meth:`save` (never through
+        a link unless ``force``, never onto a file the run read) and returns None; without it,
+        returns the HTML text. Raises ValueError for an unknown metric name and
+        :class:`gpucap.OutputError` (an OSError) for a refused output.
+        """
+        if path is None:
+            return _core.render_report(self._core, objective, versus)
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path: expected a file name, got {type(path).__name__}")
+        removed = _core.write_report(self._core, os.fsdecode(os.fspath(path)), objective, versus, bool(force))
+        for stale in removed:
+            import warnings
+
+            warnings.warn(f"removed {stale!r}, a temporary file left by an earlier write that was killed",
+                          RuntimeWarning, stacklevel=2)
+        return None
+
 
 def load_results(path: Union[str, os.PathLike]) -> Results:
     """Reads a results file written by ``gpucap run -o`` or :meth:`Results.save`.

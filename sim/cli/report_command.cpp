@@ -1,0 +1,66 @@
+#include "report_command.hpp"
+
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "gpucap/detail/text.hpp"
+#include "gpucap/hdf5_results.hpp"
+#include "gpucap/output_file.hpp"
+#include "gpucap/report/report_page.hpp"
+
+namespace po = boost::program_options;
+
+namespace gpucap::cli {
+
+int report_command(const std::vector<std::string>& args) {
+  po::options_description visible("gpucap report RESULTS.h5 -o REPORT.html [options]");
+  visible.add_options()("help,h", "show this help")(
+      "output,o", po::value<std::string>(),
+      "the HTML file to write (atomically; never onto the results file, a link or a special "
+      "file)")("force",
+               "replace a symbolic link at the output path (the link itself, never the file it "
+               "points to)")("objective", po::value<std::string>()->default_value("cost"),
+                             "for a sweep: the metric whose lowest mean chooses the point")(
+      "versus", po::value<std::string>(),
+      "for a sweep: the frontier's second metric (default wait_p95, or latency_p95 when the "
+      "scenario has only inference services)");
+  po::options_description all = visible;
+  all.add_options()("results", po::value<std::string>());
+  po::positional_options_description positional;
+  positional.add("results", 1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::notify(vm);
+  if (vm.count("help")) {
+    std::cout << "Writes one self-contained HTML page (no script, nothing loaded from elsewhere: "
+                 "inline style and\nSVG figures) describing a results file of `gpucap run -o` or "
+                 "`gpucap sweep -o`: the\nscenario, the summary with 95% intervals, "
+                 "distributions across replications, utilization,\nand for a sweep the frontier "
+                 "and the chosen point.\n\n"
+              << visible;
+    return 0;
+  }
+  if (!vm.count("results")) throw po::error("report needs a RESULTS.h5 argument");
+  if (!vm.count("output")) throw po::error("report needs -o REPORT.html");
+  const std::string input = vm["results"].as<std::string>();
+  const std::string output_path = vm["output"].as<std::string>();
+
+  report::ReportOptions options;
+  options.objective = vm["objective"].as<std::string>();
+  if (vm.count("versus")) options.versus = vm["versus"].as<std::string>();
+  options.source = input;
+  OutputOptions output;
+  output.force = vm.count("force") > 0;
+  output.inputs = {input};
+  // Refuse the output before reading: writing onto the results file is a mistake to name.
+  check_output_path(output_path, output);
+  const RunResults results = read_results_hdf5(input);
+  const OutputReport written = report::write_report(results, output_path, options, output);
+  for (const std::string& stale : written.removed_stale)
+    std::cerr << "gpucap: removed '" << text::excerpt(stale, 300)
+              << "', a temporary file left by an earlier run that was killed while writing\n";
+  std::cout << "report written to " << output_path << "\n";
+  return 0;
+}
+
+}  // namespace gpucap::cli

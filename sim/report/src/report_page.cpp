@@ -1,0 +1,494 @@
+#include "gpucap/report/report_page.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+
+#include "gpucap/detail/text.hpp"
+#include "gpucap/goal_summary.hpp"
+#include "gpucap/metrics.hpp"
+#include "gpucap/report/html.hpp"
+#include "gpucap/report/svg_chart.hpp"
+#include "gpucap/version.hpp"
+
+namespace gpucap::report {
+
+namespace {
+
+const char* kStyle = R"(body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;
+margin:24px auto;max-width:1280px;padding:0 16px;color:#222;background:#fff}
+h1{font-size:1.6em;margin-bottom:4px}h2{font-size:1.25em;margin-top:32px;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:8px 0;font-size:0.9em}
+th,td{padding:3px 10px;white-space:nowrap;border-bottom:1px solid #eee;text-align:right;vertical-align:top}
+th{background:#f4f4f4;white-space:normal}td.text,th.text{text-align:left;white-space:normal}
+td.text{overflow-wrap:anywhere}th.text{overflow-wrap:break-word}
+tr.chosen td{background:#fff3e0;font-weight:600}
+pre{background:#f7f7f7;padding:10px;overflow-x:auto;font-size:0.85em}
+.note{color:#555;font-size:0.9em}.wide{overflow-x:auto}.charts{display:flex;flex-wrap:wrap;gap:12px}
+svg.chart{background:#fff;border:1px solid #e4e4e4;font-size:11px;font-family:inherit}
+svg .grid{stroke:#e6e6e6}svg .tick{stroke:#666}svg .frame{fill:none;stroke:#888}
+svg .chart-title{font-size:13px;font-weight:600}svg .axis-label{font-size:12px}
+svg .whisker{stroke:#222;stroke-width:1.5;fill:none}svg .point-label{font-size:10px}
+svg .bars rect{stroke:#fff;stroke-width:0.5}
+)";
+
+ScalarMetric metric_named(const std::string& option, const std::string& name) {
+  for (uint32_t m = 0; m < kScalarMetricCount; ++m)
+    if (name == kScalarMetricInfo[m].name) return static_cast<ScalarMetric>(m);
+  std::string valid;
+  for (uint32_t m = 0; m < kScalarMetricCount; ++m)
+    valid += std::string(m ? ", " : "") + kScalarMetricInfo[m].name;
+  throw std::invalid_argument(option + ": unknown metric '" + gpucap::text::excerpt(name) +
+                              "'; valid: " + valid);
+}
+
+/// Which metric groups the results have (as `gpucap run` chooses its rows).
+struct Groups {
+  bool jobs = false, services = false;
+  bool shows(ScalarMetric m) const {
+    const MetricGroup g = kScalarMetricInfo[m].group;
+    return !((g == MetricGroup::jobs && !jobs && services) ||
+             (g == MetricGroup::inference && !services));
+  }
+};
+
+Groups groups_of(const RunResults& r) {
+  Groups g;
+  for (std::size_t p = 0; p < r.points; ++p) {
+    g.jobs |= r.summary_of(p, kJobsArrived).mean > 0;
+    g.services |= r.summary_of(p, kRequestsArrived).mean > 0;
+  }
+  return g;
+}
+
+/// Largest finite magnitude among a summary's statistics (chooses a duration's display unit).
+double magnitude(const MetricSummary& s) {
+  double a = 0;
+  for (double v : {s.mean, s.p95, s.ci95_high})
+    if (std::isfinite(v)) a = std::max(a, std::fabs(v));
+  return a;
+}
+
+std::string cell(const std::string& text, bool is_text = false) {
+  return std::string(is_text ? "<td class=\"text\">" : "<td>") + text + "</td>";
+}
+
+std::string interval(const MetricSummary& s, double scale) {
+  if (std::isnan(s.ci95_low) || std::isnan(s.ci95_high)) return "n/a";
+  return "[" + format_number(s.ci95_low / scale) + (s.clipped_low ? "*" : "") + ", " +
+         format_number(s.ci95_high / scale) + (s.clipped_high ? "*" : "") + "]";
+}
+
+/// Quantile q (type 7, as numpy's default) of sorted values.
+double quantile_sorted(const std::vector<double>& v, double q) {
+  if (v.empty()) return std::nan("");
+  const double h = (static_cast<double>(v.size()) - 1) * q;
+  const std::size_t lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
+}
+
+std::string scenario_section(const RunResults& r, const ReportOptions& options) {
+  std::string out = "<h2>Scenario</h2>\n<table>\n";
+  const auto row = [&](const std::string& key, const std::string& value) {
+    out += "<tr><th class=\"text\">" + key + "</th>" + cell(escape_html(value), true) + "</tr>\n";
+  };
+  row("name", r.scenario_name);
+  if (!options.source.empty()) row("results file", options.source);
+  row("seed", std::to_string(r.seed));
+  row("replications",
+      std::to_string(r.replications) +
+          (r.first_replication ? " (from replication " + std::to_string(r.first_replication) + ")"
+                               : "") +
+          (r.points > 1 ? " per point" : ""));
+  if (r.points > 1) row("sweep points", std::to_string(r.points));
+  if (!r.stopping_rule.empty()) row("stopping rule", r.stopping_rule);
+  row("backend", r.backend + " (" + r.device + ")");
+  row("wall time", format_number(r.wall_time_s) + " s");
+  row("pools", [&] {
+    std::string names;
+    for (std::size_t p = 0; p < r.pool_count(); ++p) names += (p ? ", " : "") + r.pool_names[p];
+    return names;
+  }());
+  row("simulated by", "gpucap " + r.gpucap_version);
+  row("report by", std::string("gpucap ") + kVersion);
+  out += "</table>\n";
+
+  if (!r.scenario_overrides.empty()) {
+    out +=
+        "<h3>Overrides</h3>\n<table><tr><th class=\"text\">path</th><th class=\"text\">value"
+        "</th></tr>\n";
+    for (const auto& o : r.scenario_overrides)
+      out +=
+          "<tr>" + cell(escape_html(o.first), true) + cell(escape_html(o.second), true) + "</tr>\n";
+    out += "</table>\n";
+  }
+  if (!r.sweep.empty()) {
+    out +=
+        "<h3>Swept parameters</h3>\n<table><tr><th class=\"text\">path</th>"
+        "<th class=\"text\">values</th></tr>\n";
+    for (const SweepParameter& p : r.sweep) {
+      std::vector<std::string> distinct;
+      for (const std::string& v : p.values)
+        if (std::find(distinct.begin(), distinct.end(), v) == distinct.end()) distinct.push_back(v);
+      std::string values;
+      for (std::size_t k = 0; k < distinct.size(); ++k) values += (k ? ", " : "") + distinct[k];
+      out += "<tr>" + cell(escape_html(p.path), true) + cell(escape_html(values), true) + "</tr>\n";
+    }
+    out += "</table>\n";
+  }
+  if (!r.data_files.empty()) {
+    out +=
+        "<h3>Data files read</h3>\n<table><tr><th class=\"text\">path</th>"
+        "<th class=\"text\">resolved path</th><th>size [bytes]</th>"
+        "<th class=\"text\">SHA-256</th></tr>\n";
+    for (const DataFileRecord& f : r.data_files)
+      out += "<tr>" + cell(escape_html(f.path), true) + cell(escape_html(f.resolved_path), true) +
+             cell(std::to_string(f.size_bytes)) +
+             cell("<code>" + escape_html(f.sha256) + "</code>", true) + "</tr>\n";
+    out += "</table>\n";
+  }
+  out += "<details><summary>Scenario YAML as run (overrides applied)</summary>\n<pre>" +
+         escape_html(r.scenario_text) + "</pre>\n</details>\n";
+  if (!r.scenario_original_text.empty() && r.scenario_original_text != r.scenario_text)
+    out += "<details><summary>Scenario YAML as read (before overrides)</summary>\n<pre>" +
+           escape_html(r.scenario_original_text) + "</pre>\n</details>\n";
+  return out;
+}
+
+std::string summary_section(const RunResults& r, std::size_t point, const Groups& groups) {
+  std::string out = "<h2>Summary";
+  if (r.points > 1) out += " of point " + std::to_string(point);
+  out += "</h2>\n<p class=\"note\">Across " + std::to_string(r.replications) +
+         " replications: the mean, Student's t 95% interval of the mean, and percentiles of "
+         "the replications' values. Durations are shown in the unit that reads best.</p>\n"
+         "<table class=\"summary\"><tr><th class=\"text\">metric</th><th class=\"text\">unit"
+         "</th><th>mean</th><th>95% interval of the mean</th><th>p5</th><th>p50</th>"
+         "<th>p95</th><th class=\"text\">note</th></tr>\n";
+  bool clipped = false;
+  for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
+    const ScalarMetric metric = static_cast<ScalarMetric>(m);
+    if (!groups.shows(metric)) continue;
+    const MetricInfo& info = kScalarMetricInfo[m];
+    const MetricSummary& s = r.summary_of(point, metric);
+    const DisplayUnit unit = display_unit(info.unit, magnitude(s));
+    clipped |= s.clipped_low || s.clipped_high;
+    const std::string note = s.n < r.replications
+                                 ? "defined in " + std::to_string(s.n) + " of " +
+                                       std::to_string(r.replications) + " replications"
+                                 : "";
+    out += "<tr><td class=\"text\" title=\"" + escape_html(info.description) + "\">" +
+           escape_html(info.name) + "</td>" + cell(escape_html(unit.name), true) +
+           cell(format_number(s.mean / unit.scale)) + cell(interval(s, unit.scale)) +
+           cell(format_number(s.p5 / unit.scale)) + cell(format_number(s.p50 / unit.scale)) +
+           cell(format_number(s.p95 / unit.scale)) + cell(note, true) + "</tr>\n";
+  }
+  out += "</table>\n";
+  if (clipped)
+    out +=
+        "<p class=\"note\">* the t interval went past the metric's range (below 0, or a "
+        "share above 1): cut there.</p>\n";
+
+  out +=
+      "<h3>Per pool (mean over replications)</h3>\n<table><tr><th class=\"text\">pool</th>"
+      "<th>cost [USD]</th><th>used [GPU-h]</th><th>billed [GPU-h]</th>"
+      "<th>utilization [fraction]</th><th>jobs started [jobs]</th><th>preemptions [runs]"
+      "</th></tr>\n";
+  for (std::size_t p = 0; p < r.pool_count(); ++p) {
+    const auto mean = [&](PoolMetric m) {
+      return cell(
+          format_number(r.pool_summary[(point * r.pool_count() + p) * kPoolMetricCount + m].mean));
+    };
+    out += "<tr>" + cell(escape_html(r.pool_names[p]), true) + mean(kPoolCostUsd) +
+           mean(kPoolGpuHoursUsed) + mean(kPoolGpuHoursBilled) + mean(kPoolUtilization) +
+           mean(kPoolJobsStarted) + mean(kPoolPreemptions) + "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+/// The goals (scenario key `goals`): how often each was met, with exact (Clopper-Pearson) and
+/// Wilson 95% intervals, and the verdict against its target.
+std::string goals_section(const RunResults& r, std::size_t point) {
+  if (r.goals.empty() || r.goal_summary.size() < r.points * r.goals.size()) return "";
+  const auto bounds = [](const BinomialInterval& b) {
+    return std::isnan(b.low) ? std::string("n/a")
+                             : "[" + format_number(b.low) + ", " + format_number(b.high) + "]";
+  };
+  std::string out =
+      "<h3>Goals</h3>\n<p class=\"note\">A goal is met in a replication when every condition "
+      "holds; the probability is the share of replications that met it, with exact "
+      "(Clopper-Pearson) and Wilson 95% intervals. The verdict compares the exact interval "
+      "with the goal's target.</p>\n<table class=\"goals\"><tr><th class=\"text\">goal</th>"
+      "<th class=\"text\">definition</th><th>met [replications]</th><th>probability</th>"
+      "<th>exact 95% interval</th><th>Wilson 95% interval</th><th>target</th>"
+      "<th class=\"text\">verdict</th></tr>\n";
+  for (std::size_t g = 0; g < r.goals.size(); ++g) {
+    const GoalSpec& spec = r.goals[g];
+    const GoalSummary& s = r.goal_summary_of(point, g);
+    std::string verdict = "";
+    if (spec.target > 0) {
+      const ChanceVerdict v = judge_chance(s, spec.target);
+      verdict = chance_verdict_name(v);
+      if (v == ChanceVerdict::cannot_tell) {
+        const uint64_t need = replications_to_decide(s, spec.target);
+        if (need != UINT64_MAX) verdict += " (about " + std::to_string(need) + " replications)";
+      }
+    }
+    const std::string definition =
+        spec.definition() + (spec.description.empty() ? "" : " (" + spec.description + ")");
+    out += "<tr>" + cell(escape_html(spec.name), true) + cell(escape_html(definition), true) +
+           cell(std::to_string(s.met) + " of " + std::to_string(s.n)) +
+           cell(format_number(s.probability)) + cell(bounds(s.exact)) + cell(bounds(s.wilson)) +
+           cell(spec.target > 0 ? format_number(spec.target) : "") +
+           cell(escape_html(verdict), true) + "</tr>\n";
+  }
+  return out + "</table>\n";
+}
+
+std::string distributions_section(const RunResults& r, std::size_t point, const Groups& groups) {
+  std::vector<ScalarMetric> metrics = {kCostUsd, kUtilization};
+  if (groups.shows(kWaitMeanS) && groups.jobs)
+    metrics.insert(metrics.end(), {kWaitMeanS, kWaitP95S, kCompletionMeanS, kJobsCompleted});
+  if (groups.services)
+    metrics.insert(metrics.end(), {kLatencyP95S, kSloViolationShare, kCostPer1000RequestsUsd});
+  std::string out = "<h2>Distributions across replications</h2>\n<div class=\"charts\">\n";
+  const int bins =
+      static_cast<int>(std::clamp(std::sqrt(static_cast<double>(r.replications)), 5.0, 30.0));
+  for (ScalarMetric m : metrics) {
+    const MetricInfo& info = kScalarMetricInfo[m];
+    const MetricSummary& s = r.summary_of(point, m);
+    if (s.n == 0) continue;
+    const DisplayUnit unit = display_unit(info.unit, magnitude(s));
+    std::vector<double> values(r.replications);
+    for (std::size_t i = 0; i < r.replications; ++i) values[i] = r.scalar(point, i, m) / unit.scale;
+    const Histogram h = make_histogram(values, bins);
+    ChartFrame frame;
+    frame.width = 400;
+    frame.height = 260;
+    std::string title = std::string(info.name) + " (" +
+                        std::to_string(r.replications - h.left_out) + " replications)";
+    out += histogram_svg(
+        h, {title, std::string(info.name) + " [" + unit.name + "]", "replications"}, frame);
+  }
+  return out + "</div>\n";
+}
+
+/// Mean GPUs in use per pool over time (bins grouped to at most 400 per series), with the band
+/// from the 5th to the 95th percentile across replications.
+std::string timeseries_section(const RunResults& r, std::size_t point) {
+  const std::size_t bins = r.timeseries_bins, pools = r.pool_count(), reps = r.replications;
+  const std::size_t group = (bins + 399) / 400;
+  const double span_s = static_cast<double>(bins) * r.timeseries_step_s;
+  const DisplayUnit unit = display_unit("s", span_s);
+  std::vector<Series> series;
+  std::vector<double> per_rep(reps);
+  for (std::size_t p = 0; p < pools; ++p) {
+    Series s;
+    s.name = r.pool_names[p];
+    for (std::size_t b0 = 0; b0 < bins; b0 += group) {
+      const std::size_t b1 = std::min(bins, b0 + group);
+      double total = 0;
+      for (std::size_t i = 0; i < reps; ++i) {
+        const double* row = &r.timeseries[((point * reps + i) * pools + p) * bins];
+        double sum = 0;
+        for (std::size_t b = b0; b < b1; ++b) sum += row[b];
+        per_rep[i] = sum / static_cast<double>(b1 - b0);
+        total += per_rep[i];
+      }
+      std::vector<double> sorted = per_rep;
+      std::sort(sorted.begin(), sorted.end());
+      s.x.push_back(0.5 * static_cast<double>(b0 + b1) * r.timeseries_step_s / unit.scale);
+      s.y.push_back(total / static_cast<double>(reps));
+      s.low.push_back(quantile_sorted(sorted, 0.05));
+      s.high.push_back(quantile_sorted(sorted, 0.95));
+    }
+    series.push_back(std::move(s));
+  }
+  ChartFrame frame;
+  frame.width = 1000;
+  frame.height = 360;
+  return "<h2>Utilization over time</h2>\n<p class=\"note\">GPUs in use per pool (jobs' runs "
+         "and replicas' busy periods), mean over replications in bins of " +
+         gpucap::text::format_duration(r.timeseries_step_s * static_cast<double>(group)) +
+         "; the band spans the 5th to the 95th percentile across replications. Warm-up "
+         "included.</p>\n" +
+         line_band_svg(series, {"GPUs in use per pool", "time [" + unit.name + "]", "GPUs in use"},
+                       frame);
+}
+
+std::string utilization_bars_section(const RunResults& r, std::size_t point) {
+  std::vector<Bar> bars;
+  for (std::size_t p = 0; p < r.pool_count(); ++p) {
+    const MetricSummary& s =
+        r.pool_summary[(point * r.pool_count() + p) * kPoolMetricCount + kPoolUtilization];
+    bars.push_back({r.pool_names[p], s.mean, s.ci95_low, s.ci95_high});
+  }
+  ChartFrame frame;
+  frame.width = std::max(420.0, 110.0 * static_cast<double>(bars.size()) + 100);
+  return "<h2>Utilization per pool</h2>\n<p class=\"note\">Mean utilization (GPU-hours used / "
+         "(quota x window)) with its 95% interval. Record utilization over time with the "
+         "scenario key <code>timeseries: {step: 1h}</code>.</p>\n" +
+         bar_svg(bars, {"utilization per pool", "pool", "utilization [fraction]"}, frame);
+}
+
+/// The frontier, the chosen point and the sweep table.
+std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMetric versus,
+                          std::size_t chosen, bool have_choice) {
+  const MetricInfo& oi = kScalarMetricInfo[objective];
+  const MetricInfo& vi = kScalarMetricInfo[versus];
+  double omax = 0, vmax = 0;
+  for (std::size_t p = 0; p < r.points; ++p) {
+    omax = std::max(omax, magnitude(r.summary_of(p, objective)));
+    vmax = std::max(vmax, magnitude(r.summary_of(p, versus)));
+  }
+  const DisplayUnit ou = display_unit(oi.unit, omax), vu = display_unit(vi.unit, vmax);
+  std::vector<bool> pareto(r.points, false);
+  for (std::size_t p = 0; p < r.points; ++p) {
+    const double o = r.summary_of(p, objective).mean, v = r.summary_of(p, versus).mean;
+    if (!std::isfinite(o) || !std::isfinite(v)) continue;
+    bool dominated = false;
+    for (std::size_t q = 0; q < r.points && !dominated; ++q) {
+      const double oq = r.summary_of(q, objective).mean, vq = r.summary_of(q, versus).mean;
+      dominated =
+          std::isfinite(oq) && std::isfinite(vq) && oq <= o && vq <= v && (oq < o || vq < v);
+    }
+    pareto[p] = !dominated;
+  }
+  const auto parameters = [&](std::size_t p) {
+    std::string text;
+    for (std::size_t k = 0; k < r.sweep.size(); ++k)
+      text += (k ? ", " : "") + r.sweep[k].path + "=" + r.sweep[k].values[p];
+    return text;
+  };
+  std::vector<ScatterPoint> points;
+  for (std::size_t p = 0; p < r.points; ++p)
+    points.push_back({r.summary_of(p, versus).mean / vu.scale,
+                      r.summary_of(p, objective).mean / ou.scale,
+                      "point " + std::to_string(p) + ": " + parameters(p), pareto[p],
+                      have_choice && p == chosen});
+  for (ScatterPoint& p : points)
+    if (!p.chosen) p.label = p.label.substr(0, p.label.find(':'));
+  ChartFrame frame;
+  frame.width = 820;
+  frame.height = 420;
+  std::string out = "<h2>Sweep</h2>\n";
+  if (have_choice)
+    out += "<p><strong>Chosen point: " + std::to_string(chosen) + "</strong> (" +
+           escape_html(parameters(chosen)) + "), the lowest mean " + escape_html(oi.name) + ": " +
+           format_number(r.summary_of(chosen, objective).mean / ou.scale) + " " +
+           escape_html(ou.name) + ", 95% interval " +
+           interval(r.summary_of(chosen, objective), ou.scale) + " " + escape_html(ou.name) +
+           ".</p>\n";
+  else
+    out += "<p><strong>No point has a defined mean " + escape_html(oi.name) +
+           "</strong>: no point is chosen.</p>\n";
+  out += "<p class=\"note\">Each point's mean " + escape_html(oi.name) + " against its mean " +
+         escape_html(vi.name) +
+         "; the Pareto points (no other point is as low on both and lower on one) are in "
+         "colour and joined, the chosen point ringed.</p>\n";
+  out += scatter_svg(
+      points,
+      {"frontier: " + std::string(oi.name) + " vs " + vi.name,
+       std::string(vi.name) + " [" + vu.name + "]", std::string(oi.name) + " [" + ou.name + "]"},
+      frame);
+  out += "<div class=\"wide\"><table class=\"sweep\"><tr><th>point</th>";
+  for (const SweepParameter& p : r.sweep)
+    out += "<th class=\"text\">" + escape_html(p.path) + "</th>";
+  out +=
+      "<th>" + escape_html(oi.name) + " [" + escape_html(ou.name) + "]</th><th>95% interval</th>";
+  if (have_choice) out += "<th>minus chosen (paired 95% interval)</th>";
+  out += "<th>" + escape_html(vi.name) + " [" + escape_html(vu.name) +
+         "]</th><th>95% interval</th>"
+         "<th class=\"text\">Pareto</th>";
+  const bool goals = !r.goals.empty() && r.goal_summary.size() >= r.points * r.goals.size();
+  if (goals)
+    for (const GoalSpec& g : r.goals)
+      out += "<th>P(" + escape_html(g.name) + ") [exact 95% interval]</th>";
+  out += "</tr>\n";
+  for (std::size_t p = 0; p < r.points; ++p) {
+    const MetricSummary& o = r.summary_of(p, objective);
+    const MetricSummary& v = r.summary_of(p, versus);
+    out += std::string(have_choice && p == chosen ? "<tr class=\"chosen\">" : "<tr>") +
+           cell(std::to_string(p) + (have_choice && p == chosen ? " (chosen)" : ""));
+    for (const SweepParameter& k : r.sweep) out += cell(escape_html(k.values[p]), true);
+    out += cell(format_number(o.mean / ou.scale)) + cell(interval(o, ou.scale));
+    if (have_choice) {
+      std::string diff;
+      if (p != chosen) {
+        const MetricSummary d = paired_difference(r, objective, p, chosen);
+        diff = format_number(d.mean / ou.scale) +
+               (std::isnan(d.ci95_low) ? " (n/a)"
+                                       : " [" + format_number(d.ci95_low / ou.scale) + ", " +
+                                             format_number(d.ci95_high / ou.scale) + "]");
+      }
+      out += cell(diff);
+    }
+    out += cell(format_number(v.mean / vu.scale)) + cell(interval(v, vu.scale)) +
+           cell(pareto[p] ? "yes" : "", true);
+    if (goals)
+      for (std::size_t g = 0; g < r.goals.size(); ++g) {
+        const GoalSummary& gs = r.goal_summary_of(p, g);
+        out += cell(format_number(gs.probability) +
+                    (std::isnan(gs.exact.low) ? "" : " [" + format_number(gs.exact.low) + ", " +
+                                                         format_number(gs.exact.high) + "]"));
+      }
+    out += "</tr>\n";
+  }
+  return out + "</table></div>\n";
+}
+
+}  // namespace
+
+std::string render_report(const RunResults& r, const ReportOptions& options) {
+  const ScalarMetric objective = metric_named("--objective", options.objective);
+  const Groups groups = groups_of(r);
+  const ScalarMetric versus = options.versus.empty()
+                                  ? (groups.services && !groups.jobs ? kLatencyP95S : kWaitP95S)
+                                  : metric_named("--versus", options.versus);
+  if (r.points == 0 || r.replications == 0)
+    throw std::invalid_argument("the results have no points or no replications: nothing to report");
+
+  // The chosen point: lowest mean objective among points where it is defined (first on ties).
+  std::size_t chosen = 0;
+  bool have_choice = false;
+  for (std::size_t p = 0; p < r.points; ++p) {
+    const double m = r.summary_of(p, objective).mean;
+    if (r.summary_of(p, objective).n == 0 || !std::isfinite(m)) continue;
+    if (!have_choice || m < r.summary_of(chosen, objective).mean) chosen = p;
+    have_choice = true;
+  }
+  const std::size_t shown = have_choice ? chosen : 0;
+
+  std::string page =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>gpucap report: " +
+      escape_html(r.scenario_name) + "</title>\n<style>\n" + kStyle +
+      "</style>\n</head>\n<body>\n<h1>gpucap report: " + escape_html(r.scenario_name) +
+      "</h1>\n<p class=\"note\">" +
+      (r.points > 1 ? "A sweep of " + std::to_string(r.points) + " points x " : "") +
+      std::to_string(r.replications) + " replications, seed " + std::to_string(r.seed) + ".</p>\n";
+  page += scenario_section(r, options);
+  if (r.points > 1) page += sweep_section(r, objective, versus, chosen, have_choice);
+  page += summary_section(r, shown, groups);
+  page += goals_section(r, shown);
+  page += distributions_section(r, shown, groups);
+  if (r.timeseries_bins > 0 && !r.timeseries.empty())
+    page += timeseries_section(r, shown);
+  else
+    page += utilization_bars_section(r, shown);
+  page += "</body>\n</html>\n";
+  return page;
+}
+
+OutputReport write_report(const RunResults& results, const std::string& path,
+                          const ReportOptions& options, const OutputOptions& output) {
+  const std::string page = render_report(results, options);
+  OutputOptions checked = output;
+  checked.inputs.insert(checked.inputs.end(), results.input_files.begin(),
+                        results.input_files.end());
+  return write_output_atomically(path, page.data(), page.size(), checked);
+}
+
+}  // namespace gpucap::report
