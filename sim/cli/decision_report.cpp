@@ -12,20 +12,7 @@ namespace po = boost::program_options;
 namespace gpucap::cli {
 namespace {
 
-/// As the run's summary prints values: 4 significant digits, whole numbers from 10^4.
-std::string number(double v) {
-  if (std::isnan(v)) return "n/a";
-  if (v == 0) return "0";
-  char buffer[32];
-  const double a = std::fabs(v);
-  if (a >= 1e12 || a < 1e-3)
-    std::snprintf(buffer, sizeof buffer, "%.3e", v);
-  else if (a >= 1e4)
-    std::snprintf(buffer, sizeof buffer, "%.0f", v);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
+std::string number(double v) { return text::format_table_value(v); }
 
 std::string share(double p) {
   if (std::isnan(p)) return "n/a";

@@ -78,19 +78,7 @@ const char* kUsage =
     "\n"
     "'gpucap <command> --help' describes a command's options.\n";
 
-std::string format_value(double v) {
-  char buffer[32];
-  if (std::isnan(v)) return "n/a";
-  if (v == 0) return "0";
-  const double a = std::fabs(v);
-  if (a >= 1e12 || a < 1e-3)
-    std::snprintf(buffer, sizeof buffer, "%.3e", v);
-  else if (a >= 1e4)
-    std::snprintf(buffer, sizeof buffer, "%.0f", v);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
+std::string format_value(double v) { return gpucap::text::format_table_value(v); }
 
 void print_summary(const gpucap::RunResults& r, std::ostream& out) {
   char line[256];

@@ -25,19 +25,7 @@ namespace {
 const char* const kModeOptions[] = {"maximize", "delta", "alpha", "initial"};
 
 /// Numbers as the tables print them: 4 significant digits, whole above 10^4, "n/a" for NaN.
-std::string number(double v) {
-  char buffer[32];
-  if (std::isnan(v)) return "n/a";
-  if (v == 0) return "0";
-  const double a = std::fabs(v);
-  if (a >= 1e12 || a < 1e-3)
-    std::snprintf(buffer, sizeof buffer, "%.3e", v);
-  else if (a >= 1e4)
-    std::snprintf(buffer, sizeof buffer, "%.0f", v);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
+std::string number(double v) { return text::format_table_value(v); }
 
 /// A finite number for option `name`; a usage error saying what is valid otherwise.
 double parse_number(const std::string& name, const std::string& text, const std::string& valid) {

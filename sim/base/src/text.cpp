@@ -1,6 +1,7 @@
 #include "gpucap/detail/text.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace gpucap::text {
@@ -90,6 +91,20 @@ std::string excerpt(const std::string& s, std::size_t max_bytes) {
     out += "... (" + std::to_string(s.size()) + " bytes in all)";
   }
   return out;
+}
+
+std::string format_table_value(double v) {
+  char buffer[32];
+  if (std::isnan(v)) return "n/a";
+  if (v == 0) return "0";
+  const double a = std::fabs(v);
+  if (a >= 1e12 || a < 1e-3)
+    std::snprintf(buffer, sizeof buffer, "%.3e", v);
+  else if (a >= 1e4)
+    std::snprintf(buffer, sizeof buffer, "%.0f", v);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.4g", v);
+  return buffer;
 }
 
 std::string format_number(double value) {

@@ -26,19 +26,7 @@ MetricSummary combination(const RunResults& r, ScalarMetric m,
 }
 
 /// A number as the CLI prints it: 4 significant digits, no exponent between 1e-3 and 1e12.
-std::string number(double v) {
-  char buffer[32];
-  if (std::isnan(v)) return "n/a";
-  if (v == 0) return "0";
-  const double a = std::fabs(v);
-  if (a >= 1e12 || a < 1e-3)
-    std::snprintf(buffer, sizeof buffer, "%.3e", v);
-  else if (a >= 1e4)
-    std::snprintf(buffer, sizeof buffer, "%.0f", v);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.4g", v);
-  return buffer;
-}
+std::string number(double v) { return text::format_table_value(v); }
 
 std::string interval(const MetricSummary& s) {
   if (std::isnan(s.ci95_low)) return "[n/a]";

@@ -23,6 +23,10 @@ std::string excerpt(const std::string& s, std::size_t max_bytes = 80);
 /// A number as short as it reads well: "80", "0.5", "1e+06".
 std::string format_number(double value);
 
+/// A value as the CLI's tables print it: 4 significant digits, whole numbers from 10^4, an
+/// exponent below 10^-3 and from 10^12, "n/a" for NaN (a metric with no observation).
+std::string format_table_value(double value);
+
 /// "90 s", "30 min", "12 h", "3 d": a duration in the largest unit that keeps it readable.
 std::string format_duration(double seconds);
 
