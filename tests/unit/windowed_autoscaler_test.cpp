@@ -134,6 +134,11 @@ TEST_F(WindowedAutoscaler, MistakesAreNamed) {
                           "tick: 0.5s")),
             "test.yaml:12:69: workloads[0].autoscaling.stable_window: is 172800 ticks of 500 ms; "
             "at most 100000 are supported (make the tick longer)");
+  EXPECT_EQ(error_of(edit(edit(kBurst, "stable_window: 10s, panic_window: 2s",
+                               "stable_window: 1us, panic_window: 1us"),
+                          "tick: 2s", "tick: 1h")),
+            "test.yaml:12:69: workloads[0].autoscaling.stable_window: must be at least one tick "
+            "(autoscaling.tick, 1 h), got 0.001 ms");
   // Ticks count in the event budget.
   EXPECT_EQ(error_of(edit(edit(kBurst, "horizon: 60s", "horizon: 1000d"), "tick: 2s",
                           "tick: 1ms")),

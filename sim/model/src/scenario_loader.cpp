@@ -1333,9 +1333,9 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
 }
 
 /// The number of ticks in `value_s` (a window or delay of the windowed autoscaler), which
-/// must be a whole number of them, at most kMaxAutoscaleTicks.
+/// must be a whole number of them, at least `least`, at most kMaxAutoscaleTicks.
 uint32_t whole_ticks(const Context& ctx, const YAML::Node& node, const std::string& path,
-                     double value_s, double tick_s) {
+                     double value_s, double tick_s, double least = 1) {
   constexpr double kMaxAutoscaleTicks = 100000;
   const double ticks = value_s / tick_s;
   const double whole = std::round(ticks);
@@ -1344,6 +1344,10 @@ uint32_t whole_ticks(const Context& ctx, const YAML::Node& node, const std::stri
              "must be a whole number of ticks (autoscaling.tick, " + text::format_duration(tick_s) +
                  "), got " + text::format_duration(value_s) + " = " + text::format_number(ticks) +
                  " ticks");
+  if (whole < least)
+    ctx.fail(node, path,
+             "must be at least one tick (autoscaling.tick, " + text::format_duration(tick_s) +
+                 "), got " + text::format_duration(value_s));
   if (whole > kMaxAutoscaleTicks)
     ctx.fail(node, path,
              "is " + text::format_number(whole) + " ticks of " + text::format_duration(tick_s) +
@@ -1390,7 +1394,7 @@ void read_windowed_autoscaler(const Context& ctx, const YAML::Node& as, const st
     svc.scale_down_delay_s =
         read_key_duration(ctx, as["scale_down_delay"], apath + ".scale_down_delay");
     whole_ticks(ctx, as["scale_down_delay"], apath + ".scale_down_delay",
-                svc.scale_down_delay_s, svc.tick_s);
+                svc.scale_down_delay_s, svc.tick_s, 0);
   }
 }
 
