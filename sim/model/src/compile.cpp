@@ -218,6 +218,17 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       cs.queue_offset = out.model_.request_queue_capacity;
       cs.queue_capacity = svc.queue_capacity;
       cs.idle_timeout_s = svc.idle_timeout_s;
+      if (svc.windowed) {  // the loader checked that windows and delay are whole ticks
+        cs.windowed = true;
+        cs.tick_s = svc.tick_s;
+        cs.stable_ticks = static_cast<uint32_t>(std::llround(svc.stable_window_s / svc.tick_s));
+        cs.panic_ticks = static_cast<uint32_t>(std::llround(svc.panic_window_s / svc.tick_s));
+        cs.delay_ticks = static_cast<uint32_t>(std::llround(svc.scale_down_delay_s / svc.tick_s));
+        cs.panic_threshold = svc.panic_threshold;
+        cs.history_offset = out.model_.autoscale_history;
+        out.model_.autoscale_history += cs.stable_ticks + (cs.delay_ticks > 0 ? cs.delay_ticks + 1 : 0);
+        ++out.model_.windowed_service_count;
+      }
       if (pool.snapshot_restore_s >= 0) {
         cs.has_container_start = true;
         cs.container_start_s.kind = DistKind::deterministic;

@@ -1332,6 +1332,73 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   return p;
 }
 
+/// The number of ticks in `value_s` (a window or delay of the windowed autoscaler), which
+/// must be a whole number of them, at least `least`, at most kMaxAutoscaleTicks.
+uint32_t whole_ticks(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     double value_s, double tick_s, double least = 1) {
+  constexpr double kMaxAutoscaleTicks = 100000;
+  const double ticks = value_s / tick_s;
+  const double whole = std::round(ticks);
+  if (std::fabs(ticks - whole) > 1e-9 * std::max(1.0, whole))
+    ctx.fail(node, path,
+             "must be a whole number of ticks (autoscaling.tick, " + text::format_duration(tick_s) +
+                 "), got " + text::format_duration(value_s) + " = " + text::format_number(ticks) +
+                 " ticks");
+  if (whole < least)
+    ctx.fail(node, path,
+             "must be at least one tick (autoscaling.tick, " + text::format_duration(tick_s) +
+                 "), got " + text::format_duration(value_s));
+  if (whole > kMaxAutoscaleTicks)
+    ctx.fail(node, path,
+             "is " + text::format_number(whole) + " ticks of " + text::format_duration(tick_s) +
+                 "; at most " + text::format_number(kMaxAutoscaleTicks) +
+                 " are supported (make the tick longer)");
+  return static_cast<uint32_t>(whole);
+}
+
+/// The windowed autoscaler's keys of `autoscaling` (stable_window is present).
+void read_windowed_autoscaler(const Context& ctx, const YAML::Node& as, const std::string& apath,
+                              ServiceSpec& svc) {
+  svc.windowed = true;
+  if (as["idle_timeout"])
+    ctx.fail(as["idle_timeout"], apath + ".idle_timeout",
+             "the windowed autoscaler (stable_window) stops replicas itself; remove idle_timeout");
+  if (as["tick"]) svc.tick_s = read_key_duration(ctx, as["tick"], apath + ".tick");
+  svc.stable_window_s = read_key_duration(ctx, as["stable_window"], apath + ".stable_window");
+  whole_ticks(ctx, as["stable_window"], apath + ".stable_window", svc.stable_window_s,
+              svc.tick_s);
+  if (as["panic_window"]) {
+    svc.panic_window_s = read_key_duration(ctx, as["panic_window"], apath + ".panic_window");
+    if (svc.panic_window_s > svc.stable_window_s)
+      ctx.fail(as["panic_window"], apath + ".panic_window",
+               "must be at most the stable window (" +
+                   text::format_duration(svc.stable_window_s) + "), got " +
+                   text::format_duration(svc.panic_window_s));
+    whole_ticks(ctx, as["panic_window"], apath + ".panic_window", svc.panic_window_s,
+                svc.tick_s);
+  } else {
+    svc.panic_window_s = svc.stable_window_s / 10;
+    const double ticks = svc.panic_window_s / svc.tick_s;
+    if (std::fabs(ticks - std::round(ticks)) > 1e-9 * std::max(1.0, ticks) || ticks < 0.5)
+      ctx.fail(as["stable_window"], apath + ".stable_window",
+               "the default panic window, stable_window / 10 = " +
+                   text::format_duration(svc.panic_window_s) +
+                   ", is not a whole number of ticks (" + text::format_duration(svc.tick_s) +
+                   "); give autoscaling.panic_window");
+  }
+  if (as["panic_threshold_percentage"])
+    svc.panic_threshold = read_key_number(ctx, as["panic_threshold_percentage"],
+                                          apath + ".panic_threshold_percentage") /
+                          100;
+  if (as["scale_down_delay"]) {
+    svc.scale_down_delay_s =
+        read_key_duration(ctx, as["scale_down_delay"], apath + ".scale_down_delay");
+    whole_ticks(ctx, as["scale_down_delay"], apath + ".scale_down_delay",
+                svc.scale_down_delay_s, svc.tick_s, 0);
+  }
+}
+
+
 /// A workload of kind inference: a service answering requests with replicas in one pool.
 JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                                      const std::string& path, const Scenario& s, JobClassSpec w) {
@@ -1407,9 +1474,18 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
       ctx.fail(as["min_replicas"], apath + ".min_replicas",
                "must be at most max_replicas (" + std::to_string(svc.max_replicas) + ")");
     svc.idle_timeout_s = std::numeric_limits<double>::infinity();
+    if (as["stable_window"]) {
+      read_windowed_autoscaler(ctx, as, apath, svc);
+    } else {
+      for (const char* key : {"panic_window", "panic_threshold_percentage", "scale_down_delay", "tick"})
+        if (as[key])
+          ctx.fail(as[key], apath + "." + key,
+                   "belongs to the windowed autoscaler; give autoscaling.stable_window too (e.g. "
+                   "stable_window: 60s), or remove it");
+    }
     if (as["idle_timeout"])
       svc.idle_timeout_s = read_key_duration(ctx, as["idle_timeout"], apath + ".idle_timeout");
-    else if (svc.min_replicas < svc.max_replicas)
+    else if (svc.min_replicas < svc.max_replicas && !svc.windowed)
       ctx.fail(as, apath,
                "needs idle_timeout (how long a replica stays warm without requests before it "
                "stops), e.g. idle_timeout: 5min");
@@ -1840,6 +1916,13 @@ void check_event_budget(const Context& ctx, const YAML::Node& root, const Scenar
     }
     sources.push_back({expected, workloads[i]["arrivals"],
                        "workloads[" + std::to_string(i) + "].arrivals", "rate x horizon"});
+    const ServiceSpec& svc = s.workloads[i].service;
+    if (s.workloads[i].kind == WorkloadKind::inference && svc.windowed) {
+      const YAML::Node as = workloads[i]["autoscaling"];
+      sources.push_back({per(svc.tick_s), as["tick"] ? as["tick"] : as["stable_window"],
+                         "workloads[" + std::to_string(i) + "].autoscaling.tick",
+                         "one autoscaler tick per tick over the horizon"});
+    }
   }
   double total = 0;
   const Source* largest = nullptr;

@@ -163,6 +163,18 @@ struct CompiledService {
   double network_rtt_s = 0;        ///< users' region to the pool's region and back
   double slo_latency_s = 0;        ///< a request slower than this violates the SLO; 0: no SLO
   double egress_usd_per_request = 0;
+  /// The windowed autoscaler (Knative's model; see WindowedAutoscaler), when `windowed`: every
+  /// tick_s it sets the replicas from the average requests in the system over the stable
+  /// window (or the panic window, in panic) and lowers them only after scale_down_delay_s.
+  /// Windows and the delay are whole numbers of ticks; its history lies in the arena at
+  /// [history_offset, + stable_ticks + delay_ticks + 1) doubles.
+  bool windowed = false;
+  uint32_t stable_ticks = 0;   ///< stable window / tick
+  uint32_t panic_ticks = 0;    ///< panic window / tick, <= stable_ticks
+  uint32_t delay_ticks = 0;    ///< scale-down delay / tick; 0: no delay
+  uint32_t history_offset = 0;
+  double tick_s = 0;
+  double panic_threshold = 0;  ///< panic when panic-window replicas / warm replicas >= this
 };
 enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };
 
@@ -199,6 +211,8 @@ struct CompiledModel {
   uint32_t replica_count = 0;           ///< replicas of all services (sum of max_replicas)
   uint32_t request_queue_capacity = 0;  ///< waiting rooms of all services
   uint32_t request_capacity = 0;        ///< requests in service at once, all services
+  uint32_t windowed_service_count = 0;  ///< services with a windowed autoscaler (one tick each)
+  uint32_t autoscale_history = 0;       ///< their history in the arena, doubles
 
   double horizon_s = 0;  ///< arrivals stop and the run ends here
   double warmup_s = 0;   ///< statistics cover [warmup_s, horizon_s]

@@ -10,7 +10,8 @@
 //   2. run_end    a run ends on its own instance: its reclaim draw or its max_runtime (a
 //                 checkpoint completed at that instant is saved: see RunArithmetic);
 //   3. capacity   the capacity changes: an availability trace steps, a zone event reclaims a
-//                 pool, an idle replica stops;
+//                 pool, an idle replica stops, a windowed autoscaler ticks (it may stop or
+//                 start replicas);
 //   4. start      provisioning ends: a job begins running, a replica becomes warm;
 //   5. arrive     new work: arrivals, and waiting jobs retrying after a stockout.
 // So work that finishes at the instant capacity drops is done and paid for, not reclaimed; GPUs
@@ -37,7 +38,8 @@ enum class TieClass : uint32_t { finish = 0, run_end = 1, capacity = 2, start = 
   X(zone_event, capacity, "pool: a zone-wide event reclaims all its jobs")                       \
   X(request_done, finish, "replica: a request on it finished its service")                       \
   X(replica_ready, start, "replica: its cold start is over, it is warm")                         \
-  X(idle_check, capacity, "replica: it may have been idle for the idle timeout")
+  X(idle_check, capacity, "replica: it may have been idle for the idle timeout")             \
+  X(autoscale_tick, capacity, "service: its windowed autoscaler decides (every tick)")
 
 enum class EventKind : uint32_t {
 #define GPUCAP_EVENT_KIND_ENUM(name, tie, payload) name,

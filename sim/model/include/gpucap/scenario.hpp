@@ -127,6 +127,13 @@ struct ServiceSpec {
   double target_concurrency = 1;  ///< the autoscaler's aim, requests per replica
   uint32_t min_replicas = 0, max_replicas = 1;
   double idle_timeout_s = 0;       ///< +inf: never scale down
+  /// The windowed autoscaler (Knative's model), when `windowed`: see CompiledService.
+  bool windowed = false;
+  double stable_window_s = 0;
+  double panic_window_s = 0;
+  double panic_threshold = 2;  ///< panic-window replicas / warm replicas (2 = 200 %)
+  double scale_down_delay_s = 0;
+  double tick_s = 2;
   double model_gb = 0;             ///< weights loaded at every cold start
   std::string users_region;        ///< where requests come from; empty: the pool's region
   double slo_latency_s = 0;        ///< 0: no SLO

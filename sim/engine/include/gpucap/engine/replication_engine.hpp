@@ -90,7 +90,9 @@ class ReplicationEngine {
                 FleetStorage{reinterpret_cast<ServiceState*>(base + a.service_state),
                              reinterpret_cast<ReplicaSlot*>(base + a.replicas),
                              reinterpret_cast<WaitingRequest*>(base + a.waiting_requests),
-                             reinterpret_cast<QuantileRecorder*>(base + a.latency_quantiles)});
+                             reinterpret_cast<QuantileRecorder*>(base + a.latency_quantiles),
+                             reinterpret_cast<AutoscalerState*>(base + a.autoscalers),
+                             reinterpret_cast<double*>(base + a.autoscale_history)});
     for (uint32_t i = 0; i < kScalarMetricCount; ++i) out_[i] = 0;
   }
 
@@ -178,6 +180,9 @@ class ReplicationEngine {
           break;
         case EventKind::idle_check:
           fleet_.on_idle_check(x);
+          break;
+        case EventKind::autoscale_tick:
+          fleet_.on_tick(x);
           break;
       }
     }

@@ -7,6 +7,11 @@
 // ceil(requests in the system / target_concurrency), within [min_replicas, max_replicas] and the
 // pool's free GPUs. A replica that has been idle for idle_timeout_s stops, unless that would
 // leave fewer than min_replicas. min_replicas replicas are warm at time 0 (pre-provisioned).
+// A service with a windowed autoscaler (CompiledService::windowed, windowed_autoscaler.hpp)
+// instead sets its replicas on ticks (EventKind::autoscale_tick): it starts replicas up to the
+// tick's decision, and stops idle warm replicas, highest index first, down to it; between ticks
+// it only starts one replica for a request that finds none up (scale from zero); replicas never
+// stop for idleness (no idle timeout).
 //
 // Invariants: a replica has at most one pending start or idle check, plus one completion per
 // request in service (active <= concurrency); free_slots = sum over warm replicas of
@@ -28,6 +33,7 @@
 #include "gpucap/distribution.hpp"
 #include "gpucap/engine/ledger.hpp"
 #include "gpucap/engine/pool_capacity.hpp"
+#include "gpucap/engine/windowed_autoscaler.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/quantile_recorder.hpp"
 #include "gpucap/metrics.hpp"
@@ -91,6 +97,8 @@ struct FleetStorage {
   ReplicaSlot* replicas;    ///< model.replica_count
   WaitingRequest* waiting;  ///< model.request_queue_capacity
   QuantileRecorder* latency;
+  AutoscalerState* autoscalers;  ///< per service when some service is windowed, else none
+  double* autoscale_history;     ///< model.autoscale_history
 };
 
 class ServiceFleet {
@@ -102,6 +110,9 @@ class ServiceFleet {
     replicas_ = storage.replicas;
     waiting_ = storage.waiting;
     latency_ = storage.latency;
+    autoscalers_ = storage.autoscalers;
+    autoscale_history_ = storage.autoscale_history;
+    any_windowed_ = m.windowed_service_count > 0;
     calendar_ = context.calendar;
     capacity_ = context.capacity;
     ledger_ = context.ledger;
@@ -118,6 +129,7 @@ class ServiceFleet {
         ReplicaSlot& r = replicas_[cs.replica_offset + k];
         r = ReplicaSlot{0, 0, 0, 0, 0, v, 0, kReplicaOff, 0, 0};
       }
+      if (cs.windowed) WindowedAutoscaler::reset(autoscalers_[v], cs);
     }
   }
 
@@ -130,6 +142,7 @@ class ServiceFleet {
         const uint32_t r = launch(v);
         become_warm(r);
       }
+      if (cs.windowed && cs.tick_s <= m_->horizon_s) push(cs.tick_s, EventKind::autoscale_tick, v);
     }
   }
 
@@ -145,6 +158,10 @@ class ServiceFleet {
     if (counted) {
       ++totals_.arrived;
       if (cs.slo_latency_s > 0) ++totals_.slo_arrived;
+    }
+    if (cs.windowed) {
+      on_windowed_request(v, WaitingRequest{now, service_s, 0, 0}, counted);
+      return;
     }
     if (st.free_slots > 0) {
       const uint32_t r = free_replica(cs);
@@ -173,6 +190,8 @@ class ServiceFleet {
     const uint32_t v = rep.service;
     ServiceState& st = state_[v];
     const double now = *now_;
+    if (any_windowed_ && m_->services[v].windowed)  // one request fewer in the system
+      WindowedAutoscaler::observe(autoscalers_[v], st.in_service + st.queue_size, now);
     if (st.queue_size > 0) {  // the slot passes straight to the next waiting request
       const WaitingRequest w = dequeue(v);
       if (w.arrival_s >= m_->warmup_s) record_served(m_->services[v], w, now);
@@ -214,6 +233,29 @@ class ServiceFleet {
       return;
     }
     if (state_[rep.service].replicas_up > cs.min_replicas) stop(r);
+  }
+
+  /// Service v's windowed autoscaler ticks (EventKind::autoscale_tick): it starts replicas up to
+  /// its decision, or stops idle warm replicas (highest index first) down to it, and schedules
+  /// the next tick.
+  GPUCAP_HD void on_tick(uint32_t v) {
+    const CompiledService& cs = m_->services[v];
+    ServiceState& st = state_[v];
+    AutoscalerState& a = autoscalers_[v];
+    const double now = *now_;
+    const uint32_t desired =
+        WindowedAutoscaler::tick(a, autoscale_history_ + cs.history_offset, cs,
+                                 st.in_service + st.queue_size, st.replicas_up - st.starting, now);
+    if (desired > st.replicas_up) {
+      start_replicas(v, static_cast<double>(desired));
+    } else {
+      for (uint32_t k = cs.max_replicas; k-- > 0 && st.replicas_up > desired;) {
+        const ReplicaSlot& rep = replicas_[cs.replica_offset + k];
+        if (rep.state == kReplicaWarm && rep.active == 0) stop(cs.replica_offset + k);
+      }
+    }
+    const double next = static_cast<double>(a.ticks + 1) * cs.tick_s;
+    if (next <= m_->horizon_s) push(next, EventKind::autoscale_tick, v);
   }
 
   /// The services' metrics, after the ledger's finish() (it reads the pools' costs).
@@ -284,6 +326,33 @@ class ServiceFleet {
     return r;
   }
 
+  /// A request of a windowed service: served at once, or waiting, or dropped, as any; the
+  /// autoscaler only notes the change, and starts a replica when none is up (scale from zero).
+  GPUCAP_HD void on_windowed_request(uint32_t v, const WaitingRequest& request, bool counted) {
+    const CompiledService& cs = m_->services[v];
+    ServiceState& st = state_[v];
+    if (st.free_slots > 0) {
+      WindowedAutoscaler::observe(autoscalers_[v], st.in_service + st.queue_size, *now_);
+      serve(free_replica(cs), request, counted);
+      return;
+    }
+    if (st.replicas_up == 0) start_replicas(v, 1.0);
+    if (st.queue_size < cs.queue_capacity) {
+      WindowedAutoscaler::observe(autoscalers_[v], st.in_service + st.queue_size, *now_);
+      uint32_t tail = st.queue_head + st.queue_size;
+      if (tail >= cs.queue_capacity) tail -= cs.queue_capacity;
+      ++st.queue_size;
+      WaitingRequest w = request;
+      w.cold = st.starting > 0;
+      waiting_[cs.queue_offset + tail] = w;
+      return;
+    }
+    if (counted) {
+      ++totals_.dropped;
+      if (cs.slo_latency_s > 0) ++totals_.slo_violations;
+    }
+  }
+
   /// Replica r takes request w now (a free slot of it is available).
   GPUCAP_HD GPUCAP_FORCEINLINE void serve(uint32_t r, const WaitingRequest& w, bool counted) {
     ReplicaSlot& rep = replicas_[r];
@@ -342,10 +411,17 @@ class ServiceFleet {
   /// Starts replicas of service v until the autoscaler's target is met (or the pool is full).
   GPUCAP_HD void scale_up(uint32_t v) {
     const CompiledService& cs = m_->services[v];
-    ServiceState& st = state_[v];
+    const ServiceState& st = state_[v];
     const double in_system = static_cast<double>(st.in_service + st.queue_size);
     double desired = __builtin_ceil(in_system / cs.target_concurrency);
     if (desired > cs.max_replicas) desired = cs.max_replicas;
+    start_replicas(v, desired);
+  }
+
+  /// Starts replicas of service v (cold starts) until `desired` are up or the pool is full.
+  GPUCAP_HD GPUCAP_FORCEINLINE void start_replicas(uint32_t v, double desired) {
+    const CompiledService& cs = m_->services[v];
+    ServiceState& st = state_[v];
     while (st.replicas_up < desired &&
            capacity_->fits(cs.pool, cs.gpus_per_replica)) {
       const uint32_t r = launch(v);
@@ -394,7 +470,13 @@ class ServiceFleet {
     capacity_->give_back(cs.pool, cs.gpus_per_replica);
     // Services sharing the pool may have been waiting for these GPUs.
     for (uint32_t u = 0; u < m_->service_count; ++u)
-      if (u != v && m_->services[u].pool == cs.pool && state_[u].queue_size > 0) scale_up(u);
+      if (u != v && m_->services[u].pool == cs.pool && state_[u].queue_size > 0) {
+        if (m_->services[u].windowed) {
+          start_replicas(u, static_cast<double>(autoscalers_[u].desired));
+        } else {
+          scale_up(u);
+        }
+      }
   }
 
   /// Bills replica r's lifetime ending at end_s (and closes an open busy period).
@@ -430,6 +512,9 @@ class ServiceFleet {
   ReplicaSlot* replicas_ = nullptr;
   WaitingRequest* waiting_ = nullptr;
   QuantileRecorder* latency_ = nullptr;
+  AutoscalerState* autoscalers_ = nullptr;
+  double* autoscale_history_ = nullptr;
+  bool any_windowed_ = false;
   EventCalendar* calendar_ = nullptr;
   PoolCapacity* capacity_ = nullptr;
   Ledger* ledger_ = nullptr;
