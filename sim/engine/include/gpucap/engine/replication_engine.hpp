@@ -61,7 +61,7 @@ class ReplicationEngine {
           RandomStream::make(seed, replication, stream_id(StreamKind::job_size, c));
       ClassState& cs = class_state_[c];
       cs.trace_layer = 0;
-      cs.unused_ = 0;
+      cs.limited_jobs = 0;
       const CompiledArrivals& arr = m_.classes[c].arrivals;
       if (arr.kind != ArrivalKind::trace) {
         cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
@@ -326,7 +326,9 @@ class ReplicationEngine {
       const uint32_t p = m_.placement[cls.placement_offset + k];
       if (!capacity_.fits(p, job.gpus)) continue;
       const CompiledPool& pool = m_.pools[p];
-      if (pool.launch_checks) {  // rare: only preemptible pools and pools with stockouts
+      if (pool.launch_checks) {  // rare: preemptible, stockouts, or some class's placement_limit
+        if (p == cls.limit_pool && class_state_[job.job_class].limited_jobs >= cls.limit_jobs)
+          continue;
         if (pool.preemptible && avoids_preemptible(job, cls)) continue;
         if (pool.stockout_probability > 0 && launch_fails(p)) continue;
       }
@@ -335,10 +337,12 @@ class ReplicationEngine {
     return kNoPool;
   }
 
-  /// The fallback policy: true once the job was preempted often enough, or its slack before
-  /// the deadline (minus the reference work left) fell below the class's threshold.
+  /// The fallback policy: true once the job was preempted often enough (unless its last run
+  /// fell back and the class returns to preemptible pools), or its slack before the deadline
+  /// (minus the reference work left) fell below the class's threshold.
   GPUCAP_HD bool avoids_preemptible(const QueuedJob& job, const CompiledJobClass& cls) const {
-    return job.preemptions >= cls.fallback_after_preemptions ||
+    return (job.preemptions >= cls.fallback_after_preemptions &&
+            !(job.flags & kReturnsToPreemptible)) ||
            (cls.fallback_slack_s >= 0 &&
             job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
   }
@@ -356,11 +360,25 @@ class ReplicationEngine {
     return true;
   }
 
+  /// The job's flags once launched in `pool`. For a class that returns to preemptible pools, a
+  /// launch in a preemptible pool clears kReturnsToPreemptible, and a launch elsewhere while
+  /// fallback.after_preemptions holds sets it (it fell back: its next launch tries them again).
+  GPUCAP_HD uint32_t flags_after_launch(const QueuedJob& job, uint32_t pool) const {
+    const uint32_t flags = job.flags | kLaunchedBefore;
+    const CompiledJobClass& cls = m_.classes[job.job_class];
+    if (!cls.fallback_returns) return flags;
+    if (m_.pools[pool].preemptible) return flags & ~static_cast<uint32_t>(kReturnsToPreemptible);
+    return job.preemptions >= cls.fallback_after_preemptions ? flags | kReturnsToPreemptible
+                                                             : flags;
+  }
+
   /// Launches `job` in `pool`: its GPUs leave the pool now; it runs after provisioning.
   GPUCAP_HD GPUCAP_FORCEINLINE void start_job(const QueuedJob& job, uint32_t pool) {
     if (!(job.flags & kLaunchedBefore) && job.arrival_s >= m_.warmup_s)
       ledger_.first_launch(now_ - job.arrival_s);
     capacity_.take(pool, job.gpus);
+    if (m_.has_placement_limits && pool == m_.classes[job.job_class].limit_pool)
+      ++class_state_[job.job_class].limited_jobs;
     const uint32_t s = slots_.acquire();
     JobSlot& slot = slots_[s];
     slot.arrival_s = job.arrival_s;
@@ -370,7 +388,8 @@ class ReplicationEngine {
     slot.gpus = job.gpus;
     slot.job_class = job.job_class;
     slot.preemptions = job.preemptions;
-    slot.flags = static_cast<uint16_t>(job.flags | kLaunchedBefore);
+    slot.flags = static_cast<uint16_t>(m_.has_fallback_returns ? flags_after_launch(job, pool)
+                                                               : job.flags | kLaunchedBefore);
     slot.checkpoint_pool = job.checkpoint_pool;
     const CompiledPool& p = m_.pools[pool];
     if (p.has_provisioning_delay) {
@@ -468,6 +487,8 @@ class ReplicationEngine {
   /// event left in the calendar.
   GPUCAP_HD GPUCAP_FORCEINLINE void release(uint32_t s) {
     capacity_.give_back(slots_[s].pool, slots_[s].gpus);
+    if (m_.has_placement_limits && slots_[s].pool == m_.classes[slots_[s].job_class].limit_pool)
+      --class_state_[slots_[s].job_class].limited_jobs;
     slots_.release(s);
   }
 
