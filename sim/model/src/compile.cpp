@@ -202,9 +202,9 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       c.limit_pool = static_cast<uint32_t>(s.pool_index(w.limit_pool));
       c.limit_jobs = w.limit_jobs;
       out.pools_[c.limit_pool].launch_checks = true;  // find_pool checks the limit there
-      out.model_.has_placement_limits = true;
+      out.model_.has_class_launch_rules = true;
     }
-    out.model_.has_fallback_returns = out.model_.has_fallback_returns || w.fallback_returns;
+    if (w.fallback_returns) out.model_.has_class_launch_rules = true;
     for (const PoolSpec& pool : s.pools) {
       const double speed = run_speed(w, pool);
       out.model_.has_run_speeds = out.model_.has_run_speeds || speed != pool.speed;

@@ -203,10 +203,9 @@ struct CompiledModel {
   /// has_run_speeds.
   const double* run_speed = nullptr;
   bool has_run_speeds = false;
-  /// Some class has fallback_returns (its launches update the job's kReturnsToPreemptible flag).
-  bool has_fallback_returns = false;
-  /// Some class has a placement_limit (launches and releases count its jobs in that pool).
-  bool has_placement_limits = false;
+  /// Some class has fallback_returns or a placement_limit: launches and releases of its jobs
+  /// update the job's kReturnsToPreemptible flag and the count of its jobs in the limited pool.
+  bool has_class_launch_rules = false;
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;
   uint32_t replica_count = 0;           ///< replicas of all services (sum of max_replicas)

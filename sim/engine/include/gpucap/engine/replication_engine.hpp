@@ -326,15 +326,24 @@ class ReplicationEngine {
       const uint32_t p = m_.placement[cls.placement_offset + k];
       if (!capacity_.fits(p, job.gpus)) continue;
       const CompiledPool& pool = m_.pools[p];
-      if (pool.launch_checks) {  // rare: preemptible, stockouts, or some class's placement_limit
-        if (p == cls.limit_pool && class_state_[job.job_class].limited_jobs >= cls.limit_jobs)
-          continue;
-        if (pool.preemptible && avoids_preemptible(job, cls)) continue;
-        if (pool.stockout_probability > 0 && launch_fails(p)) continue;
-      }
+      if (pool.launch_checks && !passes_launch_checks(job, cls, p)) continue;
       return p;
     }
     return kNoPool;
+  }
+
+  /// The rarer checks of a launch in pool p (preemptible, with stockouts, or some class's
+  /// placement_limit pool), in this order: the class's placement limit, the fallback policy,
+  /// then the stockout draw (drawn only for a launch that nothing else refused). Out of line so
+  /// that scenarios without such pools keep find_pool small.
+  GPUCAP_HD GPUCAP_NOINLINE bool passes_launch_checks(const QueuedJob& job,
+                                                      const CompiledJobClass& cls, uint32_t p) {
+    const CompiledPool& pool = m_.pools[p];
+    if (p == cls.limit_pool && class_state_[job.job_class].limited_jobs >= cls.limit_jobs)
+      return false;
+    if (pool.preemptible && avoids_preemptible(job, cls)) return false;
+    if (pool.stockout_probability > 0 && launch_fails(p)) return false;
+    return true;
   }
 
   /// The fallback policy: true once the job was preempted often enough (unless its last run
@@ -360,16 +369,26 @@ class ReplicationEngine {
     return true;
   }
 
-  /// The job's flags once launched in `pool`. For a class that returns to preemptible pools, a
-  /// launch in a preemptible pool clears kReturnsToPreemptible, and a launch elsewhere while
-  /// fallback.after_preemptions holds sets it (it fell back: its next launch tries them again).
-  GPUCAP_HD uint32_t flags_after_launch(const QueuedJob& job, uint32_t pool) const {
-    const uint32_t flags = job.flags | kLaunchedBefore;
+  /// The class's launch rules when `job` launches in `pool` (its slot's flags already set):
+  /// a job of a class with a placement_limit in that pool takes a place there; for a class that
+  /// returns to preemptible pools, a launch in a preemptible pool clears kReturnsToPreemptible
+  /// and a launch elsewhere while fallback.after_preemptions holds sets it (it fell back: its
+  /// next launch tries them again). Out of line: only scenarios with such rules call it.
+  GPUCAP_HD GPUCAP_NOINLINE void launch_rules(const QueuedJob& job, uint32_t pool, JobSlot& slot) {
     const CompiledJobClass& cls = m_.classes[job.job_class];
-    if (!cls.fallback_returns) return flags;
-    if (m_.pools[pool].preemptible) return flags & ~static_cast<uint32_t>(kReturnsToPreemptible);
-    return job.preemptions >= cls.fallback_after_preemptions ? flags | kReturnsToPreemptible
-                                                             : flags;
+    if (pool == cls.limit_pool) ++class_state_[job.job_class].limited_jobs;
+    if (!cls.fallback_returns) return;
+    if (m_.pools[pool].preemptible)
+      slot.flags = static_cast<uint16_t>(slot.flags & ~kReturnsToPreemptible);
+    else if (job.preemptions >= cls.fallback_after_preemptions)
+      slot.flags = static_cast<uint16_t>(slot.flags | kReturnsToPreemptible);
+  }
+
+  /// The job of slot s gives up its place under its class's placement_limit, if it held one.
+  GPUCAP_HD GPUCAP_NOINLINE void release_rules(uint32_t s) {
+    const JobSlot& slot = slots_[s];
+    if (slot.pool == m_.classes[slot.job_class].limit_pool)
+      --class_state_[slot.job_class].limited_jobs;
   }
 
   /// Launches `job` in `pool`: its GPUs leave the pool now; it runs after provisioning.
@@ -377,8 +396,6 @@ class ReplicationEngine {
     if (!(job.flags & kLaunchedBefore) && job.arrival_s >= m_.warmup_s)
       ledger_.first_launch(now_ - job.arrival_s);
     capacity_.take(pool, job.gpus);
-    if (m_.has_placement_limits && pool == m_.classes[job.job_class].limit_pool)
-      ++class_state_[job.job_class].limited_jobs;
     const uint32_t s = slots_.acquire();
     JobSlot& slot = slots_[s];
     slot.arrival_s = job.arrival_s;
@@ -388,8 +405,8 @@ class ReplicationEngine {
     slot.gpus = job.gpus;
     slot.job_class = job.job_class;
     slot.preemptions = job.preemptions;
-    slot.flags = static_cast<uint16_t>(m_.has_fallback_returns ? flags_after_launch(job, pool)
-                                                               : job.flags | kLaunchedBefore);
+    slot.flags = static_cast<uint16_t>(job.flags | kLaunchedBefore);
+    if (m_.has_class_launch_rules) launch_rules(job, pool, slot);
     slot.checkpoint_pool = job.checkpoint_pool;
     const CompiledPool& p = m_.pools[pool];
     if (p.has_provisioning_delay) {
@@ -487,8 +504,7 @@ class ReplicationEngine {
   /// event left in the calendar.
   GPUCAP_HD GPUCAP_FORCEINLINE void release(uint32_t s) {
     capacity_.give_back(slots_[s].pool, slots_[s].gpus);
-    if (m_.has_placement_limits && slots_[s].pool == m_.classes[slots_[s].job_class].limit_pool)
-      --class_state_[slots_[s].job_class].limited_jobs;
+    if (m_.has_class_launch_rules) release_rules(s);
     slots_.release(s);
   }
 
