@@ -203,8 +203,8 @@ struct CompiledModel {
   /// has_run_speeds.
   const double* run_speed = nullptr;
   bool has_run_speeds = false;
-  /// Some class has fallback_returns or a placement_limit: launches and releases of its jobs
-  /// update the job's kReturnsToPreemptible flag and the count of its jobs in the limited pool.
+  /// Some class has fallback_returns or a placement_limit: a reclaimed run updates the job's
+  /// kReturnsToPreemptible flag and gives back its place in the limited pool.
   bool has_class_launch_rules = false;
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;

@@ -334,15 +334,18 @@ class ReplicationEngine {
 
   /// The rarer checks of a launch in pool p (preemptible, with stockouts, or some class's
   /// placement_limit pool), in this order: the class's placement limit, the fallback policy,
-  /// then the stockout draw (drawn only for a launch that nothing else refused). Out of line so
-  /// that scenarios without such pools keep find_pool small.
-  GPUCAP_HD GPUCAP_NOINLINE bool passes_launch_checks(const QueuedJob& job,
-                                                      const CompiledJobClass& cls, uint32_t p) {
+  /// then the stockout draw (drawn only for a launch that nothing else refused). A job that
+  /// passes in its class's limited pool takes its place there: find_pool's callers launch it
+  /// at once (the place is given back in on_completion or reclaim). Out of line so that
+  /// scenarios without such pools keep find_pool small.
+  GPUCAP_HD GPUCAP_FORCEINLINE bool passes_launch_checks(const QueuedJob& job,
+                                                         const CompiledJobClass& cls, uint32_t p) {
     const CompiledPool& pool = m_.pools[p];
-    if (p == cls.limit_pool && class_state_[job.job_class].limited_jobs >= cls.limit_jobs)
-      return false;
+    const bool limited = p == cls.limit_pool;
+    if (limited && class_state_[job.job_class].limited_jobs >= cls.limit_jobs) return false;
     if (pool.preemptible && avoids_preemptible(job, cls)) return false;
     if (pool.stockout_probability > 0 && launch_fails(p)) return false;
+    if (limited) ++class_state_[job.job_class].limited_jobs;
     return true;
   }
 
@@ -369,26 +372,20 @@ class ReplicationEngine {
     return true;
   }
 
-  /// The class's launch rules when `job` launches in `pool` (its slot's flags already set):
-  /// a job of a class with a placement_limit in that pool takes a place there; for a class that
-  /// returns to preemptible pools, a launch in a preemptible pool clears kReturnsToPreemptible
-  /// and a launch elsewhere while fallback.after_preemptions holds sets it (it fell back: its
-  /// next launch tries them again). Out of line: only scenarios with such rules call it.
-  GPUCAP_HD GPUCAP_NOINLINE void launch_rules(const QueuedJob& job, uint32_t pool, JobSlot& slot) {
-    const CompiledJobClass& cls = m_.classes[job.job_class];
-    if (pool == cls.limit_pool) ++class_state_[job.job_class].limited_jobs;
-    if (!cls.fallback_returns) return;
-    if (m_.pools[pool].preemptible)
-      slot.flags = static_cast<uint16_t>(slot.flags & ~kReturnsToPreemptible);
-    else if (job.preemptions >= cls.fallback_after_preemptions)
-      slot.flags = static_cast<uint16_t>(slot.flags | kReturnsToPreemptible);
-  }
-
-  /// The job of slot s gives up its place under its class's placement_limit, if it held one.
-  GPUCAP_HD GPUCAP_NOINLINE void release_rules(uint32_t s) {
+  /// A run of slot s ends early (reclaimed): the job gives up its place under its class's
+  /// placement_limit, and returns its flags for the job's next launch. For a class that returns
+  /// to preemptible pools, a run in a preemptible pool clears kReturnsToPreemptible and a run
+  /// elsewhere begun while fallback.after_preemptions held sets it (it fell back: its next
+  /// launch tries them again). Out of line: only scenarios with such rules call it.
+  GPUCAP_HD GPUCAP_NOINLINE uint32_t end_run_rules(uint32_t s) {
     const JobSlot& slot = slots_[s];
-    if (slot.pool == m_.classes[slot.job_class].limit_pool)
-      --class_state_[slot.job_class].limited_jobs;
+    const CompiledJobClass& cls = m_.classes[slot.job_class];
+    if (slot.pool == cls.limit_pool) --class_state_[slot.job_class].limited_jobs;
+    const uint32_t flags = slot.flags;
+    if (!cls.fallback_returns) return flags;
+    if (m_.pools[slot.pool].preemptible) return flags & ~static_cast<uint32_t>(kReturnsToPreemptible);
+    return slot.preemptions >= cls.fallback_after_preemptions ? flags | kReturnsToPreemptible
+                                                              : flags;
   }
 
   /// Launches `job` in `pool`: its GPUs leave the pool now; it runs after provisioning.
@@ -406,7 +403,6 @@ class ReplicationEngine {
     slot.job_class = job.job_class;
     slot.preemptions = job.preemptions;
     slot.flags = static_cast<uint16_t>(job.flags | kLaunchedBefore);
-    if (m_.has_class_launch_rules) launch_rules(job, pool, slot);
     slot.checkpoint_pool = job.checkpoint_pool;
     const CompiledPool& p = m_.pools[pool];
     if (p.has_provisioning_delay) {
@@ -462,6 +458,7 @@ class ReplicationEngine {
       const double completion = now_ - slot.arrival_s;
       ledger_.completion(completion, cls.deadline_s > 0 && completion > cls.deadline_s);
     }
+    if (slot.pool == cls.limit_pool) --class_state_[slot.job_class].limited_jobs;
     release(s);
     dispatch();
   }
@@ -475,9 +472,10 @@ class ReplicationEngine {
   GPUCAP_HD void reclaim(uint32_t s, bool own_event) {
     JobSlot& slot = slots_[s];
     if (!own_event) calendar_.remove(s, kSlotEventKinds);
+    const uint32_t flags = m_.has_class_launch_rules ? end_run_rules(s) : slot.flags;
     if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
       const QueuedJob job{slot.arrival_s,   slot.work_s, slot.job_class,      slot.gpus,
-                          slot.preemptions, slot.flags,  slot.checkpoint_pool};
+                          slot.preemptions, flags,       slot.checkpoint_pool};
       release(s);
       submit(job, slot.arrival_s >= m_.warmup_s);
       return;
@@ -494,7 +492,7 @@ class ReplicationEngine {
     // The checkpoint now lives where this run wrote one (if it saved anything).
     const uint32_t checkpoint_pool = progress.saved_s > 0 ? slot.pool : slot.checkpoint_pool;
     const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class,
-                        slot.gpus,      slot.preemptions + 1,      slot.flags,
+                        slot.gpus,      slot.preemptions + 1,      flags,
                         checkpoint_pool};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
@@ -504,7 +502,6 @@ class ReplicationEngine {
   /// event left in the calendar.
   GPUCAP_HD GPUCAP_FORCEINLINE void release(uint32_t s) {
     capacity_.give_back(slots_[s].pool, slots_[s].gpus);
-    if (m_.has_class_launch_rules) release_rules(s);
     slots_.release(s);
   }
 
