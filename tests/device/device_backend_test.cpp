@@ -130,6 +130,32 @@ TEST(GPUCAP_TEST_SUITE, TimeSeriesGivesTheCpuBits) {
       << "first difference at value " << first_difference(cpu.timeseries, device.timeseries);
 }
 
+// Mixed fleets: placement_limit (k jobs on on-demand) and fallback.return_to_preemptible, whose
+// flag matters only when an on-demand run is cut short: here by an availability trace on the
+// on-demand pool. The CPU results with and without the option differ, so the rule is exercised.
+TEST(GPUCAP_TEST_SUITE, MixedFleetRulesGiveTheCpuBits) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const std::string od_trace =
+      "pools.aws-h100-od.availability={file: ../data/sample_spot_availability.json, "
+      "gpus_per_instance: 32, start: random}";
+  const std::string file = source_dir() + "/scenarios/mixed_fleet.yaml";
+  const gpucap::Scenario scenario = gpucap::load_scenario(
+      file, {od_trace, "workloads.finetune.fallback.return_to_preemptible=true"});
+  gpucap::RunOptions options;
+  options.replications = 300;
+  options.backend = gpucap::BackendChoice::cpu;
+  const gpucap::RunResults cpu = gpucap::run(scenario, options);
+  const gpucap::RunResults stays = gpucap::run(gpucap::load_scenario(file, {od_trace}), options);
+  EXPECT_FALSE(same_bits(cpu.scalars, stays.scalars));
+  options.backend = choice_of(backend);
+  options.device_limits.batch_replications = 128;
+  const gpucap::RunResults device = gpucap::run(scenario, options);
+  EXPECT_TRUE(same_bits(cpu.scalars, device.scalars))
+      << "first difference at value " << first_difference(cpu.scalars, device.scalars);
+  EXPECT_TRUE(same_bits(cpu.pool_values, device.pool_values))
+      << "first difference at value " << first_difference(cpu.pool_values, device.pool_values);
+}
+
 /// The M/M/c model of the tests below, with `gpus` servers.
 gpucap::ModelStorage mmc_model(int gpus) {
   const std::string text = R"(

@@ -197,6 +197,14 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
     c.deadline_s = w.deadline_s;
     c.fallback_after_preemptions = w.fallback_after_preemptions;
     c.fallback_slack_s = w.fallback_slack_s;
+    c.fallback_returns = w.fallback_returns;
+    if (!w.limit_pool.empty()) {
+      c.limit_pool = static_cast<uint32_t>(s.pool_index(w.limit_pool));
+      c.limit_jobs = w.limit_jobs;
+      out.pools_[c.limit_pool].launch_checks = true;  // find_pool checks the limit there
+      out.model_.has_class_launch_rules = true;
+    }
+    if (w.fallback_returns) out.model_.has_class_launch_rules = true;
     for (const PoolSpec& pool : s.pools) {
       const double speed = run_speed(w, pool);
       out.model_.has_run_speeds = out.model_.has_run_speeds || speed != pool.speed;

@@ -1641,6 +1641,33 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
       w.fallback_slack_s =
           read_key_duration(ctx, fb["when_slack_below"], fpath + ".when_slack_below");
     }
+    if (fb["return_to_preemptible"]) {
+      w.fallback_returns =
+          read_bool(ctx, fb["return_to_preemptible"], fpath + ".return_to_preemptible");
+      if (w.fallback_returns && !fb["after_preemptions"])
+        ctx.fail(fb["return_to_preemptible"], fpath + ".return_to_preemptible",
+                 "needs fallback.after_preemptions (the rule it lifts for the run after a "
+                 "fallback; when_slack_below is checked again at every launch anyway)");
+    }
+  }
+  if (node["placement_limit"]) {
+    const YAML::Node lim = node["placement_limit"];
+    const std::string lpath = join_path(path, "placement_limit");
+    expect_map(ctx, lim, lpath, scenario_child_keys("workloads[].placement_limit"));
+    const YAML::Node pool_node =
+        require(ctx, lim, lpath, "pool", "the pool of the placement list whose jobs it limits");
+    w.limit_pool = read_reference(ctx, pool_node, lpath + ".pool", w.placement, "pool of the placement list");
+    const YAML::Node jobs_node =
+        require(ctx, lim, lpath, "jobs", "the most jobs of the class in that pool at once");
+    w.limit_jobs = static_cast<uint32_t>(read_key_integer(ctx, jobs_node, lpath + ".jobs"));
+    const uint32_t quota = s.pools[s.pool_index(w.limit_pool)].quota_gpus;
+    if (static_cast<uint64_t>(w.limit_jobs) * w.gpus > quota)
+      ctx.fail(jobs_node, lpath + ".jobs",
+               std::to_string(w.limit_jobs) + " jobs of " + std::to_string(w.gpus) +
+                   " GPUs need " + std::to_string(static_cast<uint64_t>(w.limit_jobs) * w.gpus) +
+                   " GPUs, more than pool \"" + w.limit_pool + "\" has (quota " +
+                   std::to_string(quota) + "); at most " + std::to_string(quota / w.gpus) +
+                   " jobs");
   }
 
   if (node["sync"]) {

@@ -40,7 +40,8 @@ struct CompiledPool {
   // the next pool of its placement list, and waiting jobs try again stockout_retry_s later.
   double stockout_probability = 0;
   double stockout_retry_s = 0;
-  bool launch_checks = false;  ///< preemptible or stockout_probability > 0: placement checks more
+  bool launch_checks = false;  ///< preemptible, stockout_probability > 0, or some class's
+                               ///< placement_limit pool: placement checks more
   // Preemption (spot): an instance is reclaimed after min(time_to_preemption, max_runtime_s)
   // of running, with notice_s of warning.
   bool preemptible = false;
@@ -133,9 +134,17 @@ struct CompiledJobClass {
   double deadline_s = 0;          ///< from arrival; 0: none
   uint32_t fallback_after_preemptions = 0xFFFFFFFFu;  ///< then avoid preemptible pools
   double fallback_slack_s = -1;     ///< avoid preemptible pools when slack falls below; <0: never
+  /// fallback.return_to_preemptible: after a run on a pool that is not preemptible, begun while
+  /// fallback_after_preemptions held, the job's next launch tries the preemptible pools again.
+  bool fallback_returns = false;
+  /// placement_limit: at most limit_jobs jobs of the class hold GPUs in pool limit_pool at once
+  /// (provisioning or running); limit_pool kNoLimitPool: no limit.
+  uint32_t limit_pool = kNoLimitPool;
+  uint32_t limit_jobs = 0;
   uint32_t service = kNotAService;  ///< an inference service: its index in CompiledModel::services
 
   static constexpr uint32_t kNotAService = 0xFFFFFFFFu;
+  static constexpr uint32_t kNoLimitPool = 0xFFFFFFFFu;
 };
 
 /// An inference service: requests of its job class (arrivals; work_s is the service time per
@@ -206,6 +215,9 @@ struct CompiledModel {
   /// has_run_speeds.
   const double* run_speed = nullptr;
   bool has_run_speeds = false;
+  /// Some class has fallback_returns or a placement_limit: a reclaimed run updates the job's
+  /// kReturnsToPreemptible flag and gives back its place in the limited pool.
+  bool has_class_launch_rules = false;
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;
   uint32_t replica_count = 0;           ///< replicas of all services (sum of max_replicas)

@@ -160,6 +160,9 @@ struct JobClassSpec {
   double deadline_s = 0;
   uint32_t fallback_after_preemptions = 0xFFFFFFFFu;
   double fallback_slack_s = -1;
+  bool fallback_returns = false;  ///< fallback.return_to_preemptible: the fallback lasts one run
+  std::string limit_pool;         ///< placement_limit.pool: a pool of the placement; "": no limit
+  uint32_t limit_jobs = 0;        ///< placement_limit.jobs: most jobs of the class in it at once
   // Data-parallel training across nodes: every step of step_s (reference GPU) all-reduces
   // gradient_gb over the pool's interconnect.
   double sync_step_s = 0;  ///< 0: no synchronization modelled

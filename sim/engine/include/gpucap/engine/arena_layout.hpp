@@ -24,8 +24,8 @@ namespace gpucap::engine {
 struct ClassState {
   double next_unit_gap;  ///< Exp(1) variate for the next inter-arrival time
   double next_work_s;    ///< reference-GPU seconds of the next job
-  uint32_t trace_layer;  ///< a trace class: the layer whose job is the pending arrival
-  uint32_t unused_;
+  uint32_t trace_layer;   ///< a trace class: the layer whose job is the pending arrival
+  uint32_t limited_jobs;  ///< jobs of the class holding GPUs in its placement_limit pool
 };
 
 /// The random streams of each pool, in arena order after the two streams of each job class.

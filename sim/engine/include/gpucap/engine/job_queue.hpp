@@ -15,6 +15,10 @@ constexpr uint32_t kNoCheckpoint = 0xFFFFFFFFu;
 
 enum JobFlags : uint32_t {
   kLaunchedBefore = 1u,  ///< its queue wait was recorded at its first launch
+  /// fallback.return_to_preemptible: its last run fell back to a pool that is not preemptible,
+  /// so its next launch ignores fallback.after_preemptions (set and cleared when a run is
+  /// reclaimed, only for classes with CompiledJobClass::fallback_returns).
+  kReturnsToPreemptible = 2u,
 };
 
 /// A job waiting for GPUs (or between runs, after a preemption).

@@ -61,7 +61,7 @@ class ReplicationEngine {
           RandomStream::make(seed, replication, stream_id(StreamKind::job_size, c));
       ClassState& cs = class_state_[c];
       cs.trace_layer = 0;
-      cs.unused_ = 0;
+      cs.limited_jobs = 0;
       const CompiledArrivals& arr = m_.classes[c].arrivals;
       if (arr.kind != ArrivalKind::trace) {
         cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
@@ -331,19 +331,35 @@ class ReplicationEngine {
       const uint32_t p = m_.placement[cls.placement_offset + k];
       if (!capacity_.fits(p, job.gpus)) continue;
       const CompiledPool& pool = m_.pools[p];
-      if (pool.launch_checks) {  // rare: only preemptible pools and pools with stockouts
-        if (pool.preemptible && avoids_preemptible(job, cls)) continue;
-        if (pool.stockout_probability > 0 && launch_fails(p)) continue;
-      }
+      if (pool.launch_checks && !passes_launch_checks(job, cls, p)) continue;
       return p;
     }
     return kNoPool;
   }
 
-  /// The fallback policy: true once the job was preempted often enough, or its slack before
-  /// the deadline (minus the reference work left) fell below the class's threshold.
+  /// The rarer checks of a launch in pool p (preemptible, with stockouts, or some class's
+  /// placement_limit pool), in this order: the class's placement limit, the fallback policy,
+  /// then the stockout draw (drawn only for a launch that nothing else refused). A job that
+  /// passes in its class's limited pool takes its place there: find_pool's callers launch it
+  /// at once (the place is given back in on_completion or reclaim). Out of line so that
+  /// scenarios without such pools keep find_pool small.
+  GPUCAP_HD GPUCAP_FORCEINLINE bool passes_launch_checks(const QueuedJob& job,
+                                                         const CompiledJobClass& cls, uint32_t p) {
+    const CompiledPool& pool = m_.pools[p];
+    const bool limited = p == cls.limit_pool;
+    if (limited && class_state_[job.job_class].limited_jobs >= cls.limit_jobs) return false;
+    if (pool.preemptible && avoids_preemptible(job, cls)) return false;
+    if (pool.stockout_probability > 0 && launch_fails(p)) return false;
+    if (limited) ++class_state_[job.job_class].limited_jobs;
+    return true;
+  }
+
+  /// The fallback policy: true once the job was preempted often enough (unless its last run
+  /// fell back and the class returns to preemptible pools), or its slack before the deadline
+  /// (minus the reference work left) fell below the class's threshold.
   GPUCAP_HD bool avoids_preemptible(const QueuedJob& job, const CompiledJobClass& cls) const {
-    return job.preemptions >= cls.fallback_after_preemptions ||
+    return (job.preemptions >= cls.fallback_after_preemptions &&
+            !(job.flags & kReturnsToPreemptible)) ||
            (cls.fallback_slack_s >= 0 &&
             job.arrival_s + cls.deadline_s - now_ - job.work_s < cls.fallback_slack_s);
   }
@@ -359,6 +375,22 @@ class ReplicationEngine {
       push(now_ + pool.stockout_retry_s, EventKind::retry, 0);
     }
     return true;
+  }
+
+  /// A run of slot s ends early (reclaimed): the job gives up its place under its class's
+  /// placement_limit, and returns its flags for the job's next launch. For a class that returns
+  /// to preemptible pools, a run in a preemptible pool clears kReturnsToPreemptible and a run
+  /// elsewhere begun while fallback.after_preemptions held sets it (it fell back: its next
+  /// launch tries them again). Out of line: only scenarios with such rules call it.
+  GPUCAP_HD GPUCAP_NOINLINE uint32_t end_run_rules(uint32_t s) {
+    const JobSlot& slot = slots_[s];
+    const CompiledJobClass& cls = m_.classes[slot.job_class];
+    if (slot.pool == cls.limit_pool) --class_state_[slot.job_class].limited_jobs;
+    const uint32_t flags = slot.flags;
+    if (!cls.fallback_returns) return flags;
+    if (m_.pools[slot.pool].preemptible) return flags & ~static_cast<uint32_t>(kReturnsToPreemptible);
+    return slot.preemptions >= cls.fallback_after_preemptions ? flags | kReturnsToPreemptible
+                                                              : flags;
   }
 
   /// Launches `job` in `pool`: its GPUs leave the pool now; it runs after provisioning.
@@ -431,6 +463,7 @@ class ReplicationEngine {
       const double completion = now_ - slot.arrival_s;
       ledger_.completion(completion, cls.deadline_s > 0 && completion > cls.deadline_s);
     }
+    if (slot.pool == cls.limit_pool) --class_state_[slot.job_class].limited_jobs;
     release(s);
     dispatch();
   }
@@ -444,9 +477,10 @@ class ReplicationEngine {
   GPUCAP_HD void reclaim(uint32_t s, bool own_event) {
     JobSlot& slot = slots_[s];
     if (!own_event) calendar_.remove(s, kSlotEventKinds);
+    const uint32_t flags = m_.has_class_launch_rules ? end_run_rules(s) : slot.flags;
     if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
       const QueuedJob job{slot.arrival_s,   slot.work_s, slot.job_class,      slot.gpus,
-                          slot.preemptions, slot.flags,  slot.checkpoint_pool};
+                          slot.preemptions, flags,       slot.checkpoint_pool};
       release(s);
       submit(job, slot.arrival_s >= m_.warmup_s);
       return;
@@ -463,7 +497,7 @@ class ReplicationEngine {
     // The checkpoint now lives where this run wrote one (if it saved anything).
     const uint32_t checkpoint_pool = progress.saved_s > 0 ? slot.pool : slot.checkpoint_pool;
     const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class,
-                        slot.gpus,      slot.preemptions + 1,      slot.flags,
+                        slot.gpus,      slot.preemptions + 1,      flags,
                         checkpoint_pool};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
