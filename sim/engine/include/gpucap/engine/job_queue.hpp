@@ -26,7 +26,9 @@ struct QueuedJob {
   uint32_t preemptions;      ///< > 0: a job resubmitted after a preemption
   uint32_t flags;            ///< JobFlags
   uint32_t checkpoint_pool;  ///< where its last checkpoint was written; kNoCheckpoint: none
+  uint32_t job_id;           ///< arrival order, kept only for per-job records (else 0)
 };
+static_assert(sizeof(QueuedJob) == 40, "job_id fills what was padding");
 
 class JobQueue {
  public:
