@@ -4,8 +4,8 @@
 // simulated a second time after the run (gpucap/job_records.hpp).
 //
 // A job's id is its arrival order in the replication (services' requests are not jobs); it
-// travels with the job through the queue (QueuedJob::job_id) and, while it holds GPUs, in the
-// recorder's slot table. The recorder only watches: it changes no state of the engine.
+// travels with the job through the queue in QueuedJob::flags above the JobFlags bits (only when
+// recording) and, while it holds GPUs, in the recorder's slot table. The recorder only watches: it changes no state of the engine.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -297,9 +297,9 @@ class BasicReplicationEngine {
       return;
     }
     if (counted) ++ledger_.jobs().arrived;
-    uint32_t job_id = 0;
-    if constexpr (Recorder::kActive) job_id = rec_->arrival(c, now_);
-    submit(QueuedJob{now_, work_s, c, gpus, 0, 0, kNoCheckpoint, job_id}, counted);
+    uint32_t flags = 0;  // with a recorder, the job's id rides above the JobFlags bits
+    if constexpr (Recorder::kActive) flags = rec_->arrival(c, now_) << kJobIdShift;
+    submit(QueuedJob{now_, work_s, c, gpus, 0, flags, kNoCheckpoint}, counted);
   }
 
   /// A job asks for GPUs: it starts at once when it fits and nothing waiting takes precedence
@@ -391,7 +391,7 @@ class BasicReplicationEngine {
     slot.preemptions = job.preemptions;
     slot.flags = static_cast<uint16_t>(job.flags | kLaunchedBefore);
     slot.checkpoint_pool = job.checkpoint_pool;
-    if constexpr (Recorder::kActive) rec_->launch(s, job.job_id, pool, now_);
+    if constexpr (Recorder::kActive) rec_->launch(s, job.flags >> kJobIdShift, pool, now_);
     const CompiledPool& p = m_.pools[pool];
     if (p.has_provisioning_delay) {
       slot.state = kSlotProvisioning;
@@ -462,8 +462,9 @@ class BasicReplicationEngine {
     JobSlot& slot = slots_[s];
     if (!own_event) calendar_.remove(s, kSlotEventKinds);
     if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
-      const QueuedJob job{slot.arrival_s,   slot.work_s, slot.job_class,      slot.gpus,
-                          slot.preemptions, slot.flags,  slot.checkpoint_pool, rec_job(s)};
+      const QueuedJob job{slot.arrival_s,     slot.work_s,         slot.job_class,
+                          slot.gpus,          slot.preemptions,    job_flags(s, slot.flags),
+                          slot.checkpoint_pool};
       release(s);
       submit(job, slot.arrival_s >= m_.warmup_s);
       return;
@@ -481,8 +482,8 @@ class BasicReplicationEngine {
     // The checkpoint now lives where this run wrote one (if it saved anything).
     const uint32_t checkpoint_pool = progress.saved_s > 0 ? slot.pool : slot.checkpoint_pool;
     const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class,
-                        slot.gpus,      slot.preemptions + 1,      slot.flags,
-                        checkpoint_pool, rec_job(s)};
+                        slot.gpus,      slot.preemptions + 1,      job_flags(s, slot.flags),
+                        checkpoint_pool};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
   }
@@ -496,7 +497,7 @@ class BasicReplicationEngine {
 
   /// Bills the hold of slot s up to `end_s`; a recorder learns what it cost: the change in the
   /// pool's row (compute at the pool's price, not for committed pools, plus egress).
-  GPUCAP_HD GPUCAP_FORCEINLINE void bill_hold(uint32_t s, const JobSlot& slot, double end_s) {
+  GPUCAP_HD void bill_hold(uint32_t s, const JobSlot& slot, double end_s) {
     if constexpr (Recorder::kActive) {
       const CompiledPool& pool = m_.pools[slot.pool];
       const double billed0 = ledger_.pool_value(slot.pool, kPoolGpuHoursBilled);
@@ -514,10 +515,15 @@ class BasicReplicationEngine {
       ledger_.bill_hold(s, slot, end_s);
     }
   }
-  /// The recorded job in slot s (0 without a recorder).
-  GPUCAP_HD uint32_t rec_job(uint32_t s) const {
-    if constexpr (Recorder::kActive) return rec_->job_of(s);
-    return 0;
+  /// With a recorder, a queued job's JobFlags carry its id from this bit up (a slot's do not:
+  /// the recorder keeps the id of each slot's job). Without one, the flags are JobFlags alone.
+  static constexpr uint32_t kJobIdShift = 1;
+  static_assert(kLaunchedBefore < (1u << kJobIdShift), "JobFlags stay below the job id");
+  /// The queued flags of slot s's job: its slot flags, and with a recorder its id.
+  GPUCAP_HD GPUCAP_FORCEINLINE uint32_t job_flags(uint32_t s, uint32_t slot_flags) const {
+    if constexpr (Recorder::kActive) return slot_flags | (rec_->job_of(s) << kJobIdShift);
+    (void)s;
+    return slot_flags;
   }
 
   // ---- capacity changes ---------------------------------------------------------------------
