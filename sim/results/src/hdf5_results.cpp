@@ -412,8 +412,8 @@ void write_uint64_dataset(const Context& c, hid_t loc, const Hdf5Item& item,
         "writing " + what);
 }
 
-/// Writes a one-dimensional column of a table (/jobs) in the item's type, checksummed, with
-/// its unit attribute when it has a unit.
+/// Writes a one-dimensional column of a table (/jobs) in the item's type, checksummed; a
+/// float64 column carries the unit and description attributes of every metric dataset.
 template <typename T>
 void write_column(const Context& c, hid_t loc, const Hdf5Item& item, const std::vector<T>& values,
                   hid_t file_type) {
@@ -428,8 +428,11 @@ void write_column(const Context& c, hid_t loc, const Hdf5Item& item, const std::
     c.check_status(H5Dwrite(dset.get(), native_type(item.type), H5S_ALL, H5S_ALL, H5P_DEFAULT,
                             values.data()),
                    "writing " + what);
-  if (*item.unit != '\0')
+  if (item.type == Hdf5Type::float64) {  // like every float64 dataset: unit and description
     write_string_attr(c, dset.get(), hdf5_item_path(item), h5::kMetricUnit.name, item.unit);
+    write_string_attr(c, dset.get(), hdf5_item_path(item), h5::kMetricDescription.name,
+                      item.description);
+  }
 }
 
 /// Writes a double dataset of shape `dims` ([points, replications, ...]) with its unit and
