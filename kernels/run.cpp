@@ -7,6 +7,7 @@
 
 #include "gpucap/compile.hpp"
 #include "gpucap/input_file.hpp"
+#include "gpucap/job_records_run.hpp"
 #include "gpucap/memory_estimate.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
@@ -91,11 +92,17 @@ RunResults describe_run(const std::vector<Scenario>& points,
 
 RunResults run_points(const std::vector<Scenario>& points, const std::vector<SweepParameter>& sweep,
                       const Scenario& base, const RunOptions& options) {
-  if (options.precision != 0) return run_to_precision(points, sweep, base, options);
-  if (!options.precision_metrics.empty() || options.max_replications != 0)
-    throw std::invalid_argument("precision metrics and max replications apply only with a "
-                                "precision (the stopping rule)");
-  return run_points_fixed(points, sweep, base, options);
+  RunResults r;
+  if (options.precision != 0) {
+    r = run_to_precision(points, sweep, base, options);
+  } else {
+    if (!options.precision_metrics.empty() || options.max_replications != 0)
+      throw std::invalid_argument("precision metrics and max replications apply only with a "
+                                  "precision (the stopping rule)");
+    r = run_points_fixed(points, sweep, base, options);
+  }
+  add_job_records(r, points);  // after the run: it neither slows nor changes it
+  return r;
 }
 
 RunResults run_points_fixed(const std::vector<Scenario>& points,

@@ -40,6 +40,7 @@ void bind_robust_plan(py::module_& m);  // robust_plan.cpp
 /// gpucap._core.concat_results (bindings/src/concat.cpp).
 void bind_concat(py::module_& m);
 void bind_report(py::module_& m);  // report.cpp
+void bind_records(py::module_& m);  // records.cpp
 
 namespace {
 
@@ -658,5 +659,6 @@ PYBIND11_MODULE(_core, m) {
   bind_decisions(m);
 
   bind_concat(m);
+  bind_records(m);
   bind_report(m);
 }

@@ -109,8 +109,9 @@ def expand(item: dict) -> list:
 def test_the_hdf5_layout_table_is_the_file(mmc, tmp_path):
     h5py = pytest.importorskip("h5py")
     layout = _core.results_file_layout()
-    # Goals too: /goals is written only when the scenario has some.
-    scenario = mmc.with_overrides({"timeseries.step": "50h", "goals": {"cheap": {"require": ["cost <= 1e9"]}}})
+    # Goals and per-job records too: /goals and /jobs are written only when the scenario asks.
+    scenario = mmc.with_overrides({"timeseries.step": "50h", "goals": {"cheap": {"require": ["cost <= 1e9"]}},
+                                   "records": {"jobs": 1}})
     r = gpucap.sweep(scenario, {"pools.gpus.quota": [4, 5]},
                      replications=3, progress=False)
     path = tmp_path / "r.h5"

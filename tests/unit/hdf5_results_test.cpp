@@ -321,6 +321,17 @@ TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) 
   goal.conditions.push_back(parse_goal_condition("cost <= 1e9", r.pool_names));
   r.goals.push_back(goal);
   r.evaluate_goals();
+  r.job_replications = 1;  // /jobs is written only with per-job records
+  r.job_classes = {"w"};
+  JobRecord job;
+  job.pool = 0;
+  job.arrival_s = 10;
+  job.start_s = 20;
+  job.end_s = 30;
+  job.runs = 1;
+  job.cost_usd = 0.5;
+  r.jobs = {job, job};
+  r.jobs[1].job = 1;
   const std::string path = file("run.h5");
   write_results_hdf5(r, path);
   const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -412,10 +423,10 @@ TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) 
     }
   }
   H5Fclose(f);
-  // 19 root attributes, 31 other items named once (5 of them /inputs, 5 coordinates, 6 /goals),
-  // one dataset per metric, and two attributes on each metric dataset.
+  // 19 root attributes, 46 other items named once (5 of them /inputs, 5 coordinates, 6 /goals,
+  // 15 /jobs), one dataset per metric, and two attributes on each metric dataset.
   EXPECT_EQ(checked,
-            19u + 31u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
+            19u + 46u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
 }
 
 /// The value of the fixed-string attribute `name` of `object` ("" when absent).

@@ -243,6 +243,31 @@ class Results:
         return self._core.timeseries
 
     @property
+    def jobs(self) -> Optional["pd.DataFrame"]:
+        """Per-job records (scenario key ``records.jobs``), or None when the scenario records
+        none: one row per job of the first replications of each point, by point, replication
+        and ``job`` (arrival order). Columns: point, replication, job, class (workload name),
+        arrival_s, start_s (first launch; NaN if never), end_s (completion; NaN if not done by
+        the horizon), wait_s, pool (name of its last launch's pool; None if never), runs,
+        preemptions, cost_usd. ``df.attrs["units"]`` maps columns to units;
+        ``df.attrs["replications"]`` is the number of replications recorded per point."""
+        import pandas as pd
+
+        cols = _core.job_records(self._core)
+        if cols is None:
+            return None
+        classes = np.asarray(list(cols.pop("classes")), dtype=object)
+        replications = int(cols.pop("replications"))
+        pools = np.asarray(list(self._core.pool_names) + [None], dtype=object)
+        cols["class"] = classes[cols["class"]] if len(classes) else cols["class"].astype(object)
+        cols["pool"] = pools[cols["pool"]]  # -1 (never launched) picks the trailing None
+        df = pd.DataFrame(cols)
+        df.attrs["units"] = {"arrival_s": "s", "start_s": "s", "end_s": "s", "wait_s": "s",
+                             "cost_usd": "USD"}
+        df.attrs["replications"] = replications
+        return df
+
+    @property
     def timeseries_step_s(self) -> float:
         """Width of the time series' bins, s (bin b covers [b step, (b + 1) step))."""
         return self._core.timeseries_step_s

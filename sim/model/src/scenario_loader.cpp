@@ -2225,6 +2225,14 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
                    std::to_string(kMaxTimeseriesBins) + " are supported (use a wider step)");
   });
 
+  errors.attempt([&] {
+    if (!root["records"]) return;
+    const YAML::Node rec = root["records"];
+    expect_map(ctx, rec, "records", scenario_child_keys("records"));
+    if (rec["jobs"])
+      s.record_jobs = static_cast<uint64_t>(read_key_integer(ctx, rec["jobs"], "records.jobs"));
+  });
+
   // The policy depends on nothing else.
   errors.attempt([&] {
     if (root["policy"]) s.policy = read_policy(ctx, root["policy"], "policy");

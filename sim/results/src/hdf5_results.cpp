@@ -412,6 +412,29 @@ void write_uint64_dataset(const Context& c, hid_t loc, const Hdf5Item& item,
         "writing " + what);
 }
 
+/// Writes a one-dimensional column of a table (/jobs) in the item's type, checksummed; a
+/// float64 column carries the unit and description attributes of every metric dataset.
+template <typename T>
+void write_column(const Context& c, hid_t loc, const Hdf5Item& item, const std::vector<T>& values,
+                  hid_t file_type) {
+  check_item(c, item, Hdf5Kind::dataset, item.type, true);
+  const std::string what = "dataset '" + hdf5_item_path(item) + "'";
+  Handle space = make_space(c, {values.size()});
+  Handle dcpl = checksummed_rows(c, values.size(), what);
+  Handle dset = c.dataset(
+      H5Dcreate2(loc, item.name, file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+      "creating " + what);
+  if (!values.empty())
+    c.check_status(H5Dwrite(dset.get(), native_type(item.type), H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                            values.data()),
+                   "writing " + what);
+  if (item.type == Hdf5Type::float64) {  // like every float64 dataset: unit and description
+    write_string_attr(c, dset.get(), hdf5_item_path(item), h5::kMetricUnit.name, item.unit);
+    write_string_attr(c, dset.get(), hdf5_item_path(item), h5::kMetricDescription.name,
+                      item.description);
+  }
+}
+
 /// Writes a double dataset of shape `dims` ([points, replications, ...]) with its unit and
 /// description. Chunked along replications and checksummed (Fletcher32); deflated as well when
 /// it has >= 4096 elements.
@@ -585,6 +608,20 @@ uint64_t content_checksum(const RunResults& r, int format) {
     }
     for (uint8_t met : r.goal_met) h.word(met);
   }
+  // The per-job records (/jobs); a file without them hashes as before.
+  if (r.job_replications > 0) {
+    h.word(r.job_replications);
+    h.word(r.job_classes.size());
+    for (const std::string& name : r.job_classes) h.text(name);
+    h.word(r.jobs.size());
+    for (const JobRecord& j : r.jobs) {
+      for (uint64_t w : {j.point, j.replication, j.job, static_cast<uint64_t>(j.job_class),
+                         static_cast<uint64_t>(static_cast<int64_t>(j.pool)),
+                         static_cast<uint64_t>(j.runs), static_cast<uint64_t>(j.preemptions)})
+        h.word(w);
+      for (double v : {j.arrival_s, j.start_s, j.end_s, j.cost_usd}) h.number(v);
+    }
+  }
   return h.value();
 }
 
@@ -708,6 +745,46 @@ void check_sizes(const Context& c, const RunResults& r) {
 }
 
 void write_dimensions(const Context& c, hid_t file, const RunResults& r);
+
+/// /jobs: the per-job records, one column per field.
+void write_jobs(const Context& c, hid_t file, const RunResults& r) {
+  Handle group = create_ordered_group(c, file, h5::kJobsGroup);
+  write_attr<uint64_t>(c, group.get(), h5::kJobsReplications, r.job_replications);
+  write_strings_dataset(c, group.get(), h5::kJobClasses, r.job_classes, {r.job_classes.size()});
+  const std::size_t n = r.jobs.size();
+  std::vector<uint64_t> point(n), replication(n), job(n);
+  std::vector<uint32_t> job_class(n), runs(n), preemptions(n);
+  std::vector<int32_t> pool(n);
+  std::vector<double> arrival(n), start(n), end(n), wait(n), cost(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const JobRecord& j = r.jobs[i];
+    point[i] = j.point;
+    replication[i] = j.replication;
+    job[i] = j.job;
+    job_class[i] = j.job_class;
+    runs[i] = j.runs;
+    preemptions[i] = j.preemptions;
+    pool[i] = j.pool;
+    arrival[i] = j.arrival_s;
+    start[i] = j.start_s;
+    end[i] = j.end_s;
+    wait[i] = j.start_s - j.arrival_s;
+    cost[i] = j.cost_usd;
+  }
+  const hid_t g = group.get();
+  write_column(c, g, h5::kJobPoint, point, H5T_STD_U64LE);
+  write_column(c, g, h5::kJobReplication, replication, H5T_STD_U64LE);
+  write_column(c, g, h5::kJobId, job, H5T_STD_U64LE);
+  write_column(c, g, h5::kJobClass, job_class, H5T_STD_U32LE);
+  write_column(c, g, h5::kJobArrival, arrival, H5T_IEEE_F64LE);
+  write_column(c, g, h5::kJobStart, start, H5T_IEEE_F64LE);
+  write_column(c, g, h5::kJobEnd, end, H5T_IEEE_F64LE);
+  write_column(c, g, h5::kJobWait, wait, H5T_IEEE_F64LE);
+  write_column(c, g, h5::kJobPool, pool, H5T_STD_I32LE);
+  write_column(c, g, h5::kJobRuns, runs, H5T_STD_U32LE);
+  write_column(c, g, h5::kJobPreemptions, preemptions, H5T_STD_U32LE);
+  write_column(c, g, h5::kJobCost, cost, H5T_IEEE_F64LE);
+}
 
 void write_file(const Context& c, hid_t file, const RunResults& r) {
   const std::size_t points = r.points, reps = r.replications, pools = r.pool_count();
@@ -852,6 +929,8 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
     write_metric_dataset(c, group.get(), h5::kGoalMet.parent, info, met,
                          {points, reps, g_count});
   }
+
+  if (r.job_replications > 0) write_jobs(c, file, r);
 
   // /inputs: the data files' provenance, one row each (empty datasets when none).
   {
@@ -1277,6 +1356,79 @@ std::size_t to_size(const Context& c, uint64_t value, const char* name) {
   return static_cast<std::size_t>(value);
 }
 
+/// Reads a one-dimensional column of `n` rows in the item's type.
+template <typename T>
+std::vector<T> read_column(const Context& c, hid_t loc, const Hdf5Item& item, hsize_t n) {
+  check_item(c, item, Hdf5Kind::dataset, item.type, true);
+  const std::string what = "dataset '" + hdf5_item_path(item) + "'";
+  Handle dset = open_dataset(c, loc, item.parent, item.name);
+  expect_dims(c, dataset_dims(c, dset.get(), what), {n}, what);
+  std::vector<T> values(static_cast<std::size_t>(n));
+  if (!values.empty())
+    c.check_status(H5Dread(dset.get(), native_type(item.type), H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                           values.data()),
+                   "reading " + what);
+  return values;
+}
+
+/// /jobs into r.jobs, r.job_classes and r.job_replications (wait_s is derived: not read).
+void read_jobs(const Context& c, hid_t file, RunResults& r) {
+  Handle group = open_group(c, file, h5::kJobsGroup);
+  const hid_t g = group.get();
+  r.job_replications = to_size(c, read_attr<uint64_t>(c, g, h5::kJobsReplications),
+                               h5::kJobsReplications.name);
+  if (r.job_replications > r.replications)
+    c.fail("attribute '" + hdf5_item_path(h5::kJobsReplications) + "' is " +
+           std::to_string(r.job_replications) + ", more than the file's " +
+           std::to_string(r.replications) + " replications");
+  hsize_t classes = 0, n = 0;
+  {
+    const std::string what = "dataset '" + hdf5_item_path(h5::kJobClasses) + "'";
+    Handle dset = open_dataset(c, g, h5::kJobClasses);
+    const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
+    if (dims.size() != 1) c.fail(what + " is not one-dimensional");
+    classes = dims[0];
+  }
+  {
+    const std::string what = "dataset '" + hdf5_item_path(h5::kJobId) + "'";
+    Handle dset = open_dataset(c, g, h5::kJobId);
+    const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
+    if (dims.size() != 1) c.fail(what + " is not one-dimensional");
+    n = dims[0];
+  }
+  r.job_classes = read_strings_dataset(c, g, h5::kJobClasses, {classes});
+  const auto point = read_column<uint64_t>(c, g, h5::kJobPoint, n);
+  const auto replication = read_column<uint64_t>(c, g, h5::kJobReplication, n);
+  const auto job = read_column<uint64_t>(c, g, h5::kJobId, n);
+  const auto job_class = read_column<uint32_t>(c, g, h5::kJobClass, n);
+  const auto arrival = read_column<double>(c, g, h5::kJobArrival, n);
+  const auto start = read_column<double>(c, g, h5::kJobStart, n);
+  const auto end = read_column<double>(c, g, h5::kJobEnd, n);
+  const auto pool = read_column<int32_t>(c, g, h5::kJobPool, n);
+  const auto runs = read_column<uint32_t>(c, g, h5::kJobRuns, n);
+  const auto preemptions = read_column<uint32_t>(c, g, h5::kJobPreemptions, n);
+  const auto cost = read_column<double>(c, g, h5::kJobCost, n);
+  r.jobs.resize(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < r.jobs.size(); ++i) {
+    if (point[i] >= r.points || job_class[i] >= classes || pool[i] < -1 ||
+        pool[i] >= static_cast<int64_t>(r.pool_count()))
+      c.fail("job record " + std::to_string(i) + " of '/jobs' names a point, class or pool " +
+             "that the file does not have");
+    JobRecord& j = r.jobs[i];
+    j.point = point[i];
+    j.replication = replication[i];
+    j.job = job[i];
+    j.job_class = job_class[i];
+    j.arrival_s = arrival[i];
+    j.start_s = start[i];
+    j.end_s = end[i];
+    j.pool = pool[i];
+    j.runs = runs[i];
+    j.preemptions = preemptions[i];
+    j.cost_usd = cost[i];
+  }
+}
+
 /// /goals into r.goals (conditions parsed again against the pool names) and r.goal_met, then
 /// their summaries. The rows must be read already.
 void read_goals(const Context& c, hid_t file, RunResults& r) {
@@ -1496,6 +1648,7 @@ RunResults read_file(const Context& c, hid_t file) {
   if (format >= 4) {
     r.stopping_rule = read_string_attr(c, file, h5::kStoppingRule);
     if (H5Lexists(file, h5::kGoalsGroup.name, H5P_DEFAULT) > 0) read_goals(c, file, r);
+    if (H5Lexists(file, h5::kJobsGroup.name, H5P_DEFAULT) > 0) read_jobs(c, file, r);
   }
   if (format >= 2) {
     const uint64_t stored = read_attr<uint64_t>(c, file, h5::kContentChecksum);

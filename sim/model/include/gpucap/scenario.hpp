@@ -206,6 +206,9 @@ struct Scenario {
   uint64_t replications = 1000;
   /// Record GPUs in use per pool in bins of this width over [0, horizon] (0: no time series).
   double timeseries_step_s = 0;
+  /// Per-job records of the first this many replications of each point (`records.jobs`; 0:
+  /// none). Made after the run by simulating those replications again (job_records.hpp).
+  uint64_t record_jobs = 0;
   std::vector<ProviderSpec> providers;
   std::vector<RegionSpec> regions;
   std::vector<PoolSpec> pools;

@@ -203,6 +203,42 @@ inline constexpr Hdf5Item kGoalTargets{Hdf5Kind::dataset, "/goals", "targets", H
     "[G]", "", "", "each goal's target probability as a decimal number (`%.17g`), empty when none"};
 inline constexpr Hdf5Item kGoalMet{Hdf5Kind::dataset, "/goals", "met", Hdf5Type::float64,
     "[P, R, G]", "", "", "1 when the replication met the goal, else 0"};
+inline constexpr Hdf5Item kJobsGroup{Hdf5Kind::group, "/", "jobs", Hdf5Type::none, "", "",
+    "only when the scenario sets records.jobs", "per-job records for debugging: every job of "
+    "the first replications of each point, by point, replication and job id (one row each)"};
+inline constexpr Hdf5Item kJobsReplications{Hdf5Kind::attribute, "/jobs", "replications",
+    Hdf5Type::uint64, "", "", "", "replications recorded per point: first_replication onwards, "
+    "min(records.jobs, R)"};
+inline constexpr Hdf5Item kJobClasses{Hdf5Kind::dataset, "/jobs", "classes", Hdf5Type::string,
+    "[C]", "", "", "the workload names, in the scenario's order (what `class` indexes)"};
+inline constexpr Hdf5Item kJobPoint{Hdf5Kind::dataset, "/jobs", "point", Hdf5Type::uint64, "[J]",
+    "", "", "the job's sweep point"};
+inline constexpr Hdf5Item kJobReplication{Hdf5Kind::dataset, "/jobs", "replication",
+    Hdf5Type::uint64, "[J]", "", "", "the job's replication"};
+inline constexpr Hdf5Item kJobId{Hdf5Kind::dataset, "/jobs", "job", Hdf5Type::uint64, "[J]", "",
+    "", "the job's id: its arrival order in the replication, from 0 (requests to inference "
+    "services are not jobs)"};
+inline constexpr Hdf5Item kJobClass{Hdf5Kind::dataset, "/jobs", "class", Hdf5Type::uint32, "[J]",
+    "", "", "the job's workload, an index into `classes`"};
+inline constexpr Hdf5Item kJobArrival{Hdf5Kind::dataset, "/jobs", "arrival_s", Hdf5Type::float64,
+    "[J]", "s", "", "arrival time, from the replication's start (warm-up included)"};
+inline constexpr Hdf5Item kJobStart{Hdf5Kind::dataset, "/jobs", "start_s", Hdf5Type::float64,
+    "[J]", "s", "", "first launch (its GPUs taken; provisioning follows); NaN when it never "
+    "launched (still waiting at the horizon, or dropped)"};
+inline constexpr Hdf5Item kJobEnd{Hdf5Kind::dataset, "/jobs", "end_s", Hdf5Type::float64, "[J]",
+    "s", "", "completion; NaN when not completed by the horizon"};
+inline constexpr Hdf5Item kJobWait{Hdf5Kind::dataset, "/jobs", "wait_s", Hdf5Type::float64, "[J]",
+    "s", "", "start_s - arrival_s, the queue wait that `wait_mean_s` averages; NaN when it never "
+    "launched"};
+inline constexpr Hdf5Item kJobPool{Hdf5Kind::dataset, "/jobs", "pool", Hdf5Type::int32, "[J]", "",
+    "", "pool index of its last launch; -1 when it never launched"};
+inline constexpr Hdf5Item kJobRuns{Hdf5Kind::dataset, "/jobs", "runs", Hdf5Type::uint32, "[J]",
+    "", "", "runs begun (a launch reclaimed while provisioning begins none)"};
+inline constexpr Hdf5Item kJobPreemptions{Hdf5Kind::dataset, "/jobs", "preemptions",
+    Hdf5Type::uint32, "[J]", "", "", "runs reclaimed (preemption, zone event, capacity drop)"};
+inline constexpr Hdf5Item kJobCost{Hdf5Kind::dataset, "/jobs", "cost_usd", Hdf5Type::float64,
+    "[J]", "USD", "", "what its holds were billed as `cost_usd` counts them: compute at the "
+    "pool's price (none on committed pools, billed whole) plus egress"};
 // clang-format on
 
 }  // namespace h5
@@ -263,6 +299,21 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kGoalDescriptions,
     &h5::kGoalTargets,
     &h5::kGoalMet,
+    &h5::kJobsGroup,
+    &h5::kJobsReplications,
+    &h5::kJobClasses,
+    &h5::kJobPoint,
+    &h5::kJobReplication,
+    &h5::kJobId,
+    &h5::kJobClass,
+    &h5::kJobArrival,
+    &h5::kJobStart,
+    &h5::kJobEnd,
+    &h5::kJobWait,
+    &h5::kJobPool,
+    &h5::kJobRuns,
+    &h5::kJobPreemptions,
+    &h5::kJobCost,
 };
 
 /// One field of the compound tables /summary and /pool_summary.
@@ -320,7 +371,8 @@ inline constexpr const Hdf5Field* kHdf5SummaryFields[] = {
 inline constexpr const char* kHdf5Notation =
     "`P` = number of sweep points (1 for a plain run), `R` = replications per point, `K` = "
     "number of pools, `S` = number of sweep parameters, `B` = time-series bins, `O` = number of "
-    "overrides, `I` = number of data files read, `G` = number of goals";
+    "overrides, `I` = number of data files read, `G` = number of goals, `J` = job records, `C` = "
+    "number of workloads";
 
 /// The item's full path: "/pools/names"; an attribute as "/pools@pool_names".
 std::string hdf5_item_path(const Hdf5Item& item);

@@ -9,6 +9,7 @@
 #include "gpucap/data_file.hpp"
 #include "gpucap/goal.hpp"
 #include "gpucap/goal_summary.hpp"
+#include "gpucap/job_record.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/summary.hpp"
 
@@ -68,6 +69,13 @@ struct RunResults {
   std::vector<GoalSpec> goals;
   std::vector<uint8_t> goal_met;
   std::vector<GoalSummary> goal_summary;
+  /// Per-job records (scenario key `records.jobs`): every job of replications
+  /// [first_replication, first_replication + job_replications) of each point, by point, then
+  /// replication, then job id; job_classes names the workloads (JobRecord::job_class). Empty
+  /// (job_replications 0) when not recorded.
+  std::size_t job_replications = 0;
+  std::vector<std::string> job_classes;
+  std::vector<JobRecord> jobs;
   /// Moments a device backend reduced, [point][block][column] with block of kMomentBlock
   /// replications and moment_columns() columns (the scalars, then the pool values); empty when
   /// the host reduces them. Either way the summaries are the same bits.

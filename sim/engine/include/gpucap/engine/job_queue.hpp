@@ -51,8 +51,9 @@ class JobQueue {
     return m_->discipline != QueueDiscipline::fifo && key_of(job) < key_of(at(0));
   }
 
-  /// Adds `job` behind every job whose key is not larger. Precondition: !full().
-  GPUCAP_HD void enqueue(const QueuedJob& job) {
+  /// Adds `job` behind every job whose key is not larger. Precondition: !full(). Inlined into
+  /// the event loop (GCC otherwise stops inlining it as the loop grows).
+  GPUCAP_HD GPUCAP_FORCEINLINE void enqueue(const QueuedJob& job) {
     if (head_ + size_ >= m_->queue_capacity + 1 || (head_ >= 64 && head_ >= size_)) {
       for (uint32_t i = 0; i < size_; ++i) jobs_[i] = jobs_[head_ + i];
       head_ = 0;

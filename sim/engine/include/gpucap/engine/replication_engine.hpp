@@ -36,12 +36,29 @@ namespace gpucap::engine {
 constexpr uint64_t kSlotEventKinds =
     kind_bit(EventKind::run_start) | kind_bit(EventKind::completion) | kind_bit(EventKind::preemption);
 
-class ReplicationEngine {
+/// The observer of every run: nothing, at no cost (`kActive` false compiles each hook out).
+/// JobRecorder (job_recorder.hpp, host only) has the same members and records every job.
+struct NoRecorder {
+  static constexpr bool kActive = false;
+  GPUCAP_HD uint32_t arrival(uint32_t, double) { return 0; }
+  GPUCAP_HD void launch(uint32_t, uint32_t, uint32_t, double) {}
+  GPUCAP_HD void run_begins(uint32_t) {}
+  GPUCAP_HD void billed(uint32_t, double) {}
+  GPUCAP_HD void preempted(uint32_t) {}
+  GPUCAP_HD void completed(uint32_t, double) {}
+  GPUCAP_HD uint32_t job_of(uint32_t) const { return 0; }
+};
+
+/// The engine, observed by `Recorder` (job_recorder.hpp): NoRecorder in every run, whose hooks
+/// compile to nothing; JobRecorder when per-job records are made on the host.
+template <typename Recorder = NoRecorder>
+class BasicReplicationEngine {
  public:
-  GPUCAP_HD ReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
-                              void* arena, double* scalars, double* pool_values, double* timeseries)
+  GPUCAP_HD BasicReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
+                                   void* arena, double* scalars, double* pool_values,
+                                   double* timeseries, Recorder* recorder = nullptr)
       : m_(model), seed_(seed), replication_(replication), out_(scalars), run_(model),
-        ledger_(model) {
+        ledger_(model), rec_(recorder) {
     const ArenaLayout a = ArenaLayout::of(model);
     char* base = static_cast<char*>(arena);
     calendar_.reset(reinterpret_cast<Event*>(base + a.calendar), a.calendar_capacity,
@@ -285,7 +302,9 @@ class ReplicationEngine {
       return;
     }
     if (counted) ++ledger_.jobs().arrived;
-    submit(QueuedJob{now_, work_s, c, gpus, 0, 0, kNoCheckpoint}, counted);
+    uint32_t flags = 0;  // with a recorder, the job's id rides above the JobFlags bits
+    if constexpr (Recorder::kActive) flags = rec_->arrival(c, now_) << kJobIdShift;
+    submit(QueuedJob{now_, work_s, c, gpus, 0, flags, kNoCheckpoint}, counted);
   }
 
   /// A job asks for GPUs: it starts at once when it fits and nothing waiting takes precedence
@@ -407,8 +426,10 @@ class ReplicationEngine {
     slot.gpus = job.gpus;
     slot.job_class = job.job_class;
     slot.preemptions = job.preemptions;
-    slot.flags = static_cast<uint16_t>(job.flags | kLaunchedBefore);
+    // A slot keeps the JobFlags only (with a recorder, the job's id stays with the recorder).
+    slot.flags = static_cast<uint16_t>((job.flags & kJobFlagBits) | kLaunchedBefore);
     slot.checkpoint_pool = job.checkpoint_pool;
+    if constexpr (Recorder::kActive) rec_->launch(s, job.flags >> kJobIdShift, pool, now_);
     const CompiledPool& p = m_.pools[pool];
     if (p.has_provisioning_delay) {
       slot.state = kSlotProvisioning;
@@ -428,6 +449,7 @@ class ReplicationEngine {
       ledger_.first_start(slot.pool, now_ - slot.start_s);  // start_s: still the launch time
     slot.state = kSlotRunning;
     slot.start_s = now_;
+    if constexpr (Recorder::kActive) rec_->run_begins(s);
     const CompiledPool& pool = m_.pools[slot.pool];
     ledger_.run_begins(s, slot.pool, now_);
     slot.restart_s = run_.prefix_s(slot);
@@ -455,7 +477,8 @@ class ReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE void on_completion(uint32_t s) {
     JobSlot& slot = slots_[s];
     const CompiledJobClass& cls = m_.classes[slot.job_class];
-    ledger_.bill_hold(s, slot, now_);
+    bill_hold(s, slot, now_);
+    if constexpr (Recorder::kActive) rec_->completed(s, now_);
     if (cls.checkpoint_interval_s > 0 || slot.restart_s > 0)
       ledger_.overheads(slot, now_, run_.checkpoints_needed(slot) * cls.checkpoint_write_s,
                         slot.restart_s, 0.0);
@@ -479,8 +502,8 @@ class ReplicationEngine {
     if (!own_event) calendar_.remove(s, kSlotEventKinds);
     const uint32_t flags = m_.has_class_launch_rules ? end_run_rules(s) : slot.flags;
     if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
-      const QueuedJob job{slot.arrival_s,   slot.work_s, slot.job_class,      slot.gpus,
-                          slot.preemptions, flags,       slot.checkpoint_pool};
+      const QueuedJob job{slot.arrival_s, slot.work_s,      slot.job_class,      slot.gpus,
+                          slot.preemptions, job_flags(s, flags), slot.checkpoint_pool};
       release(s);
       submit(job, slot.arrival_s >= m_.warmup_s);
       return;
@@ -490,14 +513,15 @@ class ReplicationEngine {
         run_.progress_when_reclaimed(slot, elapsed_s, m_.pools[slot.pool].notice_s);
     const double restoring_s = elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s;
     const double lost_s = elapsed_s - restoring_s - progress.writing_s - progress.saved_s;
-    ledger_.bill_hold(s, slot, now_);
+    bill_hold(s, slot, now_);
+    if constexpr (Recorder::kActive) rec_->preempted(s);
     ledger_.overheads(slot, now_, progress.writing_s, restoring_s, lost_s > 0 ? lost_s : 0.0);
     if (now_ >= m_.warmup_s) ledger_.preemption(slot.pool);
     const double left_s = slot.work_s - progress.saved_s * slot.speed;
     // The checkpoint now lives where this run wrote one (if it saved anything).
     const uint32_t checkpoint_pool = progress.saved_s > 0 ? slot.pool : slot.checkpoint_pool;
     const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class,
-                        slot.gpus,      slot.preemptions + 1,      flags,
+                        slot.gpus,      slot.preemptions + 1,      job_flags(s, flags),
                         checkpoint_pool};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
@@ -508,6 +532,39 @@ class ReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE void release(uint32_t s) {
     capacity_.give_back(slots_[s].pool, slots_[s].gpus);
     slots_.release(s);
+  }
+
+  /// Bills the hold of slot s up to `end_s`; a recorder learns what it cost: the change in the
+  /// pool's row (compute at the pool's price, not for committed pools, plus egress).
+  GPUCAP_HD void bill_hold(uint32_t s, const JobSlot& slot, double end_s) {
+    if constexpr (Recorder::kActive) {
+      const CompiledPool& pool = m_.pools[slot.pool];
+      const double billed0 = ledger_.pool_value(slot.pool, kPoolGpuHoursBilled);
+      const double cost0 = ledger_.pool_value(slot.pool, kPoolCostUsd);
+      const double egress0 = ledger_.pool_value(slot.pool, kPoolEgressUsd);
+      ledger_.bill_hold(s, slot, end_s);
+      double usd = ledger_.pool_value(slot.pool, kPoolEgressUsd) - egress0;
+      if (PriceProcess::moves(pool))
+        usd += ledger_.pool_value(slot.pool, kPoolCostUsd) - cost0;
+      else if (!pool.committed())  // billed GPU-s (hours only after finish) at the price
+        usd += (ledger_.pool_value(slot.pool, kPoolGpuHoursBilled) - billed0) *
+               pool.price_usd_per_gpu_s;
+      rec_->billed(s, usd);
+    } else {
+      ledger_.bill_hold(s, slot, end_s);
+    }
+  }
+  /// With a recorder, a queued job's JobFlags carry its id from this bit up (a slot's do not:
+  /// the recorder keeps the id of each slot's job). Without one, the flags are JobFlags alone.
+  static constexpr uint32_t kJobIdShift = 2;
+  static_assert((kLaunchedBefore | kReturnsToPreemptible) < (1u << kJobIdShift),
+                "JobFlags stay below the job id");
+  static constexpr uint32_t kJobFlagBits = (1u << kJobIdShift) - 1;
+  /// The queued flags of slot s's job: its slot flags, and with a recorder its id.
+  GPUCAP_HD GPUCAP_FORCEINLINE uint32_t job_flags(uint32_t s, uint32_t slot_flags) const {
+    if constexpr (Recorder::kActive) return slot_flags | (rec_->job_of(s) << kJobIdShift);
+    (void)s;
+    return slot_flags;
   }
 
   // ---- capacity changes ---------------------------------------------------------------------
@@ -554,7 +611,7 @@ class ReplicationEngine {
     for (uint32_t s = 0; s < slots_.capacity(); ++s) {
       const JobSlot& slot = slots_[s];
       if (slot.state != kSlotRunning) continue;
-      ledger_.bill_hold(s, slot, m_.horizon_s);
+      bill_hold(s, slot, m_.horizon_s);
       // Overheads of the unfinished run so far (nothing is lost: it is merely cut off).
       const double elapsed_s = m_.horizon_s - slot.start_s;
       ledger_.overheads(slot, now_, run_.progress_at(slot, elapsed_s).writing_s,
@@ -578,8 +635,12 @@ class ReplicationEngine {
   RandomStream* streams_;
   ClassState* class_state_;
   TraceLayer* trace_layers_;  ///< CompiledModel::trace_layer_count, by class (layer_offset)
+  Recorder* rec_;  ///< null for NoRecorder
   double now_ = 0;
   bool retry_pending_ = false;
 };
+
+/// The engine of every run.
+using ReplicationEngine = BasicReplicationEngine<NoRecorder>;
 
 }  // namespace gpucap::engine
