@@ -2081,9 +2081,19 @@ void check_keys(const Context& ctx, const YAML::Node& node, const std::string& p
       case KeyType::mapping:
         if (find_scenario_key(child_pattern + ".NAME")) {
           if (v.IsMap())
-            for (const auto& entry : v)
+            for (const auto& entry : v) {
+              // An empty name (YAML's "  : value") would make an empty key path segment.
+              if (!entry.first.IsScalar() || entry.first.Scalar().empty()) {
+                errors.attempt([&] {
+                  ctx.fail(entry.first, child,
+                           "an entry without a name (a line starting with ':'?); every entry "
+                           "of " + child + " needs a name");
+                });
+                continue;
+              }
               check_keys(ctx, entry.second, child_pattern + ".NAME",
                          child + "." + entry.first.Scalar(), errors);
+            }
         } else {
           check_keys(ctx, v, child_pattern, child, errors);
         }
@@ -2319,6 +2329,8 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
                    std::to_string(kMaxPools) +
                    " are supported (the model keeps a table of every pair of pools)");
     expect_unique_keys(ctx, pools, "pools");
+    for (const auto& kv : pools)  // reported by check_keys; nothing to read without a name
+      if (!kv.first.IsScalar() || kv.first.Scalar().empty()) throw ScenarioError("");
   });
   if (!pool_map_ok) errors.throw_if_any(ctx.origin);
   bool pools_ok = true;
