@@ -16,32 +16,18 @@ SweepAxis parse_grid_axis(const std::string& text) {
                         "pools.reserved.count=0,8,16");
   SweepAxis axis;
   axis.path = text.substr(0, eq);
-  int depth = 0;
-  char quote = 0;
-  std::string value;
-  for (std::size_t i = eq + 1; i <= text.size(); ++i) {
-    const char ch = i < text.size() ? text[i] : ',';
-    if (quote) {
-      if (ch == quote) quote = 0;
-    } else if (ch == '"' || ch == '\'') {
-      quote = ch;
-    } else if (ch == '[' || ch == '{') {
-      ++depth;
-    } else if (ch == ']' || ch == '}') {
-      --depth;
-    } else if (ch == ',' && depth == 0) {
-      if (value.empty())
-        throw ScenarioError("--grid " + gpucap::text::excerpt(text) +
-                            ": empty value (two commas in a row?)");
-      axis.values.push_back(value);
-      value.clear();
-      continue;
-    }
-    if (i < text.size()) value += ch;
+  std::vector<std::string> values;
+  try {
+    values = gpucap::text::split_outside_brackets(text.substr(eq + 1), ',');
+  } catch (const std::invalid_argument& e) {
+    throw ScenarioError("--grid " + gpucap::text::excerpt(text) + ": " + e.what());
   }
-  if (quote || depth != 0)
-    throw ScenarioError("--grid " + gpucap::text::excerpt(text) +
-                        ": unbalanced quotes or brackets");
+  for (const std::string& value : values) {
+    if (value.empty())
+      throw ScenarioError("--grid " + gpucap::text::excerpt(text) +
+                          ": empty value (two commas in a row?)");
+    axis.values.push_back(value);
+  }
   return axis;
 }
 

@@ -94,15 +94,8 @@ void print_goals(const RunResults& r, std::size_t point, std::ostream& out) {
     const GoalSummary& s = r.goal_summary_of(point, g);
     const GoalSpec& spec = r.goals[g];
     const std::string met = std::to_string(s.met) + "/" + std::to_string(s.n);
-    std::string verdict = "-";
-    if (spec.target > 0) {
-      const ChanceVerdict v = judge_chance(s, spec.target);
-      verdict = chance_verdict_name(v);
-      if (v == ChanceVerdict::cannot_tell) {
-        const uint64_t need = replications_to_decide(s, spec.target);
-        if (need != UINT64_MAX) verdict += " (about " + std::to_string(need) + " replications)";
-      }
-    }
+    std::string verdict = target_verdict_text(s, spec.target);
+    if (verdict.empty()) verdict = "-";
     std::snprintf(line, sizeof line, "%-20s %13s %11s  %-20s %-20s %-8s %s\n", spec.name.c_str(),
                   met.c_str(), share(s.probability).c_str(), bounds(s.exact).c_str(),
                   bounds(s.wilson).c_str(), spec.target > 0 ? number(spec.target).c_str() : "-",

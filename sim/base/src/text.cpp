@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace gpucap::text {
 
@@ -91,6 +92,32 @@ std::string excerpt(const std::string& s, std::size_t max_bytes) {
     out += "... (" + std::to_string(s.size()) + " bytes in all)";
   }
   return out;
+}
+
+std::vector<std::string> split_outside_brackets(const std::string& s, char separator) {
+  std::vector<std::string> parts;
+  std::string part;
+  int depth = 0;
+  char quote = 0;
+  for (const char ch : s) {
+    if (quote) {
+      if (ch == quote) quote = 0;
+    } else if (ch == '"' || ch == '\'') {
+      quote = ch;
+    } else if (ch == '[' || ch == '{') {
+      ++depth;
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    } else if (ch == separator && depth == 0) {
+      parts.push_back(part);
+      part.clear();
+      continue;
+    }
+    part += ch;
+  }
+  if (quote || depth != 0) throw std::invalid_argument("unbalanced quotes or brackets");
+  parts.push_back(part);
+  return parts;
 }
 
 std::string format_table_value(double v) {

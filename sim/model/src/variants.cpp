@@ -14,33 +14,15 @@
 namespace gpucap {
 namespace {
 
-/// Splits at `separator` outside [], {} and quotes; throws on unbalanced brackets or quotes.
+/// Splits at `separator` outside [], {} and quotes; a ScenarioError naming `what` when they do
+/// not balance.
 std::vector<std::string> split_outside_brackets(const std::string& text, char separator,
                                                 const std::string& what) {
-  std::vector<std::string> parts;
-  std::string part;
-  int depth = 0;
-  char quote = 0;
-  for (const char ch : text) {
-    if (quote) {
-      if (ch == quote) quote = 0;
-    } else if (ch == '"' || ch == '\'') {
-      quote = ch;
-    } else if (ch == '[' || ch == '{') {
-      ++depth;
-    } else if (ch == ']' || ch == '}') {
-      --depth;
-    } else if (ch == separator && depth == 0) {
-      parts.push_back(part);
-      part.clear();
-      continue;
-    }
-    part += ch;
+  try {
+    return text::split_outside_brackets(text, separator);
+  } catch (const std::invalid_argument& e) {
+    throw ScenarioError(what + " " + text::excerpt(text) + ": " + e.what());
   }
-  if (quote || depth != 0)
-    throw ScenarioError(what + " " + text::excerpt(text) + ": unbalanced quotes or brackets");
-  parts.push_back(part);
-  return parts;
 }
 
 /// A weight as written: a positive finite number, else a ScenarioError naming `where`.

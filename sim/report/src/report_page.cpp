@@ -226,15 +226,7 @@ std::string goals_section(const RunResults& r, std::size_t point) {
   for (std::size_t g = 0; g < r.goals.size(); ++g) {
     const GoalSpec& spec = r.goals[g];
     const GoalSummary& s = r.goal_summary_of(point, g);
-    std::string verdict = "";
-    if (spec.target > 0) {
-      const ChanceVerdict v = judge_chance(s, spec.target);
-      verdict = chance_verdict_name(v);
-      if (v == ChanceVerdict::cannot_tell) {
-        const uint64_t need = replications_to_decide(s, spec.target);
-        if (need != UINT64_MAX) verdict += " (about " + std::to_string(need) + " replications)";
-      }
-    }
+    const std::string verdict = target_verdict_text(s, spec.target);
     const std::string definition =
         spec.definition() + (spec.description.empty() ? "" : " (" + spec.description + ")");
     out += "<tr>" + cell(escape_html(spec.name), true) + cell(escape_html(definition), true) +

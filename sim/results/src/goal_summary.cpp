@@ -31,6 +31,17 @@ const char* chance_verdict_name(ChanceVerdict v) {
   return "?";
 }
 
+std::string target_verdict_text(const GoalSummary& s, double target) {
+  if (!(target > 0)) return "";
+  const ChanceVerdict v = judge_chance(s, target);
+  std::string text = chance_verdict_name(v);
+  if (v == ChanceVerdict::cannot_tell) {
+    const uint64_t need = replications_to_decide(s, target);
+    if (need != UINT64_MAX) text += " (about " + std::to_string(need) + " replications)";
+  }
+  return text;
+}
+
 uint64_t replications_to_decide(const GoalSummary& s, double level) {
   if (s.n > 0 && judge_chance(s, level) != ChanceVerdict::cannot_tell) return 0;
   if (s.n == 0) return UINT64_MAX;

@@ -37,6 +37,10 @@ ChanceVerdict judge_chance(const GoalSummary& s, double level);
 /// "meets", "fails", "cannot tell".
 const char* chance_verdict_name(ChanceVerdict v);
 
+/// The verdict against a goal's `target` as reports print it: "meets", "fails", or "cannot tell
+/// (about N replications)"; "" when there is no target (target <= 0).
+std::string target_verdict_text(const GoalSummary& s, double target);
+
 /// About how many replications in all would make the exact interval exclude `level` if the
 /// estimate stayed where it is; 0 when it already does, UINT64_MAX when the estimate equals the
 /// level (no number of replications would).

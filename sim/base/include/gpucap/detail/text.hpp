@@ -9,6 +9,11 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
 std::vector<std::string> split(const std::string& s, char separator);
 std::string trim(const std::string& s);
 
+/// Splits `s` at `separator` where it stands outside [], {} and quotes (YAML flow values stay
+/// whole: "a=[1, 2], b={x: 1}" -> "a=[1, 2]", " b={x: 1}"); throws std::invalid_argument when
+/// brackets or quotes do not balance.
+std::vector<std::string> split_outside_brackets(const std::string& s, char separator);
+
 /// Edit (Levenshtein) distance between a and b.
 std::size_t edit_distance(const std::string& a, const std::string& b);
 
