@@ -87,7 +87,9 @@ TEST_F(JobRecordsTest, RecordsAddUpToEachReplicationsMetrics) {
       preemptions += j.preemptions;
       completed += std::isnan(j.end_s) ? 0 : 1;
       started += j.runs > 0 ? 1 : 0;
-      if (!std::isnan(j.end_s)) EXPECT_GE(j.end_s, j.start_s);
+      if (!std::isnan(j.end_s)) {
+        EXPECT_GE(j.end_s, j.start_s);
+      }
       EXPECT_GE(j.runs, j.preemptions);
     }
     EXPECT_EQ(arrived, r.scalar(0, rep, kJobsArrived));
