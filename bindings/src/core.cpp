@@ -4,21 +4,18 @@
 // through gpucap::run_points on any backend, and results stay in the C++ RunResults, which numpy
 // arrays view without copying. The Python package (bindings/python/gpucap) builds the friendly
 // API on top.
-#include <chrono>
-#include <condition_variable>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <pybind11/functional.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "cancellable_call.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/data_file.hpp"
 #include "gpucap/detail/csv_table.hpp"
@@ -156,51 +153,8 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
   for (const auto& [path, values] : sweep) grid.push_back({path, values});
 
   auto results = std::make_shared<gpucap::RunResults>();
-  std::exception_ptr error;
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool finished = false;
-  std::unique_ptr<py::error_already_set> signal_error;
-  std::unique_ptr<py::error_already_set> callback_error;
-  {
-    py::gil_scoped_release release;
-    std::thread worker([&] {
-      try {
-        *results = gpucap::run_points(points, grid, base, options);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      finished = true;
-      cv.notify_all();
-    });
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) break;
-      }
-      py::gil_scoped_acquire acquire;
-      if (!signal_error && PyErr_CheckSignals() != 0) {
-        // A signal handler raised (KeyboardInterrupt for Ctrl-C, or whatever a handler of the
-        // caller's raises): cancel the run, and raise that same exception once it has stopped.
-        signal_error = std::make_unique<py::error_already_set>();
-        monitor.cancel = true;
-      }
-      if (progress && !callback_error && !signal_error) {
-        try {
-          progress(monitor.done.load());
-        } catch (py::error_already_set& e) {
-          callback_error = std::make_unique<py::error_already_set>(std::move(e));
-          monitor.cancel = true;
-        }
-      }
-    }
-    worker.join();
-  }
-  if (signal_error) throw std::move(*signal_error);
-  if (callback_error) throw std::move(*callback_error);
-  if (error) std::rethrow_exception(error);
-  if (progress) progress(monitor.done.load());
+  gpucap::bindings::call_cancellable(
+      monitor, [&] { *results = gpucap::run_points(points, grid, base, options); }, progress);
   return results;
 }
 

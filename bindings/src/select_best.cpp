@@ -4,19 +4,15 @@
 // (KeyboardInterrupt once it has stopped).
 #include "gpucap/select_best.hpp"
 
-#include <chrono>
-#include <condition_variable>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "cancellable_call.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/run.hpp"
@@ -93,38 +89,8 @@ py::dict select_best(const std::vector<gpucap::Scenario>& points, const gpucap::
   run.monitor = &monitor;
 
   gpucap::SelectionResult result;
-  std::exception_ptr error;
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool finished = false;
-  std::unique_ptr<py::error_already_set> signal_error;
-  {
-    py::gil_scoped_release release;
-    std::thread worker([&] {
-      try {
-        result = gpucap::select_best_points(points, base, metric, o, run);
-      } catch (...) {
-        error = std::current_exception();
-      }
-      std::lock_guard<std::mutex> lock(mutex);
-      finished = true;
-      cv.notify_all();
-    });
-    for (;;) {
-      {
-        std::unique_lock<std::mutex> lock(mutex);
-        if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) break;
-      }
-      py::gil_scoped_acquire acquire;
-      if (!signal_error && PyErr_CheckSignals() != 0) {
-        signal_error = std::make_unique<py::error_already_set>();
-        monitor.cancel = true;
-      }
-    }
-    worker.join();
-  }
-  if (signal_error) throw std::move(*signal_error);
-  if (error) std::rethrow_exception(error);
+  gpucap::bindings::call_cancellable(
+      monitor, [&] { result = gpucap::select_best_points(points, base, metric, o, run); });
   py::dict out = selection_dict(result);
   out["backend"] = gpucap::resolve_backend(run.backend).label;
   out["seed"] = seed ? *seed : points.front().seed;
