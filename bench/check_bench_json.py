@@ -10,8 +10,9 @@ cpu_ns_per_replication; every figure positive and finite; ratio_to_reference equ
 events_per_s / reference_events_per_s; the quartiles around the ratio; CPU time per replication
 equal to CPU time per event x events per replication within the spread of medians; the
 reference's events per replication those of mmc's model (M/M/8 at utilization 0.9 over 2000 h:
-lambda T + completions, about 2 x 7.2 x 2000 = 28,800); and a usage error (exit 2) for an unknown
-scenario.
+lambda T + completions, about 2 x 7.2 x 2000 = 28,800); --verify-reference (the reference loop and
+the engine process the same events in each of mmc's replications 0-15); and a usage error (exit 2)
+for an unknown scenario.
 """
 import json
 import math
@@ -20,6 +21,11 @@ import sys
 
 SCENARIOS = ["mmc", "checkpoint_validation", "classes_1", "classes_16"]
 REQUIRED = ["name", "events_per_s", "ratio_to_reference", "cpu_ns_per_event", "cpu_ns_per_replication"]
+
+
+def positive_number(x):
+    """A JSON number (%.17g prints integral values without a point), finite and above 0."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
 
 
 def check(condition, what):
@@ -36,15 +42,13 @@ def main():
     doc = json.loads(out)  # exactly one JSON document, nothing else on stdout
     check(list(doc)[:2] == ["reference_events_per_s", "scenarios"], f"top-level keys {list(doc)}")
     reference = doc["reference_events_per_s"]
-    check(isinstance(reference, float) and math.isfinite(reference) and reference > 0,
-          f"reference_events_per_s {reference}")
+    check(positive_number(reference), f"reference_events_per_s {reference}")
     check([s["name"] for s in doc["scenarios"]] == SCENARIOS, "one entry per scenario, in order")
     for s in doc["scenarios"]:
         name = s["name"]
         check(list(s)[:5] == REQUIRED, f"{name}: first keys {list(s)[:5]}")
         for key in REQUIRED[1:]:
-            check(isinstance(s[key], float) and math.isfinite(s[key]) and s[key] > 0,
-                  f"{name}: {key} = {s[key]}")
+            check(positive_number(s[key]), f"{name}: {key} = {s[key]}")
         check(math.isclose(s["ratio_to_reference"], s["events_per_s"] / reference, rel_tol=1e-12),
               f"{name}: ratio {s['ratio_to_reference']} != {s['events_per_s']} / {reference}")
         check(s["ratio_p25"] <= s["ratio_to_reference"] <= s["ratio_p75"], f"{name}: quartiles")
@@ -64,6 +68,11 @@ def main():
     for figure in (by_name["mmc"]["events_per_replication"], doc["reference_events_per_replication"],
                    by_name["classes_16"]["events_per_replication"]):
         check(abs(figure / 28800 - 1) < 0.05, f"events per replication {figure}, about 28,800")
+
+    # The reference loop simulates mmc's futures: the same events, replication by replication.
+    same = subprocess.run([bench, "--verify-reference"], capture_output=True, text=True)
+    check(same.returncode == 0 and same.stdout.count("replication") == 16
+          and "DIFFERENT" not in same.stdout, f"--verify-reference: {same.stdout}{same.stderr}")
 
     bad = subprocess.run([bench, "--scenarios", "nonesuch"], capture_output=True, text=True)
     check(bad.returncode == 2 and "nonesuch" in bad.stderr and "mmc" in bad.stderr,

@@ -19,6 +19,8 @@
 // (arrivals, run starts after provisioning, completions, preemptions, ...). --min-seconds S
 // (default 1): each scenario runs at least S CPU seconds (and 3 pairs), in batches of about S/12.
 // --json prints one object (docs/performance.md lists its fields) instead of the table.
+// --verify-reference checks that the reference loop simulates mmc's futures: replications 0-15
+// through run_points and through the loop process the same events, one by one.
 //
 // --device NAME (default auto: a GPU when one works): for each scenario with a device batch
 // size, also events/s on the CPU with all threads and on that device backend (its table row's
@@ -103,15 +105,41 @@ gb::BatchRunner scenario_runner(const std::vector<gpucap::Scenario>& points,
 
 volatile double g_reference_sink = 0;  // the reference's results, so that nothing is left out
 
-/// The reference loop on mmc's model.
-gb::BatchRunner reference_runner() {
+/// mmc's model for the reference loop.
+gb::ReferenceMmc reference_model() {
   gb::ReferenceMmc model;
   model.arrival_rate_per_s = 7.2 / 3600.0;
   model.mean_service_s = 3600.0;
   model.servers = 8;
   model.queue_capacity = 2000;
   model.horizon_s = 2000.0 * 3600.0;
-  return [model](uint64_t first, uint64_t count) {
+  return model;
+}
+
+/// --verify-reference: replications 0-15 of mmc through run_points and through the reference
+/// loop, under mmc's seed, must process the same events (the same futures); exit 0 when they do.
+int verify_reference() {
+  const gpucap::Scenario mmc = gb::bench_scenarios().front().load("", "mmc");
+  gpucap::RunOptions options;
+  options.replications = 16;
+  options.backend = gpucap::BackendChoice::cpu;
+  options.threads = 1;
+  const gpucap::RunResults r = gpucap::run_points({mmc}, {}, mmc, options);
+  int different = 0;
+  for (uint64_t i = 0; i < options.replications; ++i) {
+    const double engine = r.scalars[i * gpucap::kScalarMetricCount + gpucap::kEvents];
+    const double reference = gb::run_reference_mmc(reference_model(), r.seed, i, 1).events;
+    std::printf("replication %2llu: engine %.0f events, reference loop %.0f events%s\n",
+                static_cast<unsigned long long>(i), engine, reference,
+                engine == reference ? "" : "  DIFFERENT");
+    different += engine != reference;
+  }
+  return different == 0 ? 0 : 1;
+}
+
+/// The reference loop on mmc's model.
+gb::BatchRunner reference_runner() {
+  return [model = reference_model()](uint64_t first, uint64_t count) {
     const double t0 = gb::thread_cpu_seconds();
     const gb::ReferenceTotals t = gb::run_reference_mmc(model, 1, first, count);
     gb::Batch b;
@@ -298,7 +326,8 @@ int usage(const std::string& why) {
     names += (names.empty() ? "" : ", ") + s.name;
   std::fprintf(stderr,
                "engine_bench: %s\nusage: engine_bench [--min-seconds S] [--scenarios NAME,...] "
-               "[--json] [--device auto|cuda|thrust-omp|none] [--device-scale K]\nscenarios: %s\n",
+               "[--json] [--device auto|cuda|thrust-omp|none] [--device-scale K] [--verify-reference]\n"
+               "scenarios: %s\n",
                why.c_str(), names.c_str());
   return kExitUsage;
 }
@@ -335,11 +364,18 @@ int main(int argc, char** argv) {
       options.scenarios = gpucap::text::split(argv[++i], ',');
     } else if (a == "--json") {
       options.json = true;
+    } else if (a == "--verify-reference") {
+      try {
+        return verify_reference();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "engine_bench: %s\n", e.what());
+        return 1;
+      }
     } else if (a == "--help" || a == "-h") {
       std::printf("engine_bench: the speed of gpucap's engine as ratios to a hand-written reference "
                   "loop (docs/performance.md)\nusage: engine_bench [--min-seconds S] "
                   "[--scenarios NAME,...] [--json] [--device auto|cuda|thrust-omp|none] "
-                  "[--device-scale K]\n");
+                  "[--device-scale K] [--verify-reference]\n");
       return 0;
     } else {
       return usage("unknown option '" + a + "'");
