@@ -2,6 +2,7 @@
 //
 //   build/cpu-release/bench/engine_bench [--min-seconds S] [--scenarios NAME,...] [--json]
 //                                        [--device auto|cuda|thrust-omp|none] [--device-scale K]
+//   build/cpu-release/bench/engine_bench --verify-reference
 //
 // Each scenario (bench_scenarios.hpp) runs through gpucap::run_points, the entry `gpucap run`
 // and Python's gpucap.run call, on the cpu backend with 1 thread, in batches taken in turns

@@ -4,12 +4,13 @@
 //   gpucap::bench::ReferenceTotals t = run_reference_mmc(mmc, seed, first, count);
 //
 // One loop over events (the next arrival or the earliest of c completion times, found by a scan),
-// a FIFO ring of waiting jobs' arrival times, and the time integral of jobs in the system: what a
+// a FIFO ring of waiting jobs (arrival time, service time), and the time integral of jobs in the system: what a
 // programmer writes by hand for this one model, with none of the engine's generality. It draws
 // from the engine's streams (Philox keyed by seed, replication and the stream ids of job class
 // 0's arrivals and sizes) with the engine's unit exponential (ziggurat), one inter-arrival gap
 // and one service time per arrival in arrival order, as the engine does, so it simulates the same
-// futures at the same cost per random number. Events are counted as the engine counts them:
+// futures at the same cost per random number (`engine_bench --verify-reference` checks it on
+// mmc: the same events in each replication). Events are counted as the engine counts them:
 // arrivals and completions before the horizon.
 //
 // It lives in its own translation unit, compiled with the flags of the engine's (bench/
