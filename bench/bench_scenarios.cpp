@@ -30,12 +30,12 @@ Scenario load_shipped(const std::string& dir, const std::string& name) {
 /// mmc's load (7.2 jobs/h of 1 h on 8 GPUs) split evenly over `classes` job classes.
 Scenario load_classes(const std::string&, const std::string& name) {
   const int classes = std::stoi(name.substr(name.find('_') + 1));
-  std::string text =
-      "name: bench M/M/8 rho 0.9, " + std::to_string(classes) + " job classes\n"
-      "horizon: 2000h\n"
-      "pools:\n  gpus: {gpu: H100, price_usd_per_gpu_hour: 2.0, quota: 8}\n"
-      "policy: {queue_capacity: 2000}\n"
-      "workloads:\n";
+  std::string text = "name: bench M/M/8 rho 0.9, " + std::to_string(classes) +
+                     " job classes\n"
+                     "horizon: 2000h\n"
+                     "pools:\n  gpus: {gpu: H100, price_usd_per_gpu_hour: 2.0, quota: 8}\n"
+                     "policy: {queue_capacity: 2000}\n"
+                     "workloads:\n";
   for (int c = 0; c < classes; ++c)
     text += "  - name: jobs" + std::to_string(c) +
             "\n    arrivals: {process: poisson, rate_per_hour: " + std::to_string(7.2 / classes) +

@@ -38,12 +38,13 @@
 #include <string>
 #include <vector>
 
-#include "bench_scenarios.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/compile.hpp"
+#include "gpucap/detail/text.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/run.hpp"
-#include "gpucap/detail/text.hpp"
+
+#include "bench_scenarios.hpp"
 #include "paired_measurement.hpp"
 #include "reference_mmc.hpp"
 
@@ -256,7 +257,8 @@ std::map<std::string, double> scaling_factors(const std::vector<Row>& rows) {
 void print_json(const std::vector<Row>& rows, double reference_eps,
                 const gb::PairedMeasurement& paired, const Options& options,
                 const gpucap::Backend* device) {
-  std::printf("{\"reference_events_per_s\": %s, \"scenarios\": [", json_number(reference_eps).c_str());
+  std::printf("{\"reference_events_per_s\": %s, \"scenarios\": [",
+              json_number(reference_eps).c_str());
   const std::map<std::string, double> scaling = scaling_factors(rows);
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const Row& row = rows[i];
@@ -270,8 +272,7 @@ void print_json(const std::vector<Row>& rows, double reference_eps,
         json_number(f.ratio * reference_eps).c_str(), json_number(f.ratio).c_str(),
         json_number(f.cpu_ns_per_event).c_str(), json_number(f.cpu_ns_per_replication).c_str(),
         json_number(f.ratio_p25).c_str(), json_number(f.ratio_p75).c_str(),
-        json_number(f.measured_events_per_s).c_str(),
-        json_number(f.events_per_replication).c_str(),
+        json_number(f.measured_events_per_s).c_str(), json_number(f.events_per_replication).c_str(),
         static_cast<unsigned long long>(f.pairs),
         static_cast<unsigned long long>(f.replications_per_batch),
         json_string(row.scenario->what).c_str());
@@ -279,35 +280,37 @@ void print_json(const std::vector<Row>& rows, double reference_eps,
     if (factor != scaling.end())
       std::printf(", \"cost_per_event_vs_series_first\": %s", json_number(factor->second).c_str());
     if (row.device_measured)
-      std::printf(", \"all_threads\": %d, \"all_threads_events_per_s\": %s, \"device\": %s, "
-                  "\"device_events_per_s\": %s, \"device_replications_per_s\": %s",
-                  row.all_threads, json_number(row.all.events_per_s).c_str(),
-                  json_string(device->name).c_str(), json_number(row.device.events_per_s).c_str(),
-                  json_number(row.device.replications_per_s).c_str());
+      std::printf(
+          ", \"all_threads\": %d, \"all_threads_events_per_s\": %s, \"device\": %s, "
+          "\"device_events_per_s\": %s, \"device_replications_per_s\": %s",
+          row.all_threads, json_number(row.all.events_per_s).c_str(),
+          json_string(device->name).c_str(), json_number(row.device.events_per_s).c_str(),
+          json_number(row.device.replications_per_s).c_str());
     std::printf("}");
   }
-  std::printf("\n], \"reference_batches\": %zu, \"reference_events_per_replication\": %s, "
-              "\"backend\": %s, \"threads\": 1, \"min_seconds\": %s}\n",
-              paired.reference_events_per_s().size(),
-              json_number(paired.reference_events_per_replication()).c_str(),
-              json_string(gpucap::cpu_backend_name()).c_str(),
-              json_number(options.min_seconds).c_str());
+  std::printf(
+      "\n], \"reference_batches\": %zu, \"reference_events_per_replication\": %s, "
+      "\"backend\": %s, \"threads\": 1, \"min_seconds\": %s}\n",
+      paired.reference_events_per_s().size(),
+      json_number(paired.reference_events_per_replication()).c_str(),
+      json_string(gpucap::cpu_backend_name()).c_str(), json_number(options.min_seconds).c_str());
 }
 
 void print_table(const std::vector<Row>& rows, double reference_eps,
                  const gb::PairedMeasurement& paired) {
   const std::vector<double>& ref = paired.reference_events_per_s();
-  std::printf("reference loop (M/M/8 at utilization 0.9, hand-written): %.2f M events/s of CPU "
-              "time, median of %zu batches (quartiles %.2f to %.2f M events/s), %.0f "
-              "events/replication\n\n",
-              reference_eps / 1e6, ref.size(), gb::quantile(ref, 0.25) / 1e6,
-              gb::quantile(ref, 0.75) / 1e6, paired.reference_events_per_replication());
+  std::printf(
+      "reference loop (M/M/8 at utilization 0.9, hand-written): %.2f M events/s of CPU "
+      "time, median of %zu batches (quartiles %.2f to %.2f M events/s), %.0f "
+      "events/replication\n\n",
+      reference_eps / 1e6, ref.size(), gb::quantile(ref, 0.25) / 1e6, gb::quantile(ref, 0.75) / 1e6,
+      paired.reference_events_per_replication());
   std::printf("%-27s %-23s %15s %13s %17s %16s %6s\n", "scenario", "ratio to ref (quartiles)",
               "events/s", "CPU ns/event", "CPU us/replication", "events/replication", "pairs");
   for (const Row& row : rows) {
     const gb::PairedFigures& f = row.paired;
-    const std::string ratio = format("%.3fx", f.ratio) + " (" + format("%.3f", f.ratio_p25) +
-                              "-" + format("%.3fx", f.ratio_p75) + ")";
+    const std::string ratio = format("%.3fx", f.ratio) + " (" + format("%.3f", f.ratio_p25) + "-" +
+                              format("%.3fx", f.ratio_p75) + ")";
     std::printf("%-27s %-23s %9.2f M/s %10.1f ns %14.2f us %16.1f %6llu\n",
                 row.scenario->name.c_str(), ratio.c_str(), f.ratio * reference_eps / 1e6,
                 f.cpu_ns_per_event, f.cpu_ns_per_replication / 1e3, f.events_per_replication,
@@ -325,11 +328,12 @@ int usage(const std::string& why) {
   std::string names;
   for (const gb::BenchScenario& s : gb::bench_scenarios())
     names += (names.empty() ? "" : ", ") + s.name;
-  std::fprintf(stderr,
-               "engine_bench: %s\nusage: engine_bench [--min-seconds S] [--scenarios NAME,...] "
-               "[--json] [--device auto|cuda|thrust-omp|none] [--device-scale K] [--verify-reference]\n"
-               "scenarios: %s\n",
-               why.c_str(), names.c_str());
+  std::fprintf(
+      stderr,
+      "engine_bench: %s\nusage: engine_bench [--min-seconds S] [--scenarios NAME,...] "
+      "[--json] [--device auto|cuda|thrust-omp|none] [--device-scale K] [--verify-reference]\n"
+      "scenarios: %s\n",
+      why.c_str(), names.c_str());
   return kExitUsage;
 }
 
@@ -373,10 +377,11 @@ int main(int argc, char** argv) {
         return 1;
       }
     } else if (a == "--help" || a == "-h") {
-      std::printf("engine_bench: the speed of gpucap's engine as ratios to a hand-written reference "
-                  "loop (docs/performance.md)\nusage: engine_bench [--min-seconds S] "
-                  "[--scenarios NAME,...] [--json] [--device auto|cuda|thrust-omp|none] "
-                  "[--device-scale K] [--verify-reference]\n");
+      std::printf(
+          "engine_bench: the speed of gpucap's engine as ratios to a hand-written reference "
+          "loop (docs/performance.md)\nusage: engine_bench [--min-seconds S] "
+          "[--scenarios NAME,...] [--json] [--device auto|cuda|thrust-omp|none] "
+          "[--device-scale K] [--verify-reference]\n");
       return 0;
     } else {
       return usage("unknown option '" + a + "'");
@@ -384,9 +389,8 @@ int main(int argc, char** argv) {
   }
   std::vector<const gb::BenchScenario*> chosen;
   for (const gb::BenchScenario& s : gb::bench_scenarios())
-    if (options.scenarios.empty() ||
-        std::find(options.scenarios.begin(), options.scenarios.end(), s.name) !=
-            options.scenarios.end())
+    if (options.scenarios.empty() || std::find(options.scenarios.begin(), options.scenarios.end(),
+                                               s.name) != options.scenarios.end())
       chosen.push_back(&s);
   for (const std::string& name : options.scenarios) {
     bool known = false;
@@ -406,11 +410,12 @@ int main(int argc, char** argv) {
         std::string(root && *root ? root : GPUCAP_SOURCE_DIR) + "/scenarios/";
     const double slice = std::clamp(options.min_seconds / 12, 1e-4, 0.1);
     if (!options.json)
-      std::printf("gpucap engine benchmark: %s, 1 thread, through run_points (the entry of "
-                  "`gpucap run` and gpucap.run); CPU time of the measuring thread; each scenario "
-                  "at least %.2f CPU s, in batches of about %.3f s taken in turns with the "
-                  "reference loop\n",
-                  gpucap::cpu_backend_name().c_str(), options.min_seconds, slice);
+      std::printf(
+          "gpucap engine benchmark: %s, 1 thread, through run_points (the entry of "
+          "`gpucap run` and gpucap.run); CPU time of the measuring thread; each scenario "
+          "at least %.2f CPU s, in batches of about %.3f s taken in turns with the "
+          "reference loop\n",
+          gpucap::cpu_backend_name().c_str(), options.min_seconds, slice);
     gb::PairedMeasurement paired(reference_runner(), slice);
     std::vector<Row> rows;
     for (const gb::BenchScenario* s : chosen) {
@@ -442,20 +447,21 @@ int main(int argc, char** argv) {
         const gpucap::ModelStorage storage =
             gpucap::compile(row.scenario->load(scenarios_dir, row.scenario->name));
         row.all_threads = all;
-        row.all = measure_all_threads(storage, all, row.scenario->all_threads_batch,
-                                      options.min_seconds);
+        row.all =
+            measure_all_threads(storage, all, row.scenario->all_threads_batch, options.min_seconds);
         const uint64_t max_batch = std::max<uint64_t>(
             1, static_cast<uint64_t>(row.scenario->device_batch * options.device_scale));
         row.device = measure_device(storage, device, max_batch, options.min_seconds);
         row.device_measured = true;
         if (!options.json)
-          std::printf("%-27s cpu, %d threads %9.2f M events/s %12.1f replications/s | %-10s "
-                      "%9.2f M events/s %12.1f replications/s | %.1fx the %d threads, %.1fx 1 "
-                      "thread\n",
-                      row.scenario->name.c_str(), all, row.all.events_per_s / 1e6,
-                      row.all.replications_per_s, device->name, row.device.events_per_s / 1e6,
-                      row.device.replications_per_s, row.device.events_per_s / row.all.events_per_s,
-                      all, row.device.events_per_s / row.paired.measured_events_per_s);
+          std::printf(
+              "%-27s cpu, %d threads %9.2f M events/s %12.1f replications/s | %-10s "
+              "%9.2f M events/s %12.1f replications/s | %.1fx the %d threads, %.1fx 1 "
+              "thread\n",
+              row.scenario->name.c_str(), all, row.all.events_per_s / 1e6,
+              row.all.replications_per_s, device->name, row.device.events_per_s / 1e6,
+              row.device.replications_per_s, row.device.events_per_s / row.all.events_per_s, all,
+              row.device.events_per_s / row.paired.measured_events_per_s);
       }
     }
     if (options.json) print_json(rows, reference_eps, paired, options, device);

@@ -36,7 +36,7 @@ double thread_cpu_seconds();
 double quantile(std::vector<double> values, double p);
 
 struct PairedFigures {
-  double ratio = 0;                ///< median of the pairs' ratios
+  double ratio = 0;                     ///< median of the pairs' ratios
   double ratio_p25 = 0, ratio_p75 = 0;  ///< their quartiles (the spread)
   double measured_events_per_s = 0;     ///< median over the scenario's batches, per CPU s
   double cpu_ns_per_event = 0;          ///< median over batches; +inf for batches without events
