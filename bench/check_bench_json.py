@@ -52,7 +52,7 @@ def main():
         check(math.isclose(s["ratio_to_reference"], s["events_per_s"] / reference, rel_tol=1e-12),
               f"{name}: ratio {s['ratio_to_reference']} != {s['events_per_s']} / {reference}")
         check(s["ratio_p25"] <= s["ratio_to_reference"] <= s["ratio_p75"], f"{name}: quartiles")
-        check(s["pairs"] >= 3, f"{name}: {s['pairs']} pairs, at least 3")
+        check(s["pairs"] >= 5, f"{name}: {s['pairs']} pairs, at least 5")
         # Medians of per-batch ratios: equal when every batch has the same events per replication.
         product = s["cpu_ns_per_event"] * s["events_per_replication"]
         check(0.5 < product / s["cpu_ns_per_replication"] < 2.0,

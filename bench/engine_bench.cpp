@@ -18,7 +18,8 @@
 //                           as in `gpucap run`)
 // Times are CPU time of the measuring thread, not wall time; events are calendar events
 // (arrivals, run starts after provisioning, completions, preemptions, ...). --min-seconds S
-// (default 1): each scenario runs at least S CPU seconds (and 3 pairs), in batches of about S/12.
+// (default 1): each scenario runs at least S CPU seconds (and 5 pairs), in batches of about S/12
+// (at least one replication), the reference's beside them as long.
 // --json prints one object (docs/performance.md lists its fields) instead of the table.
 // --verify-reference checks that the reference loop simulates mmc's futures: replications 0-15
 // through run_points and through the loop process the same events, one by one.

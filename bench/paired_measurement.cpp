@@ -25,14 +25,18 @@ double quantile(std::vector<double> values, double p) {
 
 PairedMeasurement::PairedMeasurement(BatchRunner reference, double slice_s)
     : reference_(std::move(reference)), slice_(slice_s) {
-  reference_count_ = calibrate(reference_, reference_next_);
+  double cpu_s = 0;
+  const uint64_t count = calibrate(reference_, reference_next_, cpu_s);
+  reference_cpu_per_replication_ = cpu_s / static_cast<double>(count);
 }
 
-uint64_t PairedMeasurement::calibrate(const BatchRunner& runner, uint64_t& next_first) const {
+uint64_t PairedMeasurement::calibrate(const BatchRunner& runner, uint64_t& next_first,
+                                      double& cpu_s) const {
   uint64_t count = 1;
   for (;;) {
     const Batch b = runner(next_first, count);
     next_first += count;
+    cpu_s = b.cpu_s;
     if (b.cpu_s >= 0.5 * slice_) return count;
     // Grow towards slice_ (at most 32x a step: the first, cold batch may mislead).
     const double grow = b.cpu_s > 0 ? std::min(32.0, slice_ / b.cpu_s) : 32.0;
@@ -40,9 +44,9 @@ uint64_t PairedMeasurement::calibrate(const BatchRunner& runner, uint64_t& next_
   }
 }
 
-Batch PairedMeasurement::run_reference() {
-  const Batch b = reference_(reference_next_, reference_count_);
-  reference_next_ += reference_count_;
+Batch PairedMeasurement::run_reference(uint64_t count) {
+  const Batch b = reference_(reference_next_, count);
+  reference_next_ += count;
   reference_eps_.push_back(b.events_per_s());
   reference_events_ += b.events;
   reference_replications_ += static_cast<double>(b.replications);
@@ -56,14 +60,19 @@ double PairedMeasurement::reference_events_per_replication() const {
 PairedFigures PairedMeasurement::measure(const BatchRunner& scenario, double min_seconds,
                                          uint64_t min_pairs) {
   uint64_t next_first = 0;
-  const uint64_t count = calibrate(scenario, next_first);
+  double batch_cpu_s = 0;
+  const uint64_t count = calibrate(scenario, next_first, batch_cpu_s);
+  // Reference batches as long as the scenario's (one replication of a scenario may run longer
+  // than a slice), so that both sides of a pair see the same stretch of the machine's load.
+  const uint64_t reference_count = std::max<uint64_t>(
+      1, static_cast<uint64_t>(std::llround(batch_cpu_s / reference_cpu_per_replication_)));
   std::vector<double> ratios, eps, ns_per_event, ns_per_replication;
   double spent = 0, events = 0, replications = 0;
-  double before = run_reference().events_per_s();
+  double before = run_reference(reference_count).events_per_s();
   while (spent < min_seconds || ratios.size() < min_pairs) {
     const Batch s = scenario(next_first, count);
     next_first += count;
-    const double after = run_reference().events_per_s();
+    const double after = run_reference(reference_count).events_per_s();
     ratios.push_back(s.events_per_s() / std::sqrt(before * after));
     before = after;
     eps.push_back(s.events_per_s());

@@ -8,7 +8,8 @@
 // geometric mean of the reference batches just before and just after it. A machine shared with
 // other work slows both sides of a pair alike, so the median of the pairs' ratios holds still
 // where events/s do not. Time is the CPU time of the measuring thread (CLOCK_THREAD_CPUTIME_ID),
-// not wall time: waiting for a core does not count. Each batch runs about `slice_s` CPU seconds.
+// not wall time: waiting for a core does not count. A scenario's batches run about `slice_s` CPU
+// seconds (at least one replication), and the reference's beside them as long as they do.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -53,7 +54,7 @@ class PairedMeasurement {
 
   /// Measures `scenario` until its batches have run min_seconds of CPU time and at least
   /// min_pairs pairs are done.
-  PairedFigures measure(const BatchRunner& scenario, double min_seconds, uint64_t min_pairs = 3);
+  PairedFigures measure(const BatchRunner& scenario, double min_seconds, uint64_t min_pairs = 5);
 
   /// Every reference batch so far (events/s of CPU time).
   const std::vector<double>& reference_events_per_s() const { return reference_eps_; }
@@ -61,14 +62,15 @@ class PairedMeasurement {
   double reference_events_per_replication() const;
 
  private:
-  Batch run_reference();
-  /// A count whose batch runs about slice_ CPU seconds (the runs made to find it warm up).
-  uint64_t calibrate(const BatchRunner& runner, uint64_t& next_first) const;
+  Batch run_reference(uint64_t count);
+  /// A count whose batch runs about slice_ CPU seconds (the runs made to find it warm up);
+  /// `cpu_s` receives the last batch's CPU time.
+  uint64_t calibrate(const BatchRunner& runner, uint64_t& next_first, double& cpu_s) const;
 
   BatchRunner reference_;
   double slice_;
-  uint64_t reference_count_ = 1;
-  uint64_t reference_next_ = 0;  ///< the reference's next replication index
+  double reference_cpu_per_replication_ = 0;  ///< s, from the calibration
+  uint64_t reference_next_ = 0;               ///< the reference's next replication index
   std::vector<double> reference_eps_;
   double reference_events_ = 0, reference_replications_ = 0;
 };
