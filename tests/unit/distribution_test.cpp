@@ -195,6 +195,43 @@ TEST(Distribution, StandardNormal) {
   expect_ks(x, [](double v) { return 0.5 * std::erfc(-v / M_SQRT2); });
 }
 
+// The ziggurat's rare paths carry the right mass: 4 million draws; the tail beyond r = 3.654
+// (drawn by Marsaglia's method) has probability 2 (1 - Phi(r)) = 2.58e-4, the band
+// [0.5, 1] where the top layers' wedges lie 2 (Phi(1) - Phi(0.5)), and the sign is fair.
+// Counts within 5 binomial standard deviations.
+TEST(Distribution, StandardNormalZigguratTailWedgesAndSign) {
+  RandomStream rng = RandomStream::make(6, 0, stream_id(StreamKind::test, 12));
+  const double n = 4e6;
+  double tail = 0, band = 0, negative = 0;
+  for (int i = 0; i < static_cast<int>(n); ++i) {
+    const double z = sample_standard_normal(rng);
+    tail += std::fabs(z) > detail::kNormalZigguratR;
+    band += std::fabs(z) >= 0.5 && std::fabs(z) <= 1.0;
+    negative += z < 0;
+  }
+  const auto expect_count = [&](double count, double p, const char* what) {
+    EXPECT_NEAR(count, n * p, 5 * std::sqrt(n * p * (1 - p))) << what;
+  };
+  expect_count(tail, std::erfc(detail::kNormalZigguratR / M_SQRT2), "tail beyond r");
+  expect_count(band, std::erf(1.0 / M_SQRT2) - std::erf(0.5 / M_SQRT2), "|z| in [0.5, 1]");
+  expect_count(negative, 0.5, "negative");
+}
+
+// The tables close the ziggurat: every layer i >= 1 has area x[i] (f(x[i+1]) - f(x[i])) equal
+// to the base layer's r f(r) + tail (v = 0.00492867), with x[i] = w[i] 2^55.
+TEST(Distribution, NormalZigguratLayersHaveEqualAreas) {
+  const double two55 = 36028797018963968.0;
+  const double tail_area = std::sqrt(M_PI / 2) * std::erfc(detail::kNormalZigguratR / M_SQRT2);
+  const double v = detail::kNormalZigguratR * std::exp(-0.5 * detail::kNormalZigguratR *
+                                                       detail::kNormalZigguratR) + tail_area;
+  EXPECT_NEAR(v, 0.00492867323399, 1e-11);
+  for (uint32_t i = 1; i < 255; ++i) {
+    const double x = detail::normal_ziggurat_w(i) * two55;
+    const double area = x * (detail::normal_ziggurat_f(i + 1) - detail::normal_ziggurat_f(i));
+    EXPECT_NEAR(area, v, 1e-10) << "layer " << i;
+  }
+}
+
 void check_gamma(double shape, double scale, uint32_t index) {
   SCOPED_TRACE("gamma shape " + std::to_string(shape));
   const Distribution d = make(DistKind::gamma, shape, scale);

@@ -64,10 +64,22 @@ class PriceProcess {
 
   /// The integral of pool p's price (USD per GPU) from 0 to t; t never decreases between calls.
   GPUCAP_HD double integral_at(uint32_t p, double t, RandomStream& rng) {
+    PriceState& ps = state_[p];
+    GPUCAP_INVARIANT(m_->pools[p].price_step_s > 0 && t <= m_->horizon_s,
+                     "price steps are positive and asked for within the horizon");
+    if (t >= ps.next_step_s) step_to(p, t, rng);
+    ps.integral += ps.per_gpu_s * (t - ps.time_s);
+    ps.time_s = t;
+    return ps.integral;
+  }
+
+ private:
+  /// Steps pool p's price over every step boundary up to t, adding each step's integral. Out of
+  /// line: the normal draw inlined here would otherwise swell the billing code that calls
+  /// integral_at (and keep the compiler from inlining it where prices do not move).
+  GPUCAP_HD GPUCAP_NOINLINE void step_to(uint32_t p, double t, RandomStream& rng) {
     const CompiledPool& pool = m_->pools[p];
     PriceState& ps = state_[p];
-    GPUCAP_INVARIANT(pool.price_step_s > 0 && t <= m_->horizon_s,
-                     "price steps are positive and asked for within the horizon");
     while (t >= ps.next_step_s) {
       GPUCAP_INVARIANT(ps.next_step_s + pool.price_step_s > ps.next_step_s,
                        "a price step moves its clock (the event budget keeps steps >> 1 ulp)");
@@ -82,12 +94,8 @@ class PriceProcess {
         ps.per_gpu_s = pool.price_level_usd_per_gpu_s * pmath::exp(ps.log_price);
       }
     }
-    ps.integral += ps.per_gpu_s * (t - ps.time_s);
-    ps.time_s = t;
-    return ps.integral;
   }
 
- private:
   GPUCAP_HD StepTrace trace_of(const CompiledPool& pool) const {
     return StepTrace::of(m_->table, pool.price_offset, pool.price_count, pool.price_step_s);
   }
