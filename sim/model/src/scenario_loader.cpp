@@ -1412,6 +1412,17 @@ const char* purchase_word(PurchaseOption purchase) {
   return "?";
 }
 
+/// What pool p has that applies to jobs and not to inference replicas (stockouts do apply to
+/// them when `stockouts_apply`), or null.
+const char* jobs_only_feature(const PoolSpec& p, bool stockouts_apply) {
+  if (!p.availability.empty()) return "an availability trace";
+  if (p.stockout_probability > 0 && !stockouts_apply) return "stockouts";
+  if (p.has_zone_events) return "zone_events";
+  if (p.price_model != CompiledPool::kFixedPrice) return "a price process";
+  if (p.has_slowdown) return "a slowdown";
+  return nullptr;
+}
+
 /// A workload of kind inference: a service answering requests with replicas in one pool (and,
 /// on a spot or marketplace pool, a fallback pool).
 JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
@@ -1428,14 +1439,10 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
       pool.purchase == PurchaseOption::spot || pool.purchase == PurchaseOption::marketplace;
   // Stockouts apply to replicas of spot and marketplace pools (the launch goes to the fallback
   // pool, or waits for the autoscaler's next decision); the rest apply to jobs only.
-  if (!pool.availability.empty() || (pool.stockout_probability > 0 && !preemptible) ||
-      pool.price_model != CompiledPool::kFixedPrice || pool.has_slowdown || pool.has_zone_events)
+  if (const char* feature = jobs_only_feature(pool, preemptible))
     ctx.fail(node["pool"], join_path(path, "pool"),
-             "pool \"" + svc.pool + "\" has " +
-                 (preemptible ? "an availability trace, zone_events, a price process or a slowdown"
-                              : "an availability trace, stockouts, zone_events, a price process "
-                                "or a slowdown") +
-                 ", which apply to jobs only; give the service a pool without them");
+             "pool \"" + svc.pool + "\" has " + feature +
+                 ", which applies to jobs only; give the service a pool without it");
   if (node["fallback_pool"]) {
     const YAML::Node f = node["fallback_pool"];
     const std::string fpath = join_path(path, "fallback_pool");
@@ -1454,14 +1461,11 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                "pool \"" + svc.fallback_pool + "\" is " + purchase_word(fallback.purchase) +
                    "; a fallback pool is on_demand, reserved or owned (never reclaimed, always "
                    "billed by the hold)");
-    if (!fallback.availability.empty() || fallback.stockout_probability > 0 ||
-        fallback.price_model != CompiledPool::kFixedPrice || fallback.has_slowdown ||
-        fallback.has_zone_events)
+    if (const char* feature = jobs_only_feature(fallback, false))
       ctx.fail(f, fpath,
-               "pool \"" + svc.fallback_pool +
-                   "\" has an availability trace, stockouts, zone_events, a price process or a "
-                   "slowdown, which apply to jobs only; give the service a fallback pool without "
-                   "them");
+               "pool \"" + svc.fallback_pool + "\" has " + feature +
+                   ", which applies to jobs only (a fallback pool has room whenever its quota "
+                   "has); give the service a fallback pool without it");
   }
   w.placement = {svc.pool};
   w.arrivals = read_arrivals(
