@@ -305,6 +305,8 @@ class ServiceFleet {
     const CompiledService& cs = m_->services[v];
     ServiceState& st = state_[v];
     const double now = *now_;
+    if (cs.windowed)  // the requests in the system up to now (they change now)
+      WindowedAutoscaler::observe(autoscalers_[v], st.in_service + st.queue_size, now);
     constexpr uint64_t kPending = kind_bit(EventKind::request_done) |
                                   kind_bit(EventKind::replica_ready) |
                                   kind_bit(EventKind::idle_check);
@@ -502,7 +504,10 @@ class ServiceFleet {
         rep.pool == cs.pool ? w.service_s : w.service_s * cs.fallback.time_factor;
     if (cs.preemptible) {
       TrackedRequest* q = tracked_ + tracked_block(cs, r);
-      while (q->busy) ++q;  // active <= concurrency: a free entry exists
+      while (q->busy) {  // active <= concurrency: a free entry exists
+        ++q;
+        GPUCAP_INVARIANT(q < tracked_ + tracked_block(cs, r) + cs.concurrency, "a free entry");
+      }
       *q = TrackedRequest{w.arrival_s, service_s, now, w.cold, 1};
     } else if (counted) {
       record_served(cs, rep.pool, TrackedRequest{w.arrival_s, service_s, now, w.cold, 1});
@@ -514,7 +519,10 @@ class ServiceFleet {
   GPUCAP_HD void finish_tracked(uint32_t r, double now) {
     const CompiledService& cs = m_->services[replicas_[r].service];
     TrackedRequest* q = tracked_ + tracked_block(cs, r);
-    while (!(q->busy && q->start_s + q->service_s == now)) ++q;  // its request_done is now
+    while (!(q->busy && q->start_s + q->service_s == now)) {  // its request_done is now
+      ++q;
+      GPUCAP_INVARIANT(q < tracked_ + tracked_block(cs, r) + cs.concurrency, "it is tracked");
+    }
     q->busy = 0;
     if (q->arrival_s >= m_->warmup_s) record_served(cs, replicas_[r].pool, *q);
   }
