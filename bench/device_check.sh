@@ -11,8 +11,9 @@
 #     backend, batching, memory budgets, sweep points, device moments;
 #  4. GPU against CPU through the CLI on every shipped scenario: the same seed on both backends,
 #     the two results files compared bit for bit (bench/compare_results.py), wall times;
-#  5. the benchmarks (engine_bench): events/s and replications/s on the CPU (1 thread, all
-#     threads) and the GPU, with the ratios.
+#  5. the benchmarks (engine_bench --device): each scenario's ratio to the reference loop on 1
+#     CPU thread, then events/s and replications/s on all CPU threads and the GPU, with the ratios
+#     (docs/performance.md).
 # Everything goes to LOGDIR: build.log, info.txt, gpu_tests.log, compare.txt, bench.txt and
 # summary.txt (one line per step: ok, FAILED or skipped, and its time). Exit 0 when every step
 # passed.

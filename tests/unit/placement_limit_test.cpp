@@ -8,6 +8,7 @@
 #include "gpucap/metrics.hpp"
 
 #include "support/one_replication.hpp"
+#include "support/same_bits.hpp"
 #include "support/scenario_fixture.hpp"
 
 namespace gpucap {
@@ -96,6 +97,98 @@ TEST_F(PlacementLimit, AReclaimedOrCompletedJobFreesItsPlace) {
   EXPECT_EQ(r.pool(1, kPoolCostUsd), 1200.0);
 }
 
+// A share: od first, at most half of the class's jobs holding GPUs on od, rounded up (spot
+// quota 3 here). Six jobs at t = 0 of 1000, 1100, 1200, 1300, 400 and 500 s. Job k goes to od
+// only if then (jobs on od) <= ceil(0.5 x jobs holding GPUs), both counting it:
+//   J1: 1 <= ceil(0.5): od.   J2: 2 <= 1? no: spot.   J3: 2 <= ceil(1.5): od.   J4: 3 <= 2?
+//   no: spot.   J5: 3 <= ceil(2.5): od.   J6: 4 <= 3? no: spot (its last GPU).
+// od: (1000 + 1200 + 400) s x 2 USD = 5200 USD; spot: 1100 + 1300 + 500 = 2900 USD.
+TEST_F(PlacementLimit, AShareKeepsAtMostThatFractionOfTheClassInThePool) {
+  write("jobs.csv", "submit_s,gpus,duration_s\n0,1,1000\n0,1,1100\n0,1,1200\n0,1,1300\n0,1,400\n"
+                    "0,1,500\n");
+  const std::string pools =
+      "name: t\nhorizon: 1d\npools:\n"
+      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 7200, quota: 4}\n"
+      "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 3,\n"
+      "         preemption: {time_to_preemption: 100d}}\n"
+      "workloads:\n  - name: j\n    arrivals: {process: trace, file: jobs.csv}\n"
+      "    placement: [od, spot]\n";
+  const Row r = run_once(parse(pools + "    placement_limit: {pool: od, share: 0.5}\n"));
+  EXPECT_EQ(r[kJobsCompleted], 6.0);
+  EXPECT_EQ(r.pool(0, kPoolJobsStarted), 3.0);
+  EXPECT_EQ(r.pool(1, kPoolJobsStarted), 3.0);
+  EXPECT_EQ(r.pool(0, kPoolCostUsd), 5200.0);
+  EXPECT_EQ(r.pool(1, kPoolCostUsd), 2900.0);
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], 5500.0 / 6.0);
+  // share 1 limits nothing: the same row as without placement_limit (J1 to J4 on od, J5, J6
+  // on spot).
+  const Row all = run_once(parse(pools + "    placement_limit: {pool: od, share: 1}\n"));
+  const Row free = run_once(parse(pools));
+  EXPECT_EQ(all.pool(0, kPoolJobsStarted), 4.0);
+  for (size_t i = 0; i < kScalarMetricCount; ++i)
+    EXPECT_TRUE(testing_support::same_bits(all[static_cast<ScalarMetric>(i)],
+                                           free[static_cast<ScalarMetric>(i)]))
+        << i;
+}
+
+// Spot first, the share caps the on-demand overflow as the class grows: spot quota 1, od 4,
+// share 0.5, jobs of 1000, 1500, 800, 600 s at t = 0.
+//   t = 0:   J1 on spot; J2 on od (1 <= ceil(0.5 x 2)); J3 on od (2 <= ceil(1.5)); J4 waits
+//            (3 <= ceil(2)? no) though od has 2 GPUs free.
+//   t = 800: J3 completes: J4 on od (2 <= ceil(1.5)), to 1400.
+// od: (1500 + 800 + 600) x 2 = 5800 USD; spot 1000 USD; completions 1000, 1500, 800, 1400 s.
+TEST_F(PlacementLimit, AShareBoundsTheOverflowAsJobsComeAndGo) {
+  const Row r = run("0,1,1000\n0,1,1500\n0,1,800\n0,1,600\n",
+                    "    placement: [spot, od]\n    placement_limit: {pool: od, share: 0.5}\n");
+  EXPECT_EQ(r[kJobsCompleted], 4.0);
+  EXPECT_EQ(r[kCompletionMeanS], 1175.0);
+  EXPECT_EQ(r[kWaitMeanS], 200.0);  // J4 waited 800 s
+  EXPECT_EQ(r.pool(0, kPoolJobsStarted), 3.0);
+  EXPECT_EQ(r.pool(1, kPoolJobsStarted), 1.0);
+  EXPECT_EQ(r.pool(0, kPoolCostUsd), 5800.0);
+  EXPECT_EQ(r.pool(1, kPoolCostUsd), 1000.0);
+}
+
+// A job that may use only the limited pool is never held back for ever: the class can always
+// have one job there. Spot reclaims after 600 s; after 1 preemption a job falls back to od
+// only. Share 0.25: J1 (1000 s) starts on od (1 <= ceil(0.25)); J2 (1000 s) on spot, reclaimed
+// at 600 s, then may use od only: 2 <= ceil(0.25 x 2)? no: it waits until J1 completes at
+// 1000 s, then runs on od (1 <= ceil(0.25)) to 2000 s.
+TEST_F(PlacementLimit, AShareNeverStarvesAJobThatMayUseOnlyThatPool) {
+  write("jobs.csv", "submit_s,gpus,duration_s\n0,1,1000\n0,1,1000\n");
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 1d\npools:\n"
+      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 7200, quota: 4}\n"
+      "  spot:\n    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n"
+      "    quota: 1\n    preemption: {time_to_preemption: 600s}\n"
+      "workloads:\n  - name: j\n    arrivals: {process: trace, file: jobs.csv}\n"
+      "    fallback: {after_preemptions: 1}\n"
+      "    placement: [od, spot]\n    placement_limit: {pool: od, share: 0.25}\n"));
+  EXPECT_EQ(r[kJobsCompleted], 2.0);
+  EXPECT_EQ(r[kPreemptions], 1.0);
+  EXPECT_EQ(r[kCompletionMeanS], (1000.0 + 2000.0) / 2.0);
+  EXPECT_EQ(r.pool(0, kPoolCostUsd), 4000.0);
+  EXPECT_EQ(r.pool(1, kPoolCostUsd), 600.0);
+}
+
+// The share is met exactly at whole counts in spite of rounding: 0.07 x 100 is
+// 7.000000000000001 in binary, yet 7 of 100 jobs, not 8, go to od (od first, room everywhere;
+// after k jobs, ceil(0.07 k) are on od).
+TEST_F(PlacementLimit, AShareIsExactAtWholeCounts) {
+  std::string jobs = "submit_s,gpus,duration_s\n";
+  for (int k = 0; k < 100; ++k) jobs += "0,1,1000\n";
+  write("jobs.csv", jobs);
+  const Row r = run_once(parse(
+      "name: t\nhorizon: 1d\npools:\n"
+      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 7200, quota: 100}\n"
+      "  spot: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 3600, quota: 100,\n"
+      "         preemption: {time_to_preemption: 100d}}\n"
+      "workloads:\n  - name: j\n    arrivals: {process: trace, file: jobs.csv}\n"
+      "    placement: [od, spot]\n    placement_limit: {pool: od, share: 0.07}\n"));
+  EXPECT_EQ(r.pool(0, kPoolJobsStarted), 7.0);
+  EXPECT_EQ(r.pool(1, kPoolJobsStarted), 93.0);
+}
+
 TEST_F(PlacementLimit, BadLimitsAreClearErrors) {
   const std::string jobs = "0,1,100\n";
   const auto expect = [&](const std::string& extra, const std::string& message) {
@@ -112,7 +205,14 @@ TEST_F(PlacementLimit, BadLimitsAreClearErrors) {
   expect("    placement: [od, spot]\n    placement_limit: {pool: od}\n",
          "workloads[0].placement_limit");
   expect("    placement: [od, spot]\n    placement_limit: {pool: od, jobs: 1, share: 0.5}\n",
-         "share");
+         "workloads[0].placement_limit.share: give either jobs (a fixed count) or share (a "
+         "fraction of the class's jobs), not both");
+  expect("    placement: [od, spot]\n    placement_limit: {pool: od, share: 0}\n",
+         "workloads[0].placement_limit.share");
+  expect("    placement: [od, spot]\n    placement_limit: {pool: od, share: 1.5}\n",
+         "workloads[0].placement_limit.share");
+  expect("    placement: [od, spot]\n    placement_limit: {pool: od, share: half}\n",
+         "workloads[0].placement_limit.share");
 }
 
 }  // namespace

@@ -221,7 +221,8 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
     c.fallback_returns = w.fallback_returns;
     if (!w.limit_pool.empty()) {
       c.limit_pool = static_cast<uint32_t>(s.pool_index(w.limit_pool));
-      c.limit_jobs = w.limit_jobs;
+      c.limit_jobs = w.limit_share > 0 ? 0xFFFFFFFFu : w.limit_jobs;
+      c.limit_share = w.limit_share;
       out.pools_[c.limit_pool].launch_checks = true;  // find_pool checks the limit there
       out.model_.has_class_launch_rules = true;
     }

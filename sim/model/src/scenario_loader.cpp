@@ -1731,12 +1731,23 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
     const YAML::Node pool_node =
         require(ctx, lim, lpath, "pool", "the pool of the placement list whose jobs it limits");
     w.limit_pool = read_reference(ctx, pool_node, lpath + ".pool", w.placement, "pool of the placement list");
-    const YAML::Node jobs_node =
-        require(ctx, lim, lpath, "jobs", "the most jobs of the class in that pool at once");
-    w.limit_jobs = static_cast<uint32_t>(read_key_integer(ctx, jobs_node, lpath + ".jobs"));
+    if (lim["jobs"] && lim["share"])
+      ctx.fail(lim["share"], lpath + ".share",
+               "give either jobs (a fixed count) or share (a fraction of the class's jobs), not "
+               "both");
+    if (lim["share"]) {
+      w.limit_share = read_key_number(ctx, lim["share"], lpath + ".share");
+      w.limit_jobs = 0;
+    } else {
+      const YAML::Node jobs_node = require(
+          ctx, lim, lpath, "jobs",
+          "the most jobs of the class in that pool at once (or share: the most fraction of the "
+          "class's jobs)");
+      w.limit_jobs = static_cast<uint32_t>(read_key_integer(ctx, jobs_node, lpath + ".jobs"));
+    }
     const uint32_t quota = s.pools[s.pool_index(w.limit_pool)].quota_gpus;
-    if (static_cast<uint64_t>(w.limit_jobs) * w.gpus > quota)
-      ctx.fail(jobs_node, lpath + ".jobs",
+    if (!lim["share"] && static_cast<uint64_t>(w.limit_jobs) * w.gpus > quota)
+      ctx.fail(lim["jobs"], lpath + ".jobs",
                std::to_string(w.limit_jobs) + " jobs of " + std::to_string(w.gpus) +
                    " GPUs need " + std::to_string(static_cast<uint64_t>(w.limit_jobs) * w.gpus) +
                    " GPUs, more than pool \"" + w.limit_pool + "\" has (quota " +

@@ -141,6 +141,10 @@ struct CompiledJobClass {
   /// (provisioning or running); limit_pool kNoLimitPool: no limit.
   uint32_t limit_pool = kNoLimitPool;
   uint32_t limit_jobs = 0;
+  /// placement_limit.share, in (0, 1]: a launch in limit_pool must leave the class's jobs there
+  /// at most ceil(limit_share x the class's jobs holding GPUs in any pool), itself counted in
+  /// both; 0: the limit is limit_jobs. With a share, limit_jobs is UINT32_MAX.
+  double limit_share = 0;
   uint32_t service = kNotAService;  ///< an inference service: its index in CompiledModel::services
 
   static constexpr uint32_t kNotAService = 0xFFFFFFFFu;

@@ -164,6 +164,8 @@ struct JobClassSpec {
   bool fallback_returns = false;  ///< fallback.return_to_preemptible: the fallback lasts one run
   std::string limit_pool;         ///< placement_limit.pool: a pool of the placement; "": no limit
   uint32_t limit_jobs = 0;        ///< placement_limit.jobs: most jobs of the class in it at once
+  double limit_share = 0;         ///< placement_limit.share: most share of the class's jobs
+                                  ///< holding GPUs that may be in it, in (0, 1]; 0: by count
   // Data-parallel training across nodes: every step of step_s (reference GPU) all-reduces
   // gradient_gb over the pool's interconnect.
   double sync_step_s = 0;  ///< 0: no synchronization modelled

@@ -26,6 +26,8 @@ struct ClassState {
   double next_work_s;    ///< reference-GPU seconds of the next job
   uint32_t trace_layer;   ///< a trace class: the layer whose job is the pending arrival
   uint32_t limited_jobs;  ///< jobs of the class holding GPUs in its placement_limit pool
+  uint32_t holding_jobs;  ///< a class with placement_limit.share: its jobs holding GPUs anywhere
+  uint32_t unused_;
 };
 
 /// The random streams of each pool, in arena order after the two streams of each job class.

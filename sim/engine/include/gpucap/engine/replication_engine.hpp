@@ -79,6 +79,7 @@ class BasicReplicationEngine {
       ClassState& cs = class_state_[c];
       cs.trace_layer = 0;
       cs.limited_jobs = 0;
+      cs.holding_jobs = 0;
       const CompiledArrivals& arr = m_.classes[c].arrivals;
       if (arr.kind != ArrivalKind::trace) {
         cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
@@ -357,6 +358,7 @@ class BasicReplicationEngine {
       if (!capacity_.fits(p, job.gpus)) continue;
       const CompiledPool& pool = m_.pools[p];
       if (pool.launch_checks && !passes_launch_checks(job, cls, p)) continue;
+      if (cls.limit_share > 0) ++class_state_[job.job_class].holding_jobs;
       return p;
     }
     return kNoPool;
@@ -372,11 +374,24 @@ class BasicReplicationEngine {
                                                          const CompiledJobClass& cls, uint32_t p) {
     const CompiledPool& pool = m_.pools[p];
     const bool limited = p == cls.limit_pool;
-    if (limited && class_state_[job.job_class].limited_jobs >= cls.limit_jobs) return false;
+    if (limited && !within_placement_limit(class_state_[job.job_class], cls)) return false;
     if (pool.preemptible && avoids_preemptible(job, cls)) return false;
     if (pool.stockout_probability > 0 && launch_fails(p)) return false;
     if (limited) ++class_state_[job.job_class].limited_jobs;
     return true;
+  }
+
+  /// Whether one more job of the class may take GPUs in its placement_limit pool: fewer than
+  /// limit_jobs there, and with a share, limited + 1 <= ceil(share x (holding + 1)), both counts
+  /// with the new job, i.e. limited < share x (holding + 1) (1e-9 absorbs the rounding of
+  /// share x count above a whole number, e.g. 0.07 x 100 = 7.000000000000001). Rounding up
+  /// lets a class always have one job there, so a job that may use no other pool never
+  /// waits for ever.
+  GPUCAP_HD static bool within_placement_limit(const ClassState& cs, const CompiledJobClass& cls) {
+    if (cs.limited_jobs >= cls.limit_jobs) return false;
+    return !(cls.limit_share > 0) ||
+           static_cast<double>(cs.limited_jobs) + 1e-9 <
+               cls.limit_share * static_cast<double>(cs.holding_jobs + 1);
   }
 
   /// The fallback policy: true once the job was preempted often enough (unless its last run
@@ -410,12 +425,19 @@ class BasicReplicationEngine {
   GPUCAP_HD GPUCAP_NOINLINE uint32_t end_run_rules(uint32_t s) {
     const JobSlot& slot = slots_[s];
     const CompiledJobClass& cls = m_.classes[slot.job_class];
-    if (slot.pool == cls.limit_pool) --class_state_[slot.job_class].limited_jobs;
+    release_placement_limit(slot, cls);
     const uint32_t flags = slot.flags;
     if (!cls.fallback_returns) return flags;
     if (m_.pools[slot.pool].preemptible) return flags & ~static_cast<uint32_t>(kReturnsToPreemptible);
     return slot.preemptions >= cls.fallback_after_preemptions ? flags | kReturnsToPreemptible
                                                               : flags;
+  }
+
+  /// The job's hold ends (completion or reclaim): it leaves its class's placement_limit counts.
+  GPUCAP_HD GPUCAP_FORCEINLINE void release_placement_limit(const JobSlot& slot,
+                                                            const CompiledJobClass& cls) {
+    if (slot.pool == cls.limit_pool) --class_state_[slot.job_class].limited_jobs;
+    if (cls.limit_share > 0) --class_state_[slot.job_class].holding_jobs;
   }
 
   /// Launches `job` in `pool`: its GPUs leave the pool now; it runs after provisioning.
@@ -492,7 +514,7 @@ class BasicReplicationEngine {
       const double completion = now_ - slot.arrival_s;
       ledger_.completion(completion, cls.deadline_s > 0 && completion > cls.deadline_s);
     }
-    if (slot.pool == cls.limit_pool) --class_state_[slot.job_class].limited_jobs;
+    release_placement_limit(slot, cls);
     release(s);
     dispatch();
   }
