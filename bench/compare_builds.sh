@@ -26,7 +26,7 @@ for file in scenarios/*.yaml; do
   name="$(basename "$file" .yaml)"
   n=$reps
   case "$name" in
-    serverless_vs_dedicated | edge_vs_cloud_inference | inference_mmc_validation) n=16 ;;
+    serverless_vs_dedicated | edge_vs_cloud_inference | inference_mmc_validation | spot_inference_fallback) n=16 ;;
   esac
   "$old" run "$file" -r "$n" --seed 7 --backend cpu -q -o "$work/old.h5" || { echo "$name: the old build failed"; failed=1; continue; }
   "$new" run "$file" -r "$n" --seed 7 --backend cpu -q -o "$work/new.h5" || { echo "$name: the new build failed"; failed=1; continue; }

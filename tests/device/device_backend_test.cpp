@@ -76,7 +76,8 @@ uint64_t replications_for(const std::string& file) {
 #else
   const uint64_t scale = 1;
 #endif
-  if (file == "serverless_vs_dedicated.yaml" || file == "edge_vs_cloud_inference.yaml")
+  if (file == "serverless_vs_dedicated.yaml" || file == "edge_vs_cloud_inference.yaml" ||
+      file == "spot_inference_fallback.yaml")
     return 3 * scale;
   if (file == "inference_mmc_validation.yaml") return 16 * scale;
   return 300 * scale;

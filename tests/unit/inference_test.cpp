@@ -209,12 +209,6 @@ TEST_F(Inference, MistakesAreNamed) {
             "test.yaml:5:100: pools.sls.cold_start.snapshot_restore: a snapshot restore replaces "
             "the container start and the weights load; give either snapshot_restore or "
             "container and weights_gb_per_s");
-  EXPECT_EQ(error_of(edit(edit(kMixed, "quota: 8}",
-                               "quota: 8, purchase: spot, preemption: "
-                               "{time_to_preemption: 1h}}"),
-                          "pool: sls,", "pool: od,")),
-            "test.yaml:8:40: workloads[1].pool: pool \"od\" is preemptible; inference replicas "
-            "run on serverless, on_demand, reserved or owned pools");
 }
 
 TEST_F(Inference, UsersNeedALatencyToThePool) {

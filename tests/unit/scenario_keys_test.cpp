@@ -123,7 +123,10 @@ TEST(ScenarioKeys, ChildKeysFollowTheDiscriminator) {
   EXPECT_TRUE(has(spot, "preemption"));
   EXPECT_TRUE(has(spot, "slowdown"));
   EXPECT_FALSE(has(spot, "count"));
-  EXPECT_FALSE(has(spot, "cold_start"));
+  EXPECT_TRUE(has(spot, "cold_start"));  // inference replicas on spot pools start cold
+  const std::vector<std::string> serverless =
+      gpucap::scenario_child_keys("pools.NAME", "purchase", "serverless");
+  EXPECT_FALSE(has(serverless, "preemption"));
   const std::vector<std::string> owned =
       gpucap::scenario_child_keys("pools.NAME", "purchase", "owned");
   EXPECT_TRUE(has(owned, "capex_usd_per_gpu"));
@@ -132,6 +135,7 @@ TEST(ScenarioKeys, ChildKeysFollowTheDiscriminator) {
   const std::vector<std::string> inference =
       gpucap::scenario_child_keys("workloads[]", "kind", "inference");
   EXPECT_TRUE(has(inference, "replicas"));
+  EXPECT_TRUE(has(inference, "fallback_pool"));
   EXPECT_FALSE(has(inference, "placement"));
   EXPECT_EQ(gpucap::scenario_child_keys("workloads[].arrivals", "process", "poisson"),
             (std::vector<std::string>{"process", "rate_per_s", "rate_per_min", "rate_per_hour",

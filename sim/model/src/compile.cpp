@@ -72,6 +72,27 @@ double network_rtt_s(const Scenario& s, const ServiceSpec& svc, const PoolSpec& 
   return one_way_ms > 0 ? 2.0 * one_way_ms / 1000.0 : 0.0;
 }
 
+/// What a replica of `svc` in `pool` takes to start (container start or snapshot restore, and
+/// weights loading) and costs per request (round trip to the users, response egress).
+CompiledServiceSite service_site(const Scenario& s, const ServiceSpec& svc, const PoolSpec& pool,
+                                 std::vector<double>& table) {
+  CompiledServiceSite site;
+  if (pool.snapshot_restore_s >= 0) {
+    site.has_container_start = true;
+    site.container_start_s.kind = DistKind::deterministic;
+    site.container_start_s.p0 = pool.snapshot_restore_s;
+  } else {
+    site.has_container_start = pool.has_container_start;
+    if (pool.has_container_start)
+      site.container_start_s = compile_distribution(pool.container_start_s, table);
+    site.weights_load_s = pool.weights_gb_per_s > 0 ? svc.model_gb / pool.weights_gb_per_s : 0.0;
+  }
+  site.network_rtt_s = network_rtt_s(s, svc, pool);
+  const RegionSpec* region = s.region(pool.region);
+  site.egress_usd_per_request = svc.response_kb / 1e6 * (region ? region->egress_usd_per_gb : 0.0);
+  return site;
+}
+
 }  // namespace
 
 /// compile (with_trace_rows) or compile_without_trace_rows.
@@ -238,21 +259,27 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
         out.model_.autoscale_history += cs.stable_ticks + (cs.delay_ticks > 0 ? cs.delay_ticks + 1 : 0);
         ++out.model_.windowed_service_count;
       }
-      if (pool.snapshot_restore_s >= 0) {
-        cs.has_container_start = true;
-        cs.container_start_s.kind = DistKind::deterministic;
-        cs.container_start_s.p0 = pool.snapshot_restore_s;
-      } else {
-        cs.has_container_start = pool.has_container_start;
-        if (pool.has_container_start)
-          cs.container_start_s = compile_distribution(pool.container_start_s, out.table_);
-        cs.weights_load_s = pool.weights_gb_per_s > 0 ? svc.model_gb / pool.weights_gb_per_s : 0.0;
-      }
-      cs.network_rtt_s = network_rtt_s(s, svc, pool);
+      const CompiledServiceSite site = service_site(s, svc, pool, out.table_);
+      cs.has_container_start = site.has_container_start;
+      cs.container_start_s = site.container_start_s;
+      cs.weights_load_s = site.weights_load_s;
+      cs.network_rtt_s = site.network_rtt_s;
+      cs.egress_usd_per_request = site.egress_usd_per_request;
       cs.slo_latency_s = svc.slo_latency_s;
-      const RegionSpec* region = s.region(pool.region);
-      cs.egress_usd_per_request =
-          svc.response_kb / 1e6 * (region ? region->egress_usd_per_gb : 0.0);
+      cs.preemptible =
+          pool.purchase == PurchaseOption::spot || pool.purchase == PurchaseOption::marketplace;
+      if (cs.preemptible) {
+        cs.tracked_offset = out.model_.tracked_requests;
+        out.model_.tracked_requests += svc.max_replicas * svc.concurrency;
+        out.model_.preemptible_replicas += svc.max_replicas;
+      }
+      if (!svc.fallback_pool.empty()) {
+        const int fallback_index = s.pool_index(svc.fallback_pool);
+        const PoolSpec& fallback = s.pools[fallback_index];
+        cs.fallback = service_site(s, svc, fallback, out.table_);
+        cs.fallback.pool = static_cast<uint32_t>(fallback_index);
+        cs.fallback.time_factor = pool.speed / fallback.speed;
+      }
       out.model_.replica_count += svc.max_replicas;
       out.model_.request_queue_capacity += svc.queue_capacity;
       out.model_.request_capacity += svc.max_replicas * svc.concurrency;

@@ -1399,7 +1399,32 @@ void read_windowed_autoscaler(const Context& ctx, const YAML::Node& as, const st
 }
 
 
-/// A workload of kind inference: a service answering requests with replicas in one pool.
+/// The scenario's word for a purchase option.
+const char* purchase_word(PurchaseOption purchase) {
+  switch (purchase) {
+    case PurchaseOption::on_demand: return "on_demand";
+    case PurchaseOption::spot: return "spot";
+    case PurchaseOption::reserved: return "reserved";
+    case PurchaseOption::owned: return "owned";
+    case PurchaseOption::marketplace: return "marketplace";
+    case PurchaseOption::serverless: return "serverless";
+  }
+  return "?";
+}
+
+/// What pool p has that applies to jobs and not to inference replicas (stockouts do apply to
+/// them when `stockouts_apply`), or null.
+const char* jobs_only_feature(const PoolSpec& p, bool stockouts_apply) {
+  if (!p.availability.empty()) return "an availability trace";
+  if (p.stockout_probability > 0 && !stockouts_apply) return "stockouts";
+  if (p.has_zone_events) return "zone_events";
+  if (p.price_model != CompiledPool::kFixedPrice) return "a price process";
+  if (p.has_slowdown) return "a slowdown";
+  return nullptr;
+}
+
+/// A workload of kind inference: a service answering requests with replicas in one pool (and,
+/// on a spot or marketplace pool, a fallback pool).
 JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                                      const std::string& path, const Scenario& s, JobClassSpec w) {
   expect_map(ctx, node, path, scenario_child_keys("workloads[]", "kind", "inference"));
@@ -1410,17 +1435,38 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
       ctx, require(ctx, node, path, "pool", "the pool whose GPUs run the service's replicas"),
       join_path(path, "pool"), pool_names, "pool");
   const PoolSpec& pool = s.pools[s.pool_index(svc.pool)];
-  if (pool.purchase == PurchaseOption::spot || pool.purchase == PurchaseOption::marketplace)
+  const bool preemptible =
+      pool.purchase == PurchaseOption::spot || pool.purchase == PurchaseOption::marketplace;
+  // Stockouts apply to replicas of spot and marketplace pools (the launch goes to the fallback
+  // pool, or waits for the autoscaler's next decision); the rest apply to jobs only.
+  if (const char* feature = jobs_only_feature(pool, preemptible))
     ctx.fail(node["pool"], join_path(path, "pool"),
-             "pool \"" + svc.pool +
-                 "\" is preemptible; inference replicas run on serverless, on_demand, reserved "
-                 "or owned pools");
-  if (!pool.availability.empty() || pool.stockout_probability > 0 ||
-      pool.price_model != CompiledPool::kFixedPrice || pool.has_slowdown)
-    ctx.fail(node["pool"], join_path(path, "pool"),
-             "pool \"" + svc.pool +
-                 "\" has an availability trace, stockouts, a price process or a slowdown, which "
-                 "apply to jobs only; give the service a pool without them");
+             "pool \"" + svc.pool + "\" has " + feature +
+                 ", which applies to jobs only; give the service a pool without it");
+  if (node["fallback_pool"]) {
+    const YAML::Node f = node["fallback_pool"];
+    const std::string fpath = join_path(path, "fallback_pool");
+    svc.fallback_pool = read_reference(ctx, f, fpath, pool_names, "pool");
+    const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
+    if (!preemptible)
+      ctx.fail(f, fpath,
+               "pool \"" + svc.pool + "\" is " + purchase_word(pool.purchase) +
+                   ", not preemptible: replicas there are never reclaimed, so there is nothing to "
+                   "fall back from; a fallback pool needs a spot or marketplace pool");
+    if (svc.fallback_pool == svc.pool)
+      ctx.fail(f, fpath, "is the service's own pool; name another pool (on_demand, reserved or owned)");
+    if (fallback.purchase != PurchaseOption::on_demand &&
+        fallback.purchase != PurchaseOption::reserved && fallback.purchase != PurchaseOption::owned)
+      ctx.fail(f, fpath,
+               "pool \"" + svc.fallback_pool + "\" is " + purchase_word(fallback.purchase) +
+                   "; a fallback pool is on_demand, reserved or owned (never reclaimed, always "
+                   "billed by the hold)");
+    if (const char* feature = jobs_only_feature(fallback, false))
+      ctx.fail(f, fpath,
+               "pool \"" + svc.fallback_pool + "\" has " + feature +
+                   ", which applies to jobs only (a fallback pool has room whenever its quota "
+                   "has); give the service a fallback pool without it");
+  }
   w.placement = {svc.pool};
   w.arrivals = read_arrivals(
       ctx, require(ctx, node, path, "arrivals", "a request arrival process (poisson, nhpp, trace)"),
@@ -1445,6 +1491,14 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
              "a replica needing " + text::format_number(w.vram_gb) + " GB per GPU does not fit " +
                  "pool \"" + svc.pool + "\" (" + text::format_number(pool.gpu_memory_gb) +
                  " GB per GPU)");
+  if (!svc.fallback_pool.empty()) {
+    const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
+    if (!fits_memory(w, fallback))
+      ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
+               "a replica needing " + text::format_number(w.vram_gb) +
+                   " GB per GPU does not fit its fallback pool \"" + svc.fallback_pool + "\" (" +
+                   text::format_number(fallback.gpu_memory_gb) + " GB per GPU)");
+  }
   if (node["model_gb"])
     svc.model_gb = read_key_number(ctx, node["model_gb"], join_path(path, "model_gb"));
   if (node["concurrency"])
@@ -1510,6 +1564,19 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
       ctx.fail(node["users_region"], join_path(path, "users_region"),
                "no latency between " + svc.users_region + " and " + pool.region + "; add regions." +
                    svc.users_region + ".latency_ms." + pool.region);
+    if (!svc.fallback_pool.empty()) {
+      const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
+      if (fallback.region.empty())
+        ctx.fail(node["users_region"], join_path(path, "users_region"),
+                 "fallback pool \"" + svc.fallback_pool +
+                     "\" has no region, so the network round trip is unknown");
+      if (svc.users_region != fallback.region &&
+          s.latency_ms(svc.users_region, fallback.region) < 0)
+        ctx.fail(node["users_region"], join_path(path, "users_region"),
+                 "no latency between " + svc.users_region + " and " + fallback.region +
+                     " (fallback pool \"" + svc.fallback_pool + "\"); add regions." +
+                     svc.users_region + ".latency_ms." + fallback.region);
+    }
   }
   if (node["slo"]) {
     const YAML::Node slo = node["slo"];
@@ -1528,6 +1595,13 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
     ctx.fail(node["gpus"] ? node["gpus"] : node, join_path(path, "gpus"),
              "a replica of " + std::to_string(w.gpus) + " GPUs does not fit pool \"" + svc.pool +
                  "\" (quota " + std::to_string(pool.quota_gpus) + ")");
+  if (!svc.fallback_pool.empty()) {
+    const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
+    if (fallback.quota_gpus > 0 && w.gpus > fallback.quota_gpus)
+      ctx.fail(node["gpus"] ? node["gpus"] : node, join_path(path, "gpus"),
+               "a replica of " + std::to_string(w.gpus) + " GPUs does not fit its fallback pool \"" +
+                   svc.fallback_pool + "\" (quota " + std::to_string(fallback.quota_gpus) + ")");
+  }
   if (static_cast<uint64_t>(svc.max_replicas) * svc.concurrency > (1u << 20))
     ctx.fail(node["concurrency"] ? node["concurrency"] : node, join_path(path, "concurrency"),
              "max_replicas x concurrency is above 1048576 requests in service at once");
@@ -1836,6 +1910,7 @@ void check_service_pools(const Context& ctx, const YAML::Node& workloads, Scenar
   for (const JobClassSpec& w : s.workloads) {
     if (w.kind != WorkloadKind::inference) continue;
     service_of_pool.emplace(w.service.pool, w.name);
+    if (!w.service.fallback_pool.empty()) service_of_pool.emplace(w.service.fallback_pool, w.name);
     replicas += w.service.max_replicas;
   }
   if (replicas >= (1u << 19))

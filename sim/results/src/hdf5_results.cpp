@@ -557,8 +557,11 @@ class ContentHash {
   uint64_t state_ = 0x6A09E667F3BCC908ull;
 };
 
-/// `format`: the file's format version (the data files count from version 3).
-uint64_t content_checksum(const RunResults& r, int format) {
+/// `format`: the file's format version (the data files count from version 3). `absent`: scalar
+/// metrics the file lacks (written before them; read as 0): hashed as the file's writer did,
+/// without their columns.
+uint64_t content_checksum(const RunResults& r, int format,
+                          const std::vector<std::size_t>& absent = {}) {
   ContentHash h;
   for (const std::string* s : {&r.gpucap_version, &r.scenario_name, &r.scenario_text,
                                &r.scenario_original_text, &r.backend, &r.device})
@@ -582,10 +585,28 @@ uint64_t content_checksum(const RunResults& r, int format) {
     h.word(p.values.size());
     for (const std::string& v : p.values) h.text(v);
   }
-  h.numbers(r.scalars);
+  if (absent.empty()) {
+    h.numbers(r.scalars);
+  } else {  // the columns the file holds, in the metric table's order
+    const auto present = [&absent](std::size_t i) {
+      return std::find(absent.begin(), absent.end(), i % kScalarMetricCount) == absent.end();
+    };
+    std::vector<double> scalars;
+    for (std::size_t i = 0; i < r.scalars.size(); ++i)
+      if (present(i)) scalars.push_back(r.scalars[i]);
+    h.numbers(scalars);
+  }
   h.numbers(r.pool_values);
   h.numbers(r.timeseries);
-  h.summaries(r.summary);
+  if (absent.empty()) {
+    h.summaries(r.summary);
+  } else {
+    std::vector<MetricSummary> summary;
+    for (std::size_t i = 0; i < r.summary.size(); ++i)
+      if (std::find(absent.begin(), absent.end(), i % kScalarMetricCount) == absent.end())
+        summary.push_back(r.summary[i]);
+    h.summaries(summary);
+  }
   h.summaries(r.pool_summary);
   if (format >= 3) {
     h.word(r.data_files.size());
@@ -1251,6 +1272,13 @@ std::vector<std::string> read_strings_dataset(const Context& c, hid_t loc,
 }
 
 /// Reads the double dataset `name` (shape `dims`) into `data` (resized to its element count).
+/// Scalar metrics that files written before them lack: they read as 0 there, which is exact
+/// (replica_preemptions, requests_restarted: such files could not run replicas on spot or
+/// marketplace pools).
+bool reads_as_zero_when_absent(std::size_t m) {
+  return m == kReplicaPreemptions || m == kRequestsRestarted;
+}
+
 void read_metric_dataset(const Context& c, hid_t loc, const std::string& loc_path, const char* name,
                          const std::vector<hsize_t>& dims, std::vector<double>& data) {
   const std::string what = "dataset '" + join_path(loc_path, name) + "'";
@@ -1520,6 +1548,7 @@ RunResults read_file(const Context& c, hid_t file) {
   const hsize_t hp = points, hr = reps;
 
   // Per-replication scalars back to [point][replication][metric].
+  std::vector<std::size_t> absent_metrics;  // older files: see reads_as_zero_when_absent
   {
     const char* const parent = h5::kScalarMetric.parent;
     Handle group = open_group(c, file, h5::kReplicationsGroup);
@@ -1531,6 +1560,11 @@ RunResults read_file(const Context& c, hid_t file) {
     r.scalars.assign(points * reps * kScalarMetricCount, 0.0);
     std::vector<double> data;
     for (std::size_t m = 0; m < kScalarMetricCount; ++m) {
+      if (reads_as_zero_when_absent(m) &&
+          H5Lexists(group.get(), kScalarMetricInfo[m].name, H5P_DEFAULT) <= 0) {
+        absent_metrics.push_back(m);  // 0 in every replication (r.scalars is zeroed)
+        continue;
+      }
       read_metric_dataset(c, group.get(), parent, kScalarMetricInfo[m].name, {hp, hr}, data);
       for (std::size_t i = 0; i < data.size(); ++i) r.scalars[i * kScalarMetricCount + m] = data[i];
     }
@@ -1575,9 +1609,18 @@ RunResults read_file(const Context& c, hid_t file) {
   {
     const std::size_t count = points * kScalarMetricCount;
     const std::string what = "dataset '" + hdf5_item_path(h5::kSummary) + "'";
-    const auto rows = read_compound_dataset<SummaryRow>(c, file, h5::kSummary, false, count);
+    const auto rows = read_compound_dataset<SummaryRow>(
+        c, file, h5::kSummary, false, points * (kScalarMetricCount - absent_metrics.size()));
     r.summary.assign(count, MetricSummary{});
     std::vector<char> seen(count, 0);
+    for (const std::size_t m : absent_metrics)
+      for (std::size_t p = 0; p < points; ++p) {
+        const double* first = r.scalars.data() + p * reps * kScalarMetricCount + m;
+        r.summary[p * kScalarMetricCount + m] =
+            summarize(column_moments(first, reps, kScalarMetricCount),
+                      std::vector<double>(reps, 0.0), metric_range(kScalarMetricInfo[m]));
+        seen[p * kScalarMetricCount + m] = 1;
+      }
     for (const SummaryRow& row : rows) {
       if (row.point >= points) c.fail(what + " has a row for point out of range");
       const std::size_t m =
@@ -1652,7 +1695,7 @@ RunResults read_file(const Context& c, hid_t file) {
   }
   if (format >= 2) {
     const uint64_t stored = read_attr<uint64_t>(c, file, h5::kContentChecksum);
-    const uint64_t computed = content_checksum(r, format);
+    const uint64_t computed = content_checksum(r, format, absent_metrics);
     if (stored != computed) {
       char detail[96];
       std::snprintf(detail, sizeof detail, "stored %016llx, computed %016llx",

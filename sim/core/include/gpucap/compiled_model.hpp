@@ -159,6 +159,19 @@ struct CompiledJobClass {
 /// [min_replicas, max_replicas]; a warm replica idle for idle_timeout_s stops (down to
 /// min_replicas). A replica's start (cold start) takes the pool's provisioning delay, a container
 /// start and the weights load. Latency = network_rtt_s + wait + service time / pool speed.
+/// Where replicas of a service may run besides its own pool: its fallback pool, with what a
+/// replica there costs in time (cold start, weights) and per request (round trip, egress).
+struct CompiledServiceSite {
+  static constexpr uint32_t kNone = 0xFFFFFFFFu;
+  uint32_t pool = kNone;  ///< kNone: the service has no fallback pool
+  bool has_container_start = false;
+  Distribution container_start_s;
+  double weights_load_s = 0;
+  double network_rtt_s = 0;
+  double egress_usd_per_request = 0;
+  double time_factor = 1;  ///< service time there / service time in the service's pool (speeds)
+};
+
 struct CompiledService {
   uint32_t job_class = 0;
   uint32_t pool = 0;
@@ -188,6 +201,13 @@ struct CompiledService {
   uint32_t history_offset = 0;
   double tick_s = 0;
   double panic_threshold = 0;  ///< panic when panic-window replicas / warm replicas >= this
+  /// The pool is spot or marketplace: each replica lifetime there ends at the pool's reclaim
+  /// draw or max_runtime; its requests in service then restart. Their arrival, start and
+  /// service time are kept in the arena at [tracked_offset, + max_replicas x concurrency).
+  bool preemptible = false;
+  uint32_t tracked_offset = 0;
+  /// Replicas start here when the pool has no free GPU or a launch there stocks out.
+  CompiledServiceSite fallback;
 };
 enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };
 
@@ -229,6 +249,8 @@ struct CompiledModel {
   uint32_t request_capacity = 0;        ///< requests in service at once, all services
   uint32_t windowed_service_count = 0;  ///< services with a windowed autoscaler (one tick each)
   uint32_t autoscale_history = 0;       ///< their history in the arena, doubles
+  uint32_t preemptible_replicas = 0;    ///< replicas of preemptible services (one reclaim each)
+  uint32_t tracked_requests = 0;        ///< requests in service at once, preemptible services
 
   double horizon_s = 0;  ///< arrivals stop and the run ends here
   double warmup_s = 0;   ///< statistics cover [warmup_s, horizon_s]

@@ -7,8 +7,9 @@
 // Simultaneous events. Events at equal times leave the calendar by tie class, and within a
 // class in the order they were scheduled (FIFO), so every run is deterministic:
 //   1. finish     work that ends: a job's completion, a request's service;
-//   2. run_end    a run ends on its own instance: its reclaim draw or its max_runtime (a
-//                 checkpoint completed at that instant is saved: see RunArithmetic);
+//   2. run_end    a run (or a replica lifetime) ends on its own instance: its reclaim draw or
+//                 its max_runtime (a checkpoint completed at that instant is saved: see
+//                 RunArithmetic; a request finished at that instant is served);
 //   3. capacity   the capacity changes: an availability trace steps, a zone event reclaims a
 //                 pool, an idle replica stops, a windowed autoscaler ticks (it may stop or
 //                 start replicas);
@@ -39,7 +40,8 @@ enum class TieClass : uint32_t { finish = 0, run_end = 1, capacity = 2, start = 
   X(request_done, finish, "replica: a request on it finished its service")                       \
   X(replica_ready, start, "replica: its cold start is over, it is warm")                         \
   X(idle_check, capacity, "replica: it may have been idle for the idle timeout")             \
-  X(autoscale_tick, capacity, "service: its windowed autoscaler decides (every tick)")
+  X(autoscale_tick, capacity, "service: its windowed autoscaler decides (every tick)")        \
+  X(replica_preemption, run_end, "replica: its spot or marketplace instance is reclaimed")
 
 enum class EventKind : uint32_t {
 #define GPUCAP_EVENT_KIND_ENUM(name, tie, payload) name,

@@ -51,6 +51,8 @@ enum ScalarMetric : uint32_t {
   kColdStartShare,          ///< share of served requests that waited for a starting replica
   kReplicasMean,            ///< time-average replicas up (starting or warm)
   kCostPer1000RequestsUsd,  ///< cost of the pools of inference services per 1000 served
+  kReplicaPreemptions,      ///< replica lifetimes ended by a preemption in the window
+  kRequestsRestarted,       ///< requests of the window whose service restarted (preemption)
   kEvents,                  ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
@@ -154,6 +156,11 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"cost_per_1000_requests", "USD", "cost of the inference pools per 1000 requests served",
      MetricGroup::inference,
      "a request of the window was served"},
+    {"replica_preemptions", "replicas", "replica lifetimes ended by a preemption in the window",
+     MetricGroup::inference},
+    {"requests_restarted", "requests",
+     "requests of the window whose service restarted after their replica was preempted",
+     MetricGroup::inference},
     {"events", "events", "events processed in the whole run"},
 };
 
@@ -163,7 +170,7 @@ inline constexpr MetricInfo kPoolMetricInfo[kPoolMetricCount] = {
     {"gpu_hours_billed", "GPU-h", "GPU-hours billed"},
     {"utilization", "fraction", "GPU-hours used / (quota x window)"},
     {"jobs_started", "jobs", "jobs of the window started in the pool"},
-    {"preemptions", "runs", "runs in the pool ended by a preemption"},
+    {"preemptions", "runs", "runs (and replica lifetimes) in the pool ended by a preemption"},
     {"launch_failures", "launches", "launches in the pool that failed for a stockout"},
     {"egress", "USD", "egress of data fetched into the pool (included in its cost)"},
 };

@@ -123,6 +123,7 @@ enum class WorkloadKind : uint8_t { training, batch, inference };
 /// An inference service (a workload of kind inference); see CompiledService for the model.
 struct ServiceSpec {
   std::string pool;
+  std::string fallback_pool;      ///< replicas start here when `pool` has no room; empty: none
   uint32_t concurrency = 1;       ///< requests a replica serves at once
   double target_concurrency = 1;  ///< the autoscaler's aim, requests per replica
   uint32_t min_replicas = 0, max_replicas = 1;

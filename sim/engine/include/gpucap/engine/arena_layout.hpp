@@ -63,7 +63,7 @@ struct ArenaLayout {
   size_t calendar, arrival_slots, slots, free_slots, queue, streams, class_state, free_gpus,
       availability, prices, price_marks, wait_quantiles, completion_quantiles, service_state, replicas,
       waiting_requests, latency_quantiles, trace_layers, autoscalers, autoscale_history,
-      total_bytes;
+      tracked_requests, total_bytes;
   uint32_t calendar_capacity, arrival_slot_count, slot_capacity, stream_count;
 
   GPUCAP_HD static size_t align8(size_t n) { return (n + 7) & ~static_cast<size_t>(7); }
@@ -73,9 +73,11 @@ struct ArenaLayout {
     a.slot_capacity = m.total_quota_gpus;
     // One pending arrival per class, one event per slot, one availability change and one zone
     // event per pool, one stockout retry; per inference replica one start or idle check, and
-    // one completion per request in service; one tick per windowed autoscaler.
+    // one completion per request in service; one tick per windowed autoscaler; one reclaim
+    // per replica of a preemptible service.
     a.calendar_capacity = m.class_count + m.total_quota_gpus + 2 * m.pool_count + 2 +
-                          m.replica_count + m.request_capacity + m.windowed_service_count;
+                          m.replica_count + m.request_capacity + m.windowed_service_count +
+                          m.preemptible_replicas;
     // Up to kMaxSlots classes keep their pending arrival beside the heap (EventCalendar).
     a.arrival_slot_count = m.class_count <= EventCalendar::kMaxSlots ? m.class_count : 0;
     a.stream_count = 2 * m.class_count + kPoolStreamCount * m.pool_count;
@@ -106,6 +108,7 @@ struct ArenaLayout {
     a.autoscalers =
         part(m.windowed_service_count > 0 ? sizeof(AutoscalerState) * m.service_count : 0);
     a.autoscale_history = part(sizeof(double) * m.autoscale_history);
+    a.tracked_requests = part(sizeof(TrackedRequest) * m.tracked_requests);
     a.total_bytes = at;
     return a;
   }

@@ -117,6 +117,10 @@ class Ledger {
     rows_[p * kPoolMetricCount + kPoolPreemptions] += 1;
   }
 
+  /// A replica lifetime in pool p was reclaimed (in the window): the pool's count only (the
+  /// replication's count of runs is the jobs'; ServiceFleet counts replicas).
+  GPUCAP_HD void replica_preempted(uint32_t p) { rows_[p * kPoolMetricCount + kPoolPreemptions] += 1; }
+
   /// A launch in pool p failed for a stockout (in the window).
   GPUCAP_HD void launch_failure(uint32_t p) {
     ++jobs_.launch_failures;

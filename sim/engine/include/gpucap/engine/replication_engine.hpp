@@ -104,13 +104,16 @@ class BasicReplicationEngine {
                                reinterpret_cast<PriceState*>(base + a.prices),
                                &pool_stream(kPriceStream, 0), usage});
     fleet_.bind(FleetContext{&model, &calendar_, &capacity_, &ledger_,
-                             &pool_stream(kProvisioningStream, 0), &now_},
+                             &pool_stream(kProvisioningStream, 0),
+                             &pool_stream(kPreemptionStream, 0), &pool_stream(kStockoutStream, 0),
+                             &now_},
                 FleetStorage{reinterpret_cast<ServiceState*>(base + a.service_state),
                              reinterpret_cast<ReplicaSlot*>(base + a.replicas),
                              reinterpret_cast<WaitingRequest*>(base + a.waiting_requests),
                              reinterpret_cast<QuantileRecorder*>(base + a.latency_quantiles),
                              reinterpret_cast<AutoscalerState*>(base + a.autoscalers),
-                             reinterpret_cast<double*>(base + a.autoscale_history)});
+                             reinterpret_cast<double*>(base + a.autoscale_history),
+                             reinterpret_cast<TrackedRequest*>(base + a.tracked_requests)});
     for (uint32_t i = 0; i < kScalarMetricCount; ++i) out_[i] = 0;
   }
 
@@ -201,6 +204,9 @@ class BasicReplicationEngine {
           break;
         case EventKind::autoscale_tick:
           fleet_.on_tick(x);
+          break;
+        case EventKind::replica_preemption:
+          fleet_.on_preempted(x);
           break;
       }
     }

@@ -13,9 +13,23 @@
 // it only starts one replica for a request that finds none up (scale from zero); replicas never
 // stop for idleness (no idle timeout).
 //
+// Spot and marketplace pools (CompiledService::preemptible): each replica lifetime draws the
+// pool's time to preemption (capped by max_runtime) from the pool's preemption stream, as a
+// job run does, counted from its launch. A preempted replica stops at once (billed to that
+// instant); its requests in service restart, earliest arrival first: on free slots of other
+// warm replicas, else at the front of the waiting room, else (room full) they are dropped; then
+// the autoscaler starts replacements by its rule (never fewer than min_replicas). Such a
+// service counts a request as served when its service ends (or is cut by the horizon), not when
+// it begins, so that a restarted request is counted once, with its whole latency.
+// Fallback pool (CompiledService::fallback): a replica starts there when the pool has no free
+// GPU or the launch stocks out. Requests go to replicas in the service's pool first, so that
+// fallback replicas idle first and stop first; a windowed autoscaler stops idle fallback
+// replicas before the others. A fallback replica is not moved back when spot GPUs free up.
+//
 // Invariants: a replica has at most one pending start or idle check, plus one completion per
-// request in service (active <= concurrency); free_slots = sum over warm replicas of
-// (concurrency - active); the waiting room is non-empty only while free_slots == 0.
+// request in service (active <= concurrency), plus one reclaim in a preemptible pool;
+// free_slots = sum over warm replicas of (concurrency - active); the waiting room is non-empty
+// only while free_slots == 0.
 // Accounting: used GPU-seconds are the busy periods (>= 1 request in service) clipped to the
 // window; billing happens when a replica's lifetime ends (or at the horizon), for lifetimes that
 // end in the window: the whole lifetime, or (serverless without idle billing) its cold start
@@ -54,7 +68,16 @@ struct ReplicaSlot {
   uint32_t active;  ///< requests in service
   uint16_t state;   ///< ReplicaStateKind
   uint16_t idle_check_pending;
-  uint32_t unused_;
+  uint32_t pool;  ///< the pool of this lifetime: the service's, or its fallback pool
+};
+
+/// A request in service on a replica of a preemptible service (it may have to restart).
+struct TrackedRequest {
+  double arrival_s;
+  double service_s;  ///< wall-clock service time on its replica
+  double start_s;    ///< its service began (it ends at start_s + service_s)
+  uint32_t cold;
+  uint32_t busy;  ///< 1: the entry holds a request in service
 };
 
 /// A request in a service's waiting room.
@@ -76,6 +99,7 @@ struct ServiceState {
 /// Metric accumulators of all services of one replication (statistics window only).
 struct ServiceTotals {
   uint64_t arrived = 0, served = 0, dropped = 0, cold_served = 0, cold_starts = 0;
+  uint64_t replica_preemptions = 0, restarted = 0;
   uint64_t slo_arrived = 0, slo_violations = 0;
   double latency_sum_s = 0;
   double replica_area = 0;  ///< integral of replicas up over the window, replica-seconds
@@ -88,6 +112,8 @@ struct FleetContext {
   PoolCapacity* capacity;
   Ledger* ledger;
   RandomStream* provisioning_streams;  ///< per pool
+  RandomStream* preemption_streams;    ///< per pool
+  RandomStream* stockout_streams;      ///< per pool
   const double* now_s;                 ///< the engine's clock
 };
 
@@ -99,6 +125,7 @@ struct FleetStorage {
   QuantileRecorder* latency;
   AutoscalerState* autoscalers;  ///< per service when some service is windowed, else none
   double* autoscale_history;     ///< model.autoscale_history
+  TrackedRequest* tracked;       ///< model.tracked_requests
 };
 
 class ServiceFleet {
@@ -117,6 +144,9 @@ class ServiceFleet {
     capacity_ = context.capacity;
     ledger_ = context.ledger;
     pool_streams_ = context.provisioning_streams;
+    preemption_streams_ = context.preemption_streams;
+    stockout_streams_ = context.stockout_streams;
+    tracked_ = storage.tracked;
     now_ = context.now_s;
     replicas_up_ = 0;
     totals_ = ServiceTotals{};
@@ -127,8 +157,11 @@ class ServiceFleet {
       state_[v] = ServiceState{0, 0, 0, 0, 0, 0};
       for (uint32_t k = 0; k < cs.max_replicas; ++k) {
         ReplicaSlot& r = replicas_[cs.replica_offset + k];
-        r = ReplicaSlot{0, 0, 0, 0, 0, v, 0, kReplicaOff, 0, 0};
+        r = ReplicaSlot{0, 0, 0, 0, 0, v, 0, kReplicaOff, 0, cs.pool};
       }
+      if (cs.preemptible)
+        for (uint32_t i = 0; i < cs.max_replicas * cs.concurrency; ++i)
+          tracked_[cs.tracked_offset + i] = TrackedRequest{0, 0, 0, 0, 0};
       if (cs.windowed) WindowedAutoscaler::reset(autoscalers_[v], cs);
     }
   }
@@ -138,9 +171,9 @@ class ServiceFleet {
     for (uint32_t v = 0; v < m_->service_count; ++v) {
       const CompiledService& cs = m_->services[v];
       for (uint32_t k = 0; k < cs.min_replicas; ++k) {
-        if (!capacity_->fits(cs.pool, cs.gpus_per_replica)) break;
-        const uint32_t r = launch(v);
-        become_warm(r);
+        const uint32_t pool = pool_for_replica(cs);
+        if (pool == kNoPool) break;
+        become_warm(launch(v, pool));
       }
       if (cs.windowed && cs.tick_s <= m_->horizon_s) push(cs.tick_s, EventKind::autoscale_tick, v);
     }
@@ -192,10 +225,10 @@ class ServiceFleet {
     const double now = *now_;
     if (any_windowed_ && m_->services[v].windowed)  // one request fewer in the system
       WindowedAutoscaler::observe(autoscalers_[v], st.in_service + st.queue_size, now);
+    if (m_->services[v].preemptible) finish_tracked(r, now);
     if (st.queue_size > 0) {  // the slot passes straight to the next waiting request
       const WaitingRequest w = dequeue(v);
-      if (w.arrival_s >= m_->warmup_s) record_served(m_->services[v], w, now);
-      push(now + w.service_s, EventKind::request_done, r);
+      begin_service(r, w, w.arrival_s >= m_->warmup_s);
       return;
     }
     --st.in_service;
@@ -249,13 +282,91 @@ class ServiceFleet {
     if (desired > st.replicas_up) {
       start_replicas(v, static_cast<double>(desired));
     } else {
-      for (uint32_t k = cs.max_replicas; k-- > 0 && st.replicas_up > desired;) {
-        const ReplicaSlot& rep = replicas_[cs.replica_offset + k];
-        if (rep.state == kReplicaWarm && rep.active == 0) stop(cs.replica_offset + k);
-      }
+      // Idle fallback replicas stop first (pass 0), then the others (pass 1).
+      const bool fallback = cs.fallback.pool != CompiledServiceSite::kNone;
+      for (uint32_t pass = fallback ? 0 : 1; pass < 2; ++pass)
+        for (uint32_t k = cs.max_replicas; k-- > 0 && st.replicas_up > desired;) {
+          const ReplicaSlot& rep = replicas_[cs.replica_offset + k];
+          if (rep.state == kReplicaWarm && rep.active == 0 && (pass == 1 || rep.pool != cs.pool))
+            stop(cs.replica_offset + k);
+        }
     }
     const double next = static_cast<double>(a.ticks + 1) * cs.tick_s;
     if (next <= m_->horizon_s) push(next, EventKind::autoscale_tick, v);
+  }
+
+  /// Replica r's spot or marketplace instance is reclaimed (EventKind::replica_preemption): it
+  /// stops now, billed to now; its requests in service restart, earliest arrival first, on free
+  /// slots of other warm replicas, else at the front of the waiting room, else they are dropped;
+  /// then the autoscaler replaces it by its rule, and services sharing the pool may take the GPUs.
+  GPUCAP_HD void on_preempted(uint32_t r) {
+    ReplicaSlot& rep = replicas_[r];
+    const uint32_t v = rep.service;
+    const CompiledService& cs = m_->services[v];
+    ServiceState& st = state_[v];
+    const double now = *now_;
+    if (cs.windowed)  // the requests in the system up to now (they change now)
+      WindowedAutoscaler::observe(autoscalers_[v], st.in_service + st.queue_size, now);
+    constexpr uint64_t kPending = kind_bit(EventKind::request_done) |
+                                  kind_bit(EventKind::replica_ready) |
+                                  kind_bit(EventKind::idle_check);
+    while (calendar_->remove(r, kPending)) {
+    }
+    rep.idle_check_pending = 0;
+    if (now >= m_->warmup_s) {
+      ++totals_.replica_preemptions;
+      ledger_->replica_preempted(rep.pool);
+    }
+    TrackedRequest* block = tracked_ + tracked_block(cs, r);
+    const uint32_t n = gather_by_arrival(block, cs.concurrency);
+    GPUCAP_INVARIANT(n == rep.active, "every request in service is tracked");
+    if (rep.state == kReplicaStarting) --st.starting;
+    if (rep.state == kReplicaWarm) st.free_slots -= cs.concurrency - rep.active;
+    end_lifetime(r, now);
+    rep.state = kReplicaOff;
+    rep.active = 0;
+    --st.replicas_up;
+    --replicas_up_;
+    st.in_service -= n;
+    capacity_->give_back(rep.pool, cs.gpus_per_replica);
+    // Restart: free slots first, then the front of the waiting room (kept in arrival order).
+    uint32_t k = 0;
+    for (; k < n && st.free_slots > 0; ++k)
+      serve(free_replica(cs), waiting_of(block[k]), block[k].arrival_s >= m_->warmup_s);
+    const uint32_t room = cs.queue_capacity - st.queue_size;
+    const uint32_t kept = n - k <= room ? n : k + room;
+    for (uint32_t j = kept; j-- > k;) {
+      st.queue_head = st.queue_head == 0 ? cs.queue_capacity - 1 : st.queue_head - 1;
+      ++st.queue_size;
+      waiting_[cs.queue_offset + st.queue_head] = waiting_of(block[j]);
+    }
+    for (uint32_t j = 0; j < n; ++j) {
+      if (block[j].arrival_s >= m_->warmup_s) {
+        if (j < kept) {
+          ++totals_.restarted;
+        } else {
+          ++totals_.dropped;
+          if (cs.slo_latency_s > 0) ++totals_.slo_violations;
+        }
+      }
+      block[j].busy = 0;
+    }
+    if (cs.windowed) {
+      WindowedAutoscaler::observe(autoscalers_[v], st.in_service + st.queue_size, now);
+      double desired = static_cast<double>(autoscalers_[v].desired);
+      if (desired < cs.min_replicas) desired = cs.min_replicas;
+      if (desired < 1 && st.queue_size > 0) desired = 1;  // scale from zero
+      start_replicas(v, desired);
+    } else {
+      scale_up(v);
+    }
+    // Requeued requests wait for a cold start when a replacement is starting.
+    for (uint32_t j = 0; j < kept - k; ++j) {
+      uint32_t at = st.queue_head + j;
+      if (at >= cs.queue_capacity) at -= cs.queue_capacity;
+      waiting_[cs.queue_offset + at].cold |= st.starting > 0 ? 1u : 0u;
+    }
+    offer_gpus(rep.pool, v);
   }
 
   /// The services' metrics, after the ledger's finish() (it reads the pools' costs).
@@ -278,11 +389,14 @@ class ServiceFleet {
     out[kColdStarts] = static_cast<double>(t.cold_starts);
     out[kColdStartShare] = served > 0 ? static_cast<double>(t.cold_served) / served : nan;
     out[kReplicasMean] = window_s > 0 ? t.replica_area / window_s : 0.0;
+    out[kReplicaPreemptions] = static_cast<double>(t.replica_preemptions);
+    out[kRequestsRestarted] = static_cast<double>(t.restarted);
     // Pools run either jobs or replicas: the cost of those that run replicas is the services'.
     double cost = 0;
     for (uint32_t p = 0; p < m_->pool_count; ++p) {
       bool runs_replicas = false;
-      for (uint32_t v = 0; v < m_->service_count; ++v) runs_replicas |= m_->services[v].pool == p;
+      for (uint32_t v = 0; v < m_->service_count; ++v)
+        runs_replicas |= m_->services[v].pool == p || m_->services[v].fallback.pool == p;
       if (runs_replicas) cost += ledger_->pool_value(p, kPoolCostUsd);
     }
     out[kCostPer1000RequestsUsd] = served > 0 ? 1000.0 * cost / served : nan;
@@ -298,6 +412,12 @@ class ServiceFleet {
         const uint32_t r = cs.replica_offset + k;
         if (replicas_[r].state != kReplicaOff) end_lifetime(r, horizon);
       }
+      if (cs.preemptible)  // requests still in service were served (their service began)
+        for (uint32_t i = 0; i < cs.max_replicas * cs.concurrency; ++i) {
+          const TrackedRequest& q = tracked_[cs.tracked_offset + i];
+          const uint32_t pool = replicas_[cs.replica_offset + i / cs.concurrency].pool;
+          if (q.busy && q.arrival_s >= m_->warmup_s) record_served(cs, pool, q);
+        }
       const ServiceState& st = state_[v];
       if (cs.slo_latency_s <= 0) continue;
       for (uint32_t i = 0; i < st.queue_size; ++i) {
@@ -312,13 +432,23 @@ class ServiceFleet {
   }
 
  private:
+  static constexpr uint32_t kNoPool = CompiledServiceSite::kNone;
+
   GPUCAP_HD void push(double time_s, EventKind kind, uint32_t replica) {
     calendar_->schedule(time_s, kind, replica);
   }
 
-  /// The first warm replica with a free slot. Precondition: the service has a free slot.
+  /// The first warm replica with a free slot; with a fallback pool, replicas in the service's
+  /// own pool first. Precondition: the service has a free slot.
   GPUCAP_HD uint32_t free_replica(const CompiledService& cs) const {
     uint32_t r = cs.replica_offset;
+    if (cs.fallback.pool != kNoPool) {
+      for (; r < cs.replica_offset + cs.max_replicas; ++r)
+        if (replicas_[r].state == kReplicaWarm && replicas_[r].active < cs.concurrency &&
+            replicas_[r].pool == cs.pool)
+          return r;
+      r = cs.replica_offset;
+    }
     while (replicas_[r].state != kReplicaWarm || replicas_[r].active >= cs.concurrency) {
       ++r;
       GPUCAP_INVARIANT(r < cs.replica_offset + cs.max_replicas, "a free slot exists (caller)");
@@ -356,24 +486,85 @@ class ServiceFleet {
   /// Replica r takes request w now (a free slot of it is available).
   GPUCAP_HD GPUCAP_FORCEINLINE void serve(uint32_t r, const WaitingRequest& w, bool counted) {
     ReplicaSlot& rep = replicas_[r];
-    const CompiledService& cs = m_->services[rep.service];
     ServiceState& st = state_[rep.service];
-    const double now = *now_;
-    if (rep.active++ == 0) rep.busy_since_s = now;
+    if (rep.active++ == 0) rep.busy_since_s = *now_;
     ++st.in_service;
     --st.free_slots;
-    if (counted) record_served(cs, w, now);
-    push(now + w.service_s, EventKind::request_done, r);
+    begin_service(r, w, counted);
   }
 
-  GPUCAP_HD void record_served(const CompiledService& cs, const WaitingRequest& w, double now) {
-    const double latency = cs.network_rtt_s + (now - w.arrival_s) + w.service_s;
+  /// Request w's service begins on replica r now (its slot is counted by the caller). It is
+  /// recorded as served now, or, in a preemptible service, tracked until it ends.
+  GPUCAP_HD GPUCAP_FORCEINLINE void begin_service(uint32_t r, const WaitingRequest& w,
+                                                  bool counted) {
+    const ReplicaSlot& rep = replicas_[r];
+    const CompiledService& cs = m_->services[rep.service];
+    const double now = *now_;
+    const double service_s =
+        rep.pool == cs.pool ? w.service_s : w.service_s * cs.fallback.time_factor;
+    if (cs.preemptible) {
+      TrackedRequest* q = tracked_ + tracked_block(cs, r);
+      while (q->busy) {  // active <= concurrency: a free entry exists
+        ++q;
+        GPUCAP_INVARIANT(q < tracked_ + tracked_block(cs, r) + cs.concurrency, "a free entry");
+      }
+      *q = TrackedRequest{w.arrival_s, service_s, now, w.cold, 1};
+    } else if (counted) {
+      record_served(cs, rep.pool, TrackedRequest{w.arrival_s, service_s, now, w.cold, 1});
+    }
+    push(now + service_s, EventKind::request_done, r);
+  }
+
+  /// A request of a preemptible service on replica r ends now: it is served.
+  GPUCAP_HD void finish_tracked(uint32_t r, double now) {
+    const CompiledService& cs = m_->services[replicas_[r].service];
+    TrackedRequest* q = tracked_ + tracked_block(cs, r);
+    while (!(q->busy && q->start_s + q->service_s == now)) {  // its request_done is now
+      ++q;
+      GPUCAP_INVARIANT(q < tracked_ + tracked_block(cs, r) + cs.concurrency, "it is tracked");
+    }
+    q->busy = 0;
+    if (q->arrival_s >= m_->warmup_s) record_served(cs, replicas_[r].pool, *q);
+  }
+
+  /// Offset of replica r's tracked requests in the arena.
+  GPUCAP_HD static uint32_t tracked_block(const CompiledService& cs, uint32_t r) {
+    return cs.tracked_offset + (r - cs.replica_offset) * cs.concurrency;
+  }
+
+  /// Moves the busy entries of a replica's block to its front in arrival order (stable);
+  /// returns how many there are.
+  GPUCAP_HD static uint32_t gather_by_arrival(TrackedRequest* block, uint32_t size) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < size; ++i) {
+      if (!block[i].busy) continue;
+      const TrackedRequest q = block[i];
+      if (i != n) block[i].busy = 0;  // [n, i) are free: q moves down into [0, n]
+      uint32_t j = n;
+      for (; j > 0 && block[j - 1].arrival_s > q.arrival_s; --j) block[j] = block[j - 1];
+      block[j] = q;
+      ++n;
+    }
+    return n;
+  }
+
+  /// The waiting-room entry of a request whose service restarts.
+  GPUCAP_HD static WaitingRequest waiting_of(const TrackedRequest& q) {
+    return WaitingRequest{q.arrival_s, q.service_s, q.cold, 0};
+  }
+
+  /// Counts request q as served on a replica in `pool` (the service's, or its fallback pool).
+  GPUCAP_HD void record_served(const CompiledService& cs, uint32_t pool, const TrackedRequest& q) {
+    const bool own = pool == cs.pool;
+    const double rtt = own ? cs.network_rtt_s : cs.fallback.network_rtt_s;
+    const double latency = rtt + (q.start_s - q.arrival_s) + q.service_s;
     ++totals_.served;
     totals_.latency_sum_s += latency;
     latency_->add(latency);
-    totals_.cold_served += w.cold;
+    totals_.cold_served += q.cold;
     if (cs.slo_latency_s > 0 && latency > cs.slo_latency_s) ++totals_.slo_violations;
-    if (cs.egress_usd_per_request > 0) ledger_->egress(cs.pool, cs.egress_usd_per_request);
+    const double egress = own ? cs.egress_usd_per_request : cs.fallback.egress_usd_per_request;
+    if (egress > 0) ledger_->egress(pool, egress);
   }
 
   /// Takes the head of service v's waiting room.
@@ -389,7 +580,7 @@ class ServiceFleet {
   GPUCAP_HD void end_busy_period(ReplicaSlot& rep, double now) {
     const CompiledService& cs = m_->services[rep.service];
     rep.busy_s += now - rep.busy_since_s;
-    ledger_->used(cs.pool, rep.busy_since_s, now, cs.gpus_per_replica);
+    ledger_->used(rep.pool, rep.busy_since_s, now, cs.gpus_per_replica);
   }
 
   GPUCAP_HD void become_warm(uint32_t r) {
@@ -409,38 +600,66 @@ class ServiceFleet {
   }
 
   /// Starts replicas of service v until the autoscaler's target is met (or the pool is full).
+  /// A preemptible service never falls below min_replicas (its replicas may be reclaimed).
   GPUCAP_HD void scale_up(uint32_t v) {
     const CompiledService& cs = m_->services[v];
     const ServiceState& st = state_[v];
     const double in_system = static_cast<double>(st.in_service + st.queue_size);
     double desired = __builtin_ceil(in_system / cs.target_concurrency);
     if (desired > cs.max_replicas) desired = cs.max_replicas;
+    if (cs.preemptible && desired < cs.min_replicas) desired = cs.min_replicas;
     start_replicas(v, desired);
   }
 
-  /// Starts replicas of service v (cold starts) until `desired` are up or the pool is full.
+  /// The pool a new replica of cs starts in: the service's pool when it has free GPUs and the
+  /// launch does not stock out, else its fallback pool when that has free GPUs; else kNoPool.
+  GPUCAP_HD GPUCAP_FORCEINLINE uint32_t pool_for_replica(const CompiledService& cs) {
+    if (capacity_->fits(cs.pool, cs.gpus_per_replica)) {
+      const CompiledPool& pool = m_->pools[cs.pool];
+      if (!(pool.stockout_probability > 0)) return cs.pool;
+      if (!(stockout_streams_[cs.pool].next_uniform() < pool.stockout_probability))
+        return cs.pool;
+      if (*now_ >= m_->warmup_s) ledger_->launch_failure(cs.pool);
+    }
+    if (cs.fallback.pool != kNoPool && capacity_->fits(cs.fallback.pool, cs.gpus_per_replica))
+      return cs.fallback.pool;
+    return kNoPool;
+  }
+
+  /// Starts replicas of service v (cold starts) until `desired` are up or no pool has room.
   GPUCAP_HD GPUCAP_FORCEINLINE void start_replicas(uint32_t v, double desired) {
     const CompiledService& cs = m_->services[v];
     ServiceState& st = state_[v];
-    while (st.replicas_up < desired &&
-           capacity_->fits(cs.pool, cs.gpus_per_replica)) {
-      const uint32_t r = launch(v);
+    while (st.replicas_up < desired) {
+      const uint32_t p = pool_for_replica(cs);
+      if (p == kNoPool) break;
+      const uint32_t r = launch(v, p);
       ++st.starting;
       ReplicaSlot& rep = replicas_[r];
       rep.state = kReplicaStarting;
       const double now = *now_;
       if (now >= m_->warmup_s) ++totals_.cold_starts;
-      RandomStream& rng = pool_streams_[cs.pool];
-      const CompiledPool& pool = m_->pools[cs.pool];
-      double delay = cs.weights_load_s;
-      if (pool.has_provisioning_delay) delay += sample(pool.provisioning_delay_s, rng, m_->table);
-      if (cs.has_container_start) delay += sample(cs.container_start_s, rng, m_->table);
+      RandomStream& rng = pool_streams_[p];
+      const CompiledPool& pool = m_->pools[p];
+      double delay;
+      if (p == cs.pool) {
+        delay = cs.weights_load_s;
+        if (pool.has_provisioning_delay) delay += sample(pool.provisioning_delay_s, rng, m_->table);
+        if (cs.has_container_start) delay += sample(cs.container_start_s, rng, m_->table);
+      } else {
+        delay = cs.fallback.weights_load_s;
+        if (pool.has_provisioning_delay) delay += sample(pool.provisioning_delay_s, rng, m_->table);
+        if (cs.fallback.has_container_start)
+          delay += sample(cs.fallback.container_start_s, rng, m_->table);
+      }
       push(now + delay, EventKind::replica_ready, r);
     }
   }
 
-  /// Takes the lowest free replica slot of service v and its GPUs.
-  GPUCAP_HD uint32_t launch(uint32_t v) {
+  /// Takes the lowest free replica slot of service v and its GPUs in `pool`; in a preemptible
+  /// pool, draws when the lifetime will be reclaimed (as a job run's: the pool's time to
+  /// preemption, capped by its max_runtime, from the pool's preemption stream).
+  GPUCAP_HD uint32_t launch(uint32_t v, uint32_t pool) {
     const CompiledService& cs = m_->services[v];
     uint32_t r = cs.replica_offset;
     while (replicas_[r].state != kReplicaOff) {
@@ -452,9 +671,19 @@ class ServiceFleet {
     rep.ready_s = *now_;
     rep.busy_s = 0;
     rep.active = 0;
+    rep.pool = pool;
     ++state_[v].replicas_up;
     ++replicas_up_;
-    capacity_->take(cs.pool, cs.gpus_per_replica);
+    capacity_->take(pool, cs.gpus_per_replica);
+    if (cs.preemptible && pool == cs.pool) {
+      const CompiledPool& p = m_->pools[pool];
+      double reclaim_s = kForever;
+      if (p.has_time_to_preemption)
+        reclaim_s = sample(p.time_to_preemption_s, preemption_streams_[pool], m_->table);
+      if (p.max_runtime_s > 0 && p.max_runtime_s < reclaim_s) reclaim_s = p.max_runtime_s;
+      if (*now_ + reclaim_s <= m_->horizon_s)
+        push(*now_ + reclaim_s, EventKind::replica_preemption, r);
+    }
     return r;
   }
 
@@ -462,32 +691,41 @@ class ServiceFleet {
     ReplicaSlot& rep = replicas_[r];
     const uint32_t v = rep.service;
     const CompiledService& cs = m_->services[v];
+    if (cs.preemptible && rep.pool == cs.pool)
+      calendar_->remove(r, kind_bit(EventKind::replica_preemption));
     end_lifetime(r, *now_);
     rep.state = kReplicaOff;
     --state_[v].replicas_up;
     --replicas_up_;
     state_[v].free_slots -= cs.concurrency;
-    capacity_->give_back(cs.pool, cs.gpus_per_replica);
-    // Services sharing the pool may have been waiting for these GPUs.
-    for (uint32_t u = 0; u < m_->service_count; ++u)
-      if (u != v && m_->services[u].pool == cs.pool && state_[u].queue_size > 0) {
-        if (m_->services[u].windowed) {
+    capacity_->give_back(rep.pool, cs.gpus_per_replica);
+    offer_gpus(rep.pool, v);
+  }
+
+  /// GPUs of pool p were freed by service v: services other than v that run replicas there (in
+  /// their pool or fallback pool) and have requests waiting scale up.
+  GPUCAP_HD void offer_gpus(uint32_t p, uint32_t v) {
+    for (uint32_t u = 0; u < m_->service_count; ++u) {
+      const CompiledService& cu = m_->services[u];
+      if (u != v && (cu.pool == p || cu.fallback.pool == p) && state_[u].queue_size > 0) {
+        if (cu.windowed) {
           start_replicas(u, static_cast<double>(autoscalers_[u].desired));
         } else {
           scale_up(u);
         }
       }
+    }
   }
 
-  /// Bills replica r's lifetime ending at end_s (and closes an open busy period).
+  /// Bills replica r's lifetime ending at end_s (and closes an open busy period), in its pool.
   GPUCAP_HD void end_lifetime(uint32_t r, double end_s) {
     ReplicaSlot& rep = replicas_[r];
     const CompiledService& cs = m_->services[rep.service];
-    const CompiledPool& pool = m_->pools[cs.pool];
+    const CompiledPool& pool = m_->pools[rep.pool];
     double busy_s = rep.busy_s;
     if (rep.state == kReplicaWarm && rep.active > 0) {
       busy_s += end_s - rep.busy_since_s;
-      ledger_->used(cs.pool, rep.busy_since_s, end_s, cs.gpus_per_replica);
+      ledger_->used(rep.pool, rep.busy_since_s, end_s, cs.gpus_per_replica);
     }
     if (end_s < m_->warmup_s || pool.committed()) return;
     const double ready_s = rep.state == kReplicaStarting ? end_s : rep.ready_s;
@@ -500,9 +738,9 @@ class ServiceFleet {
     const double share = rep.up_since_s >= m_->warmup_s || !(lifetime_s > 0)
                              ? 1.0
                              : m_->in_window(rep.up_since_s, end_s) / lifetime_s;
-    ledger_->billed(cs.pool, billed_seconds(held_s, pool.billing_increment_s,
-                                            pool.billing_minimum_s) *
-                                 share * cs.gpus_per_replica);
+    ledger_->billed(rep.pool, billed_seconds(held_s, pool.billing_increment_s,
+                                             pool.billing_minimum_s) *
+                                  share * cs.gpus_per_replica);
   }
 
   static constexpr double kForever = __builtin_huge_val();
@@ -519,6 +757,9 @@ class ServiceFleet {
   PoolCapacity* capacity_ = nullptr;
   Ledger* ledger_ = nullptr;
   RandomStream* pool_streams_ = nullptr;
+  RandomStream* preemption_streams_ = nullptr;
+  RandomStream* stockout_streams_ = nullptr;
+  TrackedRequest* tracked_ = nullptr;
   const double* now_ = nullptr;
   uint32_t replicas_up_ = 0;
   ServiceTotals totals_;
