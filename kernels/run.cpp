@@ -132,7 +132,7 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
       throw std::invalid_argument(
           std::to_string(r.points * r.replications) + " replications need about " +
           estimate.describe() + ", more than the " + format_bytes(available) +
-          " of memory available; run fewer replications (or fewer sweep points, threads or "
+          " of memory available; run fewer replications (-r; or fewer sweep points, threads or "
           "time-series bins), or split the run (first_replication)");
   }
   r.scalars.assign(r.points * r.replications * kScalarMetricCount, 0.0);

@@ -30,6 +30,7 @@
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/interrupt.hpp"
+#include "gpucap/memory_estimate.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/output_file.hpp"
 #include "gpucap/progress.hpp"
@@ -229,6 +230,25 @@ int cmd_validate(const std::vector<std::string>& args) {
                                     gpucap::compile_without_trace_rows(s).model())) /
                             1024.0)
             << " KiB of state per replication\n";
+  // The memory a run of the scenario's replications would take on all cores (the guard that
+  // refuses oversized runs applies the same estimate before allocating).
+  const int threads = gpucap::resolve_thread_count(0);
+  const auto estimate = [&](bool writes_file) {
+    return gpucap::estimate_run_memory(
+        1, s.replications, s.pools.size(), static_cast<uint64_t>(s.timeseries_bins()),
+        gpucap::replication_arena_bytes(gpucap::compile_without_trace_rows(s).model()),
+        static_cast<uint64_t>(threads), writes_file);
+  };
+  const uint64_t available = gpucap::available_host_memory_bytes();
+  std::cout << "memory for a run of " << s.replications << " replications on " << threads
+            << " threads: about " << estimate(false).describe() << "; with -o about "
+            << gpucap::format_bytes(estimate(true).total_bytes()) << "; available "
+            << (available == UINT64_MAX ? std::string("unknown") : gpucap::format_bytes(available))
+            << (estimate(false).total_bytes() > available
+                    ? " (more than available: such a run is refused; give fewer replications "
+                      "with -r)"
+                    : "")
+            << "\n";
   return kExitOk;
 }
 

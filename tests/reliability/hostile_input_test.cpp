@@ -268,6 +268,15 @@ TEST_F(HostileInput, RunsThatCannotFitInMemoryAreRefusedBeforeAllocating) {
   EXPECT_EQ(limited.exit_code, 2) << limited.output;
   EXPECT_NE(limited.output.find("more than the 1 MiB of memory available"), std::string::npos)
       << limited.output;
+  // validate prints the same estimate, and says that such a run would be refused.
+  const ProcessOutcome validate =
+      run_gpucap({"validate", kMmc, "--set", "replications=30000"}, {"GPUCAP_MEMORY_LIMIT=1MiB"});
+  EXPECT_EQ(validate.exit_code, 0) << validate.output;
+  EXPECT_NE(validate.output.find("memory for a run of 30000 replications on "), std::string::npos)
+      << validate.output;
+  EXPECT_NE(validate.output.find("available 1 MiB (more than available: such a run is refused"),
+            std::string::npos)
+      << validate.output;
   const ProcessOutcome malformed =
       run_gpucap({"run", kMmc, "-r", "3", "-q"}, {"GPUCAP_MEMORY_LIMIT=lots"});
   EXPECT_EQ(malformed.exit_code, 2);
