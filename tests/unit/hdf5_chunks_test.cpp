@@ -1,6 +1,7 @@
 // Tests of the HDF5 chunks gpucap encodes itself (hdf5_chunks.hpp): the bytes HDF5's own filter
 // pipeline stores, chunks that HDF5 decodes to the same values, and the thread loop.
 #include "gpucap/hdf5_chunks.hpp"
+#include "gpucap/parallel_for.hpp"
 
 #include <atomic>
 #include <cmath>

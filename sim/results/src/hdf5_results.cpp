@@ -15,12 +15,14 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <future>
 #include <iterator>
 #include <hdf5.h>
 #include <hdf5_hl.h>
 #include <stdexcept>
 #include <string>
 #include <sys/stat.h>
+#include <system_error>
 #include <type_traits>
 #include <unistd.h>
 #include <vector>
@@ -28,6 +30,7 @@
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_chunks.hpp"
 #include "gpucap/hdf5_layout.hpp"
+#include "gpucap/parallel_for.hpp"
 
 namespace gpucap {
 namespace {
@@ -553,7 +556,7 @@ void write_metric_datasets(const Context& c, hid_t loc, const std::string& loc_p
 
   // Encoded chunks of a batch of jobs (count per job), in job order; bounded to about
   // kBatchBytes of raw values (at least one job per thread).
-  const unsigned workers = resolve_encoder_threads(threads);
+  const unsigned workers = resolve_parallel_threads(threads);
   constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
   const std::size_t job_bytes = count * chunk_elements * sizeof(double);
   const std::size_t batch = std::max<std::size_t>(workers, kBatchBytes / std::max<std::size_t>(1, job_bytes));
@@ -952,7 +955,23 @@ void write_file(const Context& c, hid_t file, const RunResults& r, unsigned thre
   write_string_attr(c, file, h5::kCreatedUtc, utc_now());
   write_string_attr(c, file, h5::kStoppingRule, r.stopping_rule);
   write_attr<int32_t>(c, file, h5::kFormatVersion, kResultsFormatVersion);
-  write_attr<uint64_t>(c, file, h5::kContentChecksum, content_checksum(r, kResultsFormatVersion));
+  // The content checksum (one pass over every value, a serial hash) is computed on a thread of
+  // its own while the datasets are encoded; its attribute, created here in its place, gets the
+  // value at the end.
+  std::future<uint64_t> checksum;
+  try {
+    checksum = std::async(std::launch::async, [&r] { return content_checksum(r, kResultsFormatVersion); });
+  } catch (const std::system_error&) {  // no thread to spare: compute it here
+    checksum = std::async(std::launch::deferred, [&r] { return content_checksum(r, kResultsFormatVersion); });
+  }
+  check_item(c, h5::kContentChecksum, Hdf5Kind::attribute, Hdf5Type::uint64, false);
+  Handle checksum_attr;
+  {
+    Handle space = make_space(c, {});
+    checksum_attr = c.attribute(H5Acreate2(file, h5::kContentChecksum.name, H5T_NATIVE_UINT64,
+                                           space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                                "creating " + hdf5_item_path(h5::kContentChecksum));
+  }
 
   // /summary, point-major.
   {
@@ -1082,6 +1101,10 @@ void write_file(const Context& c, hid_t file, const RunResults& r, unsigned thre
   }
 
   write_dimensions(c, file, r);
+
+  const uint64_t content = checksum.get();
+  c.check_status(H5Awrite(checksum_attr.get(), H5T_NATIVE_UINT64, &content),
+                 "writing " + hdf5_item_path(h5::kContentChecksum));
 }
 
 // ------------------------------------------------------------------------------------------

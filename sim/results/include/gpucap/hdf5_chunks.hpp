@@ -8,7 +8,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <vector>
 
 namespace gpucap {
@@ -35,12 +34,5 @@ void hdf5_shuffle(const unsigned char* in, std::size_t count, std::size_t elemen
 /// std::runtime_error when zlib fails (out of memory).
 void encode_chunk(const double* values, std::size_t count, bool compress,
                   std::vector<unsigned char>& scratch, std::vector<unsigned char>& out);
-
-/// Runs task(i) for every i in [0, count) on up to `threads` threads (0: every core), the
-/// caller's among them; rethrows the first exception a task threw, after every thread ended.
-void parallel_for(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& task);
-
-/// The threads `threads` stands for: itself, or every core when 0.
-unsigned resolve_encoder_threads(unsigned threads);
 
 }  // namespace gpucap
