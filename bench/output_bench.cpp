@@ -144,8 +144,7 @@ int main(int argc, char** argv) {
                 repeat_write, write_cpu_s, megabytes, write_s > 0 ? megabytes / write_s : 0.0);
     std::printf("  read      %8.3f s   (every checksum verified; values %s)\n", read_s,
                 same ? "identical" : "DIFFER");
-    std::printf("  write share of the run: %.1f %% (target <= 10 %%)\n",
-                100.0 * write_s / total_s);
+    std::printf("  write share of the run: %.1f %% (target <= 10 %%)\n", 100.0 * write_s / total_s);
     std::remove(output.c_str());
     return same ? 0 : 1;
   } catch (const std::exception& e) {

@@ -1,7 +1,6 @@
 // Tests of the HDF5 chunks gpucap encodes itself (hdf5_chunks.hpp): the bytes HDF5's own filter
 // pipeline stores, chunks that HDF5 decodes to the same values, and the thread loop.
 #include "gpucap/hdf5_chunks.hpp"
-#include "gpucap/parallel_for.hpp"
 
 #include <atomic>
 #include <cmath>
@@ -14,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "gpucap/parallel_for.hpp"
 
 namespace gpucap {
 namespace {
@@ -86,7 +87,8 @@ TEST(Hdf5Chunks, Fletcher32MatchesHdf5OnOddAndEvenLengths) {
     std::vector<unsigned char> bytes(n);
     for (hsize_t i = 0; i < n; ++i) bytes[i] = static_cast<unsigned char>(i * 37 + 11);
     const std::string name = "u8_" + std::to_string(n);
-    const hid_t dset = one_chunk_dataset(file.id(), name.c_str(), H5T_NATIVE_UINT8, n, false, false);
+    const hid_t dset =
+        one_chunk_dataset(file.id(), name.c_str(), H5T_NATIVE_UINT8, n, false, false);
     ASSERT_GE(H5Dwrite(dset, H5T_NATIVE_UINT8, H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()), 0);
     const std::vector<unsigned char> stored = stored_chunk(dset);
     H5Dclose(dset);
@@ -114,7 +116,8 @@ TEST(Hdf5Chunks, PlainAndShuffledChunksAreTheBytesHdf5Stores) {
   hdf5_shuffle(reinterpret_cast<const unsigned char*>(values.data()), values.size(), 8,
                shuffled.data());
   const uint32_t sum = hdf5_fletcher32(shuffled.data(), values.size() * 8);
-  for (int k = 0; k < 4; ++k) shuffled[values.size() * 8 + k] = static_cast<unsigned char>(sum >> (8 * k));
+  for (int k = 0; k < 4; ++k)
+    shuffled[values.size() * 8 + k] = static_cast<unsigned char>(sum >> (8 * k));
   EXPECT_EQ(stored_chunk(dset), shuffled);
   H5Dclose(dset);
 }

@@ -572,9 +572,9 @@ TEST_F(Hdf5ResultsTest, EveryDatasetIsChecksummedLargeOnesCompressed) {
   EXPECT_EQ(layout, H5D_CHUNKED);  // Fletcher32 needs chunks
   EXPECT_EQ(filters_of(path, "/replications/cost"),
             std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
-  EXPECT_EQ(filters_of(path, "/pools/cost"),
-            (std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE,
-                                       H5Z_FILTER_FLETCHER32}));
+  EXPECT_EQ(
+      filters_of(path, "/pools/cost"),
+      (std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
   EXPECT_EQ(filters_of(path, "/summary"), std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
   EXPECT_EQ(filters_of(path, "/pool_summary"), std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
   expect_same_results(r, read_results_hdf5(path));
@@ -583,9 +583,9 @@ TEST_F(Hdf5ResultsTest, EveryDatasetIsChecksummedLargeOnesCompressed) {
   r.scalars.resize(r.points * r.replications * kScalarMetricCount, 0.25);
   r.pool_values.resize(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.5);
   write_results_hdf5(r, path);
-  EXPECT_EQ(filters_of(path, "/replications/cost"),
-            (std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE,
-                                       H5Z_FILTER_FLETCHER32}));
+  EXPECT_EQ(
+      filters_of(path, "/replications/cost"),
+      (std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
   expect_same_results(r, read_results_hdf5(path));
 }
 
@@ -629,11 +629,21 @@ std::vector<double> varied_doubles(std::size_t n, uint64_t seed) {
   std::vector<double> v(n);
   for (std::size_t i = 0; i < n; ++i) {
     switch (i % 5) {
-      case 0: v[i] = uniform(rng); break;
-      case 1: v[i] = std::floor(uniform(rng) / 10); break;
-      case 2: v[i] = (i % 2 == 0) ? 0.0 : -0.0; break;
-      case 3: v[i] = i % 7 == 3 ? std::numeric_limits<double>::quiet_NaN() : 1e-300 * i; break;
-      default: v[i] = -uniform(rng) * 1e12; break;
+      case 0:
+        v[i] = uniform(rng);
+        break;
+      case 1:
+        v[i] = std::floor(uniform(rng) / 10);
+        break;
+      case 2:
+        v[i] = (i % 2 == 0) ? 0.0 : -0.0;
+        break;
+      case 3:
+        v[i] = i % 7 == 3 ? std::numeric_limits<double>::quiet_NaN() : 1e-300 * i;
+        break;
+      default:
+        v[i] = -uniform(rng) * 1e12;
+        break;
     }
   }
   return v;
@@ -726,7 +736,8 @@ TEST_F(Hdf5ResultsTest, TheFileDoesNotDependOnTheEncodingThreads) {
     write_results_hdf5(r, path, options);
     chunks.emplace_back();
     const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    for (const char* name : {"/replications/cost", "/pools/utilization", "/timeseries/gpus_in_use"}) {
+    for (const char* name :
+         {"/replications/cost", "/pools/utilization", "/timeseries/gpus_in_use"}) {
       const hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
       const hid_t space = H5Dget_space(d);
       hsize_t n = 0;

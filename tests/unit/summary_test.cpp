@@ -53,10 +53,18 @@ TEST(Summary, SelectedQuantilesHaveTheBitsOfASortedCopy) {
       std::vector<double> v(n);
       for (double& x : v) {
         switch (kind) {
-          case 0: x = u(rng); break;                                     // continuous
-          case 1: x = std::floor(u(rng) / 20); break;                    // many ties
-          case 2: x = (rng() % 3 == 0) ? u(rng) : ((rng() % 2) ? 0.0 : -0.0); break;  // zeros
-          default: x = 1e300 * u(rng) - 5e301; break;                    // large, both signs
+          case 0:
+            x = u(rng);
+            break;  // continuous
+          case 1:
+            x = std::floor(u(rng) / 20);
+            break;  // many ties
+          case 2:
+            x = (rng() % 3 == 0) ? u(rng) : ((rng() % 2) ? 0.0 : -0.0);
+            break;  // zeros
+          default:
+            x = 1e300 * u(rng) - 5e301;
+            break;  // large, both signs
         }
       }
       const MetricSummary s = summarize(v);

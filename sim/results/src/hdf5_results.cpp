@@ -16,9 +16,10 @@
 #include <ctime>
 #include <fcntl.h>
 #include <future>
-#include <iterator>
 #include <hdf5.h>
 #include <hdf5_hl.h>
+#include <iterator>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <sys/stat.h>
@@ -519,8 +520,8 @@ void write_metric_datasets(const Context& c, hid_t loc, const std::string& loc_p
   const std::size_t chunk_inner = split ? chunk.back() : inner;  // trailing values per row
   const std::size_t chunk_elements = chunk_rows * chunk_inner;
   const std::size_t row_blocks = (reps + chunk_rows - 1) / chunk_rows;
-  const std::size_t inner_blocks = split ? (inner / last) * ((last + chunk_inner - 1) / chunk_inner)
-                                         : 1;
+  const std::size_t inner_blocks =
+      split ? (inner / last) * ((last + chunk_inner - 1) / chunk_inner) : 1;
   const std::size_t jobs = dims[0] * row_blocks * inner_blocks;
   const std::size_t blocks_per_row = split ? (last + chunk_inner - 1) / chunk_inner : 1;
 
@@ -555,32 +556,34 @@ void write_metric_datasets(const Context& c, hid_t loc, const std::string& loc_p
   };
 
   // Encoded chunks of a batch of jobs (count per job), in job order; bounded to about
-  // kBatchBytes of raw values (at least one job per thread).
+  // kBatchBytes of raw values (at least one job per thread, whole rounds of them).
   const unsigned workers = resolve_parallel_threads(threads);
   constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
   const std::size_t job_bytes = count * chunk_elements * sizeof(double);
-  const std::size_t batch = std::max<std::size_t>(workers, kBatchBytes / std::max<std::size_t>(1, job_bytes));
+  const std::size_t batch =  // whole rounds of the workers
+      workers *
+      std::max<std::size_t>(1, kBatchBytes / std::max<std::size_t>(1, job_bytes) / workers);
   std::vector<std::vector<unsigned char>> encoded(std::min(batch, jobs) * count);
   for (std::size_t first = 0; first < jobs; first += batch) {
     const std::size_t n = std::min(batch, jobs - first);
     parallel_for(n, workers, [&](std::size_t k) {
       const Job job = job_of(first + k);
-      thread_local std::vector<double> values;
+      // The job's chunks gathered (uninitialized but for edge chunks: they need the fill value).
+      const std::unique_ptr<double[]> values(new double[count * chunk_elements]);
       thread_local std::vector<unsigned char> scratch;
-      values.resize(count * chunk_elements);
-      if (job.rows < chunk_rows || job.values < chunk_inner)  // an edge chunk: the fill value 0
-        std::fill(values.begin(), values.end(), 0.0);
+      if (job.rows < chunk_rows || job.values < chunk_inner)
+        std::fill(values.get(), values.get() + count * chunk_elements, 0.0);
       for (std::size_t i = 0; i < job.rows; ++i) {
-        const double* row =
-            src.source + (job.point * reps + job.row0 + i) * src.row_width + job.t0 * src.trailing_stride;
+        const double* row = src.source + (job.point * reps + job.row0 + i) * src.row_width +
+                            job.t0 * src.trailing_stride;
         for (std::size_t d = 0; d < count; ++d) {
           const double* from = row + d * src.dataset_stride;
-          double* to = values.data() + d * chunk_elements + i * chunk_inner;
+          double* to = values.get() + d * chunk_elements + i * chunk_inner;
           for (std::size_t t = 0; t < job.values; ++t) to[t] = from[t * src.trailing_stride];
         }
       }
       for (std::size_t d = 0; d < count; ++d)
-        encode_chunk(values.data() + d * chunk_elements, chunk_elements, compress, scratch,
+        encode_chunk(values.get() + d * chunk_elements, chunk_elements, compress, scratch,
                      encoded[k * count + d]);
     });
     for (std::size_t k = 0; k < n; ++k) {
@@ -960,9 +963,11 @@ void write_file(const Context& c, hid_t file, const RunResults& r, unsigned thre
   // value at the end.
   std::future<uint64_t> checksum;
   try {
-    checksum = std::async(std::launch::async, [&r] { return content_checksum(r, kResultsFormatVersion); });
+    checksum =
+        std::async(std::launch::async, [&r] { return content_checksum(r, kResultsFormatVersion); });
   } catch (const std::system_error&) {  // no thread to spare: compute it here
-    checksum = std::async(std::launch::deferred, [&r] { return content_checksum(r, kResultsFormatVersion); });
+    checksum = std::async(std::launch::deferred,
+                          [&r] { return content_checksum(r, kResultsFormatVersion); });
   }
   check_item(c, h5::kContentChecksum, Hdf5Kind::attribute, Hdf5Type::uint64, false);
   Handle checksum_attr;
@@ -1001,7 +1006,8 @@ void write_file(const Context& c, hid_t file, const RunResults& r, unsigned thre
     Handle group = create_ordered_group(c, file, h5::kPoolsGroup);
     write_strings_attr(c, group.get(), h5::kPoolNamesAttr, r.pool_names, {pools});
     write_strings_dataset(c, group.get(), h5::kPoolNames, r.pool_names, {pools});
-    // Row (point, replication) holds [pool][metric]: dataset m starts at m, pools kPoolMetricCount apart.
+    // Row (point, replication) holds [pool][metric]: dataset m starts at m, pools kPoolMetricCount
+    // apart.
     const std::vector<MetricInfo> infos(std::begin(kPoolMetricInfo), std::end(kPoolMetricInfo));
     write_metric_datasets(c, group.get(), h5::kPoolMetric.parent, infos,
                           {r.pool_values.data(), pools * kPoolMetricCount, 1, kPoolMetricCount},

@@ -3,8 +3,9 @@
 //
 // A chunk encoded here is what HDF5's filter pipeline stores for the filters byte shuffle,
 // deflate, Fletcher32 (in that order) or Fletcher32 alone, and is written with H5Dwrite_chunk
-// (filter mask 0: every filter applied). Any HDF5 reader (h5py, h5netcdf, netCDF-C, HDFView) decodes it with the built-in
-// filters. Nothing here calls HDF5, so the functions may run on any thread.
+// (filter mask 0: every filter applied). Any HDF5 reader (h5py, h5netcdf, netCDF-C, HDFView)
+// decodes it with the built-in filters. Nothing here calls HDF5, so the functions may run on any
+// thread.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -30,8 +31,8 @@ void hdf5_shuffle(const unsigned char* in, std::size_t count, std::size_t elemen
 
 /// The stored bytes of one chunk of `count` doubles (a whole chunk: edge chunks padded by the
 /// caller with the fill value 0): shuffled, deflated (Z_RLE) and checksummed when `compress`,
-/// else only checksummed (then the very bytes HDF5's pipeline stores). `scratch` is reused between calls. Throws
-/// std::runtime_error when zlib fails (out of memory).
+/// else only checksummed (then the very bytes HDF5's pipeline stores). `scratch` is reused between
+/// calls. Throws std::runtime_error when zlib fails (out of memory).
 void encode_chunk(const double* values, std::size_t count, bool compress,
                   std::vector<unsigned char>& scratch, std::vector<unsigned char>& out);
 

@@ -8,7 +8,8 @@ namespace gpucap {
 /// Runs task(i) for every i in [0, count) on up to `threads` threads (0: every core), the
 /// caller's among them, each taking the next index; rethrows the first exception a task threw,
 /// after every thread ended. Tasks must not depend on which thread runs them or in what order.
-void parallel_for(std::size_t count, unsigned threads, const std::function<void(std::size_t)>& task);
+void parallel_for(std::size_t count, unsigned threads,
+                  const std::function<void(std::size_t)>& task);
 
 /// The threads `threads` stands for: itself, or every core when 0.
 unsigned resolve_parallel_threads(unsigned threads);
