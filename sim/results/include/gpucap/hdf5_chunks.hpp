@@ -1,5 +1,6 @@
 // gpucap: HDF5 chunks encoded outside HDF5, so that many threads can compress a results file's
-// large datasets at once (HDF5's own filter pipeline runs on one thread, under its global lock).
+// large datasets at once (HDF5's own filter pipeline runs on the calling thread, a chunk at a
+// time, and the serial library may not be called from several threads).
 //
 // A chunk encoded here is what HDF5's filter pipeline stores for the filters byte shuffle,
 // deflate, Fletcher32 (in that order) or Fletcher32 alone, and is written with H5Dwrite_chunk
@@ -19,9 +20,9 @@ namespace gpucap {
 /// issue 15) in a third (bench/output_bench). Any inflate reads the stream.
 inline constexpr int kChunkDeflateLevel = 1;
 
-/// HDF5's Fletcher32 checksum (H5_checksum_fletcher32): 16-bit big-endian words summed modulo
-/// 65535 (with 0 for 65535), an odd last byte as the high byte of a word; the Fletcher32 filter
-/// stores it after the chunk's bytes, little-endian.
+/// HDF5's Fletcher32 checksum (H5_checksum_fletcher32): two sums of 16-bit big-endian words
+/// folded with end-around carry (an odd last byte is the high byte of a word), sum2 << 16 |
+/// sum1; the Fletcher32 filter stores it after the chunk's bytes, little-endian.
 uint32_t hdf5_fletcher32(const unsigned char* data, std::size_t size);
 
 /// HDF5's byte shuffle of `count` elements of `element_bytes` bytes: byte b of element i goes
