@@ -170,7 +170,8 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
     bar.finish();
   }
   r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  r.summarize_all();
+  // The summaries on the run's CPU threads (a device run: every core).
+  r.summarize_all(on_device ? 0u : static_cast<unsigned>(resolve_thread_count(options.threads)));
   return r;
 }
 

@@ -335,6 +335,10 @@ gpucap::OutputOptions output_options(const po::variables_map& vm,
   gpucap::OutputOptions output;
   output.force = vm.count("force") > 0;
   output.inputs = inputs;
+  // The file's chunks are compressed on the run's threads (--threads; 0: every core).
+  if (vm.count("threads"))
+    output.threads = static_cast<unsigned>(
+        parse_count("--threads", vm["threads"].as<std::string>(), 0, gpucap::kMaxThreads));
   return output;
 }
 

@@ -572,8 +572,9 @@ TEST_F(Hdf5ResultsTest, EveryDatasetIsChecksummedLargeOnesCompressed) {
   EXPECT_EQ(layout, H5D_CHUNKED);  // Fletcher32 needs chunks
   EXPECT_EQ(filters_of(path, "/replications/cost"),
             std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
-  EXPECT_EQ(filters_of(path, "/pools/cost"),
-            (std::vector<H5Z_filter_t>{H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
+  EXPECT_EQ(
+      filters_of(path, "/pools/cost"),
+      (std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
   EXPECT_EQ(filters_of(path, "/summary"), std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
   EXPECT_EQ(filters_of(path, "/pool_summary"), std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});
   expect_same_results(r, read_results_hdf5(path));
@@ -582,9 +583,185 @@ TEST_F(Hdf5ResultsTest, EveryDatasetIsChecksummedLargeOnesCompressed) {
   r.scalars.resize(r.points * r.replications * kScalarMetricCount, 0.25);
   r.pool_values.resize(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.5);
   write_results_hdf5(r, path);
-  EXPECT_EQ(filters_of(path, "/replications/cost"),
-            (std::vector<H5Z_filter_t>{H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
+  EXPECT_EQ(
+      filters_of(path, "/replications/cost"),
+      (std::vector<H5Z_filter_t>{H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE, H5Z_FILTER_FLETCHER32}));
   expect_same_results(r, read_results_hdf5(path));
+}
+
+/// The chunk shape, filters (with their settings) and chunk count of a dataset.
+struct ChunkLayout {
+  H5D_layout_t layout = H5D_LAYOUT_ERROR;
+  std::vector<hsize_t> chunk;
+  std::vector<H5Z_filter_t> filters;
+  unsigned deflate_level = 0;
+  hsize_t chunks = 0;
+};
+
+ChunkLayout chunk_layout_of(const std::string& path, const char* dataset) {
+  ChunkLayout out;
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t d = H5Dopen2(f, dataset, H5P_DEFAULT);
+  const hid_t dcpl = H5Dget_create_plist(d);
+  out.layout = H5Pget_layout(dcpl);
+  out.chunk.resize(8);
+  out.chunk.resize(static_cast<std::size_t>(H5Pget_chunk(dcpl, 8, out.chunk.data())));
+  for (int i = 0; i < H5Pget_nfilters(dcpl); ++i) {
+    unsigned flags = 0, config = 0, values[4] = {};
+    std::size_t n = 4;
+    out.filters.push_back(
+        H5Pget_filter2(dcpl, static_cast<unsigned>(i), &flags, &n, values, 0, nullptr, &config));
+    if (out.filters.back() == H5Z_FILTER_DEFLATE && n >= 1) out.deflate_level = values[0];
+  }
+  const hid_t space = H5Dget_space(d);
+  H5Dget_num_chunks(d, space, &out.chunks);
+  H5Sclose(space);
+  H5Pclose(dcpl);
+  H5Dclose(d);
+  H5Fclose(f);
+  return out;
+}
+
+/// Doubles of every kind a run gives: fractions, whole counts, zeros of both signs, NaN.
+std::vector<double> varied_doubles(std::size_t n, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(0.0, 1000.0);
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (i % 5) {
+      case 0:
+        v[i] = uniform(rng);
+        break;
+      case 1:
+        v[i] = std::floor(uniform(rng) / 10);
+        break;
+      case 2:
+        v[i] = (i % 2 == 0) ? 0.0 : -0.0;
+        break;
+      case 3:
+        v[i] = i % 7 == 3 ? std::numeric_limits<double>::quiet_NaN() : 1e-300 * i;
+        break;
+      default:
+        v[i] = -uniform(rng) * 1e12;
+        break;
+    }
+  }
+  return v;
+}
+
+TEST_F(Hdf5ResultsTest, MetricDatasetsAreChunkedAlongReplicationsShuffledAndDeflated) {
+  // 2 points x 131 replications x 2 pools x 1000 bins: a chunk holds 65 replications (65 x 2 x
+  // 1000 <= 131072 doubles = 1 MiB), so each point has chunks of 65, 65 and 1 replication (the
+  // last one mostly fill), and 131 is no multiple of 65.
+  RunResults r = sample_results();
+  r.replications = 131;
+  r.scalars = varied_doubles(r.points * r.replications * kScalarMetricCount, 1);
+  r.pool_values = varied_doubles(r.points * r.replications * r.pool_count() * kPoolMetricCount, 2);
+  r.timeseries_bins = 1000;
+  r.timeseries_step_s = 60.0;
+  r.timeseries = varied_doubles(r.points * r.replications * r.pool_count() * r.timeseries_bins, 3);
+  const std::string path = file("chunks.h5");
+  write_results_hdf5(r, path);
+
+  const std::vector<H5Z_filter_t> compressed = {H5Z_FILTER_SHUFFLE, H5Z_FILTER_DEFLATE,
+                                                H5Z_FILTER_FLETCHER32};
+  const ChunkLayout ts = chunk_layout_of(path, "/timeseries/gpus_in_use");
+  EXPECT_EQ(ts.layout, H5D_CHUNKED);
+  EXPECT_EQ(ts.chunk, (std::vector<hsize_t>{1, 65, 2, 1000}));
+  EXPECT_EQ(ts.filters, compressed);
+  EXPECT_EQ(ts.deflate_level, 1u);
+  EXPECT_EQ(ts.chunks, 2u * 3u);
+  // /replications: [2, 131] in one chunk per point; /pools: [2, 131, 2], the same.
+  const ChunkLayout cost = chunk_layout_of(path, "/replications/cost");
+  EXPECT_EQ(cost.chunk, (std::vector<hsize_t>{1, 131}));
+  EXPECT_EQ(cost.filters, std::vector<H5Z_filter_t>{H5Z_FILTER_FLETCHER32});  // 262 < 4096
+  EXPECT_EQ(cost.chunks, 2u);
+  const ChunkLayout pool_cost = chunk_layout_of(path, "/pools/cost");
+  EXPECT_EQ(pool_cost.chunk, (std::vector<hsize_t>{1, 131, 2}));
+
+  // Every value back, bit for bit, through the HDF5 C API and through gpucap's reader.
+  std::vector<hsize_t> dims;
+  const std::vector<double> raw = read_raw(path, "/timeseries/gpus_in_use", &dims);
+  EXPECT_EQ(dims, (std::vector<hsize_t>{2, 131, 2, 1000}));
+  expect_same_doubles(raw, r.timeseries, "timeseries (HDF5)");
+  const std::vector<double> pool_cost_raw = read_raw(path, "/pools/cost");
+  ASSERT_EQ(pool_cost_raw.size(), r.points * r.replications * r.pool_count());
+  for (std::size_t i = 0; i < pool_cost_raw.size(); ++i)
+    ASSERT_TRUE(same_bits(pool_cost_raw[i], r.pool_values[i * kPoolMetricCount + kPoolCostUsd]))
+        << i;
+  const RunResults back = read_results_hdf5(path);
+  expect_same_results(r, back);
+  expect_same_doubles(back.timeseries, r.timeseries, "timeseries");
+}
+
+TEST_F(Hdf5ResultsTest, TrailingDimensionsLargerThanAChunkAreSplitAlongTheLast) {
+  // 2 pools x 140001 bins = 280002 doubles per replication: more than a chunk (131072), so a
+  // chunk is [1, 1, 1, 131072]: two per pool and replication, the second of 8929 values.
+  RunResults r = sample_results();
+  r.points = 1;
+  r.replications = 3;
+  r.sweep = {{"workload.arrival_rate", {"1.5"}}};
+  r.scalars = varied_doubles(r.points * r.replications * kScalarMetricCount, 4);
+  r.pool_values = varied_doubles(r.points * r.replications * r.pool_count() * kPoolMetricCount, 5);
+  r.summary.resize(r.points * kScalarMetricCount);
+  r.pool_summary.resize(r.points * r.pool_count() * kPoolMetricCount);
+  r.timeseries_bins = 140001;
+  r.timeseries_step_s = 1.0;
+  r.timeseries = varied_doubles(r.points * r.replications * r.pool_count() * r.timeseries_bins, 6);
+  const std::string path = file("split.h5");
+  write_results_hdf5(r, path);
+  const ChunkLayout ts = chunk_layout_of(path, "/timeseries/gpus_in_use");
+  EXPECT_EQ(ts.chunk, (std::vector<hsize_t>{1, 1, 1, 131072}));
+  EXPECT_EQ(ts.chunks, 3u * 2u * 2u);
+  expect_same_doubles(read_raw(path, "/timeseries/gpus_in_use"), r.timeseries, "timeseries");
+  expect_same_doubles(read_results_hdf5(path).timeseries, r.timeseries, "timeseries (gpucap)");
+}
+
+TEST_F(Hdf5ResultsTest, TheFileDoesNotDependOnTheEncodingThreads) {
+  RunResults r = sample_results();
+  r.replications = 700;
+  r.scalars = varied_doubles(r.points * r.replications * kScalarMetricCount, 7);
+  r.pool_values = varied_doubles(r.points * r.replications * r.pool_count() * kPoolMetricCount, 8);
+  r.timeseries_bins = 300;
+  r.timeseries_step_s = 60.0;
+  r.timeseries = varied_doubles(r.points * r.replications * r.pool_count() * r.timeseries_bins, 9);
+  // Every stored chunk (its file address, offset and bytes) of the large datasets is the same
+  // whatever the thread count. (Whole files differ in their times: the creation time and HDF5's
+  // object modification times, in seconds.)
+  std::vector<std::vector<std::vector<unsigned char>>> chunks;
+  for (unsigned threads : {1u, 3u, 8u}) {
+    OutputOptions options;
+    options.threads = threads;
+    const std::string path = file("threads" + std::to_string(threads) + ".h5");
+    write_results_hdf5(r, path, options);
+    chunks.emplace_back();
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    for (const char* name :
+         {"/replications/cost", "/pools/utilization", "/timeseries/gpus_in_use"}) {
+      const hid_t d = H5Dopen2(f, name, H5P_DEFAULT);
+      const hid_t space = H5Dget_space(d);
+      hsize_t n = 0;
+      H5Dget_num_chunks(d, space, &n);
+      EXPECT_GT(n, 0u) << name;
+      for (hsize_t i = 0; i < n; ++i) {
+        hsize_t offset[4] = {}, size = 0;
+        haddr_t address = 0;
+        unsigned mask = 0;
+        ASSERT_GE(H5Dget_chunk_info(d, space, i, offset, &mask, &address, &size), 0);
+        std::vector<unsigned char> bytes(size + 5 * sizeof(hsize_t));
+        uint32_t filters = 0;
+        ASSERT_GE(H5Dread_chunk(d, H5P_DEFAULT, offset, &filters, bytes.data()), 0);
+        std::memcpy(bytes.data() + size, offset, 4 * sizeof(hsize_t));
+        std::memcpy(bytes.data() + size + 4 * sizeof(hsize_t), &address, sizeof(hsize_t));
+        chunks.back().push_back(bytes);
+      }
+      H5Sclose(space);
+      H5Dclose(d);
+    }
+    H5Fclose(f);
+  }
+  EXPECT_TRUE(chunks[0] == chunks[1]);
+  EXPECT_TRUE(chunks[0] == chunks[2]);
 }
 
 TEST_F(Hdf5ResultsTest, NoTemporaryFileRemainsAfterWrite) {

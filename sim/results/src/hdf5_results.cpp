@@ -15,17 +15,23 @@
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
+#include <future>
 #include <hdf5.h>
 #include <hdf5_hl.h>
+#include <iterator>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <sys/stat.h>
+#include <system_error>
 #include <type_traits>
 #include <unistd.h>
 #include <vector>
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/hdf5_chunks.hpp"
 #include "gpucap/hdf5_layout.hpp"
+#include "gpucap/parallel_for.hpp"
 
 namespace gpucap {
 namespace {
@@ -36,9 +42,8 @@ constexpr std::size_t kUnitBytes = kHdf5UnitBytes;
 constexpr std::size_t kPoolNameBytes = kHdf5PoolNameBytes;
 /// Datasets with at least this many elements are chunked and deflated; smaller ones contiguous.
 constexpr hsize_t kCompressMinElements = 4096;
-/// Upper bound on the elements of one chunk (65536 doubles = 512 KiB).
-constexpr hsize_t kMaxChunkElements = 65536;
-constexpr unsigned kDeflateLevel = 4;
+/// Upper bound on the elements of one chunk of a metric dataset (131072 doubles = 1 MiB).
+constexpr hsize_t kMaxChunkElements = 131072;
 /// The user block at the start of every file: gpucap's header with the file's checksum.
 constexpr std::size_t kUserBlockBytes = kHdf5UserBlockBytes;
 
@@ -435,45 +440,162 @@ void write_column(const Context& c, hid_t loc, const Hdf5Item& item, const std::
   }
 }
 
-/// Writes a double dataset of shape `dims` ([points, replications, ...]) with its unit and
-/// description. Chunked along replications and checksummed (Fletcher32); deflated as well when
-/// it has >= 4096 elements.
-void write_metric_dataset(const Context& c, hid_t loc, const std::string& loc_path,
-                          const MetricInfo& info, const std::vector<double>& data,
-                          const std::vector<hsize_t>& dims) {
-  const std::string full = join_path(loc_path, info.name);
-  const std::string what = "dataset '" + full + "'";
-  Handle space = make_space(c, dims);
-  Handle dcpl = c.plist(H5Pcreate(H5P_DATASET_CREATE), "creating a dataset property list");
+/// Datasets of one shape [points, replications, trailing...] whose values lie strided in one
+/// row-major array of (point, replication) rows: element (p, r, t) of dataset d (t the flat
+/// index of the trailing dimensions) is source[(p * replications + r) * row_width +
+/// d * dataset_stride + t * trailing_stride].
+struct MetricSource {
+  const double* source = nullptr;
+  std::size_t row_width = 0;
+  std::size_t dataset_stride = 0;
+  std::size_t trailing_stride = 1;
+};
+
+/// The chunk shape of a metric dataset of shape `dims` ([points, replications, trailing...]):
+/// one point, a run of replications, every trailing dimension whole; at most kMaxChunkElements
+/// (when the trailing dimensions alone exceed it, one replication and a run of the last
+/// dimension). The run of replications depends on the trailing dimensions only (clamped to the
+/// dataset), so datasets extendible along replications (unlimited maxdims) could keep it.
+std::vector<hsize_t> metric_chunk_shape(const std::vector<hsize_t>& dims) {
+  std::vector<hsize_t> chunk = dims;
+  chunk[0] = 1;
+  hsize_t inner = 1;
+  for (std::size_t i = 2; i < dims.size(); ++i) inner *= dims[i];
+  chunk[1] = std::max<hsize_t>(
+      1, std::min<hsize_t>(dims[1], kMaxChunkElements / std::max<hsize_t>(1, inner)));
+  if (inner > kMaxChunkElements) {  // many pools x bins: split the trailing dimensions too
+    for (std::size_t i = 2; i < chunk.size(); ++i) chunk[i] = 1;
+    chunk.back() = std::min<hsize_t>(dims.back(), kMaxChunkElements);
+  }
+  return chunk;
+}
+
+/// Writes one double dataset per entry of `infos` (shape `dims`, values from `src`), each with
+/// its unit and description. Chunked (metric_chunk_shape) and checksummed (Fletcher32); with at
+/// least kCompressMinElements elements also shuffled and deflated. The chunks are gathered
+/// from `src` and encoded on `threads` threads (hdf5_chunks.hpp), a bounded batch at a time,
+/// and written whole with H5Dwrite_chunk in a fixed order: the file's bytes do not depend on
+/// the thread count.
+void write_metric_datasets(const Context& c, hid_t loc, const std::string& loc_path,
+                           const std::vector<MetricInfo>& infos, const MetricSource& src,
+                           const std::vector<hsize_t>& dims, unsigned threads) {
+  const std::size_t count = infos.size();
   const hsize_t elements = element_count(dims);
-  if (elements > 0) {
-    // One point per chunk, a run of replications, every trailing dimension (pools) whole.
-    std::vector<hsize_t> chunk = dims;
-    chunk[0] = 1;
-    hsize_t inner = 1;
-    for (std::size_t i = 2; i < dims.size(); ++i) inner *= dims[i];
-    chunk[1] = std::max<hsize_t>(
-        1, std::min<hsize_t>(dims[1], kMaxChunkElements / std::max<hsize_t>(1, inner)));
-    if (inner > kMaxChunkElements) {  // many pools x bins: split the trailing dimensions too
-      for (std::size_t i = 2; i < chunk.size(); ++i) chunk[i] = 1;
-      chunk.back() = std::min<hsize_t>(dims.back(), kMaxChunkElements);
+  const bool compress = elements >= kCompressMinElements;
+  const std::vector<hsize_t> chunk = elements > 0 ? metric_chunk_shape(dims) : dims;
+  std::vector<Handle> datasets;
+  for (const MetricInfo& info : infos) {
+    const std::string full = join_path(loc_path, info.name);
+    const std::string what = "dataset '" + full + "'";
+    Handle space = make_space(c, dims);
+    Handle dcpl = c.plist(H5Pcreate(H5P_DATASET_CREATE), "creating a dataset property list");
+    if (elements > 0) {
+      c.check_status(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()),
+                     "setting the chunk shape of " + what);
+      // The pipeline encode_chunk reproduces, in this order.
+      if (compress) {
+        c.check_status(H5Pset_shuffle(dcpl.get()), "enabling the byte shuffle for " + what);
+        c.check_status(H5Pset_deflate(dcpl.get(), kChunkDeflateLevel),
+                       "enabling deflate for " + what);
+      }
+      c.check_status(H5Pset_fletcher32(dcpl.get()), "enabling checksums for " + what);
     }
-    c.check_status(H5Pset_chunk(dcpl.get(), static_cast<int>(chunk.size()), chunk.data()),
-                   "setting the chunk shape of " + what);
-    if (elements >= kCompressMinElements)
-      c.check_status(H5Pset_deflate(dcpl.get(), kDeflateLevel), "enabling deflate for " + what);
-    c.check_status(H5Pset_fletcher32(dcpl.get()), "enabling checksums for " + what);
+    datasets.push_back(c.dataset(H5Dcreate2(loc, info.name, H5T_IEEE_F64LE, space.get(),
+                                            H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+                                 "creating " + what));
+    write_string_attr(c, datasets.back().get(), full, h5::kMetricUnit.name, info.unit);
+    write_string_attr(c, datasets.back().get(), full, h5::kMetricDescription.name,
+                      info.description);
   }
-  Handle dset = c.dataset(
-      H5Dcreate2(loc, info.name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
-      "creating " + what);
-  if (elements > 0) {
-    c.check_status(
-        H5Dwrite(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()),
-        "writing " + what);
+  if (elements == 0 || count == 0) return;
+
+  // The chunk grid: points x runs of replications x runs of the flat trailing index.
+  const std::size_t reps = dims[1];
+  std::size_t inner = 1;
+  for (std::size_t i = 2; i < dims.size(); ++i) inner *= dims[i];
+  // Split: the trailing dimensions exceed a chunk, which holds one row's run of the last one.
+  const bool split = dims.size() > 2 && inner > kMaxChunkElements;
+  const std::size_t chunk_rows = chunk[1];
+  const std::size_t last = dims.size() > 2 ? dims.back() : 1;
+  const std::size_t chunk_inner = split ? chunk.back() : inner;  // trailing values per row
+  const std::size_t chunk_elements = chunk_rows * chunk_inner;
+  const std::size_t row_blocks = (reps + chunk_rows - 1) / chunk_rows;
+  const std::size_t inner_blocks =
+      split ? (inner / last) * ((last + chunk_inner - 1) / chunk_inner) : 1;
+  const std::size_t jobs = dims[0] * row_blocks * inner_blocks;
+  const std::size_t blocks_per_row = split ? (last + chunk_inner - 1) / chunk_inner : 1;
+
+  struct Job {
+    std::size_t point, row0, rows, t0, values;  // rows x values of the chunk hold data
+    std::vector<hsize_t> offset;                // the chunk's first element in the dataset
+  };
+  const auto job_of = [&](std::size_t j) {
+    Job job;
+    const std::size_t ib = j % inner_blocks, rb = (j / inner_blocks) % row_blocks;
+    job.point = j / inner_blocks / row_blocks;
+    job.row0 = rb * chunk_rows;
+    job.rows = std::min(chunk_rows, reps - job.row0);
+    job.offset.assign(dims.size(), 0);
+    job.offset[0] = job.point;
+    job.offset[1] = job.row0;
+    if (split) {
+      const std::size_t prefix = ib / blocks_per_row, b0 = (ib % blocks_per_row) * chunk_inner;
+      job.t0 = prefix * last + b0;
+      job.values = std::min(chunk_inner, last - b0);
+      std::size_t rest = prefix;  // the prefix's index along every trailing dim but the last
+      for (std::size_t i = dims.size() - 1; i-- > 2;) {
+        job.offset[i] = rest % dims[i];
+        rest /= dims[i];
+      }
+      job.offset.back() = b0;
+    } else {
+      job.t0 = 0;
+      job.values = inner;
+    }
+    return job;
+  };
+
+  // Encoded chunks of a batch of jobs (count per job), in job order; bounded to about
+  // kBatchBytes of raw values (at least one job per thread, whole rounds of them).
+  const unsigned workers = resolve_parallel_threads(threads);
+  constexpr std::size_t kBatchBytes = std::size_t{64} << 20;
+  const std::size_t job_bytes = count * chunk_elements * sizeof(double);
+  const std::size_t batch =  // whole rounds of the workers
+      workers *
+      std::max<std::size_t>(1, kBatchBytes / std::max<std::size_t>(1, job_bytes) / workers);
+  std::vector<std::vector<unsigned char>> encoded(std::min(batch, jobs) * count);
+  for (std::size_t first = 0; first < jobs; first += batch) {
+    const std::size_t n = std::min(batch, jobs - first);
+    parallel_for(n, workers, [&](std::size_t k) {
+      const Job job = job_of(first + k);
+      // The job's chunks gathered (uninitialized but for edge chunks: they need the fill value).
+      const std::unique_ptr<double[]> values(new double[count * chunk_elements]);
+      thread_local std::vector<unsigned char> scratch;
+      if (job.rows < chunk_rows || job.values < chunk_inner)
+        std::fill(values.get(), values.get() + count * chunk_elements, 0.0);
+      for (std::size_t i = 0; i < job.rows; ++i) {
+        const double* row = src.source + (job.point * reps + job.row0 + i) * src.row_width +
+                            job.t0 * src.trailing_stride;
+        for (std::size_t d = 0; d < count; ++d) {
+          const double* from = row + d * src.dataset_stride;
+          double* to = values.get() + d * chunk_elements + i * chunk_inner;
+          for (std::size_t t = 0; t < job.values; ++t) to[t] = from[t * src.trailing_stride];
+        }
+      }
+      for (std::size_t d = 0; d < count; ++d)
+        encode_chunk(values.get() + d * chunk_elements, chunk_elements, compress, scratch,
+                     encoded[k * count + d]);
+    });
+    for (std::size_t k = 0; k < n; ++k) {
+      const Job job = job_of(first + k);
+      for (std::size_t d = 0; d < count; ++d) {
+        const std::vector<unsigned char>& bytes = encoded[k * count + d];
+        c.check_status(H5Dwrite_chunk(datasets[d].get(), H5P_DEFAULT, 0, job.offset.data(),
+                                      bytes.size(), bytes.data()),
+                       "writing a chunk of dataset '" + join_path(loc_path, infos[d].name) + "'");
+      }
+    }
   }
-  write_string_attr(c, dset.get(), full, h5::kMetricUnit.name, info.unit);
-  write_string_attr(c, dset.get(), full, h5::kMetricDescription.name, info.description);
 }
 
 /// Creates the group `item`, whose links h5py lists in creation order (the metric table order).
@@ -807,7 +929,8 @@ void write_jobs(const Context& c, hid_t file, const RunResults& r) {
   write_column(c, g, h5::kJobCost, cost, H5T_IEEE_F64LE);
 }
 
-void write_file(const Context& c, hid_t file, const RunResults& r) {
+/// Writes every object of the file; `threads` encode the large datasets' chunks.
+void write_file(const Context& c, hid_t file, const RunResults& r, unsigned threads) {
   const std::size_t points = r.points, reps = r.replications, pools = r.pool_count();
 
   // Root attributes.
@@ -835,7 +958,25 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   write_string_attr(c, file, h5::kCreatedUtc, utc_now());
   write_string_attr(c, file, h5::kStoppingRule, r.stopping_rule);
   write_attr<int32_t>(c, file, h5::kFormatVersion, kResultsFormatVersion);
-  write_attr<uint64_t>(c, file, h5::kContentChecksum, content_checksum(r, kResultsFormatVersion));
+  // The content checksum (one pass over every value, a serial hash) is computed on a thread of
+  // its own while the datasets are encoded; its attribute, created here in its place, gets the
+  // value at the end.
+  std::future<uint64_t> checksum;
+  try {
+    checksum =
+        std::async(std::launch::async, [&r] { return content_checksum(r, kResultsFormatVersion); });
+  } catch (const std::system_error&) {  // no thread to spare: compute it here
+    checksum = std::async(std::launch::deferred,
+                          [&r] { return content_checksum(r, kResultsFormatVersion); });
+  }
+  check_item(c, h5::kContentChecksum, Hdf5Kind::attribute, Hdf5Type::uint64, false);
+  Handle checksum_attr;
+  {
+    Handle space = make_space(c, {});
+    checksum_attr = c.attribute(H5Acreate2(file, h5::kContentChecksum.name, H5T_NATIVE_UINT64,
+                                           space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                                "creating " + hdf5_item_path(h5::kContentChecksum));
+  }
 
   // /summary, point-major.
   {
@@ -855,14 +996,9 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   // /replications/<metric>: [points, replications].
   {
     Handle group = create_ordered_group(c, file, h5::kReplicationsGroup);
-    std::vector<double> data(points * reps);
-    for (std::size_t m = 0; m < kScalarMetricCount; ++m) {
-      for (std::size_t i = 0; i < points * reps; ++i) {
-        data[i] = r.scalars[i * kScalarMetricCount + m];
-      }
-      write_metric_dataset(c, group.get(), h5::kScalarMetric.parent, kScalarMetricInfo[m], data,
-                           {points, reps});
-    }
+    const std::vector<MetricInfo> infos(std::begin(kScalarMetricInfo), std::end(kScalarMetricInfo));
+    write_metric_datasets(c, group.get(), h5::kScalarMetric.parent, infos,
+                          {r.scalars.data(), kScalarMetricCount, 1, 1}, {points, reps}, threads);
   }
 
   // /pools/<metric>: [points, replications, pools], plus the pool names.
@@ -870,14 +1006,12 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
     Handle group = create_ordered_group(c, file, h5::kPoolsGroup);
     write_strings_attr(c, group.get(), h5::kPoolNamesAttr, r.pool_names, {pools});
     write_strings_dataset(c, group.get(), h5::kPoolNames, r.pool_names, {pools});
-    std::vector<double> data(points * reps * pools);
-    for (std::size_t m = 0; m < kPoolMetricCount; ++m) {
-      for (std::size_t i = 0; i < data.size(); ++i) {
-        data[i] = r.pool_values[i * kPoolMetricCount + m];
-      }
-      write_metric_dataset(c, group.get(), h5::kPoolMetric.parent, kPoolMetricInfo[m], data,
-                           {points, reps, pools});
-    }
+    // Row (point, replication) holds [pool][metric]: dataset m starts at m, pools kPoolMetricCount
+    // apart.
+    const std::vector<MetricInfo> infos(std::begin(kPoolMetricInfo), std::end(kPoolMetricInfo));
+    write_metric_datasets(c, group.get(), h5::kPoolMetric.parent, infos,
+                          {r.pool_values.data(), pools * kPoolMetricCount, 1, kPoolMetricCount},
+                          {points, reps, pools}, threads);
   }
 
   // /timeseries/gpus_in_use: [points, replications, pools, bins], when recorded.
@@ -885,8 +1019,9 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
     Handle group = create_ordered_group(c, file, h5::kTimeseriesGroup);
     write_attr<double>(c, group.get(), h5::kTimeseriesStep, r.timeseries_step_s);
     const MetricInfo info{h5::kGpusInUse.name, h5::kGpusInUse.unit, h5::kGpusInUse.description};
-    write_metric_dataset(c, group.get(), h5::kGpusInUse.parent, info, r.timeseries,
-                         {points, reps, pools, r.timeseries_bins});
+    write_metric_datasets(c, group.get(), h5::kGpusInUse.parent, {info},
+                          {r.timeseries.data(), pools * r.timeseries_bins, 0, 1},
+                          {points, reps, pools, r.timeseries_bins}, threads);
   }
 
   // /pool_summary, ordered [point][pool][metric].
@@ -947,8 +1082,8 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
     write_strings_dataset(c, group.get(), h5::kGoalTargets, targets, {g_count});
     const std::vector<double> met(r.goal_met.begin(), r.goal_met.end());
     const MetricInfo info{h5::kGoalMet.name, "", h5::kGoalMet.description};
-    write_metric_dataset(c, group.get(), h5::kGoalMet.parent, info, met,
-                         {points, reps, g_count});
+    write_metric_datasets(c, group.get(), h5::kGoalMet.parent, {info}, {met.data(), g_count, 0, 1},
+                          {points, reps, g_count}, threads);
   }
 
   if (r.job_replications > 0) write_jobs(c, file, r);
@@ -972,6 +1107,10 @@ void write_file(const Context& c, hid_t file, const RunResults& r) {
   }
 
   write_dimensions(c, file, r);
+
+  const uint64_t content = checksum.get();
+  c.check_status(H5Awrite(checksum_attr.get(), H5T_NATIVE_UINT64, &content),
+                 "writing " + hdf5_item_path(h5::kContentChecksum));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1838,7 +1977,7 @@ OutputReport write_results_hdf5(const RunResults& results, const std::string& pa
     Handle file(c.check(H5Fcreate(memory_name.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get()),
                         "creating the file in memory"),
                 H5Fclose);
-    write_file(c, file.get(), results);
+    write_file(c, file.get(), results, options.threads);
     // Closing writes the final superblock (its status flags cleared, its checksum right); the
     // image is taken from the core driver as it frees it. (H5Fget_file_image on the open file
     // clears the flags without updating the superblock's checksum in HDF5 1.10.)

@@ -3,6 +3,9 @@
 #include <cstring>
 #include <stdexcept>
 #include <utility>
+#include <vector>
+
+#include "gpucap/parallel_for.hpp"
 
 namespace gpucap {
 
@@ -14,7 +17,7 @@ MetricRange metric_range(const MetricInfo& info) {
   return range;
 }
 
-void RunResults::summarize_all() {
+void RunResults::summarize_all(unsigned threads) {
   summary.assign(points * kScalarMetricCount, MetricSummary{});
   pool_summary.assign(points * pool_count() * kPoolMetricCount, MetricSummary{});
   const std::size_t columns = moment_columns();
@@ -22,7 +25,6 @@ void RunResults::summarize_all() {
   if (!block_moments.empty() && block_moments.size() != points * blocks * columns)
     throw std::logic_error("RunResults::block_moments has the wrong shape");
   const std::size_t pool_stride = pool_count() * kPoolMetricCount;
-  std::vector<double> column(replications);
 
   // Column c of a point: its moments, merged from the device's blocks or reduced here.
   const auto moments_of = [&](std::size_t point, std::size_t c, const double* first,
@@ -34,22 +36,27 @@ void RunResults::summarize_all() {
     return total;
   };
 
-  for (std::size_t point = 0; point < points; ++point) {
-    const double* rows = scalars.data() + point * replications * kScalarMetricCount;
-    for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
-      for (std::size_t r = 0; r < replications; ++r) column[r] = rows[r * kScalarMetricCount + m];
-      summary[point * kScalarMetricCount + m] =
-          summarize(moments_of(point, m, rows + m, kScalarMetricCount), column,
-                    metric_range(kScalarMetricInfo[m]));
-    }
-    const double* pool_rows = pool_values.data() + point * replications * pool_stride;
-    for (std::size_t k = 0; k < pool_stride; ++k) {
+  // One task per (point, column): the scalar metrics, then the pools' metrics.
+  const std::size_t per_point = kScalarMetricCount + pool_stride;
+  parallel_for(points * per_point, threads, [&](std::size_t task) {
+    const std::size_t point = task / per_point, c = task % per_point;
+    thread_local std::vector<double> column;
+    column.resize(replications);
+    if (c < kScalarMetricCount) {
+      const double* rows = scalars.data() + point * replications * kScalarMetricCount;
+      for (std::size_t r = 0; r < replications; ++r) column[r] = rows[r * kScalarMetricCount + c];
+      summary[point * kScalarMetricCount + c] =
+          summarize(moments_of(point, c, rows + c, kScalarMetricCount), column,
+                    metric_range(kScalarMetricInfo[c]));
+    } else {
+      const std::size_t k = c - kScalarMetricCount;
+      const double* pool_rows = pool_values.data() + point * replications * pool_stride;
       for (std::size_t r = 0; r < replications; ++r) column[r] = pool_rows[r * pool_stride + k];
       pool_summary[point * pool_stride + k] =
-          summarize(moments_of(point, kScalarMetricCount + k, pool_rows + k, pool_stride), column,
+          summarize(moments_of(point, c, pool_rows + k, pool_stride), column,
                     metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
     }
-  }
+  });
   evaluate_goals();
 }
 

@@ -4,19 +4,75 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <utility>
 
 namespace gpucap {
 namespace {
 
-/// Type-7 quantile (numpy's default) of sorted values.
-double sorted_quantile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return 0.0;
-  const double h = (static_cast<double>(sorted.size()) - 1.0) * q;
+/// Type-7 quantile (numpy's default) from the order statistics at floor(h) and the next one
+/// (`at`, as a sorted copy would hold them), h = (n - 1) q.
+double type7_quantile(std::size_t n, double q, const std::function<double(std::size_t)>& at) {
+  if (n == 0) return 0.0;
+  const double h = (static_cast<double>(n) - 1.0) * q;
   const std::size_t lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (h - static_cast<double>(lo)) * (sorted[hi] - sorted[lo]);
+  const std::size_t hi = std::min(lo + 1, n - 1);
+  const double low = at(lo);
+  return low + (h - static_cast<double>(lo)) * (at(hi) - low);
+}
+
+/// The order statistics of `values` (no NaN) that the type-7 quantiles `qs` (ascending) need,
+/// found by selection (std::nth_element, O(n) each) rather than a sort: values[k] is then the
+/// k-th smallest for every k needed, the very value a sorted copy holds at k. (Zeros of either
+/// sign compare equal and may trade places, which cannot change a quantile: interpolating
+/// between zeros gives +0.)
+template <std::size_t N>
+void select_order_statistics(std::vector<double>& values, const double (&qs)[N]) {
+  const std::size_t n = values.size();
+  if (n == 0) return;
+  // Partition at the middle quantile first, then select within the halves.
+  std::vector<std::size_t> needed;
+  for (double q : qs) {
+    const std::size_t lo = static_cast<std::size_t>(std::floor((static_cast<double>(n) - 1.0) * q));
+    needed.push_back(lo);
+    needed.push_back(std::min(lo + 1, n - 1));
+  }
+  std::sort(needed.begin(), needed.end());
+  needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
+  // Each selection runs within the range its neighbours already bound: [after the last
+  // selected position below, the next selected position above).
+  std::vector<std::size_t> order(needed.size());
+  // Bisection order of the needed positions: middle first, then each half's middle, ...
+  std::size_t filled = 0;
+  const std::function<void(std::size_t, std::size_t)> bisect = [&](std::size_t a, std::size_t b) {
+    if (a >= b) return;
+    const std::size_t m = a + (b - a) / 2;
+    order[filled++] = m;
+    bisect(a, m);
+    bisect(m + 1, b);
+  };
+  bisect(0, needed.size());
+  std::vector<bool> done(needed.size(), false);
+  for (std::size_t i : order) {
+    std::size_t first = 0, last = n;
+    for (std::size_t j = i; j-- > 0;)
+      if (done[j]) {
+        first = needed[j] + 1;
+        break;
+      }
+    for (std::size_t j = i + 1; j < needed.size(); ++j)
+      if (done[j]) {
+        last = needed[j];
+        break;
+      }
+    const auto begin = values.begin();
+    if (needed[i] == first)  // the smallest of the range: one pass
+      std::iter_swap(begin + first, std::min_element(begin + first, begin + last));
+    else
+      std::nth_element(begin + first, begin + needed[i], begin + last);
+    done[i] = true;
+  }
 }
 
 }  // namespace
@@ -68,10 +124,12 @@ MetricSummary summarize(const Moments& moments, std::vector<double> values, Metr
     s.ci95_high = range.high;
     s.clipped_high = true;
   }
-  std::sort(values.begin(), values.end());
-  s.p5 = sorted_quantile(values, 0.05);
-  s.p50 = sorted_quantile(values, 0.50);
-  s.p95 = sorted_quantile(values, 0.95);
+  static constexpr double kQuantiles[] = {0.05, 0.50, 0.95};
+  select_order_statistics(values, kQuantiles);
+  const auto at = [&](std::size_t k) { return values[k]; };
+  s.p5 = type7_quantile(values.size(), kQuantiles[0], at);
+  s.p50 = type7_quantile(values.size(), kQuantiles[1], at);
+  s.p95 = type7_quantile(values.size(), kQuantiles[2], at);
   return s;
 }
 

@@ -36,6 +36,9 @@ struct OutputOptions {
   bool force = false;
   /// Files the run read: never replaced, whatever path reaches them.
   std::vector<std::string> inputs;
+  /// Threads a writer may use to encode (compress) the file's data: 0 = every core. The
+  /// file's bytes do not depend on it.
+  unsigned threads = 0;
 };
 
 /// Checks that `path` may receive an output (rules 1 above, and a folder that exists and is

@@ -101,8 +101,9 @@ struct RunResults {
   int goal_index(const std::string& name) const;
 
   /// Fills summary and pool_summary from scalars and pool_values (and block_moments if set),
-  /// and goal_met and goal_summary from the goals and the rows.
-  void summarize_all();
+  /// and goal_met and goal_summary from the goals and the rows. The metrics' summaries are
+  /// computed on up to `threads` threads (0: every core), with the same bits on any count.
+  void summarize_all(unsigned threads = 1);
   /// Fills goal_met from the rows and goal_summary from goal_met.
   void evaluate_goals();
   /// Fills goal_summary from goal_met.
