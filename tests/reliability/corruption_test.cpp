@@ -15,6 +15,13 @@
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/sweep.hpp"
 
+// HDF5 (1.10, Debian's) leaks small blocks of its metadata cache on the error paths of files
+// whose chunk index or object headers are corrupted: LeakSanitizer, under the asan preset,
+// reports 56 bytes allocated inside H5Dopen2 once this test has fed it flipped bytes of a
+// chunked file. This test drives exactly those paths, so its binary, and only it, suppresses
+// leaks allocated inside libhdf5; the other tests keep catching handles gpucap would leak.
+extern "C" const char* __lsan_default_suppressions() { return "leak:libhdf5\n"; }
+
 namespace gpucap {
 namespace {
 
