@@ -33,6 +33,18 @@ class PlacementLimit : public testing_support::ScenarioFixture {
   Row run(const std::string& durations_csv, const std::string& workload_extra) {
     return run_once(parse(yaml(durations_csv, workload_extra)));
   }
+  /// Two jobs of 1000 s at t = 0; od (quota 4) and a spot pool (quota 1) that reclaims every
+  /// run after 600 s.
+  Row run_reclaiming_spot(const std::string& workload_extra) {
+    write("jobs.csv", "submit_s,gpus,duration_s\n0,1,1000\n0,1,1000\n");
+    return run_once(parse(
+        "name: t\nhorizon: 1d\npools:\n"
+        "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 7200, quota: 4}\n"
+        "  spot:\n    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n"
+        "    quota: 1\n    preemption: {time_to_preemption: 600s}\n"
+        "workloads:\n  - name: j\n    arrivals: {process: trace, file: jobs.csv}\n" +
+        workload_extra));
+  }
 };
 
 // Five jobs at t = 0 of 3000, 1000, 1200, 1000 and 500 s; placement [od, spot], at most 2 on od.
@@ -79,14 +91,8 @@ TEST_F(PlacementLimit, SpotFirstWithABoundedOnDemandOverflow) {
 // reclaimed again; J1 completed at 1000 s, so at 1200 s J2 goes to od (the place J1 freed) and
 // completes at 2200 s. od: 2 runs, 2000 s x 2 USD; spot: 2 runs, 1200 USD.
 TEST_F(PlacementLimit, AReclaimedOrCompletedJobFreesItsPlace) {
-  write("jobs.csv", "submit_s,gpus,duration_s\n0,1,1000\n0,1,1000\n");
-  const Row r = run_once(parse(
-      "name: t\nhorizon: 1d\npools:\n"
-      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 7200, quota: 4}\n"
-      "  spot:\n    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n"
-      "    quota: 1\n    preemption: {time_to_preemption: 600s}\n"
-      "workloads:\n  - name: j\n    arrivals: {process: trace, file: jobs.csv}\n"
-      "    placement: [od, spot]\n    placement_limit: {pool: od, jobs: 1}\n"));
+  const Row r =
+      run_reclaiming_spot("    placement: [od, spot]\n    placement_limit: {pool: od, jobs: 1}\n");
   EXPECT_EQ(r[kJobsCompleted], 2.0);
   EXPECT_EQ(r[kPreemptions], 2.0);
   EXPECT_EQ(r[kCompletionMeanS], (1000.0 + 2200.0) / 2.0);
@@ -155,15 +161,9 @@ TEST_F(PlacementLimit, AShareBoundsTheOverflowAsJobsComeAndGo) {
 // at 600 s, then may use od only: 2 <= ceil(0.25 x 2)? no: it waits until J1 completes at
 // 1000 s, then runs on od (1 <= ceil(0.25)) to 2000 s.
 TEST_F(PlacementLimit, AShareNeverStarvesAJobThatMayUseOnlyThatPool) {
-  write("jobs.csv", "submit_s,gpus,duration_s\n0,1,1000\n0,1,1000\n");
-  const Row r = run_once(parse(
-      "name: t\nhorizon: 1d\npools:\n"
-      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 7200, quota: 4}\n"
-      "  spot:\n    gpu: H100\n    purchase: spot\n    price_usd_per_gpu_hour: 3600\n"
-      "    quota: 1\n    preemption: {time_to_preemption: 600s}\n"
-      "workloads:\n  - name: j\n    arrivals: {process: trace, file: jobs.csv}\n"
+  const Row r = run_reclaiming_spot(
       "    fallback: {after_preemptions: 1}\n"
-      "    placement: [od, spot]\n    placement_limit: {pool: od, share: 0.25}\n"));
+      "    placement: [od, spot]\n    placement_limit: {pool: od, share: 0.25}\n");
   EXPECT_EQ(r[kJobsCompleted], 2.0);
   EXPECT_EQ(r[kPreemptions], 1.0);
   EXPECT_EQ(r[kCompletionMeanS], (1000.0 + 2000.0) / 2.0);

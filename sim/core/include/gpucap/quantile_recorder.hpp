@@ -102,7 +102,6 @@ struct QuantileRecorder {
       for (int i = 0; i < n; ++i) out[i] = pmath::quiet_nan();
       return;
     }
-    if (total <= kFewValues && sort_few(out, q, n)) return;
     if (total <= kExact) {
       ExactSelection select(exact, static_cast<uint32_t>(total));
       for (int i = 0; i < n; ++i) {
@@ -219,40 +218,16 @@ struct QuantileRecorder {
   /// (by insertion; a bucket holds a few of the values). Same result as a full sort; a third of
   /// its time on 50 values, whose sort's mispredicted branches would cost some 4% of a short
   /// replication.
-  /// Up to this many values, quantiles() sorts a copy (insertion sort) instead of bucketing:
-  /// the replication's fixed cost when it records only a few waits or completions.
-  static constexpr uint32_t kFewValues = 16;
-
-  /// quantiles() for total <= kFewValues values, none NaN: the same order statistics as
-  /// ExactSelection (its buckets are monotone in the value and it sorts within a bucket the
-  /// same stable way), so the same bits. False (nothing written) when a value is NaN, whose
-  /// place ExactSelection defines (with the values <= 0).
-  GPUCAP_HD bool sort_few(double* out, const double* q, int n) const {
-    double sorted[kFewValues];
-    const uint32_t m = static_cast<uint32_t>(total);
-    for (uint32_t i = 0; i < m; ++i) {
-      const double x = exact[i];
-      if (x != x) return false;
-      uint32_t j = i;
-      while (j > 0 && sorted[j - 1] > x) {
-        sorted[j] = sorted[j - 1];
-        --j;
-      }
-      sorted[j] = x;
-    }
-    for (int i = 0; i < n; ++i) {
-      uint64_t lo;
-      double fraction;
-      rank_of(q[i], lo, fraction);
-      const uint64_t hi = lo + 1 < total ? lo + 1 : lo;
-      out[i] = sorted[lo] + fraction * (sorted[hi] - sorted[lo]);
-    }
-    return true;
-  }
-
   struct ExactSelection {
     static constexpr uint32_t kBuckets = kOctaves + 3;  // zeros, below, octaves, above
     static constexpr uint32_t kNone = 0xFFFFFFFFu;
+    static constexpr uint32_t kAll = 0xFFFFFFFEu;  ///< gathered holds all n values, sorted
+    /// Up to this many values (none NaN), all of them are sorted at once (insertion sort)
+    /// instead of bucketed: the fixed cost of a replication that records only a few waits or
+    /// completions. The same order statistics (the buckets are monotone in the value, and a
+    /// bucket is sorted the same stable way), so the same bits; a NaN keeps the buckets,
+    /// which define its place (with the values <= 0).
+    static constexpr uint32_t kFewValues = 16;
     const double* values;
     uint32_t n;
     uint8_t bucket[kExact];
@@ -269,6 +244,7 @@ struct QuantileRecorder {
     }
 
     GPUCAP_HD ExactSelection(const double* v, uint32_t count) : values(v), n(count) {
+      if (n <= kFewValues && sort_all()) return;
       for (uint32_t b = 0; b <= kBuckets; ++b) start[b] = 0;
       for (uint32_t i = 0; i < n; ++i) {
         bucket[i] = static_cast<uint8_t>(bucket_of(values[i]));
@@ -277,8 +253,25 @@ struct QuantileRecorder {
       for (uint32_t b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
     }
 
+    /// Sorts all n values into gathered (gathered_bucket = kAll); false when one is NaN.
+    GPUCAP_HD bool sort_all() {
+      for (uint32_t i = 0; i < n; ++i) {
+        const double x = values[i];
+        if (x != x) return false;
+        uint32_t j = i;
+        while (j > 0 && gathered[j - 1] > x) {
+          gathered[j] = gathered[j - 1];
+          --j;
+        }
+        gathered[j] = x;
+      }
+      gathered_bucket = kAll;
+      return true;
+    }
+
     /// The value of rank r (0: the smallest). Precondition: r < n.
     GPUCAP_HD double value_of_rank(uint32_t r) {
+      if (gathered_bucket == kAll) return gathered[r];
       uint32_t b = 0;  // the bucket holding rank r: the number of buckets that end at or before r
       for (uint32_t k = 1; k <= kBuckets; ++k) b += static_cast<uint32_t>(start[k] <= r);
       if (b != gathered_bucket) {
