@@ -4,34 +4,30 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <utility>
 
 namespace gpucap {
 namespace {
 
-/// Type-7 quantile (numpy's default) from the order statistics at floor(h) and the next one
-/// (`at`, as a sorted copy would hold them), h = (n - 1) q.
-double type7_quantile(std::size_t n, double q, const std::function<double(std::size_t)>& at) {
-  if (n == 0) return 0.0;
-  const double h = (static_cast<double>(n) - 1.0) * q;
+/// Type-7 quantile (numpy's default) of values whose positions floor(h) and the next one hold
+/// the order statistics a sorted copy would (select_order_statistics), h = (n - 1) q.
+double type7_quantile(const std::vector<double>& values, double q) {
+  if (values.empty()) return 0.0;
+  const double h = (static_cast<double>(values.size()) - 1.0) * q;
   const std::size_t lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, n - 1);
-  const double low = at(lo);
-  return low + (h - static_cast<double>(lo)) * (at(hi) - low);
+  const std::size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
 }
 
-/// The order statistics of `values` (no NaN) that the type-7 quantiles `qs` (ascending) need,
-/// found by selection (std::nth_element, O(n) each) rather than a sort: values[k] is then the
-/// k-th smallest for every k needed, the very value a sorted copy holds at k. (Zeros of either
-/// sign compare equal and may trade places, which cannot change a quantile: interpolating
-/// between zeros gives +0.)
+/// Puts at the positions the type-7 quantiles `qs` need the order statistics of `values` (no
+/// NaN), by selection (O(n) each) rather than a sort: values[k] is then the k-th smallest for
+/// every k needed, the very value a sorted copy holds at k. (Zeros of either sign compare equal
+/// and may trade places, which cannot change a quantile: interpolating between zeros gives +0.)
 template <std::size_t N>
 void select_order_statistics(std::vector<double>& values, const double (&qs)[N]) {
   const std::size_t n = values.size();
   if (n == 0) return;
-  // Partition at the middle quantile first, then select within the halves.
   std::vector<std::size_t> needed;
   for (double q : qs) {
     const std::size_t lo = static_cast<std::size_t>(std::floor((static_cast<double>(n) - 1.0) * q));
@@ -40,38 +36,16 @@ void select_order_statistics(std::vector<double>& values, const double (&qs)[N])
   }
   std::sort(needed.begin(), needed.end());
   needed.erase(std::unique(needed.begin(), needed.end()), needed.end());
-  // Each selection runs within the range its neighbours already bound: [after the last
-  // selected position below, the next selected position above).
-  std::vector<std::size_t> order(needed.size());
-  // Bisection order of the needed positions: middle first, then each half's middle, ...
-  std::size_t filled = 0;
-  const std::function<void(std::size_t, std::size_t)> bisect = [&](std::size_t a, std::size_t b) {
-    if (a >= b) return;
-    const std::size_t m = a + (b - a) / 2;
-    order[filled++] = m;
-    bisect(a, m);
-    bisect(m + 1, b);
-  };
-  bisect(0, needed.size());
-  std::vector<bool> done(needed.size(), false);
-  for (std::size_t i : order) {
-    std::size_t first = 0, last = n;
-    for (std::size_t j = i; j-- > 0;)
-      if (done[j]) {
-        first = needed[j] + 1;
-        break;
-      }
-    for (std::size_t j = i + 1; j < needed.size(); ++j)
-      if (done[j]) {
-        last = needed[j];
-        break;
-      }
+  // In ascending order: once position k holds its order statistic, nothing after it is smaller,
+  // so the next position is selected within (k, n).
+  std::size_t first = 0;
+  for (const std::size_t k : needed) {
     const auto begin = values.begin();
-    if (needed[i] == first)  // the smallest of the range: one pass
-      std::iter_swap(begin + first, std::min_element(begin + first, begin + last));
+    if (k == first)  // the smallest of the range: one pass
+      std::iter_swap(begin + first, std::min_element(begin + first, values.end()));
     else
-      std::nth_element(begin + first, begin + needed[i], begin + last);
-    done[i] = true;
+      std::nth_element(begin + first, begin + k, values.end());
+    first = k + 1;
   }
 }
 
@@ -126,10 +100,9 @@ MetricSummary summarize(const Moments& moments, std::vector<double> values, Metr
   }
   static constexpr double kQuantiles[] = {0.05, 0.50, 0.95};
   select_order_statistics(values, kQuantiles);
-  const auto at = [&](std::size_t k) { return values[k]; };
-  s.p5 = type7_quantile(values.size(), kQuantiles[0], at);
-  s.p50 = type7_quantile(values.size(), kQuantiles[1], at);
-  s.p95 = type7_quantile(values.size(), kQuantiles[2], at);
+  s.p5 = type7_quantile(values, kQuantiles[0]);
+  s.p50 = type7_quantile(values, kQuantiles[1]);
+  s.p95 = type7_quantile(values, kQuantiles[2]);
   return s;
 }
 
