@@ -58,15 +58,12 @@ void hdf5_shuffle(const unsigned char* in, std::size_t count, std::size_t elemen
 
 namespace {
 
-/// Appends `checksum` little-endian, as the Fletcher32 filter stores it.
+/// Writes the Fletcher32 checksum of out[0, at) into out[at, at + 4), little-endian, as the
+/// Fletcher32 filter stores it.
 void append_checksum(std::vector<unsigned char>& out, std::size_t at) {
   const uint32_t checksum = hdf5_fletcher32(out.data(), at);
   for (int k = 0; k < 4; ++k) out[at + k] = static_cast<unsigned char>(checksum >> (8 * k));
 }
-
-}  // namespace
-
-namespace {
 
 /// One zlib compressor per thread, reset for each chunk (no allocation per chunk).
 class Deflater {
