@@ -25,7 +25,7 @@ void add_job_records(RunResults& r, const std::vector<Scenario>& points) {
                                   " has another records.jobs than point 0; a sweep may not "
                                   "change it");
   const std::size_t n = static_cast<std::size_t>(
-      std::min<uint64_t>(points.front().record_jobs, r.replications));
+      std::min<uint64_t>(points.front().record_jobs, r.rows_per_point()));
   // The memory guard: the run's own job counts (of the statistics window, scaled to the
   // horizon) say how many records there will be.
   double expected = 0;
@@ -58,7 +58,7 @@ void add_job_records(RunResults& r, const std::vector<Scenario>& points) {
     int status = 0;
     parts[item] = record_replication_jobs(models[p].model(), r.seed, r.first_replication + k, p,
                                           row, &status);
-    const double* ran = &r.scalars[(p * r.replications + k) * kScalarMetricCount];
+    const double* ran = &r.scalars[(p * r.rows_per_point() + k) * kScalarMetricCount];
     // Bit for bit (NaN included): the records describe the very replication that ran.
     mismatch[item] = status != 0 || std::memcmp(row, ran, sizeof(row)) != 0;
   }

@@ -66,11 +66,17 @@ std::string part(const char* name, uint64_t bytes) {
 
 }  // namespace
 
+uint64_t MemoryEstimate::total_bytes() const {
+  return saturating_add(saturating_add(saturating_add(rows_bytes, arenas_bytes), output_bytes),
+                        summaries_bytes);
+}
+
 std::string MemoryEstimate::describe() const {
-  const uint64_t total = saturating_add(saturating_add(rows_bytes, arenas_bytes), output_bytes);
+  const uint64_t total = total_bytes();
   std::string text = (total == kUnknown ? std::string("more than 16 EiB") : format_bytes(total)) +
                      " (" + part("result rows", rows_bytes) + ", " +
                      part("engine state", arenas_bytes);
+  if (summaries_bytes > 0) text += ", " + part("summaries", summaries_bytes);
   if (output_bytes > 0) text += ", " + part("output file image", output_bytes);
   return text + ")";
 }
@@ -88,6 +94,25 @@ MemoryEstimate estimate_run_memory(uint64_t points, uint64_t replications, uint6
   // The file holds the rows once (compression is not counted on), plus the copy of one
   // metric's column that the writer transposes at a time.
   e.output_bytes = writes_file ? e.rows_bytes : 0;
+  return e;
+}
+
+MemoryEstimate estimate_streaming_run_memory(uint64_t points, uint64_t kept_rows,
+                                             uint64_t chunk_replications, uint64_t pools,
+                                             uint64_t bins, uint64_t arena_bytes,
+                                             uint64_t threads, bool writes_file) {
+  MemoryEstimate e = estimate_run_memory(points, saturating_add(kept_rows, chunk_replications),
+                                         pools, bins, arena_bytes, threads, false);
+  if (writes_file)
+    e.output_bytes =
+        estimate_run_memory(points, kept_rows, pools, bins, 0, 0, false).rows_bytes;
+  // Per column: a chunk's block moments (and its differences'), and two sketches (the chunk's
+  // and the fold's) of about 4 octaves of 512 buckets of 24 bytes.
+  const uint64_t columns = saturating_add(saturating_mul(2, kScalarMetricCount),
+                                          saturating_mul(pools, kPoolMetricCount));
+  const uint64_t blocks = (chunk_replications + 255) / 256;
+  const uint64_t per_column = saturating_add(saturating_mul(blocks, 24), 2 * 4 * 512 * 24);
+  e.summaries_bytes = saturating_mul(saturating_mul(points, columns), per_column);
   return e;
 }
 

@@ -12,6 +12,7 @@
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
 #include "gpucap/stopping_rule.hpp"
+#include "gpucap/streaming_summary.hpp"
 #include "gpucap/version.hpp"
 
 namespace gpucap {
@@ -94,6 +95,9 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
                       const Scenario& base, const RunOptions& options) {
   RunResults r;
   if (options.precision != 0) {
+    if (options.keep_rows != RunOptions::kKeepAllRows)
+      throw std::invalid_argument("a run to a precision keeps every row (it joins its batches' "
+                                  "rows); --rows applies to runs of a fixed count");
     r = run_to_precision(points, sweep, base, options);
   } else {
     if (!options.precision_metrics.empty() || options.max_replications != 0)
@@ -105,6 +109,86 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
   return r;
 }
 
+namespace {
+
+/// A run's compiled points and the backend that runs them.
+struct PreparedRun {
+  const Backend* backend = nullptr;
+  bool on_device = false;
+  std::vector<ModelStorage> models;
+  uint64_t arena_bytes = 0;  ///< the largest point's engine arena
+};
+
+/// Bytes of one replication's row at every point: scalars, pool values, time series, goals.
+uint64_t row_bytes(const RunResults& r) {
+  return r.points * (sizeof(double) * (r.moment_columns() + r.pool_count() * r.timeseries_bins) +
+                     r.goals.size());
+}
+
+/// Replications per chunk of a run that keeps fewer rows: whole moment blocks, about 32 MiB of
+/// rows on the CPU (256 MiB on a device, whose launches cost more), at least one block.
+uint64_t chunk_replications(const RunResults& r, bool on_device) {
+  const uint64_t budget = (on_device ? uint64_t{256} : uint64_t{32}) << 20;
+  const uint64_t fits = budget / std::max<uint64_t>(1, row_bytes(r));
+  const uint64_t blocks = std::max<uint64_t>(1, fits / kMomentBlock);
+  return std::min<uint64_t>(blocks * kMomentBlock,
+                            (r.replications + kMomentBlock - 1) / kMomentBlock * kMomentBlock);
+}
+
+/// Runs r's replications [r.first_replication, + r.replications) of every point into r's rows
+/// (allocated here), advancing `bar`; sets r's backend, device and threads.
+void run_rows(const PreparedRun& run, const RunOptions& options, RunResults& r, ProgressBar& bar) {
+  r.scalars.assign(r.points * r.replications * kScalarMetricCount, 0.0);
+  r.pool_values.assign(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.0);
+  r.timeseries.assign(r.points * r.replications * r.pool_count() * r.timeseries_bins, 0.0);
+  ReplicationTask task;
+  task.models = run.models.data();
+  task.points = run.models.size();
+  task.seed = r.seed;
+  task.first = r.first_replication;
+  task.count = r.replications;
+  task.scalars = r.scalars.data();
+  task.pool_values = r.pool_values.data();
+  task.timeseries = r.timeseries_bins > 0 ? r.timeseries.data() : nullptr;
+  task.monitor = options.monitor;
+  task.progress = &bar;
+  // The device reduces the summary's moments when its blocks line up with the host's.
+  r.block_moments.clear();
+  if (run.on_device && task.first % kMomentBlock == 0) {
+    r.block_moments.assign(
+        r.points * ((r.replications + kMomentBlock - 1) / kMomentBlock) * r.moment_columns(),
+        Moments{});
+    task.block_moments = r.block_moments.data();
+  }
+  DeviceLimits limits = options.device_limits;
+  if (!run.on_device) limits.workers = static_cast<uint64_t>(options.threads);
+  const DeviceRunStats stats = run.backend->run(task, limits);
+  r.backend = run.backend->label;
+  r.device = stats.device;
+  r.threads = static_cast<int>(stats.workers);
+}
+
+/// Copies the rows of `part` (replications part.first_replication on, every row kept) that
+/// fall within r's first r.rows_per_point() into r's rows.
+void keep_rows_of(const RunResults& part, RunResults& r) {
+  const std::size_t kept = r.rows_per_point();
+  const std::size_t offset = part.first_replication - r.first_replication;
+  if (offset >= kept) return;
+  const std::size_t n = std::min(kept - offset, part.replications);
+  const std::size_t pool_stride = r.pool_count() * kPoolMetricCount;
+  const std::size_t series_stride = r.pool_count() * r.timeseries_bins;
+  for (std::size_t p = 0; p < r.points; ++p) {
+    std::copy_n(part.scalars.begin() + p * part.replications * kScalarMetricCount,
+                n * kScalarMetricCount, r.scalars.begin() + (p * kept + offset) * kScalarMetricCount);
+    std::copy_n(part.pool_values.begin() + p * part.replications * pool_stride, n * pool_stride,
+                r.pool_values.begin() + (p * kept + offset) * pool_stride);
+    std::copy_n(part.timeseries.begin() + p * part.replications * series_stride,
+                n * series_stride, r.timeseries.begin() + (p * kept + offset) * series_stride);
+  }
+}
+
+}  // namespace
+
 RunResults run_points_fixed(const std::vector<Scenario>& points,
                             const std::vector<SweepParameter>& sweep, const Scenario& base,
                             const RunOptions& options) {
@@ -113,65 +197,80 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
     throw std::invalid_argument("threads must be from 0 (all cores) to " +
                                 std::to_string(kMaxThreads) + ", got " +
                                 std::to_string(options.threads));
-  const Backend& backend = resolve_backend(options.backend);
-  const bool on_device = backend.kind == BackendKind::device;
-  std::vector<ModelStorage> models;
-  models.reserve(points.size());
-  for (const Scenario& point : points) models.push_back(compile(point));
+  const bool streaming = options.keep_rows < r.replications;
+  if (streaming && r.first_replication % kMomentBlock != 0)
+    throw std::invalid_argument("a run that keeps fewer rows than replications (--rows) must "
+                                "start at a multiple of " + std::to_string(kMomentBlock) +
+                                " replications, got " + std::to_string(r.first_replication));
+  PreparedRun run;
+  run.backend = &resolve_backend(options.backend);
+  run.on_device = run.backend->kind == BackendKind::device;
+  run.models.reserve(points.size());
+  for (const Scenario& point : points) run.models.push_back(compile(point));
+  for (const ModelStorage& m : run.models)
+    run.arena_bytes = std::max<uint64_t>(run.arena_bytes, replication_arena_bytes(m.model()));
+  const uint64_t chunk = streaming ? chunk_replications(r, run.on_device) : 0;
   {
     // Refuse before allocating what does not fit (a device backend holds the same host rows).
-    uint64_t arena_bytes = 0;
-    for (const ModelStorage& m : models)
-      arena_bytes = std::max<uint64_t>(arena_bytes, replication_arena_bytes(m.model()));
-    const int threads = on_device ? 0 : resolve_thread_count(options.threads);
+    const uint64_t threads =
+        run.on_device ? 0 : static_cast<uint64_t>(resolve_thread_count(options.threads));
     const MemoryEstimate estimate =
-        estimate_run_memory(r.points, r.replications, r.pool_count(), r.timeseries_bins,
-                            arena_bytes, static_cast<uint64_t>(threads), options.writes_file);
+        streaming ? estimate_streaming_run_memory(r.points, options.keep_rows, chunk,
+                                                  r.pool_count(), r.timeseries_bins,
+                                                  run.arena_bytes, threads, options.writes_file)
+                  : estimate_run_memory(r.points, r.replications, r.pool_count(),
+                                        r.timeseries_bins, run.arena_bytes, threads,
+                                        options.writes_file);
     const uint64_t available = available_host_memory_bytes();
     if (estimate.total_bytes() > available)
       throw std::invalid_argument(
           std::to_string(r.points * r.replications) + " replications need about " +
           estimate.describe() + ", more than the " + format_bytes(available) +
-          " of memory available; run fewer replications (-r; or fewer sweep points, threads or "
-          "time-series bins), or split the run (first_replication)");
+          " of memory available; " +
+          (streaming ? std::string("keep fewer rows (--rows none), run fewer sweep points or "
+                                   "time-series bins, or fewer threads")
+                     : std::string("keep fewer rows (--rows none or first N: the summaries "
+                                   "still cover every replication), run fewer replications "
+                                   "(-r; or fewer sweep points, threads or time-series bins), "
+                                   "or split the run (first_replication)")));
   }
-  r.scalars.assign(r.points * r.replications * kScalarMetricCount, 0.0);
-  r.pool_values.assign(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.0);
-  r.timeseries.assign(r.points * r.replications * r.pool_count() * r.timeseries_bins, 0.0);
-
-  ReplicationTask task;
-  task.models = models.data();
-  task.points = models.size();
-  task.seed = r.seed;
-  task.first = r.first_replication;
-  task.count = r.replications;
-  task.scalars = r.scalars.data();
-  task.pool_values = r.pool_values.data();
-  task.timeseries = r.timeseries_bins > 0 ? r.timeseries.data() : nullptr;
-  task.monitor = options.monitor;
 
   const auto start = std::chrono::steady_clock::now();
-  {
-    ProgressBar bar(r.points * r.replications, "replications", options.progress);
-    task.progress = &bar;
-    // The device reduces the summary's moments when its blocks line up with the host's.
-    if (on_device && task.first % kMomentBlock == 0) {
-      r.block_moments.assign(
-          r.points * ((r.replications + kMomentBlock - 1) / kMomentBlock) * r.moment_columns(),
-          Moments{});
-      task.block_moments = r.block_moments.data();
-    }
-    DeviceLimits limits = options.device_limits;
-    if (!on_device) limits.workers = static_cast<uint64_t>(options.threads);
-    const DeviceRunStats stats = backend.run(task, limits);
-    r.backend = backend.label;
-    r.device = stats.device;
-    r.threads = static_cast<int>(stats.workers);
+  const unsigned summary_threads =
+      run.on_device ? 0u : static_cast<unsigned>(resolve_thread_count(options.threads));
+  ProgressBar bar(r.points * r.replications, "replications", options.progress);
+  if (!streaming) {
+    run_rows(run, options, r, bar);
     bar.finish();
+    r.wall_time_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.summarize_all(summary_threads);  // on the run's CPU threads (a device run: every core)
+    return r;
   }
+  // Chunk by chunk: run, summarize, keep the rows asked for, drop the rest.
+  r.kept_rows = static_cast<std::size_t>(options.keep_rows);
+  const std::size_t kept = r.rows_per_point();
+  r.scalars.assign(r.points * kept * kScalarMetricCount, 0.0);
+  r.pool_values.assign(r.points * kept * r.pool_count() * kPoolMetricCount, 0.0);
+  r.timeseries.assign(r.points * kept * r.pool_count() * r.timeseries_bins, 0.0);
+  SummaryFold fold(r);
+  RunResults part = r;  // the description; each chunk's rows replace its arrays
+  part.kept_rows = RunResults::kAllRows;
+  for (uint64_t done = 0; done < r.replications; done += chunk) {
+    part.first_replication = r.first_replication + done;
+    part.replications = static_cast<std::size_t>(std::min<uint64_t>(chunk, r.replications - done));
+    run_rows(run, options, part, bar);
+    part.evaluate_goals();
+    fold.add(summarize_chunk(part, summary_threads));
+    keep_rows_of(part, r);
+  }
+  bar.finish();
+  r.backend = part.backend;
+  r.device = part.device;
+  r.threads = part.threads;
   r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  // The summaries on the run's CPU threads (a device run: every core).
-  r.summarize_all(on_device ? 0u : static_cast<unsigned>(resolve_thread_count(options.threads)));
+  fold.finish(r);
+  r.evaluate_goals();  // goal_met of the kept rows (the summaries are the fold's)
   return r;
 }
 

@@ -284,8 +284,34 @@ po::options_description execution_options() {
       "max-replications", po::value<std::string>(),
       "with --precision: the most replications per point (default 1000000); with "
       "--select-best: the most replications of one point (default 10000), a race still open "
-      "there ends without the guarantee");
+      "there ends without the guarantee")(
+      "rows", po::value<std::string>(),
+      "per-replication rows to keep: all (the default, within the memory available), none, or "
+      "'first N'; with fewer, the summaries still cover every replication, in memory that does "
+      "not grow with them (means and intervals the same bits, percentiles within 0.1%)");
   return o;
+}
+
+/// --rows: "all", "none", "first N" (or "first=N", "first:N").
+uint64_t parse_rows(const std::string& text) {
+  const std::string t = gpucap::text::trim(text);
+  if (t == "all") return gpucap::RunOptions::kKeepAllRows;
+  if (t == "none") return 0;
+  if (t.compare(0, 5, "first") == 0 && t.size() > 6 &&
+      (t[5] == ' ' || t[5] == '=' || t[5] == ':'))
+    return parse_count("--rows first", gpucap::text::trim(t.substr(6)), 1,
+                       gpucap::kMaxReplications);
+  throw po::error("--rows: expected all, none or 'first N' (N from 1 to " +
+                  std::to_string(gpucap::kMaxReplications) + "), got '" +
+                  gpucap::text::excerpt(text) + "'");
+}
+
+/// " (rows kept: first N)" or " (rows kept: none)" when a run kept fewer rows than it ran.
+std::string rows_kept_note(const gpucap::RunResults& r) {
+  if (r.all_rows()) return "";
+  return r.rows_per_point() == 0
+             ? " (rows kept: none; summaries of all)"
+             : " (rows kept: first " + std::to_string(r.rows_per_point()) + "; summaries of all)";
 }
 
 gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
@@ -324,6 +350,7 @@ gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
                                            vm["max-replications"].as<std::string>(), 2,
                                            gpucap::kMaxReplications);
   }
+  if (vm.count("rows")) options.keep_rows = parse_rows(vm["rows"].as<std::string>());
   options.progress = !vm.count("quiet") && gpucap::ProgressBar::stderr_is_terminal();
   options.writes_file = vm.count("output") > 0;
   return options;
@@ -450,7 +477,7 @@ int cmd_run(const std::vector<std::string>& args) {
   const gpucap::RunResults results = run_interruptible({scenario}, {}, scenario, options);
   if (!quiet) {
     std::cout << "scenario \"" << results.scenario_name << "\": " << results.replications
-              << " replications, seed " << results.seed << ", backend " << results.backend << " ("
+              << " replications" << rows_kept_note(results) << ", seed " << results.seed << ", backend " << results.backend << " ("
               << results.device << "), " << format_value(results.wall_time_s) << " s\n\n";
     if (!results.stopping_rule.empty()) std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
     print_summary(results, std::cout);
@@ -589,6 +616,17 @@ int cmd_sweep(const std::vector<std::string>& args) {
     inputs.insert(inputs.end(), point.input_files.begin(), point.input_files.end());
   const gpucap::OutputOptions output = output_options(vm, inputs);
   gpucap::RunOptions options = read_execution_options(vm);
+  if (options.keep_rows != gpucap::RunOptions::kKeepAllRows) {
+    const char* needs_rows = vm.count("select-best")        ? "--select-best"
+                             : robust.active()              ? "a robust plan (--variants)"
+                             : gpucap::cli::wants_decision(vm) ? "a decision (--objective, --constraint, --chance)"
+                                                              : nullptr;
+    if (needs_rows)
+      throw po::error(std::string("--rows: ") + needs_rows +
+                      " compares points replication by replication and needs every row; "
+                      "drop --rows (the sweep table needs only the differences from point 0, "
+                      "which --rows keeps)");
+  }
   if (vm.count("select-best"))
     return gpucap::cli::select_best_command(vm, points, grid, base, options);
   check_output(vm, output);
@@ -618,7 +656,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
   }
   if (!quiet) {
     std::cout << "sweep of \"" << results.scenario_name << "\": " << results.points << " points x "
-              << results.replications << " replications (common random numbers), seed "
+              << results.replications << " replications (common random numbers)"
+              << rows_kept_note(results) << ", seed "
               << results.seed << ", backend " << results.backend << " (" << results.device << "), "
               << format_value(results.wall_time_s) << " s\n\n";
     if (!results.stopping_rule.empty()) std::cout << "stopping rule: " << results.stopping_rule << "\n\n";

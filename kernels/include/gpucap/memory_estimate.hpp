@@ -16,7 +16,10 @@ struct MemoryEstimate {
   uint64_t rows_bytes = 0;    ///< per-replication rows (scalars, pool values, time series)
   uint64_t arenas_bytes = 0;  ///< engine state, one arena per CPU thread
   uint64_t output_bytes = 0;  ///< the results file's image, when one is written
-  uint64_t total_bytes() const { return rows_bytes + arenas_bytes + output_bytes; }
+  /// Summaries folded chunk by chunk (--rows none | first N): block moments and quantile
+  /// sketches; 0 when every row is kept.
+  uint64_t summaries_bytes = 0;
+  uint64_t total_bytes() const;
   /// "3.1 GiB (rows 2.8 GiB, engine state 12 MiB, output file 0.3 GiB)"
   std::string describe() const;
 };
@@ -27,6 +30,15 @@ struct MemoryEstimate {
 MemoryEstimate estimate_run_memory(uint64_t points, uint64_t replications, uint64_t pools,
                                    uint64_t bins, uint64_t arena_bytes, uint64_t threads,
                                    bool writes_file);
+
+/// The estimate for a run that keeps `kept_rows` rows per point of its `points` and summarizes
+/// the rest in chunks of `chunk_replications` (streaming_summary.hpp): the kept rows, one
+/// chunk's rows, the summaries (sketches estimated at 4 octaves of buckets per column: a guess,
+/// they grow with the values' range, not with replications) and a file image of the kept rows.
+MemoryEstimate estimate_streaming_run_memory(uint64_t points, uint64_t kept_rows,
+                                             uint64_t chunk_replications, uint64_t pools,
+                                             uint64_t bins, uint64_t arena_bytes,
+                                             uint64_t threads, bool writes_file);
 
 /// Memory this process may still use, in bytes: the smallest of /proc/meminfo's MemAvailable,
 /// the cgroup (v2 or v1) limit minus its usage, and GPUCAP_MEMORY_LIMIT when set. UINT64_MAX

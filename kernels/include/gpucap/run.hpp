@@ -29,6 +29,12 @@ struct RunOptions {
   RunMonitor* monitor = nullptr;   ///< progress count and cancellation from another thread
   /// The caller will write the results to a file: the memory check counts the file's image.
   bool writes_file = false;
+  /// Rows to keep per point (`--rows`): every one (kKeepAllRows), or those of the first
+  /// keep_rows replications (0: none). With fewer than the replications, they run in chunks
+  /// whose rows are summarized (streaming_summary.hpp) and dropped: memory does not grow with
+  /// replications, means and intervals are the same bits, percentiles within 0.1%.
+  uint64_t keep_rows = kKeepAllRows;
+  static constexpr uint64_t kKeepAllRows = UINT64_MAX;
   /// Stopping rule (stopping_rule.hpp): with precision > 0, replications are added in whole
   /// blocks until the 95% interval of the mean of every metric of precision_metrics (default:
   /// cost), at every point, has a half-width at most precision x |mean|, or max_replications

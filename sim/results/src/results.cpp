@@ -1,5 +1,6 @@
 #include "gpucap/results.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -18,6 +19,8 @@ MetricRange metric_range(const MetricInfo& info) {
 }
 
 void RunResults::summarize_all(unsigned threads) {
+  if (!all_rows())
+    throw std::logic_error("RunResults::summarize_all needs every row; a fold summarizes others");
   summary.assign(points * kScalarMetricCount, MetricSummary{});
   pool_summary.assign(points * pool_count() * kPoolMetricCount, MetricSummary{});
   const std::size_t columns = moment_columns();
@@ -61,12 +64,12 @@ void RunResults::summarize_all(unsigned threads) {
 }
 
 void RunResults::evaluate_goals() {
-  const std::size_t g_count = goals.size();
-  goal_met.assign(points * replications * g_count, 0);
+  const std::size_t g_count = goals.size(), rows = rows_per_point();
+  goal_met.assign(points * rows * g_count, 0);
   const std::size_t pool_stride = pool_count() * kPoolMetricCount;
   for (std::size_t point = 0; point < points; ++point)
-    for (std::size_t r = 0; r < replications; ++r) {
-      const std::size_t row = point * replications + r;
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::size_t row = point * rows + r;
       for (std::size_t g = 0; g < g_count; ++g)
         goal_met[row * g_count + g] =
             goal_met_in(goals[g], scalars.data() + row * kScalarMetricCount,
@@ -74,7 +77,7 @@ void RunResults::evaluate_goals() {
                 ? 1
                 : 0;
     }
-  summarize_goals();
+  if (all_rows()) summarize_goals();
 }
 
 void RunResults::summarize_goals() {
@@ -98,6 +101,29 @@ int RunResults::goal_index(const std::string& name) const {
 }
 
 MetricSummary paired_difference(const RunResults& r, ScalarMetric m, std::size_t a, std::size_t b) {
+  if (!r.all_rows()) {
+    if (a == b) {  // zero in every replication
+      MetricSummary zero;
+      zero.n = r.replications;
+      if (zero.n < 2) zero.std = zero.ci95_low = zero.ci95_high = std::nan("");
+      return zero;
+    }
+    if (r.difference_summary.size() != r.points * kScalarMetricCount || (a != 0 && b != 0))
+      throw std::invalid_argument(
+          "the paired difference of points " + std::to_string(a) + " and " + std::to_string(b) +
+          " needs every replication's rows, and this run kept " +
+          std::to_string(r.rows_per_point()) + " of " + std::to_string(r.replications) +
+          " (with fewer rows only differences from point 0 are summarized): run with --rows all "
+          "(Python rows=\"all\")");
+    if (b == 0) return r.difference_summary[a * kScalarMetricCount + m];
+    // point 0 minus point b: the negated difference (a t interval is symmetric).
+    MetricSummary d = r.difference_summary[b * kScalarMetricCount + m];
+    d.mean = -d.mean;
+    std::swap(d.ci95_low, d.ci95_high);
+    d.ci95_low = -d.ci95_low;
+    d.ci95_high = -d.ci95_high;
+    return d;
+  }
   std::vector<double> d(r.replications);
   for (std::size_t i = 0; i < r.replications; ++i) d[i] = r.scalar(a, i, m) - r.scalar(b, i, m);
   return summarize(std::move(d));

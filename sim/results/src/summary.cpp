@@ -73,16 +73,13 @@ Moments column_moments(const double* values, std::size_t n, std::size_t stride) 
   return total;
 }
 
-MetricSummary summarize(const Moments& moments, std::vector<double> values, MetricRange range) {
-  values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return std::isnan(x); }),
-               values.end());
+namespace {
+
+/// The summary's count, mean, deviation and clipped interval from the moments of its n values
+/// (n > 0); quantiles left for the caller.
+MetricSummary from_moments(const Moments& moments, std::size_t n, MetricRange range) {
   MetricSummary s;
-  s.n = values.size();
-  if (s.n == 0) {
-    const double nan = std::numeric_limits<double>::quiet_NaN();
-    s.mean = s.std = s.ci95_low = s.ci95_high = s.p5 = s.p50 = s.p95 = nan;
-    return s;
-  }
+  s.n = n;
   s.mean = moments.mean;
   s.std = s.n > 1 ? std::sqrt(moments.m2 / static_cast<double>(s.n - 1))
                   : std::numeric_limits<double>::quiet_NaN();
@@ -98,11 +95,45 @@ MetricSummary summarize(const Moments& moments, std::vector<double> values, Metr
     s.ci95_high = range.high;
     s.clipped_high = true;
   }
-  static constexpr double kQuantiles[] = {0.05, 0.50, 0.95};
+  return s;
+}
+
+MetricSummary undefined_summary() {
+  MetricSummary s;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  s.mean = s.std = s.ci95_low = s.ci95_high = s.p5 = s.p50 = s.p95 = nan;
+  return s;
+}
+
+constexpr double kQuantiles[] = {0.05, 0.50, 0.95};
+
+}  // namespace
+
+MetricSummary summarize(const Moments& moments, std::vector<double> values, MetricRange range) {
+  values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return std::isnan(x); }),
+               values.end());
+  if (values.empty()) return undefined_summary();
+  MetricSummary s = from_moments(moments, values.size(), range);
   select_order_statistics(values, kQuantiles);
   s.p5 = type7_quantile(values, kQuantiles[0]);
   s.p50 = type7_quantile(values, kQuantiles[1]);
   s.p95 = type7_quantile(values, kQuantiles[2]);
+  return s;
+}
+
+MetricSummary summarize_moments(const Moments& moments, MetricRange range) {
+  if (moments.n == 0) return undefined_summary();
+  MetricSummary s = from_moments(moments, static_cast<std::size_t>(moments.n), range);
+  s.p5 = s.p50 = s.p95 = std::numeric_limits<double>::quiet_NaN();
+  return s;
+}
+
+MetricSummary summarize(const Moments& moments, const QuantileSketch& sketch, MetricRange range) {
+  if (sketch.count() == 0) return undefined_summary();
+  MetricSummary s = from_moments(moments, static_cast<std::size_t>(sketch.count()), range);
+  s.p5 = sketch.quantile(kQuantiles[0]);
+  s.p50 = sketch.quantile(kQuantiles[1]);
+  s.p95 = sketch.quantile(kQuantiles[2]);
   return s;
 }
 

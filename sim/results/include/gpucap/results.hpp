@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +56,13 @@ struct RunResults {
   std::vector<std::string> pool_names;
   std::vector<SweepParameter> sweep;  ///< empty for a plain run (one point)
 
+  /// Rows kept per point: scalars, pool_values, timeseries and goal_met hold replications
+  /// [first_replication, first_replication + rows_per_point()) of each point. Every one
+  /// (kAllRows) unless the run was asked to keep fewer (--rows none | first N); the summaries
+  /// cover all `replications` either way.
+  static constexpr std::size_t kAllRows = std::numeric_limits<std::size_t>::max();
+  std::size_t kept_rows = kAllRows;
+
   std::vector<double> scalars;
   std::vector<double> pool_values;
   /// GPUs in use per pool over time, [point][replication][pool][bin] (scenario key
@@ -64,6 +72,10 @@ struct RunResults {
   std::vector<double> timeseries;
   std::vector<MetricSummary> summary;
   std::vector<MetricSummary> pool_summary;
+  /// When not every row is kept: the paired difference of each scalar metric from point 0,
+  /// [point][metric] (what paired_difference(r, m, p, 0) returns; its percentiles are NaN).
+  /// Empty when every row is kept (paired_difference computes it from the rows).
+  std::vector<MetricSummary> difference_summary;
   /// The scenario's goals (the same at every point), whether each replication met each,
   /// [point][replication][goal] (1: met), and their summaries, [point][goal].
   std::vector<GoalSpec> goals;
@@ -82,14 +94,17 @@ struct RunResults {
   std::vector<Moments> block_moments;
 
   std::size_t pool_count() const { return pool_names.size(); }
+  std::size_t rows_per_point() const { return kept_rows < replications ? kept_rows : replications; }
+  bool all_rows() const { return kept_rows >= replications; }
   std::size_t moment_columns() const {
     return kScalarMetricCount + pool_count() * kPoolMetricCount;
   }
   double scalar(std::size_t point, std::size_t rep, ScalarMetric m) const {
-    return scalars[(point * replications + rep) * kScalarMetricCount + m];
+    return scalars[(point * rows_per_point() + rep) * kScalarMetricCount + m];
   }
   double pool_value(std::size_t point, std::size_t rep, std::size_t pool, PoolMetric m) const {
-    return pool_values[((point * replications + rep) * pool_count() + pool) * kPoolMetricCount + m];
+    return pool_values[((point * rows_per_point() + rep) * pool_count() + pool) * kPoolMetricCount +
+                       m];
   }
   const MetricSummary& summary_of(std::size_t point, ScalarMetric m) const {
     return summary[point * kScalarMetricCount + m];
@@ -103,10 +118,11 @@ struct RunResults {
   /// Fills summary and pool_summary from scalars and pool_values (and block_moments if set),
   /// and goal_met and goal_summary from the goals and the rows. The metrics' summaries are
   /// computed on up to `threads` threads (0: every core), with the same bits on any count.
+  /// Every row must be kept (all_rows(); otherwise SummaryFold gives the summaries).
   void summarize_all(unsigned threads = 1);
-  /// Fills goal_met from the rows and goal_summary from goal_met.
+  /// Fills goal_met from the kept rows, and goal_summary from goal_met when they are all.
   void evaluate_goals();
-  /// Fills goal_summary from goal_met.
+  /// Fills goal_summary from goal_met (every row kept).
   void summarize_goals();
 };
 
@@ -117,6 +133,8 @@ struct RunResults {
 /// [0, infinity).
 MetricRange metric_range(const MetricInfo& info);
 
+/// With only some rows kept, the differences from point 0 (either way round) come from
+/// difference_summary; others throw std::invalid_argument (they need every row).
 MetricSummary paired_difference(const RunResults& r, ScalarMetric m, std::size_t a, std::size_t b);
 
 }  // namespace gpucap

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpucap/moments.hpp"
+#include "gpucap/quantile_sketch.hpp"
 
 namespace gpucap {
 
@@ -38,6 +39,15 @@ Moments column_moments(const double* values, std::size_t n, std::size_t stride);
 /// interval is clipped to `range`.
 MetricSummary summarize(const Moments& moments, std::vector<double> values,
                         MetricRange range = {});
+
+/// Summary of values whose moments are `moments` and whose sketch is `sketch` (NaN values left
+/// out of both): mean, deviation and interval as above (the same bits), percentiles from the
+/// sketch (within QuantileSketch::kRelativeError of the exact ones).
+MetricSummary summarize(const Moments& moments, const QuantileSketch& sketch,
+                        MetricRange range = {});
+
+/// Summary from moments alone: mean, deviation and interval as above, percentiles NaN.
+MetricSummary summarize_moments(const Moments& moments, MetricRange range = {});
 
 /// Summary of `values`, moments included.
 MetricSummary summarize(std::vector<double> values, MetricRange range = {});
