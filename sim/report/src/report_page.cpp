@@ -102,6 +102,9 @@ std::string scenario_section(const RunResults& r, const ReportOptions& options) 
           (r.first_replication ? " (from replication " + std::to_string(r.first_replication) + ")"
                                : "") +
           (r.points > 1 ? " per point" : ""));
+  if (!r.all_rows())
+    row("rows kept", r.rows_per_point() == 0 ? std::string("none (--rows none)")
+                                             : "the first " + std::to_string(r.rows_per_point()));
   if (r.points > 1) row("sweep points", std::to_string(r.points));
   if (!r.stopping_rule.empty()) row("stopping rule", r.stopping_rule);
   row("backend", r.backend + " (" + r.device + ")");
@@ -244,22 +247,30 @@ std::string distributions_section(const RunResults& r, std::size_t point, const 
     metrics.insert(metrics.end(), {kWaitMeanS, kWaitP95S, kCompletionMeanS, kJobsCompleted});
   if (groups.services)
     metrics.insert(metrics.end(), {kLatencyP95S, kSloViolationShare, kCostPer1000RequestsUsd});
-  std::string out = "<h2>Distributions across replications</h2>\n<div class=\"charts\">\n";
-  const int bins =
-      static_cast<int>(std::clamp(std::sqrt(static_cast<double>(r.replications)), 5.0, 30.0));
+  std::string out = "<h2>Distributions across replications</h2>\n";
+  const std::size_t rows = r.rows_per_point();
+  if (rows == 0)
+    return out + "<p class=\"note\">The run kept no per-replication rows (<code>--rows "
+                 "none</code>): the summaries above cover every replication, but there are no "
+                 "values to draw.</p>\n";
+  if (!r.all_rows())
+    out += "<p class=\"note\">Of the first " + std::to_string(rows) + " of " +
+           std::to_string(r.replications) + " replications, the rows the run kept.</p>\n";
+  out += "<div class=\"charts\">\n";
+  const int bins = static_cast<int>(std::clamp(std::sqrt(static_cast<double>(rows)), 5.0, 30.0));
   for (ScalarMetric m : metrics) {
     const MetricInfo& info = kScalarMetricInfo[m];
     const MetricSummary& s = r.summary_of(point, m);
     if (s.n == 0) continue;
     const DisplayUnit unit = display_unit(info.unit, magnitude(s));
-    std::vector<double> values(r.replications);
-    for (std::size_t i = 0; i < r.replications; ++i) values[i] = r.scalar(point, i, m) / unit.scale;
+    std::vector<double> values(rows);
+    for (std::size_t i = 0; i < rows; ++i) values[i] = r.scalar(point, i, m) / unit.scale;
     const Histogram h = make_histogram(values, bins);
     ChartFrame frame;
     frame.width = 400;
     frame.height = 260;
     std::string title = std::string(info.name) + " (" +
-                        std::to_string(r.replications - h.left_out) + " replications)";
+                        std::to_string(rows - h.left_out) + " replications)";
     out += histogram_svg(
         h, {title, std::string(info.name) + " [" + unit.name + "]", "replications"}, frame);
   }
@@ -269,7 +280,7 @@ std::string distributions_section(const RunResults& r, std::size_t point, const 
 /// Mean GPUs in use per pool over time (bins grouped to at most 400 per series), with the band
 /// from the 5th to the 95th percentile across replications.
 std::string timeseries_section(const RunResults& r, std::size_t point) {
-  const std::size_t bins = r.timeseries_bins, pools = r.pool_count(), reps = r.replications;
+  const std::size_t bins = r.timeseries_bins, pools = r.pool_count(), reps = r.rows_per_point();
   const std::size_t group = (bins + 399) / 400;
   const double span_s = static_cast<double>(bins) * r.timeseries_step_s;
   const DisplayUnit unit = display_unit("s", span_s);
@@ -407,7 +418,9 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
     out += cell(format_number(o.mean / ou.scale)) + cell(interval(o, ou.scale));
     if (have_choice) {
       std::string diff;
-      if (p != chosen) {
+      if (p != chosen && !r.all_rows() && chosen != 0 && p != 0) {
+        diff = "n/a (rows not kept)";
+      } else if (p != chosen) {
         const MetricSummary d = paired_difference(r, objective, p, chosen);
         diff = format_number(d.mean / ou.scale) +
                (std::isnan(d.ci95_low) ? " (n/a)"

@@ -751,6 +751,12 @@ uint64_t content_checksum(const RunResults& r, int format,
     }
     for (uint8_t met : r.goal_met) h.word(met);
   }
+  // Version 5's kept rows: a file that kept them all hashes as version 4 did.
+  if (format >= 5 && !r.all_rows()) {
+    h.word(r.rows_per_point());
+    h.summaries(r.difference_summary);
+    for (const GoalSummary& g : r.goal_summary) h.word(g.met);
+  }
   // The per-job records (/jobs); a file without them hashes as before.
   if (r.job_replications > 0) {
     h.word(r.job_replications);
@@ -863,7 +869,7 @@ class MemoryImage {
 
 /// Throws unless every array of `r` has the size its layout in results.hpp requires.
 void check_sizes(const Context& c, const RunResults& r) {
-  const std::size_t pr = r.points * r.replications;
+  const std::size_t pr = r.points * r.rows_per_point();  // the rows kept
   const auto expect = [&](const char* name, std::size_t actual, std::size_t expected,
                           const std::string& formula) {
     if (actual != expected) {
@@ -884,6 +890,10 @@ void check_sizes(const Context& c, const RunResults& r) {
   }
   expect("timeseries", r.timeseries.size(), pr * r.pool_count() * r.timeseries_bins,
          "points x replications x pools x bins");
+  if (!r.all_rows())
+    expect("difference_summary", r.difference_summary.size(), r.points * kScalarMetricCount,
+           "points x " + std::to_string(kScalarMetricCount));
+  expect("goal_summary", r.goal_summary.size(), r.points * r.goals.size(), "points x goals");
   if (r.points > UINT32_MAX || r.pool_count() > UINT32_MAX) c.fail("too many points or pools");
 }
 
@@ -931,7 +941,8 @@ void write_jobs(const Context& c, hid_t file, const RunResults& r) {
 
 /// Writes every object of the file; `threads` encode the large datasets' chunks.
 void write_file(const Context& c, hid_t file, const RunResults& r, unsigned threads) {
-  const std::size_t points = r.points, reps = r.replications, pools = r.pool_count();
+  // reps: the rows the file holds per point (all that ran unless the run kept fewer).
+  const std::size_t points = r.points, reps = r.rows_per_point(), pools = r.pool_count();
 
   // Root attributes.
   write_string_attr(c, file, h5::kGpucapVersion, r.gpucap_version);
@@ -950,7 +961,8 @@ void write_file(const Context& c, hid_t file, const RunResults& r, unsigned thre
   write_string_attr(c, file, h5::kBackend, r.backend);
   write_string_attr(c, file, h5::kDevice, r.device);
   write_attr<uint64_t>(c, file, h5::kSeed, r.seed);
-  write_attr<uint64_t>(c, file, h5::kReplications, reps);
+  write_attr<uint64_t>(c, file, h5::kReplications, r.replications);
+  write_attr<uint64_t>(c, file, h5::kKeptReplications, reps);
   write_attr<uint64_t>(c, file, h5::kFirstReplication, r.first_replication);
   write_attr<uint64_t>(c, file, h5::kPoints, points);
   write_attr<int32_t>(c, file, h5::kThreads, r.threads);
@@ -991,6 +1003,10 @@ void write_file(const Context& c, hid_t file, const RunResults& r, unsigned thre
       }
     }
     write_compound_dataset(c, file, h5::kSummary, false, rows);
+    if (!r.all_rows()) {  // /difference_summary: the same rows, of the differences
+      for (std::size_t i = 0; i < rows.size(); ++i) set_stats(rows[i], r.difference_summary[i]);
+      write_compound_dataset(c, file, h5::kDifferenceSummary, false, rows);
+    }
   }
 
   // /replications/<metric>: [points, replications].
@@ -1084,6 +1100,9 @@ void write_file(const Context& c, hid_t file, const RunResults& r, unsigned thre
     const MetricInfo info{h5::kGoalMet.name, "", h5::kGoalMet.description};
     write_metric_datasets(c, group.get(), h5::kGoalMet.parent, {info}, {met.data(), g_count, 0, 1},
                           {points, reps, g_count}, threads);
+    std::vector<uint64_t> met_count;
+    for (const GoalSummary& g : r.goal_summary) met_count.push_back(g.met);
+    write_uint64_dataset(c, group.get(), h5::kGoalMetCount, met_count);
   }
 
   if (r.job_replications > 0) write_jobs(c, file, r);
@@ -1189,7 +1208,7 @@ bool usable_coordinate_name(const std::string& path) {
 
 /// The coordinate datasets and dimension scales of format 4, attached to every array dataset.
 void write_dimensions(const Context& c, hid_t file, const RunResults& r) {
-  const std::size_t points = r.points, reps = r.replications;
+  const std::size_t points = r.points, reps = r.rows_per_point();
   {
     std::vector<uint64_t> indices(points);
     for (std::size_t p = 0; p < points; ++p) indices[p] = p;
@@ -1544,10 +1563,10 @@ void read_jobs(const Context& c, hid_t file, RunResults& r) {
   const hid_t g = group.get();
   r.job_replications = to_size(c, read_attr<uint64_t>(c, g, h5::kJobsReplications),
                                h5::kJobsReplications.name);
-  if (r.job_replications > r.replications)
+  if (r.job_replications > r.rows_per_point())
     c.fail("attribute '" + hdf5_item_path(h5::kJobsReplications) + "' is " +
            std::to_string(r.job_replications) + ", more than the file's " +
-           std::to_string(r.replications) + " replications");
+           std::to_string(r.rows_per_point()) + " replications");
   hsize_t classes = 0, n = 0;
   {
     const std::string what = "dataset '" + hdf5_item_path(h5::kJobClasses) + "'";
@@ -1640,13 +1659,27 @@ void read_goals(const Context& c, hid_t file, RunResults& r) {
   }
   std::vector<double> met;
   read_metric_dataset(c, group.get(), h5::kGoalMet.parent, h5::kGoalMet.name,
-                      {static_cast<hsize_t>(r.points), static_cast<hsize_t>(r.replications), n}, met);
+                      {static_cast<hsize_t>(r.points), static_cast<hsize_t>(r.rows_per_point()), n},
+                      met);
   r.goal_met.resize(met.size());
   for (std::size_t i = 0; i < met.size(); ++i) {
     if (met[i] != 0 && met[i] != 1) c.fail("dataset '" + hdf5_item_path(h5::kGoalMet) + "' holds a value other than 0 or 1");
     r.goal_met[i] = met[i] == 1 ? 1 : 0;
   }
-  r.summarize_goals();
+  if (r.all_rows()) {
+    r.summarize_goals();
+    return;
+  }
+  // Fewer rows than replications: the counts over all of them.
+  const std::vector<uint64_t> counts =
+      read_uint64_dataset(c, group.get(), h5::kGoalMetCount, r.points * n);
+  r.goal_summary.resize(counts.size());
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (counts[i] > r.replications)
+      c.fail("dataset '" + hdf5_item_path(h5::kGoalMetCount) + "' counts more replications "
+             "than ran");
+    r.goal_summary[i] = summarize_goal(counts[i], r.replications);
+  }
 }
 
 RunResults read_file(const Context& c, hid_t file) {
@@ -1682,8 +1715,17 @@ RunResults read_file(const Context& c, hid_t file) {
   r.threads = read_attr<int32_t>(c, file, h5::kThreads);
   check_count(c, r.replications, h5::kReplications.name);
   check_count(c, r.points, h5::kPoints.name);
+  if (format >= 5) {
+    const uint64_t kept = read_attr<uint64_t>(c, file, h5::kKeptReplications);
+    if (kept > r.replications)
+      c.fail(std::string("attribute '") + h5::kKeptReplications.name + "' (" +
+             std::to_string(kept) + ") exceeds '" + h5::kReplications.name + "' (" +
+             std::to_string(r.replications) + ")");
+    if (kept < r.replications) r.kept_rows = static_cast<std::size_t>(kept);
+  }
   r.wall_time_s = read_attr<double>(c, file, h5::kWallTime);
-  const std::size_t points = r.points, reps = r.replications;
+  // reps: the rows the file holds per point.
+  const std::size_t points = r.points, reps = r.rows_per_point();
   const hsize_t hp = points, hr = reps;
 
   // Per-replication scalars back to [point][replication][metric].
@@ -1767,6 +1809,21 @@ RunResults read_file(const Context& c, hid_t file) {
       const std::size_t i = row.point * kScalarMetricCount + m;
       if (seen[i]++) c.fail(what + " has duplicate rows");
       r.summary[i] = get_stats(row);
+    }
+  }
+  if (!r.all_rows()) {  // the differences from point 0, over every replication
+    const std::size_t count = points * kScalarMetricCount;
+    const std::string what = "dataset '" + hdf5_item_path(h5::kDifferenceSummary) + "'";
+    const auto rows = read_compound_dataset<SummaryRow>(c, file, h5::kDifferenceSummary, false, count);
+    r.difference_summary.assign(count, MetricSummary{});
+    std::vector<char> seen(count, 0);
+    for (const SummaryRow& row : rows) {
+      if (row.point >= points) c.fail(what + " has a row for point out of range");
+      const std::size_t m =
+          metric_index(c, kScalarMetricInfo, from_fixed(row.metric, kMetricNameBytes), what);
+      const std::size_t i = row.point * kScalarMetricCount + m;
+      if (seen[i]++) c.fail(what + " has duplicate rows");
+      r.difference_summary[i] = get_stats(row);
     }
   }
   {

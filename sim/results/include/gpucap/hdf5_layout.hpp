@@ -102,7 +102,12 @@ inline constexpr Hdf5Item kDevice{Hdf5Kind::attribute, "/", "device", Hdf5Type::
 inline constexpr Hdf5Item kSeed{Hdf5Kind::attribute, "/", "seed", Hdf5Type::uint64, "", "", "",
     "the run's random seed"};
 inline constexpr Hdf5Item kReplications{Hdf5Kind::attribute, "/", "replications",
-    Hdf5Type::uint64, "", "", "", "`R`, replications per point"};
+    Hdf5Type::uint64, "", "", "", "replications per point that ran: every summary covers them "
+    "all (`R` unless the run kept fewer rows)"};
+inline constexpr Hdf5Item kKeptReplications{Hdf5Kind::attribute, "/", "kept_replications",
+    Hdf5Type::uint64, "", "", "from format version 5", "`R`, replications per point whose rows "
+    "the file holds (from first_replication on): all that ran unless the run kept fewer "
+    "(`--rows none` or `first N`); older files hold them all"};
 inline constexpr Hdf5Item kFirstReplication{Hdf5Kind::attribute, "/", "first_replication",
     Hdf5Type::uint64, "", "", "",
     "index of the first replication (0 unless the run was a chunk of a larger one)"};
@@ -137,6 +142,11 @@ inline constexpr Hdf5Item kSweepCoordinate{Hdf5Kind::dataset, "/", "<parameter>"
 inline constexpr Hdf5Item kSummary{Hdf5Kind::dataset, "/", "summary", Hdf5Type::compound,
     "[P * M]", "", "", "scalar metric summaries (from format version 4 its own dimension scale, "
     "`summary`)"};
+inline constexpr Hdf5Item kDifferenceSummary{Hdf5Kind::dataset, "/", "difference_summary",
+    Hdf5Type::compound, "[P * M]", "", "from format version 5, only when R < replications",
+    "the paired difference of each scalar metric from point 0 (point p minus point 0, "
+    "replication by replication) over every replication that ran, with /summary's fields; its "
+    "percentiles are NaN (the rows that would give them were not kept)"};
 inline constexpr Hdf5Item kReplicationsGroup{Hdf5Kind::group, "/", "replications",
     Hdf5Type::none, "", "", "", "per-replication scalar metrics, in the metric table's order"};
 inline constexpr Hdf5Item kScalarMetric{Hdf5Kind::dataset, "/replications", "<metric>",
@@ -203,6 +213,9 @@ inline constexpr Hdf5Item kGoalTargets{Hdf5Kind::dataset, "/goals", "targets", H
     "[G]", "", "", "each goal's target probability as a decimal number (`%.17g`), empty when none"};
 inline constexpr Hdf5Item kGoalMet{Hdf5Kind::dataset, "/goals", "met", Hdf5Type::float64,
     "[P, R, G]", "", "", "1 when the replication met the goal, else 0"};
+inline constexpr Hdf5Item kGoalMetCount{Hdf5Kind::dataset, "/goals", "met_count",
+    Hdf5Type::uint64, "[P * G]", "", "from format version 5", "replications that met each goal, "
+    "of every one that ran (also when R < replications), point-major"};
 inline constexpr Hdf5Item kJobsGroup{Hdf5Kind::group, "/", "jobs", Hdf5Type::none, "", "",
     "only when the scenario sets records.jobs", "per-job records for debugging: every job of "
     "the first replications of each point, by point, replication and job id (one row each)"};
@@ -258,6 +271,7 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kDevice,
     &h5::kSeed,
     &h5::kReplications,
+    &h5::kKeptReplications,
     &h5::kFirstReplication,
     &h5::kPoints,
     &h5::kThreads,
@@ -271,6 +285,7 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kTimeCoordinate,
     &h5::kSweepCoordinate,
     &h5::kSummary,
+    &h5::kDifferenceSummary,
     &h5::kReplicationsGroup,
     &h5::kScalarMetric,
     &h5::kPoolsGroup,
@@ -299,6 +314,7 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kGoalDescriptions,
     &h5::kGoalTargets,
     &h5::kGoalMet,
+    &h5::kGoalMetCount,
     &h5::kJobsGroup,
     &h5::kJobsReplications,
     &h5::kJobClasses,
@@ -369,7 +385,8 @@ inline constexpr const Hdf5Field* kHdf5SummaryFields[] = {
 /// S sweep parameters, B time-series bins, O overrides, I data files, M and N the scalar and pool metric
 /// counts (gpucap/metrics.hpp).
 inline constexpr const char* kHdf5Notation =
-    "`P` = number of sweep points (1 for a plain run), `R` = replications per point, `K` = "
+    "`P` = number of sweep points (1 for a plain run), `R` = replications per point whose rows "
+    "the file holds (`kept_replications`: all that ran unless `--rows` kept fewer), `K` = "
     "number of pools, `S` = number of sweep parameters, `B` = time-series bins, `O` = number of "
     "overrides, `I` = number of data files read, `G` = number of goals, `J` = job records, `C` = "
     "number of workloads";

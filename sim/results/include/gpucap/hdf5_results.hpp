@@ -19,10 +19,11 @@ namespace gpucap {
 /// 2 added the original scenario text, the overrides, Fletcher32 checksums on every dataset
 /// and the content checksum; 3 the data files' provenance (/inputs); 4 named dimensions (HDF5
 /// dimension scales and coordinate datasets, netCDF-4 style: xarray opens the file with
-/// dimensions point, replication, pool, time), the goals (/goals) and the stopping rule. Files
-/// of version 1 are still read (without those checks), of version 2 (without /inputs) and of
-/// version 3.
-inline constexpr int kResultsFormatVersion = 4;
+/// dimensions point, replication, pool, time), the goals (/goals) and the stopping rule; 5 the
+/// rows kept (kept_replications, with /difference_summary and /goals/met_count: a run of
+/// `--rows none | first N`). Files of version 1 are still read (without those checks), of
+/// version 2 (without /inputs), 3 and 4.
+inline constexpr int kResultsFormatVersion = 5;
 
 /// Most replications (and sweep points) a results file may hold: larger counts in a file are
 /// refused as corrupt before anything is allocated.
