@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <stdexcept>
 
 #include "gpucap/compile.hpp"
@@ -187,17 +188,14 @@ void keep_rows_of(const RunResults& part, RunResults& r) {
   }
 }
 
-}  // namespace
-
-RunResults run_points_fixed(const std::vector<Scenario>& points,
-                            const std::vector<SweepParameter>& sweep, const Scenario& base,
-                            const RunOptions& options) {
-  RunResults r = describe_run(points, sweep, base, options);
+/// The run's backend and compiled points, after the checks every run makes (threads, the
+/// start of a streaming run).
+PreparedRun prepare_run(const std::vector<Scenario>& points, const RunResults& r,
+                        const RunOptions& options, bool streaming) {
   if (options.threads < 0 || options.threads > kMaxThreads)
     throw std::invalid_argument("threads must be from 0 (all cores) to " +
                                 std::to_string(kMaxThreads) + ", got " +
                                 std::to_string(options.threads));
-  const bool streaming = options.keep_rows < r.replications;
   if (streaming && r.first_replication % kMomentBlock != 0)
     throw std::invalid_argument("a run that keeps fewer rows than replications (--rows) must "
                                 "start at a multiple of " + std::to_string(kMomentBlock) +
@@ -209,42 +207,85 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
   for (const Scenario& point : points) run.models.push_back(compile(point));
   for (const ModelStorage& m : run.models)
     run.arena_bytes = std::max<uint64_t>(run.arena_bytes, replication_arena_bytes(m.model()));
-  const uint64_t chunk = streaming ? chunk_replications(r, run.on_device) : 0;
-  {
-    // Refuse before allocating what does not fit (a device backend holds the same host rows).
-    const uint64_t threads =
-        run.on_device ? 0 : static_cast<uint64_t>(resolve_thread_count(options.threads));
-    const MemoryEstimate estimate =
-        streaming ? estimate_streaming_run_memory(r.points, options.keep_rows, chunk,
-                                                  r.pool_count(), r.timeseries_bins,
-                                                  run.arena_bytes, threads, options.writes_file)
-                  : estimate_run_memory(r.points, r.replications, r.pool_count(),
-                                        r.timeseries_bins, run.arena_bytes, threads,
-                                        options.writes_file);
-    const uint64_t available = available_host_memory_bytes();
-    if (estimate.total_bytes() > available)
-      throw std::invalid_argument(
-          std::to_string(r.points * r.replications) + " replications need about " +
-          estimate.describe() + ", more than the " + format_bytes(available) +
-          " of memory available; " +
-          (streaming ? std::string("keep fewer rows (--rows none), run fewer sweep points or "
-                                   "time-series bins, or fewer threads")
-                     : std::string("keep fewer rows (--rows none or first N: the summaries "
-                                   "still cover every replication), run fewer replications "
-                                   "(-r; or fewer sweep points, threads or time-series bins), "
-                                   "or split the run (first_replication)")));
-  }
+  return run;
+}
 
-  const auto start = std::chrono::steady_clock::now();
+/// Refuses (std::invalid_argument, before anything is allocated) a run whose estimate exceeds
+/// the memory available. `chunk` > 0: a streaming run keeping options.keep_rows rows.
+void check_memory(const PreparedRun& run, const RunResults& r, const RunOptions& options,
+                  uint64_t chunk) {
+  // A device backend holds the same host rows; the cpu one an arena per thread.
+  const uint64_t threads =
+      run.on_device ? 0 : static_cast<uint64_t>(resolve_thread_count(options.threads));
+  const bool streaming = chunk > 0;
+  const MemoryEstimate estimate =
+      streaming ? estimate_streaming_run_memory(
+                      r.points, std::min<uint64_t>(options.keep_rows, r.replications), chunk,
+                      r.pool_count(), r.timeseries_bins, run.arena_bytes, threads,
+                      options.writes_file)
+                : estimate_run_memory(r.points, r.replications, r.pool_count(), r.timeseries_bins,
+                                      run.arena_bytes, threads, options.writes_file);
+  const uint64_t available = available_host_memory_bytes();
+  if (estimate.total_bytes() > available)
+    throw std::invalid_argument(
+        std::to_string(r.points * r.replications) + " replications need about " +
+        estimate.describe() + ", more than the " + format_bytes(available) +
+        " of memory available; " +
+        (streaming ? std::string("keep fewer rows (--rows none), run fewer sweep points or "
+                                 "time-series bins, or fewer threads")
+                   : std::string("keep fewer rows (--rows none or first N: the summaries "
+                                 "still cover every replication), run fewer replications "
+                                 "(-r; or fewer sweep points, threads or time-series bins), "
+                                 "or split the run (first_replication)")));
+}
+
+/// Runs r's replications chunk by chunk (`chunk` each, whole moment blocks) and hands each
+/// chunk's rows (every row of the chunk) and summary to `consume`, in order; sets r's backend,
+/// device and threads.
+void run_in_chunks(const PreparedRun& run, const RunOptions& options, RunResults& r,
+                   uint64_t chunk, ProgressBar& bar,
+                   const std::function<void(const RunResults&, ChunkSummary&&)>& consume) {
   const unsigned summary_threads =
       run.on_device ? 0u : static_cast<unsigned>(resolve_thread_count(options.threads));
+  RunResults part;  // the description; each chunk's rows replace its arrays
+  part.points = r.points;
+  part.seed = r.seed;
+  part.pool_names = r.pool_names;
+  part.timeseries_bins = r.timeseries_bins;
+  part.goals = r.goals;
+  for (uint64_t done = 0; done < r.replications; done += chunk) {
+    part.first_replication = r.first_replication + done;
+    part.replications = static_cast<std::size_t>(std::min<uint64_t>(chunk, r.replications - done));
+    run_rows(run, options, part, bar);
+    part.evaluate_goals();
+    consume(part, summarize_chunk(part, summary_threads));
+  }
+  r.backend = part.backend;
+  r.device = part.device;
+  r.threads = part.threads;
+}
+
+}  // namespace
+
+RunResults run_points_fixed(const std::vector<Scenario>& points,
+                            const std::vector<SweepParameter>& sweep, const Scenario& base,
+                            const RunOptions& options) {
+  RunResults r = describe_run(points, sweep, base, options);
+  const bool streaming = options.keep_rows < r.replications;
+  const PreparedRun run = prepare_run(points, r, options, streaming);
+  const uint64_t chunk = streaming ? chunk_replications(r, run.on_device) : 0;
+  check_memory(run, r, options, chunk);
+
+  const auto start = std::chrono::steady_clock::now();
   ProgressBar bar(r.points * r.replications, "replications", options.progress);
   if (!streaming) {
     run_rows(run, options, r, bar);
     bar.finish();
     r.wall_time_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    r.summarize_all(summary_threads);  // on the run's CPU threads (a device run: every core)
+    // The summaries on the run's CPU threads (a device run: every core).
+    r.summarize_all(run.on_device ? 0u
+                                  : static_cast<unsigned>(resolve_thread_count(options.threads)));
     return r;
   }
   // Chunk by chunk: run, summarize, keep the rows asked for, drop the rest.
@@ -254,23 +295,56 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
   r.pool_values.assign(r.points * kept * r.pool_count() * kPoolMetricCount, 0.0);
   r.timeseries.assign(r.points * kept * r.pool_count() * r.timeseries_bins, 0.0);
   SummaryFold fold(r);
-  RunResults part = r;  // the description; each chunk's rows replace its arrays
-  part.kept_rows = RunResults::kAllRows;
-  for (uint64_t done = 0; done < r.replications; done += chunk) {
-    part.first_replication = r.first_replication + done;
-    part.replications = static_cast<std::size_t>(std::min<uint64_t>(chunk, r.replications - done));
-    run_rows(run, options, part, bar);
-    part.evaluate_goals();
-    fold.add(summarize_chunk(part, summary_threads));
+  run_in_chunks(run, options, r, chunk, bar, [&](const RunResults& part, ChunkSummary&& summary) {
+    fold.add(summary);
     keep_rows_of(part, r);
-  }
+  });
   bar.finish();
-  r.backend = part.backend;
-  r.device = part.device;
-  r.threads = part.threads;
   r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   fold.finish(r);
   r.evaluate_goals();  // goal_met of the kept rows (the summaries are the fold's)
+  return r;
+}
+
+ChunkSummary run_chunk_summary(const std::vector<Scenario>& points,
+                               const std::vector<SweepParameter>& sweep, const Scenario& base,
+                               const RunOptions& options, RunResults* ran) {
+  RunResults r = describe_run(points, sweep, base, options);
+  const PreparedRun run = prepare_run(points, r, options, true);
+  const uint64_t chunk = chunk_replications(r, run.on_device);
+  RunOptions no_rows = options;
+  no_rows.keep_rows = 0;
+  no_rows.writes_file = false;
+  check_memory(run, r, no_rows, chunk);
+  ProgressBar bar(r.points * r.replications, "replications", options.progress);
+  ChunkSummary total;
+  bool first = true;
+  run_in_chunks(run, options, r, chunk, bar, [&](const RunResults&, ChunkSummary&& summary) {
+    if (first)
+      total = std::move(summary);
+    else
+      total.append(summary);
+    first = false;
+  });
+  bar.finish();
+  if (ran) *ran = std::move(r);
+  return total;
+}
+
+RunResults fold_chunk_summaries(const std::vector<Scenario>& points,
+                                const std::vector<SweepParameter>& sweep, const Scenario& base,
+                                const RunOptions& options,
+                                const std::vector<ChunkSummary>& chunks) {
+  RunResults r = describe_run(points, sweep, base, options);
+  r.kept_rows = 0;
+  SummaryFold fold(r);
+  for (const ChunkSummary& chunk : chunks) fold.add(chunk);
+  if (fold.replications() != r.replications)
+    throw std::invalid_argument("the chunk summaries cover " +
+                                std::to_string(fold.replications()) + " replications of the " +
+                                std::to_string(r.replications) + " asked for");
+  fold.finish(r);
+  r.evaluate_goals();
   return r;
 }
 

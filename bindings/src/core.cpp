@@ -26,6 +26,7 @@
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_keys.hpp"
 #include "gpucap/scenario_loader.hpp"
+#include "gpucap/streaming_summary.hpp"
 #include "gpucap/summary.hpp"
 #include "gpucap/sweep.hpp"
 #include "gpucap/version.hpp"
@@ -125,8 +126,9 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
                       const std::string& backend, int threads,
                       const std::function<void(uint64_t)>& progress, double precision,
                       const std::vector<std::string>& precision_metrics,
-                      uint64_t max_replications) {
+                      uint64_t max_replications, std::optional<uint64_t> keep_rows) {
   gpucap::RunOptions options;
+  if (keep_rows) options.keep_rows = *keep_rows;
   options.replications = replications;
   options.precision = precision;
   options.max_replications = max_replications;
@@ -289,6 +291,9 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("seed", &gpucap::RunResults::seed)
       .def_readonly("points", &gpucap::RunResults::points)
       .def_readonly("replications", &gpucap::RunResults::replications)
+      .def_property_readonly(
+          "kept_replications", &gpucap::RunResults::rows_per_point,
+          "replications per point whose rows are kept (all unless the run kept fewer, rows=)")
       .def_readonly("first_replication", &gpucap::RunResults::first_replication)
       .def_readonly("threads", &gpucap::RunResults::threads)
       .def_readonly("wall_time_s", &gpucap::RunResults::wall_time_s)
@@ -307,7 +312,7 @@ PYBIND11_MODULE(_core, m) {
             const auto& r = self.cast<const gpucap::RunResults&>();
             return view(r.scalars,
                         {static_cast<py::ssize_t>(r.points),
-                         static_cast<py::ssize_t>(r.replications), gpucap::kScalarMetricCount},
+                         static_cast<py::ssize_t>(r.rows_per_point()), gpucap::kScalarMetricCount},
                         self);
           },
           "per-replication metrics [points, replications, metrics], a read-only view (no copy)")
@@ -317,7 +322,7 @@ PYBIND11_MODULE(_core, m) {
             const auto& r = self.cast<const gpucap::RunResults&>();
             return view(
                 r.pool_values,
-                {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.replications),
+                {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.rows_per_point()),
                  static_cast<py::ssize_t>(r.pool_count()), gpucap::kPoolMetricCount},
                 self);
           },
@@ -330,7 +335,7 @@ PYBIND11_MODULE(_core, m) {
             if (r.timeseries_bins == 0) return py::none();
             return view(
                 r.timeseries,
-                {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.replications),
+                {static_cast<py::ssize_t>(r.points), static_cast<py::ssize_t>(r.rows_per_point()),
                  static_cast<py::ssize_t>(r.pool_count()),
                  static_cast<py::ssize_t>(r.timeseries_bins)},
                 self);
@@ -446,6 +451,89 @@ PYBIND11_MODULE(_core, m) {
           "Results with the metadata of `like` and these rows, summarized (merging chunks)");
 
   m.def(
+      "run_chunk_summary",
+      [](const std::vector<gpucap::Scenario>& points,
+         const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
+         uint64_t first, uint64_t count, std::optional<uint64_t> seed, const std::string& backend,
+         int threads) {
+        gpucap::RunOptions options;
+        options.replications = count;
+        options.first_replication = first;
+        if (seed) {
+          options.seed = *seed;
+          options.has_seed = true;
+        }
+        options.backend = gpucap::parse_backend(backend);
+        options.threads = threads;
+        std::vector<gpucap::SweepParameter> grid;
+        for (const auto& [path, values] : sweep) grid.push_back({path, values});
+        std::string bytes;
+        gpucap::RunResults ran;
+        {
+          py::gil_scoped_release release;
+          bytes = gpucap::run_chunk_summary(points, grid, points.front(), options, &ran).serialize();
+        }
+        return py::make_tuple(py::bytes(bytes), ran.backend, ran.device, ran.threads);
+      },
+      py::arg("points"), py::arg("sweep"), py::arg("first"), py::arg("count"), py::arg("seed"),
+      py::arg("backend"), py::arg("threads"),
+      "Replications [first, first + count) of the points summarized in chunks, no rows kept: "
+      "(chunk summary bytes, backend, device, threads), a cluster worker's answer for "
+      "rows='none'");
+  // Chunk summaries folded as they arrive (a cluster's answers, in replication order): the
+  // driver holds one fold, not every chunk.
+  struct ChunkFold {
+    gpucap::RunResults described;
+    gpucap::SummaryFold fold;
+    explicit ChunkFold(gpucap::RunResults r) : described(std::move(r)), fold(described) {}
+  };
+  py::class_<ChunkFold>(m, "ChunkFold")
+      .def(py::init([](const std::vector<gpucap::Scenario>& points,
+                       const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
+                       const gpucap::Scenario& base, uint64_t replications,
+                       std::optional<uint64_t> seed) {
+             gpucap::RunOptions options;
+             options.replications = replications;
+             if (seed) {
+               options.seed = *seed;
+               options.has_seed = true;
+             }
+             std::vector<gpucap::SweepParameter> grid;
+             for (const auto& [path, values] : sweep) grid.push_back({path, values});
+             gpucap::RunResults r = gpucap::describe_run(points, grid, base, options);
+             r.kept_rows = 0;
+             return std::make_unique<ChunkFold>(std::move(r));
+           }),
+           py::arg("points"), py::arg("sweep"), py::arg("base"), py::arg("replications"),
+           py::arg("seed"))
+      .def(
+          "add",
+          [](ChunkFold& f, const py::bytes& chunk) {
+            f.fold.add(gpucap::ChunkSummary::deserialize(std::string(chunk)));
+          },
+          py::arg("chunk"), "folds the next chunk summary (run_chunk_summary's bytes)")
+      .def(
+          "finish",
+          [](ChunkFold& f, const std::string& backend, const std::string& device, int threads,
+             double wall_time_s) {
+            if (f.fold.replications() != f.described.replications)
+              throw std::invalid_argument(
+                  "the chunk summaries cover " + std::to_string(f.fold.replications()) +
+                  " replications of the " + std::to_string(f.described.replications) +
+                  " asked for");
+            auto r = std::make_shared<gpucap::RunResults>(f.described);
+            f.fold.finish(*r);
+            r->evaluate_goals();
+            r->backend = backend;
+            r->device = device;
+            r->threads = threads;
+            r->wall_time_s = wall_time_s;
+            return r;
+          },
+          py::arg("backend"), py::arg("device"), py::arg("threads"), py::arg("wall_time_s"),
+          "Results (summaries, no rows) of the chunks folded: the same bits as a local run with "
+          "rows='none'");
+  m.def(
       "describe_run",
       [](const std::vector<gpucap::Scenario>& points,
          const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
@@ -488,9 +576,10 @@ PYBIND11_MODULE(_core, m) {
         py::arg("replications"), py::arg("seed"), py::arg("first_replication"), py::arg("backend"),
         py::arg("threads"), py::arg("progress"), py::arg("precision") = 0.0,
         py::arg("precision_metrics") = std::vector<std::string>{},
-        py::arg("max_replications") = 0,
+        py::arg("max_replications") = 0, py::arg("keep_rows") = py::none(),
         "Runs the points (sweep variants) with common random numbers; GIL released, Ctrl-C "
-        "cancels; precision > 0 applies the stopping rule");
+        "cancels; precision > 0 applies the stopping rule; keep_rows: the rows of the first "
+        "keep_rows replications per point (None: all), summaries of all");
   m.def("student_t_quantile", &gpucap::student_t_quantile, py::arg("confidence"), py::arg("dof"),
         "two-sided Student t quantile, e.g. 1.96 for 0.95 and many degrees of freedom");
   m.def(

@@ -54,7 +54,7 @@ void bind_decisions(py::module_& m) {
           "goal_met",
           [](const Results& r) {
             py::array_t<uint8_t> a({static_cast<py::ssize_t>(r.points),
-                                    static_cast<py::ssize_t>(r.replications),
+                                    static_cast<py::ssize_t>(r.rows_per_point()),
                                     static_cast<py::ssize_t>(r.goals.size())});
             std::copy(r.goal_met.begin(), r.goal_met.end(), a.mutable_data());
             return a;

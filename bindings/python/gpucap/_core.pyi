@@ -86,6 +86,9 @@ class Results:
     seed: int
     points: int
     replications: int
+    @property
+    def kept_replications(self) -> int:
+        """Replications per point whose rows are kept (all unless the run kept fewer)."""
     first_replication: int
     threads: int
     wall_time_s: float
@@ -151,7 +154,36 @@ def run(
     backend: str,
     threads: int,
     progress: Optional[Callable[[int], None]],
+    precision: float = ...,
+    precision_metrics: Sequence[str] = ...,
+    max_replications: int = ...,
+    keep_rows: Optional[int] = ...,
 ) -> Results: ...
+def run_chunk_summary(
+    points: Sequence[Scenario],
+    sweep: Sequence[Tuple[str, Sequence[str]]],
+    first: int,
+    count: int,
+    seed: Optional[int],
+    backend: str,
+    threads: int,
+) -> Tuple[bytes, str, str, int]:
+    """(chunk summary bytes, backend, device, threads) of replications [first, first + count)
+    summarized without rows: a cluster worker's answer for rows='none'."""
+
+class ChunkFold:
+    """Chunk summaries folded in replication order into results without rows."""
+    def __init__(
+        self,
+        points: Sequence[Scenario],
+        sweep: Sequence[Tuple[str, Sequence[str]]],
+        base: Scenario,
+        replications: int,
+        seed: Optional[int],
+    ) -> None: ...
+    def add(self, chunk: bytes) -> None: ...
+    def finish(self, backend: str, device: str, threads: int, wall_time_s: float) -> Results: ...
+
 def select_best(
     points: Sequence[Scenario],
     base: Scenario,

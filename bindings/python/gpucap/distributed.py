@@ -45,6 +45,22 @@ def _run_chunk(
             core.threads)
 
 
+def _run_chunk_summary(
+    specs: Sequence[tuple],
+    parameters: List[tuple],
+    first: int,
+    count: int,
+    seed: Optional[int],
+    backend: str,
+    threads: int,
+) -> Tuple[bytes, str, str, int]:
+    """On a worker: replications [first, first + count) of every point, summarized in chunks of
+    bounded memory (no rows): the chunk summary's bytes and what ran it."""
+    points = [Scenario._from_spec(s) for s in specs]
+    return _core.run_chunk_summary([p._core for p in points], parameters, first, count, seed,
+                                   backend, threads)
+
+
 def chunks_of(replications: int, workers: int, chunk: Optional[int]) -> List[Tuple[int, int]]:
     """(first, count) chunks covering [0, replications): `chunk` each, or about two per worker,
     in whole multiples of CHUNK_ALIGNMENT (the last chunk takes the rest)."""
@@ -65,8 +81,10 @@ def run_on_cluster(
     threads: Optional[int],
     chunk_replications: Optional[int],
     progress: bool,
+    keep_rows: bool = True,
 ) -> Results:
-    """Runs the points' replications in chunks on `client`'s workers and merges them."""
+    """Runs the points' replications in chunks on `client`'s workers and merges them: their
+    rows (keep_rows), or only their chunk summaries, folded in replication order."""
     from ._progress import Progress
 
     like = _core.describe_run([p._core for p in points], parameters, base._core, replications or 0, seed)
@@ -75,13 +93,33 @@ def run_on_cluster(
     chunks = chunks_of(total, workers, chunk_replications)
     specs = [p._spec() for p in points]
     started = time.perf_counter()
+    task = _run_chunk if keep_rows else _run_chunk_summary
     futures = [
-        client.submit(_run_chunk, specs, parameters, first, count, like.seed, backend,
+        client.submit(task, specs, parameters, first, count, like.seed, backend,
                       threads or 0, pure=False)
         for first, count in chunks
     ]
     from dask.distributed import as_completed
 
+    if not keep_rows:
+        # Fold the summaries in replication order as they come, releasing each: the driver
+        # holds one fold and the chunks that finished ahead of their turn, never the rows.
+        fold = _core.ChunkFold([p._core for p in points], parameters, base._core, total, like.seed)
+        first_answer = None
+        with Progress(total * len(points), progress, "replications (dask)") as bar:
+            update = bar.callback()
+            for index, future in enumerate(futures):
+                answer = future.result()  # a worker's error is raised here
+                fold.add(answer[0])
+                first_answer = first_answer or answer[1:]
+                futures[index] = None
+                future.release()
+                if update is not None:
+                    update(sum(count for _, count in chunks[: index + 1]) * len(points))
+        backend_label, worker_device, worker_threads = first_answer
+        device = f"dask: {len(chunks)} chunks on {workers} workers, {worker_device} each"
+        return Results(fold.finish(backend_label, device, worker_threads,
+                                   time.perf_counter() - started))
     with Progress(total * len(points), progress, "replications (dask)") as bar:
         update = bar.callback()
         for future in as_completed(futures):

@@ -132,7 +132,14 @@ class Results:
 
     @property
     def replications(self) -> int:
+        """Replications per point that ran: every summary covers them all."""
         return self._core.replications
+
+    @property
+    def kept_replications(self) -> int:
+        """Replications per point whose rows are kept (the arrays' second dimension): all of
+        them unless the run was asked to keep fewer (``rows=``)."""
+        return self._core.kept_replications
 
     @property
     def first_replication(self) -> int:
@@ -344,14 +351,15 @@ class Results:
         if long:
             return self._long_frame(names)
         idx = [_metric_index(m) for m in names]
-        flat = self._core.scalars[:, :, idx].reshape(self.points * self.replications, len(idx))
+        kept = self.kept_replications
+        flat = self._core.scalars[:, :, idx].reshape(self.points * kept, len(idx))
         index = pd.MultiIndex.from_product(
-            [range(self.points), range(self.first_replication, self.first_replication + self.replications)],
+            [range(self.points), range(self.first_replication, self.first_replication + kept)],
             names=["point", "replication"],
         )
         df = pd.DataFrame(flat, columns=names, index=index)
         for column, (path, values) in enumerate(self._core.sweep):
-            df.insert(column, path, np.repeat(typed_values(values), self.replications))
+            df.insert(column, path, np.repeat(typed_values(values), kept))
         df.attrs["units"] = {m: UNITS[m] for m in names}
         return df
 
@@ -359,7 +367,7 @@ class Results:
         import pandas as pd
 
         idx = [_metric_index(m) for m in names]
-        P, R, M = self.points, self.replications, len(idx)
+        P, R, M = self.points, self.kept_replications, len(idx)
         values = self._core.scalars[:, :, idx].reshape(P * R * M)
         columns: Dict[str, Any] = {
             "point": np.repeat(np.arange(P, dtype=np.int64), R * M),
@@ -389,7 +397,7 @@ class Results:
         (docs/results-format.md). The arrays are copies."""
         import xarray as xr
 
-        P, R = self.points, self.replications
+        P, R = self.points, self.kept_replications
         coords: Dict[str, Any] = {
             "point": ("point", np.arange(P, dtype=np.int64)),
             "replication": ("replication", np.arange(self.first_replication, self.first_replication + R,
@@ -568,7 +576,9 @@ class Results:
     def __repr__(self) -> str:
         what = f"{self.points} points x " if self.points > 1 else ""
         return (
-            f"Results({self.scenario_name!r}: {what}{self.replications} replications, seed {self.seed}, "
+            f"Results({self.scenario_name!r}: {what}{self.replications} replications"
+            f"{'' if self.kept_replications == self.replications else f' ({self.kept_replications} rows kept)'}"
+            f", seed {self.seed}, "
             f"backend {self.backend} ({self.device}), {self.wall_time_s:.3g} s)"
         )
 

@@ -59,6 +59,7 @@ def run(
     precision: Optional[float] = None,
     metrics: Optional[Sequence[str]] = None,
     max_replications: Optional[int] = None,
+    rows: Union[str, int] = "all",
 ) -> Results:
     """Simulates `replications` independent futures of `scenario`.
 
@@ -80,6 +81,12 @@ def run(
             in whole blocks of 256; ``replications`` is then the first batch and
             ``max_replications`` (default 1,000,000) the cap. The results are the same bits as
             a run with the final count; :attr:`Results.stopping_rule` says how it ended.
+        rows: the per-replication rows to keep: ``"all"`` (the default), ``"none"``, or a
+            number N (the first N replications'). With fewer, replications run in chunks whose
+            rows are summarized and dropped, so memory does not grow with replications: means,
+            deviations, intervals, goal probabilities and paired differences from point 0 are
+            the same bits as with every row, percentiles within 0.1%
+            (:attr:`Results.kept_replications` says how many rows there are).
 
     Returns:
         :class:`Results`. Raises :class:`gpucap.ScenarioError` for an invalid scenario,
@@ -89,7 +96,7 @@ def run(
     scenario = as_scenario(scenario)
     return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress,
                        first_replication, precision=precision, metrics=metrics,
-                       max_replications=max_replications)
+                       max_replications=max_replications, rows=rows)
 
 
 run.__doc__ = run.__doc__.replace(
@@ -111,6 +118,7 @@ def sweep(
     precision: Optional[float] = None,
     metrics: Optional[Sequence[str]] = None,
     max_replications: Optional[int] = None,
+    rows: Union[str, int] = "all",
 ) -> Results:
     """Runs every point of a parameter grid with common random numbers.
 
@@ -134,6 +142,11 @@ def sweep(
 
     ``first_replication`` runs replications [first_replication, first_replication +
     replications) of every point (a chunk of a larger sweep, for :func:`gpucap.concat`).
+
+    ``rows`` keeps fewer per-replication rows, as in :func:`run`; paired differences from point
+    0 are kept exactly, others need every row. With ``client`` and ``rows="none"`` the workers
+    send back chunk summaries (about 24 bytes per metric per 256 replications, plus a sketch
+    per metric), not rows, and the merge is the same bits as a local run with ``rows="none"``.
     """
     scenario = as_scenario(scenario)
     points, parameters = _grid_points(scenario, grid, skip_invalid, "sweep")
@@ -149,13 +162,17 @@ def sweep(
         seed = _whole(seed, "seed", 0, MAX_SEED)
         threads = _whole(threads, "threads", 0, MAX_THREADS)
         chunk_replications = _whole(chunk_replications, "chunk_replications", 1, MAX_REPLICATIONS)
+        keep = _keep_rows(rows)
+        if keep not in (None, 0):
+            raise ValueError("sweep: with client=, rows must be 'all' or 'none' (the first N rows "
+                             "of a cluster run are not gathered)")
         return run_on_cluster(
             client, points, parameters, scenario, replications, seed,
-            _check_backend(backend), threads, chunk_replications, progress,
+            _check_backend(backend), threads, chunk_replications, progress, keep_rows=keep != 0,
         )
     return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress,
                        first_replication, precision=precision, metrics=metrics,
-                       max_replications=max_replications)
+                       max_replications=max_replications, rows=rows)
 
 
 def _grid_points(
@@ -220,8 +237,10 @@ def _run_points(
     precision: Optional[float] = None,
     metrics: Optional[Sequence[str]] = None,
     max_replications: Optional[int] = None,
+    rows: Union[str, int] = "all",
 ) -> Results:
     _check_backend(backend)
+    keep = _keep_rows(rows)
     replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
     seed = _whole(seed, "seed", 0, MAX_SEED)
     threads = _whole(threads, "threads", 0, MAX_THREADS)
@@ -247,9 +266,20 @@ def _run_points(
         core = _core.run(
             [p._core for p in points], parameters, base._core, replications or 0, seed,
             first_replication, backend, threads or 0, bar.callback(),
-            float(precision or 0.0), names, max_replications or 0,
+            float(precision or 0.0), names, max_replications or 0, keep,
         )
     return Results(core)
+
+
+def _keep_rows(rows: Union[str, int]) -> Optional[int]:
+    """rows= as the rows to keep per point: None for all, 0 for none, else N."""
+    if isinstance(rows, str):
+        if rows == "all":
+            return None
+        if rows == "none":
+            return 0
+        raise ValueError(f"rows must be 'all', 'none' or a number of rows to keep, got {rows!r}")
+    return _whole(rows, "rows", 1, MAX_REPLICATIONS)
 
 
 def backends() -> Dict[str, Any]:

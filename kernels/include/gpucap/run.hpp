@@ -14,6 +14,7 @@
 #include "gpucap/backend.hpp"
 #include "gpucap/results.hpp"
 #include "gpucap/scenario.hpp"
+#include "gpucap/streaming_summary.hpp"
 
 namespace gpucap {
 
@@ -72,5 +73,22 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
 RunResults run_points_fixed(const std::vector<Scenario>& points,
                             const std::vector<SweepParameter>& sweep, const Scenario& base,
                             const RunOptions& options);
+
+/// Replications [options.first_replication, + replications) of the points, run in chunks of
+/// bounded memory and reduced to one ChunkSummary, no rows kept: what a cluster's worker sends
+/// back for a sweep that keeps no rows. first_replication must be a multiple of kMomentBlock.
+/// `ran`, when not null, receives the run's description (backend, device, threads; no rows).
+ChunkSummary run_chunk_summary(const std::vector<Scenario>& points,
+                               const std::vector<SweepParameter>& sweep, const Scenario& base,
+                               const RunOptions& options, RunResults* ran = nullptr);
+
+/// The results of `chunks` (run_chunk_summary's, covering options' replications in order)
+/// folded as one run would fold them: describe_run's results with every summary and no rows
+/// (the same bits as a local run with rows none). Throws std::invalid_argument when they do
+/// not cover the replications in order or are of another run.
+RunResults fold_chunk_summaries(const std::vector<Scenario>& points,
+                                const std::vector<SweepParameter>& sweep, const Scenario& base,
+                                const RunOptions& options,
+                                const std::vector<ChunkSummary>& chunks);
 
 }  // namespace gpucap
