@@ -128,7 +128,13 @@ uint64_t row_bytes(const RunResults& r) {
 
 /// Replications per chunk of a run that keeps fewer rows: whole moment blocks, about 32 MiB of
 /// rows on the CPU (256 MiB on a device, whose launches cost more), at least one block.
-uint64_t chunk_replications(const RunResults& r, bool on_device) {
+uint64_t chunk_replications(const RunResults& r, bool on_device, uint64_t asked) {
+  if (asked > 0) {
+    if (asked % kMomentBlock != 0)
+      throw std::invalid_argument("chunk replications must be a multiple of " +
+                                  std::to_string(kMomentBlock) + ", got " + std::to_string(asked));
+    return asked;
+  }
   const uint64_t budget = (on_device ? uint64_t{256} : uint64_t{32}) << 20;
   const uint64_t fits = budget / std::max<uint64_t>(1, row_bytes(r));
   const uint64_t blocks = std::max<uint64_t>(1, fits / kMomentBlock);
@@ -273,7 +279,7 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
   RunResults r = describe_run(points, sweep, base, options);
   const bool streaming = options.keep_rows < r.replications;
   const PreparedRun run = prepare_run(points, r, options, streaming);
-  const uint64_t chunk = streaming ? chunk_replications(r, run.on_device) : 0;
+  const uint64_t chunk = streaming ? chunk_replications(r, run.on_device, options.chunk_replications) : 0;
   check_memory(run, r, options, chunk);
 
   const auto start = std::chrono::steady_clock::now();
@@ -311,7 +317,7 @@ ChunkSummary run_chunk_summary(const std::vector<Scenario>& points,
                                const RunOptions& options, RunResults* ran) {
   RunResults r = describe_run(points, sweep, base, options);
   const PreparedRun run = prepare_run(points, r, options, true);
-  const uint64_t chunk = chunk_replications(r, run.on_device);
+  const uint64_t chunk = chunk_replications(r, run.on_device, options.chunk_replications);
   RunOptions no_rows = options;
   no_rows.keep_rows = 0;
   no_rows.writes_file = false;

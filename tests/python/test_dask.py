@@ -32,6 +32,21 @@ def test_cluster_sweep_equals_local_sweep(client, mmc):
     assert remote.device.startswith("dask: 3 chunks on 2 workers")
 
 
+def test_a_cluster_sweep_without_rows_folds_to_the_local_bits(client, mmc):
+    grid = {"pools.gpus.quota": [4, 6]}
+    local = gpucap.sweep(mmc, grid, replications=1500, seed=5, progress=False, backend="cpu",
+                         rows="none")
+    remote = gpucap.sweep(mmc, grid, replications=1500, seed=5, progress=False, backend="cpu",
+                          client=client, chunk_replications=512, rows="none")
+    assert remote.kept_replications == 0 and remote.replications == 1500
+    assert np.array_equal(local._core.summary, remote._core.summary, equal_nan=True)
+    assert np.array_equal(local._core.pool_summary, remote._core.pool_summary, equal_nan=True)
+    assert remote.paired_difference("wait_mean", 1, 0) == local.paired_difference("wait_mean", 1, 0)
+    assert remote.device.startswith("dask: 3 chunks on 2 workers")
+    with pytest.raises(ValueError, match="rows"):
+        gpucap.sweep(mmc, grid, replications=600, progress=False, client=client, rows=100)
+
+
 def test_chunks_cover_the_replications_in_whole_blocks():
     from gpucap.distributed import chunks_of
 

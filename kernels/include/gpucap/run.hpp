@@ -36,6 +36,9 @@ struct RunOptions {
   /// replications, means and intervals are the same bits, percentiles within 0.1%.
   uint64_t keep_rows = kKeepAllRows;
   static constexpr uint64_t kKeepAllRows = UINT64_MAX;
+  /// Replications per chunk of a run that keeps fewer rows: a multiple of kMomentBlock, or 0
+  /// for about 32 MiB of rows (256 MiB on a device). Any value gives the same results.
+  uint64_t chunk_replications = 0;
   /// Stopping rule (stopping_rule.hpp): with precision > 0, replications are added in whole
   /// blocks until the 95% interval of the mean of every metric of precision_metrics (default:
   /// cost), at every point, has a half-width at most precision x |mean|, or max_replications

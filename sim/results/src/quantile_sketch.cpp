@@ -138,7 +138,8 @@ double QuantileSketch::quantile(double q) const {
   const uint64_t lo = static_cast<uint64_t>(std::floor(h));
   const uint64_t hi = std::min(lo + 1, count_ - 1);
   const double low = value_of_rank(lo);
-  const double high = hi == lo ? low : value_of_rank(hi);
+  if (h == static_cast<double>(lo)) return low;  // on an order statistic (an infinite one too)
+  const double high = value_of_rank(hi);
   return low + (h - static_cast<double>(lo)) * (high - low);
 }
 

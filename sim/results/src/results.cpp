@@ -118,6 +118,7 @@ MetricSummary paired_difference(const RunResults& r, ScalarMetric m, std::size_t
     if (b == 0) return r.difference_summary[a * kScalarMetricCount + m];
     // point 0 minus point b: the negated difference (a t interval is symmetric).
     MetricSummary d = r.difference_summary[b * kScalarMetricCount + m];
+    if (d.n == 0) return d;  // defined in no replication
     d.mean = -d.mean;
     std::swap(d.ci95_low, d.ci95_high);
     d.ci95_low = -d.ci95_low;
