@@ -116,6 +116,12 @@ MemoryEstimate estimate_streaming_run_memory(uint64_t points, uint64_t kept_rows
   return e;
 }
 
+uint64_t default_chunk_replications(uint64_t row_bytes, bool on_device) {
+  const uint64_t budget = (on_device ? uint64_t{256} : uint64_t{32}) << 20;
+  const uint64_t blocks = std::max<uint64_t>(1, budget / std::max<uint64_t>(1, row_bytes) / 256);
+  return blocks * 256;
+}
+
 uint64_t available_host_memory_bytes() {
   uint64_t available = std::min(mem_available(), cgroup_headroom());
   if (const char* limit = std::getenv("GPUCAP_MEMORY_LIMIT")) {

@@ -126,8 +126,8 @@ uint64_t row_bytes(const RunResults& r) {
                      r.goals.size());
 }
 
-/// Replications per chunk of a run that keeps fewer rows: whole moment blocks, about 32 MiB of
-/// rows on the CPU (256 MiB on a device, whose launches cost more), at least one block.
+/// Replications per chunk of a run that keeps fewer rows: `asked` (whole moment blocks), or
+/// default_chunk_replications, never more than the run's replications rounded up to a block.
 uint64_t chunk_replications(const RunResults& r, bool on_device, uint64_t asked) {
   if (asked > 0) {
     if (asked % kMomentBlock != 0)
@@ -135,10 +135,7 @@ uint64_t chunk_replications(const RunResults& r, bool on_device, uint64_t asked)
                                   std::to_string(kMomentBlock) + ", got " + std::to_string(asked));
     return asked;
   }
-  const uint64_t budget = (on_device ? uint64_t{256} : uint64_t{32}) << 20;
-  const uint64_t fits = budget / std::max<uint64_t>(1, row_bytes(r));
-  const uint64_t blocks = std::max<uint64_t>(1, fits / kMomentBlock);
-  return std::min<uint64_t>(blocks * kMomentBlock,
+  return std::min<uint64_t>(default_chunk_replications(row_bytes(r), on_device),
                             (r.replications + kMomentBlock - 1) / kMomentBlock * kMomentBlock);
 }
 
@@ -279,7 +276,8 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
   RunResults r = describe_run(points, sweep, base, options);
   const bool streaming = options.keep_rows < r.replications;
   const PreparedRun run = prepare_run(points, r, options, streaming);
-  const uint64_t chunk = streaming ? chunk_replications(r, run.on_device, options.chunk_replications) : 0;
+  const uint64_t chunk =
+      streaming ? chunk_replications(r, run.on_device, options.chunk_replications) : 0;
   check_memory(run, r, options, chunk);
 
   const auto start = std::chrono::steady_clock::now();

@@ -246,9 +246,21 @@ int cmd_validate(const std::vector<std::string>& args) {
             << (available == UINT64_MAX ? std::string("unknown") : gpucap::format_bytes(available))
             << (estimate(false).total_bytes() > available
                     ? " (more than available: such a run is refused; give fewer replications "
-                      "with -r)"
+                      "with -r, or keep fewer rows with --rows)"
                     : "")
             << "\n";
+  // Keeping no rows: one chunk's rows and the summaries, whatever the replication count.
+  const uint64_t row_bytes =
+      8 * (gpucap::kScalarMetricCount + s.pools.size() * (gpucap::kPoolMetricCount +
+                                                          static_cast<uint64_t>(s.timeseries_bins())));
+  std::cout << "with --rows none: about "
+            << gpucap::estimate_streaming_run_memory(
+                   1, 0, gpucap::default_chunk_replications(row_bytes, false), s.pools.size(),
+                   static_cast<uint64_t>(s.timeseries_bins()),
+                   gpucap::replication_arena_bytes(gpucap::compile_without_trace_rows(s).model()),
+                   static_cast<uint64_t>(threads), true)
+                   .describe()
+            << " at any replication count\n";
   return kExitOk;
 }
 

@@ -68,6 +68,8 @@ def test_what_needs_every_row_says_so(training):
         none.paired_difference("cost", 2, 1)
     with pytest.raises(ValueError):
         gpucap.run(training, replications=300, progress=False, rows="none", precision=0.05)
+    with pytest.raises(ValueError, match="every row"):
+        gpucap.concat([none, none], dim="point")
 
 
 def test_cli_rows(cli, scenarios, tmp_path):

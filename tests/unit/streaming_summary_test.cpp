@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gpucap/backend.hpp"
+#include "gpucap/concat.hpp"
 #include "gpucap/hdf5_layout.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/memory_estimate.hpp"
@@ -255,6 +256,7 @@ TEST(StreamingSummary, WhatNeedsEveryRowSaysSoAndTheMemoryGuardCountsOnlyKeptRow
     EXPECT_NE(std::string(e.what()).find("--rows all"), std::string::npos) << e.what();
   }
   EXPECT_THROW(none.summarize_all(), std::logic_error);
+  EXPECT_THROW(concat_results({&none, &none}, ConcatAxis::points), std::invalid_argument);
   // A streaming run starts on a block; a precision run keeps every row; chunks are whole blocks.
   RunOptions o;
   o.replications = 600;

@@ -40,6 +40,11 @@ MemoryEstimate estimate_streaming_run_memory(uint64_t points, uint64_t kept_rows
                                              uint64_t bins, uint64_t arena_bytes,
                                              uint64_t threads, bool writes_file);
 
+/// Replications per chunk of a streaming run when the caller gives none: whole blocks of 256
+/// replications holding about 32 MiB of rows of `row_bytes` each (256 MiB on a device, whose
+/// launches cost more), at least one block.
+uint64_t default_chunk_replications(uint64_t row_bytes, bool on_device);
+
 /// Memory this process may still use, in bytes: the smallest of /proc/meminfo's MemAvailable,
 /// the cgroup (v2 or v1) limit minus its usage, and GPUCAP_MEMORY_LIMIT when set. UINT64_MAX
 /// when none can be read. Throws std::invalid_argument when GPUCAP_MEMORY_LIMIT is malformed.

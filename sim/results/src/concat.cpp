@@ -183,6 +183,11 @@ RunResults concat_results(const std::vector<const RunResults*>& parts, ConcatAxi
   if (parts.empty()) throw std::invalid_argument("concat: no results to join");
   for (std::size_t i = 0; i < parts.size(); ++i) {
     if (parts[i] == nullptr) refuse(i, "it is null");
+    if (!parts[i]->all_rows())
+      refuse(i, "it kept the rows of " + std::to_string(parts[i]->rows_per_point()) + " of its " +
+                    std::to_string(parts[i]->replications) +
+                    " replications (--rows), and joining needs every row: run the parts with "
+                    "rows all");
     check_same_run(*parts[0], *parts[i], i);
   }
   // The metadata is part 0's; the arrays and what differs are rebuilt below.
