@@ -21,12 +21,16 @@
 // portable core uses the same floating-point operations everywhere (no FMA contraction, its own
 // log and exp), so every row is the same bits as on the CPU backend.
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <cstdlib>
 #include <cstdint>
 #include <exception>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <thrust/copy.h>
 #include <thrust/device_free.h>
 #include <thrust/device_malloc.h>
@@ -262,12 +266,31 @@ void launch(const F& f, uint64_t n) {
 #endif
 }
 
-/// Device 0 as this system sees it.
-DeviceInfo describe_device() {
+#if !GPUCAP_DEVICE_IS_CUDA
+/// Most devices Thrust's OpenMP system may pretend to have.
+constexpr int kMaxSimulatedDevices = 64;
+
+/// Devices the OpenMP system presents: GPUCAP_THRUST_OMP_DEVICES (1 to 64, default 1), each
+/// the host with its share of the threads, so that several-device runs are tested without GPUs.
+int simulated_device_count() {
+  const char* text = std::getenv("GPUCAP_THRUST_OMP_DEVICES");
+  if (!text || !*text) return 1;
+  char* end = nullptr;
+  const long n = std::strtol(text, &end, 10);
+  if (*end != '\0' || n < 1 || n > kMaxSimulatedDevices)
+    throw std::invalid_argument("GPUCAP_THRUST_OMP_DEVICES must be a whole number from 1 to " +
+                                std::to_string(kMaxSimulatedDevices) + ", got '" + text + "'");
+  return static_cast<int>(n);
+}
+#endif
+
+/// Device `index` as this system sees it (on CUDA, after cudaSetDevice(index) in this thread).
+DeviceInfo describe_device(int index) {
   DeviceInfo d;
+  d.index = index;
 #if GPUCAP_DEVICE_IS_CUDA
   cudaDeviceProp prop{};
-  check_cuda(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+  check_cuda(cudaGetDeviceProperties(&prop, index), "cudaGetDeviceProperties");
   check_cuda(cudaMemGetInfo(&d.free_memory_bytes, &d.total_memory_bytes), "cudaMemGetInfo");
   d.name = prop.name;
   d.compute_major = prop.major;
@@ -275,10 +298,13 @@ DeviceInfo describe_device() {
   d.multiprocessors = prop.multiProcessorCount;
 #else
   const long page = sysconf(_SC_PAGESIZE);
+  const int devices = simulated_device_count();
   d.name = "host (Thrust OpenMP system)";
-  d.total_memory_bytes = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * page;
-  d.free_memory_bytes = static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * page;
-  d.multiprocessors = omp_get_max_threads();
+  if (devices > 1)
+    d.name += ", simulated device " + std::to_string(index) + " of " + std::to_string(devices);
+  d.total_memory_bytes = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * page / devices;
+  d.free_memory_bytes = static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * page / devices;
+  d.multiprocessors = std::max(1, omp_get_max_threads() / devices);
 #endif
   return d;
 }
@@ -318,7 +344,8 @@ struct BatchPlan {
 };
 
 BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
-                       const DeviceInfo& device, std::size_t model_bytes, std::size_t arena_bytes) {
+                       const DeviceInfo& device, std::size_t model_bytes, std::size_t arena_bytes,
+                       std::size_t device_count) {
   const uint64_t items = task.points * task.count;
   const std::size_t row_bytes =
       sizeof(double) * (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount +
@@ -357,7 +384,9 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
       task.points * (row_bytes + (moment_block_bytes + kMomentBlock - 1) / kMomentBlock);
   const uint64_t fits = (plan.budget_bytes - workers * arena_bytes) / per_replication_bytes;
   const uint64_t busy = (workers * kItemsPerWorker + task.points - 1) / task.points;
-  uint64_t batch = std::max<uint64_t>((task.count + kTargetBatches - 1) / kTargetBatches, busy);
+  // (With several devices, about kTargetBatches per device, which they take as they finish.)
+  const uint64_t target = kTargetBatches * device_count;
+  uint64_t batch = std::max<uint64_t>((task.count + target - 1) / target, busy);
   if (limits.batch_replications > 0) batch = limits.batch_replications;
   batch = std::min<uint64_t>({batch, fits, task.count});
   if (batch < task.count)
@@ -366,99 +395,191 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
   return plan;
 }
 
+DeviceProbe probe_devices();
+
+/// The devices a run uses, by index: limits.devices (each once, each one the probe lists),
+/// or every device the probe lists. Throws std::invalid_argument for others.
+std::vector<int> devices_to_use(const DeviceLimits& limits, const DeviceProbe& probe) {
+  std::vector<int> all;
+  for (const DeviceInfo& d : probe.devices) all.push_back(d.index);
+  if (limits.devices.empty()) return all;
+  std::string listed;
+  for (const DeviceInfo& d : probe.devices)
+    listed += (listed.empty() ? "" : ", ") + std::to_string(d.index) + " (" + d.name + ")";
+  for (std::size_t i = 0; i < limits.devices.size(); ++i) {
+    const int want = limits.devices[i];
+    if (std::find(all.begin(), all.end(), want) == all.end())
+      throw std::invalid_argument("device " + std::to_string(want) + " does not exist; " +
+                                  kBackendName + " sees " +
+                                  (listed.empty() ? std::string("none") : listed));
+    if (std::find(limits.devices.begin(), limits.devices.begin() + i, want) !=
+        limits.devices.begin() + i)
+      throw std::invalid_argument("device " + std::to_string(want) + " is named twice");
+  }
+  return limits.devices;
+}
+
+/// Replications of every point claimed by the devices so far (a device claims its next batch
+/// by adding its batch size), errors and cancellation shared by the devices of one run.
+struct SharedCursor {
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> stop{false};
+};
+
+/// One device's part of a run: it claims batches of `plan.batch_count` replications (per
+/// point) from `cursor` until none is left, runs each, and copies its rows and block moments to
+/// the task's host arrays, at the rows of those replications. Batches start on whole moment
+/// blocks, so any split between devices gives the same bits.
+DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& limits,
+                               int device_index, std::size_t device_count,
+                               SharedCursor& cursor) {
+  DeviceRunStats stats;
+#if GPUCAP_DEVICE_IS_CUDA
+  check_cuda(cudaSetDevice(device_index), "cudaSetDevice");
+#else
+  // The device's share of the host's threads for its parallel loops.
+  if (device_count > 1)
+    omp_set_num_threads(std::max(1, omp_get_max_threads() / static_cast<int>(device_count)));
+#endif
+  const DeviceModels models(task);
+  const DeviceInfo device = describe_device(device_index);  // free memory after the models are in
+  std::size_t arena_bytes = 0;
+  for (std::size_t p = 0; p < task.points; ++p)
+    arena_bytes = std::max(arena_bytes, replication_arena_bytes(task.models[p].model()));
+  arena_bytes = (arena_bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
+  // An explicit memory cap covers the models too; the free memory was read with them loaded.
+  const std::size_t model_bytes = limits.memory_bytes > 0 ? models.bytes() : 0;
+  const BatchPlan plan = plan_batches(task, limits, device, model_bytes, arena_bytes, device_count);
+
+  const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
+  const std::size_t columns = kScalars + pool_stride;
+  const uint64_t max_blocks = (plan.batch_count + kMomentBlock - 1) / kMomentBlock;
+  DeviceBuffer<unsigned char> arenas(plan.workers * arena_bytes);
+  DeviceBuffer<double> scalars(task.points * plan.batch_count * kScalars);
+  DeviceBuffer<double> pool_values(task.points * plan.batch_count * pool_stride);
+  const std::size_t series_stride = task.timeseries_stride();
+  DeviceBuffer<double> timeseries(task.points * plan.batch_count * series_stride);
+  DeviceBuffer<Moments> moments(task.block_moments ? task.points * max_blocks * columns : 0);
+  DeviceBuffer<Counter> counters(kCounterCount);
+
+  stats.device = device_label(device);
+  stats.workers = plan.workers;
+  stats.arena_bytes = arena_bytes;
+  stats.memory_budget_bytes = plan.budget_bytes;
+  const uint64_t total_blocks = (task.count + kMomentBlock - 1) / kMomentBlock;
+  while (!cursor.stop.load(std::memory_order_relaxed)) {
+    const uint64_t done = cursor.next.fetch_add(plan.batch_count);
+    if (done >= task.count) break;
+    const uint64_t count = std::min<uint64_t>(plan.batch_count, task.count - done);
+    const Counter start[kCounterCount] = {0, ~Counter{0}};
+    upload(start, kCounterCount, counters);
+    const SimulateItems simulate{models.views(),
+                                 task.seed,
+                                 task.first + done,
+                                 count,
+                                 task.points * count,
+                                 arenas.get(),
+                                 arena_bytes,
+                                 scalars.get(),
+                                 pool_values.get(),
+                                 pool_stride,
+                                 series_stride ? timeseries.get() : nullptr,
+                                 series_stride,
+                                 counters.get()};
+    launch(simulate, std::min<uint64_t>(plan.workers, task.points * count));
+    Counter result[kCounterCount];
+    download(counters, 0, kCounterCount, result);  // waits for the workers
+    if (result[kFirstFailure] != ~Counter{0}) {
+      const uint64_t point = result[kFirstFailure] / count;
+      throw RunError("replication " +
+                     std::to_string(task.first + done + result[kFirstFailure] % count) +
+                     (task.points > 1 ? " of point " + std::to_string(point) : "") +
+                     " overflowed its event calendar; this is a gpucap bug, please report it");
+    }
+    const uint64_t blocks = (count + kMomentBlock - 1) / kMomentBlock;
+    if (task.block_moments) {
+      const ReduceBlocks reduce{scalars.get(), pool_values.get(), count,
+                                blocks,        pool_stride,       moments.get()};
+      launch(reduce, task.points * blocks * columns);
+    }
+    for (std::size_t p = 0; p < task.points; ++p) {
+      const std::size_t host_row = p * task.count + done;
+      download(scalars, p * count * kScalars, count * kScalars,
+               task.scalars + host_row * kScalars);
+      download(pool_values, p * count * pool_stride, count * pool_stride,
+               task.pool_values + host_row * pool_stride);
+      download(timeseries, p * count * series_stride, count * series_stride,
+               task.timeseries + host_row * series_stride);
+      if (task.block_moments)
+        download(moments, p * blocks * columns, blocks * columns,
+                 task.block_moments + (p * total_blocks + done / kMomentBlock) * columns);
+    }
+    ++stats.batches;
+    if (task.progress) task.progress->advance(task.points * count);
+    if (task.monitor) task.monitor->done.fetch_add(task.points * count);
+    if (task.cancelled()) throw RunCancelled();
+  }
+  return stats;
+}
+
+/// run_device_part with the backend's errors as RunError (the device named when there are
+/// several).
+DeviceRunStats run_device_part_checked(const ReplicationTask& task, const DeviceLimits& limits,
+                                       int device_index, std::size_t device_count,
+                                       SharedCursor& cursor) {
+  const std::string where =
+      std::string(kBackendName) +
+      (device_count > 1 ? " device " + std::to_string(device_index) : std::string()) + ": ";
+  try {
+    return run_device_part(task, limits, device_index, device_count, cursor);
+  } catch (const RunCancelled&) {
+    throw;
+  } catch (const RunError& e) {
+    if (device_count > 1) throw RunError(where + e.what());
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw RunError(where + "device memory allocation failed (another process may be using the "
+                           "device)");
+  } catch (const std::exception& e) {
+    throw RunError(where + e.what());
+  }
+}
+
 DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& limits) {
   if (task.block_moments && task.first % kMomentBlock != 0)
     throw RunError("device backends reduce moments only from a replication that is a multiple of " +
                    std::to_string(kMomentBlock));
+  const std::vector<int> devices = devices_to_use(limits, probe_devices());
+  if (devices.empty()) throw RunError(std::string(kBackendName) + ": no device to run on");
+  if (task.points == 0 || task.count == 0) return DeviceRunStats{};
+  SharedCursor cursor;
+  if (devices.size() == 1) return run_device_part_checked(task, limits, devices[0], 1, cursor);
+
+  // One host thread per device; the first error (in device order) stops the others after
+  // their current batch and is the one reported.
+  std::vector<DeviceRunStats> parts(devices.size());
+  std::vector<std::exception_ptr> errors(devices.size());
+  std::vector<std::thread> threads;
+  for (std::size_t k = 0; k < devices.size(); ++k)
+    threads.emplace_back([&, k] {
+      try {
+        parts[k] = run_device_part_checked(task, limits, devices[k], devices.size(), cursor);
+      } catch (...) {
+        errors[k] = std::current_exception();
+        cursor.stop = true;
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
   DeviceRunStats stats;
-  if (task.points == 0 || task.count == 0) return stats;
-#if GPUCAP_DEVICE_IS_CUDA
-  check_cuda(cudaSetDevice(0), "cudaSetDevice");
-#endif
-  try {
-    const DeviceModels models(task);
-    const DeviceInfo device = describe_device();  // free memory after the models are in
-    std::size_t arena_bytes = 0;
-    for (std::size_t p = 0; p < task.points; ++p)
-      arena_bytes = std::max(arena_bytes, replication_arena_bytes(task.models[p].model()));
-    arena_bytes = (arena_bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
-    // An explicit memory cap covers the models too; the free memory was read with them loaded.
-    const std::size_t model_bytes = limits.memory_bytes > 0 ? models.bytes() : 0;
-    const BatchPlan plan = plan_batches(task, limits, device, model_bytes, arena_bytes);
-
-    const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
-    const std::size_t columns = kScalars + pool_stride;
-    const uint64_t max_blocks = (plan.batch_count + kMomentBlock - 1) / kMomentBlock;
-    DeviceBuffer<unsigned char> arenas(plan.workers * arena_bytes);
-    DeviceBuffer<double> scalars(task.points * plan.batch_count * kScalars);
-    DeviceBuffer<double> pool_values(task.points * plan.batch_count * pool_stride);
-    const std::size_t series_stride = task.timeseries_stride();
-    DeviceBuffer<double> timeseries(task.points * plan.batch_count * series_stride);
-    DeviceBuffer<Moments> moments(task.block_moments ? task.points * max_blocks * columns : 0);
-    DeviceBuffer<Counter> counters(kCounterCount);
-
-    stats.device = device_label(device);
-    stats.workers = plan.workers;
-    stats.arena_bytes = arena_bytes;
-    stats.memory_budget_bytes = plan.budget_bytes;
-    const uint64_t total_blocks = (task.count + kMomentBlock - 1) / kMomentBlock;
-    for (uint64_t done = 0; done < task.count; done += plan.batch_count) {
-      const uint64_t count = std::min<uint64_t>(plan.batch_count, task.count - done);
-      const Counter start[kCounterCount] = {0, ~Counter{0}};
-      upload(start, kCounterCount, counters);
-      const SimulateItems simulate{models.views(),
-                                   task.seed,
-                                   task.first + done,
-                                   count,
-                                   task.points * count,
-                                   arenas.get(),
-                                   arena_bytes,
-                                   scalars.get(),
-                                   pool_values.get(),
-                                   pool_stride,
-                                   series_stride ? timeseries.get() : nullptr,
-                                   series_stride,
-                                   counters.get()};
-      launch(simulate, std::min<uint64_t>(plan.workers, task.points * count));
-      Counter result[kCounterCount];
-      download(counters, 0, kCounterCount, result);  // waits for the workers
-      if (result[kFirstFailure] != ~Counter{0}) {
-        const uint64_t point = result[kFirstFailure] / count;
-        throw RunError("replication " +
-                       std::to_string(task.first + done + result[kFirstFailure] % count) +
-                       (task.points > 1 ? " of point " + std::to_string(point) : "") +
-                       " overflowed its event calendar; this is a gpucap bug, please report it");
-      }
-      const uint64_t blocks = (count + kMomentBlock - 1) / kMomentBlock;
-      if (task.block_moments) {
-        const ReduceBlocks reduce{scalars.get(), pool_values.get(), count,
-                                  blocks,        pool_stride,       moments.get()};
-        launch(reduce, task.points * blocks * columns);
-      }
-      for (std::size_t p = 0; p < task.points; ++p) {
-        const std::size_t host_row = p * task.count + done;
-        download(scalars, p * count * kScalars, count * kScalars,
-                 task.scalars + host_row * kScalars);
-        download(pool_values, p * count * pool_stride, count * pool_stride,
-                 task.pool_values + host_row * pool_stride);
-        download(timeseries, p * count * series_stride, count * series_stride,
-                 task.timeseries + host_row * series_stride);
-        if (task.block_moments)
-          download(moments, p * blocks * columns, blocks * columns,
-                   task.block_moments + (p * total_blocks + done / kMomentBlock) * columns);
-      }
-      ++stats.batches;
-      if (task.progress) task.progress->advance(task.points * count);
-      if (task.monitor) task.monitor->done.fetch_add(task.points * count);
-      if (task.cancelled()) throw RunCancelled();
-    }
-  } catch (const RunError&) {
-    throw;
-  } catch (const std::bad_alloc&) {
-    throw RunError(std::string(kBackendName) +
-                   ": device memory allocation failed (another process may be using the device)");
-  } catch (const std::exception& e) {
-    throw RunError(std::string(kBackendName) + ": " + e.what());
+  stats.device = std::to_string(devices.size()) + " devices: ";
+  for (std::size_t k = 0; k < devices.size(); ++k) {
+    stats.device += (k ? " + " : "") + parts[k].device;
+    stats.batches += parts[k].batches;
+    stats.workers += parts[k].workers;
+    stats.memory_budget_bytes += parts[k].memory_budget_bytes;
+    stats.arena_bytes = std::max(stats.arena_bytes, parts[k].arena_bytes);
   }
   return stats;
 }
@@ -506,7 +627,12 @@ DeviceProbe probe_devices() {
         "device 0 (" + device_label(d) + ") is older than this build's targets (" + kTargets + ")";
   }
 #else
-  probe.devices.push_back(describe_device());
+  try {
+    for (int i = 0, n = simulated_device_count(); i < n; ++i)
+      probe.devices.push_back(describe_device(i));
+  } catch (const std::invalid_argument& e) {
+    probe.why_none = e.what();
+  }
 #endif
   return probe;
 }

@@ -206,6 +206,10 @@ PreparedRun prepare_run(const std::vector<Scenario>& points, const RunResults& r
   PreparedRun run;
   run.backend = &resolve_backend(options.backend);
   run.on_device = run.backend->kind == BackendKind::device;
+  if (!run.on_device && !options.device_limits.devices.empty())
+    throw std::invalid_argument(std::string("devices apply to the device backends (cuda, "
+                                            "thrust-omp); this run is on the ") +
+                                run.backend->name + " backend");
   run.models.reserve(points.size());
   for (const Scenario& point : points) run.models.push_back(compile(point));
   for (const ModelStorage& m : run.models)

@@ -297,6 +297,9 @@ po::options_description execution_options() {
       "with --precision: the most replications per point (default 1000000); with "
       "--select-best: the most replications of one point (default 10000), a race still open "
       "there ends without the guarantee")(
+      "devices", po::value<std::string>(),
+      "device backends: the devices to use, by index, e.g. 0,1 (default: every device the "
+      "backend sees; `gpucap info` lists them); results are the same bits on any")(
       "rows", po::value<std::string>(),
       "per-replication rows to keep: all (the default, within the memory available), none, or "
       "'first N'; with fewer, the summaries still cover every replication, in memory that does "
@@ -363,6 +366,10 @@ gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
                                            gpucap::kMaxReplications);
   }
   if (vm.count("rows")) options.keep_rows = parse_rows(vm["rows"].as<std::string>());
+  if (vm.count("devices"))
+    for (const std::string& item : gpucap::text::split(vm["devices"].as<std::string>(), ','))
+      options.device_limits.devices.push_back(
+          static_cast<int>(parse_count("--devices", gpucap::text::trim(item), 0, 1023)));
   options.progress = !vm.count("quiet") && gpucap::ProgressBar::stderr_is_terminal();
   options.writes_file = vm.count("output") > 0;
   return options;

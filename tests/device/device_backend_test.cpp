@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -331,6 +332,81 @@ TEST(GPUCAP_TEST_SUITE, ProbeDescribesDeviceZero) {
   EXPECT_GT(probe.devices[0].total_memory_bytes, 0u);
   EXPECT_GT(probe.devices[0].multiprocessors, 0);
   EXPECT_NE(std::string(backend->targets), "");
+}
+
+/// Sets GPUCAP_THRUST_OMP_DEVICES for a test's lifetime (the OpenMP system then presents that
+/// many simulated devices; CUDA ignores it).
+class SimulatedDevices {
+ public:
+  explicit SimulatedDevices(int n) { setenv("GPUCAP_THRUST_OMP_DEVICES", std::to_string(n).c_str(), 1); }
+  ~SimulatedDevices() { unsetenv("GPUCAP_THRUST_OMP_DEVICES"); }
+};
+
+TEST(GPUCAP_TEST_SUITE, SeveralDevicesGiveTheBitsOfOne) {
+  const SimulatedDevices three(3);
+  REQUIRE_DEVICE_BACKEND(backend);
+  const gpucap::DeviceProbe probe = backend->probe();
+  const int devices = static_cast<int>(probe.devices.size());
+  if (std::string(backend->name) == "thrust-omp") {
+    ASSERT_EQ(devices, 3);
+    EXPECT_NE(probe.devices[2].name.find("simulated device 2 of 3"), std::string::npos);
+  }
+  const auto models = points_of({4, 6});
+  gpucap::DeviceLimits one;
+  one.devices = {0};
+  one.batch_replications = 256;
+  const TaskOutput single = run_task(backend, models, 512, 2300, one);
+  gpucap::DeviceLimits all;  // every device, batches of 256 taken by whichever is free
+  all.batch_replications = 256;
+  const TaskOutput spread = run_task(backend, models, 512, 2300, all);
+  EXPECT_EQ(spread.stats.batches, 9u);  // 8 x 256 + 252, whichever device ran them
+  if (devices > 1) {
+    EXPECT_EQ(spread.stats.device.find(std::to_string(devices) + " devices: "), 0u)
+        << spread.stats.device;
+  }
+  EXPECT_TRUE(same_bits(single.scalars, spread.scalars))
+      << "first difference at value " << first_difference(single.scalars, spread.scalars);
+  EXPECT_TRUE(same_bits(single.pool_values, spread.pool_values));
+  ASSERT_EQ(single.moments.size(), spread.moments.size());
+  EXPECT_EQ(std::memcmp(single.moments.data(), spread.moments.data(),
+                        single.moments.size() * sizeof(gpucap::Moments)),
+            0);
+  const TaskOutput cpu = run_task(nullptr, models, 512, 2300, {});
+  EXPECT_TRUE(same_bits(cpu.scalars, spread.scalars));
+  // A subset, in any order; a device that does not exist, or named twice, is refused.
+  gpucap::DeviceLimits subset;
+  subset.devices = {devices - 1, 0};
+  if (devices == 1) subset.devices = {0};
+  EXPECT_TRUE(same_bits(cpu.scalars, run_task(backend, models, 512, 2300, subset).scalars));
+  gpucap::DeviceLimits missing;
+  missing.devices = {devices};
+  EXPECT_THROW(run_task(backend, models, 0, 300, missing), std::invalid_argument);
+  gpucap::DeviceLimits twice;
+  twice.devices = {0, 0};
+  EXPECT_THROW(run_task(backend, models, 0, 300, twice), std::invalid_argument);
+
+  // Through run(), with every device, keeping every row and keeping none: the CPU's summaries.
+  const gpucap::Scenario scenario = gpucap::load_scenario(source_dir() + "/scenarios/spot_training.yaml");
+  gpucap::RunOptions options;
+  options.replications = 1500;
+  options.backend = gpucap::BackendChoice::cpu;
+  const gpucap::RunResults on_cpu = gpucap::run(scenario, options);
+  options.backend = choice_of(backend);
+  options.device_limits.batch_replications = 256;
+  const gpucap::RunResults on_devices = gpucap::run(scenario, options);
+  EXPECT_TRUE(same_bits(on_cpu.scalars, on_devices.scalars));
+  for (std::size_t m = 0; m < on_cpu.summary.size(); ++m)
+    EXPECT_TRUE(same_summary(on_cpu.summary[m], on_devices.summary[m])) << "metric " << m;
+  options.keep_rows = 0;
+  options.chunk_replications = 512;
+  const gpucap::RunResults streamed = gpucap::run(scenario, options);
+  options.backend = gpucap::BackendChoice::cpu;
+  const gpucap::RunResults streamed_cpu = gpucap::run(scenario, options);
+  for (std::size_t m = 0; m < on_cpu.summary.size(); ++m)
+    EXPECT_TRUE(same_summary(streamed.summary[m], streamed_cpu.summary[m])) << "metric " << m;
+  // The cpu backend has no devices to choose.
+  options.device_limits.devices = {0};
+  EXPECT_THROW(gpucap::run(scenario, options), std::invalid_argument);
 }
 
 }  // namespace

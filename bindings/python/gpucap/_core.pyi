@@ -158,6 +158,7 @@ def run(
     precision_metrics: Sequence[str] = ...,
     max_replications: int = ...,
     keep_rows: Optional[int] = ...,
+    devices: Sequence[int] = ...,
 ) -> Results: ...
 def run_chunk_summary(
     points: Sequence[Scenario],

@@ -60,6 +60,7 @@ def run(
     metrics: Optional[Sequence[str]] = None,
     max_replications: Optional[int] = None,
     rows: Union[str, int] = "all",
+    devices: Optional[Sequence[int]] = None,
 ) -> Results:
     """Simulates `replications` independent futures of `scenario`.
 
@@ -87,6 +88,9 @@ def run(
             deviations, intervals, goal probabilities and paired differences from point 0 are
             the same bits as with every row, percentiles within 0.1%
             (:attr:`Results.kept_replications` says how many rows there are).
+        devices: with a device backend, the devices to use by index (default: every one the
+            backend sees, :func:`backends` lists them); the batches go to whichever device is
+            free, with the same bits on any set of devices.
 
     Returns:
         :class:`Results`. Raises :class:`gpucap.ScenarioError` for an invalid scenario,
@@ -96,7 +100,7 @@ def run(
     scenario = as_scenario(scenario)
     return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress,
                        first_replication, precision=precision, metrics=metrics,
-                       max_replications=max_replications, rows=rows)
+                       max_replications=max_replications, rows=rows, devices=devices)
 
 
 run.__doc__ = run.__doc__.replace(
@@ -119,6 +123,7 @@ def sweep(
     metrics: Optional[Sequence[str]] = None,
     max_replications: Optional[int] = None,
     rows: Union[str, int] = "all",
+    devices: Optional[Sequence[int]] = None,
 ) -> Results:
     """Runs every point of a parameter grid with common random numbers.
 
@@ -143,7 +148,8 @@ def sweep(
     ``first_replication`` runs replications [first_replication, first_replication +
     replications) of every point (a chunk of a larger sweep, for :func:`gpucap.concat`).
 
-    ``rows`` keeps fewer per-replication rows, as in :func:`run`; paired differences from point
+    ``devices`` chooses a device backend's devices, as in :func:`run`. ``rows`` keeps fewer
+    per-replication rows, as in :func:`run`; paired differences from point
     0 are kept exactly, others need every row. With ``client`` and ``rows="none"`` the workers
     send back chunk summaries (about 24 bytes per metric per 256 replications, plus a sketch
     per metric), not rows, and the merge is the same bits as a local run with ``rows="none"``.
@@ -153,6 +159,9 @@ def sweep(
     if client is not None:
         if precision is not None:
             raise ValueError("sweep: precision (the stopping rule) runs locally; drop client= or precision=")
+        if devices is not None:
+            raise ValueError("sweep: devices= applies to local runs; a cluster's workers use "
+                             "their own devices")
         if first_replication != 0:
             raise ValueError("sweep: first_replication is for local chunks; with client= the "
                              "cluster runs every replication from 0")
@@ -172,7 +181,7 @@ def sweep(
         )
     return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress,
                        first_replication, precision=precision, metrics=metrics,
-                       max_replications=max_replications, rows=rows)
+                       max_replications=max_replications, rows=rows, devices=devices)
 
 
 def _grid_points(
@@ -238,9 +247,11 @@ def _run_points(
     metrics: Optional[Sequence[str]] = None,
     max_replications: Optional[int] = None,
     rows: Union[str, int] = "all",
+    devices: Optional[Sequence[int]] = None,
 ) -> Results:
     _check_backend(backend)
     keep = _keep_rows(rows)
+    device_list = [] if devices is None else [_whole(d, "devices[i]", 0, 1023) for d in devices]
     replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
     seed = _whole(seed, "seed", 0, MAX_SEED)
     threads = _whole(threads, "threads", 0, MAX_THREADS)
@@ -266,7 +277,7 @@ def _run_points(
         core = _core.run(
             [p._core for p in points], parameters, base._core, replications or 0, seed,
             first_replication, backend, threads or 0, bar.callback(),
-            float(precision or 0.0), names, max_replications or 0, keep,
+            float(precision or 0.0), names, max_replications or 0, keep, device_list,
         )
     return Results(core)
 

@@ -86,7 +86,9 @@ struct DeviceInfo {
 };
 
 /// The devices a backend sees, and why it cannot run when it cannot (no driver, no device,
-/// device 0 older than the build's targets). Runs use device 0.
+/// device 0 older than the build's targets). Runs use every device listed, or those
+/// DeviceLimits::devices names. Thrust's OpenMP system lists GPUCAP_THRUST_OMP_DEVICES
+/// simulated devices (default 1), each the host with its share of the threads.
 struct DeviceProbe {
   std::vector<DeviceInfo> devices;
   std::string why_none;  ///< one line; empty when device 0 can run the kernels
@@ -100,6 +102,9 @@ struct DeviceLimits {
   std::size_t memory_bytes = 0;     ///< device memory the run may use (default 90% of free)
   uint64_t batch_replications = 0;  ///< replications per point in one batch (whole moment blocks)
   uint64_t workers = 0;             ///< device threads (cpu: host threads), each with one arena
+  /// Device backends: the devices to use, by index (`--devices 0,1`); empty: every one the
+  /// probe lists. Batches go to whichever device is free; the bits do not depend on it.
+  std::vector<int> devices;
 };
 
 /// What a run on a backend did.
@@ -126,8 +131,9 @@ struct Backend {
   const char* label;       ///< what results record as their backend: "cpu-openmp", "cuda", ...
   const char* targets;     ///< what the code was built for, e.g. "sm_90 + compute_90 PTX"
   DeviceProbe (*probe)();  ///< the devices it sees (the cpu: the host), or why it cannot run
-  /// Runs `task` on device 0 (the cpu: on the host's cores). Throws RunError (engine failure,
-  /// out of memory, driver error), RunCancelled when task.monitor asked it to stop.
+  /// Runs `task` on the devices of `limits` (the cpu: on the host's cores). Throws RunError
+  /// (engine failure, out of memory, driver error), RunCancelled when task.monitor asked it to
+  /// stop, std::invalid_argument for a device that does not exist.
   DeviceRunStats (*run)(const ReplicationTask& task, const DeviceLimits& limits);
 
   bool built() const { return run != nullptr; }
