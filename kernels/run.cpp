@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 
 #include "gpucap/compile.hpp"
@@ -12,6 +13,8 @@
 #include "gpucap/memory_estimate.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
+#include "gpucap/run_journal.hpp"
+#include "gpucap/sha256.hpp"
 #include "gpucap/stopping_rule.hpp"
 #include "gpucap/streaming_summary.hpp"
 #include "gpucap/version.hpp"
@@ -99,7 +102,12 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
     if (options.keep_rows != RunOptions::kKeepAllRows)
       throw std::invalid_argument("a run to a precision keeps every row (it joins its batches' "
                                   "rows); --rows applies to runs of a fixed count");
-    r = run_to_precision(points, sweep, base, options);
+    if (options.resume)
+      throw std::invalid_argument("--resume applies to runs of a fixed count, not to a run to a "
+                                  "precision (its batches keep no journal)");
+    RunOptions batches = options;
+    batches.journal_path.clear();
+    r = run_to_precision(points, sweep, base, batches);
   } else {
     if (!options.precision_metrics.empty() || options.max_replications != 0)
       throw std::invalid_argument("precision metrics and max replications apply only with a "
@@ -246,11 +254,11 @@ void check_memory(const PreparedRun& run, const RunResults& r, const RunOptions&
                                  "or split the run (first_replication)")));
 }
 
-/// Runs r's replications chunk by chunk (`chunk` each, whole moment blocks) and hands each
-/// chunk's rows (every row of the chunk) and summary to `consume`, in order; sets r's backend,
-/// device and threads.
+/// Runs r's replications from `done` on, chunk by chunk (`chunk` each, whole moment blocks),
+/// and hands each chunk's rows (every row of the chunk) and, when `summarize`, its summary to
+/// `consume`, in order; sets r's backend, device and threads.
 void run_in_chunks(const PreparedRun& run, const RunOptions& options, RunResults& r,
-                   uint64_t chunk, ProgressBar& bar,
+                   uint64_t chunk, uint64_t done, bool summarize, ProgressBar& bar,
                    const std::function<void(const RunResults&, ChunkSummary&&)>& consume) {
   const unsigned summary_threads =
       run.on_device ? 0u : static_cast<unsigned>(resolve_thread_count(options.threads));
@@ -260,16 +268,102 @@ void run_in_chunks(const PreparedRun& run, const RunOptions& options, RunResults
   part.pool_names = r.pool_names;
   part.timeseries_bins = r.timeseries_bins;
   part.goals = r.goals;
-  for (uint64_t done = 0; done < r.replications; done += chunk) {
+  for (; done < r.replications; done += chunk) {
     part.first_replication = r.first_replication + done;
     part.replications = static_cast<std::size_t>(std::min<uint64_t>(chunk, r.replications - done));
     run_rows(run, options, part, bar);
-    part.evaluate_goals();
-    consume(part, summarize_chunk(part, summary_threads));
+    if (summarize) part.evaluate_goals();
+    consume(part, summarize ? summarize_chunk(part, summary_threads) : ChunkSummary{});
   }
-  r.backend = part.backend;
-  r.device = part.device;
-  r.threads = part.threads;
+  if (!part.backend.empty()) {
+    r.backend = part.backend;
+    r.device = part.device;
+    r.threads = part.threads;
+  }
+}
+
+/// What identifies a run to its journal: gpucap's version, a digest of every text and data
+/// file that defines its points, the seed, the replications and the rows it keeps.
+RunIdentity run_identity(const std::vector<Scenario>& points, const RunResults& r,
+                         const RunOptions& options) {
+  Sha256 digest;
+  const auto text = [&digest](const std::string& t) {
+    const uint64_t n = t.size();
+    digest.update(&n, sizeof n);
+    digest.update(t.data(), t.size());
+  };
+  text(r.scenario_text);
+  text(r.scenario_original_text);
+  for (const auto& [path, value] : r.scenario_overrides) {
+    text(path);
+    text(value);
+  }
+  for (const SweepParameter& p : r.sweep) {
+    text(p.path);
+    for (const std::string& v : p.values) text(v);
+  }
+  for (const Scenario& point : points) text(point.source_text);
+  for (const DataFileRecord& f : r.data_files) text(f.sha256);
+  return {{"gpucap_version", kVersion},
+          {"scenario_sha256", digest.hex()},
+          {"seed", std::to_string(r.seed)},
+          {"first_replication", std::to_string(r.first_replication)},
+          {"replications", std::to_string(r.replications)},
+          {"points", std::to_string(r.points)},
+          {"rows_kept", options.keep_rows >= r.replications ? std::string("all")
+                                                            : std::to_string(options.keep_rows)}};
+}
+
+/// Places a journal record's rows in r (its kept rows, at its replications' places) and folds
+/// its summary when there is a fold. Throws std::runtime_error when it does not fit r.
+void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r,
+            SummaryFold* fold, const std::string& path) {
+  const std::size_t kept = r.rows_per_point();
+  const std::size_t pool_stride = r.pool_count() * kPoolMetricCount;
+  const std::size_t series_stride = r.pool_count() * r.timeseries_bins;
+  const uint64_t offset = record.first - r.first_replication;
+  const uint64_t rows = offset < kept ? std::min<uint64_t>(kept - offset, record.count) : 0;
+  if (record.first != expected_first || record.count == 0 ||
+      record.count > r.replications - offset || record.rows != rows ||
+      record.scalars.size() != r.points * rows * kScalarMetricCount ||
+      record.pool_values.size() != r.points * rows * pool_stride ||
+      record.timeseries.size() != r.points * rows * series_stride || (fold && record.summary.empty()))
+    throw std::runtime_error("cannot resume from '" + path + "': a record of replications " +
+                             std::to_string(record.first) + " to " +
+                             std::to_string(record.first + record.count) +
+                             " does not fit this run (expected the next from " +
+                             std::to_string(expected_first) + ")");
+  if (fold) fold->add(ChunkSummary::deserialize(record.summary));
+  for (std::size_t p = 0; p < r.points; ++p) {
+    std::copy_n(record.scalars.begin() + p * rows * kScalarMetricCount, rows * kScalarMetricCount,
+                r.scalars.begin() + (p * kept + offset) * kScalarMetricCount);
+    std::copy_n(record.pool_values.begin() + p * rows * pool_stride, rows * pool_stride,
+                r.pool_values.begin() + (p * kept + offset) * pool_stride);
+    std::copy_n(record.timeseries.begin() + p * rows * series_stride, rows * series_stride,
+                r.timeseries.begin() + (p * kept + offset) * series_stride);
+  }
+}
+
+/// The journal record of a chunk: its rows that r keeps, and its summary.
+JournalRecord record_of(const RunResults& part, const ChunkSummary& summary, const RunResults& r) {
+  JournalRecord record;
+  record.first = part.first_replication;
+  record.count = part.replications;
+  const std::size_t kept = r.rows_per_point();
+  const uint64_t offset = part.first_replication - r.first_replication;
+  record.rows = offset < kept ? std::min<uint64_t>(kept - offset, part.replications) : 0;
+  if (summary.count > 0) record.summary = summary.serialize();
+  const std::size_t n = part.replications, rows = record.rows;
+  const auto take = [&](const std::vector<double>& from, std::size_t stride,
+                        std::vector<double>& to) {
+    to.resize(part.points * rows * stride);
+    for (std::size_t p = 0; p < part.points; ++p)
+      std::copy_n(from.begin() + p * n * stride, rows * stride, to.begin() + p * rows * stride);
+  };
+  take(part.scalars, kScalarMetricCount, record.scalars);
+  take(part.pool_values, part.pool_count() * kPoolMetricCount, record.pool_values);
+  take(part.timeseries, part.pool_count() * part.timeseries_bins, record.timeseries);
+  return record;
 }
 
 }  // namespace
@@ -279,38 +373,70 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
                             const RunOptions& options) {
   RunResults r = describe_run(points, sweep, base, options);
   const bool streaming = options.keep_rows < r.replications;
+  if (options.resume && options.journal_path.empty())
+    throw std::invalid_argument("--resume continues a run that writes a file: give its -o");
   const PreparedRun run = prepare_run(points, r, options, streaming);
-  const uint64_t chunk =
-      streaming ? chunk_replications(r, run.on_device, options.chunk_replications) : 0;
-  check_memory(run, r, options, chunk);
+  const uint64_t chunk = chunk_replications(r, run.on_device, options.chunk_replications);
+  // A run that writes a file and takes more than one chunk keeps a journal (run_journal.hpp).
+  const bool journaled = !options.journal_path.empty() && (streaming || chunk < r.replications);
+  if (options.resume && !journaled)
+    throw std::invalid_argument(
+        "--resume: this run takes one chunk of replications, so it keeps no journal to continue "
+        "from; run it without --resume");
+  check_memory(run, r, options, streaming || journaled ? chunk : 0);
 
   const auto start = std::chrono::steady_clock::now();
+  const unsigned summary_threads =
+      run.on_device ? 0u : static_cast<unsigned>(resolve_thread_count(options.threads));
   ProgressBar bar(r.points * r.replications, "replications", options.progress);
-  if (!streaming) {
+  if (!streaming && !journaled) {
     run_rows(run, options, r, bar);
     bar.finish();
     r.wall_time_s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    // The summaries on the run's CPU threads (a device run: every core).
-    r.summarize_all(run.on_device ? 0u
-                                  : static_cast<unsigned>(resolve_thread_count(options.threads)));
+    r.summarize_all(summary_threads);  // on the run's CPU threads (a device run: every core)
     return r;
   }
-  // Chunk by chunk: run, summarize, keep the rows asked for, drop the rest.
-  r.kept_rows = static_cast<std::size_t>(options.keep_rows);
+  // Chunk by chunk: run, summarize, keep the rows asked for, drop the rest; journal each.
+  if (streaming) r.kept_rows = static_cast<std::size_t>(options.keep_rows);
   const std::size_t kept = r.rows_per_point();
   r.scalars.assign(r.points * kept * kScalarMetricCount, 0.0);
   r.pool_values.assign(r.points * kept * r.pool_count() * kPoolMetricCount, 0.0);
   r.timeseries.assign(r.points * kept * r.pool_count() * r.timeseries_bins, 0.0);
   SummaryFold fold(r);
-  run_in_chunks(run, options, r, chunk, bar, [&](const RunResults& part, ChunkSummary&& summary) {
-    fold.add(summary);
-    keep_rows_of(part, r);
-  });
+  uint64_t done = 0;
+  std::unique_ptr<RunJournal> journal;
+  if (journaled) {
+    const RunIdentity identity = run_identity(points, r, options);
+    journal = std::make_unique<RunJournal>(
+        options.resume ? RunJournal::resume(options.journal_path, identity)
+                       : RunJournal::start(options.journal_path, identity));
+    for (const JournalRecord& record : journal->records()) {
+      replay(record, r.first_replication + done, r, streaming ? &fold : nullptr,
+             options.journal_path);
+      done += record.count;
+      bar.advance(r.points * record.count);
+    }
+    journal->release_records();
+  }
+  run_in_chunks(run, options, r, chunk, done, streaming, bar,
+                [&](const RunResults& part, ChunkSummary&& summary) {
+                  if (journal) journal->append(record_of(part, summary, r));
+                  if (streaming) fold.add(summary);
+                  keep_rows_of(part, r);
+                });
   bar.finish();
+  if (r.backend.empty()) {  // every chunk was in the journal: nothing ran here
+    r.backend = run.backend->label;
+    r.device = "none (resumed from the journal: every replication had run)";
+  }
   r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  fold.finish(r);
-  r.evaluate_goals();  // goal_met of the kept rows (the summaries are the fold's)
+  if (streaming) {
+    fold.finish(r);
+    r.evaluate_goals();  // goal_met of the kept rows (the summaries are the fold's)
+  } else {
+    r.summarize_all(summary_threads);
+  }
   return r;
 }
 
@@ -327,7 +453,7 @@ ChunkSummary run_chunk_summary(const std::vector<Scenario>& points,
   ProgressBar bar(r.points * r.replications, "replications", options.progress);
   ChunkSummary total;
   bool first = true;
-  run_in_chunks(run, options, r, chunk, bar, [&](const RunResults&, ChunkSummary&& summary) {
+  run_in_chunks(run, options, r, chunk, 0, true, bar, [&](const RunResults&, ChunkSummary&& summary) {
     if (first)
       total = std::move(summary);
     else

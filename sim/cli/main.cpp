@@ -22,6 +22,7 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "commands.hpp"
@@ -36,6 +37,7 @@
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
+#include "gpucap/run_journal.hpp"
 #include "gpucap/scenario_keys.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/sweep.hpp"
@@ -56,6 +58,8 @@ constexpr int kExitOk = 0, kExitRunFailed = 1, kExitUsage = 2;
 /// The run was stopped by a signal (SIGINT, SIGTERM, SIGHUP): the CLI exits 128 + signal.
 struct Interrupted {
   int signal;
+  std::string journal;        ///< the run's journal, when it keeps one ("" otherwise)
+  uint64_t replications = 0;  ///< replications per point the run was asked for
 };
 
 const char* kUsage =
@@ -300,6 +304,13 @@ po::options_description execution_options() {
       "devices", po::value<std::string>(),
       "device backends: the devices to use, by index, e.g. 0,1 (default: every device the "
       "backend sees; `gpucap info` lists them); results are the same bits on any")(
+      "resume",
+      "with -o: continue the run that was stopped (kill, crash, Ctrl-C) from the journal it "
+      "left beside the output (OUTPUT.resume), after checking it is the same run; the results "
+      "are the same bits as an uninterrupted run's")(
+      "chunk", po::value<std::string>(),
+      "replications per chunk of runs that keep fewer rows or keep a journal (whole blocks of "
+      "256; default: about 32 MiB of rows); the results do not depend on it")(
       "rows", po::value<std::string>(),
       "per-replication rows to keep: all (the default, within the memory available), none, or "
       "'first N'; with fewer, the summaries still cover every replication, in memory that does "
@@ -366,6 +377,19 @@ gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
                                            gpucap::kMaxReplications);
   }
   if (vm.count("rows")) options.keep_rows = parse_rows(vm["rows"].as<std::string>());
+  if (vm.count("chunk")) {
+    options.chunk_replications = parse_count("--chunk", vm["chunk"].as<std::string>(),
+                                             gpucap::kMomentBlock, gpucap::kMaxReplications);
+    if (options.chunk_replications % gpucap::kMomentBlock != 0)
+      throw po::error("--chunk: must be a multiple of " + std::to_string(gpucap::kMomentBlock) +
+                      " replications, got " + std::to_string(options.chunk_replications));
+  }
+  if (vm.count("resume") && !vm.count("output"))
+    throw po::error("--resume continues a run that writes a file: give the same -o");
+  if (vm.count("output")) {
+    options.journal_path = gpucap::RunJournal::path_for(vm["output"].as<std::string>());
+    options.resume = vm.count("resume") > 0;
+  }
   if (vm.count("devices"))
     for (const std::string& item : gpucap::text::split(vm["devices"].as<std::string>(), ','))
       options.device_limits.devices.push_back(
@@ -404,11 +428,14 @@ gpucap::RunResults run_interruptible(const std::vector<gpucap::Scenario>& points
   try {
     gpucap::RunResults results = gpucap::run_points(points, grid, base, options);
     gpucap::interrupt::set_cancel_flag(nullptr);
-    if (gpucap::interrupt::received() != 0) throw Interrupted{gpucap::interrupt::received()};
+    if (gpucap::interrupt::received() != 0)
+      throw Interrupted{gpucap::interrupt::received(), options.journal_path,
+                        results.replications};
     return results;
   } catch (const gpucap::RunCancelled&) {
     gpucap::interrupt::set_cancel_flag(nullptr);
-    throw Interrupted{gpucap::interrupt::received()};
+    throw Interrupted{gpucap::interrupt::received(), options.journal_path,
+                      options.replications > 0 ? options.replications : points[0].replications};
   } catch (...) {
     gpucap::interrupt::set_cancel_flag(nullptr);
     throw;
@@ -443,6 +470,8 @@ int write_output(const po::variables_map& vm, const gpucap::RunResults& results,
   for (const std::string& stale : report.removed_stale)
     std::cerr << "gpucap: removed '" << gpucap::text::excerpt(stale, 300)
               << "', a temporary file left by an earlier run that was killed while writing\n";
+  // The results are safe: the journal that would have continued the run is not needed.
+  ::unlink(gpucap::RunJournal::path_for(path).c_str());
   if (!vm.count("quiet")) std::cout << "results written to " << path << "\n";
   return kExitOk;
 }
@@ -646,8 +675,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
                       "drop --rows (the sweep table needs only the differences from point 0, "
                       "which --rows keeps)");
   }
-  if (vm.count("select-best"))
+  if (vm.count("select-best")) {
+    if (vm.count("resume")) throw po::error("--resume does not apply to --select-best");
+    options.journal_path.clear();  // its races run many small batches
     return gpucap::cli::select_best_command(vm, points, grid, base, options);
+  }
   check_output(vm, output);
 
   std::vector<gpucap::ScalarMetric> metrics;
@@ -818,8 +850,16 @@ int main(int argc, char** argv) {
     std::cerr << "gpucap: unknown command '" << command << "'\n\n" << kUsage;
     return kExitUsage;
   } catch (const Interrupted& stop) {
-    std::cerr << "gpucap: interrupted by " << gpucap::interrupt::signal_name(stop.signal)
-              << "; the run stopped, nothing was written\n";
+    const uint64_t saved =
+        stop.journal.empty() ? 0 : gpucap::RunJournal::replications_in(stop.journal);
+    std::cerr << "gpucap: interrupted by " << gpucap::interrupt::signal_name(stop.signal);
+    if (saved > 0)
+      std::cerr << "; the run stopped, nothing was written; its first " << saved << " of "
+                << stop.replications << " replications per point are in its journal '"
+                << gpucap::text::excerpt(stop.journal, 300)
+                << "': the same command with --resume continues from there\n";
+    else
+      std::cerr << "; the run stopped, nothing was written\n";
     return gpucap::interrupt::exit_status_for(stop.signal);
   } catch (const gpucap::InputFileError& e) {
     std::cerr << "gpucap: error: " << e.what() << "\n";

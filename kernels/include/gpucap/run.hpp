@@ -39,6 +39,11 @@ struct RunOptions {
   /// Replications per chunk of a run that keeps fewer rows: a multiple of kMomentBlock, or 0
   /// for about 32 MiB of rows (256 MiB on a device). Any value gives the same results.
   uint64_t chunk_replications = 0;
+  /// The run's journal (run_journal.hpp; the CLI gives "<output>.resume" with -o): a run of
+  /// more than one chunk appends each finished chunk to it. Empty: no journal.
+  std::string journal_path;
+  /// Continue the run from journal_path's records (--resume) instead of starting over.
+  bool resume = false;
   /// Stopping rule (stopping_rule.hpp): with precision > 0, replications are added in whole
   /// blocks until the 95% interval of the mean of every metric of precision_metrics (default:
   /// cost), at every point, has a half-width at most precision x |mean|, or max_replications
