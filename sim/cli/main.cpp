@@ -860,6 +860,8 @@ int main(int argc, char** argv) {
                 << "': the same command with --resume continues from there\n";
     else
       std::cerr << "; the run stopped, nothing was written\n";
+    // A journal without a finished chunk would continue nothing.
+    if (saved == 0 && !stop.journal.empty()) ::unlink(stop.journal.c_str());
     return gpucap::interrupt::exit_status_for(stop.signal);
   } catch (const gpucap::InputFileError& e) {
     std::cerr << "gpucap: error: " << e.what() << "\n";
