@@ -109,11 +109,12 @@ def expand(item: dict) -> list:
 def test_the_hdf5_layout_table_is_the_file(mmc, tmp_path):
     h5py = pytest.importorskip("h5py")
     layout = _core.results_file_layout()
-    # Goals and per-job records too: /goals and /jobs are written only when the scenario asks.
+    # Goals and per-job records too: /goals and /jobs are written only when the scenario asks;
+    # and fewer rows than replications, for /difference_summary.
     scenario = mmc.with_overrides({"timeseries.step": "50h", "goals": {"cheap": {"require": ["cost <= 1e9"]}},
                                    "records": {"jobs": 1}})
     r = gpucap.sweep(scenario, {"pools.gpus.quota": [4, 5]},
-                     replications=3, progress=False)
+                     replications=3, progress=False, rows=2)
     path = tmp_path / "r.h5"
     r.save(path)
     metric_datasets = [i for i in layout if i["kind"] == "dataset" and i["type"] == "float64"]
