@@ -120,8 +120,19 @@ std::string header_text(const RunIdentity& identity) {
 
 /// The fixed fields of a record: magic, first, count, rows, then the lengths.
 struct RecordHead {
-  uint64_t magic, first, count, rows, summary_bytes, scalars, pool_values, timeseries, goal_met;
+  uint64_t magic, first, count, rows, summary_bytes, scalars, pool_values, timeseries;
 };
+
+/// The checksum of a record: its fixed fields, then its arrays, as written.
+uint64_t record_checksum(const RecordHead& head, const JournalRecord& r) {
+  Checksum sum;
+  sum.update(&head, sizeof head);
+  sum.update(r.summary.data(), r.summary.size());
+  sum.update(r.scalars.data(), r.scalars.size() * 8);
+  sum.update(r.pool_values.data(), r.pool_values.size() * 8);
+  sum.update(r.timeseries.data(), r.timeseries.size() * 8);
+  return sum.value();
+}
 
 }  // namespace
 
@@ -238,7 +249,7 @@ RunJournal RunJournal::resume(const std::string& path, const RunIdentity& identi
     const uint64_t doubles = head.scalars + head.pool_values + head.timeseries;
     // Lengths are checked against what is left before they size anything.
     if (head.magic != kRecordMagic || head.summary_bytes > left || doubles > left / 8 ||
-        head.goal_met > left || head.summary_bytes + doubles * 8 + head.goal_met + 8 > left)
+        head.summary_bytes + doubles * 8 + 8 > left)
       break;
     JournalRecord r;
     r.first = head.first;
@@ -248,24 +259,15 @@ RunJournal RunJournal::resume(const std::string& path, const RunIdentity& identi
     r.scalars.resize(head.scalars);
     r.pool_values.resize(head.pool_values);
     r.timeseries.resize(head.timeseries);
-    r.goal_met.resize(head.goal_met);
     uint64_t checksum = 0;
     if (!read_exact(j.fd_, r.summary.data(), r.summary.size(), path) ||
         !read_exact(j.fd_, r.scalars.data(), r.scalars.size() * 8, path) ||
         !read_exact(j.fd_, r.pool_values.data(), r.pool_values.size() * 8, path) ||
         !read_exact(j.fd_, r.timeseries.data(), r.timeseries.size() * 8, path) ||
-        !read_exact(j.fd_, r.goal_met.data(), r.goal_met.size(), path) ||
         !read_exact(j.fd_, &checksum, 8, path))
       break;
-    Checksum sum;
-    sum.update(&head, sizeof head);
-    sum.update(r.summary.data(), r.summary.size());
-    sum.update(r.scalars.data(), r.scalars.size() * 8);
-    sum.update(r.pool_values.data(), r.pool_values.size() * 8);
-    sum.update(r.timeseries.data(), r.timeseries.size() * 8);
-    sum.update(r.goal_met.data(), r.goal_met.size());
     const off_t end = ::lseek(j.fd_, 0, SEEK_CUR);
-    if (sum.value() != checksum) {
+    if (record_checksum(head, r) != checksum) {
       if (end < size)
         throw std::runtime_error("cannot resume from '" + path + "': record " +
                                  std::to_string(j.records_.size()) +
@@ -294,8 +296,7 @@ uint64_t RunJournal::replications_in(const std::string& path) {
       RecordHead head{};
       while (read_exact(fd, &head, sizeof head, path) && head.magic == kRecordMagic) {
         const uint64_t skip =
-            head.summary_bytes + (head.scalars + head.pool_values + head.timeseries) * 8 +
-            head.goal_met + 8;
+            head.summary_bytes + (head.scalars + head.pool_values + head.timeseries) * 8 + 8;
         const off_t at = ::lseek(fd, 0, SEEK_CUR);
         struct stat st {};
         if (::fstat(fd, &st) != 0 || static_cast<uint64_t>(st.st_size - at) < skip) break;
@@ -342,25 +343,15 @@ void RunJournal::sync_now() {
 }
 
 void RunJournal::append(const JournalRecord& r) {
-  const RecordHead head{kRecordMagic,         r.first,
-                        r.count,              r.rows,
-                        r.summary.size(),     r.scalars.size(),
-                        r.pool_values.size(), r.timeseries.size(),
-                        r.goal_met.size()};
-  Checksum sum;
-  sum.update(&head, sizeof head);
-  sum.update(r.summary.data(), r.summary.size());
-  sum.update(r.scalars.data(), r.scalars.size() * 8);
-  sum.update(r.pool_values.data(), r.pool_values.size() * 8);
-  sum.update(r.timeseries.data(), r.timeseries.size() * 8);
-  sum.update(r.goal_met.data(), r.goal_met.size());
-  const uint64_t checksum = sum.value();
+  const RecordHead head{kRecordMagic,     r.first,          r.count,
+                        r.rows,           r.summary.size(), r.scalars.size(),
+                        r.pool_values.size(), r.timeseries.size()};
+  const uint64_t checksum = record_checksum(head, r);
   write_all(fd_, &head, sizeof head, path_);
   write_all(fd_, r.summary.data(), r.summary.size(), path_);
   write_all(fd_, r.scalars.data(), r.scalars.size() * 8, path_);
   write_all(fd_, r.pool_values.data(), r.pool_values.size() * 8, path_);
   write_all(fd_, r.timeseries.data(), r.timeseries.size() * 8, path_);
-  write_all(fd_, r.goal_met.data(), r.goal_met.size(), path_);
   write_all(fd_, &checksum, 8, path_);
   if (now_s() - last_sync_s_ >= kSyncEverySeconds) sync_now();
 }

@@ -119,6 +119,24 @@ py::list data_file_dicts(const std::vector<gpucap::DataFileRecord>& files) {
   return out;
 }
 
+/// A sweep's parameters as Python passes them: [(path, [value at each point])].
+using SweepArg = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
+/// describe_run of the points (replications 0: the scenario's; no seed: the scenario's).
+gpucap::RunResults describe(const std::vector<gpucap::Scenario>& points, const SweepArg& sweep,
+                            const gpucap::Scenario& base, uint64_t replications,
+                            std::optional<uint64_t> seed) {
+  gpucap::RunOptions options;
+  options.replications = replications;
+  if (seed) {
+    options.seed = *seed;
+    options.has_seed = true;
+  }
+  std::vector<gpucap::SweepParameter> grid;
+  for (const auto& [path, values] : sweep) grid.push_back({path, values});
+  return gpucap::describe_run(points, grid, base, options);
+}
+
 ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
                       const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
                       const gpucap::Scenario& base, uint64_t replications,
@@ -490,19 +508,10 @@ PYBIND11_MODULE(_core, m) {
     explicit ChunkFold(gpucap::RunResults r) : described(std::move(r)), fold(described) {}
   };
   py::class_<ChunkFold>(m, "ChunkFold")
-      .def(py::init([](const std::vector<gpucap::Scenario>& points,
-                       const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
+      .def(py::init([](const std::vector<gpucap::Scenario>& points, const SweepArg& sweep,
                        const gpucap::Scenario& base, uint64_t replications,
                        std::optional<uint64_t> seed) {
-             gpucap::RunOptions options;
-             options.replications = replications;
-             if (seed) {
-               options.seed = *seed;
-               options.has_seed = true;
-             }
-             std::vector<gpucap::SweepParameter> grid;
-             for (const auto& [path, values] : sweep) grid.push_back({path, values});
-             gpucap::RunResults r = gpucap::describe_run(points, grid, base, options);
+             gpucap::RunResults r = describe(points, sweep, base, replications, seed);
              r.kept_rows = 0;
              return std::make_unique<ChunkFold>(std::move(r));
            }),
@@ -537,19 +546,10 @@ PYBIND11_MODULE(_core, m) {
           "rows='none'");
   m.def(
       "describe_run",
-      [](const std::vector<gpucap::Scenario>& points,
-         const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
+      [](const std::vector<gpucap::Scenario>& points, const SweepArg& sweep,
          const gpucap::Scenario& base, uint64_t replications, std::optional<uint64_t> seed) {
-        gpucap::RunOptions options;
-        options.replications = replications;
-        if (seed) {
-          options.seed = *seed;
-          options.has_seed = true;
-        }
-        std::vector<gpucap::SweepParameter> grid;
-        for (const auto& [path, values] : sweep) grid.push_back({path, values});
         return std::make_shared<gpucap::RunResults>(
-            gpucap::describe_run(points, grid, base, options));
+            describe(points, sweep, base, replications, seed));
       },
       py::arg("points"), py::arg("sweep"), py::arg("base"), py::arg("replications"),
       py::arg("seed"), "The metadata of a run, with no rows (chunks are merged into it)");

@@ -147,13 +147,13 @@ TEST_F(Resume, WhatCannotBeContinuedIsRefusedWithTheReason) {
   EXPECT_TRUE(fs::exists(journal("cut.h5")));
   // A damaged record before the last: refused, nothing written. The byte flipped is in the
   // first record's data: past the magic (21 bytes), the header (its length, text and
-  // checksum) and the record's 72 bytes of counts and lengths.
+  // checksum) and the record's 64 bytes of counts and lengths.
   {
     std::fstream f(journal("cut.h5"), std::ios::in | std::ios::out | std::ios::binary);
     uint64_t header = 0;
     f.seekg(21);
     f.read(reinterpret_cast<char*>(&header), 8);
-    const std::streamoff data = 21 + 8 + static_cast<std::streamoff>(header) + 8 + 72 + 100;
+    const std::streamoff data = 21 + 8 + static_cast<std::streamoff>(header) + 8 + 64 + 100;
     f.seekg(data);
     const char was = static_cast<char>(f.get());
     f.seekp(data);

@@ -19,8 +19,9 @@
 //
 // Layout: "GPUCAP RUN JOURNAL 1\n", then a header (u64 length, "key: value\n" lines, u64
 // checksum), then records, each: u64 magic, u64 first, count, kept rows, the lengths of its
-// summary bytes, scalars, pool values, time series (in doubles) and goal flags (bytes), those
-// arrays, and a u64 checksum of the record. Little-endian.
+// summary bytes and of its scalars, pool values and time series (in doubles), those arrays,
+// and a u64 checksum of the record. Little-endian. (Goal flags are not kept: they follow from
+// the rows.)
 #pragma once
 #include <cstdint>
 #include <string>
@@ -38,7 +39,6 @@ struct JournalRecord {
   uint64_t first = 0, count = 0, rows = 0;
   std::string summary;  ///< ChunkSummary::serialize(); empty when the run keeps every row
   std::vector<double> scalars, pool_values, timeseries;
-  std::vector<uint8_t> goal_met;
 };
 
 class RunJournal {

@@ -1682,6 +1682,21 @@ void read_goals(const Context& c, hid_t file, RunResults& r) {
   }
 }
 
+/// Places rows of a [point][scalar metric] summary table (/summary, /difference_summary) by
+/// their point and metric name; `seen` marks those placed (a second row for one is refused).
+void place_scalar_summaries(const Context& c, const std::vector<SummaryRow>& rows,
+                            std::size_t points, const std::string& what, std::vector<char>& seen,
+                            std::vector<MetricSummary>& out) {
+  for (const SummaryRow& row : rows) {
+    if (row.point >= points) c.fail(what + " has a row for point out of range");
+    const std::size_t m =
+        metric_index(c, kScalarMetricInfo, from_fixed(row.metric, kMetricNameBytes), what);
+    const std::size_t i = row.point * kScalarMetricCount + m;
+    if (seen[i]++) c.fail(what + " has duplicate rows");
+    out[i] = get_stats(row);
+  }
+}
+
 RunResults read_file(const Context& c, hid_t file) {
   RunResults r;
   const int32_t format = read_attr<int32_t>(c, file, h5::kFormatVersion);
@@ -1802,14 +1817,7 @@ RunResults read_file(const Context& c, hid_t file) {
                       std::vector<double>(reps, 0.0), metric_range(kScalarMetricInfo[m]));
         seen[p * kScalarMetricCount + m] = 1;
       }
-    for (const SummaryRow& row : rows) {
-      if (row.point >= points) c.fail(what + " has a row for point out of range");
-      const std::size_t m =
-          metric_index(c, kScalarMetricInfo, from_fixed(row.metric, kMetricNameBytes), what);
-      const std::size_t i = row.point * kScalarMetricCount + m;
-      if (seen[i]++) c.fail(what + " has duplicate rows");
-      r.summary[i] = get_stats(row);
-    }
+    place_scalar_summaries(c, rows, points, what, seen, r.summary);
   }
   if (!r.all_rows()) {  // the differences from point 0, over every replication
     const std::size_t count = points * kScalarMetricCount;
@@ -1817,14 +1825,7 @@ RunResults read_file(const Context& c, hid_t file) {
     const auto rows = read_compound_dataset<SummaryRow>(c, file, h5::kDifferenceSummary, false, count);
     r.difference_summary.assign(count, MetricSummary{});
     std::vector<char> seen(count, 0);
-    for (const SummaryRow& row : rows) {
-      if (row.point >= points) c.fail(what + " has a row for point out of range");
-      const std::size_t m =
-          metric_index(c, kScalarMetricInfo, from_fixed(row.metric, kMetricNameBytes), what);
-      const std::size_t i = row.point * kScalarMetricCount + m;
-      if (seen[i]++) c.fail(what + " has duplicate rows");
-      r.difference_summary[i] = get_stats(row);
-    }
+    place_scalar_summaries(c, rows, points, what, seen, r.difference_summary);
   }
   {
     const std::size_t pools = r.pool_count();
