@@ -314,8 +314,9 @@ RunIdentity run_identity(const std::vector<Scenario>& points, const RunResults& 
                                                             : std::to_string(options.keep_rows)}};
 }
 
-/// Places a journal record's rows in r (its kept rows, at its replications' places) and folds
-/// its summary when there is a fold. Throws std::runtime_error when it does not fit r.
+/// Places a journal record's rows in r (its kept rows, at its replications' places) and, when
+/// there is a fold, restores the fold's state after the record. Throws std::runtime_error when
+/// it does not fit r.
 void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r,
             SummaryFold* fold, const std::string& path) {
   const std::size_t kept = r.rows_per_point();
@@ -333,7 +334,13 @@ void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r,
                              std::to_string(record.first + record.count) +
                              " does not fit this run (expected the next from " +
                              std::to_string(expected_first) + ")");
-  if (fold) fold->add(ChunkSummary::deserialize(record.summary));
+  if (fold) {
+    *fold = SummaryFold::restore(r, record.summary);
+    if (fold->replications() != offset + record.count)
+      throw std::runtime_error("cannot resume from '" + path + "': the summaries of record "
+                               "of replications " + std::to_string(record.first) +
+                               " on cover another count");
+  }
   for (std::size_t p = 0; p < r.points; ++p) {
     std::copy_n(record.scalars.begin() + p * rows * kScalarMetricCount, rows * kScalarMetricCount,
                 r.scalars.begin() + (p * kept + offset) * kScalarMetricCount);
@@ -344,15 +351,16 @@ void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r,
   }
 }
 
-/// The journal record of a chunk: its rows that r keeps, and its summary.
-JournalRecord record_of(const RunResults& part, const ChunkSummary& summary, const RunResults& r) {
+/// The journal record of a chunk: its rows that r keeps, and the fold's state after it
+/// (`fold` null: the run keeps every row, whose summaries are computed at the end).
+JournalRecord record_of(const RunResults& part, const SummaryFold* fold, const RunResults& r) {
   JournalRecord record;
   record.first = part.first_replication;
   record.count = part.replications;
   const std::size_t kept = r.rows_per_point();
   const uint64_t offset = part.first_replication - r.first_replication;
   record.rows = offset < kept ? std::min<uint64_t>(kept - offset, part.replications) : 0;
-  if (summary.count > 0) record.summary = summary.serialize();
+  if (fold) record.summary = fold->serialize();
   const std::size_t n = part.replications, rows = record.rows;
   const auto take = [&](const std::vector<double>& from, std::size_t stride,
                         std::vector<double>& to) {
@@ -421,9 +429,9 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
   }
   run_in_chunks(run, options, r, chunk, done, streaming, bar,
                 [&](const RunResults& part, ChunkSummary&& summary) {
-                  if (journal) journal->append(record_of(part, summary, r));
                   if (streaming) fold.add(summary);
                   keep_rows_of(part, r);
+                  if (journal) journal->append(record_of(part, streaming ? &fold : nullptr, r));
                 });
   bar.finish();
   if (r.backend.empty()) {  // every chunk was in the journal: nothing ran here

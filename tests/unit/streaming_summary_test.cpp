@@ -162,6 +162,26 @@ TEST(StreamingSummary, ChunksThreadsAndBackendsGiveTheSameBits) {
   whole.replications = 2600;
   expect_same_summaries(fold_chunk_summaries(sweep.points, sweep.grid, sweep.base, whole, parts),
                         reference);
+  // A fold saved after the first two chunks (a journal's record) and restored folds the rest
+  // to the same bits; bytes of another shape or cut short are refused.
+  {
+    RunResults described = describe_run(sweep.points, sweep.grid, sweep.base, whole);
+    described.kept_rows = 0;
+    SummaryFold first_two(described);
+    first_two.add(parts[0]);
+    first_two.add(parts[1]);
+    const std::string saved = first_two.serialize();
+    SummaryFold restored = SummaryFold::restore(described, saved);
+    EXPECT_EQ(restored.serialize(), saved);
+    restored.add(parts[2]);
+    restored.finish(described);
+    expect_same_summaries(described, reference);
+    EXPECT_THROW(SummaryFold::restore(described, saved.substr(0, saved.size() - 3)),
+                 std::invalid_argument);
+    RunResults other = described;
+    other.points = 1;
+    EXPECT_THROW(SummaryFold::restore(other, saved), std::invalid_argument);
+  }
   // Out of order, or with a gap, the fold refuses.
   std::swap(parts[0], parts[1]);
   EXPECT_THROW(fold_chunk_summaries(sweep.points, sweep.grid, sweep.base, whole, parts),

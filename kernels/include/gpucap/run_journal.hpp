@@ -2,11 +2,12 @@
 // crash, Ctrl-C, a full disk at the end) continues where it stopped (`--resume`).
 //
 // A run with -o that takes more than one chunk of replications appends each finished chunk to
-// `<output>.resume`: the rows it keeps and its chunk summary (streaming_summary.hpp), each
-// record checksummed. With --resume, the run reads the journal, checks that it was written by
+// `<output>.resume`: the rows it keeps and, when it keeps fewer rows than replications, the
+// state of its summaries' fold after the chunk (streaming_summary.hpp: one moments per column
+// and the sketches, whose size does not grow with replications), each record checksummed. With --resume, the run reads the journal, checks that it was written by
 // the same run (gpucap version, scenario and sweep texts, data files, seed, replications,
-// rows kept: any difference is named), replays its records (the summaries folded and the rows
-// placed as if the chunks had just run) and runs the rest. Replication r draws from the streams
+// rows kept: any difference is named), replays its records (the rows placed as if the chunks
+// had just run, the fold restored from the last record) and runs the rest. Replication r draws from the streams
 // keyed by (seed, r) and the summaries fold block by block in order, so the results are the
 // same bits as an uninterrupted run's, whatever chunks each part ran in. A record cut short by
 // the kill (the last one) is dropped and run again. When the results file is written, the
@@ -37,7 +38,7 @@ using RunIdentity = std::vector<std::pair<std::string, std::string>>;
 /// first `rows` of them, [point][rows][...] (the rows the run keeps that fall in the chunk).
 struct JournalRecord {
   uint64_t first = 0, count = 0, rows = 0;
-  std::string summary;  ///< ChunkSummary::serialize(); empty when the run keeps every row
+  std::string summary;  ///< SummaryFold::serialize() after it; empty when every row is kept
   std::vector<double> scalars, pool_values, timeseries;
 };
 

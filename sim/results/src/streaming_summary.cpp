@@ -12,6 +12,7 @@ namespace gpucap {
 namespace {
 
 constexpr char kMagic[] = "GPUCAP CHUNK SUMMARY 1\n";
+constexpr char kFoldMagic[] = "GPUCAP SUMMARY FOLD 1\n";
 
 template <typename T>
 void put(std::string& out, T v) {
@@ -271,6 +272,59 @@ void SummaryFold::finish(RunResults& r) const {
   r.goal_summary.assign(points_ * goals_, GoalSummary{});
   for (std::size_t i = 0; i < goal_met_.size(); ++i)
     r.goal_summary[i] = summarize_goal(goal_met_[i], replications_);
+}
+
+std::string SummaryFold::serialize() const {
+  std::string out(kFoldMagic);
+  for (const uint64_t v : {uint64_t{points_}, uint64_t{columns_}, uint64_t{goals_}, next_,
+                           replications_, uint64_t{ended_partial_block_}})
+    put<uint64_t>(out, v);
+  for (const std::vector<Moments>* list : {&moments_, &difference_moments_})
+    for (const Moments& m : *list) {
+      put<double>(out, m.n);
+      put<double>(out, m.mean);
+      put<double>(out, m.m2);
+    }
+  for (const QuantileSketch& sketch : sketches_) sketch.serialize(out);
+  for (const uint64_t met : goal_met_) put<uint64_t>(out, met);
+  return out;
+}
+
+SummaryFold SummaryFold::restore(const RunResults& described, const std::string& bytes) {
+  const std::size_t magic = sizeof(kFoldMagic) - 1;
+  if (bytes.compare(0, magic, kFoldMagic) != 0)
+    throw std::invalid_argument("not a gpucap summary fold (it does not start with its header)");
+  std::size_t pos = magic;
+  SummaryFold f(described);
+  if (take<uint64_t>(bytes, pos) != f.points_ || take<uint64_t>(bytes, pos) != f.columns_ ||
+      take<uint64_t>(bytes, pos) != f.goals_)
+    throw std::invalid_argument("summary fold: of another run (points, pools or goals differ)");
+  f.next_ = take<uint64_t>(bytes, pos);
+  f.replications_ = take<uint64_t>(bytes, pos);
+  f.ended_partial_block_ = take<uint64_t>(bytes, pos) != 0;
+  if (f.next_ != described.first_replication + f.replications_ ||
+      f.replications_ > described.replications)
+    throw std::invalid_argument("summary fold: its replications do not fit this run");
+  for (std::vector<Moments>* list : {&f.moments_, &f.difference_moments_})
+    for (Moments& m : *list) {
+      m.n = take<double>(bytes, pos);
+      m.mean = take<double>(bytes, pos);
+      m.m2 = take<double>(bytes, pos);
+      if (!(m.n >= 0 && m.n <= static_cast<double>(f.replications_)))
+        throw std::invalid_argument("summary fold: a count exceeds its replications");
+    }
+  for (QuantileSketch& sketch : f.sketches_) {
+    sketch = QuantileSketch::deserialize(bytes, pos);
+    if (sketch.count() > f.replications_)
+      throw std::invalid_argument("summary fold: a sketch holds more values than replications");
+  }
+  for (uint64_t& met : f.goal_met_) {
+    met = take<uint64_t>(bytes, pos);
+    if (met > f.replications_)
+      throw std::invalid_argument("summary fold: a goal met more often than run");
+  }
+  if (pos != bytes.size()) throw std::invalid_argument("summary fold: bytes left after its end");
+  return f;
 }
 
 }  // namespace gpucap

@@ -76,6 +76,12 @@ class SummaryFold {
   /// (r.replications must be replications()); leaves r's rows as they are.
   void finish(RunResults& r) const;
 
+  /// The fold's state in a portable byte form (a run's journal keeps it after every chunk:
+  /// its size does not grow with replications), and a fold of `described` restored from it.
+  /// restore throws std::invalid_argument when the bytes are not a fold of that shape.
+  std::string serialize() const;
+  static SummaryFold restore(const RunResults& described, const std::string& bytes);
+
  private:
   std::size_t points_, columns_, goals_;
   uint64_t next_;                  ///< the next replication expected
