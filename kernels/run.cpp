@@ -351,6 +351,28 @@ void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r,
   }
 }
 
+/// One journal record of replications [first_replication, + count) of r, whose kept rows are in
+/// r already, with the fold's state after them (null: every row is kept).
+JournalRecord record_of_range(const RunResults& r, uint64_t count, const SummaryFold* fold) {
+  JournalRecord record;
+  record.first = r.first_replication;
+  record.count = count;
+  const std::size_t kept = r.rows_per_point();
+  record.rows = std::min<uint64_t>(kept, count);
+  if (fold) record.summary = fold->serialize();
+  const std::size_t rows = record.rows;
+  const auto take = [&](const std::vector<double>& from, std::size_t stride,
+                        std::vector<double>& to) {
+    to.resize(r.points * rows * stride);
+    for (std::size_t p = 0; p < r.points; ++p)
+      std::copy_n(from.begin() + p * kept * stride, rows * stride, to.begin() + p * rows * stride);
+  };
+  take(r.scalars, kScalarMetricCount, record.scalars);
+  take(r.pool_values, r.pool_count() * kPoolMetricCount, record.pool_values);
+  take(r.timeseries, r.pool_count() * r.timeseries_bins, record.timeseries);
+  return record;
+}
+
 /// The journal record of a chunk: its rows that r keeps, and the fold's state after it
 /// (`fold` null: the run keeps every row, whose summaries are computed at the end).
 JournalRecord record_of(const RunResults& part, const SummaryFold* fold, const RunResults& r) {
@@ -385,23 +407,28 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
     throw std::invalid_argument("--resume continues a run that writes a file: give its -o");
   const PreparedRun run = prepare_run(points, r, options, streaming);
   const uint64_t chunk = chunk_replications(r, run.on_device, options.chunk_replications);
-  // A run that writes a file and takes more than one chunk keeps a journal (run_journal.hpp).
-  const bool journaled = !options.journal_path.empty() && (streaming || chunk < r.replications);
-  if (options.resume && !journaled)
+  // A run that writes a file and takes more than one chunk may keep a journal (run_journal.hpp):
+  // from the start with --journal or --resume, else once it is expected to run for longer
+  // than options.journal_after_seconds (its first chunks are then written as one record).
+  const bool journal_possible =
+      !options.journal_path.empty() && (streaming || chunk < r.replications);
+  if (options.resume && !journal_possible)
     throw std::invalid_argument(
         "--resume: this run takes one chunk of replications, so it keeps no journal to continue "
         "from; run it without --resume");
-  check_memory(run, r, options, streaming || journaled ? chunk : 0);
+  check_memory(run, r, options, streaming || journal_possible ? chunk : 0);
 
   const auto start = std::chrono::steady_clock::now();
+  const auto seconds = [&start] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
   const unsigned summary_threads =
       run.on_device ? 0u : static_cast<unsigned>(resolve_thread_count(options.threads));
   ProgressBar bar(r.points * r.replications, "replications", options.progress);
-  if (!streaming && !journaled) {
+  if (!streaming && !journal_possible) {
     run_rows(run, options, r, bar);
     bar.finish();
-    r.wall_time_s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.wall_time_s = seconds();
     r.summarize_all(summary_threads);  // on the run's CPU threads (a device run: every core)
     return r;
   }
@@ -412,13 +439,11 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
   r.pool_values.assign(r.points * kept * r.pool_count() * kPoolMetricCount, 0.0);
   r.timeseries.assign(r.points * kept * r.pool_count() * r.timeseries_bins, 0.0);
   SummaryFold fold(r);
-  uint64_t done = 0;
+  uint64_t done = 0, done_before = 0;  // replications per point done; of them, in the journal
   std::unique_ptr<RunJournal> journal;
-  if (journaled) {
-    const RunIdentity identity = run_identity(points, r, options);
-    journal = std::make_unique<RunJournal>(
-        options.resume ? RunJournal::resume(options.journal_path, identity)
-                       : RunJournal::start(options.journal_path, identity));
+  const auto identity = [&] { return run_identity(points, r, options); };
+  if (options.resume) {
+    journal = RunJournal::resume(options.journal_path, identity());
     for (const JournalRecord& record : journal->records()) {
       replay(record, r.first_replication + done, r, streaming ? &fold : nullptr,
              options.journal_path);
@@ -426,13 +451,28 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
       bar.advance(r.points * record.count);
     }
     journal->release_records();
+    done_before = done;
+  } else if (journal_possible && options.journal_always) {
+    journal = RunJournal::start(options.journal_path, identity());
   }
   run_in_chunks(run, options, r, chunk, done, streaming, bar,
                 [&](const RunResults& part, ChunkSummary&& summary) {
                   if (streaming) fold.add(summary);
                   keep_rows_of(part, r);
-                  if (journal) journal->append(record_of(part, streaming ? &fold : nullptr, r));
+                  const uint64_t finished = part.first_replication + part.replications -
+                                            r.first_replication;
+                  if (journal) {
+                    journal->append(record_of(part, streaming ? &fold : nullptr, r));
+                  } else if (journal_possible && finished < r.replications &&
+                             seconds() / static_cast<double>(finished - done_before) *
+                                     static_cast<double>(r.replications - done_before) >
+                                 options.journal_after_seconds) {
+                    // A long run: journal what ran so far as one record, then each chunk.
+                    journal = RunJournal::start(options.journal_path, identity());
+                    journal->append(record_of_range(r, finished, streaming ? &fold : nullptr));
+                  }
                 });
+  if (journal) journal->finish();  // every record written and synced
   bar.finish();
   if (r.backend.empty()) {  // every chunk was in the journal: nothing ran here
     r.backend = run.backend->label;

@@ -138,7 +138,7 @@ uint64_t record_checksum(const RecordHead& head, const JournalRecord& r) {
 
 std::string RunJournal::path_for(const std::string& output_path) { return output_path + ".resume"; }
 
-RunJournal RunJournal::start(const std::string& path, const RunIdentity& identity) {
+std::unique_ptr<RunJournal> RunJournal::start(const std::string& path, const RunIdentity& identity) {
   const auto [folder, name] = split_path(path);
   const int dir = open_folder(folder, path);
   struct stat st {};
@@ -150,7 +150,8 @@ RunJournal RunJournal::start(const std::string& path, const RunIdentity& identit
     }
     ::unlinkat(dir, name.c_str(), 0);  // an earlier run's journal
   }
-  RunJournal j;
+  std::unique_ptr<RunJournal> jp(new RunJournal());
+  RunJournal& j = *jp;
   j.path_ = path;
   j.fd_ = ::openat(dir, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   const int saved = errno;
@@ -166,7 +167,8 @@ RunJournal RunJournal::start(const std::string& path, const RunIdentity& identit
   write_all(j.fd_, text.data(), text.size(), path);
   write_all(j.fd_, &checksum, 8, path);
   j.sync_now();
-  return j;
+  j.start_writer();
+  return jp;
 }
 
 namespace {
@@ -210,16 +212,17 @@ bool read_header(int fd, const std::string& path, RunIdentity& identity) {
 
 }  // namespace
 
-RunJournal RunJournal::resume(const std::string& path, const RunIdentity& identity) {
-  RunJournal j;
+std::unique_ptr<RunJournal> RunJournal::resume(const std::string& path, const RunIdentity& identity) {
+  std::unique_ptr<RunJournal> jp(new RunJournal());
+  RunJournal& j = *jp;
   j.path_ = path;
   j.fd_ = open_journal(path);
   if (j.fd_ < 0) {
     if (errno == ENOENT)
       throw std::invalid_argument(
           "--resume: there is no journal '" + path +
-          "' to continue (a run leaves one when it is stopped after its first chunk of "
-          "replications; a short run has none): run without --resume");
+          "' to continue (a run keeps one once it is expected to take more than a minute, or "
+          "from its first chunk with --journal): run without --resume");
     if (errno == ELOOP)
       throw std::runtime_error("cannot resume from '" + path + "': it is a symbolic link");
     throw std::runtime_error(system_error("cannot open the run's journal", path));
@@ -283,7 +286,8 @@ RunJournal RunJournal::resume(const std::string& path, const RunIdentity& identi
     throw std::runtime_error(system_error("cannot cut the unfinished record off the journal", path));
   ::lseek(j.fd_, good, SEEK_SET);
   j.last_sync_s_ = now_s();
-  return j;
+  j.start_writer();
+  return jp;
 }
 
 uint64_t RunJournal::replications_in(const std::string& path) {
@@ -310,30 +314,62 @@ uint64_t RunJournal::replications_in(const std::string& path) {
   return total;
 }
 
-RunJournal::RunJournal(RunJournal&& other) noexcept
-    : path_(std::move(other.path_)),
-      fd_(other.fd_),
-      last_sync_s_(other.last_sync_s_),
-      records_(std::move(other.records_)) {
-  other.fd_ = -1;
-}
-
-RunJournal& RunJournal::operator=(RunJournal&& other) noexcept {
-  if (this != &other) {
-    if (fd_ >= 0) ::close(fd_);
-    path_ = std::move(other.path_);
-    fd_ = other.fd_;
-    last_sync_s_ = other.last_sync_s_;
-    records_ = std::move(other.records_);
-    other.fd_ = -1;
-  }
-  return *this;
-}
-
 RunJournal::~RunJournal() {
+  stop_writer();
   if (fd_ < 0) return;
   ::fdatasync(fd_);  // a stopped run's records, for the run that continues it
   ::close(fd_);
+}
+
+void RunJournal::start_writer() { writer_ = std::thread([this] { writer_loop(); }); }
+
+void RunJournal::writer_loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [this] { return closing_ || !waiting_.empty(); });
+    if (waiting_.empty()) return;  // closing, nothing left
+    JournalRecord record = std::move(waiting_.front());
+    waiting_.pop_front();
+    writing_ = true;
+    lock.unlock();
+    std::exception_ptr error;
+    try {
+      if (!error_) write_record(record);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    lock.lock();
+    writing_ = false;
+    if (error && !error_) error_ = error;
+    changed_.notify_all();
+  }
+}
+
+void RunJournal::stop_writer() noexcept {
+  if (!writer_.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closing_ = true;
+  }
+  changed_.notify_all();
+  writer_.join();
+}
+
+void RunJournal::append(JournalRecord record) {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [this] { return error_ || waiting_.size() < 2; });
+  if (error_) std::rethrow_exception(error_);
+  waiting_.push_back(std::move(record));
+  changed_.notify_all();
+}
+
+void RunJournal::finish() {
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return error_ || (waiting_.empty() && !writing_); });
+    if (error_) std::rethrow_exception(error_);
+  }
+  sync_now();
 }
 
 void RunJournal::sync_now() {
@@ -342,7 +378,7 @@ void RunJournal::sync_now() {
   last_sync_s_ = now_s();
 }
 
-void RunJournal::append(const JournalRecord& r) {
+void RunJournal::write_record(const JournalRecord& r) {
   const RecordHead head{kRecordMagic,     r.first,          r.count,
                         r.rows,           r.summary.size(), r.scalars.size(),
                         r.pool_values.size(), r.timeseries.size()};

@@ -18,6 +18,7 @@
 #include <boost/program_options.hpp>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -308,6 +309,9 @@ po::options_description execution_options() {
       "with -o: continue the run that was stopped (kill, crash, Ctrl-C) from the journal it "
       "left beside the output (OUTPUT.resume), after checking it is the same run; the results "
       "are the same bits as an uninterrupted run's")(
+      "journal",
+      "with -o: keep the journal that --resume continues from the first chunk on (by default "
+      "a run keeps one once it is expected to take more than a minute)")(
       "chunk", po::value<std::string>(),
       "replications per chunk of runs that keep fewer rows or keep a journal (whole blocks of "
       "256; default: about 32 MiB of rows); the results do not depend on it")(
@@ -386,9 +390,19 @@ gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
   }
   if (vm.count("resume") && !vm.count("output"))
     throw po::error("--resume continues a run that writes a file: give the same -o");
+  if (vm.count("journal") && !vm.count("output"))
+    throw po::error("--journal applies with -o (it is OUTPUT.resume)");
   if (vm.count("output")) {
     options.journal_path = gpucap::RunJournal::path_for(vm["output"].as<std::string>());
     options.resume = vm.count("resume") > 0;
+    options.journal_always = vm.count("journal") > 0;
+    if (const char* after = std::getenv("GPUCAP_JOURNAL_AFTER_SECONDS")) {
+      char* end = nullptr;
+      options.journal_after_seconds = std::strtod(after, &end);
+      if (*after == '\0' || *end != '\0' || !(options.journal_after_seconds >= 0))
+        throw po::error(std::string("GPUCAP_JOURNAL_AFTER_SECONDS: expected seconds, got '") +
+                        gpucap::text::excerpt(after) + "'");
+    }
   }
   if (vm.count("devices"))
     for (const std::string& item : gpucap::text::split(vm["devices"].as<std::string>(), ','))

@@ -3,12 +3,14 @@
 // summaries and goal counts, bit for bit, keeping every row, some or none, for runs and
 // sweeps. A journal cut short is continued from its last whole record; a damaged one, another
 // run's, a missing one or a link are refused with what is wrong.
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -34,8 +36,10 @@ class Resume : public testing_support::ScratchDirTest {
   /// The command for output `name`, with `extra` arguments (rows, grid), in chunks of 256.
   std::vector<std::string> command(const std::string& verb, const std::string& name,
                                    const std::vector<std::string>& extra) const {
-    std::vector<std::string> argv = {GPUCAP_BINARY, verb, kTraining, "-r", "12000", "--chunk",
-                                     "256", "-q", "--threads", "2", "-o", (dir_ / name).string()};
+    std::vector<std::string> argv = {GPUCAP_BINARY, verb,        kTraining, "-r",
+                                     "12000",       "--chunk",   "256",     "-q",
+                                     "--threads",   "2",         "-o",      (dir_ / name).string(),
+                                     "--journal"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return argv;
   }
@@ -86,6 +90,7 @@ TEST_F(Resume, AKilledRunResumedWritesTheUninterruptedData) {
       {"run", {"--rows", "none"}},
       {"sweep", {"-g", "pools.aws-h100-spot.quota=16,32", "--rows", "first 300"}},
   };
+  int interrupted = 0;
   for (const auto& [verb, extra] : runs) {
     SCOPED_TRACE(verb + " " + extra.back());
     const ProcessOutcome reference = ChildProcess(command(verb, "ref.h5", extra)).wait();
@@ -99,6 +104,7 @@ TEST_F(Resume, AKilledRunResumedWritesTheUninterruptedData) {
     // Killed after its first records, resumed and killed again some records later, resumed to
     // the end (a run too quick to be stopped is skipped: it could not be interrupted).
     if (!kill_midway(argv, dir_ / "cut.h5", 64 << 10)) continue;
+    ++interrupted;
     ASSERT_TRUE(fs::exists(journal("cut.h5")));
     EXPECT_FALSE(fs::exists(dir_ / "cut.h5"));
     if (kill_midway(resumed, dir_ / "cut.h5", fs::file_size(journal("cut.h5")) + (200 << 10))) {
@@ -110,6 +116,46 @@ TEST_F(Resume, AKilledRunResumedWritesTheUninterruptedData) {
     fs::remove(dir_ / "cut.h5");
     fs::remove(dir_ / "ref.h5");
   }
+  EXPECT_EQ(interrupted, 3) << "some runs ended before they could be killed";
+}
+
+TEST_F(Resume, AJournalStartedLateHoldsTheChunksBeforeItAsOneRecord) {
+  // Without --journal, a run keeps one once it is expected to run long: here at once (0 s), so
+  // that its first record holds the first chunk, written from the kept rows and the fold.
+  for (const std::vector<std::string>& extra :
+       {std::vector<std::string>{"--rows", "first 700"}, std::vector<std::string>{}}) {
+    auto reference = command("run", "ref.h5", extra);
+    ASSERT_EQ(ChildProcess(reference).wait().exit_code, 0);
+    auto argv = command("run", "cut.h5", extra);
+    argv.erase(std::find(argv.begin(), argv.end(), "--journal"));
+    const std::vector<std::string> now = {"GPUCAP_JOURNAL_AFTER_SECONDS=0"};
+    {
+      ChildProcess child(argv, now);
+      const auto limit = std::chrono::steady_clock::now() + 120s;
+      std::error_code ec;
+      while (!(fs::exists(journal("cut.h5"), ec) && fs::file_size(journal("cut.h5"), ec) > 300000) &&
+             !fs::exists(dir_ / "cut.h5", ec) && std::chrono::steady_clock::now() < limit)
+        std::this_thread::sleep_for(1ms);
+      child.signal(SIGKILL);
+      if (child.wait(60s).term_signal != SIGKILL) continue;  // too quick to stop
+    }
+    argv.push_back("--resume");
+    const ProcessOutcome done = ChildProcess(argv, now).wait();
+    ASSERT_EQ(done.exit_code, 0) << done.output;
+    expect_same_data((dir_ / "ref.h5").string(), (dir_ / "cut.h5").string());
+    fs::remove(dir_ / "ref.h5");
+    fs::remove(dir_ / "cut.h5");
+  }
+  // A short run (expected under a minute) keeps none.
+  auto quick = command("run", "quick.h5", {});
+  quick.erase(std::find(quick.begin(), quick.end(), "--journal"));
+  ChildProcess child(quick);
+  bool journal_seen = false;
+  while (!fs::exists(dir_ / "quick.h5")) {
+    journal_seen = journal_seen || fs::exists(journal("quick.h5"));
+    if (::waitpid(child.pid(), nullptr, WNOHANG) != 0) break;
+  }
+  EXPECT_FALSE(journal_seen);
 }
 
 TEST_F(Resume, AJournalCutShortContinuesFromItsLastWholeRecord) {

@@ -18,6 +18,11 @@
 
 namespace gpucap {
 
+/// A run with a journal path starts its journal once it is expected to take longer than this:
+/// a shorter run loses little when it is stopped, and the journal costs about a tenth of the
+/// run on a 2-core machine when every row is kept.
+inline constexpr double kJournalAfterSeconds = 60;
+
 struct RunOptions {
   uint64_t replications = 0;  ///< 0: the scenario's `replications`
   uint64_t seed = 0;          ///< used when has_seed; otherwise the scenario's seed
@@ -40,8 +45,14 @@ struct RunOptions {
   /// for about 32 MiB of rows (256 MiB on a device). Any value gives the same results.
   uint64_t chunk_replications = 0;
   /// The run's journal (run_journal.hpp; the CLI gives "<output>.resume" with -o): a run of
-  /// more than one chunk appends each finished chunk to it. Empty: no journal.
+  /// more than one chunk expected to take longer than kJournalAfterSeconds (or any, with
+  /// journal_always) appends its finished chunks to it. Empty: no journal.
   std::string journal_path;
+  /// Keep the journal from the first chunk (--journal), however short the run.
+  bool journal_always = false;
+  /// Seconds a run must be expected to take for its journal to start (the CLI reads
+  /// GPUCAP_JOURNAL_AFTER_SECONDS; tests set 0).
+  double journal_after_seconds = kJournalAfterSeconds;
   /// Continue the run from journal_path's records (--resume) instead of starting over.
   bool resume = false;
   /// Stopping rule (stopping_rule.hpp): with precision > 0, replications are added in whole

@@ -14,9 +14,11 @@
 // journal is removed.
 //
 // The journal is written with the output's care: created exclusively in the output's folder,
-// never through a link, never onto a special file. Records reach the file as they finish
-// (a process killed loses at most the chunk in progress); they are synced to the disk at most
-// every 30 seconds and at the end (a machine that loses power loses at most that).
+// never through a link, never onto a special file. Records are written by a thread of the
+// journal's own, beside the simulation (at most two wait for it: the run's next chunk waits
+// for the disk only when the disk is slower than the simulation), and synced to the disk at
+// most every 30 seconds and at the end. A process killed loses at most the chunk in progress
+// and the two waiting; a machine that loses power at most 30 seconds more.
 //
 // Layout: "GPUCAP RUN JOURNAL 1\n", then a header (u64 length, "key: value\n" lines, u64
 // checksum), then records, each: u64 magic, u64 first, count, kept rows, the lengths of its
@@ -24,8 +26,14 @@
 // and a u64 checksum of the record. Little-endian. (Goal flags are not kept: they follow from
 // the rows.)
 #pragma once
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -50,22 +58,23 @@ class RunJournal {
   /// Starts a journal at `path` for the run `identity`, replacing one an earlier run left (a
   /// regular file; a link or a special file there is refused). Throws std::runtime_error
   /// naming the path and the system's reason.
-  static RunJournal start(const std::string& path, const RunIdentity& identity);
+  static std::unique_ptr<RunJournal> start(const std::string& path, const RunIdentity& identity);
 
   /// Opens the journal at `path` to continue the run `identity`: reads its records (dropping a
   /// last record cut short, which is removed from the file) into records(). Throws
   /// std::invalid_argument when there is none or it is another run's (naming what differs),
   /// std::runtime_error when it cannot be read or is damaged before its last record.
-  static RunJournal resume(const std::string& path, const RunIdentity& identity);
+  static std::unique_ptr<RunJournal> resume(const std::string& path,
+                                            const RunIdentity& identity);
 
   /// Replications per point the journal at `path` holds (its records'), or 0 when there is no
   /// readable journal there. Reads only the records' headers.
   static uint64_t replications_in(const std::string& path);
 
-  RunJournal(RunJournal&& other) noexcept;
-  RunJournal& operator=(RunJournal&& other) noexcept;
   RunJournal(const RunJournal&) = delete;
   RunJournal& operator=(const RunJournal&) = delete;
+  /// Writes the records still waiting, syncs and closes (errors are dropped here: finish()
+  /// reports them).
   ~RunJournal();
 
   /// The records read by resume(), in order (empty after start()).
@@ -73,19 +82,36 @@ class RunJournal {
   /// Frees the records read (after they were replayed).
   void release_records() { std::vector<JournalRecord>().swap(records_); }
 
-  /// Appends a finished chunk. Throws std::runtime_error (e.g. the disk is full).
-  void append(const JournalRecord& record);
+  /// Hands a finished chunk to the writer thread; waits while two are already waiting. Throws
+  /// std::runtime_error when an earlier record could not be written (e.g. the disk is full).
+  void append(JournalRecord record);
+
+  /// Waits until every record is written and synced. Throws std::runtime_error when one could
+  /// not be.
+  void finish();
 
   const std::string& path() const { return path_; }
 
  private:
   RunJournal() = default;
   void sync_now();
+  void write_record(const JournalRecord& record);
+  void start_writer();
+  void writer_loop();
+  void stop_writer() noexcept;
 
   std::string path_;
   int fd_ = -1;
   double last_sync_s_ = 0;  ///< steady-clock seconds of the last fdatasync
   std::vector<JournalRecord> records_;
+  // The writer thread and the records waiting for it.
+  std::thread writer_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<JournalRecord> waiting_;
+  bool writing_ = false;  ///< the writer holds a record it took from waiting_
+  bool closing_ = false;
+  std::exception_ptr error_;
 };
 
 }  // namespace gpucap
