@@ -32,8 +32,8 @@
 
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/memory_estimate.hpp"
-#include "gpucap/run_journal.hpp"
 #include "gpucap/run.hpp"
+#include "gpucap/run_journal.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/sweep.hpp"
 
@@ -137,9 +137,9 @@ int main(int argc, char** argv) {
               record.scalars.end(),
               results.scalars.begin() + row(first) * gpucap::kScalarMetricCount,
               results.scalars.begin() + row(first + record.count) * gpucap::kScalarMetricCount);
-          record.pool_values.insert(record.pool_values.end(),
-                                    results.pool_values.begin() + row(first) * pools,
-                                    results.pool_values.begin() + row(first + record.count) * pools);
+          record.pool_values.insert(
+              record.pool_values.end(), results.pool_values.begin() + row(first) * pools,
+              results.pool_values.begin() + row(first + record.count) * pools);
         }
         journal->append(std::move(record));
       }
@@ -178,9 +178,10 @@ int main(int argc, char** argv) {
     std::printf("  load      %8.3f s\n", load_s);
     std::printf("  simulate  %8.3f s\n", simulate_s);
     std::printf("  summary   %8.3f s   (compile, rows, summaries, goals)\n", summary_s);
-    std::printf("  journal   %8.3f s   (appends of the same rows, timed apart; kept by runs over a "
-                "minute or with --journal)\n",
-                journal_s);
+    std::printf(
+        "  journal   %8.3f s   (appends of the same rows, timed apart; kept by runs over a "
+        "minute or with --journal)\n",
+        journal_s);
     std::printf("  write     %8.3f s   (best of %d; %.3f s of CPU; %.1f MB, %.0f MB/s)\n", write_s,
                 repeat_write, write_cpu_s, megabytes, write_s > 0 ? megabytes / write_s : 0.0);
     std::printf("  read      %8.3f s   (every checksum verified; values %s)\n", read_s,

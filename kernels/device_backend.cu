@@ -23,8 +23,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
-#include <cstdlib>
 #include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <new>
@@ -41,10 +41,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "backend_code.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
+
+#include "backend_code.hpp"
 
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
 #include <cuda_runtime.h>
@@ -431,8 +432,7 @@ struct SharedCursor {
 /// the task's host arrays, at the rows of those replications. Batches start on whole moment
 /// blocks, so any split between devices gives the same bits.
 DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& limits,
-                               int device_index, std::size_t device_count,
-                               SharedCursor& cursor) {
+                               int device_index, std::size_t device_count, SharedCursor& cursor) {
   DeviceRunStats stats;
 #if GPUCAP_DEVICE_IS_CUDA
   check_cuda(cudaSetDevice(device_index), "cudaSetDevice");
@@ -504,8 +504,7 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
     }
     for (std::size_t p = 0; p < task.points; ++p) {
       const std::size_t host_row = p * task.count + done;
-      download(scalars, p * count * kScalars, count * kScalars,
-               task.scalars + host_row * kScalars);
+      download(scalars, p * count * kScalars, count * kScalars, task.scalars + host_row * kScalars);
       download(pool_values, p * count * pool_stride, count * pool_stride,
                task.pool_values + host_row * pool_stride);
       download(timeseries, p * count * series_stride, count * series_stride,
@@ -538,8 +537,9 @@ DeviceRunStats run_device_part_checked(const ReplicationTask& task, const Device
     if (device_count > 1) throw RunError(where + e.what());
     throw;
   } catch (const std::bad_alloc&) {
-    throw RunError(where + "device memory allocation failed (another process may be using the "
-                           "device)");
+    throw RunError(where +
+                   "device memory allocation failed (another process may be using the "
+                   "device)");
   } catch (const std::exception& e) {
     throw RunError(where + e.what());
   }

@@ -24,8 +24,8 @@ void add_job_records(RunResults& r, const std::vector<Scenario>& points) {
       throw std::invalid_argument("sweep point " + std::to_string(p) +
                                   " has another records.jobs than point 0; a sweep may not "
                                   "change it");
-  const std::size_t n = static_cast<std::size_t>(
-      std::min<uint64_t>(points.front().record_jobs, r.rows_per_point()));
+  const std::size_t n =
+      static_cast<std::size_t>(std::min<uint64_t>(points.front().record_jobs, r.rows_per_point()));
   // The memory guard: the run's own job counts (of the statistics window, scaled to the
   // horizon) say how many records there will be.
   double expected = 0;

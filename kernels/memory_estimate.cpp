@@ -99,13 +99,12 @@ MemoryEstimate estimate_run_memory(uint64_t points, uint64_t replications, uint6
 
 MemoryEstimate estimate_streaming_run_memory(uint64_t points, uint64_t kept_rows,
                                              uint64_t chunk_replications, uint64_t pools,
-                                             uint64_t bins, uint64_t arena_bytes,
-                                             uint64_t threads, bool writes_file) {
+                                             uint64_t bins, uint64_t arena_bytes, uint64_t threads,
+                                             bool writes_file) {
   MemoryEstimate e = estimate_run_memory(points, saturating_add(kept_rows, chunk_replications),
                                          pools, bins, arena_bytes, threads, false);
   if (writes_file)
-    e.output_bytes =
-        estimate_run_memory(points, kept_rows, pools, bins, 0, 0, false).rows_bytes;
+    e.output_bytes = estimate_run_memory(points, kept_rows, pools, bins, 0, 0, false).rows_bytes;
   // Per column: a chunk's block moments (and its differences'), and two sketches (the chunk's
   // and the fold's) of about 4 octaves of 512 buckets of 24 bytes.
   const uint64_t columns = saturating_add(saturating_mul(2, kScalarMetricCount),

@@ -100,11 +100,13 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
   RunResults r;
   if (options.precision != 0) {
     if (options.keep_rows != RunOptions::kKeepAllRows)
-      throw std::invalid_argument("a run to a precision keeps every row (it joins its batches' "
-                                  "rows); --rows applies to runs of a fixed count");
+      throw std::invalid_argument(
+          "a run to a precision keeps every row (it joins its batches' "
+          "rows); --rows applies to runs of a fixed count");
     if (options.resume)
-      throw std::invalid_argument("--resume applies to runs of a fixed count, not to a run to a "
-                                  "precision (its batches keep no journal)");
+      throw std::invalid_argument(
+          "--resume applies to runs of a fixed count, not to a run to a "
+          "precision (its batches keep no journal)");
     RunOptions batches = options;
     batches.journal_path.clear();
     r = run_to_precision(points, sweep, base, batches);
@@ -191,11 +193,12 @@ void keep_rows_of(const RunResults& part, RunResults& r) {
   const std::size_t series_stride = r.pool_count() * r.timeseries_bins;
   for (std::size_t p = 0; p < r.points; ++p) {
     std::copy_n(part.scalars.begin() + p * part.replications * kScalarMetricCount,
-                n * kScalarMetricCount, r.scalars.begin() + (p * kept + offset) * kScalarMetricCount);
+                n * kScalarMetricCount,
+                r.scalars.begin() + (p * kept + offset) * kScalarMetricCount);
     std::copy_n(part.pool_values.begin() + p * part.replications * pool_stride, n * pool_stride,
                 r.pool_values.begin() + (p * kept + offset) * pool_stride);
-    std::copy_n(part.timeseries.begin() + p * part.replications * series_stride,
-                n * series_stride, r.timeseries.begin() + (p * kept + offset) * series_stride);
+    std::copy_n(part.timeseries.begin() + p * part.replications * series_stride, n * series_stride,
+                r.timeseries.begin() + (p * kept + offset) * series_stride);
   }
 }
 
@@ -208,9 +211,10 @@ PreparedRun prepare_run(const std::vector<Scenario>& points, const RunResults& r
                                 std::to_string(kMaxThreads) + ", got " +
                                 std::to_string(options.threads));
   if (streaming && r.first_replication % kMomentBlock != 0)
-    throw std::invalid_argument("a run that keeps fewer rows than replications (--rows) must "
-                                "start at a multiple of " + std::to_string(kMomentBlock) +
-                                " replications, got " + std::to_string(r.first_replication));
+    throw std::invalid_argument(
+        "a run that keeps fewer rows than replications (--rows) must "
+        "start at a multiple of " +
+        std::to_string(kMomentBlock) + " replications, got " + std::to_string(r.first_replication));
   PreparedRun run;
   run.backend = &resolve_backend(options.backend);
   run.on_device = run.backend->kind == BackendKind::device;
@@ -234,12 +238,12 @@ void check_memory(const PreparedRun& run, const RunResults& r, const RunOptions&
       run.on_device ? 0 : static_cast<uint64_t>(resolve_thread_count(options.threads));
   const bool streaming = chunk > 0;
   const MemoryEstimate estimate =
-      streaming ? estimate_streaming_run_memory(
-                      r.points, std::min<uint64_t>(options.keep_rows, r.replications), chunk,
-                      r.pool_count(), r.timeseries_bins, run.arena_bytes, threads,
-                      options.writes_file)
-                : estimate_run_memory(r.points, r.replications, r.pool_count(), r.timeseries_bins,
-                                      run.arena_bytes, threads, options.writes_file);
+      streaming
+          ? estimate_streaming_run_memory(
+                r.points, std::min<uint64_t>(options.keep_rows, r.replications), chunk,
+                r.pool_count(), r.timeseries_bins, run.arena_bytes, threads, options.writes_file)
+          : estimate_run_memory(r.points, r.replications, r.pool_count(), r.timeseries_bins,
+                                run.arena_bytes, threads, options.writes_file);
   const uint64_t available = available_host_memory_bytes();
   if (estimate.total_bytes() > available)
     throw std::invalid_argument(
@@ -257,8 +261,8 @@ void check_memory(const PreparedRun& run, const RunResults& r, const RunOptions&
 /// Runs r's replications from `done` on, chunk by chunk (`chunk` each, whole moment blocks),
 /// and hands each chunk's rows (every row of the chunk) and, when `summarize`, its summary to
 /// `consume`, in order; sets r's backend, device and threads.
-void run_in_chunks(const PreparedRun& run, const RunOptions& options, RunResults& r,
-                   uint64_t chunk, uint64_t done, bool summarize, ProgressBar& bar,
+void run_in_chunks(const PreparedRun& run, const RunOptions& options, RunResults& r, uint64_t chunk,
+                   uint64_t done, bool summarize, ProgressBar& bar,
                    const std::function<void(const RunResults&, ChunkSummary&&)>& consume) {
   const unsigned summary_threads =
       run.on_device ? 0u : static_cast<unsigned>(resolve_thread_count(options.threads));
@@ -317,8 +321,8 @@ RunIdentity run_identity(const std::vector<Scenario>& points, const RunResults& 
 /// Places a journal record's rows in r (its kept rows, at its replications' places) and, when
 /// there is a fold, restores the fold's state after the record. Throws std::runtime_error when
 /// it does not fit r.
-void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r,
-            SummaryFold* fold, const std::string& path) {
+void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r, SummaryFold* fold,
+            const std::string& path) {
   const std::size_t kept = r.rows_per_point();
   const std::size_t pool_stride = r.pool_count() * kPoolMetricCount;
   const std::size_t series_stride = r.pool_count() * r.timeseries_bins;
@@ -328,18 +332,19 @@ void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r,
       record.count > r.replications - offset || record.rows != rows ||
       record.scalars.size() != r.points * rows * kScalarMetricCount ||
       record.pool_values.size() != r.points * rows * pool_stride ||
-      record.timeseries.size() != r.points * rows * series_stride || (fold && record.summary.empty()))
-    throw std::runtime_error("cannot resume from '" + path + "': a record of replications " +
-                             std::to_string(record.first) + " to " +
-                             std::to_string(record.first + record.count) +
-                             " does not fit this run (expected the next from " +
-                             std::to_string(expected_first) + ")");
+      record.timeseries.size() != r.points * rows * series_stride ||
+      (fold && record.summary.empty()))
+    throw std::runtime_error(
+        "cannot resume from '" + path + "': a record of replications " +
+        std::to_string(record.first) + " to " + std::to_string(record.first + record.count) +
+        " does not fit this run (expected the next from " + std::to_string(expected_first) + ")");
   if (fold) {
     *fold = SummaryFold::restore(r, record.summary);
     if (fold->replications() != offset + record.count)
-      throw std::runtime_error("cannot resume from '" + path + "': the summaries of record "
-                               "of replications " + std::to_string(record.first) +
-                               " on cover another count");
+      throw std::runtime_error("cannot resume from '" + path +
+                               "': the summaries of record "
+                               "of replications " +
+                               std::to_string(record.first) + " on cover another count");
   }
   for (std::size_t p = 0; p < r.points; ++p) {
     std::copy_n(record.scalars.begin() + p * rows * kScalarMetricCount, rows * kScalarMetricCount,
@@ -459,8 +464,8 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
                 [&](const RunResults& part, ChunkSummary&& summary) {
                   if (streaming) fold.add(summary);
                   keep_rows_of(part, r);
-                  const uint64_t finished = part.first_replication + part.replications -
-                                            r.first_replication;
+                  const uint64_t finished =
+                      part.first_replication + part.replications - r.first_replication;
                   if (journal) {
                     journal->append(record_of(part, streaming ? &fold : nullptr, r));
                   } else if (journal_possible && finished < r.replications &&
@@ -501,13 +506,14 @@ ChunkSummary run_chunk_summary(const std::vector<Scenario>& points,
   ProgressBar bar(r.points * r.replications, "replications", options.progress);
   ChunkSummary total;
   bool first = true;
-  run_in_chunks(run, options, r, chunk, 0, true, bar, [&](const RunResults&, ChunkSummary&& summary) {
-    if (first)
-      total = std::move(summary);
-    else
-      total.append(summary);
-    first = false;
-  });
+  run_in_chunks(run, options, r, chunk, 0, true, bar,
+                [&](const RunResults&, ChunkSummary&& summary) {
+                  if (first)
+                    total = std::move(summary);
+                  else
+                    total.append(summary);
+                  first = false;
+                });
   bar.finish();
   if (ran) *ran = std::move(r);
   return total;
@@ -522,9 +528,9 @@ RunResults fold_chunk_summaries(const std::vector<Scenario>& points,
   SummaryFold fold(r);
   for (const ChunkSummary& chunk : chunks) fold.add(chunk);
   if (fold.replications() != r.replications)
-    throw std::invalid_argument("the chunk summaries cover " +
-                                std::to_string(fold.replications()) + " replications of the " +
-                                std::to_string(r.replications) + " asked for");
+    throw std::invalid_argument("the chunk summaries cover " + std::to_string(fold.replications()) +
+                                " replications of the " + std::to_string(r.replications) +
+                                " asked for");
   fold.finish(r);
   r.evaluate_goals();
   return r;

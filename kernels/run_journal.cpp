@@ -138,7 +138,8 @@ uint64_t record_checksum(const RecordHead& head, const JournalRecord& r) {
 
 std::string RunJournal::path_for(const std::string& output_path) { return output_path + ".resume"; }
 
-std::unique_ptr<RunJournal> RunJournal::start(const std::string& path, const RunIdentity& identity) {
+std::unique_ptr<RunJournal> RunJournal::start(const std::string& path,
+                                              const RunIdentity& identity) {
   const auto [folder, name] = split_path(path);
   const int dir = open_folder(folder, path);
   struct stat st {};
@@ -212,7 +213,8 @@ bool read_header(int fd, const std::string& path, RunIdentity& identity) {
 
 }  // namespace
 
-std::unique_ptr<RunJournal> RunJournal::resume(const std::string& path, const RunIdentity& identity) {
+std::unique_ptr<RunJournal> RunJournal::resume(const std::string& path,
+                                               const RunIdentity& identity) {
   std::unique_ptr<RunJournal> jp(new RunJournal());
   RunJournal& j = *jp;
   j.path_ = path;
@@ -283,7 +285,8 @@ std::unique_ptr<RunJournal> RunJournal::resume(const std::string& path, const Ru
   }
   // Drop what follows the last whole record and append after it.
   if (good < size && ::ftruncate(j.fd_, good) != 0)
-    throw std::runtime_error(system_error("cannot cut the unfinished record off the journal", path));
+    throw std::runtime_error(
+        system_error("cannot cut the unfinished record off the journal", path));
   ::lseek(j.fd_, good, SEEK_SET);
   j.last_sync_s_ = now_s();
   j.start_writer();
@@ -321,7 +324,9 @@ RunJournal::~RunJournal() {
   ::close(fd_);
 }
 
-void RunJournal::start_writer() { writer_ = std::thread([this] { writer_loop(); }); }
+void RunJournal::start_writer() {
+  writer_ = std::thread([this] { writer_loop(); });
+}
 
 void RunJournal::writer_loop() {
   std::unique_lock<std::mutex> lock(mutex_);
@@ -379,9 +384,14 @@ void RunJournal::sync_now() {
 }
 
 void RunJournal::write_record(const JournalRecord& r) {
-  const RecordHead head{kRecordMagic,     r.first,          r.count,
-                        r.rows,           r.summary.size(), r.scalars.size(),
-                        r.pool_values.size(), r.timeseries.size()};
+  const RecordHead head{kRecordMagic,
+                        r.first,
+                        r.count,
+                        r.rows,
+                        r.summary.size(),
+                        r.scalars.size(),
+                        r.pool_values.size(),
+                        r.timeseries.size()};
   const uint64_t checksum = record_checksum(head, r);
   write_all(fd_, &head, sizeof head, path_);
   write_all(fd_, r.summary.data(), r.summary.size(), path_);

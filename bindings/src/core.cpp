@@ -15,7 +15,6 @@
 #include <utility>
 #include <vector>
 
-#include "cancellable_call.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/data_file.hpp"
 #include "gpucap/detail/csv_table.hpp"
@@ -30,6 +29,8 @@
 #include "gpucap/summary.hpp"
 #include "gpucap/sweep.hpp"
 #include "gpucap/version.hpp"
+
+#include "cancellable_call.hpp"
 
 namespace py = pybind11;
 
@@ -143,9 +144,8 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
                       std::optional<uint64_t> seed, uint64_t first_replication,
                       const std::string& backend, int threads,
                       const std::function<void(uint64_t)>& progress, double precision,
-                      const std::vector<std::string>& precision_metrics,
-                      uint64_t max_replications, std::optional<uint64_t> keep_rows,
-                      const std::vector<int>& devices) {
+                      const std::vector<std::string>& precision_metrics, uint64_t max_replications,
+                      std::optional<uint64_t> keep_rows, const std::vector<int>& devices) {
   gpucap::RunOptions options;
   if (keep_rows) options.keep_rows = *keep_rows;
   options.device_limits.devices = devices;
@@ -473,9 +473,8 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "run_chunk_summary",
       [](const std::vector<gpucap::Scenario>& points,
-         const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
-         uint64_t first, uint64_t count, std::optional<uint64_t> seed, const std::string& backend,
-         int threads) {
+         const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep, uint64_t first,
+         uint64_t count, std::optional<uint64_t> seed, const std::string& backend, int threads) {
         gpucap::RunOptions options;
         options.replications = count;
         options.first_replication = first;
@@ -491,7 +490,8 @@ PYBIND11_MODULE(_core, m) {
         gpucap::RunResults ran;
         {
           py::gil_scoped_release release;
-          bytes = gpucap::run_chunk_summary(points, grid, points.front(), options, &ran).serialize();
+          bytes =
+              gpucap::run_chunk_summary(points, grid, points.front(), options, &ran).serialize();
         }
         return py::make_tuple(py::bytes(bytes), ran.backend, ran.device, ran.threads);
       },
@@ -528,10 +528,10 @@ PYBIND11_MODULE(_core, m) {
           [](ChunkFold& f, const std::string& backend, const std::string& device, int threads,
              double wall_time_s) {
             if (f.fold.replications() != f.described.replications)
-              throw std::invalid_argument(
-                  "the chunk summaries cover " + std::to_string(f.fold.replications()) +
-                  " replications of the " + std::to_string(f.described.replications) +
-                  " asked for");
+              throw std::invalid_argument("the chunk summaries cover " +
+                                          std::to_string(f.fold.replications()) +
+                                          " replications of the " +
+                                          std::to_string(f.described.replications) + " asked for");
             auto r = std::make_shared<gpucap::RunResults>(f.described);
             f.fold.finish(*r);
             r->evaluate_goals();
@@ -577,9 +577,8 @@ PYBIND11_MODULE(_core, m) {
   m.def("run", &run_points, py::arg("points"), py::arg("sweep"), py::arg("base"),
         py::arg("replications"), py::arg("seed"), py::arg("first_replication"), py::arg("backend"),
         py::arg("threads"), py::arg("progress"), py::arg("precision") = 0.0,
-        py::arg("precision_metrics") = std::vector<std::string>{},
-        py::arg("max_replications") = 0, py::arg("keep_rows") = py::none(),
-        py::arg("devices") = std::vector<int>{},
+        py::arg("precision_metrics") = std::vector<std::string>{}, py::arg("max_replications") = 0,
+        py::arg("keep_rows") = py::none(), py::arg("devices") = std::vector<int>{},
         "Runs the points (sweep variants) with common random numbers; GIL released, Ctrl-C "
         "cancels; precision > 0 applies the stopping rule; keep_rows: the rows of the first "
         "keep_rows replications per point (None: all), summaries of all; devices: the device "

@@ -92,13 +92,15 @@ void bind_decisions(py::module_& m) {
       .def(
           "cheapest",
           [](const Results& r, const std::string& objective,
-             const std::vector<std::string>& constraints,
-             const std::vector<std::string>& chance, bool conservative) {
+             const std::vector<std::string>& constraints, const std::vector<std::string>& chance,
+             bool conservative) {
             gpucap::CheapestQuery q;
             const gpucap::MeanConstraint o = gpucap::parse_mean_constraint(objective + " <= 0");
             q.objective = o.metric;
-            for (const std::string& c : constraints) q.constraints.push_back(gpucap::parse_mean_constraint(c));
-            for (const std::string& c : chance) q.chance.push_back(gpucap::parse_chance_constraint(c, r));
+            for (const std::string& c : constraints)
+              q.constraints.push_back(gpucap::parse_mean_constraint(c));
+            for (const std::string& c : chance)
+              q.chance.push_back(gpucap::parse_chance_constraint(c, r));
             q.conservative = conservative;
             const gpucap::CheapestAnswer a = gpucap::choose_cheapest(r, q);
             py::dict out;

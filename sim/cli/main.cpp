@@ -26,8 +26,6 @@
 #include <unistd.h>
 #include <vector>
 
-#include "commands.hpp"
-#include "decision_report.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/input_file.hpp"
@@ -45,6 +43,8 @@
 #include "gpucap/variant_sweep.hpp"
 #include "gpucap/version.hpp"
 
+#include "commands.hpp"
+#include "decision_report.hpp"
 #include "fit_command.hpp"
 #include "report_command.hpp"
 #include "robust_plan_command.hpp"
@@ -256,8 +256,9 @@ int cmd_validate(const std::vector<std::string>& args) {
             << "\n";
   // Keeping no rows: one chunk's rows and the summaries, whatever the replication count.
   const uint64_t row_bytes =
-      8 * (gpucap::kScalarMetricCount + s.pools.size() * (gpucap::kPoolMetricCount +
-                                                          static_cast<uint64_t>(s.timeseries_bins())));
+      8 *
+      (gpucap::kScalarMetricCount +
+       s.pools.size() * (gpucap::kPoolMetricCount + static_cast<uint64_t>(s.timeseries_bins())));
   std::cout << "with --rows none: about "
             << gpucap::estimate_streaming_run_memory(
                    1, 0, gpucap::default_chunk_replications(row_bytes, false), s.pools.size(),
@@ -292,7 +293,7 @@ po::options_description execution_options() {
                "never the file it points to)")(
       "backend,b", po::value<std::string>()->default_value(gpucap::kAutoBackendName),
       backend_help().c_str())("threads,t", po::value<std::string>(),
-                                          "CPU threads, 0 (all cores, the default) to 1024")(
+                              "CPU threads, 0 (all cores, the default) to 1024")(
       "quiet,q", "no progress bar and no summary table")(
       "precision", po::value<std::string>(),
       "run until the 95% interval of the mean of each --metrics metric (default cost), at every "
@@ -327,8 +328,7 @@ uint64_t parse_rows(const std::string& text) {
   const std::string t = gpucap::text::trim(text);
   if (t == "all") return gpucap::RunOptions::kKeepAllRows;
   if (t == "none") return 0;
-  if (t.compare(0, 5, "first") == 0 && t.size() > 6 &&
-      (t[5] == ' ' || t[5] == '=' || t[5] == ':'))
+  if (t.compare(0, 5, "first") == 0 && t.size() > 6 && (t[5] == ' ' || t[5] == '=' || t[5] == ':'))
     return parse_count("--rows first", gpucap::text::trim(t.substr(6)), 1,
                        gpucap::kMaxReplications);
   throw po::error("--rows: expected all, none or 'first N' (N from 1 to " +
@@ -443,8 +443,7 @@ gpucap::RunResults run_interruptible(const std::vector<gpucap::Scenario>& points
     gpucap::RunResults results = gpucap::run_points(points, grid, base, options);
     gpucap::interrupt::set_cancel_flag(nullptr);
     if (gpucap::interrupt::received() != 0)
-      throw Interrupted{gpucap::interrupt::received(), options.journal_path,
-                        results.replications};
+      throw Interrupted{gpucap::interrupt::received(), options.journal_path, results.replications};
     return results;
   } catch (const gpucap::RunCancelled&) {
     gpucap::interrupt::set_cancel_flag(nullptr);
@@ -539,8 +538,9 @@ int cmd_run(const std::vector<std::string>& args) {
   const gpucap::RunResults results = run_interruptible({scenario}, {}, scenario, options);
   if (!quiet) {
     std::cout << "scenario \"" << results.scenario_name << "\": " << results.replications
-              << " replications" << rows_kept_note(results) << ", seed " << results.seed << ", backend " << results.backend << " ("
-              << results.device << "), " << format_value(results.wall_time_s) << " s\n\n";
+              << " replications" << rows_kept_note(results) << ", seed " << results.seed
+              << ", backend " << results.backend << " (" << results.device << "), "
+              << format_value(results.wall_time_s) << " s\n\n";
     if (!results.stopping_rule.empty()) std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
     print_summary(results, std::cout);
     gpucap::cli::print_goals(results, 0, std::cout);
@@ -679,10 +679,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
   const gpucap::OutputOptions output = output_options(vm, inputs);
   gpucap::RunOptions options = read_execution_options(vm);
   if (options.keep_rows != gpucap::RunOptions::kKeepAllRows) {
-    const char* needs_rows = vm.count("select-best")        ? "--select-best"
-                             : robust.active()              ? "a robust plan (--variants)"
-                             : gpucap::cli::wants_decision(vm) ? "a decision (--objective, --constraint, --chance)"
-                                                              : nullptr;
+    const char* needs_rows = vm.count("select-best") ? "--select-best"
+                             : robust.active()       ? "a robust plan (--variants)"
+                             : gpucap::cli::wants_decision(vm)
+                                 ? "a decision (--objective, --constraint, --chance)"
+                                 : nullptr;
     if (needs_rows)
       throw po::error(std::string("--rows: ") + needs_rows +
                       " compares points replication by replication and needs every row; "
@@ -722,8 +723,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
   if (!quiet) {
     std::cout << "sweep of \"" << results.scenario_name << "\": " << results.points << " points x "
               << results.replications << " replications (common random numbers)"
-              << rows_kept_note(results) << ", seed "
-              << results.seed << ", backend " << results.backend << " (" << results.device << "), "
+              << rows_kept_note(results) << ", seed " << results.seed << ", backend "
+              << results.backend << " (" << results.device << "), "
               << format_value(results.wall_time_s) << " s\n\n";
     if (!results.stopping_rule.empty()) std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
     if (robust.active()) {

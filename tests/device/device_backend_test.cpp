@@ -7,8 +7,8 @@
 // everywhere, in CI) and as cuda_backend_test ("cuda", suite CudaBackend, label gpu: skips
 // visibly without a usable CUDA device).
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -338,7 +338,9 @@ TEST(GPUCAP_TEST_SUITE, ProbeDescribesDeviceZero) {
 /// many simulated devices; CUDA ignores it).
 class SimulatedDevices {
  public:
-  explicit SimulatedDevices(int n) { setenv("GPUCAP_THRUST_OMP_DEVICES", std::to_string(n).c_str(), 1); }
+  explicit SimulatedDevices(int n) {
+    setenv("GPUCAP_THRUST_OMP_DEVICES", std::to_string(n).c_str(), 1);
+  }
   ~SimulatedDevices() { unsetenv("GPUCAP_THRUST_OMP_DEVICES"); }
 };
 
@@ -386,7 +388,8 @@ TEST(GPUCAP_TEST_SUITE, SeveralDevicesGiveTheBitsOfOne) {
   EXPECT_THROW(run_task(backend, models, 0, 300, twice), std::invalid_argument);
 
   // Through run(), with every device, keeping every row and keeping none: the CPU's summaries.
-  const gpucap::Scenario scenario = gpucap::load_scenario(source_dir() + "/scenarios/spot_training.yaml");
+  const gpucap::Scenario scenario =
+      gpucap::load_scenario(source_dir() + "/scenarios/spot_training.yaml");
   gpucap::RunOptions options;
   options.replications = 1500;
   options.backend = gpucap::BackendChoice::cpu;

@@ -10,12 +10,13 @@
 #include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <string>
+#include <sys/wait.h>
 #include <thread>
 #include <vector>
 
 #include "gpucap/hdf5_results.hpp"
+
 #include "support/process.hpp"
 #include "support/same_bits.hpp"
 #include "support/scratch_dir.hpp"
@@ -36,19 +37,20 @@ class Resume : public testing_support::ScratchDirTest {
   /// The command for output `name`, with `extra` arguments (rows, grid), in chunks of 256.
   std::vector<std::string> command(const std::string& verb, const std::string& name,
                                    const std::vector<std::string>& extra) const {
-    std::vector<std::string> argv = {GPUCAP_BINARY, verb,        kTraining, "-r",
-                                     "12000",       "--chunk",   "256",     "-q",
-                                     "--threads",   "2",         "-o",      (dir_ / name).string(),
+    std::vector<std::string> argv = {GPUCAP_BINARY, verb,      kTraining, "-r",
+                                     "12000",       "--chunk", "256",     "-q",
+                                     "--threads",   "2",       "-o",      (dir_ / name).string(),
                                      "--journal"};
     argv.insert(argv.end(), extra.begin(), extra.end());
     return argv;
   }
-  std::string journal(const std::string& name) const { return (dir_ / (name + ".resume")).string(); }
+  std::string journal(const std::string& name) const {
+    return (dir_ / (name + ".resume")).string();
+  }
 
   /// Starts `argv` (writing `output`), waits until its journal holds at least `bytes` bytes,
   /// then kills it with SIGKILL. False when the run ended first (it was too quick to stop).
-  bool kill_midway(const std::vector<std::string>& argv, const fs::path& output,
-                   uintmax_t bytes) {
+  bool kill_midway(const std::vector<std::string>& argv, const fs::path& output, uintmax_t bytes) {
     const std::string journal_path = output.string() + ".resume";
     ChildProcess child(argv);
     const auto limit = std::chrono::steady_clock::now() + 120s;
@@ -71,7 +73,8 @@ void expect_same_data(const std::string& a_path, const std::string& b_path) {
   EXPECT_TRUE(same_bits(a.pool_values, b.pool_values));
   EXPECT_EQ(a.goal_met, b.goal_met);
   ASSERT_EQ(a.summary.size(), b.summary.size());
-  EXPECT_EQ(std::memcmp(a.summary.data(), b.summary.data(), a.summary.size() * sizeof a.summary[0]), 0);
+  EXPECT_EQ(std::memcmp(a.summary.data(), b.summary.data(), a.summary.size() * sizeof a.summary[0]),
+            0);
   ASSERT_EQ(a.pool_summary.size(), b.pool_summary.size());
   EXPECT_EQ(std::memcmp(a.pool_summary.data(), b.pool_summary.data(),
                         a.pool_summary.size() * sizeof a.pool_summary[0]),
@@ -133,8 +136,9 @@ TEST_F(Resume, AJournalStartedLateHoldsTheChunksBeforeItAsOneRecord) {
       ChildProcess child(argv, now);
       const auto limit = std::chrono::steady_clock::now() + 120s;
       std::error_code ec;
-      while (!(fs::exists(journal("cut.h5"), ec) && fs::file_size(journal("cut.h5"), ec) > 300000) &&
-             !fs::exists(dir_ / "cut.h5", ec) && std::chrono::steady_clock::now() < limit)
+      while (
+          !(fs::exists(journal("cut.h5"), ec) && fs::file_size(journal("cut.h5"), ec) > 300000) &&
+          !fs::exists(dir_ / "cut.h5", ec) && std::chrono::steady_clock::now() < limit)
         std::this_thread::sleep_for(1ms);
       child.signal(SIGKILL);
       if (child.wait(60s).term_signal != SIGKILL) continue;  // too quick to stop

@@ -52,7 +52,8 @@ TEST_F(Signals, EachStoppingSignalEndsARunWithItsExitStatusAndOneLine) {
     EXPECT_EQ(o.exit_code, 128 + signal) << name << ": " << o.output;
     // One line; the run keeps a journal of the chunks it finished (run_journal.hpp), which it
     // names, and leaves nothing else.
-    const std::string line = "gpucap: interrupted by " + name + "; the run stopped, nothing was written";
+    const std::string line =
+        "gpucap: interrupted by " + name + "; the run stopped, nothing was written";
     EXPECT_EQ(o.output.rfind(line, 0), 0u) << o.output;
     EXPECT_EQ(std::count(o.output.begin(), o.output.end(), '\n'), 1) << o.output;
     for (const std::string& entry : entries()) {

@@ -1,6 +1,8 @@
 // Tests of QuantileSketch: percentiles within the stated bound of the exact type-7 ones, exact
 // where the class says so, the same bits however the values are split and merged, and a byte
 // form that refuses what it did not write.
+#include "gpucap/quantile_sketch.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -11,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "gpucap/quantile_sketch.hpp"
 #include "gpucap/summary.hpp"
 
 namespace gpucap {
@@ -32,7 +33,8 @@ QuantileSketch sketch_of(const std::vector<double>& values) {
   return s;
 }
 
-const double kProbabilities[] = {0, 0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 0.9, 0.95, 0.99, 0.999, 1};
+const double kProbabilities[] = {0,    0.001, 0.01, 0.05, 0.1,   0.25, 0.5,
+                                 0.75, 0.9,   0.95, 0.99, 0.999, 1};
 
 TEST(QuantileSketch, PercentilesOfSkewedValuesAreWithinTheStatedRelativeBound) {
   std::mt19937_64 rng(42);
@@ -40,8 +42,7 @@ TEST(QuantileSketch, PercentilesOfSkewedValuesAreWithinTheStatedRelativeBound) {
   std::exponential_distribution<double> waits(1.0 / 3600);  // seconds
   for (auto* draw : {static_cast<void*>(&costs), static_cast<void*>(&waits)}) {
     std::vector<double> values(100000);
-    for (double& x : values)
-      x = draw == &costs ? costs(rng) : waits(rng);
+    for (double& x : values) x = draw == &costs ? costs(rng) : waits(rng);
     const QuantileSketch s = sketch_of(values);
     ASSERT_EQ(s.count(), values.size());
     for (double q : kProbabilities) {
@@ -166,7 +167,8 @@ TEST(QuantileSketch, SummariesFromASketchShareTheMomentsFieldsAndBoundThePercent
   EXPECT_EQ(streamed.std, rows.std);
   EXPECT_EQ(streamed.ci95_low, rows.ci95_low);
   EXPECT_EQ(streamed.ci95_high, rows.ci95_high);
-  for (auto [a, b] : {std::pair{streamed.p5, rows.p5}, {streamed.p50, rows.p50}, {streamed.p95, rows.p95}})
+  for (auto [a, b] :
+       {std::pair{streamed.p5, rows.p5}, {streamed.p50, rows.p50}, {streamed.p95, rows.p95}})
     EXPECT_LE(std::fabs(a - b), QuantileSketch::kRelativeError * b);
 }
 

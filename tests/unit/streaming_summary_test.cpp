@@ -2,6 +2,8 @@
 // every row (means, deviations, intervals, goal probabilities and differences from point 0 the
 // same bits; percentiles within the sketch's bound), whatever the chunks, threads or backend,
 // the rows they keep are the run's, and files hold them.
+#include "gpucap/streaming_summary.hpp"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -19,7 +21,7 @@
 #include "gpucap/memory_estimate.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
-#include "gpucap/streaming_summary.hpp"
+
 #include "support/same_bits.hpp"
 
 namespace gpucap {
@@ -124,13 +126,14 @@ TEST(StreamingSummary, NoRowsGivesTheSameMomentsGoalsAndDifferencesAsEveryRow) {
   // Differences from point 0, either way round, as every row gives them; percentiles NaN.
   for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
     const auto metric = static_cast<ScalarMetric>(m);
-    EXPECT_TRUE(same_moments(paired_difference(none, metric, 1, 0),
-                             paired_difference(all, metric, 1, 0)))
+    EXPECT_TRUE(
+        same_moments(paired_difference(none, metric, 1, 0), paired_difference(all, metric, 1, 0)))
         << kScalarMetricInfo[m].name;
     const MetricSummary back = paired_difference(none, metric, 0, 1);
     const MetricSummary rows_back = paired_difference(all, metric, 0, 1);
     // Negated exactly (a zero difference may come back as -0, which equals 0).
-    EXPECT_TRUE(back.mean == rows_back.mean || (std::isnan(back.mean) && std::isnan(rows_back.mean)))
+    EXPECT_TRUE(back.mean == rows_back.mean ||
+                (std::isnan(back.mean) && std::isnan(rows_back.mean)))
         << kScalarMetricInfo[m].name;
     if (rows_back.n > 0) {
       EXPECT_NEAR(back.ci95_low, rows_back.ci95_low, 1e-9 * (1 + std::fabs(rows_back.ci95_low)));
@@ -150,7 +153,8 @@ TEST(StreamingSummary, ChunksThreadsAndBackendsGiveTheSameBits) {
     }
   // Chunk summaries run apart (a cluster's workers) and folded in order: the same bits.
   std::vector<ChunkSummary> parts;
-  for (const auto& [first, count] : {std::pair<uint64_t, uint64_t>{0, 768}, {768, 256}, {1024, 1576}}) {
+  for (const auto& [first, count] :
+       {std::pair<uint64_t, uint64_t>{0, 768}, {768, 256}, {1024, 1576}}) {
     RunOptions o;
     o.replications = count;
     o.first_replication = first;
@@ -219,7 +223,8 @@ TEST(StreamingSummary, TheFirstRowsKeptAreTheRunsRowsAndFilesHoldThem) {
   expect_same_summaries(sweep.run(1200, 5000), all);
 
   // Written and read back: the same rows and summaries, the counts of rows and replications.
-  const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "gpucap_streaming";
+  const std::filesystem::path dir =
+      std::filesystem::path(::testing::TempDir()) / "gpucap_streaming";
   std::filesystem::create_directories(dir);
   const RunResults none = sweep.run(1200, 0, 512);
   for (const RunResults* written : {&first, &none}) {
@@ -265,9 +270,9 @@ TEST(StreamingSummary, WhatNeedsEveryRowSaysSoAndTheMemoryGuardCountsOnlyKeptRow
   // A difference between two points other than 0 needs the rows.
   Sweep three;
   three.grid[0].values.push_back("4.5");
-  three.points.push_back(load_scenario(shipped("spot_training.yaml"),
-                                       {"goals.cheap.require=[cost <= 14000]", "timeseries.step=1d",
-                                        three.grid[0].path + "=4.5"}));
+  three.points.push_back(load_scenario(
+      shipped("spot_training.yaml"),
+      {"goals.cheap.require=[cost <= 14000]", "timeseries.step=1d", three.grid[0].path + "=4.5"}));
   const RunResults r3 = three.run(600, 0);
   try {
     paired_difference(r3, kCostUsd, 2, 1);
@@ -316,8 +321,8 @@ TEST(StreamingSummary, ChunkSummaryBytesRefuseWhatTheyDidNotWrite) {
   o.replications = 512;
   const std::string bytes = run_chunk_summary(sweep.points, sweep.grid, sweep.base, o).serialize();
   EXPECT_EQ(ChunkSummary::deserialize(bytes).serialize(), bytes);
-  for (std::size_t cut : {std::size_t{0}, std::size_t{10}, std::size_t{40}, bytes.size() / 2,
-                          bytes.size() - 1})
+  for (std::size_t cut :
+       {std::size_t{0}, std::size_t{10}, std::size_t{40}, bytes.size() / 2, bytes.size() - 1})
     EXPECT_THROW(ChunkSummary::deserialize(bytes.substr(0, cut)), std::invalid_argument) << cut;
   EXPECT_THROW(ChunkSummary::deserialize(bytes + "x"), std::invalid_argument);
   std::string huge = bytes;  // a point count that would allocate without bound

@@ -37,8 +37,8 @@ MemoryEstimate estimate_run_memory(uint64_t points, uint64_t replications, uint6
 /// they grow with the values' range, not with replications) and a file image of the kept rows.
 MemoryEstimate estimate_streaming_run_memory(uint64_t points, uint64_t kept_rows,
                                              uint64_t chunk_replications, uint64_t pools,
-                                             uint64_t bins, uint64_t arena_bytes,
-                                             uint64_t threads, bool writes_file);
+                                             uint64_t bins, uint64_t arena_bytes, uint64_t threads,
+                                             bool writes_file);
 
 /// Replications per chunk of a streaming run when the caller gives none: whole blocks of 256
 /// replications holding about 32 MiB of rows of `row_bytes` each (256 MiB on a device, whose

@@ -107,7 +107,6 @@ ChunkSummary run_chunk_summary(const std::vector<Scenario>& points,
 /// not cover the replications in order or are of another run.
 RunResults fold_chunk_summaries(const std::vector<Scenario>& points,
                                 const std::vector<SweepParameter>& sweep, const Scenario& base,
-                                const RunOptions& options,
-                                const std::vector<ChunkSummary>& chunks);
+                                const RunOptions& options, const std::vector<ChunkSummary>& chunks);
 
 }  // namespace gpucap

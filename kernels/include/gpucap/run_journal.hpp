@@ -4,14 +4,14 @@
 // A run with -o that takes more than one chunk of replications appends each finished chunk to
 // `<output>.resume`: the rows it keeps and, when it keeps fewer rows than replications, the
 // state of its summaries' fold after the chunk (streaming_summary.hpp: one moments per column
-// and the sketches, whose size does not grow with replications), each record checksummed. With --resume, the run reads the journal, checks that it was written by
-// the same run (gpucap version, scenario and sweep texts, data files, seed, replications,
-// rows kept: any difference is named), replays its records (the rows placed as if the chunks
-// had just run, the fold restored from the last record) and runs the rest. Replication r draws from the streams
-// keyed by (seed, r) and the summaries fold block by block in order, so the results are the
-// same bits as an uninterrupted run's, whatever chunks each part ran in. A record cut short by
-// the kill (the last one) is dropped and run again. When the results file is written, the
-// journal is removed.
+// and the sketches, whose size does not grow with replications), each record checksummed. With
+// --resume, the run reads the journal, checks that it was written by the same run (gpucap version,
+// scenario and sweep texts, data files, seed, replications, rows kept: any difference is named),
+// replays its records (the rows placed as if the chunks had just run, the fold restored from the
+// last record) and runs the rest. Replication r draws from the streams keyed by (seed, r) and the
+// summaries fold block by block in order, so the results are the same bits as an uninterrupted
+// run's, whatever chunks each part ran in. A record cut short by the kill (the last one) is dropped
+// and run again. When the results file is written, the journal is removed.
 //
 // The journal is written with the output's care: created exclusively in the output's folder,
 // never through a link, never onto a special file. Records are written by a thread of the
@@ -64,8 +64,7 @@ class RunJournal {
   /// last record cut short, which is removed from the file) into records(). Throws
   /// std::invalid_argument when there is none or it is another run's (naming what differs),
   /// std::runtime_error when it cannot be read or is damaged before its last record.
-  static std::unique_ptr<RunJournal> resume(const std::string& path,
-                                            const RunIdentity& identity);
+  static std::unique_ptr<RunJournal> resume(const std::string& path, const RunIdentity& identity);
 
   /// Replications per point the journal at `path` holds (its records'), or 0 when there is no
   /// readable journal there. Reads only the records' headers.

@@ -250,9 +250,10 @@ std::string distributions_section(const RunResults& r, std::size_t point, const 
   std::string out = "<h2>Distributions across replications</h2>\n";
   const std::size_t rows = r.rows_per_point();
   if (rows == 0)
-    return out + "<p class=\"note\">The run kept no per-replication rows (<code>--rows "
-                 "none</code>): the summaries above cover every replication, but there are no "
-                 "values to draw.</p>\n";
+    return out +
+           "<p class=\"note\">The run kept no per-replication rows (<code>--rows "
+           "none</code>): the summaries above cover every replication, but there are no "
+           "values to draw.</p>\n";
   if (!r.all_rows())
     out += "<p class=\"note\">Of the first " + std::to_string(rows) + " of " +
            std::to_string(r.replications) + " replications, the rows the run kept.</p>\n";
@@ -269,8 +270,8 @@ std::string distributions_section(const RunResults& r, std::size_t point, const 
     ChartFrame frame;
     frame.width = 400;
     frame.height = 260;
-    std::string title = std::string(info.name) + " (" +
-                        std::to_string(rows - h.left_out) + " replications)";
+    std::string title =
+        std::string(info.name) + " (" + std::to_string(rows - h.left_out) + " replications)";
     out += histogram_svg(
         h, {title, std::string(info.name) + " [" + unit.name + "]", "replications"}, frame);
   }

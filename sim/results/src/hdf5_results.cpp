@@ -1676,7 +1676,8 @@ void read_goals(const Context& c, hid_t file, RunResults& r) {
   r.goal_summary.resize(counts.size());
   for (std::size_t i = 0; i < counts.size(); ++i) {
     if (counts[i] > r.replications)
-      c.fail("dataset '" + hdf5_item_path(h5::kGoalMetCount) + "' counts more replications "
+      c.fail("dataset '" + hdf5_item_path(h5::kGoalMetCount) +
+             "' counts more replications "
              "than ran");
     r.goal_summary[i] = summarize_goal(counts[i], r.replications);
   }
@@ -1822,7 +1823,8 @@ RunResults read_file(const Context& c, hid_t file) {
   if (!r.all_rows()) {  // the differences from point 0, over every replication
     const std::size_t count = points * kScalarMetricCount;
     const std::string what = "dataset '" + hdf5_item_path(h5::kDifferenceSummary) + "'";
-    const auto rows = read_compound_dataset<SummaryRow>(c, file, h5::kDifferenceSummary, false, count);
+    const auto rows =
+        read_compound_dataset<SummaryRow>(c, file, h5::kDifferenceSummary, false, count);
     r.difference_summary.assign(count, MetricSummary{});
     std::vector<char> seen(count, 0);
     place_scalar_summaries(c, rows, points, what, seen, r.difference_summary);

@@ -122,8 +122,8 @@ double QuantileSketch::value_of_rank(uint64_t k) const {
         continue;
       }
       const double low = page->min[j], high = page->max[j];
-      if (k == 0) return low;              // the smallest value
-      if (k == count_ - 1) return high;    // the largest value
+      if (k == 0) return low;            // the smallest value
+      if (k == count_ - 1) return high;  // the largest value
       const double mid = bucket_midpoint((page->octave << kMantissaBits) | j);
       if (!(mid >= low)) return low;  // also the NaN midpoint of infinity's bucket
       return mid > high ? high : mid;

@@ -46,15 +46,15 @@ void ChunkSummary::append(const ChunkSummary& next) {
   if (next.points != points || next.columns != columns || next.goals != goals)
     throw std::invalid_argument("chunk summaries of different runs cannot be joined");
   if (next.first != first + count || (count % kMomentBlock != 0 && next.count != 0))
-    throw std::invalid_argument(
-        "chunk summary of replications from " + std::to_string(next.first) +
-        " cannot follow one that ends at " + std::to_string(first + count) +
-        (count % kMomentBlock != 0 ? " within a block" : ""));
+    throw std::invalid_argument("chunk summary of replications from " + std::to_string(next.first) +
+                                " cannot follow one that ends at " + std::to_string(first + count) +
+                                (count % kMomentBlock != 0 ? " within a block" : ""));
   const std::size_t a = block_count(), b = next.block_count();
   std::vector<Moments> joined(points * (a + b) * columns);
   std::vector<Moments> joined_differences(points * (a + b) * kScalarMetricCount);
   for (std::size_t p = 0; p < points; ++p) {
-    std::copy_n(blocks.begin() + p * a * columns, a * columns, joined.begin() + p * (a + b) * columns);
+    std::copy_n(blocks.begin() + p * a * columns, a * columns,
+                joined.begin() + p * (a + b) * columns);
     std::copy_n(next.blocks.begin() + p * b * columns, b * columns,
                 joined.begin() + (p * (a + b) + a) * columns);
     const std::size_t m = kScalarMetricCount;
@@ -100,8 +100,8 @@ ChunkSummary ChunkSummary::deserialize(const std::string& bytes) {
     throw std::invalid_argument("chunk summary: " + std::to_string(c.columns) +
                                 " columns are not the scalar metrics plus whole pools");
   // Every Moments is 24 bytes: the sizes must fit in what is left before they are allocated.
-  const uint64_t moments = static_cast<uint64_t>(c.points) * c.block_count() *
-                           (c.columns + kScalarMetricCount);
+  const uint64_t moments =
+      static_cast<uint64_t>(c.points) * c.block_count() * (c.columns + kScalarMetricCount);
   if (c.points == 0 || moments > (bytes.size() - pos) / 24)
     throw std::invalid_argument("chunk summary: the sizes do not match the bytes");
   c.blocks.resize(c.points * c.block_count() * c.columns);
@@ -185,7 +185,8 @@ ChunkSummary summarize_chunk(const RunResults& rows, unsigned threads) {
         const std::size_t start = b * kMomentBlock;
         const std::size_t count = std::min<std::size_t>(kMomentBlock, n - start);
         for (std::size_t i = 0; i < count; ++i)
-          difference[i] = mine[(start + i) * kScalarMetricCount] - base[(start + i) * kScalarMetricCount];
+          difference[i] =
+              mine[(start + i) * kScalarMetricCount] - base[(start + i) * kScalarMetricCount];
         c.difference_blocks[(point * blocks + b) * kScalarMetricCount + m] =
             block_moments(difference, count, 1);
       }
@@ -218,18 +219,17 @@ void SummaryFold::add(const ChunkSummary& chunk) {
   if (chunk.points != points_ || chunk.columns != columns_ || chunk.goals != goals_)
     throw std::invalid_argument("a chunk summary of another run (points, pools or goals differ)");
   if (chunk.first != next_ || ended_partial_block_)
-    throw std::invalid_argument("chunk summary of replications from " +
-                                std::to_string(chunk.first) + " where the fold expected " +
-                                std::to_string(next_) +
-                                (ended_partial_block_ ? ", after a chunk that ended within a block"
-                                                      : ""));
+    throw std::invalid_argument(
+        "chunk summary of replications from " + std::to_string(chunk.first) +
+        " where the fold expected " + std::to_string(next_) +
+        (ended_partial_block_ ? ", after a chunk that ended within a block" : ""));
   const std::size_t blocks = chunk.block_count();
   // Block by block, in order: column_moments' merge sequence over all the rows.
   for (std::size_t p = 0; p < points_; ++p) {
     for (std::size_t b = 0; b < blocks; ++b) {
       for (std::size_t k = 0; k < columns_; ++k)
-        moments_[p * columns_ + k] =
-            merge_moments(moments_[p * columns_ + k], chunk.blocks[(p * blocks + b) * columns_ + k]);
+        moments_[p * columns_ + k] = merge_moments(moments_[p * columns_ + k],
+                                                   chunk.blocks[(p * blocks + b) * columns_ + k]);
       for (std::size_t m = 0; m < kScalarMetricCount; ++m)
         difference_moments_[p * kScalarMetricCount + m] =
             merge_moments(difference_moments_[p * kScalarMetricCount + m],
@@ -237,7 +237,8 @@ void SummaryFold::add(const ChunkSummary& chunk) {
     }
     for (std::size_t k = 0; k < columns_; ++k)
       sketches_[p * columns_ + k].merge(chunk.sketches[p * columns_ + k]);
-    for (std::size_t g = 0; g < goals_; ++g) goal_met_[p * goals_ + g] += chunk.goal_met[p * goals_ + g];
+    for (std::size_t g = 0; g < goals_; ++g)
+      goal_met_[p * goals_ + g] += chunk.goal_met[p * goals_ + g];
   }
   next_ += chunk.count;
   replications_ += chunk.count;
@@ -259,9 +260,9 @@ void SummaryFold::finish(RunResults& r) const {
         r.summary[p * kScalarMetricCount + k] =
             summarize(moments_[i], sketches_[i], metric_range(kScalarMetricInfo[k]));
       else
-        r.pool_summary[p * pool_stride + k - kScalarMetricCount] = summarize(
-            moments_[i], sketches_[i],
-            metric_range(kPoolMetricInfo[(k - kScalarMetricCount) % kPoolMetricCount]));
+        r.pool_summary[p * pool_stride + k - kScalarMetricCount] =
+            summarize(moments_[i], sketches_[i],
+                      metric_range(kPoolMetricInfo[(k - kScalarMetricCount) % kPoolMetricCount]));
     }
     for (std::size_t m = 0; m < kScalarMetricCount; ++m) {
       // A difference is defined where both values are: its count is its moments'.

@@ -84,13 +84,13 @@ class SummaryFold {
 
  private:
   std::size_t points_, columns_, goals_;
-  uint64_t next_;                  ///< the next replication expected
+  uint64_t next_;  ///< the next replication expected
   uint64_t replications_ = 0;
   bool ended_partial_block_ = false;
-  std::vector<Moments> moments_;              ///< [point][column]
-  std::vector<Moments> difference_moments_;   ///< [point][scalar metric]
-  std::vector<QuantileSketch> sketches_;      ///< [point][column]
-  std::vector<uint64_t> goal_met_;            ///< [point][goal]
+  std::vector<Moments> moments_;             ///< [point][column]
+  std::vector<Moments> difference_moments_;  ///< [point][scalar metric]
+  std::vector<QuantileSketch> sketches_;     ///< [point][column]
+  std::vector<uint64_t> goal_met_;           ///< [point][goal]
 };
 
 }  // namespace gpucap
