@@ -200,7 +200,7 @@ TEST(EventCalendar, ResetEmptiesTheCalendar) {
 
 TEST(EventCalendar, SlotsAndHeapFollowOneOrder) {
   // Events kept in slots beside the heap leave in the same order as if they were in it.
-  std::vector<Event> heap(8), slots(3);
+  std::vector<Event> heap(8), slots(EventCalendar::slot_storage_events(3));
   EventCalendar cal;
   cal.reset(heap.data(), 8, slots.data(), 3);
   ASSERT_TRUE(cal.push(2.0, EventKind::completion, 10));
@@ -216,12 +216,105 @@ TEST(EventCalendar, SlotsAndHeapFollowOneOrder) {
     if (e.kind() == EventKind::arrival) cal.set_slot(e.payload(), EventCalendar::kNever, EventKind::arrival, e.payload());
   }
   EXPECT_EQ(order, (std::vector<uint32_t>{1, 10, 11, 0}));
-  EXPECT_TRUE(cal.empty() || cal.earliest_slot == EventCalendar::kNoSlot);
+  EXPECT_TRUE(cal.empty());
   // pop_until leaves events after its bound in place.
   ASSERT_TRUE(cal.push(20.0, EventKind::completion, 12));
   EXPECT_FALSE(cal.pop_until(19.0, e));
   EXPECT_TRUE(cal.pop_until(20.0, e));
   EXPECT_EQ(e.payload(), 12u);
+}
+
+// The winner tree of slots at every shape (one source, a power of two, one past it, many):
+// random slot replacements, clearings and heap pushes leave in exactly the order of one sorted
+// list of (time, tie class, sequence), whatever the number of sources.
+TEST(EventCalendar, SlotWinnerTreeKeepsTheOrderForAnySourceCount) {
+  for (const uint32_t sources : {1u, 2u, 3u, 5u, 16u, 17u, 64u, 100u}) {
+    const uint32_t capacity = 64;
+    std::vector<Event> heap(capacity), slots(EventCalendar::slot_storage_events(sources));
+    EventCalendar cal;
+    cal.reset(heap.data(), capacity, slots.data(), sources);
+    ASSERT_TRUE(cal.empty());
+    // Reference: each source's pending (time, key) or none, and the heap's events.
+    std::vector<Event> pending(sources, Event{EventCalendar::kNever, 0});
+    std::vector<Event> in_heap;
+    std::mt19937_64 gen(sources);
+    double now = 0;
+    int popped = 0;
+    const auto next_time = [&] { return now + static_cast<double>(gen() % 8); };  // many ties
+    for (uint32_t i = 0; i < sources; ++i) {
+      if (gen() % 4 == 0) continue;  // some sources start with nothing pending
+      const double t = next_time();
+      const uint64_t seq = cal.next_sequence;
+      cal.set_slot(i, t, EventKind::arrival, i);
+      pending[i] = Event{t, EventCalendar::key_fields(EventKind::arrival, i) |
+                                seq << Event::kSequenceShift};
+    }
+    for (int step = 0; step < 20000; ++step) {
+      if (gen() % 3 == 0 && in_heap.size() < capacity) {
+        const EventKind k = gen() % 2 ? EventKind::completion : EventKind::run_start;
+        const uint32_t payload = static_cast<uint32_t>(gen() % 1000);
+        const double t = next_time();
+        const uint64_t seq = cal.next_sequence;
+        ASSERT_TRUE(cal.push(t, k, payload));
+        in_heap.push_back(Event{t, EventCalendar::key_fields(k, payload) | seq << Event::kSequenceShift});
+        continue;
+      }
+      // The expected next event: the earliest of the pending slots and the heap.
+      const Event* want = nullptr;
+      for (const Event& e : pending)
+        if (e.time_s != EventCalendar::kNever && (!want || event_before(e, *want))) want = &e;
+      for (const Event& e : in_heap)
+        if (!want || event_before(e, *want)) want = &e;
+      Event got{0.0, 0};
+      if (!want) {  // all drained: the calendar says so, and a source comes back
+        ASSERT_FALSE(cal.pop_until(1e300, got));
+        ASSERT_TRUE(cal.empty());
+        const uint32_t i = static_cast<uint32_t>(gen() % sources);
+        const double t = next_time();
+        const uint64_t seq = cal.next_sequence;
+        cal.set_slot(i, t, EventKind::arrival, i);
+        pending[i] = Event{t, EventCalendar::key_fields(EventKind::arrival, i) |
+                                  seq << Event::kSequenceShift};
+        continue;
+      }
+      ASSERT_TRUE(cal.pop_until(1e300, got));
+      ASSERT_EQ(got.time_s, want->time_s) << sources << " sources, pop " << popped;
+      ASSERT_EQ(got.key, want->key) << sources << " sources, pop " << popped;
+      now = got.time_s;
+      ++popped;
+      if (got.kind() == EventKind::arrival) {
+        // The source sets its next event (the contract), sometimes none.
+        const uint32_t i = got.payload();
+        const bool none = gen() % 8 == 0;
+        const double t = none ? EventCalendar::kNever : next_time();
+        const uint64_t seq = cal.next_sequence;
+        cal.set_slot(i, t, EventKind::arrival, i);
+        pending[i] = none ? Event{EventCalendar::kNever, 0}
+                          : Event{t, EventCalendar::key_fields(EventKind::arrival, i) |
+                                         seq << Event::kSequenceShift};
+        // Now and then another source's pending arrival is replaced or cleared too.
+        if (gen() % 4 == 0) {
+          const uint32_t other = static_cast<uint32_t>(gen() % sources);
+          const bool clear = gen() % 4 == 0;
+          const double t2 = clear ? EventCalendar::kNever : next_time();
+          const uint64_t seq2 = cal.next_sequence;
+          cal.set_slot(other, t2, EventKind::arrival, other);
+          pending[other] = clear ? Event{EventCalendar::kNever, 0}
+                                 : Event{t2, EventCalendar::key_fields(EventKind::arrival, other) |
+                                                 seq2 << Event::kSequenceShift};
+        }
+      } else {
+        const auto it = std::find_if(in_heap.begin(), in_heap.end(),
+                                     [&](const Event& e) { return e.key == got.key; });
+        ASSERT_NE(it, in_heap.end());
+        in_heap.erase(it);
+      }
+      // Everything pending lies at or after now: pop_until(now - 1) takes nothing.
+      Event later{0.0, 0};
+      ASSERT_FALSE(cal.pop_until(now - 1.0, later));
+    }
+    EXPECT_GT(popped, 5000) << sources << " sources";
+  }
 }
 
 TEST(EventCalendar, MatchesReferenceOrderUnderRandomInterleaving) {

@@ -48,6 +48,17 @@ Distribution compile_distribution(const DistributionSpec& spec, std::vector<doub
   return d;
 }
 
+/// CompiledJobClass::placement_mask of a placement list: its pools' bits when they increase
+/// and lie below 64, else 0 (placement then walks the list).
+uint64_t placement_mask(const uint32_t* pools, uint32_t count) {
+  uint64_t mask = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    if (pools[k] >= 64 || (k > 0 && pools[k] <= pools[k - 1])) return 0;
+    mask |= uint64_t{1} << pools[k];
+  }
+  return mask;
+}
+
 /// Speed of a job of class w in pool p: the pool's speed, times the share of each training step
 /// left for computing when the job spans several nodes and all-reduces its gradients between
 /// them after every step (ring all-reduce over n nodes: 2 (n - 1) messages of G / n each way,
@@ -211,6 +222,7 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       if (fits_memory(w, s.pools[index])) out.placement_.push_back(static_cast<uint32_t>(index));
     }
     c.placement_count = static_cast<uint32_t>(out.placement_.size()) - c.placement_offset;
+    c.placement_mask = placement_mask(out.placement_.data() + c.placement_offset, c.placement_count);
     c.checkpoint_interval_s = w.checkpoint_interval_s;
     c.checkpoint_write_s = w.checkpoint_write_s;
     c.restart_s = w.restart_s;
@@ -328,6 +340,7 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
   out.model_.total_quota_gpus = total_quota;
   out.model_.trace_layer_count = trace_layers;
   out.bind();
+  out.model_.core_only = uses_core_only(out.model_);
   return out;
 }
 

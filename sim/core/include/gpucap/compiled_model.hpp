@@ -124,6 +124,10 @@ struct CompiledJobClass {
   Distribution work_s;   ///< run time on the reference GPU (speed 1), seconds
   CompiledArrivals arrivals;
   uint32_t placement_offset = 0, placement_count = 0;  ///< pool indices in CompiledModel::placement
+  /// The placement's pools as bits of their indices, when the list is in increasing pool order
+  /// and names pools 0 to 63 only: find_pool then visits only those with a free GPU, lowest
+  /// first (the list's order), from PoolCapacity's mask. 0: find_pool walks the list.
+  uint64_t placement_mask = 0;
   // Checkpointing (wall-clock seconds on the instance): a checkpoint is written after every
   // checkpoint_interval_s of computing and takes checkpoint_write_s; a run that resumes after a
   // preemption first spends restart_s restoring.
@@ -269,6 +273,37 @@ struct CompiledModel {
   bool backfill = false;
   uint32_t queue_capacity = 0;  ///< most jobs waiting at once; arrivals beyond it are dropped
   uint32_t total_quota_gpus = 0;
+  /// Set by compile() from uses_core_only(): the engine may run its core instantiation
+  /// (engine/engine_features.hpp), which gives the same bits with less code. False (the
+  /// default, for a model put together by hand) always runs the whole engine.
+  bool core_only = false;
 };
+
+/// Whether the model needs none of the engine's optional parts: jobs only (no inference
+/// services), on pools whose capacity and price stay fixed (nothing preemptible, no zone
+/// events, availability traces, stockouts or price processes), without placement limits or
+/// fallback rules, data or checkpoint transfers, per-class run speeds or slowdowns, trace
+/// arrivals or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
+/// queue discipline, backfill and a warm-up are core.
+inline bool uses_core_only(const CompiledModel& m) {
+  if (m.service_count > 0 || m.has_class_launch_rules || m.has_transfers ||
+      m.has_checkpoint_moves || m.has_run_speeds || m.timeseries_bins > 0)
+    return false;
+  for (uint32_t p = 0; p < m.pool_count; ++p) {
+    const CompiledPool& pool = m.pools[p];
+    if (pool.preemptible || pool.has_zone_events || pool.has_availability || pool.launch_checks ||
+        pool.stockout_probability > 0 || pool.price_model != CompiledPool::kFixedPrice ||
+        pool.has_slowdown)
+      return false;
+  }
+  for (uint32_t c = 0; c < m.class_count; ++c) {
+    const CompiledJobClass& cls = m.classes[c];
+    if (cls.arrivals.kind == ArrivalKind::trace || cls.limit_share > 0 ||
+        cls.limit_pool != CompiledJobClass::kNoLimitPool ||
+        cls.service != CompiledJobClass::kNotAService)
+      return false;
+  }
+  return true;
+}
 
 }  // namespace gpucap

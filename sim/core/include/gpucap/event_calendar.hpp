@@ -1,5 +1,6 @@
-// gpucap: the event calendar: an implicit 4-ary min-heap over caller-provided storage, plus a
-// few per-source slots for recurring events (arrivals) kept beside the heap.
+// gpucap: the event calendar: an implicit 4-ary min-heap over caller-provided storage, plus one
+// slot per recurring source (a job class's next arrival) kept beside the heap in a winner tree,
+// so that replacing a source's event costs log2(sources) comparisons and no heap traffic.
 //
 // Events are ordered by (time, tie class, sequence number): at equal times the tie class of
 // their kind decides (event_kinds.hpp: work that finishes, then runs ending, capacity changes,
@@ -49,37 +50,54 @@ struct EventCalendar {
   /// Sequence numbers of one replication: far beyond its event budget (1e9 events).
   static constexpr uint64_t kMaxSequence = (uint64_t{1} << Event::kSequenceBits) - 1;
   static constexpr int kArity = 4;
-  /// Recurring sources (job classes) whose next event can live in a slot beside the heap: up
-  /// to this many, a linear scan of the slots is cheaper than heap traffic.
-  static constexpr uint32_t kMaxSlots = 16;
-  static constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
   static_assert(kEventKindCount <= kMaxEventKinds, "the key has room for every declared kind");
 
   Event* heap = nullptr;
   uint32_t size = 0;
   uint32_t capacity = 0;
   uint64_t next_sequence = 0;
-  Event* slots = nullptr;  ///< per source: its pending event (time +inf: none)
+  /// The sources' slots as a winner tree over slot_leaves (a power of two >= the sources)
+  /// leaves: tree[slot_leaves + i] is source i's pending event (time +inf: none, and every
+  /// padding leaf), tree[j] for 1 <= j < slot_leaves the earlier of tree[2j] and tree[2j + 1],
+  /// so tree[1] is the earliest slot event (tree[0] unused; with one source, tree[1] is its
+  /// leaf). Null: no sources, every event goes through the heap.
+  Event* tree = nullptr;
   uint32_t slot_count = 0;
-  uint32_t earliest_slot = kNoSlot;
+  uint32_t slot_leaves = 0;
   bool overflowed = false;  ///< a schedule() found the heap full: the run is invalid
 
-  /// `slot_storage` holds `slot_sources` slots (0: every event goes through the heap).
+  /// Leaves of the winner tree of `sources` slots: the power of two at or above it.
+  GPUCAP_HD static uint32_t leaves_for(uint32_t sources) {
+    uint32_t leaves = 1;
+    while (leaves < sources) leaves <<= 1;
+    return leaves;
+  }
+  /// Events of slot storage that `sources` slots need (0 for none).
+  GPUCAP_HD static uint32_t slot_storage_events(uint32_t sources) {
+    return sources == 0 ? 0 : 2 * leaves_for(sources);
+  }
+
+  /// `slot_storage` holds slot_storage_events(slot_sources) events (0 sources: every event goes
+  /// through the heap).
   GPUCAP_HD void reset(Event* storage, uint32_t storage_capacity, Event* slot_storage = nullptr,
                        uint32_t slot_sources = 0) {
     heap = storage;
     capacity = storage_capacity;
     size = 0;
     next_sequence = 0;
-    slots = slot_storage;
     slot_count = slot_sources;
-    earliest_slot = kNoSlot;
+    slot_leaves = slot_sources == 0 ? 0 : leaves_for(slot_sources);
+    tree = slot_sources == 0 ? nullptr : slot_storage;
     overflowed = false;
-    for (uint32_t i = 0; i < slot_count; ++i) slots[i] = Event{kNever, 0};
+    for (uint32_t i = 0; i < slot_storage_events(slot_sources); ++i) tree[i] = Event{kNever, 0};
   }
 
-  GPUCAP_HD bool empty() const { return size == 0 && earliest_slot == kNoSlot; }
   GPUCAP_HD bool uses_slots() const { return slot_count > 0; }
+  /// The earliest slot event (time +inf when no source has one). Precondition: uses_slots().
+  GPUCAP_HD const Event& earliest_slot() const { return tree[1]; }
+  GPUCAP_HD bool empty() const {
+    return size == 0 && (!uses_slots() || earliest_slot().time_s == kNever);
+  }
 
   /// The key's fields other than the sequence number (constant where the kind is).
   GPUCAP_HD GPUCAP_FORCEINLINE static uint64_t key_fields(EventKind kind, uint32_t payload) {
@@ -120,17 +138,17 @@ struct EventCalendar {
   }
 
   /// Sets source i's pending event (replacing any), or clears it when time_s is +infinity.
-  /// It takes its sequence number now, exactly as push() would.
+  /// It takes its sequence number now, exactly as push() would. Replays the winner tree's
+  /// matches on the path from the source's leaf to the root: log2(slot_leaves) comparisons.
   GPUCAP_HD GPUCAP_FORCEINLINE void set_slot(uint32_t i, double time_s, EventKind kind,
                                              uint32_t payload) {
-    Event& slot = slots[i];
-    slot.time_s = time_s;
-    if (time_s != kNever) slot.key = take_key(kind, payload);
-    earliest_slot = kNoSlot;
-    for (uint32_t k = 0; k < slot_count; ++k) {
-      if (slots[k].time_s == kNever) continue;
-      if (earliest_slot == kNoSlot || event_before(slots[k], slots[earliest_slot]))
-        earliest_slot = k;
+    uint32_t j = slot_leaves + i;
+    Event winner{time_s, time_s != kNever ? take_key(kind, payload) : 0};
+    tree[j] = winner;
+    for (; j > 1; j >>= 1) {
+      const Event& rival = tree[j ^ 1u];
+      if (event_before(rival, winner)) winner = rival;
+      tree[j >> 1] = winner;
     }
   }
 
@@ -140,16 +158,12 @@ struct EventCalendar {
   GPUCAP_HD bool exhausted() const { return next_sequence > kMaxSequence + 1; }
 
   /// Takes the earliest event if it is at or before `until_s`; false (nothing taken) otherwise.
+  /// Contract for a slot event taken: its source sets its next event (set_slot, kNever for
+  /// none) before the next pop_until, which would otherwise find the same event again.
   GPUCAP_HD GPUCAP_FORCEINLINE bool pop_until(double until_s, Event& out) {
-    const bool slot_first = earliest_slot != kNoSlot &&
-                            (size == 0 || event_before(slots[earliest_slot], heap[0]));
-    if (slot_first) {
-      Event& slot = slots[earliest_slot];
-      if (slot.time_s > until_s) return false;
-      out = slot;
-      // Taken. Contract: the source sets its next event (set_slot, kNever for none) before
-      // the next pop_until, which finds the earliest slot again.
-      slot.time_s = kNever;
+    if (uses_slots() && (size == 0 || event_before(earliest_slot(), heap[0]))) {
+      if (earliest_slot().time_s > until_s) return false;
+      out = earliest_slot();
       return true;
     }
     if (size == 0 || heap[0].time_s > until_s) return false;

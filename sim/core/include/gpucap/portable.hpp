@@ -39,3 +39,16 @@ GPUCAP_HD inline void invariant_failed(const char* condition, const char* why, c
 #else
 #define GPUCAP_INVARIANT(condition, why) ((void)0)
 #endif
+
+#include <cstdint>
+namespace gpucap {
+/// Index of the lowest set bit of x (x != 0): the CUDA intrinsic on the device, the compiler's
+/// builtin on the host.
+GPUCAP_HD GPUCAP_FORCEINLINE uint32_t lowest_set_bit(uint64_t x) {
+#if defined(__CUDA_ARCH__)
+  return static_cast<uint32_t>(__ffsll(static_cast<long long>(x)) - 1);
+#else
+  return static_cast<uint32_t>(__builtin_ctzll(x));
+#endif
+}
+}  // namespace gpucap

@@ -31,15 +31,29 @@ GPUCAP_HD inline size_t replication_arena_bytes(const CompiledModel& model) {
   return engine::ArenaLayout::of(model).total_bytes;
 }
 
+/// Runs replication `replication` of `model` under `seed` with the engine's instantiation for
+/// Features F (engine_features.hpp): AllFeatures runs any model, CoreFeatures only a model
+/// with CompiledModel::core_only (the same bits, faster). For run_replication and the tests.
+template <typename F>
+GPUCAP_HD inline int run_replication_with(const CompiledModel& model, uint64_t seed,
+                                          uint64_t replication, void* arena, double* scalars,
+                                          double* pool_values, double* timeseries = nullptr) {
+  engine::BasicReplicationEngine<engine::NoRecorder, F> engine(model, seed, replication, arena,
+                                                               scalars, pool_values, timeseries);
+  return engine.run();
+}
+
 /// Runs replication `replication` of `model` under `seed`. Returns a ReplicationStatus.
 /// `timeseries` receives pool_count x model.timeseries_bins values (GPUs in use per pool and
 /// bin) when the model records a time series; it may be null otherwise.
 GPUCAP_HD inline int run_replication(const CompiledModel& model, uint64_t seed,
                                      uint64_t replication, void* arena, double* scalars,
                                      double* pool_values, double* timeseries = nullptr) {
-  engine::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
-                                   timeseries);
-  return engine.run();
+  return model.core_only
+             ? run_replication_with<engine::CoreFeatures>(model, seed, replication, arena, scalars,
+                                                          pool_values, timeseries)
+             : run_replication_with<engine::AllFeatures>(model, seed, replication, arena, scalars,
+                                                         pool_values, timeseries);
 }
 
 /// As run_replication, but stops after `max_events` events with kReplicationEventLimit (its
@@ -78,6 +92,11 @@ inline int run_replication_cancellable(const CompiledModel& model, uint64_t seed
                                        uint64_t replication, void* arena, double* scalars,
                                        double* pool_values, double* timeseries,
                                        const std::atomic<bool>* cancel) {
+  if (model.core_only) {
+    engine::BasicReplicationEngine<engine::NoRecorder, engine::CoreFeatures> engine(
+        model, seed, replication, arena, scalars, pool_values, timeseries);
+    return engine.run_until(detail::CancelFlag{cancel});
+  }
   engine::ReplicationEngine engine(model, seed, replication, arena, scalars, pool_values,
                                    timeseries);
   return engine.run_until(detail::CancelFlag{cancel});

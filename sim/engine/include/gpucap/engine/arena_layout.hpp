@@ -71,15 +71,14 @@ struct ArenaLayout {
   GPUCAP_HD static ArenaLayout of(const CompiledModel& m) {
     ArenaLayout a{};
     a.slot_capacity = m.total_quota_gpus;
-    // One pending arrival per class, one event per slot, one availability change and one zone
-    // event per pool, one stockout retry; per inference replica one start or idle check, and
-    // one completion per request in service; one tick per windowed autoscaler; one reclaim
-    // per replica of a preemptible service.
-    a.calendar_capacity = m.class_count + m.total_quota_gpus + 2 * m.pool_count + 2 +
-                          m.replica_count + m.request_capacity + m.windowed_service_count +
-                          m.preemptible_replicas;
-    // Up to kMaxSlots classes keep their pending arrival beside the heap (EventCalendar).
-    a.arrival_slot_count = m.class_count <= EventCalendar::kMaxSlots ? m.class_count : 0;
+    // The heap: one event per slot, one availability change and one zone event per pool, one
+    // stockout retry; per inference replica one start or idle check, and one completion per
+    // request in service; one tick per windowed autoscaler; one reclaim per replica of a
+    // preemptible service. Each class keeps its pending arrival beside the heap, in the
+    // calendar's winner tree of slots (EventCalendar).
+    a.calendar_capacity = m.total_quota_gpus + 2 * m.pool_count + 2 + m.replica_count +
+                          m.request_capacity + m.windowed_service_count + m.preemptible_replicas;
+    a.arrival_slot_count = m.class_count;
     a.stream_count = 2 * m.class_count + kPoolStreamCount * m.pool_count;
     size_t at = 0;
     const auto part = [&at](size_t bytes) {
@@ -88,7 +87,7 @@ struct ArenaLayout {
       return offset;
     };
     a.calendar = part(sizeof(Event) * a.calendar_capacity);
-    a.arrival_slots = part(sizeof(Event) * a.arrival_slot_count);
+    a.arrival_slots = part(sizeof(Event) * EventCalendar::slot_storage_events(a.arrival_slot_count));
     a.slots = part(sizeof(JobSlot) * a.slot_capacity);
     a.free_slots = part(sizeof(uint32_t) * a.slot_capacity);
     a.queue = part(sizeof(QueuedJob) * (m.queue_capacity + 1));

@@ -10,6 +10,7 @@
 
 #include "gpucap/billing.hpp"
 #include "gpucap/compiled_model.hpp"
+#include "gpucap/engine/engine_features.hpp"
 #include "gpucap/engine/job_slots.hpp"
 #include "gpucap/engine/price_process.hpp"
 #include "gpucap/engine/run_arithmetic.hpp"
@@ -127,10 +128,12 @@ class Ledger {
     rows_[p * kPoolMetricCount + kPoolLaunchFailures] += 1;
   }
 
-  /// `gpus` GPUs of pool p in use over [from_s, to_s] (clipped to the window).
+  /// `gpus` GPUs of pool p in use over [from_s, to_s] (clipped to the window); kSeries false:
+  /// the model keeps no time series.
+  template <bool kSeries = true>
   GPUCAP_HD GPUCAP_FORCEINLINE void used(uint32_t p, double from_s, double to_s, double gpus) {
     rows_[p * kPoolMetricCount + kPoolGpuHoursUsed] += m_.in_window(from_s, to_s) * gpus;
-    usage_.add(p, from_s, to_s, gpus);
+    if constexpr (kSeries) usage_.add(p, from_s, to_s, gpus);
   }
   GPUCAP_HD void billed(uint32_t p, double gpu_s) {
     rows_[p * kPoolMetricCount + kPoolGpuHoursBilled] += gpu_s;
@@ -143,14 +146,16 @@ class Ledger {
     if (PriceProcess::moves(m_.pools[p])) price_marks_[s] = prices_.integral_at(p, now_s, price_streams_[p]);
   }
 
-  /// Bills and records the usage of a running job's GPUs from its start to `end_s`.
+  /// Bills and records the usage of a running job's GPUs from its start to `end_s`; F: the
+  /// engine's Features (what the model may use).
+  template <typename F = AllFeatures>
   GPUCAP_HD void bill_hold(uint32_t s, const JobSlot& slot, double end_s) {
     const CompiledPool& p = m_.pools[slot.pool];
-    used(slot.pool, slot.start_s, end_s, slot.gpus);
+    used<F::kTimeseries>(slot.pool, slot.start_s, end_s, slot.gpus);
     // Egress of the data this run fetched: charged, like the billed time, when the run ends.
-    if (m_.has_transfers && end_s >= m_.warmup_s)
+    if (F::kTransfers && m_.has_transfers && end_s >= m_.warmup_s)
       egress(slot.pool, m_.transfer_egress_usd[slot.job_class * m_.pool_count + slot.pool]);
-    if (run_.moves_checkpoint(slot) && end_s >= m_.warmup_s)
+    if (F::kTransfers && run_.moves_checkpoint(slot) && end_s >= m_.warmup_s)
       egress(slot.pool, m_.classes[slot.job_class].checkpoint_size_gb *
                             m_.pool_egress_usd_per_gb[slot.checkpoint_pool]);
     if (end_s < m_.warmup_s || p.committed()) return;  // committed pools: charged in finish()
@@ -158,7 +163,7 @@ class Ledger {
     const double billed_s =
         gpucap::billed_seconds(held_s, p.billing_increment_s, p.billing_minimum_s);
     billed(slot.pool, billed_s * slot.gpus);
-    if (PriceProcess::moves(p)) {
+    if (F::kMovingPrices && PriceProcess::moves(p)) {
       // The price paid over the run, and the end price for billed time beyond it.
       const double run_usd =
           prices_.integral_at(slot.pool, end_s, price_streams_[slot.pool]) - price_marks_[s];

@@ -2,7 +2,8 @@
 // trace allows now) and how many of them are free.
 //
 // Invariant: free + GPUs held in the pool == capacity; free < 0 only while the engine handles a
-// capacity drop (it reclaims jobs until free >= 0) or blocks the pool during a zone event.
+// capacity drop (it reclaims jobs until free >= 0) or blocks the pool during a zone event. The
+// pools (0 to 63) with a free GPU are also kept as a bit mask, for placement in O(1).
 #pragma once
 #include <cstdint>
 
@@ -29,17 +30,28 @@ class PoolCapacity {
     m_ = &m;
     free_ = free_gpus;
     state_ = state;
+    with_free_ = 0;
     for (uint32_t p = 0; p < m.pool_count; ++p) {
       free_[p] = static_cast<int32_t>(m.pools[p].quota_gpus);
       state_[p] = AvailabilityState{static_cast<int32_t>(m.pools[p].quota_gpus), 0, 0, 0};
+      note_free(p);
     }
   }
 
   GPUCAP_HD bool fits(uint32_t p, uint32_t gpus) const {
     return free_[p] >= static_cast<int32_t>(gpus);
   }
-  GPUCAP_HD void take(uint32_t p, uint32_t gpus) { free_[p] -= static_cast<int32_t>(gpus); }
-  GPUCAP_HD void give_back(uint32_t p, uint32_t gpus) { free_[p] += static_cast<int32_t>(gpus); }
+  GPUCAP_HD GPUCAP_FORCEINLINE void take(uint32_t p, uint32_t gpus) {
+    free_[p] -= static_cast<int32_t>(gpus);
+    note_free(p);
+  }
+  GPUCAP_HD GPUCAP_FORCEINLINE void give_back(uint32_t p, uint32_t gpus) {
+    free_[p] += static_cast<int32_t>(gpus);
+    note_free(p);
+  }
+  /// Bit p (pools 0 to 63): pool p has at least one free GPU. A job (one GPU or more) can fit
+  /// only in such a pool, so find_pool need look at no other.
+  GPUCAP_HD uint64_t pools_with_free_gpus() const { return with_free_; }
   /// Over-subscribed: a capacity drop left fewer GPUs than are held.
   GPUCAP_HD bool over(uint32_t p) const { return free_[p] < 0; }
 
@@ -82,6 +94,14 @@ class PoolCapacity {
   GPUCAP_HD void set_capacity(uint32_t p, uint32_t capacity) {
     free_[p] += static_cast<int32_t>(capacity) - state_[p].capacity_gpus;
     state_[p].capacity_gpus = static_cast<int32_t>(capacity);
+    note_free(p);
+  }
+
+  /// Keeps bit p of with_free_ equal to (free GPUs of p > 0), for pools 0 to 63.
+  GPUCAP_HD GPUCAP_FORCEINLINE void note_free(uint32_t p) {
+    if (p >= 64) return;
+    const uint64_t bit = uint64_t{1} << p;
+    with_free_ = free_[p] > 0 ? with_free_ | bit : with_free_ & ~bit;
   }
 
   /// The first step after `step` whose capacity differs, as a replication time (not before
@@ -105,6 +125,7 @@ class PoolCapacity {
   const CompiledModel* m_ = nullptr;
   int32_t* free_ = nullptr;
   AvailabilityState* state_ = nullptr;
+  uint64_t with_free_ = 0;  ///< see pools_with_free_gpus()
 };
 
 }  // namespace gpucap::engine

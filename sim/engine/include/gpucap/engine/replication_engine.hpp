@@ -19,6 +19,7 @@
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/engine/arena_layout.hpp"
+#include "gpucap/engine/engine_features.hpp"
 #include "gpucap/engine/job_queue.hpp"
 #include "gpucap/engine/job_slots.hpp"
 #include "gpucap/engine/ledger.hpp"
@@ -50,8 +51,10 @@ struct NoRecorder {
 };
 
 /// The engine, observed by `Recorder` (job_recorder.hpp): NoRecorder in every run, whose hooks
-/// compile to nothing; JobRecorder when per-job records are made on the host.
-template <typename Recorder = NoRecorder>
+/// compile to nothing; JobRecorder when per-job records are made on the host. `Features`
+/// (engine_features.hpp) says which optional parts are compiled in: CoreFeatures runs only
+/// models that CompiledModel::core_only marks, with the same bits as AllFeatures.
+template <typename Recorder = NoRecorder, typename F = AllFeatures>
 class BasicReplicationEngine {
  public:
   GPUCAP_HD BasicReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
@@ -179,34 +182,39 @@ class BasicReplicationEngine {
         case EventKind::completion:
           on_completion(x);
           break;
+        // The kinds below never occur in a model without their part (engine_features.hpp).
         case EventKind::preemption:
-          reclaim(x, true);
-          dispatch();
+          if constexpr (F::kReclaims) {
+            reclaim(x, true);
+            dispatch();
+          }
           break;
         case EventKind::availability:
-          on_availability_change(x);
+          if constexpr (F::kReclaims) on_availability_change(x);
           break;
         case EventKind::retry:
-          retry_pending_ = false;
-          dispatch();
+          if constexpr (F::kLaunchChecks) {
+            retry_pending_ = false;
+            dispatch();
+          }
           break;
         case EventKind::zone_event:
-          on_zone_event(x);
+          if constexpr (F::kReclaims) on_zone_event(x);
           break;
         case EventKind::request_done:
-          fleet_.on_request_done(x);
+          if constexpr (F::kServices) fleet_.on_request_done(x);
           break;
         case EventKind::replica_ready:
-          fleet_.on_ready(x);
+          if constexpr (F::kServices) fleet_.on_ready(x);
           break;
         case EventKind::idle_check:
-          fleet_.on_idle_check(x);
+          if constexpr (F::kServices) fleet_.on_idle_check(x);
           break;
         case EventKind::autoscale_tick:
-          fleet_.on_tick(x);
+          if constexpr (F::kServices) fleet_.on_tick(x);
           break;
         case EventKind::replica_preemption:
-          fleet_.on_preempted(x);
+          if constexpr (F::kServices) fleet_.on_preempted(x);
           break;
       }
     }
@@ -231,7 +239,7 @@ class BasicReplicationEngine {
     GPUCAP_INVARIANT(t >= now_ && t <= m_.horizon_s,
                      "events leave the calendar in time order, none after the horizon");
     const double dt = ledger_.elapse(now_, t, queue_.size(), slots_.held());
-    if (m_.service_count > 0 && dt > 0)
+    if (F::kServices && m_.service_count > 0 && dt > 0)
       fleet_.totals().replica_area += static_cast<double>(fleet_.replicas_up()) * dt;
     now_ = t;
   }
@@ -243,7 +251,7 @@ class BasicReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE double next_arrival_time(uint32_t c, double t) {
     const CompiledArrivals& arr = m_.classes[c].arrivals;
     ClassState& cs = class_state_[c];
-    if (arr.kind == ArrivalKind::trace) {
+    if (F::kTraceArrivals && arr.kind == ArrivalKind::trace) {
       const TraceLayer* layers = trace_layers_ + arr.layer_offset;
       cs.trace_layer = arr.layer_count == 1 ? 0 : TraceReplay::earliest(layers, arr.layer_count);
       return layers[cs.trace_layer].next_s;
@@ -274,12 +282,10 @@ class BasicReplicationEngine {
     return kNever;
   }
 
+  /// Every class keeps its pending arrival in its calendar slot (kNever: none left).
   GPUCAP_HD GPUCAP_FORCEINLINE void schedule_next_arrival(uint32_t c, double t) {
     const double next = next_arrival_time(c, t);
-    if (!calendar_.uses_slots()) {
-      if (next <= m_.horizon_s) push(next, EventKind::arrival, c);
-      return;
-    }
+    GPUCAP_INVARIANT(next == kNever || next >= now_, "no arrival is scheduled in the past");
     calendar_.set_slot(c, next <= m_.horizon_s ? next : kNever, EventKind::arrival, c);
   }
 
@@ -290,7 +296,7 @@ class BasicReplicationEngine {
     const CompiledJobClass& cls = m_.classes[c];
     uint32_t gpus = cls.gpus;
     double work_s;
-    if (cls.arrivals.kind == ArrivalKind::trace) {
+    if (F::kTraceArrivals && cls.arrivals.kind == ArrivalKind::trace) {
       const uint32_t l = class_state_[c].trace_layer;
       TraceLayer& layer = trace_layers_[cls.arrivals.layer_offset + l];
       const uint32_t row = cls.arrivals.trace_offset + layer.next_row;
@@ -304,7 +310,7 @@ class BasicReplicationEngine {
     schedule_next_arrival(c, now_);
 
     const bool counted = now_ >= m_.warmup_s;
-    if (cls.service != CompiledJobClass::kNotAService) {
+    if (F::kServices && cls.service != CompiledJobClass::kNotAService) {
       fleet_.on_request(cls.service, work_s, counted);
       return;
     }
@@ -351,17 +357,33 @@ class BasicReplicationEngine {
   /// whose launch succeeds (a stockout makes it fail and the job tries the next pool).
   /// Preemptible pools are skipped for a job that has been preempted often enough, or whose
   /// slack before its deadline has fallen below the class's threshold (fallback policy).
+  /// With the class's placement_mask, only the pools that have a free GPU are visited, in the
+  /// list's order (lowest index first): the same pools, checks and draws as the walk.
   GPUCAP_HD GPUCAP_FORCEINLINE uint32_t find_pool(const QueuedJob& job) {
     const CompiledJobClass& cls = m_.classes[job.job_class];
-    for (uint32_t k = 0; k < cls.placement_count; ++k) {
-      const uint32_t p = m_.placement[cls.placement_offset + k];
-      if (!capacity_.fits(p, job.gpus)) continue;
-      const CompiledPool& pool = m_.pools[p];
-      if (pool.launch_checks && !passes_launch_checks(job, cls, p)) continue;
-      if (cls.limit_share > 0) ++class_state_[job.job_class].holding_jobs;
-      return p;
+    if (cls.placement_mask != 0) {
+      for (uint64_t candidates = cls.placement_mask & capacity_.pools_with_free_gpus();
+           candidates != 0; candidates &= candidates - 1) {
+        const uint32_t p = lowest_set_bit(candidates);
+        if (placeable(job, cls, p)) return p;
+      }
+      return kNoPool;
     }
+    for (uint32_t k = 0; k < cls.placement_count; ++k)
+      if (placeable(job, cls, m_.placement[cls.placement_offset + k]))
+        return m_.placement[cls.placement_offset + k];
     return kNoPool;
+  }
+
+  /// Whether the job launches in pool p: its gang fits and the pool's launch checks pass (a
+  /// job that passes counts as holding GPUs, for its class's placement share).
+  GPUCAP_HD GPUCAP_FORCEINLINE bool placeable(const QueuedJob& job, const CompiledJobClass& cls,
+                                              uint32_t p) {
+    if (!capacity_.fits(p, job.gpus)) return false;
+    if (F::kLaunchChecks && m_.pools[p].launch_checks && !passes_launch_checks(job, cls, p))
+      return false;
+    if (F::kLaunchChecks && cls.limit_share > 0) ++class_state_[job.job_class].holding_jobs;
+    return true;
   }
 
   /// The rarer checks of a launch in pool p (preemptible, with stockouts, or some class's
@@ -436,13 +458,15 @@ class BasicReplicationEngine {
   /// The job's hold ends (completion or reclaim): it leaves its class's placement_limit counts.
   GPUCAP_HD GPUCAP_FORCEINLINE void release_placement_limit(const JobSlot& slot,
                                                             const CompiledJobClass& cls) {
+    if constexpr (!F::kLaunchChecks) return;
     if (slot.pool == cls.limit_pool) --class_state_[slot.job_class].limited_jobs;
     if (cls.limit_share > 0) --class_state_[slot.job_class].holding_jobs;
   }
 
   /// Launches `job` in `pool`: its GPUs leave the pool now; it runs after provisioning.
   GPUCAP_HD GPUCAP_FORCEINLINE void start_job(const QueuedJob& job, uint32_t pool) {
-    if (!(job.flags & kLaunchedBefore) && job.arrival_s >= m_.warmup_s)
+    // Without reclaims a job launches once: its first launch is this one.
+    if ((!F::kReclaims || !(job.flags & kLaunchedBefore)) && job.arrival_s >= m_.warmup_s)
       ledger_.first_launch(now_ - job.arrival_s);
     capacity_.take(pool, job.gpus);
     const uint32_t s = slots_.acquire();
@@ -473,22 +497,24 @@ class BasicReplicationEngine {
   /// checkpoints. The run ends by completion, or earlier by the instance being reclaimed.
   GPUCAP_HD GPUCAP_FORCEINLINE void begin_run(uint32_t s) {
     JobSlot& slot = slots_[s];
-    if (slot.preemptions == 0 && slot.arrival_s >= m_.warmup_s)
+    if ((!F::kReclaims || slot.preemptions == 0) && slot.arrival_s >= m_.warmup_s)
       ledger_.first_start(slot.pool, now_ - slot.start_s);  // start_s: still the launch time
     slot.state = kSlotRunning;
     slot.start_s = now_;
     if constexpr (Recorder::kActive) rec_->run_begins(s);
     const CompiledPool& pool = m_.pools[slot.pool];
-    ledger_.run_begins(s, slot.pool, now_);
-    slot.restart_s = run_.prefix_s(slot);
-    const double speed =
-        m_.has_run_speeds ? m_.run_speed[slot.job_class * m_.pool_count + slot.pool] : pool.speed;
+    if constexpr (F::kMovingPrices) ledger_.run_begins(s, slot.pool, now_);
+    // The prefix: 0 without transfers and reclaims (no data to fetch, nothing to restore).
+    slot.restart_s = F::kTransfers || F::kReclaims ? run_.prefix_s(slot) : 0.0;
+    const double speed = F::kRunSpeeds && m_.has_run_speeds
+                             ? m_.run_speed[slot.job_class * m_.pool_count + slot.pool]
+                             : pool.speed;
     slot.speed =
-        pool.has_slowdown
+        F::kRunSpeeds && pool.has_slowdown
             ? speed / sample(pool.slowdown, pool_stream(kSlowdownStream, slot.pool), m_.table)
             : speed;
     const double duration_s = run_.duration_s(slot);
-    if (pool.preemptible) {
+    if (F::kReclaims && pool.preemptible) {
       double reclaim_s = kNever;
       if (pool.has_time_to_preemption)
         reclaim_s =
@@ -507,7 +533,7 @@ class BasicReplicationEngine {
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     bill_hold(s, slot, now_);
     if constexpr (Recorder::kActive) rec_->completed(s, now_);
-    if (cls.checkpoint_interval_s > 0 || slot.restart_s > 0)
+    if (cls.checkpoint_interval_s > 0 || ((F::kTransfers || F::kReclaims) && slot.restart_s > 0))
       ledger_.overheads(slot, now_, run_.checkpoints_needed(slot) * cls.checkpoint_write_s,
                         slot.restart_s, 0.0);
     if (slot.arrival_s >= m_.warmup_s) {
@@ -570,7 +596,7 @@ class BasicReplicationEngine {
       const double billed0 = ledger_.pool_value(slot.pool, kPoolGpuHoursBilled);
       const double cost0 = ledger_.pool_value(slot.pool, kPoolCostUsd);
       const double egress0 = ledger_.pool_value(slot.pool, kPoolEgressUsd);
-      ledger_.bill_hold(s, slot, end_s);
+      ledger_.template bill_hold<F>(s, slot, end_s);
       double usd = ledger_.pool_value(slot.pool, kPoolEgressUsd) - egress0;
       if (PriceProcess::moves(pool))
         usd += ledger_.pool_value(slot.pool, kPoolCostUsd) - cost0;
@@ -579,7 +605,7 @@ class BasicReplicationEngine {
                pool.price_usd_per_gpu_s;
       rec_->billed(s, usd);
     } else {
-      ledger_.bill_hold(s, slot, end_s);
+      ledger_.template bill_hold<F>(s, slot, end_s);
     }
   }
   /// With a recorder, a queued job's JobFlags carry its id from this bit up (a slot's do not:
@@ -634,7 +660,7 @@ class BasicReplicationEngine {
   // ---- end of run ---------------------------------------------------------------------------
 
   GPUCAP_HD void finish(uint64_t events) {
-    if (m_.service_count > 0) fleet_.finish();
+    if (F::kServices && m_.service_count > 0) fleet_.finish();
     // GPUs still held at the horizon: used and billed up to the horizon.
     for (uint32_t s = 0; s < slots_.capacity(); ++s) {
       const JobSlot& slot = slots_[s];
