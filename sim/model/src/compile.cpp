@@ -157,6 +157,12 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       c.price_noise = sigma * std::sqrt(-std::expm1(-2 * theta * p.price_step_s) / (2 * theta));
       c.price_stationary_sd = sigma / std::sqrt(2 * theta);
     }
+    if (p.price_model == CompiledPool::kOrnsteinUhlenbeckPrice) {
+      const double theta = c.price_reversion_per_s;
+      c.price_noise = c.price_volatility_per_sqrt_s * c.price_level_usd_per_gpu_s;
+      c.price_stationary_sd = c.price_noise / std::sqrt(2 * theta);
+      c.price_reversion_time_s = 1.0 / theta;
+    }
     c.has_slowdown = p.has_slowdown;
     if (p.has_slowdown) c.slowdown = compile_distribution(p.slowdown, out.table_);
     c.has_time_to_preemption = p.has_time_to_preemption;

@@ -1094,17 +1094,44 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
         {{"repeat", TraceEnd::repeat}, {"unavailable", TraceEnd::unavailable}, {"last", TraceEnd::last}});
 }
 
-/// `price_process` of a pool: {model: trace, file, column, step, start} or {model:
-/// mean_reverting, volatility_per_sqrt_hour, reversion_per_hour, step}.
+/// The largest stationary standard deviation of an ornstein_uhlenbeck price, as a fraction of
+/// its level: the price is Gaussian, so it is below zero with probability Phi(-4) = 3.2e-5.
+constexpr double kMaxOrnsteinUhlenbeckRelativeSd = 0.25;
+
+/// `price_process` of a pool: {model: trace, file, column, step, start}, {model:
+/// mean_reverting, volatility_per_sqrt_hour, reversion_per_hour, step} or {model:
+/// ornstein_uhlenbeck, volatility_per_sqrt_hour, reversion_per_hour}.
 void read_price_process(const Context& ctx, const YAML::Node& node, const std::string& path,
                         PoolSpec& p) {
   if (!node.IsMap())
     ctx.fail(node, path,
-             "must be a mapping with 'model' (trace or mean_reverting); got " + describe(node));
+             "must be a mapping with 'model' (trace, mean_reverting or ornstein_uhlenbeck); got " +
+                 describe(node));
   p.price_model = read_choice<CompiledPool::PriceModel>(
-      ctx, require(ctx, node, path, "model", "trace or mean_reverting"), join_path(path, "model"),
+      ctx, require(ctx, node, path, "model", "trace, mean_reverting or ornstein_uhlenbeck"),
+      join_path(path, "model"),
       {{"trace", CompiledPool::kTracePrice},
-       {"mean_reverting", CompiledPool::kMeanRevertingPrice}});
+       {"mean_reverting", CompiledPool::kMeanRevertingPrice},
+       {"ornstein_uhlenbeck", CompiledPool::kOrnsteinUhlenbeckPrice}});
+  if (p.price_model == CompiledPool::kOrnsteinUhlenbeckPrice) {
+    expect_map(ctx, node, path,
+               scenario_child_keys("pools.NAME.price_process", "model", "ornstein_uhlenbeck"));
+    const YAML::Node sigma_node =
+        require(ctx, node, path, "volatility_per_sqrt_hour", "sigma, as a fraction of the level");
+    p.price_volatility_per_sqrt_hour =
+        read_key_number(ctx, sigma_node, join_path(path, "volatility_per_sqrt_hour"));
+    p.price_reversion_per_hour = read_key_number(ctx, require(ctx, node, path, "reversion_per_hour", "theta, the pull to the level"), join_path(path, "reversion_per_hour"));
+    // The price itself is Gaussian: keep it away from zero (P(price < 0) <= 3.2e-5).
+    const double relative_sd =
+        p.price_volatility_per_sqrt_hour / std::sqrt(2 * p.price_reversion_per_hour);
+    if (relative_sd > kMaxOrnsteinUhlenbeckRelativeSd)
+      ctx.fail(sigma_node, join_path(path, "volatility_per_sqrt_hour"),
+               "gives a stationary standard deviation of " + text::format_number(relative_sd) +
+                   " x the level (sigma / sqrt(2 theta)); at most 0.25 is valid, so that the "
+                   "price stays above zero (use model: mean_reverting, a log-price, for wider "
+                   "swings)");
+    return;
+  }
   p.price_step_s =
       read_key_duration(ctx, require(ctx, node, path, "step", "how often the price changes, e.g. 1h"), join_path(path, "step"));
   if (p.price_model == CompiledPool::kTracePrice) {
@@ -1984,7 +2011,10 @@ void check_event_budget(const Context& ctx, const YAML::Node& root, const Scenar
     const YAML::Node node = pools[p.name];
     const std::string path = "pools." + p.name;
     const double quota = std::max<double>(p.quota_gpus, 1);
-    if (p.price_model != CompiledPool::kFixedPrice)
+    // Price steps are not events, but a trace or log-price steps every `step` (an
+    // ornstein_uhlenbeck price has no steps: it is drawn when a run starts or ends).
+    if (p.price_model == CompiledPool::kTracePrice ||
+        p.price_model == CompiledPool::kMeanRevertingPrice)
       sources.push_back({per(p.price_step_s), node["price_process"]["step"],
                          path + ".price_process.step", "one price step per step over the horizon"});
     if (!p.availability.empty())

@@ -54,20 +54,24 @@ struct CompiledPool {
   // Price process (on_demand, spot, marketplace): the price per GPU-second varies in steps of
   // price_step_s, from a trace (table[offset + step mod count], USD per GPU-hour, repeating) or
   // as a mean-reverting log-price: x' = x e^(-theta step) + sigma sqrt((1 - e^(-2 theta step)) /
-  // (2 theta)) Z, price = level e^x, x0 drawn from its stationary law. A hold pays the integral
-  // of the price over its run, plus the end price for billed time beyond the run.
-  enum PriceModel : uint8_t { kFixedPrice, kTracePrice, kMeanRevertingPrice };
+  // (2 theta)) Z, price = level e^x, x0 drawn from its stationary law; or continuously, as an
+  // Ornstein-Uhlenbeck price dP = theta (level - P) dt + sigma level dW, drawn exactly (with its
+  // integral) only when a run starts or ends, P0 from its stationary law. A hold pays the
+  // integral of the price over its run, plus the end price for billed time beyond the run.
+  enum PriceModel : uint8_t { kFixedPrice, kTracePrice, kMeanRevertingPrice, kOrnsteinUhlenbeckPrice };
   PriceModel price_model = kFixedPrice;
   double price_step_s = 0;
   uint32_t price_offset = 0, price_count = 0;  ///< trace, in CompiledModel::table
   bool price_random_start = false;
   double price_start_s = 0;
-  double price_level_usd_per_gpu_s = 0;    ///< mean-reverting: e^0 level
+  double price_level_usd_per_gpu_s = 0;    ///< mean-reverting: e^0 level; OU: the mean
   double price_reversion_per_s = 0;        ///< theta
-  double price_volatility_per_sqrt_s = 0;  ///< sigma
+  double price_volatility_per_sqrt_s = 0;  ///< sigma (OU: relative to the level)
   double price_decay = 0;          ///< e^(-theta step), computed on the host at compile time
-  double price_noise = 0;          ///< sigma sqrt((1 - e^(-2 theta step)) / (2 theta))
-  double price_stationary_sd = 0;  ///< sigma / sqrt(2 theta)
+  double price_noise = 0;          ///< sigma sqrt((1 - e^(-2 theta step)) / (2 theta)); OU:
+                                   ///< sigma level, USD per GPU-second per sqrt(second)
+  double price_stationary_sd = 0;  ///< sigma / sqrt(2 theta); OU: in USD per GPU-second
+  double price_reversion_time_s = 0;  ///< OU: 1 / theta, computed on the host
   bool has_slowdown = false;       ///< run time multiplied by a factor drawn for each run
   Distribution slowdown;           ///< the factor (plain number, > 0)
   // Availability trace: capacity(t) = min(quota, gpus_per_instance x table[offset + step index
