@@ -76,5 +76,38 @@ TEST(Summary, SelectedQuantilesHaveTheBitsOfASortedCopy) {
   }
 }
 
+// A column whose defined values all compare equal takes the fast path (no selection): the same
+// bits as a sorted copy, for a constant, zeros of one sign or of both (+0 either way), an
+// infinity (NaN, as interpolating between infinities gives), NaNs among them, and the
+// in-place form (which reorders and shrinks its scratch column).
+TEST(Summary, ConstantColumnsHaveTheBitsOfASortedCopy) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<std::vector<double>> columns = {
+      {5.0}, {5.0, 5.0, 5.0}, std::vector<double>(1000, 2.5), {0.0, 0.0}, {-0.0, -0.0, -0.0},
+      {0.0, -0.0, 0.0, -0.0, -0.0}, {-0.0, 0.0}, {inf, inf}, {-inf, -inf, -inf},
+      {nan, 7.0, nan, 7.0}, {1e-300, 1e-300}, {3.0, 3.0, 3.0000000000000004}};
+  for (const std::vector<double>& column : columns) {
+    std::vector<double> defined;
+    for (double x : column)
+      if (!std::isnan(x)) defined.push_back(x);
+    const MetricSummary s = summarize(column);
+    std::vector<double> scratch = column;
+    const MetricSummary in_place = summarize_in_place(column_moments(column.data(), column.size(), 1),
+                                                      scratch);
+    EXPECT_EQ(s.n, defined.size());
+    EXPECT_EQ(scratch.size(), defined.size());
+    for (const double q : {0.05, 0.50, 0.95}) {
+      const double want = sorted_type7(defined, q);
+      const double got = q == 0.05 ? s.p5 : q == 0.50 ? s.p50 : s.p95;
+      const double got_in_place = q == 0.05 ? in_place.p5 : q == 0.50 ? in_place.p50 : in_place.p95;
+      EXPECT_TRUE(same_bits(got, want)) << column.size() << " values from " << column[0] << ", q "
+                                        << q << ": " << got << " vs " << want;
+      EXPECT_TRUE(same_bits(got_in_place, want));
+    }
+    EXPECT_TRUE(same_bits(s.mean, in_place.mean));
+  }
+}
+
 }  // namespace
 }  // namespace gpucap

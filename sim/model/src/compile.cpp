@@ -48,9 +48,10 @@ Distribution compile_distribution(const DistributionSpec& spec, std::vector<doub
   return d;
 }
 
-/// CompiledJobClass::placement_mask of a placement list: its pools' bits when they increase
-/// and lie below 64, else 0 (placement then walks the list).
+/// CompiledJobClass::placement_mask of a placement list: its pools' bits when there are two or
+/// more, they increase and lie below 64, else 0 (placement then walks the list).
 uint64_t placement_mask(const uint32_t* pools, uint32_t count) {
+  if (count < 2) return 0;  // one pool: the walk is as short
   uint64_t mask = 0;
   for (uint32_t k = 0; k < count; ++k) {
     if (pools[k] >= 64 || (k > 0 && pools[k] <= pools[k - 1])) return 0;
@@ -229,6 +230,7 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
     }
     c.placement_count = static_cast<uint32_t>(out.placement_.size()) - c.placement_offset;
     c.placement_mask = placement_mask(out.placement_.data() + c.placement_offset, c.placement_count);
+    out.model_.placement_by_mask = out.model_.placement_by_mask || c.placement_mask != 0;
     c.checkpoint_interval_s = w.checkpoint_interval_s;
     c.checkpoint_write_s = w.checkpoint_write_s;
     c.restart_s = w.restart_s;

@@ -29,10 +29,11 @@ void RunResults::summarize_all(unsigned threads) {
     throw std::logic_error("RunResults::block_moments has the wrong shape");
   const std::size_t pool_stride = pool_count() * kPoolMetricCount;
 
-  // Column c of a point: its moments, merged from the device's blocks or reduced here.
-  const auto moments_of = [&](std::size_t point, std::size_t c, const double* first,
-                              std::size_t stride) {
-    if (block_moments.empty()) return column_moments(first, replications, stride);
+  // Column c of a point: its moments, merged from the device's blocks or reduced here from the
+  // column's gathered copy (contiguous: the same values in the same order as the rows').
+  const auto moments_of = [&](std::size_t point, std::size_t c,
+                              const std::vector<double>& column) {
+    if (block_moments.empty()) return column_moments(column.data(), replications, 1);
     Moments total;
     for (std::size_t b = 0; b < blocks; ++b)
       total = merge_moments(total, block_moments[(point * blocks + b) * columns + c]);
@@ -48,16 +49,14 @@ void RunResults::summarize_all(unsigned threads) {
     if (c < kScalarMetricCount) {
       const double* rows = scalars.data() + point * replications * kScalarMetricCount;
       for (std::size_t r = 0; r < replications; ++r) column[r] = rows[r * kScalarMetricCount + c];
-      summary[point * kScalarMetricCount + c] =
-          summarize(moments_of(point, c, rows + c, kScalarMetricCount), column,
-                    metric_range(kScalarMetricInfo[c]));
+      summary[point * kScalarMetricCount + c] = summarize_in_place(
+          moments_of(point, c, column), column, metric_range(kScalarMetricInfo[c]));
     } else {
       const std::size_t k = c - kScalarMetricCount;
       const double* pool_rows = pool_values.data() + point * replications * pool_stride;
       for (std::size_t r = 0; r < replications; ++r) column[r] = pool_rows[r * pool_stride + k];
-      pool_summary[point * pool_stride + k] =
-          summarize(moments_of(point, c, pool_rows + k, pool_stride), column,
-                    metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
+      pool_summary[point * pool_stride + k] = summarize_in_place(
+          moments_of(point, c, column), column, metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
     }
   });
   evaluate_goals();

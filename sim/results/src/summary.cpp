@@ -109,16 +109,43 @@ constexpr double kQuantiles[] = {0.05, 0.50, 0.95};
 
 }  // namespace
 
-MetricSummary summarize(const Moments& moments, std::vector<double> values, MetricRange range) {
-  values.erase(std::remove_if(values.begin(), values.end(), [](double x) { return std::isnan(x); }),
-               values.end());
+MetricSummary summarize_in_place(const Moments& moments, std::vector<double>& values,
+                                 MetricRange range) {
+  // One pass drops the NaNs and finds whether every value compares equal (a metric constant
+  // over the replications, common: counts of 0, a job that always completes).
+  std::size_t kept = 0;
+  bool constant = true;
+  for (const double x : values) {
+    if (std::isnan(x)) continue;
+    constant = constant && (kept == 0 || x == values[0]);
+    values[kept++] = x;
+  }
+  values.resize(kept);
   if (values.empty()) return undefined_summary();
   MetricSummary s = from_moments(moments, values.size(), range);
+  if (constant) {
+    // Every order statistic equals values[0] (zeros of either sign compare equal): the type-7
+    // arithmetic with both of them values[0] gives what selection would, bit for bit (+0 for
+    // zeros of either sign, as interpolating between zeros does).
+    const std::size_t n = values.size();
+    const auto at = [&](double q) {
+      const double h = (static_cast<double>(n) - 1.0) * q;
+      return values[0] + (h - std::floor(h)) * (values[0] - values[0]);
+    };
+    s.p5 = at(kQuantiles[0]);
+    s.p50 = at(kQuantiles[1]);
+    s.p95 = at(kQuantiles[2]);
+    return s;
+  }
   select_order_statistics(values, kQuantiles);
   s.p5 = type7_quantile(values, kQuantiles[0]);
   s.p50 = type7_quantile(values, kQuantiles[1]);
   s.p95 = type7_quantile(values, kQuantiles[2]);
   return s;
+}
+
+MetricSummary summarize(const Moments& moments, std::vector<double> values, MetricRange range) {
+  return summarize_in_place(moments, values, range);
 }
 
 MetricSummary summarize_moments(const Moments& moments, MetricRange range) {

@@ -128,9 +128,9 @@ struct CompiledJobClass {
   Distribution work_s;   ///< run time on the reference GPU (speed 1), seconds
   CompiledArrivals arrivals;
   uint32_t placement_offset = 0, placement_count = 0;  ///< pool indices in CompiledModel::placement
-  /// The placement's pools as bits of their indices, when the list is in increasing pool order
-  /// and names pools 0 to 63 only: find_pool then visits only those with a free GPU, lowest
-  /// first (the list's order), from PoolCapacity's mask. 0: find_pool walks the list.
+  /// The placement's pools as bits of their indices, when the list names two or more pools, in
+  /// increasing pool order, 0 to 63 only: find_pool then visits only those with a free GPU,
+  /// lowest first (the list's order), from PoolCapacity's mask. 0: find_pool walks the list.
   uint64_t placement_mask = 0;
   // Checkpointing (wall-clock seconds on the instance): a checkpoint is written after every
   // checkpoint_interval_s of computing and takes checkpoint_write_s; a run that resumes after a
@@ -250,6 +250,8 @@ struct CompiledModel {
   /// Some class has fallback_returns or a placement_limit: a reclaimed run updates the job's
   /// kReturnsToPreemptible flag and gives back its place in the limited pool.
   bool has_class_launch_rules = false;
+  /// Some class has a placement_mask: PoolCapacity keeps its mask of pools with a free GPU.
+  bool placement_by_mask = false;
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;
   uint32_t replica_count = 0;           ///< replicas of all services (sum of max_replicas)

@@ -160,4 +160,14 @@ GPUCAP_HD inline double sample(const Distribution& dist, RandomStream& rng, cons
   return 0.0;
 }
 
+/// sample() with its exponential case inlined where it is called (the same expression, so the
+/// same bits): for the one draw per job of the event loop, where M/M/c's exponential run times
+/// would otherwise pay a call and the switch.
+GPUCAP_HD GPUCAP_FORCEINLINE double sample_inline_exponential(const Distribution& dist,
+                                                              RandomStream& rng,
+                                                              const double* table) {
+  if (dist.kind == DistKind::exponential) return dist.p0 * sample_standard_exponential(rng);
+  return sample(dist, rng, table);
+}
+
 }  // namespace gpucap

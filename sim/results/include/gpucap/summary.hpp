@@ -39,6 +39,10 @@ Moments column_moments(const double* values, std::size_t n, std::size_t stride);
 /// interval is clipped to `range`.
 MetricSummary summarize(const Moments& moments, std::vector<double> values,
                         MetricRange range = {});
+/// summarize() on `values` itself, which it reorders and shrinks (no copy): for callers that
+/// reuse a scratch column.
+MetricSummary summarize_in_place(const Moments& moments, std::vector<double>& values,
+                                 MetricRange range = {});
 
 /// Summary of values whose moments are `moments` and whose sketch is `sketch` (NaN values left
 /// out of both): mean, deviation and interval as above (the same bits), percentiles from the

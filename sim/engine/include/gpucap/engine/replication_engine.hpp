@@ -305,7 +305,8 @@ class BasicReplicationEngine {
       TraceReplay::advance(m_, cls.arrivals, layer, l + 1 == cls.arrivals.layer_count);
     } else {
       work_s = class_state_[c].next_work_s;
-      class_state_[c].next_work_s = sample(cls.work_s, streams_[2 * c + 1], m_.table);
+      class_state_[c].next_work_s =
+          sample_inline_exponential(cls.work_s, streams_[2 * c + 1], m_.table);
     }
     schedule_next_arrival(c, now_);
 
@@ -361,7 +362,7 @@ class BasicReplicationEngine {
   /// list's order (lowest index first): the same pools, checks and draws as the walk.
   GPUCAP_HD GPUCAP_FORCEINLINE uint32_t find_pool(const QueuedJob& job) {
     const CompiledJobClass& cls = m_.classes[job.job_class];
-    if (cls.placement_mask != 0) {
+    if (m_.placement_by_mask && cls.placement_mask != 0) {
       for (uint64_t candidates = cls.placement_mask & capacity_.pools_with_free_gpus();
            candidates != 0; candidates &= candidates - 1) {
         const uint32_t p = lowest_set_bit(candidates);
