@@ -88,9 +88,10 @@ TEST_F(EngineFeatures, CoreGivesTheBitsOfTheWholeEngine) {
   const ModelStorage storage = compile(parse(kCoreModel));
   expect_core_gives_the_engines_bits(storage.model(), 24, "every core part");
   // The same model under each other discipline, without backfill, and without a warm-up.
-  for (const std::vector<std::string> overrides :
-       {std::vector<std::string>{"policy.queue=fifo"}, {"policy.queue=shortest_job_first"},
-        {"policy.backfill=false"}, {"warmup=0s"}}) {
+  for (const std::vector<std::string> overrides : {std::vector<std::string>{"policy.queue=fifo"},
+                                                   {"policy.queue=shortest_job_first"},
+                                                   {"policy.backfill=false"},
+                                                   {"warmup=0s"}}) {
     const ModelStorage variant = compile(parse(kCoreModel, overrides));
     expect_core_gives_the_engines_bits(variant.model(), 8, overrides[0]);
   }
@@ -118,24 +119,31 @@ TEST_F(EngineFeatures, EachOptionalPartLeavesTheCore) {
       "name: base\nhorizon: 1d\nregions: {east: {}, west: {latency_ms: {east: 40}, "
       "bandwidth_gbps: {east: 10}}}\n"
       "pools:\n  od: {gpu: H100, region: east, price_usd_per_gpu_hour: 2.0, quota: 8}\n";
-  const std::string job = "workloads:\n  - name: jobs\n    arrivals: {process: poisson, "
-                          "rate_per_hour: 2}\n    work: {dist: exponential, mean: 1h}\n";
+  const std::string job =
+      "workloads:\n  - name: jobs\n    arrivals: {process: poisson, "
+      "rate_per_hour: 2}\n    work: {dist: exponential, mean: 1h}\n";
   EXPECT_TRUE(compile(parse(base + job)).model().core_only);
   const std::string spot =
       "  spot: {gpu: H100, region: east, purchase: spot, price_usd_per_gpu_hour: 1.0, "
       "quota: 8";
   const std::string od2 = "  od2: {gpu: H100, region: east, price_usd_per_gpu_hour: 3.0, quota: 8";
   const std::vector<std::pair<std::string, std::string>> parts = {
-      {"a preemptible pool", base + spot + ", preemption: {time_to_preemption: {dist: "
-                             "exponential, mean: 5h}}}\n" + job},
+      {"a preemptible pool", base + spot +
+                                 ", preemption: {time_to_preemption: {dist: "
+                                 "exponential, mean: 5h}}}\n" +
+                                 job},
       {"stockouts", base + od2 + ", stockout: {probability: 0.1}}\n" + job},
-      {"a price process", base + od2 + ", price_process: {model: mean_reverting, "
-                          "volatility_per_sqrt_hour: 0.1, reversion_per_hour: 0.1, step: 1h}}\n" +
-                          job},
+      {"a price process",
+       base + od2 +
+           ", price_process: {model: mean_reverting, "
+           "volatility_per_sqrt_hour: 0.1, reversion_per_hour: 0.1, step: 1h}}\n" +
+           job},
       {"a time series", base + "timeseries: {step: 1h}\n" + job},
       {"data in another region", base + job + "    data: {region: west, size_gb: 50}\n"},
-      {"a placement limit", base + "  od2: {gpu: H100, region: east, price_usd_per_gpu_hour: "
-                            "3.0, quota: 8}\n" + job + "    placement_limit: {pool: od2, jobs: 1}\n"},
+      {"a placement limit", base +
+                                "  od2: {gpu: H100, region: east, price_usd_per_gpu_hour: "
+                                "3.0, quota: 8}\n" +
+                                job + "    placement_limit: {pool: od2, jobs: 1}\n"},
   };
   for (const auto& [what, text] : parts) {
     Scenario s;
@@ -159,9 +167,10 @@ TEST_F(EngineFeatures, PlacementByMaskGivesTheBitsOfTheWalk) {
   std::string many = "name: many\nhorizon: 2d\npools:\n";
   for (int p = 0; p < 40; ++p)
     many += "  p" + std::to_string(p) + ": {gpu: H100, price_usd_per_gpu_hour: 2.0, quota: 4}\n";
-  many += "workloads:\n  - {name: a, gpus: 1, arrivals: {process: poisson, rate_per_hour: 40}, "
-          "work: {dist: exponential, mean: 1h}}\n  - {name: b, gpus: 3, arrivals: {process: "
-          "poisson, rate_per_hour: 8}, work: {dist: exponential, mean: 1h}}\n";
+  many +=
+      "workloads:\n  - {name: a, gpus: 1, arrivals: {process: poisson, rate_per_hour: 40}, "
+      "work: {dist: exponential, mean: 1h}}\n  - {name: b, gpus: 3, arrivals: {process: "
+      "poisson, rate_per_hour: 8}, work: {dist: exponential, mean: 1h}}\n";
   const std::string checks = R"(name: checks
 horizon: 3d
 pools:

@@ -241,14 +241,17 @@ TEST(EventCalendar, SlotWinnerTreeKeepsTheOrderForAnySourceCount) {
     double now = 0;
     int popped = 0;
     const auto next_time = [&] { return now + static_cast<double>(gen() % 8); };  // many ties
-    for (uint32_t i = 0; i < sources; ++i) {
-      if (gen() % 4 == 0) continue;  // some sources start with nothing pending
-      const double t = next_time();
+    // Sets source i's slot to t (kNever: none), in the calendar and in the reference.
+    const auto set = [&](uint32_t i, double t) {
       const uint64_t seq = cal.next_sequence;
       cal.set_slot(i, t, EventKind::arrival, i);
-      pending[i] = Event{t, EventCalendar::key_fields(EventKind::arrival, i) |
-                                seq << Event::kSequenceShift};
-    }
+      pending[i] = t == EventCalendar::kNever
+                       ? Event{EventCalendar::kNever, 0}
+                       : Event{t, EventCalendar::key_fields(EventKind::arrival, i) |
+                                      seq << Event::kSequenceShift};
+    };
+    for (uint32_t i = 0; i < sources; ++i)
+      if (gen() % 4 != 0) set(i, next_time());  // some sources start with nothing pending
     for (int step = 0; step < 20000; ++step) {
       if (gen() % 3 == 0 && in_heap.size() < capacity) {
         const EventKind k = gen() % 2 ? EventKind::completion : EventKind::run_start;
@@ -256,7 +259,8 @@ TEST(EventCalendar, SlotWinnerTreeKeepsTheOrderForAnySourceCount) {
         const double t = next_time();
         const uint64_t seq = cal.next_sequence;
         ASSERT_TRUE(cal.push(t, k, payload));
-        in_heap.push_back(Event{t, EventCalendar::key_fields(k, payload) | seq << Event::kSequenceShift});
+        in_heap.push_back(
+            Event{t, EventCalendar::key_fields(k, payload) | seq << Event::kSequenceShift});
         continue;
       }
       // The expected next event: the earliest of the pending slots and the heap.
@@ -269,12 +273,7 @@ TEST(EventCalendar, SlotWinnerTreeKeepsTheOrderForAnySourceCount) {
       if (!want) {  // all drained: the calendar says so, and a source comes back
         ASSERT_FALSE(cal.pop_until(1e300, got));
         ASSERT_TRUE(cal.empty());
-        const uint32_t i = static_cast<uint32_t>(gen() % sources);
-        const double t = next_time();
-        const uint64_t seq = cal.next_sequence;
-        cal.set_slot(i, t, EventKind::arrival, i);
-        pending[i] = Event{t, EventCalendar::key_fields(EventKind::arrival, i) |
-                                  seq << Event::kSequenceShift};
+        set(static_cast<uint32_t>(gen() % sources), next_time());
         continue;
       }
       ASSERT_TRUE(cal.pop_until(1e300, got));
@@ -284,24 +283,11 @@ TEST(EventCalendar, SlotWinnerTreeKeepsTheOrderForAnySourceCount) {
       ++popped;
       if (got.kind() == EventKind::arrival) {
         // The source sets its next event (the contract), sometimes none.
-        const uint32_t i = got.payload();
-        const bool none = gen() % 8 == 0;
-        const double t = none ? EventCalendar::kNever : next_time();
-        const uint64_t seq = cal.next_sequence;
-        cal.set_slot(i, t, EventKind::arrival, i);
-        pending[i] = none ? Event{EventCalendar::kNever, 0}
-                          : Event{t, EventCalendar::key_fields(EventKind::arrival, i) |
-                                         seq << Event::kSequenceShift};
+        set(got.payload(), gen() % 8 == 0 ? EventCalendar::kNever : next_time());
         // Now and then another source's pending arrival is replaced or cleared too.
         if (gen() % 4 == 0) {
           const uint32_t other = static_cast<uint32_t>(gen() % sources);
-          const bool clear = gen() % 4 == 0;
-          const double t2 = clear ? EventCalendar::kNever : next_time();
-          const uint64_t seq2 = cal.next_sequence;
-          cal.set_slot(other, t2, EventKind::arrival, other);
-          pending[other] = clear ? Event{EventCalendar::kNever, 0}
-                                 : Event{t2, EventCalendar::key_fields(EventKind::arrival, other) |
-                                                 seq2 << Event::kSequenceShift};
+          set(other, gen() % 4 == 0 ? EventCalendar::kNever : next_time());
         }
       } else {
         const auto it = std::find_if(in_heap.begin(), in_heap.end(),

@@ -83,18 +83,26 @@ TEST(Summary, SelectedQuantilesHaveTheBitsOfASortedCopy) {
 TEST(Summary, ConstantColumnsHaveTheBitsOfASortedCopy) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
-  const std::vector<std::vector<double>> columns = {
-      {5.0}, {5.0, 5.0, 5.0}, std::vector<double>(1000, 2.5), {0.0, 0.0}, {-0.0, -0.0, -0.0},
-      {0.0, -0.0, 0.0, -0.0, -0.0}, {-0.0, 0.0}, {inf, inf}, {-inf, -inf, -inf},
-      {nan, 7.0, nan, 7.0}, {1e-300, 1e-300}, {3.0, 3.0, 3.0000000000000004}};
+  const std::vector<std::vector<double>> columns = {{5.0},
+                                                    {5.0, 5.0, 5.0},
+                                                    std::vector<double>(1000, 2.5),
+                                                    {0.0, 0.0},
+                                                    {-0.0, -0.0, -0.0},
+                                                    {0.0, -0.0, 0.0, -0.0, -0.0},
+                                                    {-0.0, 0.0},
+                                                    {inf, inf},
+                                                    {-inf, -inf, -inf},
+                                                    {nan, 7.0, nan, 7.0},
+                                                    {1e-300, 1e-300},
+                                                    {3.0, 3.0, 3.0000000000000004}};
   for (const std::vector<double>& column : columns) {
     std::vector<double> defined;
     for (double x : column)
       if (!std::isnan(x)) defined.push_back(x);
     const MetricSummary s = summarize(column);
     std::vector<double> scratch = column;
-    const MetricSummary in_place = summarize_in_place(column_moments(column.data(), column.size(), 1),
-                                                      scratch);
+    const MetricSummary in_place =
+        summarize_in_place(column_moments(column.data(), column.size(), 1), scratch);
     EXPECT_EQ(s.n, defined.size());
     EXPECT_EQ(scratch.size(), defined.size());
     for (const double q : {0.05, 0.50, 0.95}) {

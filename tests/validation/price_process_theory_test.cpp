@@ -147,11 +147,11 @@ TEST_F(OrnsteinUhlenbeckPrice, LoaderRefusesStepsAndSwingsThatReachZero) {
       "}}\nworkloads:\n  - {name: j, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n";
   EXPECT_EQ(error_of(pool + ", volatility_per_sqrt_hour: 0.1, reversion_per_hour: 0.2" + job),
             "no error");
-  EXPECT_NE(error_of(pool + ", volatility_per_sqrt_hour: 0.1, reversion_per_hour: 0.2, step: 1h" +
-                     job)
-                .find("pools.od.price_process.step: unknown key 'step'; valid keys: model, "
-                      "volatility_per_sqrt_hour, reversion_per_hour"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(pool + ", volatility_per_sqrt_hour: 0.1, reversion_per_hour: 0.2, step: 1h" + job)
+          .find("pools.od.price_process.step: unknown key 'step'; valid keys: model, "
+                "volatility_per_sqrt_hour, reversion_per_hour"),
+      std::string::npos);
   // 0.5 / sqrt(2 x 0.5) = 0.5 x the level: the price would be negative 2.3% of the time.
   EXPECT_NE(error_of(pool + ", volatility_per_sqrt_hour: 0.5, reversion_per_hour: 0.5" + job)
                 .find("pools.od.price_process.volatility_per_sqrt_hour: gives a stationary "

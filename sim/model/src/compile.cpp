@@ -229,7 +229,8 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       if (fits_memory(w, s.pools[index])) out.placement_.push_back(static_cast<uint32_t>(index));
     }
     c.placement_count = static_cast<uint32_t>(out.placement_.size()) - c.placement_offset;
-    c.placement_mask = placement_mask(out.placement_.data() + c.placement_offset, c.placement_count);
+    c.placement_mask =
+        placement_mask(out.placement_.data() + c.placement_offset, c.placement_count);
     out.model_.placement_by_mask = out.model_.placement_by_mask || c.placement_mask != 0;
     c.checkpoint_interval_s = w.checkpoint_interval_s;
     c.checkpoint_write_s = w.checkpoint_write_s;

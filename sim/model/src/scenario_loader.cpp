@@ -1120,7 +1120,9 @@ void read_price_process(const Context& ctx, const YAML::Node& node, const std::s
         require(ctx, node, path, "volatility_per_sqrt_hour", "sigma, as a fraction of the level");
     p.price_volatility_per_sqrt_hour =
         read_key_number(ctx, sigma_node, join_path(path, "volatility_per_sqrt_hour"));
-    p.price_reversion_per_hour = read_key_number(ctx, require(ctx, node, path, "reversion_per_hour", "theta, the pull to the level"), join_path(path, "reversion_per_hour"));
+    p.price_reversion_per_hour = read_key_number(
+        ctx, require(ctx, node, path, "reversion_per_hour", "theta, the pull to the level"),
+        join_path(path, "reversion_per_hour"));
     // The price itself is Gaussian: keep it away from zero (P(price < 0) <= 3.2e-5).
     const double relative_sd =
         p.price_volatility_per_sqrt_hour / std::sqrt(2 * p.price_reversion_per_hour);

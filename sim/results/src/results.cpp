@@ -31,8 +31,7 @@ void RunResults::summarize_all(unsigned threads) {
 
   // Column c of a point: its moments, merged from the device's blocks or reduced here from the
   // column's gathered copy (contiguous: the same values in the same order as the rows').
-  const auto moments_of = [&](std::size_t point, std::size_t c,
-                              const std::vector<double>& column) {
+  const auto moments_of = [&](std::size_t point, std::size_t c, const std::vector<double>& column) {
     if (block_moments.empty()) return column_moments(column.data(), replications, 1);
     Moments total;
     for (std::size_t b = 0; b < blocks; ++b)
@@ -55,8 +54,9 @@ void RunResults::summarize_all(unsigned threads) {
       const std::size_t k = c - kScalarMetricCount;
       const double* pool_rows = pool_values.data() + point * replications * pool_stride;
       for (std::size_t r = 0; r < replications; ++r) column[r] = pool_rows[r * pool_stride + k];
-      pool_summary[point * pool_stride + k] = summarize_in_place(
-          moments_of(point, c, column), column, metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
+      pool_summary[point * pool_stride + k] =
+          summarize_in_place(moments_of(point, c, column), column,
+                             metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
     }
   });
   evaluate_goals();

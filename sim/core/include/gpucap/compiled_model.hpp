@@ -58,7 +58,12 @@ struct CompiledPool {
   // Ornstein-Uhlenbeck price dP = theta (level - P) dt + sigma level dW, drawn exactly (with its
   // integral) only when a run starts or ends, P0 from its stationary law. A hold pays the
   // integral of the price over its run, plus the end price for billed time beyond the run.
-  enum PriceModel : uint8_t { kFixedPrice, kTracePrice, kMeanRevertingPrice, kOrnsteinUhlenbeckPrice };
+  enum PriceModel : uint8_t {
+    kFixedPrice,
+    kTracePrice,
+    kMeanRevertingPrice,
+    kOrnsteinUhlenbeckPrice
+  };
   PriceModel price_model = kFixedPrice;
   double price_step_s = 0;
   uint32_t price_offset = 0, price_count = 0;  ///< trace, in CompiledModel::table

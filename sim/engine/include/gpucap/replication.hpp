@@ -49,11 +49,10 @@ GPUCAP_HD inline int run_replication_with(const CompiledModel& model, uint64_t s
 GPUCAP_HD inline int run_replication(const CompiledModel& model, uint64_t seed,
                                      uint64_t replication, void* arena, double* scalars,
                                      double* pool_values, double* timeseries = nullptr) {
-  return model.core_only
-             ? run_replication_with<engine::CoreFeatures>(model, seed, replication, arena, scalars,
-                                                          pool_values, timeseries)
-             : run_replication_with<engine::AllFeatures>(model, seed, replication, arena, scalars,
-                                                         pool_values, timeseries);
+  return model.core_only ? run_replication_with<engine::CoreFeatures>(
+                               model, seed, replication, arena, scalars, pool_values, timeseries)
+                         : run_replication_with<engine::AllFeatures>(
+                               model, seed, replication, arena, scalars, pool_values, timeseries);
 }
 
 /// As run_replication, but stops after `max_events` events with kReplicationEventLimit (its

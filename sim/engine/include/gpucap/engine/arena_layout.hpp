@@ -87,7 +87,8 @@ struct ArenaLayout {
       return offset;
     };
     a.calendar = part(sizeof(Event) * a.calendar_capacity);
-    a.arrival_slots = part(sizeof(Event) * EventCalendar::slot_storage_events(a.arrival_slot_count));
+    a.arrival_slots =
+        part(sizeof(Event) * EventCalendar::slot_storage_events(a.arrival_slot_count));
     a.slots = part(sizeof(JobSlot) * a.slot_capacity);
     a.free_slots = part(sizeof(uint32_t) * a.slot_capacity);
     a.queue = part(sizeof(QueuedJob) * (m.queue_capacity + 1));

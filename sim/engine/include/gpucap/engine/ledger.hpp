@@ -15,11 +15,11 @@
 #include "gpucap/engine/price_process.hpp"
 #include "gpucap/engine/run_arithmetic.hpp"
 #include "gpucap/engine/usage_series.hpp"
-#include "gpucap/quantile_recorder.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/philox.hpp"
 #include "gpucap/portable.hpp"
 #include "gpucap/portable_math.hpp"
+#include "gpucap/quantile_recorder.hpp"
 
 namespace gpucap::engine {
 

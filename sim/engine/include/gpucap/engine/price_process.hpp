@@ -35,6 +35,7 @@ struct OrnsteinUhlenbeckStep {
   GPUCAP_HD GPUCAP_FORCEINLINE static OrnsteinUhlenbeckStep of(double u) {
     OrnsteinUhlenbeckStep k;
     if (u < 0.0625) {
+      // clang-format off
       // b = u x sum over n >= 1 of (-1)^(n+1) u^(n-1) / n!, to n = 10 (the rest < 1e-17 b).
       constexpr double kB[10] = {1.0, -0.5, 0.16666666666666666, -0.041666666666666664,
                                  0.008333333333333333, -0.001388888888888889,
@@ -45,6 +46,7 @@ struct OrnsteinUhlenbeckStep {
                                  -0.041666666666666664, 0.012301587301587301, -0.003125,
                                  0.0006999559082892416, -0.00014054232804232804,
                                  2.5603254769921436e-05, -4.2713844797178134e-06};
+      // clang-format on
       double sb = kB[9], sg = kG[9];
       for (int n = 8; n >= 0; --n) {
         sb = kB[n] + u * sb;
@@ -97,8 +99,8 @@ class PriceProcess {
     ps.time_s = 0;
     if (pool.price_model == CompiledPool::kOrnsteinUhlenbeckPrice) {
       ps.step = 0;
-      ps.per_gpu_s = pool.price_level_usd_per_gpu_s +
-                     pool.price_stationary_sd * sample_standard_normal(rng);
+      ps.per_gpu_s =
+          pool.price_level_usd_per_gpu_s + pool.price_stationary_sd * sample_standard_normal(rng);
       ps.next_step_s = pmath::kInfinity;  // no steps: integral_at draws the transition
       return;
     }
