@@ -60,6 +60,13 @@ TEST(QuantileRecorder, ASingleValueIsExact) {
     r->add(x);
     for (double v : percentiles_of(*r)) EXPECT_EQ(v, x);
   }
+  // The one-value shortcut keeps type 7's arithmetic x + 0 (x - x): -0 gives +0, a NaN NaN.
+  auto negative_zero = make_recorder();
+  negative_zero->add(-0.0);
+  for (double v : percentiles_of(*negative_zero)) EXPECT_FALSE(std::signbit(v));
+  auto nan = make_recorder();
+  nan->add(std::numeric_limits<double>::quiet_NaN());
+  for (double v : percentiles_of(*nan)) EXPECT_TRUE(std::isnan(v));
 }
 
 TEST(QuantileRecorder, UpTo64ValuesIsExactType7InAnyOrder) {

@@ -102,6 +102,16 @@ struct QuantileRecorder {
       for (int i = 0; i < n; ++i) out[i] = pmath::quiet_nan();
       return;
     }
+    if (total == 1) {  // the one value is every order statistic (the same arithmetic below)
+      const double x = exact[0];
+      for (int i = 0; i < n; ++i) {
+        uint64_t lo;
+        double fraction;
+        rank_of(q[i], lo, fraction);
+        out[i] = x + fraction * (x - x);
+      }
+      return;
+    }
     if (total <= kExact) {
       ExactSelection select(exact, static_cast<uint32_t>(total));
       for (int i = 0; i < n; ++i) {
