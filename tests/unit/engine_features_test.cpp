@@ -162,7 +162,8 @@ TEST_F(EngineFeatures, EachOptionalPartLeavesTheCore) {
 // Placement by the mask of pools with a free GPU visits the pools the walk of the placement
 // list would, in its order, with the same launch checks and stockout draws: the same bits
 // with every class's placement_mask cleared (the walk), on models with gangs, stockouts and
-// preemptible pools in pool order, and on a model whose list is not in pool order (no mask).
+// preemptible pools in pool order (four or more: a mask), and with a list not in pool order
+// (no mask).
 TEST_F(EngineFeatures, PlacementByMaskGivesTheBitsOfTheWalk) {
   std::string many = "name: many\nhorizon: 2d\npools:\n";
   for (int p = 0; p < 40; ++p)
@@ -178,6 +179,7 @@ pools:
          preemption: {time_to_preemption: {dist: exponential, mean: 3h}}}
   od-a: {gpu: H100, price_usd_per_gpu_hour: 3.0, quota: 8, stockout: {probability: 0.2}}
   od-b: {gpu: H100, price_usd_per_gpu_hour: 4.0, quota: 8}
+  od-c: {gpu: H100, price_usd_per_gpu_hour: 5.0, quota: 4, stockout: {probability: 0.1}}
 workloads:
   - {name: a, gpus: 4, arrivals: {process: poisson, rate_per_hour: 3}, work: {dist: exponential, mean: 2h},
      fallback: {after_preemptions: 2}}

@@ -48,10 +48,10 @@ Distribution compile_distribution(const DistributionSpec& spec, std::vector<doub
   return d;
 }
 
-/// CompiledJobClass::placement_mask of a placement list: its pools' bits when there are two or
+/// CompiledJobClass::placement_mask of a placement list: its pools' bits when there are four or
 /// more, they increase and lie below 64, else 0 (placement then walks the list).
 uint64_t placement_mask(const uint32_t* pools, uint32_t count) {
-  if (count < 2) return 0;  // one pool: the walk is as short
+  if (count < 4) return 0;  // up to three pools the walk costs no more than the mask
   uint64_t mask = 0;
   for (uint32_t k = 0; k < count; ++k) {
     if (pools[k] >= 64 || (k > 0 && pools[k] <= pools[k - 1])) return 0;

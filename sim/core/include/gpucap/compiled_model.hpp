@@ -133,7 +133,7 @@ struct CompiledJobClass {
   Distribution work_s;   ///< run time on the reference GPU (speed 1), seconds
   CompiledArrivals arrivals;
   uint32_t placement_offset = 0, placement_count = 0;  ///< pool indices in CompiledModel::placement
-  /// The placement's pools as bits of their indices, when the list names two or more pools, in
+  /// The placement's pools as bits of their indices, when the list names four or more pools, in
   /// increasing pool order, 0 to 63 only: find_pool then visits only those with a free GPU,
   /// lowest first (the list's order), from PoolCapacity's mask. 0: find_pool walks the list.
   uint64_t placement_mask = 0;
