@@ -164,6 +164,25 @@ TEST_F(OrnsteinUhlenbeckPrice, LoaderRefusesStepsAndSwingsThatReachZero) {
   EXPECT_NE(error_of(pool + ", volatility_per_sqrt_hour: 0.1, reversion_per_hour: 0" + job)
                 .find("reversion_per_hour: must be a rate > 0 per hour, got 0"),
             std::string::npos);
+  // The draw divides by theta: a pull too weak to divide by is refused (as every number below
+  // 1e-12), the weakest accepted runs to finite costs.
+  EXPECT_NE(error_of(pool + ", volatility_per_sqrt_hour: 0, reversion_per_hour: 1e-320" + job)
+                .find("reversion_per_hour: must be 0 or between 1e-12 and 1e12 in magnitude"),
+            std::string::npos);
+  write("one.csv", "submit_s,gpus,duration_s\n0,1,3600\n");
+  for (const char* theta : {"1e-12", "1e9"}) {
+    RunOptions options;
+    options.replications = 4;
+    const RunResults r = run(
+        parse("name: t\nhorizon: 10h\npools:\n  od: {gpu: H100, price_usd_per_gpu_hour: 3.6, "
+              "quota: 1,\n       price_process: {model: ornstein_uhlenbeck, "
+              "volatility_per_sqrt_hour: 0, reversion_per_hour: " +
+              std::string(theta) +
+              "}}\nworkloads:\n  - {name: j, arrivals: {process: trace, file: one.csv}}\n"),
+        options);
+    for (size_t i = 0; i < r.replications; ++i)  // no volatility: the level, 3.6 USD
+      EXPECT_NEAR(r.scalar(0, i, kCostUsd), 3.6, 1e-9) << theta;
+  }
 }
 
 }  // namespace
