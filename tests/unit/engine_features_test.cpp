@@ -88,7 +88,7 @@ TEST_F(EngineFeatures, CoreGivesTheBitsOfTheWholeEngine) {
   const ModelStorage storage = compile(parse(kCoreModel));
   expect_core_gives_the_engines_bits(storage.model(), 24, "every core part");
   // The same model under each other discipline, without backfill, and without a warm-up.
-  for (const std::vector<std::string> overrides : {std::vector<std::string>{"policy.queue=fifo"},
+  for (const std::vector<std::string>& overrides : {std::vector<std::string>{"policy.queue=fifo"},
                                                    {"policy.queue=shortest_job_first"},
                                                    {"policy.backfill=false"},
                                                    {"warmup=0s"}}) {

@@ -160,8 +160,8 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
     }
     if (p.price_model == CompiledPool::kOrnsteinUhlenbeckPrice) {
       const double theta = c.price_reversion_per_s;
-      c.price_noise = c.price_volatility_per_sqrt_s * c.price_level_usd_per_gpu_s;
-      c.price_stationary_sd = c.price_noise / std::sqrt(2 * theta);
+      c.price_stationary_sd =
+          c.price_volatility_per_sqrt_s * c.price_level_usd_per_gpu_s / std::sqrt(2 * theta);
       c.price_reversion_time_s = 1.0 / theta;
     }
     c.has_slowdown = p.has_slowdown;

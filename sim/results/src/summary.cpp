@@ -123,21 +123,10 @@ MetricSummary summarize_in_place(const Moments& moments, std::vector<double>& va
   values.resize(kept);
   if (values.empty()) return undefined_summary();
   MetricSummary s = from_moments(moments, values.size(), range);
-  if (constant) {
-    // Every order statistic equals values[0] (zeros of either sign compare equal): the type-7
-    // arithmetic with both of them values[0] gives what selection would, bit for bit (+0 for
-    // zeros of either sign, as interpolating between zeros does).
-    const std::size_t n = values.size();
-    const auto at = [&](double q) {
-      const double h = (static_cast<double>(n) - 1.0) * q;
-      return values[0] + (h - std::floor(h)) * (values[0] - values[0]);
-    };
-    s.p5 = at(kQuantiles[0]);
-    s.p50 = at(kQuantiles[1]);
-    s.p95 = at(kQuantiles[2]);
-    return s;
-  }
-  select_order_statistics(values, kQuantiles);
+  // When every value compares equal, every position already holds an order statistic's value
+  // (zeros of either sign compare equal, and interpolating between zeros gives +0 whatever
+  // their signs): the type-7 arithmetic below then gives what selection would, bit for bit.
+  if (!constant) select_order_statistics(values, kQuantiles);
   s.p5 = type7_quantile(values, kQuantiles[0]);
   s.p50 = type7_quantile(values, kQuantiles[1]);
   s.p95 = type7_quantile(values, kQuantiles[2]);

@@ -73,9 +73,10 @@ struct CompiledPool {
   double price_reversion_per_s = 0;        ///< theta
   double price_volatility_per_sqrt_s = 0;  ///< sigma (OU: relative to the level)
   double price_decay = 0;          ///< e^(-theta step), computed on the host at compile time
-  double price_noise = 0;          ///< sigma sqrt((1 - e^(-2 theta step)) / (2 theta)); OU:
-                                   ///< sigma level, USD per GPU-second per sqrt(second)
-  double price_stationary_sd = 0;  ///< sigma / sqrt(2 theta); OU: in USD per GPU-second
+  double price_noise = 0;          ///< mean-reverting: sigma sqrt((1 - e^(-2 theta step)) /
+                                   ///< (2 theta))
+  double price_stationary_sd = 0;  ///< sigma / sqrt(2 theta); OU: sigma level / sqrt(2 theta)
+                                   ///< (USD per GPU-second)
   double price_reversion_time_s = 0;  ///< OU: 1 / theta, computed on the host
   bool has_slowdown = false;       ///< run time multiplied by a factor drawn for each run
   Distribution slowdown;           ///< the factor (plain number, > 0)
@@ -302,18 +303,14 @@ inline bool uses_core_only(const CompiledModel& m) {
     return false;
   for (uint32_t p = 0; p < m.pool_count; ++p) {
     const CompiledPool& pool = m.pools[p];
-    if (pool.preemptible || pool.has_zone_events || pool.has_availability || pool.launch_checks ||
-        pool.stockout_probability > 0 || pool.price_model != CompiledPool::kFixedPrice ||
-        pool.has_slowdown)
+    // launch_checks: preemptible, stockouts, or a class's placement_limit pool.
+    if (pool.launch_checks || pool.has_zone_events || pool.has_availability ||
+        pool.price_model != CompiledPool::kFixedPrice || pool.has_slowdown)
       return false;
   }
-  for (uint32_t c = 0; c < m.class_count; ++c) {
-    const CompiledJobClass& cls = m.classes[c];
-    if (cls.arrivals.kind == ArrivalKind::trace || cls.limit_share > 0 ||
-        cls.limit_pool != CompiledJobClass::kNoLimitPool ||
-        cls.service != CompiledJobClass::kNotAService)
-      return false;
-  }
+  // Placement limits and fallback rules are has_class_launch_rules, services service_count.
+  for (uint32_t c = 0; c < m.class_count; ++c)
+    if (m.classes[c].arrivals.kind == ArrivalKind::trace) return false;
   return true;
 }
 

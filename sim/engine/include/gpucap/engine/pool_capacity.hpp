@@ -31,7 +31,6 @@ class PoolCapacity {
     free_ = free_gpus;
     state_ = state;
     with_free_ = 0;
-    track_free_ = m.placement_by_mask;
     for (uint32_t p = 0; p < m.pool_count; ++p) {
       free_[p] = static_cast<int32_t>(m.pools[p].quota_gpus);
       state_[p] = AvailabilityState{static_cast<int32_t>(m.pools[p].quota_gpus), 0, 0, 0};
@@ -101,7 +100,7 @@ class PoolCapacity {
 
   /// Keeps bit p of with_free_ equal to (free GPUs of p > 0), for pools 0 to 63.
   GPUCAP_HD GPUCAP_FORCEINLINE void note_free(uint32_t p) {
-    if (!track_free_ || p >= 64) return;
+    if (!m_->placement_by_mask || p >= 64) return;
     const uint64_t bit = uint64_t{1} << p;
     with_free_ = free_[p] > 0 ? with_free_ | bit : with_free_ & ~bit;
   }
@@ -128,7 +127,6 @@ class PoolCapacity {
   int32_t* free_ = nullptr;
   AvailabilityState* state_ = nullptr;
   uint64_t with_free_ = 0;  ///< see pools_with_free_gpus()
-  bool track_free_ = false;
 };
 
 }  // namespace gpucap::engine
