@@ -89,9 +89,9 @@ TEST_F(EngineFeatures, CoreGivesTheBitsOfTheWholeEngine) {
   expect_core_gives_the_engines_bits(storage.model(), 24, "every core part");
   // The same model under each other discipline, without backfill, and without a warm-up.
   for (const std::vector<std::string>& overrides : {std::vector<std::string>{"policy.queue=fifo"},
-                                                   {"policy.queue=shortest_job_first"},
-                                                   {"policy.backfill=false"},
-                                                   {"warmup=0s"}}) {
+                                                    {"policy.queue=shortest_job_first"},
+                                                    {"policy.backfill=false"},
+                                                    {"warmup=0s"}}) {
     const ModelStorage variant = compile(parse(kCoreModel, overrides));
     expect_core_gives_the_engines_bits(variant.model(), 8, overrides[0]);
   }
