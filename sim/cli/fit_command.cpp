@@ -3,12 +3,14 @@
 // the empirical one), written as a scenario's `workloads:` section. See docs/fitting.md.
 #include "fit_command.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <stdexcept>
 
+#include "gpucap/data/delimited.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/fit/arrival_fit.hpp"
 #include "gpucap/fit/job_trace.hpp"
@@ -38,20 +40,25 @@ struct FitOptions {
 
 fit::RunTimeChoice parse_family(const std::string& name) {
   static const std::pair<const char*, fit::RunTimeChoice> names[] = {
-      {"auto", fit::RunTimeChoice::automatic},     {"exponential", fit::RunTimeChoice::exponential},
-      {"lognormal", fit::RunTimeChoice::lognormal}, {"gamma", fit::RunTimeChoice::gamma},
-      {"weibull", fit::RunTimeChoice::weibull},     {"empirical", fit::RunTimeChoice::empirical}};
+      {"auto", fit::RunTimeChoice::automatic},
+      {"exponential", fit::RunTimeChoice::exponential},
+      {"lognormal", fit::RunTimeChoice::lognormal},
+      {"gamma", fit::RunTimeChoice::gamma},
+      {"weibull", fit::RunTimeChoice::weibull},
+      {"empirical", fit::RunTimeChoice::empirical}};
   for (const auto& [n, choice] : names)
     if (name == n) return choice;
-  throw po::error("--family must be auto, exponential, lognormal, gamma, weibull or empirical, "
-                  "got \"" + text::excerpt(name) + "\"");
+  throw po::error(
+      "--family must be auto, exponential, lognormal, gamma, weibull or empirical, "
+      "got \"" +
+      text::excerpt(name) + "\"");
 }
 
 /// Parses the arguments; returns false when --help was printed.
 bool parse(const std::vector<std::string>& args, FitOptions& o) {
   po::options_description visible("gpucap fit TRACE.csv -o WORKLOAD.yaml [options]");
-  visible.add_options()("help,h", "show this help")(
-      "output,o", po::value<std::string>(), "the workloads YAML to write (required)")(
+  visible.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
+                                                    "the workloads YAML to write (required)")(
       "class-by", po::value<std::string>()->default_value("gpus"),
       "one class per distinct value of this column")(
       "submit-column", po::value<std::string>()->default_value("submit_s"),
@@ -100,8 +107,15 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
     for (const std::string& list : vm["placement"].as<std::vector<std::string>>())
       for (const std::string& pool : text::split(list, ',')) {
         const std::string name = text::trim(pool);
-        if (name.empty()) throw po::error("--placement has an empty pool name: \"" +
-                                          text::excerpt(list) + "\"");
+        if (name.empty())
+          throw po::error("--placement has an empty pool name: \"" + text::excerpt(list) + "\"");
+        if (!data::is_valid_utf8(name) || std::any_of(name.begin(), name.end(), [](char c) {
+              return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+            }))
+          throw po::error(
+              "--placement has a pool name with a control character or bytes that "
+              "are not UTF-8: \"" +
+              text::excerpt(name) + "\"");
         o.placement.push_back(name);
       }
   if (vm.count("window")) {
@@ -130,71 +144,55 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   return true;
 }
 
-/// The run-time model of a class whose every job ran 0 s: `work` of 0 s, said loudly.
-fit::RunTimeModel zero_run_time_model(const fit::JobClass& c) {
-  fit::RunTimeModel m;
-  m.empirical = true;
-  m.values = {0.0};
-  m.reason = "fallback: all " + std::to_string(c.zero_duration_jobs) +
-             " jobs ran 0 s, so no distribution can be fit; work is 0 s";
-  m.warnings.push_back(m.reason);
-  return m;
-}
+/// At most this many warning lines on stderr; the rest are counted (every one is in the YAML).
+constexpr std::size_t kMaxWarningLines = 20;
 
 int run(const FitOptions& o) {
   OutputOptions output_options;
   output_options.force = o.force;
   output_options.inputs = {o.trace};
   check_output_path(o.output, output_options);
-  const std::string text = read_input_file(o.trace, o.max_data_bytes, "trace file",
-                                           "--max-data-size");
+  const std::string text =
+      read_input_file(o.trace, o.max_data_bytes, "trace file", "--max-data-size");
   const fit::JobTrace trace = fit::read_job_trace(text, o.trace, o.columns, o.window_s);
 
-  const std::filesystem::path out_path(o.output);
-  std::vector<fit::ClassFit> fits;
-  std::vector<std::pair<std::string, std::string>> samples;  // (path, CSV text)
-  for (const fit::JobClass& c : trace.classes) {
-    fit::ClassFit f;
-    f.job_class = &c;
-    f.arrivals = fit::fit_arrivals(c.submit_s, trace.window_s, o.alpha);
-    f.run_time = c.run_times.size() ? fit::choose_run_time_model(c.run_times, o.family)
-                                    : zero_run_time_model(c);
-    if (f.run_time.empirical && f.run_time.values.size() > fit::kInlineEmpiricalValues) {
-      f.samples_file = out_path.stem().string() + "." + c.name + ".runtimes.csv";
-      const std::string path = (out_path.parent_path() / f.samples_file).string();
-      check_output_path(path, output_options);
-      samples.emplace_back(path, fit::render_samples_csv(f.run_time.values));
-    }
-    fits.push_back(std::move(f));
-  }
-  fit::WorkloadYamlOptions yaml_options;
-  yaml_options.source = o.trace;
-  yaml_options.placement = o.placement;
-  yaml_options.alpha = o.alpha;
-  const std::string yaml = fit::render_workloads_yaml(trace, fits, yaml_options);
+  fit::FitWorkloadsOptions fit_options;
+  fit_options.family = o.family;
+  fit_options.yaml.source = o.trace;
+  fit_options.yaml.placement = o.placement;
+  fit_options.yaml.alpha = o.alpha;
+  const fit::FittedWorkloads result = fit::fit_workloads(trace, o.output, fit_options);
+  for (const fit::SamplesFile& s : result.samples) check_output_path(s.path, output_options);
   // Samples first: the YAML, written last, never names a file that is not there.
-  for (const auto& [path, csv] : samples)
-    write_output_atomically(path, csv.data(), csv.size(), output_options);
-  write_output_atomically(o.output, yaml.data(), yaml.size(), output_options);
+  for (const fit::SamplesFile& s : result.samples)
+    write_output_atomically(s.path, s.csv.data(), s.csv.size(), output_options);
+  write_output_atomically(o.output, result.yaml.data(), result.yaml.size(), output_options);
 
-  for (const fit::ClassFit& f : fits)
+  if (o.quiet) return kExitOk;  // the warnings are comments in the YAML
+  const std::string output_shown = text::excerpt(o.output, 300);
+  std::size_t warnings = 0;
+  for (const fit::ClassFit& f : result.fits)
     for (const std::string& w : f.run_time.warnings)
-      std::cerr << "gpucap fit: warning: class " << f.job_class->name << ": " << w << "\n";
+      if (++warnings <= kMaxWarningLines)
+        std::cerr << "gpucap fit: warning: class " << f.job_class->name << ": " << w << "\n";
+  if (warnings > kMaxWarningLines)
+    std::cerr << "gpucap fit: " << warnings - kMaxWarningLines
+              << " more warning(s): see the '# WARNING' comments in " << output_shown << "\n";
   if (trace.zero_duration_rows)
     std::cerr << "gpucap fit: note: " << trace.zero_duration_rows
               << " job(s) with run time 0 s count as arrivals but are left out of the run-time "
                  "fits\n";
-  if (o.quiet) return kExitOk;
-  std::cout << o.trace << ": " << trace.rows << " jobs, " << trace.censored_rows
+  std::cout << text::excerpt(o.trace, 300) << ": " << trace.rows << " jobs, " << trace.censored_rows
             << " censored, window " << fit::format_seconds(trace.window_s) << ", "
-            << fits.size() << " class(es) by \"" << o.columns.class_by << "\"\n";
+            << result.fits.size() << " class(es) by \"" << text::excerpt(o.columns.class_by)
+            << "\"\n";
   char line[512];
-  for (const fit::ClassFit& f : fits) {
+  for (const fit::ClassFit& f : result.fits) {
     const fit::ArrivalFit& a = f.arrivals;
     const std::string arrivals =
         a.profile_chosen
-            ? "nhpp " + std::to_string(a.period_hours) + " h profile (p = " +
-                  text::format_number(a.p_value) + ")"
+            ? "nhpp " + std::to_string(a.period_hours) +
+                  " h profile (p = " + text::format_number(a.p_value) + ")"
             : "poisson" + (a.bin_hours ? " (profile p = " + text::format_number(a.p_value) + ")"
                                        : std::string());
     const fit::RunTimeModel& m = f.run_time;
@@ -212,8 +210,9 @@ int run(const FitOptions& o) {
                   a.mean_rate_per_s * 86400, arrivals.c_str(), work.c_str());
     std::cout << line;
   }
-  for (const auto& s : samples) std::cout << "wrote " << s.first << "\n";
-  std::cout << "wrote " << o.output << "\n";
+  for (const fit::SamplesFile& s : result.samples)
+    std::cout << "wrote " << text::excerpt(s.path, 300) << "\n";
+  std::cout << "wrote " << output_shown << "\n";
   return kExitOk;
 }
 

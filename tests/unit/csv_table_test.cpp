@@ -3,11 +3,10 @@
 // cases and on random texts of the characters that matter; shared tables read once.
 #include "gpucap/detail/csv_table.hpp"
 
-#include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <gtest/gtest.h>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -55,11 +54,13 @@ struct ReferenceTable {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> cells;
   std::vector<std::size_t> lines;
+  std::size_t header_line = 0;
 };
 
 ReferenceTable reference_parse(const std::string& text, const std::string& origin) {
   ReferenceTable t;
-  std::istringstream in(text);
+  // Since issue 26: a UTF-8 byte-order mark before the header is skipped.
+  std::istringstream in(text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? text.substr(3) : text);
   std::string line;
   std::size_t line_number = 0;
   while (std::getline(in, line)) {
@@ -70,6 +71,7 @@ ReferenceTable reference_parse(const std::string& text, const std::string& origi
     for (auto& f : fields) f = gpucap::text::trim(f);
     if (t.header.empty()) {
       t.header = fields;
+      t.header_line = line_number;
       continue;
     }
     if (fields.size() != t.header.size())
@@ -91,10 +93,18 @@ std::vector<double> reference_numbers(const ReferenceTable& t, std::size_t c,
     const std::string& s = t.cells[r][c];
     char* end = nullptr;
     const double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || *end != '\0' || !std::isfinite(v))
+    // Since issue 26: decimal numbers only (no hexadecimal, no "infinity"), and a NUL byte does
+    // not end the cell.
+    const bool decimal = s.find_first_not_of("0123456789.eE+-") == std::string::npos &&
+                         s.compare(0, 2, "+-") != 0 && s.compare(0, 2, "++") != 0;
+    if (s.empty() || end != s.data() + s.size() || !decimal || !std::isfinite(v)) {
+      const std::string body = s.empty() || (s[0] != '+' && s[0] != '-') ? s : s.substr(1);
+      const bool hex = body.size() > 1 && body[0] == '0' && (body[1] == 'x' || body[1] == 'X');
       throw std::runtime_error(origin + ":" + std::to_string(t.lines[r]) + ": column \"" +
                                gpucap::text::excerpt(column) + "\" holds \"" +
-                               gpucap::text::excerpt(s) + "\", not a number");
+                               gpucap::text::excerpt(s) + "\", not a number" +
+                               (hex ? " (write it in decimal: hexadecimal is not read)" : ""));
+    }
     out.push_back(v);
   }
   return out;
@@ -133,10 +143,31 @@ void expect_same_as_reference(const std::string& text) {
   for (std::size_t r = 0; r < ref.cells.size(); ++r) EXPECT_EQ(t.line_of_row(r), ref.lines[r]);
   for (std::size_t c = 0; c < ref.header.size(); ++c) {
     const std::string& column = ref.header[c];
-    // A header that names a column twice: the reader, like the reference, finds the first.
-    std::size_t first = 0;
+    // A header that names a column twice: asking for it is an error (since issue 26).
+    std::size_t first = 0, second = c;
     while (ref.header[first] != column) ++first;
+    if (first == c)
+      for (std::size_t k = c + 1; k < ref.header.size() && second == c; ++k)
+        if (ref.header[k] == column) second = k;
     if (first != c) continue;
+    if (second != c) {
+      const std::string expected =
+          origin + ":" + std::to_string(ref.header_line) + ": the header names column \"" +
+          gpucap::text::excerpt(column) + "\" twice (columns " + std::to_string(c + 1) + " and " +
+          std::to_string(second + 1) + "), so which one to read is ambiguous; rename one";
+      for (int kind = 0; kind < 2; ++kind) {
+        try {
+          if (kind == 0)
+            t.strings(column);
+          else
+            t.numbers(column);
+          ADD_FAILURE() << "no error for the twice-named column " << column;
+        } catch (const std::runtime_error& e) {
+          EXPECT_EQ(e.what(), expected);
+        }
+      }
+      continue;
+    }
     std::vector<std::string> ref_strings;
     for (const auto& row : ref.cells) ref_strings.push_back(row[c]);
     EXPECT_EQ(t.strings(column), ref_strings);
@@ -187,9 +218,23 @@ TEST(CsvTable, ChosenCasesReadAsTheReferenceReadsThem) {
            "x,y\n1,\n",
            "price\n2.5\n\"3.5\"\n",
            std::string("a\n1\0002\n", 7).c_str(),
+           // Since issue 26: a byte-order mark, hexadecimal and other non-decimal cells.
+           "\xEF\xBB\xBFsubmit_s,b\n1,2\n",
+           "\xEF\xBB\xBF\n\na\n1\n",
+           "\xEF\xBB\xBF",
+           "a\n0X1A\n",
+           "a\n-0x10\n",
+           "a\n0x1p4\n",
+           "a\n++5\n",
+           "a\n+-5\n",
+           "a\n+.5e+3\n",
+           "a\ninfinity\n",
+           "a\n1e-320\n",
+           "b,a,a\n1,2,3\n",
        })
     expect_same_as_reference(text);
   expect_same_as_reference(std::string("a,b\n1\0002,3\n", 11));  // an embedded NUL
+  expect_same_as_reference(std::string("a\n5\0\n", 5));          // a NUL after a number
 }
 
 TEST(CsvTable, RandomTextsReadAsTheReferenceReadsThem) {
@@ -209,7 +254,8 @@ TEST(CsvTable, RandomNumbersReadToTheBit) {
   std::string text = "v\n";
   char cell[64];
   for (int i = 0; i < 20000; ++i) {
-    const double v = std::ldexp(static_cast<double>(random() >> 11), -static_cast<int>(random() % 80));
+    const double v =
+        std::ldexp(static_cast<double>(random() >> 11), -static_cast<int>(random() % 80));
     const int precision = 1 + static_cast<int>(random() % 19);
     std::snprintf(cell, sizeof cell, i % 3 ? "%.*f\n" : "%.*g\n", precision % 12, v);
     text += cell;
@@ -259,6 +305,48 @@ TEST(CsvTable, MessagesNameTheFileLineAndColumn) {
     EXPECT_STREQ(e.what(),
                  "trace.csv:1: no column \"gpu\" in the header (did you mean 'gpus'?); columns: "
                  "submit_s, gpus");
+  }
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CsvTable, ParseDecimalReadsDecimalNumbersOnly) {
+  using gpucap::detail::parse_decimal;
+  double v = -1;
+  EXPECT_TRUE(parse_decimal("+1.5", v));
+  EXPECT_EQ(v, 1.5);
+  EXPECT_TRUE(parse_decimal("1e-400", v));
+  EXPECT_EQ(v, 0.0);
+  for (const char* bad : {"", "0x10", "0X1p4", "-0x10", "inf", "nan", "infinity", "1e400", "++1",
+                          "+-1", " 1", "1 ", "1h", "."})
+    EXPECT_FALSE(parse_decimal(bad, v)) << bad;
+  EXPECT_FALSE(parse_decimal(std::string_view("5\0", 2), v));
+}
+
+TEST(CsvTable, HostileNamesInMessagesAreEscapedAndCut) {
+  try {
+    CsvTable::parse("a\n1\n", "evil\x1b]0;title\x07.csv").numbers("b");
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
+    EXPECT_EQ(message.find('\x07'), std::string::npos) << message;
+    EXPECT_NE(message.find("evil\\x1b]0;title\\x07.csv:1: no column \"b\""), std::string::npos)
+        << message;
+  }
+  // A header of 2 million columns, one with an escape sequence: the message stays short.
+  std::string header = "\x1b[31mred";
+  for (int i = 0; i < 2000000; ++i) header += ",c" + std::to_string(i);
+  try {
+    CsvTable::parse(header + "\n", "wide.csv").numbers("submit_s");
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    EXPECT_LT(message.size(), 700u) << message.substr(0, 1000);
+    EXPECT_EQ(message.find('\x1b'), std::string::npos);
+    EXPECT_NE(message.find("(2000001 columns in all)"), std::string::npos) << message;
   }
 }
 

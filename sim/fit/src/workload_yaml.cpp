@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 
@@ -19,15 +20,35 @@ std::string fmt(const char* format, double v) {
 /// A duration for the YAML: seconds with 7 significant digits and the unit "s".
 std::string duration(double s) { return fmt("%.7g", s) + "s"; }
 
-/// A YAML scalar that is safe unquoted only when plain; text from the trace is quoted.
+/// A YAML double-quoted scalar. Names reach it checked (workload names are ASCII, pool names
+/// have no control character); a control character left would be dropped.
 std::string quoted(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) continue;
     out += c;
   }
   return out + "\"";
+}
+
+/// Text from the trace or the command line for a comment: printable ASCII kept, every other
+/// byte written \xNN (so that no byte YAML or yaml-cpp could take for a line break, such as
+/// U+0085 or U+2028, ends the comment), cut at `max_bytes` with "..." and the length.
+std::string comment_text(const std::string& s, std::size_t max_bytes) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (out.size() >= max_bytes) return out + "... (" + std::to_string(s.size()) + " bytes in all)";
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c < 0x7f && c != '\\') {
+      out += static_cast<char>(c);
+    } else {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
 }
 
 std::string arrivals_yaml(const ArrivalFit& a) {
@@ -37,9 +58,12 @@ std::string arrivals_yaml(const ArrivalFit& a) {
     throw std::invalid_argument("the fitted arrival rate " + fmt("%.4g", rate) +
                                 " jobs/s is above the scenario format's 1e9 jobs/s");
   std::string rate_key;
-  if (rate >= 1.0) rate_key = "rate_per_s: " + fmt("%.7g", rate);
-  else if (rate * 3600 >= 1.0) rate_key = "rate_per_hour: " + fmt("%.7g", rate * 3600);
-  else rate_key = "rate_per_day: " + fmt("%.7g", rate * 86400);
+  if (rate >= 1.0)
+    rate_key = "rate_per_s: " + fmt("%.7g", rate);
+  else if (rate * 3600 >= 1.0)
+    rate_key = "rate_per_hour: " + fmt("%.7g", rate * 3600);
+  else
+    rate_key = "rate_per_day: " + fmt("%.7g", rate * 86400);
   if (!a.profile_chosen) {
     out << "    arrivals: {process: poisson, " << rate_key << "}\n";
     return out.str();
@@ -84,8 +108,8 @@ std::string work_yaml(const ClassFit& c) {
       return "    work: {dist: gamma, shape: " + fmt("%.6g", p.a) + ", scale: " + duration(p.b) +
              "}\n";
     case Family::weibull:
-      return "    work: {dist: weibull, shape: " + fmt("%.6g", p.a) +
-             ", scale: " + duration(p.b) + "}\n";
+      return "    work: {dist: weibull, shape: " + fmt("%.6g", p.a) + ", scale: " + duration(p.b) +
+             "}\n";
   }
   return "";
 }
@@ -113,8 +137,7 @@ std::string run_time_comments(const ClassFit& c) {
   const JobClass& jc = *c.job_class;
   out << "  # run time: " << m.jobs << " jobs, " << m.finished << " finished, "
       << m.jobs - m.finished << " censored";
-  if (jc.zero_duration_jobs)
-    out << "; " << jc.zero_duration_jobs << " with run time 0 s left out";
+  if (jc.zero_duration_jobs) out << "; " << jc.zero_duration_jobs << " with run time 0 s left out";
   out << "\n";
   double best_aic = INFINITY;
   for (const CandidateFit& k : m.candidates)
@@ -136,8 +159,7 @@ std::string run_time_comments(const ClassFit& c) {
                   describe(k.fit.family, k.fit.params).c_str(), k.fit.aic, k.fit.aic - best_aic,
                   k.ks_d, k.ks_p, ad.c_str(), ad_p.c_str());
     out << line;
-    if (!k.unwritable.empty())
-      out << "  #     (cannot be written: " << k.unwritable << ")\n";
+    if (!k.unwritable.empty()) out << "  #     (cannot be written: " << k.unwritable << ")\n";
   }
   out << "  #   -> " << m.reason << "\n";
   if (m.jobs > m.finished)
@@ -154,7 +176,7 @@ std::string format_seconds(double seconds) {
 std::string render_workloads_yaml(const JobTrace& trace, const std::vector<ClassFit>& fits,
                                   const WorkloadYamlOptions& options) {
   std::ostringstream out;
-  out << "# Written by `gpucap fit` from " << text::excerpt(options.source, 200) << ".\n"
+  out << "# Written by `gpucap fit` from " << comment_text(options.source, 200) << ".\n"
       << "# " << trace.rows << " jobs in " << fits.size() << " class(es); " << trace.censored_rows
       << " censored (still running at the log's end); observation window "
       << format_seconds(trace.window_s) << " from t = 0 (Monday 00:00).\n"
@@ -164,13 +186,14 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
       << "workloads:\n";
   for (const ClassFit& c : fits) {
     const JobClass& jc = *c.job_class;
-    out << "\n  # class " << text::excerpt(jc.name) << " (column value "
-        << quoted(text::excerpt(jc.value, 60)) << "): " << jc.submit_s.size() << " jobs\n";
+    out << "\n  # class " << jc.name << " (column value \"" << comment_text(jc.value, 60)
+        << "\"): " << jc.submit_s.size() << " jobs\n";
     out << arrival_comments(c.arrivals, options.alpha);
     out << run_time_comments(c);
     for (const std::string& w : c.run_time.warnings) out << "  # WARNING: " << w << "\n";
     out << "  - name: " << quoted(jc.name) << "\n    kind: batch\n    gpus: " << jc.gpus;
-    if (jc.mixed_gpus) out << "  # jobs of this class ask for different GPU counts: the most common";
+    if (jc.mixed_gpus)
+      out << "  # jobs of this class ask for different GPU counts: the most common";
     out << "\n";
     out << arrivals_yaml(c.arrivals);
     out << work_yaml(c);
@@ -185,6 +208,57 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
     }
   }
   return out.str();
+}
+
+FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_path,
+                              const FitWorkloadsOptions& options) {
+  const std::filesystem::path out_path(output_path);
+  const std::string stem = out_path.stem().string();
+  FittedWorkloads result;
+  result.fits.reserve(trace.classes.size());
+  for (const JobClass& c : trace.classes) {
+    ClassFit f;
+    f.job_class = &c;
+    f.arrivals = fit_arrivals(c.submit_s, trace.window_s, options.yaml.alpha);
+    if (c.run_times.size()) {
+      f.run_time = choose_run_time_model(c.run_times, options.family);
+    } else {
+      // Every job ran 0 s: `work` of 0 s, said loudly.
+      f.run_time.empirical = true;
+      f.run_time.values = {0.0};
+      f.run_time.reason = "fallback: all " + std::to_string(c.zero_duration_jobs) +
+                          " jobs ran 0 s, so no distribution can be fit; work is 0 s";
+      f.run_time.warnings.push_back(f.run_time.reason);
+    }
+    if (f.run_time.empirical && f.run_time.values.size() > kInlineEmpiricalValues) {
+      SamplesFile file;
+      file.name = stem + "." + c.name + ".runtimes.csv";
+      // The class name holds no '/' (job_trace.hpp); checked again, as the file must stay in
+      // the output's folder whatever the data.
+      if (c.name.find_first_of("/\\") != std::string::npos ||
+          c.name.find('\0') != std::string::npos)
+        throw std::invalid_argument("class name \"" + comment_text(c.name, 80) +
+                                    "\" cannot name a file");
+      if (file.name.size() > 255)
+        throw std::invalid_argument(
+            "the samples file of class " + c.name + " would be named with " +
+            std::to_string(file.name.size()) + " bytes (\"" + comment_text(file.name, 80) +
+            "\"), above the 255 a file name may have; give the output a shorter name");
+      file.path = (out_path.parent_path() / file.name).string();
+      file.csv = render_samples_csv(f.run_time.values);
+      f.samples_file = file.name;
+      result.samples.push_back(std::move(file));
+    }
+    result.fits.push_back(std::move(f));
+  }
+  result.yaml = render_workloads_yaml(trace, result.fits, options.yaml);
+  if (result.yaml.size() > kMaxWorkloadsYamlBytes)
+    throw std::invalid_argument(
+        "the workloads section would be " + std::to_string(result.yaml.size()) +
+        " bytes, above the " + std::to_string(kMaxWorkloadsYamlBytes) +
+        " a scenario can hold beside its pools (the loader reads at most 1 MiB); class by a "
+        "column with fewer values");
+  return result;
 }
 
 std::string render_samples_csv(const std::vector<double>& values_s) {

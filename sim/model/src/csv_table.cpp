@@ -5,6 +5,9 @@
 // outside quotes; inside quotes "" is one quote and every other character is kept; outside
 // quotes a quote toggles quoting and CR is dropped; fields are then trimmed of spaces, tabs, CRs
 // and LFs. A field with no quote and no CR (nearly all) is read in place as a view of the text.
+// Since then: a UTF-8 byte-order mark before the header is skipped; numbers are decimal only
+// (parse_decimal: no hexadecimal, and a NUL byte no longer ends a cell early); a column the
+// header names twice is refused when it is asked for.
 #include "gpucap/detail/csv_table.hpp"
 
 #include <algorithm>
@@ -30,8 +33,8 @@ namespace gpucap::detail {
 struct CsvTable::Structure {
   std::vector<std::string> header;
   std::size_t rows = 0;
-  std::size_t data_begin = 0;    ///< offset of the first line after the header's
-  std::size_t header_line = 0;   ///< 1-based line number of the header
+  std::size_t data_begin = 0;   ///< offset of the first line after the header's
+  std::size_t header_line = 0;  ///< 1-based line number of the header
   /// Blank lines among the data rows, as (row index, blank lines before it in total) at each
   /// row where that total grows; line_of_row reads it. Empty when the rows are contiguous.
   std::vector<std::pair<std::size_t, std::size_t>> gaps;
@@ -99,12 +102,18 @@ bool read_number(std::string_view cell, double& v) {
   return error == std::errc() && stop == end && std::isfinite(v);
 }
 
+/// A cell that looks like a hexadecimal number ("0x10", "-0X1p4"), for the message.
+bool looks_hexadecimal(std::string_view cell) {
+  if (!cell.empty() && (cell[0] == '+' || cell[0] == '-')) cell.remove_prefix(1);
+  return cell.size() > 1 && cell[0] == '0' && (cell[1] == 'x' || cell[1] == 'X');
+}
+
 /// The fast path of read_number for a cell read in place: when the field at `begin` of `line`
 /// is exactly [-]digits[.digits] (at most 15 digits, no space, quote or CR) ending at a comma
 /// or the line's end, its value (read_number's, exactly) and the field's end; else npos.
 std::size_t plain_decimal(std::string_view line, std::size_t begin, double& v) {
-  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   const char* p = line.data() + begin;
   const char* const end = line.data() + line.size();
   const bool negative = p < end && *p == '-';
@@ -254,7 +263,7 @@ struct Part {
   std::size_t first_slot = 0;      ///< where its rows go in the number columns (lines before it)
   std::size_t rows = 0;
   std::vector<std::pair<std::size_t, std::size_t>> gaps;  ///< as Structure::gaps, in the part
-  std::vector<char> ok;            ///< per number column: every cell plain and numeric
+  std::vector<char> ok;  ///< per number column: every cell plain and numeric
   // The part's first error: a quote left open, or a row of another field count (line > 0).
   std::size_t error_line = 0, error_fields = 0;
   bool unterminated = false;
@@ -265,8 +274,8 @@ struct Part {
 /// (1 to 15 digits), its value (plain_decimal's, exactly) and the end of the number; else null.
 /// The caller checks what follows it.
 inline const char* plain_number(const char* p, const char* const end, double& v) {
-  static constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  static constexpr double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                      1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   const bool negative = p < end && *p == '-';
   if (negative) ++p;
   const char* const first = p;
@@ -423,10 +432,13 @@ std::size_t threads_for(std::size_t bytes) {
 }
 
 std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& text,
-                                                          const std::string& origin) {
+                                                           const std::string& origin) {
   ++g_structure_parses;
   auto s = std::make_shared<CsvTable::Structure>();
-  Lines lines(text, 0, 1);
+  // A UTF-8 byte-order mark (as spreadsheet programs write) is not part of the first column's
+  // name.
+  const bool bom = text.compare(0, 3, "\xEF\xBB\xBF") == 0;
+  Lines lines(text, bom ? 3 : 0, 1);
   std::string_view line;
   std::size_t number = 0;
   std::string scratch;
@@ -434,7 +446,21 @@ std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& te
     throw std::runtime_error(origin +
                              ":1: the file is empty; it needs a header row naming its columns");
   const std::size_t columns = count_fields(line, origin, number);
-  for (std::size_t c = 0; c < columns; ++c) s->header.emplace_back(field_of(line, c, scratch));
+  // The names in one pass over the line (field_of per column would walk it again each time).
+  s->header.reserve(columns);
+  for (std::size_t begin = 0;;) {
+    bool plain, unterminated;
+    const std::size_t end = field_end(line, begin, plain, unterminated);
+    const std::string_view raw = line.substr(begin, end - begin);
+    if (plain) {
+      s->header.emplace_back(trimmed(raw));
+    } else {
+      decode_field(raw, scratch);
+      s->header.emplace_back(trimmed(scratch));
+    }
+    if (end >= line.size()) break;
+    begin = end + 1;
+  }
   s->header_line = number;
   s->data_begin = lines.position();
 
@@ -443,8 +469,10 @@ std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& te
   const std::size_t size = text.size();
   std::vector<Part> parts(threads_for(size - s->data_begin));
   for (std::size_t k = 0, at = s->data_begin; k < parts.size(); ++k) {
-    std::size_t end = k + 1 == parts.size() ? size
-                      : std::max(at, s->data_begin + (size - s->data_begin) * (k + 1) / parts.size());
+    std::size_t end =
+        k + 1 == parts.size()
+            ? size
+            : std::max(at, s->data_begin + (size - s->data_begin) * (k + 1) / parts.size());
     if (end < size) {
       const void* lf = std::memchr(text.data() + end, '\n', size - end);
       end = lf ? static_cast<std::size_t>(static_cast<const char*>(lf) - text.data()) + 1 : size;
@@ -475,7 +503,8 @@ std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& te
   for (const Part& part : parts) {
     if (part.failure) std::rethrow_exception(part.failure);
     if (part.error_line > 0) {
-      const std::string where = origin + ":" + std::to_string(s->header_line + lines_before + part.error_line);
+      const std::string where =
+          origin + ":" + std::to_string(s->header_line + lines_before + part.error_line);
       if (part.unterminated) throw std::runtime_error(where + ": unterminated quoted field");
       throw std::runtime_error(where + ": " + std::to_string(part.error_fields) +
                                " fields, but the header has " + std::to_string(columns));
@@ -487,7 +516,8 @@ std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& te
   for (const Part& part : parts) {
     if (part.rows > 0 && blanks_before > (s->gaps.empty() ? 0 : s->gaps.back().second))
       s->gaps.emplace_back(s->rows, blanks_before);
-    for (const auto& [row, blanks] : part.gaps) s->gaps.emplace_back(s->rows + row, blanks_before + blanks);
+    for (const auto& [row, blanks] : part.gaps)
+      s->gaps.emplace_back(s->rows + row, blanks_before + blanks);
     for (std::size_t c = 0; c < s->numeric.size(); ++c) {
       auto& column = s->numeric[c];
       column.ok = column.ok && part.ok[c];
@@ -505,21 +535,51 @@ std::shared_ptr<const CsvTable::Structure> check_structure(const std::string& te
 
 }  // namespace
 
+bool parse_decimal(std::string_view cell, double& value) {
+  if (read_number(cell, value)) return true;
+  // What read_number leaves: a leading '+', a value out of range, or no decimal number at all.
+  // Only the characters of a decimal number are read: no hexadecimal, "inf", "nan", spaces or
+  // NUL bytes (std::strtod would read some of them, or stop at a NUL as if the cell ended).
+  std::string_view digits = cell;
+  if (!digits.empty() && digits[0] == '+') {
+    digits.remove_prefix(1);
+    if (!digits.empty() && (digits[0] == '+' || digits[0] == '-')) return false;
+  }
+  if (digits.empty()) return false;
+  for (const char c : digits)
+    if (!((c >= '0' && c <= '9') || c == '.' || c == 'e' || c == 'E' || c == '+' || c == '-'))
+      return false;
+  double v = 0;
+  const auto [stop, error] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (stop != digits.data() + digits.size()) return false;
+  if (error == std::errc::result_out_of_range) {
+    // Above the largest double (refused below), or below the smallest: strtod's correctly
+    // rounded subnormal or zero, as the first reader gave.
+    const std::string copy(digits);
+    v = std::strtod(copy.c_str(), nullptr);
+  } else if (error != std::errc()) {
+    return false;
+  }
+  if (!std::isfinite(v)) return false;
+  value = v;
+  return true;
+}
+
 CsvTable CsvTable::parse(const std::string& text, const std::string& origin) {
   CsvTable t;
-  t.origin_ = origin;
+  t.origin_ = text::excerpt(origin, 300);
   t.own_text_ = std::make_shared<const std::string>(text);
-  t.structure_ = check_structure(*t.own_text_, origin);
+  t.structure_ = check_structure(*t.own_text_, t.origin_);
   return t;
 }
 
 CsvTable CsvTable::of(const std::shared_ptr<const DataFile>& file, const std::string& origin) {
   CsvTable t;
-  t.origin_ = origin;
+  t.origin_ = text::excerpt(origin, 300);
   t.file_ = file;
   // A structure error is thrown again (with this origin) at each call: nothing is kept.
   t.structure_ = file->derived<Structure>(
-      "csv", [&] { return check_structure(file->text(), origin); },
+      "csv", [&] { return check_structure(file->text(), t.origin_); },
       [](const Structure& s) { return s.bytes(); });
   return t;
 }
@@ -538,12 +598,27 @@ std::size_t CsvTable::line_of_row(std::size_t r) const {
 
 std::size_t CsvTable::column_index(const std::string& column) const {
   const auto& header = structure_->header;
-  for (std::size_t i = 0; i < header.size(); ++i)
-    if (header[i] == column) return i;
-  std::string message = origin_ + ":1: no column \"" + text::excerpt(column) + "\" in the header";
+  const std::string where = origin_ + ":" + std::to_string(structure_->header_line) + ": ";
+  const auto found = std::find(header.begin(), header.end(), column);
+  if (found != header.end()) {
+    const auto again = std::find(found + 1, header.end(), column);
+    if (again != header.end())
+      throw std::runtime_error(where + "the header names column \"" + text::excerpt(column) +
+                               "\" twice (columns " + std::to_string(found - header.begin() + 1) +
+                               " and " + std::to_string(again - header.begin() + 1) +
+                               "), so which one to read is ambiguous; rename one");
+    return static_cast<std::size_t>(found - header.begin());
+  }
+  std::string message = where + "no column \"" + text::excerpt(column) + "\" in the header";
   const std::string suggestion = text::closest(column, header);
-  if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
-  throw std::runtime_error(message + "; columns: " + text::excerpt(text::join(header, ", "), 400));
+  if (!suggestion.empty()) message += " (did you mean '" + text::excerpt(suggestion) + "'?)";
+  // The first columns, each escaped and cut (a header may have millions of them).
+  std::string shown;
+  std::size_t i = 0;
+  for (; i < header.size() && shown.size() < 400; ++i)
+    shown += (i ? ", " : "") + text::excerpt(header[i], 60);
+  if (i < header.size()) shown += ", ... (" + std::to_string(header.size()) + " columns in all)";
+  throw std::runtime_error(message + "; columns: " + shown);
 }
 
 std::vector<double> CsvTable::parse_numbers(std::size_t c, const std::string& column) const {
@@ -554,23 +629,15 @@ std::vector<double> CsvTable::parse_numbers(std::size_t c, const std::string& co
   Lines lines(text, structure_->data_begin, structure_->header_line + 1);
   std::string_view line;
   std::size_t number = 0;
-  std::string scratch, copy;
+  std::string scratch;
   while (lines.next(line, number)) {
     const std::string_view cell = field_of(line, c, scratch);
     double v = 0;
-    bool ok = read_number(cell, v);
-    if (!ok) {
-      // What from_chars leaves (a leading '+', hex, out of range, an embedded NUL) is read as
-      // strtod reads it, so that every cell gives the value and the verdict it always gave.
-      copy.assign(cell.data(), cell.size());
-      char* stop = nullptr;
-      v = std::strtod(copy.c_str(), &stop);
-      ok = !copy.empty() && *stop == '\0';
-    }
-    if (!ok || !std::isfinite(v))
-      throw std::runtime_error(origin_ + ":" + std::to_string(number) + ": column \"" +
-                               text::excerpt(column) + "\" holds \"" +
-                               text::excerpt(std::string(cell)) + "\", not a number");
+    if (!parse_decimal(cell, v))
+      throw std::runtime_error(
+          origin_ + ":" + std::to_string(number) + ": column \"" + text::excerpt(column) +
+          "\" holds \"" + text::excerpt(std::string(cell)) + "\", not a number" +
+          (looks_hexadecimal(cell) ? " (write it in decimal: hexadecimal is not read)" : ""));
     out.push_back(v);
   }
   return out;
@@ -604,7 +671,9 @@ NumberColumn::NumberColumn(std::size_t n, double value) {
   owner_ = std::move(values);
 }
 
-std::vector<double> NumberColumn::vector() const { return std::vector<double>(data_, data_ + size_); }
+std::vector<double> NumberColumn::vector() const {
+  return std::vector<double>(data_, data_ + size_);
+}
 
 std::vector<std::string> CsvTable::strings(const std::string& column) const {
   const std::size_t c = column_index(column);

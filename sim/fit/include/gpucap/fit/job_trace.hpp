@@ -26,6 +26,10 @@ class TraceDataError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Most classes a trace may have: one workload each, so that the section `gpucap fit` writes
+/// stays loadable (a scenario is at most 1 MiB of YAML; a class takes up to about 3.5 KiB).
+constexpr std::size_t kMaxClasses = 256;
+
 struct TraceColumns {
   std::string submit = "submit_s";
   std::string duration = "duration_s";
@@ -35,12 +39,15 @@ struct TraceColumns {
 };
 
 struct JobClass {
-  std::string value;          ///< the class column's value, as written
-  std::string name;           ///< a workload name: "gpus-8", "queue-prod" (unique)
-  uint32_t gpus = 1;          ///< GPUs per job: the most common value in the class
-  bool mixed_gpus = false;    ///< jobs of the class ask for different GPU counts
-  std::vector<double> submit_s;      ///< every job's submit time, seconds
-  RunTimeSample run_times;           ///< jobs with run time > 0
+  std::string value;  ///< the class column's value, as written
+  /// A workload name, "<column>-<value>" ("gpus-8", "queue-prod"): letters, digits, '-', '_'
+  /// and '.' only (other bytes become '_'; column cut at 40 bytes, value at 60), unique even
+  /// when letter case is ignored ("-2", "-3" appended), so that it names a file safely.
+  std::string name;
+  uint32_t gpus = 1;             ///< GPUs per job: the most common value in the class
+  bool mixed_gpus = false;       ///< jobs of the class ask for different GPU counts
+  std::vector<double> submit_s;  ///< every job's submit time, seconds
+  RunTimeSample run_times;       ///< jobs with run time > 0
   std::size_t zero_duration_jobs = 0;
 };
 
@@ -58,6 +65,7 @@ struct JobTrace {
 
 /// Reads `text` (a whole CSV file; `origin` names it in messages). `window_s` > 0 fixes the
 /// observation window (every submit time must lie inside it); 0 derives it from the data.
+/// Throws TraceDataError, also when the class column has more than kMaxClasses values.
 JobTrace read_job_trace(const std::string& text, const std::string& origin,
                         const TraceColumns& columns, double window_s = 0);
 

@@ -47,4 +47,36 @@ std::string render_samples_csv(const std::vector<double>& values_s);
 /// "1.5 h", "874 s": seconds for comments (text::format_duration's units).
 std::string format_seconds(double seconds);
 
+/// Largest section fit_workloads writes, bytes: the loader reads at most 1 MiB of scenario,
+/// and the section leaves 64 KiB of it to the scenario's name, horizon and pools.
+constexpr std::size_t kMaxWorkloadsYamlBytes = (std::size_t{1} << 20) - (std::size_t{64} << 10);
+
+/// A samples file of an empirical run-time distribution, written beside the YAML.
+struct SamplesFile {
+  std::string name;  ///< as the YAML names it: "<stem>.<class name>.runtimes.csv", no folder
+  std::string path;  ///< the output's folder / name
+  std::string csv;   ///< render_samples_csv's text
+};
+
+struct FitWorkloadsOptions {
+  WorkloadYamlOptions yaml;
+  RunTimeChoice family = RunTimeChoice::automatic;
+};
+
+/// What `gpucap fit` writes for a trace: the fits, the section and its samples files.
+struct FittedWorkloads {
+  std::vector<ClassFit> fits;        ///< one per class of the trace (pointing into it)
+  std::vector<SamplesFile> samples;  ///< to write before the YAML, which names them
+  std::string yaml;
+};
+
+/// Fits every class of `trace` (arrivals at options.yaml.alpha, run times by options.family; a
+/// class whose every job ran 0 s gets `work` 0 s, with a warning) and renders the section that
+/// `output_path` is to hold. Every samples file is named in the output's folder: the name is
+/// the output's stem and the class name (letters, digits, '-', '_', '.'), so no data can lead
+/// it elsewhere. Throws std::invalid_argument when a file name would exceed 255 bytes, when the
+/// section would exceed kMaxWorkloadsYamlBytes, or when a rate is beyond the format's range.
+FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_path,
+                              const FitWorkloadsOptions& options);
+
 }  // namespace gpucap::fit

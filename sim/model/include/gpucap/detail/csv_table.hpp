@@ -1,8 +1,10 @@
 // gpucap internals: a fast reader for comma-separated tables with a header row.
 //
-// Handles quoted fields ("a,b", "" for a quote inside quotes), CRLF line ends, blank lines and
-// spaces around fields (trimmed). Errors (std::runtime_error) name the file, the line and the
-// column.
+// Handles quoted fields ("a,b", "" for a quote inside quotes), CRLF line ends, blank lines,
+// spaces around fields (trimmed) and a UTF-8 byte-order mark before the header (skipped).
+// Numbers are decimal (parse_decimal). Errors (std::runtime_error) name the file (escaped and
+// cut, as text::excerpt does), the line and the column; asking for a column that the header
+// names twice is an error.
 //
 // Cheap to build and to share: parsing checks the structure (every row has the header's field
 // count, every quote is closed) and keeps no cell; a column is read from the text when asked for,
@@ -10,13 +12,14 @@
 // column are made once per file and process and kept on the file (DataFile::derived), so every
 // sweep point and every load of the scenario shares them.
 //
-//   auto file = gpucap::read_data_file("trace.csv", limits.data_bytes, "data file", "--max-data-size");
-//   const auto table = gpucap::detail::CsvTable::of(file, "trace.csv");
+//   auto file = gpucap::read_data_file("trace.csv", limits.data_bytes, "data file",
+//   "--max-data-size"); const auto table = gpucap::detail::CsvTable::of(file, "trace.csv");
 //   std::vector<double> submit = table.numbers("submit_s");
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gpucap/data_file.hpp"
@@ -43,6 +46,12 @@ class NumberColumn {
   std::size_t size_ = 0;
 };
 
+/// Reads a whole cell as a decimal number: an optional sign ('+' or '-'), digits with an
+/// optional point, an optional exponent ("12", "+1.5", "-.5", "2.", "1e-3"), finite after
+/// rounding; a value below the smallest double reads as it rounds (a subnormal or 0). False for
+/// anything else: empty, hexadecimal ("0x10"), "inf", "nan", a unit, spaces or a NUL byte.
+bool parse_decimal(std::string_view cell, double& value);
+
 class CsvTable {
  public:
   /// Parses `text` (read with read_input_file); `origin` names it in messages. Throws
@@ -63,6 +72,7 @@ class CsvTable {
   std::vector<std::string> strings(const std::string& column) const;
   /// 1-based line number of data row r, for messages.
   std::size_t line_of_row(std::size_t r) const;
+  /// The file's name for messages: `origin` escaped and cut (text::excerpt, 300 bytes).
   const std::string& origin() const { return origin_; }
 
   /// How many times a text was checked (parse, or `of` with a file not checked before), and
@@ -77,7 +87,7 @@ class CsvTable {
   std::vector<double> parse_numbers(std::size_t c, const std::string& column) const;
 
   std::string origin_;
-  std::shared_ptr<const DataFile> file_;  ///< the shared file, when built by `of`
+  std::shared_ptr<const DataFile> file_;         ///< the shared file, when built by `of`
   std::shared_ptr<const std::string> own_text_;  ///< the text, when built by `parse`
   /// The structure; its `numeric` columns are shared with NumberColumns through this pointer.
   std::shared_ptr<const Structure> structure_;

@@ -1,0 +1,222 @@
+// Reliability: `gpucap fit` and `gpucap catalog` under hostile input (issue 26, round three).
+// Paths derived from data stay in the output's folder; what fit and catalog import write loads
+// back in gpucap (validate, the loader); user text on the terminal is escaped and cut; numbers
+// are read strictly.
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "support/process.hpp"
+#include "support/scratch_dir.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using gpucap::testing_support::ProcessOutcome;
+using gpucap::testing_support::read_all;
+using gpucap::testing_support::run_gpucap;
+
+const std::string kPools =
+    "name: fitted workloads\n"
+    "horizon: 14d\n"
+    "seed: 3\n"
+    "pools:\n"
+    "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 64}\n";
+
+class FitCatalogHostile : public gpucap::testing_support::ScratchDirTest {
+ protected:
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return path(name);
+  }
+  /// Validates the section at `yaml` under kPools (written beside it, so that samples files
+  /// resolve); expects exit 0.
+  void expect_section_loads(const std::string& yaml) const {
+    const std::string scenario = write("s.yaml", kPools + read_all(yaml));
+    const ProcessOutcome validate = run_gpucap({"validate", scenario});
+    EXPECT_EQ(validate.exit_code, 0) << validate.output << read_all(yaml).substr(0, 4000);
+  }
+  /// Every entry under dir_, recursively, relative to it.
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::recursive_directory_iterator(dir_))
+      names.push_back(fs::relative(e.path(), dir_).string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+};
+
+/// `rows` jobs of class value `value`, one every 100 s, run times spread over 1 s to 2 h.
+std::string trace_rows(int rows, const std::string& value, int first = 0) {
+  std::string csv;
+  for (int i = 0; i < rows; ++i)
+    csv += std::to_string((first + i) * 100) + ",1," + std::to_string(1 + (i * 7919) % 7200) + "," +
+           value + "\n";
+  return csv;
+}
+
+// Row 3: a class column named 'd/../../escaped' with a folder w.d/ present wrote
+// w.d/../../escaped-x.runtimes.csv, two folders above the output's.
+TEST_F(FitCatalogHostile, PathsFromDataStayInTheOutputsFolder) {
+  fs::create_directories(dir_ / "out" / "w.d");
+  const std::string trace =
+      write("t.csv", "submit_s,gpus,duration_s,d/../../escaped\n" + trace_rows(200, "x"));
+  const std::string output = (dir_ / "out" / "w.yaml").string();
+  const ProcessOutcome fit = run_gpucap(
+      {"fit", trace, "-o", output, "--class-by", "d/../../escaped", "--family", "empirical"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  EXPECT_EQ(entries(),
+            (std::vector<std::string>{"out", "out/w.d", "out/w.d_.._.._escaped-x.runtimes.csv",
+                                      "out/w.yaml", "t.csv"}));
+  const std::string yaml = read_all(output);
+  EXPECT_NE(yaml.find("- name: \"d_.._.._escaped-x\""), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("file: \"w.d_.._.._escaped-x.runtimes.csv\""), std::string::npos);
+  // Class values too: slashes, dots, a NUL-free control byte, and names equal but for case.
+  std::string csv = "submit_s,gpus,duration_s,team\n";
+  csv += trace_rows(30, "../../up", 0) + trace_rows(30, "/abs/path", 30) +
+         trace_rows(30, "Team", 60) + trace_rows(30, "team", 90) +
+         trace_rows(30, "\"a\x1b]0;t\x07\"", 120);
+  const ProcessOutcome fit2 = run_gpucap(
+      {"fit", write("t2.csv", csv), "-o", output, "--class-by", "team", "--family", "empirical"});
+  ASSERT_EQ(fit2.exit_code, 0) << fit2.output;
+  EXPECT_EQ(fit2.output.find('\x1b'), std::string::npos) << fit2.output;
+  for (const std::string& e : entries())
+    EXPECT_TRUE(e.rfind("out", 0) == 0 || e == "t.csv" || e == "t2.csv") << e;
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "w.team-.._.._up.runtimes.csv"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "w.team-_abs_path.runtimes.csv"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "w.team-Team.runtimes.csv"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "w.team-team-2.runtimes.csv"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "w.team-a__0_t_.runtimes.csv"));
+  std::ofstream(dir_ / "out" / "s.yaml") << kPools << read_all(output);
+  const ProcessOutcome validate = run_gpucap({"validate", (dir_ / "out" / "s.yaml").string()});
+  EXPECT_EQ(validate.exit_code, 0) << validate.output;
+}
+
+// Row 3, the workload names of many values that agree on their first 60 bytes: unique, and
+// found in linear time (a scan from suffix 2 for each was quadratic).
+TEST_F(FitCatalogHostile, LongValuesThatShareTheirStartGetUniqueNames) {
+  std::string csv = "submit_s,gpus,duration_s,team\n";
+  const std::string prefix(70, 'v');
+  for (int i = 0; i < 250; ++i)
+    csv += std::to_string(i * 60) + ",1,60," + prefix + std::to_string(i) + "\n";
+  const ProcessOutcome fit =
+      run_gpucap({"fit", write("t.csv", csv), "-o", path("w.yaml"), "--class-by", "team", "-q"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  const std::string yaml = read_all(path("w.yaml"));
+  EXPECT_NE(yaml.find("- name: \"team-" + std::string(60, 'v') + "\"\n"), std::string::npos);
+  EXPECT_NE(yaml.find("- name: \"team-" + std::string(60, 'v') + "-250\"\n"), std::string::npos);
+  expect_section_loads(path("w.yaml"));
+}
+
+// Row 10: 1,000 classes wrote a YAML over validate's 1 MiB, 100,000 one the loader refuses;
+// fit exited 0 and printed a warning per class even under -q.
+TEST_F(FitCatalogHostile, TooManyClassesAreRefusedWithOneMessage) {
+  std::string csv = "submit_s,gpus,duration_s,team\n";
+  for (int i = 0; i < 100000; ++i) csv += std::to_string(i) + ",1,60,t" + std::to_string(i) + "\n";
+  const ProcessOutcome fit =
+      run_gpucap({"fit", write("t.csv", csv), "-o", path("w.yaml"), "--class-by", "team", "-q"});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_EQ(fit.output,
+            "gpucap fit: cannot fit the trace: " + path("t.csv") +
+                ": column \"team\" has 100000 distinct values, and fit writes one workload per "
+                "value: at most 256 (so that the scenario stays loadable: 1 MiB of YAML); class "
+                "by a column with fewer values (e.g. --class-by gpus), or merge values in the "
+                "trace\n");
+  EXPECT_FALSE(fs::exists(path("w.yaml")));
+}
+
+TEST_F(FitCatalogHostile, TheMostClassesLoadAndWarningsAreBounded) {
+  // 256 classes of one job each: every class warns (exponential fallback).
+  std::string csv = "submit_s,gpus,duration_s,team\n";
+  for (int i = 0; i < 256; ++i)
+    csv +=
+        std::to_string(100 + i) + ",1," + std::to_string(60 + i) + ",t" + std::to_string(i) + "\n";
+  const std::string trace = write("t.csv", csv);
+  ProcessOutcome fit = run_gpucap({"fit", trace, "-o", path("w.yaml"), "--class-by", "team", "-q"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  EXPECT_EQ(fit.output, "");  // -q: nothing; the warnings are comments in the YAML
+  expect_section_loads(path("w.yaml"));
+  fit = run_gpucap({"fit", trace, "-o", path("w.yaml"), "--class-by", "team"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  std::size_t warning_lines = 0;
+  for (std::size_t at = 0; (at = fit.output.find("gpucap fit: warning:", at)) != std::string::npos;
+       ++at)
+    ++warning_lines;
+  EXPECT_EQ(warning_lines, 20u);
+  EXPECT_NE(fit.output.find("gpucap fit: 236 more warning(s): see the '# WARNING' comments in " +
+                            path("w.yaml")),
+            std::string::npos)
+      << fit.output;
+}
+
+// Row 18: a UTF-8 byte-order mark made the first column unknown ("no column "submit_s";
+// columns: submit_s"), to fit and to `process: trace`.
+TEST_F(FitCatalogHostile, AByteOrderMarkIsSkipped) {
+  const std::string trace =
+      write("bom.csv", "\xEF\xBB\xBFsubmit_s,gpus,duration_s\n0,1,60\n3600,2,120\n7200,1,90\n");
+  const ProcessOutcome fit = run_gpucap({"fit", trace, "-o", path("w.yaml"), "-q"});
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  expect_section_loads(path("w.yaml"));
+  const std::string scenario =
+      write("replay.yaml", kPools +
+                               "workloads:\n  - name: replay\n    kind: batch\n    gpus: 1\n"
+                               "    arrivals: {process: trace, file: bom.csv}\n");
+  const ProcessOutcome validate = run_gpucap({"validate", scenario});
+  EXPECT_EQ(validate.exit_code, 0) << validate.output;
+}
+
+// Row 21: fit read "0x10" as 16, and a header that names a column twice by its first.
+TEST_F(FitCatalogHostile, HexadecimalCellsAndTwiceNamedColumnsAreRefused) {
+  ProcessOutcome fit =
+      run_gpucap({"fit", write("hex.csv", "submit_s,gpus,duration_s\n1,0x10,10\n5,2,20\n"), "-o",
+                  path("w.yaml")});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_NE(fit.output.find("hex.csv:2: column \"gpus\" holds \"0x10\", not a number (write it "
+                            "in decimal: hexadecimal is not read)"),
+            std::string::npos)
+      << fit.output;
+  fit = run_gpucap(
+      {"fit", write("dup.csv", "submit_s,gpus,duration_s,gpus\n1,1,10,8\n"), "-o", path("w.yaml")});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_NE(fit.output.find("dup.csv:1: the header names column \"gpus\" twice (columns 2 and "
+                            "4), so which one to read is ambiguous; rename one"),
+            std::string::npos)
+      << fit.output;
+  // A NUL byte no longer ends a cell early ("5\0junk" was read as 5).
+  fit = run_gpucap({"fit",
+                    write("nul.csv", std::string("submit_s,gpus,duration_s\n1,1,5\0junk\n", 36)),
+                    "-o", path("w.yaml")});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_NE(fit.output.find("nul.csv:2: column \"duration_s\" holds \"5\\x00junk\", not a number"),
+            std::string::npos)
+      << fit.output;
+  EXPECT_FALSE(fs::exists(path("w.yaml")));
+}
+
+// Row 19: user text on the terminal (paths, column names) is escaped and cut.
+TEST_F(FitCatalogHostile, FitEchoesNoEscapeSequence) {
+  const std::string evil = "t\x1b]0;owned\x07\x1b[2J.csv";
+  const std::string trace = write(evil, "submit_s,gpus,duration_s\n0,1,60\n3600,2,120\n");
+  ProcessOutcome fit = run_gpucap({"fit", trace, "-o", path("w\x1b[31m.yaml")});
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  EXPECT_EQ(fit.output.find('\x1b'), std::string::npos) << fit.output;
+  EXPECT_EQ(fit.output.find('\x07'), std::string::npos) << fit.output;
+  EXPECT_EQ(read_all(path("w\x1b[31m.yaml")).find('\x1b'), std::string::npos);
+  fit = run_gpucap({"fit", trace, "-o", path("w.yaml"), "--class-by", "\x1b[31mteam"});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_EQ(fit.output.find('\x1b'), std::string::npos) << fit.output;
+  // A header of 2 million columns: the message lists the first few and says how many.
+  std::string header = "\x1b[31mc0";
+  for (int i = 1; i < 2000000; ++i) header += ",c" + std::to_string(i);
+  fit = run_gpucap({"fit", write("wide.csv", header + "\n"), "-o", path("w.yaml")});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_LT(fit.output.size(), 1000u);
+  EXPECT_EQ(fit.output.find('\x1b'), std::string::npos);
+  EXPECT_NE(fit.output.find("(2000000 columns in all)"), std::string::npos) << fit.output;
+}
+
+}  // namespace
