@@ -2,6 +2,7 @@
 #include "gpucap/detail/json_reader.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -19,7 +20,7 @@ class Reader {
 
   void document() {
     skip_space();
-    value("", 0);
+    value(0);
     skip_space();
     if (i_ < text_.size()) fail("text after the JSON value");
   }
@@ -46,25 +47,30 @@ class Reader {
     advance();
   }
 
-  void value(const std::string& path, int depth) {
+  // The path of the value being read is path_, extended and cut back in place as the reader
+  // goes down and up: an element costs the length of its own key or index, not of its path
+  // (copying the path per element made an array under a long key quadratic).
+  void value(int depth) {
     if (depth > kMaxDepth) fail("nested more than 64 levels deep");
     if (i_ >= text_.size()) fail("expected a value, found the end");
     const JsonPosition at = here();
     const char c = text_[i_];
     if (c == '{') {
-      object(path, depth, at);
+      object(depth, at);
     } else if (c == '[') {
-      array(path, depth, at);
+      array(depth, at);
     } else if (c == '"') {
-      visitor_.other(path, "string", string(), at);
+      const std::string s = string();
+      visitor_.other(path_, "string", s, at);
     } else if (c == '-' || (c >= '0' && c <= '9')) {
-      visitor_.number(path, number(), at);
+      const double v = number();
+      visitor_.number(path_, v, at);
     } else if (literal("true")) {
-      visitor_.other(path, "boolean", "true", at);
+      visitor_.other(path_, "boolean", "true", at);
     } else if (literal("false")) {
-      visitor_.other(path, "boolean", "false", at);
+      visitor_.other(path_, "boolean", "false", at);
     } else if (literal("null")) {
-      visitor_.other(path, "null", "null", at);
+      visitor_.other(path_, "null", "null", at);
     } else {
       fail(
           "expected a value (a number, a string, true, false, null, an object or an array), "
@@ -73,14 +79,15 @@ class Reader {
     }
   }
 
-  void object(const std::string& path, int depth, const JsonPosition& at) {
+  void object(int depth, const JsonPosition& at) {
     advance();  // {
-    visitor_.begin_object(path, at);
+    visitor_.begin_object(path_, at);
+    const std::size_t base = path_.size();
     std::set<std::string> keys;
     skip_space();
     if (i_ < text_.size() && text_[i_] == '}') {
       advance();
-      visitor_.end(path);
+      visitor_.end(path_);
       return;
     }
     for (;;) {
@@ -91,7 +98,11 @@ class Reader {
       skip_space();
       expect(':', "':' after a key");
       skip_space();
-      value(path.empty() ? key : path + "." + key, depth + 1);
+      path_.resize(base);
+      if (base != 0) path_ += '.';
+      path_ += key;
+      value(depth + 1);
+      path_.resize(base);
       skip_space();
       if (i_ < text_.size() && text_[i_] == ',') {
         advance();
@@ -100,21 +111,29 @@ class Reader {
       expect('}', "',' or '}'");
       break;
     }
-    visitor_.end(path);
+    visitor_.end(path_);
   }
 
-  void array(const std::string& path, int depth, const JsonPosition& at) {
+  void array(int depth, const JsonPosition& at) {
     advance();  // [
-    visitor_.begin_array(path, at);
+    visitor_.begin_array(path_, at);
+    const std::size_t base = path_.size();
     skip_space();
     if (i_ < text_.size() && text_[i_] == ']') {
       advance();
-      visitor_.end(path);
+      visitor_.end(path_);
       return;
     }
     for (std::size_t index = 0;; ++index) {
       skip_space();
-      value(path + "[" + std::to_string(index) + "]", depth + 1);
+      char digits[24];
+      const auto written = std::to_chars(digits, digits + sizeof digits, index);
+      path_.resize(base);
+      path_ += '[';
+      path_.append(digits, written.ptr);
+      path_ += ']';
+      value(depth + 1);
+      path_.resize(base);
       skip_space();
       if (i_ < text_.size() && text_[i_] == ',') {
         advance();
@@ -123,7 +142,7 @@ class Reader {
       expect(']', "',' or ']'");
       break;
     }
-    visitor_.end(path);
+    visitor_.end(path_);
   }
 
   bool literal(const char* word) {
@@ -270,6 +289,7 @@ class Reader {
 
   const std::string& text_;
   JsonVisitor& visitor_;
+  std::string path_;  ///< the key path of the value being read ("" at the root)
   std::size_t i_ = 0, line_ = 1, line_start_ = 0;
 };
 

@@ -1,0 +1,96 @@
+// Reliability of `gpucap import` under hostile job logs (issue 26, "Safe under hostile input,
+// round three"): time linear in the input, checked integers and sums, run times censored where
+// the docs say, memory bounded by bytes, no attempt dropped silently, and outputs (the trace
+// CSV, the report JSON) that gpucap itself loads back, whatever text the log held.
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+#include "gpucap/data/delimited.hpp"
+#include "gpucap/data/job_import.hpp"
+#include "gpucap/data/trace_writer.hpp"
+#include "gpucap/detail/json_reader.hpp"
+#include "gpucap/scenario_loader.hpp"
+
+#include "support/process.hpp"
+#include "support/scratch_dir.hpp"
+
+namespace gpucap::data {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_support::read_all;
+using testing_support::run_gpucap;
+
+struct Imported {
+  std::string csv;
+  ImportReport report;
+};
+
+class ImportHostile : public testing_support::ScratchDirTest {
+ protected:
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::binary) << text;
+    return (dir_ / name).string();
+  }
+  Imported import(JobLogFormat format, const std::string& text, ImportOptions options = {}) {
+    Imported out;
+    out.report = import_job_log(format, write("log", text), options,
+                                [&](std::string_view b) { out.csv.append(b); });
+    return out;
+  }
+  /// The rows of `trace_csv` as a scenario's `process: trace` loads them.
+  std::vector<TraceRow> replay(const std::string& trace_csv) {
+    write("trace.csv", trace_csv);
+    const Scenario s = parse_scenario(
+        "name: replay\nhorizon: 1000d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, "
+        "quota: 16}\nworkloads:\n  - name: jobs\n    arrivals: {process: trace, file: "
+        "trace.csv}\n",
+        "replay.yaml", dir_.string());
+    return s.workloads.at(0).arrivals.trace;
+  }
+};
+
+/// Counts what a JSON document holds, to check that a written file loads back.
+struct CountingVisitor : gpucap::detail::JsonVisitor {
+  std::size_t values = 0;
+  std::vector<std::string> strings;
+  void begin_object(const std::string&, const gpucap::detail::JsonPosition&) override {}
+  void begin_array(const std::string&, const gpucap::detail::JsonPosition&) override {}
+  void end(const std::string&) override {}
+  void number(const std::string&, double, const gpucap::detail::JsonPosition&) override {
+    ++values;
+  }
+  void other(const std::string&, const char*, const std::string& text,
+             const gpucap::detail::JsonPosition&) override {
+    ++values;
+    strings.push_back(text);
+  }
+};
+
+// Row 2: the JSON reader copied the key path for every element, so an array under a long key
+// cost the key's length per element (a 3 MB object: ~10^12 bytes copied, many minutes). Now
+// each element costs its own index.
+TEST_F(ImportHostile, AnArrayUnderALongKeyIsReadInLinearTime) {
+  const std::string key(std::size_t{1} << 20, 'k');
+  std::string elements;
+  for (int i = 0; i < 1000000; ++i) elements += i ? ",0" : "0";
+  const Imported r = import(
+      JobLogFormat::philly,
+      "[{\"status\": \"Pass\", \"vc\": \"v\", \"user\": \"u\", \"submitted_time\": \"1000\", "
+      "\"" +
+          key + "\": [" + elements +
+          "], \"attempts\": [{\"start_time\": \"1000\", "
+          "\"end_time\": \"1060\", \"detail\": [{\"gpus\": [\"g0\", \"g1\"]}]}]}]\n");
+  EXPECT_EQ(r.csv, "submit_s,gpus,duration_s,censored,vc,user,status\n0,2,60,0,v,u,Pass\n");
+
+  // The reader itself, under a long key: every element visited.
+  CountingVisitor counting;
+  gpucap::detail::read_json("{\"" + key + "\": [" + elements + "]}", counting);
+  EXPECT_EQ(counting.values, 1000000u);
+}
+
+}  // namespace
+}  // namespace gpucap::data
