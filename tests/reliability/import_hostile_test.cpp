@@ -92,5 +92,59 @@ TEST_F(ImportHostile, AnArrayUnderALongKeyIsReadInLinearTime) {
   EXPECT_EQ(counting.values, 1000000u);
 }
 
+// Row 4: typed GPU counts were summed in 64 bits without a check (2^64 - 1 + 3 kept as 2
+// GPUs), counts beyond 2^53 were accepted though the docs say 2^53, and "1e3" read as 1000.
+TEST_F(ImportHostile, SlurmGpuCountsAndTheirSumsAreChecked) {
+  const Imported r =
+      import(JobLogFormat::slurm,
+             "JobID|Submit|Start|End|State|AllocTRES\n"
+             "1|100|100|200|COMPLETED|gres/gpu:a=18446744073709551615,gres/gpu:b=3\n"
+             "2|100|100|200|COMPLETED|gres/gpu=1e3\n"
+             "3|100|100|200|COMPLETED|gres/gpu=9007199254740993\n"
+             "4|100|100|200|COMPLETED|gres/gpu:a=4503599627370496,gres/gpu:b=4503599627370497\n"
+             "5|100|100|200|COMPLETED|gres/gpu=0x10\n"
+             "6|100|100|200|COMPLETED|gres/gpu=4.5\n"
+             "7|100|100|200|COMPLETED|gres/gpu=4.0,gres/gpu:a100=4\n"
+             "8|100|100|200|COMPLETED|gres/gpu:a=3,gres/gpu:b=2\n");
+  EXPECT_EQ(r.csv,
+            "submit_s,gpus,duration_s,censored,partition,account\n0,4,100,0,,\n0,5,100,0,,\n");
+  EXPECT_EQ(r.report.dropped_for("malformed GPU count"), 6u);
+  const Imported gres = import(JobLogFormat::slurm,
+                               "JobID|Submit|Start|End|State|AllocGRES\n"
+                               "1|100|100|200|COMPLETED|gpu:a100:18446744073709551615,gpu:v100:2\n"
+                               "2|100|100|200|COMPLETED|gpu:a100:2(IDX:0-1),gpu:v100:1\n");
+  EXPECT_EQ(gres.csv, "submit_s,gpus,duration_s,censored,partition,account\n0,3,100,0,,\n");
+  EXPECT_EQ(gres.report.dropped_for("malformed GPU count"), 1u);
+}
+
+// Row 16: attempts past the 100,000th were dropped silently (1 GPU, 100,001 s instead of
+// 8 GPUs, 186,402 s). Attempts are now folded as they are read, any number of them.
+TEST_F(ImportHostile, EveryPhillyAttemptCounts) {
+  std::string attempts;
+  for (int i = 0; i < 100001; ++i)
+    attempts += "{\"start_time\":\"1000\",\"end_time\":\"1001\",\"detail\":[{\"gpus\":[\"g\"]}]},";
+  attempts +=
+      "{\"start_time\":\"200000\",\"end_time\":\"286401\",\"detail\":[{\"gpus\":[\"0\",\"1\","
+      "\"2\",\"3\"]},{\"gpus\":[\"0\",\"1\",\"2\",\"3\"]}]}";
+  const Imported r = import(JobLogFormat::philly,
+                            "[{\"status\":\"Pass\",\"vc\":\"v\",\"user\":\"u\",\"submitted_time\":"
+                            "\"1000\",\"attempts\":[" +
+                                attempts + "]}]");
+  EXPECT_EQ(r.csv, "submit_s,gpus,duration_s,censored,vc,user,status\n0,8,186402,0,v,u,Pass\n");
+
+  // Run times that add up beyond 64 bits are a drop, not a wrapped sum.
+  std::string huge;
+  for (int i = 0; i < 40000; ++i)
+    huge +=
+        std::string(i ? "," : "") + "{\"start_time\":\"1000-01-01\",\"end_time\":\"9999-12-31\"}";
+  const Imported h = import(JobLogFormat::philly,
+                            "[{\"status\":\"Pass\",\"submitted_time\":\"1000-01-01\","
+                            "\"attempts\":[" +
+                                huge + "]}]");
+  EXPECT_EQ(h.report.kept, 0u);
+  EXPECT_EQ(
+      h.report.dropped_for("the attempts' run times add up beyond 2^63 ms (corrupt attempts)"), 1u);
+}
+
 }  // namespace
 }  // namespace gpucap::data

@@ -3,11 +3,11 @@
 
 #include <charconv>
 #include <chrono>
-#include <cmath>
 #include <stdexcept>
 
 #include "gpucap/data/delimited.hpp"
 #include "gpucap/detail/text.hpp"
+
 #include "job_logs.hpp"
 
 namespace gpucap::data {
@@ -35,15 +35,20 @@ JobState classify_state(std::string_view state) {
 }
 
 bool parse_gpu_count(std::string_view text, uint64_t& gpus) {
-  if (text.empty() || text.front() == '-' || text.front() == '+') return false;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), gpus);
-  if (r.ec == std::errc() && r.ptr == text.data() + text.size()) return true;
-  double value = 0;
-  const auto d = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (d.ec != std::errc() || d.ptr != text.data() + text.size() || !(value >= 0) ||
-      value > 9007199254740992.0 || value != std::floor(value))
+  // Digits, optionally followed by a decimal point and zeros ("4", "4.0", "4."): no sign, no
+  // exponent, no spaces.
+  const std::size_t point = text.find('.');
+  const std::string_view whole = text.substr(0, point);
+  if (whole.empty() || whole.find_first_not_of("0123456789") != std::string_view::npos)
     return false;
-  gpus = static_cast<uint64_t>(value);
+  if (point != std::string_view::npos &&
+      text.find_first_not_of('0', point + 1) != std::string_view::npos)
+    return false;
+  uint64_t value = 0;
+  const auto r = std::from_chars(whole.data(), whole.data() + whole.size(), value);
+  if (r.ec != std::errc() || r.ptr != whole.data() + whole.size() || value > kMaxGpuCount)
+    return false;
+  gpus = value;
   return true;
 }
 
@@ -76,8 +81,7 @@ int find_column(const std::vector<std::string>& header, const std::string& name,
                       "\"; " + needs + "; columns found: " + text::join(shown, ", "));
 }
 
-void append_extra(std::string& extra, std::string_view field, uint64_t line,
-                  ImportReport& report) {
+void append_extra(std::string& extra, std::string_view field, uint64_t line, ImportReport& report) {
   extra += ',';
   bool control = false;
   for (char c : field) control |= static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
@@ -96,8 +100,8 @@ JobLogFormat parse_job_log_format(const std::string& name) {
   const auto& names = job_log_format_names();
   for (std::size_t i = 0; i < names.size(); ++i)
     if (names[i] == name) return static_cast<JobLogFormat>(i);
-  throw std::invalid_argument("unknown format '" + text::excerpt(name) + "'; valid: " +
-                              text::join(names, ", ") + " (see docs/importing.md)");
+  throw std::invalid_argument("unknown format '" + text::excerpt(name) +
+                              "'; valid: " + text::join(names, ", ") + " (see docs/importing.md)");
 }
 
 std::vector<std::pair<std::string, std::string>> parse_column_mapping(const std::string& text) {
@@ -110,9 +114,10 @@ std::vector<std::pair<std::string, std::string>> parse_column_mapping(const std:
     const std::size_t eq = item.find('=');
     const std::string field = text::trim(item.substr(0, eq));
     if (eq == std::string::npos || text::trim(item.substr(eq + 1)).empty())
-      throw std::invalid_argument("--map takes field=column pairs separated by commas, e.g. "
-                                  "submit=created_at,end=finished,gpus=n_gpu; got \"" +
-                                  text::excerpt(item) + "\"");
+      throw std::invalid_argument(
+          "--map takes field=column pairs separated by commas, e.g. "
+          "submit=created_at,end=finished,gpus=n_gpu; got \"" +
+          text::excerpt(item) + "\"");
     bool known = false;
     for (const std::string& f : fields) known |= f == field;
     if (!known)
@@ -134,10 +139,18 @@ ImportReport import_job_log(JobLogFormat format, const std::string& input,
   report.input = input;
   std::vector<std::string> extra;
   switch (format) {
-    case JobLogFormat::slurm: extra = {"partition", "account"}; break;
-    case JobLogFormat::kubernetes: extra = {"gpu_milli", "gpu_model", "qos"}; break;
-    case JobLogFormat::philly: extra = {"vc", "user", "status"}; break;
-    case JobLogFormat::helios: extra = {"user", "vc", "type"}; break;
+    case JobLogFormat::slurm:
+      extra = {"partition", "account"};
+      break;
+    case JobLogFormat::kubernetes:
+      extra = {"gpu_milli", "gpu_model", "qos"};
+      break;
+    case JobLogFormat::philly:
+      extra = {"vc", "user", "status"};
+      break;
+    case JobLogFormat::helios:
+      extra = {"user", "vc", "type"};
+      break;
     case JobLogFormat::csv:
       for (const auto& [field, column] : options.mapping)
         if (field == "class") extra = {"class"};
@@ -149,9 +162,15 @@ ImportReport import_job_log(JobLogFormat format, const std::string& input,
   } else {
     LineReader in(input);
     switch (format) {
-      case JobLogFormat::slurm: detail::read_slurm_log(in, options, writer, report); break;
-      case JobLogFormat::kubernetes: detail::read_kubernetes_log(in, options, writer, report); break;
-      default: detail::read_table_log(in, format, options, writer, report); break;
+      case JobLogFormat::slurm:
+        detail::read_slurm_log(in, options, writer, report);
+        break;
+      case JobLogFormat::kubernetes:
+        detail::read_kubernetes_log(in, options, writer, report);
+        break;
+      default:
+        detail::read_table_log(in, format, options, writer, report);
+        break;
     }
   }
   writer.finish();

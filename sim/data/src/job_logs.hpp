@@ -2,6 +2,7 @@
 // own file (slurm_log.cpp, kubernetes_log.cpp, philly_log.cpp, table_log.cpp).
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,9 +24,22 @@ enum class JobState {
 /// The class of `state` (case-insensitive; only the first word counts).
 JobState classify_state(std::string_view state);
 
-/// A whole number of GPUs: "4", "4.0"; false for anything else (negative, fractional, junk,
-/// beyond 2^53).
+/// The largest GPU count read from a log (2^53: every count up to it is exact in a double).
+/// Counts and sums of counts above it are malformed.
+inline constexpr uint64_t kMaxGpuCount = uint64_t{1} << 53;
+
+/// A whole number of GPUs: "4", "4.0"; false for anything else (negative, fractional, an
+/// exponent, junk, beyond kMaxGpuCount).
 bool parse_gpu_count(std::string_view text, uint64_t& gpus);
+
+/// `sum` = a + b; false (and `sum` unchanged) when that overflows.
+inline bool checked_add(int64_t a, int64_t b, int64_t& sum) {
+  if ((b > 0 && a > std::numeric_limits<int64_t>::max() - b) ||
+      (b < 0 && a < std::numeric_limits<int64_t>::min() - b))
+    return false;
+  sum = a + b;
+  return true;
+}
 
 /// Reads the first non-blank line as the header (cells trimmed, a UTF-8 byte-order mark
 /// dropped). Throws DataFileError when the file has none.
@@ -48,8 +62,9 @@ inline const char* const kBadGpus = "malformed GPU count";
 inline const char* const kCancelledBeforeStart = "cancelled before it started";
 inline const char* const kNeverStarted = "never started (pending, or no start time)";
 inline const char* const kNoEnd = "no end time (and no duration) for a job that is not running";
-inline const char* const kRepairedText = "text fields with invalid UTF-8 or control characters "
-                                         "written with '?'";
+inline const char* const kRepairedText =
+    "text fields with invalid UTF-8 or control characters "
+    "written with '?'";
 
 /// The readers: each reads `in` to its end, sending jobs to `out` and counting what it skips in
 /// `report`.

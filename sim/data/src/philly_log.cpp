@@ -15,6 +15,7 @@
 //   trace's README says so) and drops the job.
 // The reader streams: it takes one job object at a time from the list (a JSON Lines file of
 // one object per line works too), so memory is bounded by the largest job object (64 MiB).
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "gpucap/detail/json_reader.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
+
 #include "job_logs.hpp"
 
 namespace gpucap::data::detail {
@@ -29,54 +31,118 @@ namespace {
 
 constexpr std::size_t kMaxObjectBytes = std::size_t{64} << 20;
 
-struct Attempt {
-  std::string start, end;
-  bool start_null = false, end_null = false;
-  uint64_t gpus = 0;
-};
+/// Whether `path` is "attempts[N]" followed by `rest` exactly ("" for the element itself).
+/// Reads only as far as the first difference, so a long key costs nothing here.
+bool attempt_path(const std::string& path, const char* rest) {
+  if (path.compare(0, 9, "attempts[") != 0) return false;
+  std::size_t i = 9;
+  while (i < path.size() && path[i] >= '0' && path[i] <= '9') ++i;
+  if (i == 9 || i >= path.size() || path[i] != ']') return false;
+  return path.compare(i + 1, std::string::npos, rest) == 0;
+}
 
-/// Collects the fields of one job object.
+/// Whether `path` is "attempts[N].detail[M].gpus[K]": one GPU of an attempt.
+bool attempt_gpu_path(const std::string& path) {
+  if (path.compare(0, 9, "attempts[") != 0) return false;
+  std::size_t i = 9;
+  const auto index_then = [&](const char* next) {
+    const std::size_t from = i;
+    while (i < path.size() && path[i] >= '0' && path[i] <= '9') ++i;
+    if (i == from || i >= path.size() || path[i] != ']') return false;
+    ++i;
+    const std::size_t n = std::strlen(next);
+    if (path.compare(i, n, next) != 0) return false;
+    i += n;
+    return true;
+  };
+  return index_then(".detail[") && index_then(".gpus[") && index_then("") && i == path.size();
+}
+
+/// Collects the fields of one job object and folds its attempts as each one ends, so that a job
+/// of any number of attempts costs the memory of one.
 class PhillyJob : public gpucap::detail::JsonVisitor {
  public:
+  explicit PhillyJob(const ImportOptions& options) : options_(options) {}
+
   std::string submitted, status, vc, user;
-  std::vector<Attempt> attempts;
+  uint64_t attempts = 0;          ///< attempts folded
+  uint64_t gpus = 0;              ///< the most GPUs any attempt held
+  int64_t start_ms = 0;           ///< the first attempt's start
+  int64_t held_ms = 0;            ///< the attempts' run times, summed
+  bool running = false;           ///< the last attempt has no end time
+  const char* problem = nullptr;  ///< why the job is dropped (the first attempt's problem)
 
   void begin_object(const std::string& path, const gpucap::detail::JsonPosition&) override {
-    attempt_of(path);
+    if (attempt_path(path, "")) begin_attempt();
   }
-  void begin_array(const std::string&, const gpucap::detail::JsonPosition&) override {}
-  void end(const std::string&) override {}
+  void begin_array(const std::string& path, const gpucap::detail::JsonPosition&) override {
+    if (attempt_path(path, "")) begin_attempt();
+  }
+  void end(const std::string& path) override {
+    if (attempt_path(path, "")) fold_attempt();
+  }
   void number(const std::string& path, double, const gpucap::detail::JsonPosition&) override {
     if (path == "submitted_time") submitted = "(a number)";
+    if (attempt_path(path, "")) begin_attempt(), fold_attempt();  // an attempt that is a number
   }
   void other(const std::string& path, const char* kind, const std::string& text,
              const gpucap::detail::JsonPosition&) override {
-    const bool null = std::strcmp(kind, "null") == 0;
     const bool string = std::strcmp(kind, "string") == 0;
-    if (path == "submitted_time") submitted = string ? text : "";
-    else if (path == "status") status = text;
-    else if (path == "vc") vc = text;
-    else if (path == "user") user = text;
-    Attempt* a = attempt_of(path);
-    if (a == nullptr) return;
-    const std::string rest = path.substr(path.find(']') + 1);
-    if (rest == ".start_time") a->start = string ? text : "", a->start_null = null;
-    else if (rest == ".end_time") a->end = string ? text : "", a->end_null = null;
-    else if (rest.compare(0, 8, ".detail[") == 0 && rest.find("].gpus[") != std::string::npos)
-      ++a->gpus;
+    if (path == "submitted_time")
+      submitted = string ? text : "";
+    else if (path == "status")
+      status = text;
+    else if (path == "vc")
+      vc = text;
+    else if (path == "user")
+      user = text;
+    else if (attempt_path(path, ""))
+      begin_attempt(), fold_attempt();  // a scalar attempt
+    else if (attempt_path(path, ".start_time"))
+      start_ = string ? text : "";
+    else if (attempt_path(path, ".end_time"))
+      end_ = string ? text : "";
+    else if (attempt_gpu_path(path))
+      ++attempt_gpus_;
   }
 
  private:
-  /// The attempt that `path` ("attempts[3]...") is inside, created on first sight.
-  Attempt* attempt_of(const std::string& path) {
-    if (path.compare(0, 9, "attempts[") != 0) return nullptr;
-    const std::size_t close = path.find(']');
-    std::size_t index = 0;
-    for (std::size_t i = 9; i < close; ++i) index = index * 10 + static_cast<std::size_t>(path[i] - '0');
-    if (index > attempts.size() || index > 100000) return nullptr;
-    if (index == attempts.size()) attempts.emplace_back();
-    return &attempts[index];
+  void begin_attempt() {
+    start_.clear();
+    end_.clear();
+    attempt_gpus_ = 0;
   }
+
+  /// Adds the attempt just read to the job (see the rules at the top of this file).
+  void fold_attempt() {
+    const bool first = attempts++ == 0;
+    gpus = std::max(gpus, attempt_gpus_);
+    if (problem != nullptr) return;
+    if (running) {
+      problem = "an attempt before the last without an end time (a logging error)";
+      return;
+    }
+    const auto time = [&](const std::string& text, int64_t& ms) {
+      return parse_timestamp(text, options_.time_format, options_.zone, ms);
+    };
+    int64_t start = 0, end = 0;
+    const TimeParse s = time(start_, start);
+    if (s == TimeParse::malformed) return void(problem = kBadStart);
+    if (s == TimeParse::absent)
+      return void(problem = "an attempt without a start time (a logging error)");
+    if (first) start_ms = start;
+    const TimeParse e = time(end_, end);
+    if (e == TimeParse::malformed) return void(problem = kBadEnd);
+    if (e == TimeParse::absent) return void(running = true);
+    if (end < start) return void(problem = "ended before it started (negative run time)");
+    // Each run time is below 2^53 ms (times are years 1000 to 9999); their sum is checked.
+    if (!checked_add(held_ms, end - start, held_ms) || !checked_add(start_ms, held_ms, end))
+      problem = "the attempts' run times add up beyond 2^63 ms (corrupt attempts)";
+  }
+
+  const ImportOptions& options_;
+  std::string start_, end_;  ///< the attempt being read (null and absent: "")
+  uint64_t attempt_gpus_ = 0;
 };
 
 class PhillyReader {
@@ -142,13 +208,18 @@ class PhillyReader {
       fail("a job object longer than " + format_bytes(kMaxObjectBytes));
     object_ += c;
     if (in_string_) {
-      if (escape_) escape_ = false;
-      else if (c == '\\') escape_ = true;
-      else if (c == '"') in_string_ = false;
+      if (escape_)
+        escape_ = false;
+      else if (c == '\\')
+        escape_ = true;
+      else if (c == '"')
+        in_string_ = false;
       return;
     }
-    if (c == '"') in_string_ = true;
-    else if (c == '{' || c == '[') ++depth_;
+    if (c == '"')
+      in_string_ = true;
+    else if (c == '{' || c == '[')
+      ++depth_;
     else if ((c == '}' || c == ']') && --depth_ == 0) {
       capturing_ = false;
       job();
@@ -158,7 +229,7 @@ class PhillyReader {
   void job() {
     ++report_.records;
     const uint64_t n = object_line_;
-    PhillyJob j;
+    PhillyJob j(options_);
     try {
       gpucap::detail::read_json(object_, j);
     } catch (const gpucap::detail::JsonError&) {
@@ -166,37 +237,18 @@ class PhillyReader {
     }
     JobRecord job;
     job.line = n;
-    const auto time = [&](const std::string& text, int64_t& ms) {
-      return parse_timestamp(text, options_.time_format, options_.zone, ms);
-    };
-    if (time(j.submitted, job.submit_ms) != TimeParse::ok) return report_.drop(kBadSubmit, n);
-    if (j.attempts.empty())
-      return report_.drop(classify_state(j.status) == JobState::cancelled ? kCancelledBeforeStart
-                                                                          : kNeverStarted,
-                          n);
-    int64_t held_ms = 0;
-    for (std::size_t a = 0; a < j.attempts.size(); ++a) {
-      const Attempt& at = j.attempts[a];
-      job.gpus = std::max(job.gpus, at.gpus);
-      int64_t start = 0, end = 0;
-      const TimeParse s = time(at.start, start);
-      if (s == TimeParse::malformed) return report_.drop(kBadStart, n);
-      if (s == TimeParse::absent)
-        return report_.drop("an attempt without a start time (a logging error)", n);
-      if (a == 0) job.start_ms = start;
-      const TimeParse e = time(at.end, end);
-      if (e == TimeParse::malformed) return report_.drop(kBadEnd, n);
-      if (e == TimeParse::absent) {
-        if (a + 1 < j.attempts.size())
-          return report_.drop("an attempt before the last without an end time (a logging error)",
-                              n);
-        job.running = true;
-        break;
-      }
-      if (end < start) return report_.drop("ended before it started (negative run time)", n);
-      held_ms += end - start;
-    }
-    if (!job.running) job.end_ms = job.start_ms + held_ms;
+    if (parse_timestamp(j.submitted, options_.time_format, options_.zone, job.submit_ms) !=
+        TimeParse::ok)
+      return report_.drop(kBadSubmit, n);
+    if (j.attempts == 0)
+      return report_.drop(
+          classify_state(j.status) == JobState::cancelled ? kCancelledBeforeStart : kNeverStarted,
+          n);
+    if (j.problem != nullptr) return report_.drop(j.problem, n);
+    job.gpus = j.gpus;
+    job.start_ms = j.start_ms;
+    job.running = j.running;
+    if (!job.running) job.end_ms = j.start_ms + j.held_ms;  // checked in fold_attempt
     append_extra(job.extra, j.vc, n, report_);
     append_extra(job.extra, j.user, n, report_);
     append_extra(job.extra, j.status, n, report_);

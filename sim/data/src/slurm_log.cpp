@@ -17,6 +17,7 @@
 #include <optional>
 
 #include "gpucap/data/delimited.hpp"
+
 #include "job_logs.hpp"
 
 namespace gpucap::data::detail {
@@ -29,7 +30,8 @@ constexpr const char* kNeeds =
 
 /// GPUs in a TRES list ("billing=8,cpu=8,gres/gpu=2,gres/gpu:a100=2,mem=64G,node=1") or a GRES
 /// list ("gpu:2", "gpu:a100:2(IDX:0-1)"): gres/gpu=N when present, else the sum of the typed
-/// gres/gpu:TYPE=N. 0 when the list names no GPU; false when a GPU count is malformed.
+/// gres/gpu:TYPE=N. 0 when the list names no GPU; false when a GPU count is malformed, or the
+/// typed counts add up beyond kMaxGpuCount.
 bool gpus_of(std::string_view list, uint64_t& gpus) {
   gpus = 0;
   uint64_t typed = 0;
@@ -42,16 +44,23 @@ bool gpus_of(std::string_view list, uint64_t& gpus) {
     if (item.substr(0, 8) == "gres/gpu") {
       const std::size_t eq = item.find('=');
       if (eq == std::string_view::npos || !parse_gpu_count(item.substr(eq + 1), n)) return false;
-      if (item.size() > 8 && item[8] == ':') typed += n;
-      else if (eq == 8) untyped = true, gpus = n;
-      else return false;
+      if (item.size() > 8 && item[8] == ':')
+        typed += n;
+      else if (eq == 8)
+        untyped = true, gpus = n;
+      else
+        return false;
     } else if (item.substr(0, 4) == "gpu:") {
       // GRES: gpu:N or gpu:TYPE:N, maybe followed by (IDX:...)
       item = item.substr(0, item.find('('));
       const std::size_t colon = item.rfind(':');
       if (!parse_gpu_count(item.substr(colon + 1), n)) return false;
       typed += n;
+    } else {
+      continue;
     }
+    // Each count is at most 2^53, so the sum of two cannot wrap before this check.
+    if (typed > kMaxGpuCount) return false;
   }
   if (!untyped) gpus = typed;
   return true;
@@ -68,14 +77,17 @@ struct OpenJob {
 
 class SlurmReader {
  public:
-  SlurmReader(LineReader& in, const ImportOptions& options, TraceWriter& out,
-              ImportReport& report)
+  SlurmReader(LineReader& in, const ImportOptions& options, TraceWriter& out, ImportReport& report)
       : in_(in), options_(options), out_(out), report_(report) {}
 
   void run() {
     header_ = read_header(in_, '|', false, "slurm");
-    const auto need = [&](const char* name) { return find_column(header_, name, true, in_, kNeeds); };
-    const auto may = [&](const char* name) { return find_column(header_, name, false, in_, kNeeds); };
+    const auto need = [&](const char* name) {
+      return find_column(header_, name, true, in_, kNeeds);
+    };
+    const auto may = [&](const char* name) {
+      return find_column(header_, name, false, in_, kNeeds);
+    };
     c_id_ = need("JobID");
     c_submit_ = need("Submit");
     c_start_ = need("Start");
@@ -101,8 +113,7 @@ class SlurmReader {
       if (f.size() == header_.size() + 1 && f.back().empty()) f.pop_back();
       if (f.size() != header_.size()) {
         close();
-        report_.drop(f.size() < header_.size() ? kMissingFields : kExtraFields,
-                     in_.line_number());
+        report_.drop(f.size() < header_.size() ? kMissingFields : kExtraFields, in_.line_number());
         continue;
       }
       const std::string_view job_id = f[c_id_];
@@ -170,7 +181,8 @@ class SlurmReader {
       return parse_timestamp(text, options_.time_format, options_.zone, ms);
     };
     if (time(open_.submit, job.submit_ms) != TimeParse::ok) return report_.drop(kBadSubmit, line);
-    if (open_.earliest_submit_ms) job.submit_ms = std::min(job.submit_ms, *open_.earliest_submit_ms);
+    if (open_.earliest_submit_ms)
+      job.submit_ms = std::min(job.submit_ms, *open_.earliest_submit_ms);
     const TimeParse start = time(open_.start, job.start_ms);
     if (start == TimeParse::malformed) return report_.drop(kBadStart, line);
     if (start == TimeParse::absent)
@@ -180,8 +192,7 @@ class SlurmReader {
     if (end == TimeParse::malformed) return report_.drop(kBadEnd, line);
     if (end == TimeParse::absent) {
       int64_t elapsed = 0;
-      if (state == JobState::running || state == JobState::pending ||
-          state == JobState::requeued) {
+      if (state == JobState::running || state == JobState::pending || state == JobState::requeued) {
         job.running = true;
       } else if (!open_.elapsed.empty() && parse_clock_duration(open_.elapsed, elapsed)) {
         job.end_ms = job.start_ms + elapsed;
