@@ -117,6 +117,25 @@ TEST_F(ImportHostile, SlurmGpuCountsAndTheirSumsAreChecked) {
   EXPECT_EQ(gres.report.dropped_for("malformed GPU count"), 1u);
 }
 
+// Row 5: a Running pod deleted after --log-end was written with its whole run (9,900 s) though
+// marked censored; the docs say it is censored at the log's end (4,900 s).
+TEST_F(ImportHostile, ARunningPodDeletedAfterTheLogsEndIsCensoredThere) {
+  ImportOptions options;
+  options.trace.log_end_ms = 5000 * 1000;
+  const Imported r = import(JobLogFormat::kubernetes,
+                            "name,num_gpu,pod_phase,creation_time,deletion_time,scheduled_time\n"
+                            "p,1,Running,100,10000,100\n"
+                            "late,1,Running,200,10000,6000\n"
+                            "done,2,Succeeded,300,4000,300\n",
+                            options);
+  EXPECT_EQ(r.csv,
+            "submit_s,gpus,duration_s,censored,gpu_milli,gpu_model,qos\n0,1,4900,1,1000,,\n"
+            "200,2,3700,0,1000,,\n");
+  EXPECT_EQ(r.report.censored, 1u);
+  EXPECT_EQ(r.report.dropped_for("still running, started at or after the log's end (--log-end)"),
+            1u);
+}
+
 // Row 16: attempts past the 100,000th were dropped silently (1 GPU, 100,001 s instead of
 // 8 GPUs, 186,402 s). Attempts are now folded as they are read, any number of them.
 TEST_F(ImportHostile, EveryPhillyAttemptCounts) {

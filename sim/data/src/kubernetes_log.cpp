@@ -11,9 +11,11 @@
 // - A pod whose pod_phase is Running with a deletion_time ran until it was deleted: its run
 //   ends there (in openb the deletion times of Running pods spread over the whole log: 4,149
 //   pods, of which only 32 were deleted at its very end). It is censored (or dropped with
-//   --running drop) only when --log-end is given and the deletion is at or after it. A
-//   Running pod without a deletion_time is still running: censored at the log's end.
+//   --running drop) only when --log-end is given and the deletion is at or after it: its run
+//   then ends at the log's end, where observation stopped. A Running pod without a
+//   deletion_time is still running: censored at the log's end.
 #include "gpucap/data/delimited.hpp"
+
 #include "job_logs.hpp"
 
 namespace gpucap::data::detail {
@@ -97,15 +99,21 @@ void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWrit
     if (state == JobState::running) {
       if (end == TimeParse::absent)
         job.running = true;
-      else if (options.trace.log_end_ms && job.end_ms >= *options.trace.log_end_ms)
+      else if (options.trace.log_end_ms && job.end_ms >= *options.trace.log_end_ms) {
+        // Deleted at or after the log's end: observed running up to the log's end only.
+        if (*options.trace.log_end_ms <= job.start_ms) {
+          report.drop("still running, started at or after the log's end (--log-end)", n);
+          continue;
+        }
+        job.end_ms = *options.trace.log_end_ms;
         job.censored = true;
+      }
     } else if (end == TimeParse::absent) {
       report.drop(kNoEnd, n);
       continue;
     }
     if (milli < 1000)
-      report.note("pods on a fraction of a GPU counted as whole GPUs (--fractional-gpus whole)",
-                  n);
+      report.note("pods on a fraction of a GPU counted as whole GPUs (--fractional-gpus whole)", n);
     append_extra(job.extra, c_milli >= 0 ? f[c_milli] : std::string_view("1000"), n, report);
     append_extra(job.extra, c_spec >= 0 ? f[c_spec] : std::string_view(), n, report);
     append_extra(job.extra, c_qos >= 0 ? f[c_qos] : std::string_view(), n, report);
