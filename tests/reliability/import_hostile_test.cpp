@@ -136,6 +136,48 @@ TEST_F(ImportHostile, ARunningPodDeletedAfterTheLogsEndIsCensoredThere) {
             1u);
 }
 
+// Row 6: the reorder window held 100,000 jobs whatever their text (600 rows with 1 MB text
+// fields: 602 MB resident). Now it also holds at most reorder_window_bytes: rows are written
+// as soon as the held ones pass it.
+TEST_F(ImportHostile, TheReorderWindowIsBoundedByBytes) {
+  ImportReport report;
+  TraceOptions options;
+  options.reorder_window_bytes = 10000000;
+  std::size_t written = 0;
+  TraceWriter writer({"text"}, options, report, [&](std::string_view b) { written += b.size(); });
+  for (int i = 0; i < 100; ++i) {
+    JobRecord job;
+    job.submit_ms = job.start_ms = i * 1000;
+    job.end_ms = job.start_ms + 1000;
+    job.gpus = 1;
+    job.extra = "," + std::string(1000000, 'x');
+    writer.add(std::move(job));
+  }
+  // Rows of 1,000,001 bytes of text: 9 fit in 10^7 bytes, the other 91 are written already.
+  EXPECT_EQ(report.kept, 91u);
+  writer.finish();
+  EXPECT_EQ(report.kept, 100u);
+  EXPECT_EQ(kDefaultReorderWindowBytes, std::size_t{32} << 20);
+
+  // Running jobs held until the log's end have the same budget; beyond it they are counted.
+  ImportReport running_report;
+  TraceWriter running_writer({"text"}, options, running_report, [](std::string_view) {});
+  for (int i = 0; i < 12; ++i) {
+    JobRecord job;
+    job.submit_ms = job.start_ms = i * 1000;
+    job.running = true;
+    job.gpus = 1;
+    job.extra = "," + std::string(1000000, 'x');
+    running_writer.add(std::move(job));
+  }
+  running_writer.finish();
+  EXPECT_EQ(running_report.kept, 9u);
+  EXPECT_EQ(running_report.dropped_for(
+                "still running, beyond the reorder window of running jobs held until the log's "
+                "end (raise --reorder-window or give --log-end)"),
+            3u);
+}
+
 // Row 16: attempts past the 100,000th were dropped silently (1 GPU, 100,001 s instead of
 // 8 GPUs, 186,402 s). Attempts are now folded as they are read, any number of them.
 TEST_F(ImportHostile, EveryPhillyAttemptCounts) {

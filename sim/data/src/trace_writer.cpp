@@ -24,8 +24,8 @@ std::string format_millis_as_seconds(int64_t ms) {
   return out;
 }
 
-TraceWriter::TraceWriter(const std::vector<std::string>& extra_columns,
-                         const TraceOptions& options, ImportReport& report, Sink sink)
+TraceWriter::TraceWriter(const std::vector<std::string>& extra_columns, const TraceOptions& options,
+                         ImportReport& report, Sink sink)
     : options_(options), report_(report), sink_(std::move(sink)) {
   options_.reorder_window = std::max<std::size_t>(options_.reorder_window, 1);
   buffer_ = "submit_s,gpus,duration_s,censored";
@@ -65,11 +65,13 @@ void TraceWriter::add(JobRecord job) {
              job.line, std::move(job.extra)});
       return;
     }
-    if (running_.size() >= options_.reorder_window)
+    if (running_.size() >= options_.reorder_window ||
+        running_bytes_ + held_bytes(job) > options_.reorder_window_bytes)
       return report_.drop(
           "still running, beyond the reorder window of running jobs held until the log's end "
           "(raise --reorder-window or give --log-end)",
           job.line);
+    running_bytes_ += held_bytes(job);
     running_.push_back(std::move(job));
     return;
   }
@@ -78,13 +80,16 @@ void TraceWriter::add(JobRecord job) {
   if (options_.log_end_ms && job.end_ms > *options_.log_end_ms) {
     report_.note("jobs that end after --log-end (kept whole)", job.line);
   }
-  queue({job.submit_ms, sequence_++, job.end_ms - job.start_ms, job.gpus, job.censored,
-         job.line, std::move(job.extra)});
+  queue({job.submit_ms, sequence_++, job.end_ms - job.start_ms, job.gpus, job.censored, job.line,
+         std::move(job.extra)});
 }
 
 void TraceWriter::queue(Row row) {
+  heap_bytes_ += held_bytes(row);
   heap_.push(std::move(row));
-  if (heap_.size() > options_.reorder_window) {
+  while (heap_.size() > options_.reorder_window ||
+         (heap_bytes_ > options_.reorder_window_bytes && !heap_.empty())) {
+    heap_bytes_ -= held_bytes(heap_.top());
     emit(heap_.top());
     heap_.pop();
   }
@@ -102,8 +107,7 @@ void TraceWriter::emit(const Row& row) {
         row.line);
   if (wrote_any_ && row.submit_ms < last_written_ms_) {
     if (options_.drop_out_of_order)
-      return report_.drop("out of order beyond the reorder window (--out-of-order drop)",
-                          row.line);
+      return report_.drop("out of order beyond the reorder window (--out-of-order drop)", row.line);
     report_.note(
         "rows written out of order (submitted before a row already written; beyond the "
         "reorder window; the replay sorts rows itself)",
@@ -145,6 +149,8 @@ void TraceWriter::finish() {
              std::move(job.extra)});
     }
     running_.clear();
+    running_.shrink_to_fit();
+    running_bytes_ = 0;
   } else if (options_.log_end_ms) {
     report_.has_log_end = true;
     report_.log_end_ms = *options_.log_end_ms;
@@ -153,6 +159,7 @@ void TraceWriter::finish() {
     emit(heap_.top());
     heap_.pop();
   }
+  heap_bytes_ = 0;
   flush();
 }
 

@@ -13,12 +13,12 @@
 // Times are written with millisecond resolution, without trailing zeros.
 //
 // Rows are written in submission order (equal times in input order) through a reorder window:
-// the writer holds the last `reorder_window` jobs in a heap and writes the earliest when it is
-// full, so a log that is out of order by fewer rows than that comes out sorted, in memory
-// bounded by the window. A job submitted before a row already written is out of order beyond
-// the window: it is still written (the replay sorts rows itself) and counted in the report, or
-// dropped with --out-of-order drop. A job submitted before the origin is always dropped (its
-// submit_s would be negative).
+// the writer holds the last `reorder_window` jobs (and at most `reorder_window_bytes` of them,
+// their text columns included) in a heap and writes the earliest when it is full, so a log that
+// is out of order by fewer rows than that comes out sorted, in memory bounded by the window. A job
+// submitted before a row already written is out of order beyond the window: it is still written
+// (the replay sorts rows itself) and counted in the report, or dropped with --out-of-order drop. A
+// job submitted before the origin is always dropped (its submit_s would be negative).
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -35,6 +35,9 @@ namespace gpucap::data {
 /// Largest GPU count of a trace row (the scenario loader's limit on a trace's gpus).
 constexpr uint64_t kMaxTraceGpus = 0xFFFFF;
 
+/// Bytes of jobs the reorder window holds at most by default (32 MiB).
+constexpr std::size_t kDefaultReorderWindowBytes = std::size_t{32} << 20;
+
 /// One job as an importer read it. Times are epoch milliseconds (UTC).
 struct JobRecord {
   int64_t submit_ms = 0;
@@ -45,8 +48,8 @@ struct JobRecord {
   bool censored = false;  ///< end_ms is where observation stopped, not the job's end (e.g. a
                           ///< Kubernetes pod Running at the trace's end, deleted by it)
   uint64_t gpus = 0;
-  std::string extra;      ///< the format's extra columns, each as ",field" (CSV-quoted)
-  uint64_t line = 0;      ///< 1-based line (or record) of the input, for the report
+  std::string extra;  ///< the format's extra columns, each as ",field" (CSV-quoted)
+  uint64_t line = 0;  ///< 1-based line (or record) of the input, for the report
 };
 
 /// What happens to jobs still running at the log's end.
@@ -62,8 +65,12 @@ struct TraceOptions {
   /// Epoch ms of the log's end, where censored run times end; default: the latest time
   /// (submit, start or end) of any job in the log.
   std::optional<int64_t> log_end_ms;
-  /// Jobs held to sort the output (memory: about 100 bytes each).
+  /// Jobs held to sort the output (memory: about 100 bytes each, plus their text columns).
   std::size_t reorder_window = 100000;
+  /// Bytes the held jobs may take, text columns included: the window holds fewer jobs than
+  /// `reorder_window` when their text is long. Running jobs held until the log's end have a
+  /// budget of the same size.
+  std::size_t reorder_window_bytes = kDefaultReorderWindowBytes;
   /// Drop, instead of write, jobs out of order beyond the window.
   bool drop_out_of_order = false;
 };
@@ -102,12 +109,19 @@ class TraceWriter {
   void queue(Row row);
   void emit(const Row& row);
   void flush();
+  /// Memory a held job takes, counted against reorder_window_bytes.
+  static std::size_t held_bytes(const Row& row) { return sizeof(Row) + row.extra.size(); }
+  static std::size_t held_bytes(const JobRecord& job) {
+    return sizeof(JobRecord) + job.extra.size();
+  }
 
   TraceOptions options_;
   ImportReport& report_;
   Sink sink_;
   std::priority_queue<Row, std::vector<Row>, Later> heap_;
+  std::size_t heap_bytes_ = 0;      ///< held_bytes of the rows in heap_
   std::vector<JobRecord> running_;  ///< running jobs held until the log's end is known
+  std::size_t running_bytes_ = 0;   ///< held_bytes of running_
   std::string buffer_;
   uint64_t sequence_ = 0;
   bool any_time_ = false;
