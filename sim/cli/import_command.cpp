@@ -10,10 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
 #include "gpucap/data/job_import.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/output_file.hpp"
+
+#include "commands.hpp"
 
 namespace po = boost::program_options;
 
@@ -62,8 +63,8 @@ std::string choice(const po::variables_map& vm, const char* name,
 
 int import_command(const std::vector<std::string>& args) {
   po::options_description visible("gpucap import --format FORMAT INPUT -o TRACE.csv [options]");
-  visible.add_options()("help,h", "show this help")(
-      "format,f", po::value<std::string>(), "slurm, kubernetes, philly, helios or csv")(
+  visible.add_options()("help,h", "show this help")("format,f", po::value<std::string>(),
+                                                    "slurm, kubernetes, philly, helios or csv")(
       "output,o", po::value<std::string>(),
       "the trace CSV to write (atomically; never onto the input, a link or a special file)")(
       "report", po::value<std::string>(), "also write the counts kept and dropped as JSON here")(
@@ -134,15 +135,32 @@ int import_command(const std::vector<std::string>& args) {
   options.fractional_gpus = choice(vm, "fractional-gpus", {"whole", "drop"}) == "drop"
                                 ? data::FractionalGpus::drop
                                 : data::FractionalGpus::whole;
-  if (vm.count("map")) options.mapping = data::parse_column_mapping(vm["map"].as<std::string>());
-  if (format != data::JobLogFormat::csv && format != data::JobLogFormat::helios &&
-      vm.count("map"))
+  if (vm.count("map")) {
+    options.mapping = data::parse_column_mapping(vm["map"].as<std::string>());
+    if (options.mapping.empty())
+      throw po::error(
+          "--map names no column; give field=column pairs, e.g. --map submit=created_at,"
+          "start=started,end=finished,gpus=n_gpu (fields: submit, start, end, duration, gpus, "
+          "state, class)");
+  }
+  if (format != data::JobLogFormat::csv && format != data::JobLogFormat::helios && vm.count("map"))
     throw po::error("--map applies to the csv and helios formats only");
-  if (format == data::JobLogFormat::csv && !vm.count("map"))
-    throw po::error("the csv format needs --map, e.g. --map submit=created_at,start=started,"
-                    "end=finished,gpus=n_gpu");
+  if (format == data::JobLogFormat::csv) {
+    bool submit = false, gpus = false, end = false;
+    for (const auto& [field, column] : options.mapping) {
+      submit = submit || field == "submit";
+      gpus = gpus || field == "gpus";
+      end = end || field == "end" || field == "duration";
+    }
+    if (!submit || !gpus || !end)
+      throw po::error(
+          "the csv format needs --map with at least submit, gpus, and end or "
+          "duration, e.g. --map submit=created_at,start=started,end=finished,"
+          "gpus=n_gpu");
+  }
   const std::string separator = vm["separator"].as<std::string>();
-  if (separator == "tab") options.separator = '\t';
+  if (separator == "tab")
+    options.separator = '\t';
   else if (separator.size() == 1 && separator != "\"" && separator != "\n")
     options.separator = separator[0];
   else
@@ -162,8 +180,9 @@ int import_command(const std::vector<std::string>& args) {
   }
 
   AtomicOutputFile out(output, out_options);
-  const data::ImportReport report = data::import_job_log(
-      format, input, options, [&](std::string_view bytes) { out.write(bytes.data(), bytes.size()); });
+  const data::ImportReport report =
+      data::import_job_log(format, input, options,
+                           [&](std::string_view bytes) { out.write(bytes.data(), bytes.size()); });
   if (!vm.count("quiet") || report.kept == 0) std::cerr << report.text();
   if (report.kept == 0) {
     out.abandon();

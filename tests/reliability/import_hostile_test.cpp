@@ -207,5 +207,67 @@ TEST_F(ImportHostile, EveryPhillyAttemptCounts) {
       h.report.dropped_for("the attempts' run times add up beyond 2^63 ms (corrupt attempts)"), 1u);
 }
 
+// Row 21: formulas and bidirectional controls were copied into the trace's text columns.
+TEST_F(ImportHostile, TextColumnsAreSafeInSpreadsheetsAndLoadBack) {
+  const Imported r = import(JobLogFormat::slurm,
+                            "JobID|Submit|Start|End|State|AllocTRES|Partition|Account\n"
+                            "1|100|100|200|COMPLETED|gres/gpu=1|=cmd|' /C calc'!A0|\xe2\x80\xae"
+                            "cba\n");
+  // The pipe inside the formula is sacct's separator: the row is ragged. A formula that is
+  // one field:
+  EXPECT_EQ(r.report.dropped_for("more fields than the header (ragged row)"), 1u);
+  const Imported f = import(JobLogFormat::slurm,
+                            "JobID|Submit|Start|End|State|AllocTRES|Partition|Account\n"
+                            "1|100|100|200|COMPLETED|gres/gpu=1|=HYPERLINK(\"x\",\"y\")|"
+                            "\xe2\x80\xae"
+                            "cba\xe2\x81\xa6\n"
+                            "2|160|160|200|COMPLETED|gres/gpu=1|-1|+2.5\n"
+                            "3|170|170|200|COMPLETED|gres/gpu=1|-1+1|@SUM(A1)\n");
+  EXPECT_EQ(f.csv,
+            "submit_s,gpus,duration_s,censored,partition,account\n"
+            "0,1,100,0,\"'=HYPERLINK(\"\"x\"\",\"\"y\"\")\",?cba?\n"
+            "60,1,40,0,-1,+2.5\n"
+            "70,1,30,0,'-1+1,'@SUM(A1)\n");
+  EXPECT_EQ(f.report.noted("text fields that a spreadsheet would read as a formula (=, +, -, @ "
+                           "first) written with a leading '"),
+            3u);
+  EXPECT_EQ(f.report.noted("text fields with invalid UTF-8, control characters or bidirectional "
+                           "controls written with '?'"),
+            1u);
+  const std::vector<TraceRow> rows = replay(f.csv);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[2].submit_s, 70);
+  EXPECT_EQ(rows[2].work_s, 30);
+}
+
+// Row 21: --report wrote raw 0xFF bytes (a non-UTF-8 path) into JSON; --map '' exited 1.
+TEST_F(ImportHostile, TheReportIsValidJsonForAnyPathAndAnEmptyMapIsUsage) {
+  const std::string log = write("sacct-\xff\xfe-\xe2\x80\xae.txt",
+                                "JobID|Submit|Start|End|State|AllocTRES\n"
+                                "1|100|100|200|COMPLETED|gres/gpu=1\n");
+  const fs::path report = dir_ / "report.json";
+  const auto o = run_gpucap({"import", "--format", "slurm", log, "-o",
+                             (dir_ / "trace.csv").string(), "--report", report.string(), "-q"});
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const std::string json = read_all(report);
+  EXPECT_TRUE(is_valid_utf8(json)) << json;
+  EXPECT_NE(json.find("sacct-\\ufffd\\ufffd-\\u202e.txt"), std::string::npos) << json;
+  CountingVisitor counting;
+  gpucap::detail::read_json(json, counting);
+  EXPECT_EQ(counting.strings.at(1),
+            (dir_ / "sacct-\xef\xbf\xbd\xef\xbf\xbd-\xe2\x80\xae.txt").string());
+
+  const auto empty_map =
+      run_gpucap({"import", "--format", "csv", log, "-o", (dir_ / "t.csv").string(), "--map", ""});
+  EXPECT_EQ(empty_map.exit_code, 2) << empty_map.output;
+  EXPECT_NE(empty_map.output.find("--map names no column"), std::string::npos) << empty_map.output;
+  const auto partial_map = run_gpucap(
+      {"import", "--format", "csv", log, "-o", (dir_ / "t.csv").string(), "--map", "class=JobID"});
+  EXPECT_EQ(partial_map.exit_code, 2) << partial_map.output;
+  EXPECT_NE(partial_map.output.find("needs --map with at least submit, gpus, and end or duration"),
+            std::string::npos)
+      << partial_map.output;
+}
+
 }  // namespace
 }  // namespace gpucap::data

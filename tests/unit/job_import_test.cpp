@@ -224,7 +224,8 @@ TEST(SlurmImport, HostileRows) {
   EXPECT_EQ(r.report.dropped_for("malformed GPU count"), 1u);
   EXPECT_EQ(r.report.dropped_for("more GPUs than a trace row may have (1048575)"), 1u);
   EXPECT_EQ(r.report.dropped_for("a job step without its job's record"), 1u);
-  EXPECT_EQ(r.report.noted("text fields with invalid UTF-8 or control characters written with '?'"),
+  EXPECT_EQ(r.report.noted("text fields with invalid UTF-8, control characters or "
+                           "bidirectional controls written with '?'"),
             1u);
 }
 

@@ -12,17 +12,22 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-/// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not one.
+}  // namespace
+
 std::size_t utf8_length(std::string_view s, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
   const unsigned char c = byte(i);
   if (c < 0x80) return 1;
   std::size_t n = 0;
   uint32_t code = 0;
-  if ((c & 0xE0) == 0xC0) n = 2, code = c & 0x1F;
-  else if ((c & 0xF0) == 0xE0) n = 3, code = c & 0x0F;
-  else if ((c & 0xF8) == 0xF0) n = 4, code = c & 0x07;
-  else return 0;
+  if ((c & 0xE0) == 0xC0)
+    n = 2, code = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0)
+    n = 3, code = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0)
+    n = 4, code = c & 0x07;
+  else
+    return 0;
   if (i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k) {
     if ((byte(i + k) & 0xC0) != 0x80) return 0;
@@ -34,8 +39,6 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
     return 0;
   return n;
 }
-
-}  // namespace
 
 bool split_fields(std::string_view line, char separator, bool quotes,
                   std::vector<std::string_view>& fields, std::vector<std::string>& scratch) {
@@ -117,6 +120,74 @@ std::string csv_field(std::string_view value) {
     i += n;
   }
   return needs_quotes ? "\"" + clean + "\"" : clean;
+}
+
+namespace {}  // namespace
+
+bool is_bidi_control(std::string_view value, std::size_t i, std::size_t n) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(value[i + k]); };
+  if (n == 2) return byte(0) == 0xD8 && byte(1) == 0x9C;  // U+061C
+  if (n != 3 || byte(0) != 0xE2) return false;
+  const unsigned b1 = byte(1), b2 = byte(2);
+  if (b1 == 0x80) return b2 == 0x8E || b2 == 0x8F || (b2 >= 0xAA && b2 <= 0xAE);
+  if (b1 == 0x81) return b2 >= 0xA6 && b2 <= 0xA9;
+  return false;
+}
+
+namespace {
+
+/// [+-]digits[.digits]: a number, not a formula.
+bool is_signed_plain_number(std::string_view value) {
+  std::size_t i = 1, digits = 0;
+  while (i < value.size() && value[i] >= '0' && value[i] <= '9') ++i, ++digits;
+  if (i < value.size() && value[i] == '.') {
+    ++i;
+    while (i < value.size() && value[i] >= '0' && value[i] <= '9') ++i, ++digits;
+  }
+  return digits > 0 && i == value.size();
+}
+
+}  // namespace
+
+std::string csv_text_field(std::string_view value, TextRepairs* repairs) {
+  // One pass: printable ASCII (nearly all text) is copied as it is; the rest decoded.
+  TextRepairs done;
+  std::string clean;
+  clean.reserve(value.size() + 3);
+  clean += '"';  // dropped below when no quotes are needed
+  bool needs_quotes = !value.empty() && (value.front() == ' ' || value.back() == ' ');
+  const char first = value.empty() ? '\0' : value.front();
+  if (first == '=' || first == '@' ||
+      ((first == '+' || first == '-') && value.size() > 1 && !is_signed_plain_number(value))) {
+    clean += '\'';
+    done.formula = true;
+  }
+  for (std::size_t i = 0; i < value.size();) {
+    const unsigned char c = static_cast<unsigned char>(value[i]);
+    if (c >= 0x20 && c < 0x7F) {
+      if (c == ',' || c == '"') needs_quotes = true;
+      if (c == '"') clean += '"';
+      clean += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_length(value, i);
+    if (n == 0 || n == 1) {  // not UTF-8, or a control character
+      clean += '?';
+      done.replaced = true;
+      ++i;
+    } else if (is_bidi_control(value, i, n)) {
+      clean += '?';
+      done.replaced = true;
+      i += n;
+    } else {
+      clean.append(value.data() + i, n);
+      i += n;
+    }
+  }
+  if (repairs != nullptr) *repairs = done;
+  if (needs_quotes) return clean += '"';
+  return clean.substr(1);
 }
 
 int column_of(const std::vector<std::string>& header, std::string_view name) {

@@ -3,24 +3,48 @@
 
 #include <cstdio>
 
+#include "gpucap/data/delimited.hpp"
 #include "gpucap/data/timestamp.hpp"
+#include "gpucap/detail/text.hpp"
 
 namespace gpucap::data {
 namespace {
 
+/// `s` as a JSON string that is valid UTF-8 whatever `s` holds: controls, DEL, bidirectional
+/// formatting characters and U+2028/U+2029 escaped as \uXXXX; each byte that is not part of
+/// valid UTF-8 (a path in another encoding) written as U+FFFD, the replacement character.
 std::string json_string(const std::string& s) {
   std::string out = "\"";
-  for (unsigned char c : s) {
+  char escaped[8];
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = utf8_length(s, i);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
     if (c == '"' || c == '\\') {
       out += '\\';
       out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char escaped[8];
+    } else if (c < 0x20 || c == 0x7F) {
       std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
       out += escaped;
+    } else if (is_bidi_control(s, i, n) ||
+               (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+                (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
+                 static_cast<unsigned char>(s[i + 2]) == 0xA9))) {
+      // Three bytes 1110xxxx 10yyyyyy 10zzzzzz (or two, U+061C) back to their code point.
+      const unsigned code = n == 2 ? 0x061C
+                                   : ((c & 0x0Fu) << 12) |
+                                         ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
+                                         (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", code);
+      out += escaped;
     } else {
-      out += static_cast<char>(c);
+      out.append(s, i, n);
     }
+    i += n;
   }
   return out + "\"";
 }
@@ -64,8 +88,8 @@ uint64_t ImportReport::noted(const std::string& what) const {
 }
 
 std::string ImportReport::text() const {
-  std::string out = "gpucap import: " + format + " log '" + input + "': " +
-                    std::to_string(records) + " records, " + std::to_string(jobs) +
+  std::string out = "gpucap import: " + format + " log '" + text::excerpt(input, 300) +
+                    "': " + std::to_string(records) + " records, " + std::to_string(jobs) +
                     " jobs; kept " + std::to_string(kept) + " jobs (" + std::to_string(censored) +
                     " still running at the log's end, censored), dropped " +
                     std::to_string(dropped()) + " jobs\n";
@@ -96,8 +120,8 @@ std::string ImportReport::json() const {
   out += "  \"dropped_by_reason\": " + json_counts(dropped_) + ",\n";
   out += "  \"notes\": " + json_counts(notes_) + ",\n";
   out += "  \"origin_utc\": " + (has_origin ? json_string(format_utc(origin_ms)) : "null") + ",\n";
-  out += "  \"log_end_utc\": " + (has_log_end ? json_string(format_utc(log_end_ms)) : "null") +
-         ",\n";
+  out +=
+      "  \"log_end_utc\": " + (has_log_end ? json_string(format_utc(log_end_ms)) : "null") + ",\n";
   char seconds_text[32];
   std::snprintf(seconds_text, sizeof seconds_text, "%.6g", seconds);
   out += std::string("  \"wall_time_s\": ") + seconds_text + "\n}\n";

@@ -83,10 +83,10 @@ int find_column(const std::vector<std::string>& header, const std::string& name,
 
 void append_extra(std::string& extra, std::string_view field, uint64_t line, ImportReport& report) {
   extra += ',';
-  bool control = false;
-  for (char c : field) control |= static_cast<unsigned char>(c) < 0x20 || c == 0x7F;
-  if (control || !is_valid_utf8(field)) report.note(kRepairedText, line);
-  extra += csv_field(field);
+  TextRepairs repairs;
+  extra += csv_text_field(field, &repairs);
+  if (repairs.replaced) report.note(kRepairedText, line);
+  if (repairs.formula) report.note(kFormulaText, line);
 }
 
 }  // namespace detail

@@ -63,8 +63,11 @@ inline const char* const kCancelledBeforeStart = "cancelled before it started";
 inline const char* const kNeverStarted = "never started (pending, or no start time)";
 inline const char* const kNoEnd = "no end time (and no duration) for a job that is not running";
 inline const char* const kRepairedText =
-    "text fields with invalid UTF-8 or control characters "
-    "written with '?'";
+    "text fields with invalid UTF-8, control characters or bidirectional controls written with "
+    "'?'";
+inline const char* const kFormulaText =
+    "text fields that a spreadsheet would read as a formula (=, +, -, @ first) written with a "
+    "leading '";
 
 /// The readers: each reads `in` to its end, sending jobs to `out` and counting what it skips in
 /// `report`.

@@ -32,6 +32,31 @@ inline bool next_text_line(std::string_view text, std::size_t& pos, std::string_
 /// trailing spaces; bytes that are not valid UTF-8, and control characters, become '?'.
 std::string csv_field(std::string_view value);
 
+/// What csv_text_field changed in a value.
+struct TextRepairs {
+  bool replaced = false;  ///< bytes written as '?' (invalid UTF-8, controls, bidi controls)
+  bool formula = false;   ///< a leading apostrophe added (the value would read as a formula)
+};
+
+/// Free text copied from an input into a CSV that people open in spreadsheets (the extra
+/// columns of an imported trace), as one field: as csv_field, and besides
+/// - bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
+///   U+2069), which can make a row display in another order than it is stored, become '?';
+/// - a value that a spreadsheet would run as a formula gets a leading apostrophe: one starting
+///   with '=' or '@', or with '+' or '-' when it is not a plain number ("-1" and "+2.5" stay,
+///   "-1+1" and "+cmd" become "'-1+1" and "'+cmd").
+/// `repairs`, when given, says which of these (and of csv_field's) were done.
+std::string csv_text_field(std::string_view value, TextRepairs* repairs = nullptr);
+
+/// Length of the valid UTF-8 sequence starting at text[i] (1 to 4), or 0 when the bytes there
+/// are not one (a stray or missing continuation byte, an overlong form, a surrogate, a code
+/// point above U+10FFFF).
+std::size_t utf8_length(std::string_view text, std::size_t i);
+
+/// Whether the `n`-byte UTF-8 sequence at text[i] is a bidirectional formatting character
+/// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069).
+bool is_bidi_control(std::string_view text, std::size_t i, std::size_t n);
+
 /// True when `text` is valid UTF-8.
 bool is_valid_utf8(std::string_view text);
 
