@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gpucap/compile.hpp"
+#include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/job_records_run.hpp"
 #include "gpucap/memory_estimate.hpp"
@@ -318,11 +319,10 @@ RunIdentity run_identity(const std::vector<Scenario>& points, const RunResults& 
                                                             : std::to_string(options.keep_rows)}};
 }
 
-/// Places a journal record's rows in r (its kept rows, at its replications' places) and, when
-/// there is a fold, restores the fold's state after the record. Throws std::runtime_error when
-/// it does not fit r.
-void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r, SummaryFold* fold,
-            const std::string& path) {
+/// Places a journal record's rows in r (its kept rows, at its replications' places). Throws
+/// std::runtime_error when it does not fit r.
+void replay_rows(const JournalRecord& record, uint64_t expected_first, RunResults& r,
+                 const std::string& path) {
   const std::size_t kept = r.rows_per_point();
   const std::size_t pool_stride = r.pool_count() * kPoolMetricCount;
   const std::size_t series_stride = r.pool_count() * r.timeseries_bins;
@@ -332,20 +332,11 @@ void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r,
       record.count > r.replications - offset || record.rows != rows ||
       record.scalars.size() != r.points * rows * kScalarMetricCount ||
       record.pool_values.size() != r.points * rows * pool_stride ||
-      record.timeseries.size() != r.points * rows * series_stride ||
-      (fold && record.summary.empty()))
+      record.timeseries.size() != r.points * rows * series_stride)
     throw std::runtime_error(
-        "cannot resume from '" + path + "': a record of replications " +
+        "cannot resume from '" + text::excerpt(path, 300) + "': a record of replications " +
         std::to_string(record.first) + " to " + std::to_string(record.first + record.count) +
         " does not fit this run (expected the next from " + std::to_string(expected_first) + ")");
-  if (fold) {
-    *fold = SummaryFold::restore(r, record.summary);
-    if (fold->replications() != offset + record.count)
-      throw std::runtime_error("cannot resume from '" + path +
-                               "': the summaries of record "
-                               "of replications " +
-                               std::to_string(record.first) + " on cover another count");
-  }
   for (std::size_t p = 0; p < r.points; ++p) {
     std::copy_n(record.scalars.begin() + p * rows * kScalarMetricCount, rows * kScalarMetricCount,
                 r.scalars.begin() + (p * kept + offset) * kScalarMetricCount);
@@ -356,21 +347,23 @@ void replay(const JournalRecord& record, uint64_t expected_first, RunResults& r,
   }
 }
 
-/// One journal record of replications [first_replication, + count) of r, whose kept rows are in
-/// r already, with the fold's state after them (null: every row is kept).
-JournalRecord record_of_range(const RunResults& r, uint64_t count, const SummaryFold* fold) {
+/// The journal record of r's replications [from, to) (counted from r.first_replication), whose
+/// kept rows are in r already: those rows, and the fold's state after them (`fold` null: none).
+JournalRecord record_of_range(const RunResults& r, uint64_t from, uint64_t to,
+                              const SummaryFold* fold) {
   JournalRecord record;
-  record.first = r.first_replication;
-  record.count = count;
+  record.first = r.first_replication + from;
+  record.count = to - from;
   const std::size_t kept = r.rows_per_point();
-  record.rows = std::min<uint64_t>(kept, count);
+  record.rows = from < kept ? std::min<uint64_t>(kept - from, to - from) : 0;
   if (fold) record.summary = fold->serialize();
   const std::size_t rows = record.rows;
-  const auto take = [&](const std::vector<double>& from, std::size_t stride,
-                        std::vector<double>& to) {
-    to.resize(r.points * rows * stride);
+  const auto take = [&](const std::vector<double>& all, std::size_t stride,
+                        std::vector<double>& out) {
+    out.resize(r.points * rows * stride);
     for (std::size_t p = 0; p < r.points; ++p)
-      std::copy_n(from.begin() + p * kept * stride, rows * stride, to.begin() + p * rows * stride);
+      std::copy_n(all.begin() + (p * kept + from) * stride, rows * stride,
+                  out.begin() + p * rows * stride);
   };
   take(r.scalars, kScalarMetricCount, record.scalars);
   take(r.pool_values, r.pool_count() * kPoolMetricCount, record.pool_values);
@@ -378,27 +371,11 @@ JournalRecord record_of_range(const RunResults& r, uint64_t count, const Summary
   return record;
 }
 
-/// The journal record of a chunk: its rows that r keeps, and the fold's state after it
-/// (`fold` null: the run keeps every row, whose summaries are computed at the end).
-JournalRecord record_of(const RunResults& part, const SummaryFold* fold, const RunResults& r) {
-  JournalRecord record;
-  record.first = part.first_replication;
-  record.count = part.replications;
-  const std::size_t kept = r.rows_per_point();
-  const uint64_t offset = part.first_replication - r.first_replication;
-  record.rows = offset < kept ? std::min<uint64_t>(kept - offset, part.replications) : 0;
-  if (fold) record.summary = fold->serialize();
-  const std::size_t n = part.replications, rows = record.rows;
-  const auto take = [&](const std::vector<double>& from, std::size_t stride,
-                        std::vector<double>& to) {
-    to.resize(part.points * rows * stride);
-    for (std::size_t p = 0; p < part.points; ++p)
-      std::copy_n(from.begin() + p * n * stride, rows * stride, to.begin() + p * rows * stride);
-  };
-  take(part.scalars, kScalarMetricCount, record.scalars);
-  take(part.pool_values, part.pool_count() * kPoolMetricCount, record.pool_values);
-  take(part.timeseries, part.pool_count() * part.timeseries_bins, record.timeseries);
-  return record;
+/// Seconds until the fold's next state is due in the journal after one of `bytes`: the
+/// option's seconds per 8 MiB of state, at least the option's seconds.
+double state_interval_s(const RunOptions& options, std::size_t bytes) {
+  return options.journal_state_every_seconds *
+         std::max(1.0, static_cast<double>(bytes) / static_cast<double>(8 << 20));
 }
 
 }  // namespace
@@ -445,38 +422,63 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
   r.timeseries.assign(r.points * kept * r.pool_count() * r.timeseries_bins, 0.0);
   SummaryFold fold(r);
   uint64_t done = 0, done_before = 0;  // replications per point done; of them, in the journal
+  uint64_t journaled = 0;              // replications per point in the journal's records
+  double state_due_s = 0;  // when the fold's next state is due in the journal (run seconds)
   std::unique_ptr<RunJournal> journal;
   const auto identity = [&] { return run_identity(points, r, options); };
   if (options.resume) {
-    journal = RunJournal::resume(options.journal_path, identity());
-    for (const JournalRecord& record : journal->records()) {
-      replay(record, r.first_replication + done, r, streaming ? &fold : nullptr,
-             options.journal_path);
-      done += record.count;
-      bar.advance(r.points * record.count);
+    // Record by record (memory: one record), then the fold from the last state.
+    uint64_t replayed = 0;
+    journal =
+        RunJournal::resume(options.journal_path, identity(), [&](const JournalRecord& record) {
+          replay_rows(record, r.first_replication + replayed, r, options.journal_path);
+          replayed += record.count;
+        });
+    done = journal->resumed_replications();
+    if (streaming && done > 0) {
+      fold = SummaryFold::restore(r, journal->resumed_summary());
+      if (fold.replications() != done)
+        throw std::runtime_error("cannot resume from '" + text::excerpt(options.journal_path, 300) +
+                                 "': its summaries cover " + std::to_string(fold.replications()) +
+                                 " replications, its records " + std::to_string(done));
+      state_due_s = seconds() + state_interval_s(options, journal->resumed_summary().size());
     }
-    journal->release_records();
-    done_before = done;
+    bar.advance(r.points * done);
+    done_before = journaled = done;
   } else if (journal_possible && options.journal_always) {
     journal = RunJournal::start(options.journal_path, identity());
   }
-  run_in_chunks(run, options, r, chunk, done, streaming, bar,
-                [&](const RunResults& part, ChunkSummary&& summary) {
-                  if (streaming) fold.add(summary);
-                  keep_rows_of(part, r);
-                  const uint64_t finished =
-                      part.first_replication + part.replications - r.first_replication;
-                  if (journal) {
-                    journal->append(record_of(part, streaming ? &fold : nullptr, r));
-                  } else if (journal_possible && finished < r.replications &&
-                             seconds() / static_cast<double>(finished - done_before) *
-                                     static_cast<double>(r.replications - done_before) >
-                                 options.journal_after_seconds) {
-                    // A long run: journal what ran so far as one record, then each chunk.
-                    journal = RunJournal::start(options.journal_path, identity());
-                    journal->append(record_of_range(r, finished, streaming ? &fold : nullptr));
-                  }
-                });
+  run_in_chunks(
+      run, options, r, chunk, done, streaming, bar,
+      [&](const RunResults& part, ChunkSummary&& summary) {
+        if (streaming) fold.add(summary);
+        keep_rows_of(part, r);
+        const uint64_t finished = part.first_replication + part.replications - r.first_replication;
+        if (!journal && journal_possible && finished < r.replications &&
+            seconds() / static_cast<double>(finished - done_before) *
+                    static_cast<double>(r.replications - done_before) >
+                options.journal_after_seconds) {
+          // A long run: journal what ran so far as one record, then its next chunks.
+          journal = RunJournal::start(options.journal_path, identity());
+          state_due_s = 0;
+        }
+        if (!journal) return;
+        // A run that keeps every row journals each chunk; one that keeps fewer, the rows it
+        // keeps and now and then the fold's state (with its last chunk always), and rewrites
+        // the journal as one record once the states in it outweigh its rows and the limit.
+        const bool with_state =
+            streaming && (finished == r.replications || seconds() >= state_due_s);
+        if (streaming && !with_state && journaled >= r.rows_per_point()) return;
+        const bool restart = with_state && journal->wants_restart(options.journal_compact_bytes);
+        JournalRecord record =
+            record_of_range(r, restart ? 0 : journaled, finished, with_state ? &fold : nullptr);
+        if (with_state) state_due_s = seconds() + state_interval_s(options, record.summary.size());
+        if (restart)
+          journal->restart(std::move(record));
+        else
+          journal->append(std::move(record));
+        journaled = finished;
+      });
   if (journal) journal->finish();  // every record written and synced
   bar.finish();
   if (r.backend.empty()) {  // every chunk was in the journal: nothing ran here

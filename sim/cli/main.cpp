@@ -22,6 +22,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -396,13 +397,21 @@ gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
     options.journal_path = gpucap::RunJournal::path_for(vm["output"].as<std::string>());
     options.resume = vm.count("resume") > 0;
     options.journal_always = vm.count("journal") > 0;
-    if (const char* after = std::getenv("GPUCAP_JOURNAL_AFTER_SECONDS")) {
+    // The journal's timing and size (docs/scale.md); tests shorten them.
+    const auto seconds = [](const char* name, double& out) {
+      const char* text = std::getenv(name);
+      if (text == nullptr) return;
       char* end = nullptr;
-      options.journal_after_seconds = std::strtod(after, &end);
-      if (*after == '\0' || *end != '\0' || !(options.journal_after_seconds >= 0))
-        throw po::error(std::string("GPUCAP_JOURNAL_AFTER_SECONDS: expected seconds, got '") +
-                        gpucap::text::excerpt(after) + "'");
-    }
+      out = std::strtod(text, &end);
+      if (*text == '\0' || *end != '\0' || !(out >= 0))
+        throw po::error(std::string(name) + ": expected seconds, got '" +
+                        gpucap::text::excerpt(text) + "'");
+    };
+    seconds("GPUCAP_JOURNAL_AFTER_SECONDS", options.journal_after_seconds);
+    seconds("GPUCAP_JOURNAL_STATE_SECONDS", options.journal_state_every_seconds);
+    if (const char* bytes = std::getenv("GPUCAP_JOURNAL_COMPACT_BYTES"))
+      options.journal_compact_bytes =
+          parse_count("GPUCAP_JOURNAL_COMPACT_BYTES", bytes, 0, uint64_t{1} << 50);
   }
   if (vm.count("devices"))
     for (const std::string& item : gpucap::text::split(vm["devices"].as<std::string>(), ','))
@@ -426,10 +435,20 @@ gpucap::OutputOptions output_options(const po::variables_map& vm,
   return output;
 }
 
-/// Checks -o before a run, so that a refused output costs no simulation time.
+/// The lock of -o (run_journal.hpp): one run at a time writes an output and its journal. Held
+/// from before the run until its results are written and its journal removed (or, when it is
+/// interrupted, until its journal is dealt with); the system releases it if the process dies.
+std::unique_ptr<gpucap::OutputLock> output_lock;
+
+/// Checks -o before a run, so that a refused output costs no simulation time, and takes its
+/// lock (a lock taken over from a run that was killed is said).
 void check_output(const po::variables_map& vm, const gpucap::OutputOptions& output) {
   if (vm.count("force") && !vm.count("output")) throw po::error("--force only applies with -o");
-  if (vm.count("output")) gpucap::check_output_path(vm["output"].as<std::string>(), output);
+  if (!vm.count("output")) return;
+  const std::string path = vm["output"].as<std::string>();
+  gpucap::check_output_path(path, output);
+  output_lock = gpucap::OutputLock::acquire(path);
+  if (!output_lock->note().empty()) std::cerr << "gpucap: note: " << output_lock->note() << "\n";
 }
 
 /// Runs the points with SIGINT, SIGTERM and SIGHUP cancelling the run; throws Interrupted.
@@ -483,8 +502,10 @@ int write_output(const po::variables_map& vm, const gpucap::RunResults& results,
   for (const std::string& stale : report.removed_stale)
     std::cerr << "gpucap: removed '" << gpucap::text::excerpt(stale, 300)
               << "', a temporary file left by an earlier run that was killed while writing\n";
-  // The results are safe: the journal that would have continued the run is not needed.
-  ::unlink(gpucap::RunJournal::path_for(path).c_str());
+  // The results are safe: the journal that would have continued the run is not needed (and
+  // is this run's: no other holds the output's lock).
+  gpucap::RunJournal::remove(gpucap::RunJournal::path_for(path));
+  output_lock.reset();
   if (!vm.count("quiet")) std::cout << "results written to " << path << "\n";
   return kExitOk;
 }
@@ -876,7 +897,8 @@ int main(int argc, char** argv) {
     else
       std::cerr << "; the run stopped, nothing was written\n";
     // A journal without a finished chunk would continue nothing.
-    if (saved == 0 && !stop.journal.empty()) ::unlink(stop.journal.c_str());
+    if (saved == 0 && !stop.journal.empty()) gpucap::RunJournal::remove(stop.journal);
+    output_lock.reset();
     return gpucap::interrupt::exit_status_for(stop.signal);
   } catch (const gpucap::InputFileError& e) {
     std::cerr << "gpucap: error: " << e.what() << "\n";

@@ -22,6 +22,9 @@ namespace gpucap {
 /// a shorter run loses little when it is stopped, and the journal costs about a tenth of the
 /// run on a 2-core machine when every row is kept.
 inline constexpr double kJournalAfterSeconds = 60;
+/// RunOptions::journal_state_every_seconds and journal_compact_bytes by default.
+inline constexpr double kJournalStateEverySeconds = 1;
+inline constexpr uint64_t kJournalCompactBytes = uint64_t{16} << 20;
 
 struct RunOptions {
   uint64_t replications = 0;  ///< 0: the scenario's `replications`
@@ -55,6 +58,15 @@ struct RunOptions {
   double journal_after_seconds = kJournalAfterSeconds;
   /// Continue the run from journal_path's records (--resume) instead of starting over.
   bool resume = false;
+  /// A run that keeps fewer rows puts its summaries' fold state in the journal at most every
+  /// this many seconds per 8 MiB of state (and with its last chunk); between two, a kill loses
+  /// the chunks since the last (the CLI reads GPUCAP_JOURNAL_STATE_SECONDS; tests set 0: every
+  /// chunk).
+  double journal_state_every_seconds = kJournalStateEverySeconds;
+  /// The journal is rewritten as one record once the fold states it holds reach this many bytes
+  /// (or the bytes of its rows, when more): its size stays bounded however long the run (the
+  /// CLI reads GPUCAP_JOURNAL_COMPACT_BYTES; tests set 0: at every state).
+  uint64_t journal_compact_bytes = kJournalCompactBytes;
   /// Stopping rule (stopping_rule.hpp): with precision > 0, replications are added in whole
   /// blocks until the 95% interval of the mean of every metric of precision_metrics (default:
   /// cost), at every point, has a half-width at most precision x |mean|, or max_replications
