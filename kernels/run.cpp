@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "gpucap/compile.hpp"
 #include "gpucap/detail/text.hpp"
@@ -21,6 +23,23 @@
 #include "gpucap/version.hpp"
 
 namespace gpucap {
+
+namespace {
+
+/// Refuses (std::invalid_argument) replications [first, first + count) that run past the last
+/// replication index, 2^64 - 1: the index would wrap around to 0 and repeat the random numbers
+/// of replications already run.
+void check_replication_range(uint64_t first, uint64_t count, const char* count_name) {
+  if (count > 0 && first > UINT64_MAX - (count - 1))
+    throw std::invalid_argument(
+        "first_replication + " + std::string(count_name) + " must be at most 2^64 (replication "
+        "indices run from 0 to 18446744073709551615), got first_replication " +
+        std::to_string(first) + " and " + std::to_string(count) + " " + count_name +
+        ": the index would wrap around to 0 and repeat the random numbers of replications "
+        "from 0 on");
+}
+
+}  // namespace
 
 RunResults run(const Scenario& scenario, const RunOptions& options) {
   return run_points({scenario}, {}, scenario, options);
@@ -91,6 +110,7 @@ RunResults describe_run(const std::vector<Scenario>& points,
   r.points = points.size();
   r.replications = options.replications > 0 ? options.replications : first.replications;
   r.first_replication = options.first_replication;
+  check_replication_range(r.first_replication, r.replications, "replications");
   r.sweep = sweep;
   for (const PoolSpec& p : first.pools) r.pool_names.push_back(p.name);
   return r;
@@ -108,6 +128,11 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
       throw std::invalid_argument(
           "--resume applies to runs of a fixed count, not to a run to a "
           "precision (its batches keep no journal)");
+    // Before the first batch: the last batch may reach max_replications.
+    check_replication_range(
+        options.first_replication,
+        options.max_replications > 0 ? options.max_replications : kDefaultMaxReplications,
+        "max_replications");
     RunOptions batches = options;
     batches.journal_path.clear();
     r = run_to_precision(points, sweep, base, batches);

@@ -667,8 +667,11 @@ std::unique_ptr<OutputLock> OutputLock::acquire(const std::string& output_path) 
     }
     const std::string text = kLockPrefix + this_process() + "\n";
     if (::ftruncate(fd, 0) != 0 ||
-        ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()))
-      throw std::runtime_error(system_error("cannot write the lock of the output", path));
+        ::pwrite(fd, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size())) {
+      const std::string why = system_error("cannot write the lock of the output", path);
+      if (locked) ::unlinkat(dir, name.c_str(), 0);  // ours now: nothing of it is left
+      throw std::runtime_error(why);
+    }
     lock->fd_ = closer.release();
     lock->dir_fd_ = dir_closer.release();
     return lock;
