@@ -32,8 +32,9 @@ namespace {
 void check_replication_range(uint64_t first, uint64_t count, const char* count_name) {
   if (count > 0 && first > UINT64_MAX - (count - 1))
     throw std::invalid_argument(
-        "first_replication + " + std::string(count_name) + " must be at most 2^64 (replication "
-        "indices run from 0 to 18446744073709551615), got first_replication " +
+        "first_replication + " + std::string(count_name) +
+        " must be at most 2^64 (replication indices run from 0 to 18446744073709551615), got "
+        "first_replication " +
         std::to_string(first) + " and " + std::to_string(count) + " " + count_name +
         ": the index would wrap around to 0 and repeat the random numbers of replications "
         "from 0 on");

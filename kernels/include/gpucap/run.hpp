@@ -78,7 +78,8 @@ struct RunOptions {
 
 /// Compiles and runs `scenario` on the chosen backend, then summarizes the replications.
 /// Throws std::invalid_argument, before anything is allocated, for options out of range
-/// (replications above kMaxReplications, threads above kMaxThreads) and for a run whose memory
+/// (replications above kMaxReplications, threads above kMaxThreads, first_replication +
+/// replications, or + max_replications with a precision, above 2^64) and for a run whose memory
 /// estimate (memory_estimate.hpp) exceeds what this process can use; BackendUnavailable when
 /// the backend cannot run here, RunCancelled when the monitor cancelled it, RunError when a
 /// run fails.
