@@ -6,20 +6,21 @@
 //   gpucap catalog list --gpu H100 [--provider aws] [--region us-east-1] [--catalog FILE]
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <iostream>
 #include <climits>
 #include <cstdlib>
+#include <iostream>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
-#include "commands.hpp"
 #include "gpucap/data/catalog_import.hpp"
 #include "gpucap/data/catalog_list.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/output_file.hpp"
+
+#include "commands.hpp"
 
 namespace po = boost::program_options;
 
@@ -62,12 +63,14 @@ std::string default_catalog() {
       char resolved[PATH_MAX];
       return ::realpath(c.c_str(), resolved) != nullptr ? std::string(resolved) : c;
     }
-  throw po::error("no --catalog given and the project's data/gpu_prices.csv was not found (looked "
-                  "in " + text::join(candidates, ", ") + "); give --catalog FILE");
+  throw po::error(
+      "no --catalog given and the project's data/gpu_prices.csv was not found (looked "
+      "in " +
+      text::join(candidates, ", ") + "); give --catalog FILE");
 }
 
-po::variables_map parse(const std::vector<std::string>& args, const po::options_description& visible,
-                        bool positional) {
+po::variables_map parse(const std::vector<std::string>& args,
+                        const po::options_description& visible, bool positional) {
   po::options_description all = visible;
   all.add_options()("input", po::value<std::string>());
   po::positional_options_description pos;
@@ -79,10 +82,9 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
 }
 
 int catalog_import(const std::vector<std::string>& args) {
-  po::options_description visible(
-      "gpucap catalog import SKYPILOT.csv -o CATALOG.csv [options]");
-  visible.add_options()("help,h", "show this help")(
-      "output,o", po::value<std::string>(), "the catalog to write (atomically)")(
+  po::options_description visible("gpucap catalog import SKYPILOT.csv -o CATALOG.csv [options]");
+  visible.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
+                                                    "the catalog to write (atomically)")(
       "provider", po::value<std::string>(),
       "first part of each key (provider/instance_type/region), e.g. aws (default: the input's "
       "folder when it names a cloud, as catalogs/v7/aws/vms.csv)")(
@@ -108,11 +110,12 @@ int catalog_import(const std::vector<std::string>& args) {
   const std::string input = vm["input"].as<std::string>();
   const std::string output = vm["output"].as<std::string>();
   data::CatalogImportOptions options;
-  options.provider = vm.count("provider") ? vm["provider"].as<std::string>()
-                                          : data::provider_from_path(input);
+  options.provider =
+      vm.count("provider") ? vm["provider"].as<std::string>() : data::provider_from_path(input);
   if (options.provider.empty())
-    throw po::error("give --provider (e.g. --provider aws): the input's folder does not name a "
-                    "cloud");
+    throw po::error(
+        "give --provider (e.g. --provider aws): the input's folder does not name a "
+        "cloud");
   if (vm.count("source")) options.source = vm["source"].as<std::string>();
   if (vm.count("date")) {
     options.retrieved = vm["date"].as<std::string>();
@@ -148,9 +151,9 @@ int catalog_import(const std::vector<std::string>& args) {
     for (const auto& c : r.drops())
       std::cerr << "  skipped " << c.count << " rows: " << c.reason << " (first at line "
                 << c.first_line << ")\n";
-    for (const auto& c : r.notes())
-      std::cerr << "  note: " << c.count << " x " << c.reason << "\n";
-    std::cout << "catalog written to " << output << " (" << r.kept << " rows)\n";
+    for (const auto& c : r.notes()) std::cerr << "  note: " << c.count << " x " << c.reason << "\n";
+    std::cout << "catalog written to " << text::excerpt(output, 300) << " (" << r.kept
+              << " rows)\n";
   }
   return 0;
 }
@@ -193,16 +196,21 @@ int catalog_list(const std::vector<std::string>& args) {
   const std::vector<data::CatalogEntry> selected = data::select_catalog_rows(rows, filter);
   if (selected.empty()) {
     std::vector<std::string> models;
-    for (const data::CatalogEntry& e : rows)
-      if (std::find(models.begin(), models.end(), e.gpu_model) == models.end())
-        models.push_back(e.gpu_model);
+    for (const data::CatalogEntry& e : rows) models.push_back(e.gpu_model);
     std::sort(models.begin(), models.end());
+    models.erase(std::unique(models.begin(), models.end()), models.end());
+    // The first models, each escaped and cut, and how many in all.
+    std::string shown;
+    std::size_t i = 0;
+    for (; i < models.size() && shown.size() < 400; ++i)
+      shown += (i ? ", " : "") + text::excerpt(models[i], 40);
+    if (i < models.size()) shown += ", ... (" + std::to_string(models.size()) + " in all)";
     std::cerr << "gpucap catalog list: no row of " << text::excerpt(path, 300)
-              << " matches; GPU models in it: " << text::join(models, ", ") << "\n";
+              << " matches; GPU models in it: " << (models.empty() ? "none" : shown) << "\n";
     return 1;
   }
-  std::cout << "catalog " << path << ": " << selected.size() << " of " << rows.size()
-            << " rows, by " << (filter.by_spot ? "spot" : "on-demand")
+  std::cout << "catalog " << text::excerpt(path, 300) << ": " << selected.size() << " of "
+            << rows.size() << " rows, by " << (filter.by_spot ? "spot" : "on-demand")
             << " price per GPU-hour (USD/GPU-h; instance price / GPUs)\n\n"
             << data::format_catalog_table(selected);
   return 0;

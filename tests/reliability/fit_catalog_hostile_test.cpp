@@ -219,4 +219,135 @@ TEST_F(FitCatalogHostile, FitEchoesNoEscapeSequence) {
   EXPECT_NE(fit.output.find("(2000000 columns in all)"), std::string::npos) << fit.output;
 }
 
+const std::string kSkyPilotHeader =
+    "InstanceType,AcceleratorName,AcceleratorCount,vCPUs,MemoryGiB,GpuInfo,Price,SpotPrice,Region,"
+    "AvailabilityZone\n";
+
+/// A SkyPilot row: GpuInfo with `mib` MiB per GPU.
+std::string sky_row(const std::string& type, const std::string& gpus, const std::string& mib,
+                    const std::string& price, const std::string& spot,
+                    const std::string& region = "us-east-1") {
+  return type + ",H100," + gpus + ",8,64,\"{'Gpus': [{'MemoryInfo': {'SizeInMiB': " + mib +
+         "}}]}\"," + price + "," + spot + "," + region + "," + region + "a\n";
+}
+
+/// A scenario with the catalog `catalog` and one pool on its row `key`.
+std::string catalog_scenario(const std::string& catalog, const std::string& key) {
+  return "name: catalog round trip\nhorizon: 1d\ncatalog: " + catalog +
+         "\npools:\n  p: {catalog_row: \"" + key +
+         "\", purchase: on_demand, quota: 8}\nworkloads:\n  - name: w\n    kind: batch\n"
+         "    gpus: 1\n    arrivals: {process: poisson, rate_per_hour: 1}\n"
+         "    work: {dist: exponential, mean: 1h}\n";
+}
+
+// Row 11: a memory of 0.0001 MiB and a price of 1e-7 for 8 GPUs were written as 0, and the
+// loader then refused the whole catalog (gpu_memory_gb must be > 0).
+TEST_F(FitCatalogHostile, CatalogImportChecksValuesAsWritten) {
+  const std::string sky = kSkyPilotHeader + sky_row("tiny.mem", "8.0", "0.0001", "98.32", "20") +
+                          sky_row("cheap.price", "8.0", "81920", "0.0000001", "") +
+                          sky_row("cheap.spot", "8.0", "81920", "8", "0.0000001") +
+                          sky_row("dear", "1.0", "81920", "2000000", "") +
+                          sky_row("ctrl", "8.0", "81920", "8", "", "r\x01") +
+                          sky_row("ctrl", "8.0", "81920", "9", "", "r\x02") +
+                          sky_row("free", "8.0", "81920", "0", "0") +
+                          sky_row("p5.48xlarge", "8.0", "81920", "98.32", "20.9934");
+  const ProcessOutcome import = run_gpucap(
+      {"catalog", "import", write("vms.csv", sky), "--provider", "aws", "-o", path("cat.csv")});
+  ASSERT_EQ(import.exit_code, 0) << import.output;
+  EXPECT_NE(import.output.find("8 rows read, 2 catalog rows written (one per instance type and "
+                               "region), 6 rows skipped"),
+            std::string::npos)
+      << import.output;
+  for (const char* reason :
+       {"skipped 1 rows: GPU memory below 0.0005 GB per GPU (written with 3 decimals it would "
+        "read 0; the scenario loader needs a memory > 0) (first at line 2)",
+        "skipped 2 rows: a price below 0.0000005 USD per GPU-hour (written with 6 decimals it "
+        "would read 0) (first at line 3)",
+        "skipped 1 rows: a price above 1e6 USD per GPU-hour (the scenario format's ceiling) "
+        "(first at line 5)",
+        "skipped 2 rows: a control character in the instance type, region or accelerator name "
+        "(first at line 6)"})
+    EXPECT_NE(import.output.find(reason), std::string::npos) << reason << "\n" << import.output;
+  const std::string catalog = read_all(path("cat.csv"));
+  EXPECT_NE(catalog.find("\naws/free/us-east-1,aws,free,us-east-1,H100,8,80,0,0,"),
+            std::string::npos)
+      << catalog;
+  EXPECT_NE(catalog.find("\naws/p5.48xlarge/us-east-1,aws,p5.48xlarge,us-east-1,H100,8,80,12.29,"
+                         "2.624175,"),
+            std::string::npos)
+      << catalog;
+  // Loads back: the scenario loader reads the whole catalog, and catalog list lists it.
+  for (const char* key : {"aws/p5.48xlarge/us-east-1", "aws/free/us-east-1"}) {
+    const ProcessOutcome validate =
+        run_gpucap({"validate", write("s.yaml", catalog_scenario("cat.csv", key))});
+    EXPECT_EQ(validate.exit_code, 0) << validate.output;
+  }
+  const ProcessOutcome list = run_gpucap({"catalog", "list", "--catalog", path("cat.csv")});
+  EXPECT_EQ(list.exit_code, 0) << list.output;
+  EXPECT_NE(list.output.find(": 2 of 2 rows"), std::string::npos) << list.output;
+  // A provider that would not survive the round trip is refused as bad usage.
+  for (const char* provider : {" aws", "a\tb", "a\"b", "a,b", "a/b"}) {
+    const ProcessOutcome bad = run_gpucap(
+        {"catalog", "import", path("vms.csv"), "--provider", provider, "-o", path("c2.csv")});
+    EXPECT_EQ(bad.exit_code, 2) << provider << bad.output;
+    EXPECT_NE(bad.output.find("the provider must be a name of at most 100 bytes"),
+              std::string::npos)
+        << bad.output;
+  }
+}
+
+// Row 19: a catalog header or an input path with ESC/OSC bytes reached the terminal; a header
+// of 2 million columns was echoed whole (18.9 MB on stderr).
+TEST_F(FitCatalogHostile, CatalogEchoesNoEscapeSequenceAndCutsWideHeaders) {
+  std::string header = "\x1b]0;owned\x07name";
+  for (int i = 0; i < 2000000; ++i) header += ",c" + std::to_string(i);
+  const std::string wide = write("wide.csv", header + "\n");
+  ProcessOutcome r =
+      run_gpucap({"catalog", "import", wide, "--provider", "aws", "-o", path("cat.csv")});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_LT(r.output.size(), 1500u);
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos);
+  EXPECT_NE(r.output.find("\\x1b]0;owned\\x07name, c0, c1,"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(2000001 columns in all)"), std::string::npos) << r.output;
+  r = run_gpucap({"catalog", "list", "--catalog", wide});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_LT(r.output.size(), 1500u);
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos);
+  EXPECT_NE(r.output.find("(2000001 columns in all)"), std::string::npos) << r.output;
+  // A path with escape sequences, to list (stdout) and import (stdout and stderr).
+  const std::string evil = path("c\x1b[2J\x1b]0;x\x07.csv");
+  std::ofstream(evil) << "key,gpu_model,gpu_memory_gb,on_demand_usd_per_gpu_hour,"
+                         "spot_usd_per_gpu_hour\naws/a/r,\x1b[31mH100,80,2,1\n";
+  r = run_gpucap({"catalog", "list", "--catalog", evil});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+  r = run_gpucap({"catalog", "list", "--catalog", evil, "--gpu", "A100"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("GPU models in it: \\x1b[31mH100"), std::string::npos) << r.output;
+  const std::string sky = path("v\x1b[2J.csv");
+  std::ofstream(sky) << kSkyPilotHeader << sky_row("p5", "8.0", "81920", "98.32", "20");
+  r = run_gpucap({"catalog", "import", sky, "--provider", "aws", "-o", path("o\x1b[2J.csv")});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+}
+
+// Row 21: catalog list printed 1e308 as a 31-digit integer (4 decimals cut to its buffer).
+TEST_F(FitCatalogHostile, CatalogListPrintsHugePricesReadably) {
+  const std::string catalog =
+      write("c.csv",
+            "\xEF\xBB\xBFkey,gpu_model,gpu_memory_gb,on_demand_usd_per_gpu_hour,"
+            "spot_usd_per_gpu_hour\naws/a/r,H100,80,1e308,\naws/b/r,H100,1e300,2.5,1\n");
+  const ProcessOutcome r = run_gpucap({"catalog", "list", "--catalog", catalog});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("aws/b/r  H100      -         1e+300                  2.5000            "
+                          " 1.0000\n"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("aws/a/r  H100      -             80                  1e+308            "
+                          "      -\n"),
+            std::string::npos)
+      << r.output;
+}
+
 }  // namespace

@@ -25,11 +25,23 @@ bool number_of(std::string_view text, double& value) {
   return r.ec == std::errc() && r.ptr == text.data() + text.size() && std::isfinite(value);
 }
 
+/// A price for the table: 4 decimals up to 10^9 USD, an exponent above ("1e+308" rather than
+/// 309 digits cut to the buffer).
 std::string price_text(double usd) {
   if (usd < 0) return "-";
   char text[32];
-  std::snprintf(text, sizeof text, "%.4f", usd);
+  std::snprintf(text, sizeof text, usd < 1e9 ? "%.4f" : "%.4g", usd);
   return text;
+}
+
+/// The first columns of a header for a message, each escaped and cut, and how many in all.
+std::string shown_columns(const std::vector<std::string>& header) {
+  std::string shown;
+  std::size_t i = 0;
+  for (; i < header.size() && shown.size() < 400; ++i)
+    shown += (i ? ", " : "") + text::excerpt(header[i], 40);
+  if (i < header.size()) shown += ", ... (" + std::to_string(header.size()) + " columns in all)";
+  return shown;
 }
 
 }  // namespace
@@ -48,6 +60,7 @@ std::vector<CatalogEntry> read_price_catalog(const std::string& path, uint64_t m
   std::string_view line;
   while (next_text_line(text, pos, line)) {
     ++line_number;
+    if (line_number == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
     if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
     const std::string at = where + ":" + std::to_string(line_number) + ": ";
     if (!split_fields(line, ',', true, f, scratch))
@@ -61,7 +74,7 @@ std::vector<CatalogEntry> read_price_catalog(const std::string& path, uint64_t m
                               "\"; a price catalog needs key, gpu_model, gpu_memory_gb, "
                               "on_demand_usd_per_gpu_hour and spot_usd_per_gpu_hour (as "
                               "data/gpu_prices.csv); columns found: " +
-                              text::join(header, ", "));
+                              shown_columns(header));
         return c;
       };
       c_key = need("key");

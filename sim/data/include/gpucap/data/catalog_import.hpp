@@ -19,7 +19,10 @@
 // Rows that cannot become catalog rows are skipped and counted by reason: no accelerator
 // (CPU-only types), an accelerator row without an instance type (GCP prices GPUs apart from
 // their host VMs; this importer does not combine them), a fractional GPU count, no on-demand
-// price, no GPU memory in GpuInfo (the scenario loader needs a memory > 0).
+// price, no GPU memory in GpuInfo (the scenario loader needs a memory > 0), a control
+// character in a name, and, checked on the values as written (rounded), a memory that would
+// read 0, a positive price that would read 0, a price above 1e6 USD per GPU-hour. So every
+// catalog written loads back in the scenario loader.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -36,13 +39,21 @@ struct CatalogImportOptions {
 };
 
 struct CatalogImport {
-  std::string csv;  ///< the catalog, header first, rows sorted by key
+  std::string csv;      ///< the catalog, header first, rows sorted by key
   ImportReport report;  ///< records = input rows, kept = output rows, drops = skipped rows
 };
 
 /// Reads `path` and converts it. Throws DataFileError (or InputFileError) for a file that
 /// cannot be read or lacks SkyPilot's columns; std::invalid_argument for bad options.
 CatalogImport import_skypilot_catalog(const std::string& path, const CatalogImportOptions& options);
+
+/// The same for a catalog's whole `text` (`path` names it in messages; max_bytes is not used).
+CatalogImport import_skypilot_catalog_text(const std::string& text, const std::string& path,
+                                           const CatalogImportOptions& options);
+
+/// Checks a provider name (the first part of every key): 1 to 100 bytes of UTF-8 without '/',
+/// ',', quotes, control characters or spaces at its ends. Throws std::invalid_argument.
+void check_provider(const std::string& provider);
 
 /// The provider named by a SkyPilot catalog path (".../catalogs/v7/aws/vms.csv" -> "aws"), or
 /// "" when its folder is not a known cloud.
