@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "text_caster.hpp"
+
 namespace py = pybind11;
 
 void bind_concat(py::module_& m) {

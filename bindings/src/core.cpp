@@ -4,6 +4,7 @@
 // through gpucap::run_points on any backend, and results stay in the C++ RunResults, which numpy
 // arrays view without copying. The Python package (bindings/python/gpucap) builds the friendly
 // API on top.
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -31,6 +32,7 @@
 #include "gpucap/version.hpp"
 
 #include "cancellable_call.hpp"
+#include "text_caster.hpp"  // C++ text decodes with replacement (see the file)
 
 namespace py = pybind11;
 
@@ -38,7 +40,7 @@ void bind_select_best(py::module_& m);  // select_best.cpp
 void bind_robust_plan(py::module_& m);  // robust_plan.cpp
 /// gpucap._core.concat_results (bindings/src/concat.cpp).
 void bind_concat(py::module_& m);
-void bind_report(py::module_& m);  // report.cpp
+void bind_report(py::module_& m);   // report.cpp
 void bind_records(py::module_& m);  // records.cpp
 
 namespace {
@@ -103,16 +105,14 @@ py::array_t<uint64_t> summary_counts(const std::vector<gpucap::MetricSummary>& s
   return a;
 }
 
-/// Runs `points` on a worker thread with the GIL released. The calling thread wakes every 50 ms
-/// to report progress and to check for signals: Ctrl-C (KeyboardInterrupt) cancels the run,
-/// which stops at its next replication or batch, and is raised once the worker has stopped.
-/// Data files' provenance as Python dicts: path, resolved_path, size_bytes, sha256.
+/// Data files' provenance as Python dicts: path, resolved_path (as os.fsdecode names them),
+/// size_bytes, sha256.
 py::list data_file_dicts(const std::vector<gpucap::DataFileRecord>& files) {
   py::list out;
   for (const gpucap::DataFileRecord& f : files) {
     py::dict d;
-    d["path"] = f.path;
-    d["resolved_path"] = f.resolved_path;
+    d["path"] = gpucap::bindings::path_from_bytes(f.path);
+    d["resolved_path"] = gpucap::bindings::path_from_bytes(f.resolved_path);
     d["size_bytes"] = f.size_bytes;
     d["sha256"] = f.sha256;
     out.append(d);
@@ -138,6 +138,10 @@ gpucap::RunResults describe(const std::vector<gpucap::Scenario>& points, const S
   return gpucap::describe_run(points, grid, base, options);
 }
 
+/// Runs `points` on a worker thread with the GIL released (call_cancellable). The calling thread
+/// wakes every 50 ms to report progress and to check for signals and `token`: Ctrl-C
+/// (KeyboardInterrupt) or a cancelled token cancels the run, which stops at its next replication
+/// or batch, and the error is raised once the worker has stopped.
 ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
                       const std::vector<std::pair<std::string, std::vector<std::string>>>& sweep,
                       const gpucap::Scenario& base, uint64_t replications,
@@ -145,7 +149,8 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
                       const std::string& backend, int threads,
                       const std::function<void(uint64_t)>& progress, double precision,
                       const std::vector<std::string>& precision_metrics, uint64_t max_replications,
-                      std::optional<uint64_t> keep_rows, const std::vector<int>& devices) {
+                      std::optional<uint64_t> keep_rows, const std::vector<int>& devices,
+                      const gpucap::bindings::CancelToken* token) {
   gpucap::RunOptions options;
   if (keep_rows) options.keep_rows = *keep_rows;
   options.device_limits.devices = devices;
@@ -176,7 +181,8 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
 
   auto results = std::make_shared<gpucap::RunResults>();
   gpucap::bindings::call_cancellable(
-      monitor, [&] { *results = gpucap::run_points(points, grid, base, options); }, progress);
+      monitor, [&] { *results = gpucap::run_points(points, grid, base, options); }, progress,
+      token);
   return results;
 }
 
@@ -216,6 +222,65 @@ py::dict backend_dict(const gpucap::Backend& backend) {
   return out;
 }
 
+/// The Python exception type of a C++ exception, as the translators above choose it.
+py::object python_error_type(std::exception_ptr error) {
+  const py::module_ core = py::module_::import("gpucap._core");
+  const auto builtin = [](PyObject* type) { return py::reinterpret_borrow<py::object>(type); };
+  try {
+    std::rethrow_exception(error);
+  } catch (const gpucap::InputFileError&) {
+    return core.attr("InputFileError");
+  } catch (const gpucap::ScenarioError&) {
+    return core.attr("ScenarioError");
+  } catch (const gpucap::OutputError&) {
+    return core.attr("OutputError");
+  } catch (const ResultsFileError&) {
+    return core.attr("ResultsFileError");
+  } catch (const gpucap::RunCancelled&) {
+    return core.attr("RunCancelled");
+  } catch (const gpucap::BackendUnavailable&) {
+    return core.attr("BackendUnavailable");
+  } catch (const gpucap::RunError&) {
+    return core.attr("RunError");
+  } catch (const std::bad_alloc&) {
+    return builtin(PyExc_MemoryError);
+  } catch (const std::domain_error&) {
+    return builtin(PyExc_ValueError);
+  } catch (const std::invalid_argument&) {
+    return builtin(PyExc_ValueError);
+  } catch (const std::length_error&) {
+    return builtin(PyExc_ValueError);
+  } catch (const std::out_of_range&) {
+    return builtin(PyExc_IndexError);
+  } catch (const std::range_error&) {
+    return builtin(PyExc_ValueError);
+  } catch (const std::overflow_error&) {
+    return builtin(PyExc_OverflowError);
+  } catch (...) {
+    return builtin(PyExc_RuntimeError);
+  }
+}
+
+/// pybind11 raises an error whose text is not UTF-8 as a UnicodeDecodeError, hiding the error:
+/// a text that quotes a data file's bytes, a results file's attribute or a path. Such a text is
+/// raised as its own exception (python_error_type), each invalid byte replaced by U+FFFD; any
+/// other exception goes on to pybind11's translators.
+void translate_non_utf8_error(std::exception_ptr error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const py::error_already_set&) {
+    throw;
+  } catch (const py::builtin_exception&) {
+    throw;
+  } catch (const std::exception& e) {
+    const char* what = e.what();
+    if (gpucap::bindings::is_utf8(what, std::strlen(what))) throw;
+    const py::object type = python_error_type(error);
+    const py::str text = gpucap::bindings::text_from_bytes(what, std::strlen(what));
+    PyErr_SetObject(type.ptr(), text.ptr());
+  }
+}
+
 py::list metric_table(const gpucap::MetricInfo* info, int count) {
   py::list out;
   for (int m = 0; m < count; ++m) {
@@ -239,6 +304,7 @@ PYBIND11_MODULE(_core, m) {
   m.attr("MAX_SWEEP_POINTS") = gpucap::kMaxSweepPoints;
   m.attr("MAX_REPLICATIONS") = gpucap::kMaxReplications;
   m.attr("MAX_THREADS") = gpucap::kMaxThreads;
+  m.attr("DEFAULT_SCENARIO_BYTES") = gpucap::InputLimits::kDefaultScenarioBytes;
   bind_select_best(m);
 
   // Scenario problems are ValueErrors; files that cannot be read or written, OSErrors (an input
@@ -250,7 +316,49 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<gpucap::OutputError>(m, "OutputError", PyExc_OSError);
   py::register_exception<ResultsFileError>(m, "ResultsFileError", PyExc_OSError);
   py::register_exception<gpucap::BackendUnavailable>(m, "BackendUnavailable", PyExc_RuntimeError);
-  py::register_exception<gpucap::RunError>(m, "RunError", PyExc_RuntimeError);
+  const auto run_error =
+      py::register_exception<gpucap::RunError>(m, "RunError", PyExc_RuntimeError);
+  // After RunError, so that it is tried first.
+  py::register_exception<gpucap::RunCancelled>(m, "RunCancelled", run_error);
+  // Last, so that it is tried first: an error text that is not UTF-8 raised as its exception
+  // with U+FFFD for each invalid byte, not as a UnicodeDecodeError.
+  py::register_exception_translator(&translate_non_utf8_error);
+
+  py::class_<gpucap::bindings::CancelToken>(
+      m, "CancelToken",
+      "A cancel its holder can trigger from any thread: pass it as cancel= to gpucap.run "
+      "(sweep, select_best, robust_plan); cancel() stops the run at its next replication (a "
+      "device: batch) and the run raises gpucap.RunCancelled. Once cancelled it stays cancelled.")
+      .def(py::init<>())
+      .def("cancel", &gpucap::bindings::CancelToken::cancel,
+           "Cancels every run given this token (now or later); safe from any thread")
+      .def_property_readonly("cancelled", &gpucap::bindings::CancelToken::cancelled,
+                             "whether cancel() was called")
+      .def("__repr__", [](const gpucap::bindings::CancelToken& t) {
+        return std::string("CancelToken(cancelled=") + (t.cancelled() ? "True" : "False") + ")";
+      });
+  m.def(
+      "cancel_runs",
+      [](bool daemon_only, bool at_exit) {
+        return gpucap::bindings::ActiveCalls::instance().cancel(
+            daemon_only, at_exit ? "the interpreter's exit" : "gpucap.cancel_runs()");
+      },
+      py::arg("daemon_only") = false, py::arg("at_exit") = false,
+      "Cancels the runs in progress in this process (only those on daemon threads when "
+      "daemon_only); returns how many. Each raises gpucap.RunCancelled once it has stopped, "
+      "naming gpucap.cancel_runs() or, with at_exit, the interpreter's exit");
+  m.def(
+      "wait_for_runs",
+      [](double timeout_s) {
+        py::gil_scoped_release release;
+        return gpucap::bindings::ActiveCalls::instance().wait_idle(timeout_s);
+      },
+      py::arg("timeout_s"),
+      "Waits, the GIL released, until no run is in progress or timeout_s has passed; returns "
+      "whether none is");
+  m.def(
+      "runs_in_progress", [] { return gpucap::bindings::ActiveCalls::instance().size(); },
+      "How many runs (calls that run replications) are in progress in this process");
   bind_robust_plan(m);
 
   py::class_<gpucap::Scenario>(m, "Scenario", "A validated scenario (C++ gpucap::Scenario)")
@@ -258,9 +366,15 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("source_text", &gpucap::Scenario::source_text)
       .def_readonly("original_text", &gpucap::Scenario::original_text)
       .def_readonly("overrides", &gpucap::Scenario::overrides)
-      .def_readonly("input_files", &gpucap::Scenario::input_files)
-      .def_property_readonly("data_files",
-                             [](const gpucap::Scenario& s) { return data_file_dicts(s.data_files); })
+      .def_property_readonly("input_files",
+                             [](const gpucap::Scenario& s) {
+                               py::list paths;
+                               for (const std::string& path : s.input_files)
+                                 paths.append(gpucap::bindings::path_from_bytes(path));
+                               return paths;
+                             })
+      .def_property_readonly(
+          "data_files", [](const gpucap::Scenario& s) { return data_file_dicts(s.data_files); })
       .def_readonly("seed", &gpucap::Scenario::seed)
       .def_readonly("replications", &gpucap::Scenario::replications)
       .def_readonly("horizon_s", &gpucap::Scenario::horizon_s)
@@ -488,11 +602,12 @@ PYBIND11_MODULE(_core, m) {
         for (const auto& [path, values] : sweep) grid.push_back({path, values});
         std::string bytes;
         gpucap::RunResults ran;
-        {
-          py::gil_scoped_release release;
+        gpucap::RunMonitor monitor;
+        options.monitor = &monitor;
+        gpucap::bindings::call_cancellable(monitor, [&] {
           bytes =
               gpucap::run_chunk_summary(points, grid, points.front(), options, &ran).serialize();
-        }
+        });
         return py::make_tuple(py::bytes(bytes), ran.backend, ran.device, ran.threads);
       },
       py::arg("points"), py::arg("sweep"), py::arg("first"), py::arg("count"), py::arg("seed"),
@@ -579,10 +694,11 @@ PYBIND11_MODULE(_core, m) {
         py::arg("threads"), py::arg("progress"), py::arg("precision") = 0.0,
         py::arg("precision_metrics") = std::vector<std::string>{}, py::arg("max_replications") = 0,
         py::arg("keep_rows") = py::none(), py::arg("devices") = std::vector<int>{},
+        py::arg("cancel") = nullptr,
         "Runs the points (sweep variants) with common random numbers; GIL released, Ctrl-C "
-        "cancels; precision > 0 applies the stopping rule; keep_rows: the rows of the first "
-        "keep_rows replications per point (None: all), summaries of all; devices: the device "
-        "backend's devices to use (empty: all)");
+        "or the CancelToken cancel= cancels; precision > 0 applies the stopping rule; "
+        "keep_rows: the rows of the first keep_rows replications per point (None: all), "
+        "summaries of all; devices: the device backend's devices to use (empty: all)");
   m.def("student_t_quantile", &gpucap::student_t_quantile, py::arg("confidence"), py::arg("dof"),
         "two-sided Student t quantile, e.g. 1.96 for 0.95 and many degrees of freedom");
   m.def(
@@ -621,7 +737,8 @@ PYBIND11_MODULE(_core, m) {
           const gpucap::KeyBound hi = gpucap::scenario_key_upper(k);
           py::dict row;
           row["path"] = k.path;
-          row["type"] = k.type == gpucap::KeyType::choice ? "choice" : gpucap::key_type_name(k.type);
+          row["type"] =
+              k.type == gpucap::KeyType::choice ? "choice" : gpucap::key_type_name(k.type);
           row["unit_kind"] = gpucap::unit_kind_name(k.unit);
           row["unit"] = k.unit_text;
           row["min"] = k.lo.value;

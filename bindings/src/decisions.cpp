@@ -12,6 +12,8 @@
 #include "gpucap/cheapest.hpp"
 #include "gpucap/results.hpp"
 
+#include "text_caster.hpp"
+
 namespace py = pybind11;
 
 namespace {
@@ -29,7 +31,8 @@ const char* verdict_name(gpucap::ChanceVerdict v) { return gpucap::chance_verdic
 
 void bind_decisions(py::module_& m) {
   using Results = gpucap::RunResults;
-  auto cls = py::reinterpret_borrow<py::class_<Results, std::shared_ptr<Results>>>(m.attr("Results"));
+  auto cls =
+      py::reinterpret_borrow<py::class_<Results, std::shared_ptr<Results>>>(m.attr("Results"));
   cls.def_readonly("stopping_rule", &Results::stopping_rule,
                    "how the replication count was chosen ('' for a fixed count)")
       .def_property_readonly(
@@ -41,7 +44,8 @@ void bind_decisions(py::module_& m) {
               d["name"] = g.name;
               d["definition"] = g.definition();
               d["description"] = g.description;
-              d["target"] = g.target > 0 ? py::object(py::float_(g.target)) : py::object(py::none());
+              d["target"] =
+                  g.target > 0 ? py::object(py::float_(g.target)) : py::object(py::none());
               py::list conditions;
               for (const gpucap::GoalCondition& c : g.conditions) conditions.append(c.text);
               d["conditions"] = conditions;
@@ -79,8 +83,9 @@ void bind_decisions(py::module_& m) {
                 d["wilson_high"] = s.wilson.high;
                 const double target = r.goals[g].target;
                 d["target"] = target > 0 ? py::object(py::float_(target)) : py::object(py::none());
-                d["verdict"] = target > 0 ? py::object(py::str(verdict_name(gpucap::judge_chance(s, target))))
-                                          : py::object(py::none());
+                d["verdict"] =
+                    target > 0 ? py::object(py::str(verdict_name(gpucap::judge_chance(s, target))))
+                               : py::object(py::none());
                 const uint64_t need = target > 0 ? gpucap::replications_to_decide(s, target) : 0;
                 d["replications_to_decide"] =
                     need == UINT64_MAX ? py::object(py::none()) : py::object(py::int_(need));

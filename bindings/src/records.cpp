@@ -1,14 +1,15 @@
 // gpucap._core: the per-job records of results (scenario key `records.jobs`), as columns for
 // Results.jobs in the Python package.
+#include <cstddef>
+#include <cstdint>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
-
-#include <cstddef>
-#include <cstdint>
 #include <vector>
 
 #include "gpucap/results.hpp"
+
+#include "text_caster.hpp"
 
 namespace py = pybind11;
 

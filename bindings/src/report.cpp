@@ -10,6 +10,8 @@
 #include "gpucap/report/report_page.hpp"
 #include "gpucap/results.hpp"
 
+#include "text_caster.hpp"
+
 namespace py = pybind11;
 
 namespace {

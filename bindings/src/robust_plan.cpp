@@ -14,6 +14,8 @@
 #include "gpucap/variant_sweep.hpp"
 #include "gpucap/variants.hpp"
 
+#include "text_caster.hpp"
+
 namespace py = pybind11;
 
 namespace {

@@ -1,7 +1,7 @@
 // gpucap._core.select_best: procedure KN over sweep points (kernels/include/gpucap/select_best.hpp)
 // for gpucap.select_best. The selection runs on a worker thread with the GIL released; the
 // calling thread checks for signals every 50 ms, and Ctrl-C cancels the run in progress
-// (KeyboardInterrupt once it has stopped).
+// (KeyboardInterrupt once it has stopped), as does a CancelToken (gpucap.RunCancelled).
 #include "gpucap/select_best.hpp"
 
 #include <memory>
@@ -12,10 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "cancellable_call.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/run.hpp"
+
+#include "cancellable_call.hpp"
+#include "text_caster.hpp"
 
 namespace py = pybind11;
 
@@ -64,7 +66,8 @@ py::dict selection_dict(const gpucap::SelectionResult& s) {
 py::dict select_best(const std::vector<gpucap::Scenario>& points, const gpucap::Scenario& base,
                      const std::string& objective, double delta, double alpha, uint64_t initial,
                      std::optional<uint64_t> max_replications, bool maximize,
-                     std::optional<uint64_t> seed, const std::string& backend, int threads) {
+                     std::optional<uint64_t> seed, const std::string& backend, int threads,
+                     const gpucap::bindings::CancelToken* token) {
   const gpucap::ScalarMetric metric = objective_named(objective);
   gpucap::SelectionOptions o;
   o.delta = delta;
@@ -90,7 +93,8 @@ py::dict select_best(const std::vector<gpucap::Scenario>& points, const gpucap::
 
   gpucap::SelectionResult result;
   gpucap::bindings::call_cancellable(
-      monitor, [&] { result = gpucap::select_best_points(points, base, metric, o, run); });
+      monitor, [&] { result = gpucap::select_best_points(points, base, metric, o, run); }, nullptr,
+      token);
   py::dict out = selection_dict(result);
   out["backend"] = gpucap::resolve_backend(run.backend).label;
   out["seed"] = seed ? *seed : points.front().seed;
@@ -106,7 +110,8 @@ void bind_select_best(py::module_& m) {
   m.def("select_best", &select_best, py::arg("points"), py::arg("base"), py::arg("objective"),
         py::arg("delta"), py::arg("alpha"), py::arg("initial"), py::arg("max_replications"),
         py::arg("maximize"), py::arg("seed"), py::arg("backend"), py::arg("threads"),
+        py::arg("cancel") = nullptr,
         "Selects the best point with procedure KN (Kim & Nelson 2001): a dict with best, "
         "guaranteed, replications, used, simulated, eta, h2, bound and one dict per point; GIL "
-        "released, Ctrl-C cancels");
+        "released, Ctrl-C or the CancelToken cancel= cancels");
 }

@@ -75,3 +75,18 @@ def test_each_worker_parses_a_trace_once_and_the_merge_keeps_the_inputs(client, 
     parses = [st["csv_parses"] - before[w] for w, st in after.items()]
     assert sum(parses) >= 1 and all(p <= 1 for p in parses)
     assert [f["sha256"] for f in r.inputs] == [hashlib.sha256(trace.encode()).hexdigest()]
+
+
+@pytest.mark.parametrize("rows", ["all", "none"])
+def test_a_token_cancels_a_cluster_sweep(client, mmc, rows):
+    import threading
+
+    token = gpucap.CancelToken()
+    timer = threading.Timer(0.5, token.cancel)  # about 160 s of chunks otherwise
+    timer.start()
+    with pytest.raises(gpucap.RunCancelled, match="cancelled by its CancelToken; its chunks not yet "
+                                                  "finished were cancelled on the cluster"):
+        gpucap.sweep(mmc.with_overrides({"horizon": "20000h"}), {"pools.gpus.quota": [4, 6]},
+                     replications=256 * 40, progress=False, backend="cpu", client=client,
+                     chunk_replications=256, rows=rows, cancel=token)
+    timer.join()

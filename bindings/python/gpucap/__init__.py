@@ -13,7 +13,7 @@
     >>> print(plan)                               # regret table, minimax-regret and expected choices
 
 The engine is C++ (gpucap._core); runs release the GIL, show progress with tqdm, and stop
-cleanly on Ctrl-C. Results hold per-replication metrics as numpy arrays (views, no copies),
+cleanly on Ctrl-C or a gpucap.CancelToken's cancel() from any thread. Results hold per-replication metrics as numpy arrays (views, no copies),
 summaries as pandas DataFrames with units, and save to the same HDF5 format as the CLI.
 """
 
@@ -22,10 +22,12 @@ from ._core import (
     InputFileError,
     OutputError,
     ResultsFileError,
+    RunCancelled,
     RunError,
     ScenarioError,
     __version__,
 )
+from .cancel import CancelToken, cancel_runs, runs_in_progress
 from .results import CheapestPoint, Results, concat, load_results
 from .robust import RobustChoice, RobustPlan, robust_plan
 from .run import (
@@ -43,6 +45,7 @@ from .selection import Selection, select_best
 
 __all__ = [
     "BackendUnavailable",
+    "CancelToken",
     "CheapestPoint",
     "InputFileError",
     "OutputError",
@@ -50,18 +53,21 @@ __all__ = [
     "ResultsFileError",
     "RobustChoice",
     "RobustPlan",
+    "RunCancelled",
     "RunError",
     "Scenario",
     "ScenarioError",
     "Selection",
     "__version__",
     "backends",
+    "cancel_runs",
     "concat",
     "explain",
     "load_results",
     "pool_metrics",
     "robust_plan",
     "run",
+    "runs_in_progress",
     "scalar_metrics",
     "scenario_keys",
     "scenario_schema",

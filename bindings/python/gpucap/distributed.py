@@ -70,6 +70,48 @@ def chunks_of(replications: int, workers: int, chunk: Optional[int]) -> List[Tup
     return [(first, min(chunk, replications - first)) for first in range(0, replications, chunk)]
 
 
+#: Seconds between two looks at a CancelToken while waiting for the cluster.
+_CANCEL_POLL_S = 0.1
+
+
+def _cancelled(client: Any, futures: List[Any], cancel: Any) -> None:
+    """Raises RunCancelled, after cancelling the futures on the cluster, when `cancel` is."""
+    if cancel is not None and cancel.cancelled:
+        client.cancel([f for f in futures if f is not None])
+        raise _core.RunCancelled("the sweep was cancelled by its CancelToken; its chunks not yet "
+                                 "finished were cancelled on the cluster")
+
+
+def _result(client: Any, futures: List[Any], future: Any, cancel: Any) -> Any:
+    """future.result(), looking at `cancel` every _CANCEL_POLL_S seconds meanwhile."""
+    while True:
+        _cancelled(client, futures, cancel)
+        if cancel is None:
+            return future.result()
+        try:
+            return future.result(timeout=_CANCEL_POLL_S)
+        except TimeoutError:
+            continue
+
+
+def _as_completed(client: Any, futures: List[Any], cancel: Any) -> Any:
+    """The futures as they finish, looking at `cancel` every _CANCEL_POLL_S seconds meanwhile."""
+    from dask.distributed import as_completed, wait
+
+    if cancel is None:
+        yield from as_completed(futures)
+        return
+    pending = list(futures)
+    while pending:
+        _cancelled(client, futures, cancel)
+        try:
+            done = wait(pending, timeout=_CANCEL_POLL_S, return_when="FIRST_COMPLETED").done
+        except TimeoutError:
+            continue
+        pending = [f for f in pending if f not in done]
+        yield from done
+
+
 def run_on_cluster(
     client: Any,
     points: List[Scenario],
@@ -82,9 +124,12 @@ def run_on_cluster(
     chunk_replications: Optional[int],
     progress: bool,
     keep_rows: bool = True,
+    cancel: Any = None,
 ) -> Results:
     """Runs the points' replications in chunks on `client`'s workers and merges them: their
-    rows (keep_rows), or only their chunk summaries, folded in replication order."""
+    rows (keep_rows), or only their chunk summaries, folded in replication order. A cancelled
+    `cancel` (a CancelToken, looked at every 0.1 s) cancels the chunks not yet finished and
+    raises RunCancelled."""
     from ._progress import Progress
 
     like = _core.describe_run([p._core for p in points], parameters, base._core, replications or 0, seed)
@@ -99,8 +144,6 @@ def run_on_cluster(
                       threads or 0, pure=False)
         for first, count in chunks
     ]
-    from dask.distributed import as_completed
-
     if not keep_rows:
         # Fold the summaries in replication order as they come, releasing each: the driver
         # holds one fold and the chunks that finished ahead of their turn, never the rows.
@@ -109,7 +152,7 @@ def run_on_cluster(
         with Progress(total * len(points), progress, "replications (dask)") as bar:
             update = bar.callback()
             for index, future in enumerate(futures):
-                answer = future.result()  # a worker's error is raised here
+                answer = _result(client, futures, future, cancel)  # a worker's error is raised here
                 fold.add(answer[0])
                 first_answer = first_answer or answer[1:]
                 futures[index] = None
@@ -122,7 +165,7 @@ def run_on_cluster(
                                    time.perf_counter() - started))
     with Progress(total * len(points), progress, "replications (dask)") as bar:
         update = bar.callback()
-        for future in as_completed(futures):
+        for future in _as_completed(client, futures, cancel):
             future.result()  # a worker's error is raised here
             if update is not None:
                 update(sum(count for f, (_, count) in zip(futures, chunks) if f.done()) * len(points))

@@ -10,6 +10,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from . import _core
 from ._progress import Progress
+from .cancel import CancelToken, check_token
 from .results import SCALAR_INDEX, UNITS, Results
 from .run import MAX_REPLICATIONS, MAX_SEED, MAX_THREADS, ScenarioLike, _check_backend, _whole
 from .scenario import as_scenario, yaml_value
@@ -190,6 +191,7 @@ def robust_plan(
     backend: str = "auto",
     threads: Optional[int] = None,
     progress: bool = True,
+    cancel: Optional[CancelToken] = None,
 ) -> RobustPlan:
     """Runs every decision of ``grid`` under every variant, with common random numbers, and
     compares the decisions by regret.
@@ -203,7 +205,7 @@ def robust_plan(
             decision's values.
         weights: ``{name: weight}`` for the expected objective (normalized; default equal).
         objective: the metric to minimize (default ``"cost"``).
-        replications, seed, backend, threads, progress: as for :func:`gpucap.sweep`.
+        replications, seed, backend, threads, progress, cancel: as for :func:`gpucap.sweep`.
 
     Returns:
         :class:`RobustPlan`; its ``results`` hold the sweep (save them with ``.results.save``;
@@ -211,6 +213,7 @@ def robust_plan(
         :class:`gpucap.ScenarioError` for a bad variant or point (naming the variant).
     """
     scenario = as_scenario(scenario)
+    cancel = check_token(cancel, "robust_plan")
     if objective not in SCALAR_INDEX:
         raise ValueError(f"objective {objective!r}: valid metrics are {', '.join(SCALAR_INDEX)}")
     if not isinstance(grid, Mapping) or not grid:
@@ -252,7 +255,7 @@ def robust_plan(
     total = (replications or scenario.replications) * len(points)
     with Progress(total, progress) as bar:
         core = _core.run(points, parameters, scenario._core, replications or 0, seed, 0, backend,
-                         threads or 0, bar.callback())
+                         threads or 0, bar.callback(), cancel=cancel)
     return RobustPlan.from_results(Results(core), objective)
 
 

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import _core
 from ._progress import Progress
+from .cancel import CancelToken, check_token
 from .results import Results
 from .scenario import Scenario, as_scenario, yaml_value
 
@@ -61,6 +62,7 @@ def run(
     max_replications: Optional[int] = None,
     rows: Union[str, int] = "all",
     devices: Optional[Sequence[int]] = None,
+    cancel: Optional[CancelToken] = None,
 ) -> Results:
     """Simulates `replications` independent futures of `scenario`.
 
@@ -91,16 +93,23 @@ def run(
         devices: with a device backend, the devices to use by index (default: every one the
             backend sees, :func:`backends` lists them); the batches go to whichever device is
             free, with the same bits on any set of devices.
+        cancel: a :class:`gpucap.CancelToken`; its ``cancel()``, from any thread, stops the run
+            at its next replication (a device: batch) and the run raises
+            :class:`gpucap.RunCancelled` (also when the token was cancelled before the run
+            started, or while it was finishing).
 
     Returns:
         :class:`Results`. Raises :class:`gpucap.ScenarioError` for an invalid scenario,
-        :class:`gpucap.BackendUnavailable` when the backend cannot run here, and
-        KeyboardInterrupt when interrupted (the run stops within a replication or a batch).
+        :class:`gpucap.BackendUnavailable` when the backend cannot run here,
+        KeyboardInterrupt when interrupted (the run stops within a replication or a batch) and
+        :class:`gpucap.RunCancelled` when cancelled (``cancel=``, :func:`gpucap.cancel_runs`,
+        or the interpreter's exit: see :mod:`gpucap.cancel`).
     """
     scenario = as_scenario(scenario)
     return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress,
                        first_replication, precision=precision, metrics=metrics,
-                       max_replications=max_replications, rows=rows, devices=devices)
+                       max_replications=max_replications, rows=rows, devices=devices,
+                       cancel=cancel)
 
 
 run.__doc__ = run.__doc__.replace(
@@ -124,6 +133,7 @@ def sweep(
     max_replications: Optional[int] = None,
     rows: Union[str, int] = "all",
     devices: Optional[Sequence[int]] = None,
+    cancel: Optional[CancelToken] = None,
 ) -> Results:
     """Runs every point of a parameter grid with common random numbers.
 
@@ -153,8 +163,13 @@ def sweep(
     0 are kept exactly, others need every row. With ``client`` and ``rows="none"`` the workers
     send back chunk summaries (about 24 bytes per metric per 256 replications, plus a sketch
     per metric), not rows, and the merge is the same bits as a local run with ``rows="none"``.
+
+    ``cancel`` (a :class:`gpucap.CancelToken`) cancels the sweep as in :func:`run`; with
+    ``client`` its chunks not yet finished are cancelled on the cluster (a chunk already
+    running on a worker runs to its end there) and :class:`gpucap.RunCancelled` is raised.
     """
     scenario = as_scenario(scenario)
+    cancel = check_token(cancel, "sweep")
     points, parameters = _grid_points(scenario, grid, skip_invalid, "sweep")
     if client is not None:
         if precision is not None:
@@ -178,10 +193,12 @@ def sweep(
         return run_on_cluster(
             client, points, parameters, scenario, replications, seed,
             _check_backend(backend), threads, chunk_replications, progress, keep_rows=keep != 0,
+            cancel=cancel,
         )
     return _run_points(points, parameters, scenario, replications, seed, backend, threads, progress,
                        first_replication, precision=precision, metrics=metrics,
-                       max_replications=max_replications, rows=rows, devices=devices)
+                       max_replications=max_replications, rows=rows, devices=devices,
+                       cancel=cancel)
 
 
 def _grid_points(
@@ -248,10 +265,14 @@ def _run_points(
     max_replications: Optional[int] = None,
     rows: Union[str, int] = "all",
     devices: Optional[Sequence[int]] = None,
+    cancel: Optional[CancelToken] = None,
 ) -> Results:
     _check_backend(backend)
+    cancel = check_token(cancel, "run")
     keep = _keep_rows(rows)
-    device_list = [] if devices is None else [_whole(d, "devices[i]", 0, 1023) for d in devices]
+    if devices is not None and (isinstance(devices, (str, bytes)) or not hasattr(devices, "__iter__")):
+        raise TypeError(f"devices must be a list of device indices (e.g. [0, 1]), got {devices!r}")
+    device_list = [] if devices is None else [_whole(d, f"devices[{i}]", 0, 1023) for i, d in enumerate(devices)]
     replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
     seed = _whole(seed, "seed", 0, MAX_SEED)
     threads = _whole(threads, "threads", 0, MAX_THREADS)
@@ -277,7 +298,7 @@ def _run_points(
         core = _core.run(
             [p._core for p in points], parameters, base._core, replications or 0, seed,
             first_replication, backend, threads or 0, bar.callback(),
-            float(precision or 0.0), names, max_replications or 0, keep, device_list,
+            float(precision or 0.0), names, max_replications or 0, keep, device_list, cancel,
         )
     return Results(core)
 

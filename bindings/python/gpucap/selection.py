@@ -17,6 +17,7 @@ import numbers
 from typing import Any, Dict, Mapping, Optional, Sequence
 
 from . import _core
+from .cancel import CancelToken, check_token
 from .run import MAX_REPLICATIONS, MAX_SEED, MAX_THREADS, ScenarioLike, _check_backend, _grid_points, _whole
 from .scenario import as_scenario
 
@@ -114,6 +115,7 @@ def select_best(
     backend: str = "auto",
     threads: Optional[int] = None,
     skip_invalid: bool = False,
+    cancel: Optional[CancelToken] = None,
 ) -> Selection:
     """Selects the best point of a parameter grid with a guarantee (procedure KN).
 
@@ -137,12 +139,14 @@ def select_best(
             ``DEFAULT_MAX_REPLICATIONS``); a race still open there ends without the guarantee.
         seed, backend, threads: as for :func:`gpucap.run`.
         skip_invalid: as for :func:`gpucap.sweep`.
+        cancel: a :class:`gpucap.CancelToken`, as for :func:`gpucap.run`.
 
     Returns:
         :class:`Selection`, whose ``table`` says each point's replications, mean with its 95%
         interval and why it was eliminated.
     """
     scenario = as_scenario(scenario)
+    cancel = check_token(cancel, "select_best")
     if not isinstance(objective, str):
         raise TypeError(f"select_best: objective must be a metric name, got {objective!r}")
     if delta is None:
@@ -161,7 +165,7 @@ def select_best(
                          "give the grid more values")
     out = _core.select_best(
         [p._core for p in points], scenario._core, objective, delta, alpha, initial,
-        max_replications, bool(maximize), seed, backend, threads or 0,
+        max_replications, bool(maximize), seed, backend, threads or 0, cancel,
     )
     import pandas as pd
 
