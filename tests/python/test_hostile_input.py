@@ -1,8 +1,9 @@
-"""Hostile arguments from Python: replication ranges that would wrap around 2^64, checked
-before any work, with messages that name them."""
+"""Hostile arguments from Python: replication ranges that would wrap around 2^64, dicts too
+large or too deep for a scenario, checked before any work, with messages that name them."""
 
 import numpy as np
 import pytest
+import yaml
 
 import gpucap
 from conftest import MMC
@@ -34,3 +35,85 @@ def test_a_sweep_or_a_precision_run_past_2_to_the_64_is_refused(mmc):
                                          "max_replications"):
         gpucap.run(mmc, precision=0.5, max_replications=1000, first_replication=2**64 - 256,
                    progress=False)
+
+
+def test_from_dict_refuses_a_large_dict_before_writing_its_yaml():
+    data = yaml.safe_load(MMC)
+    # 200 MB as YAML: writing it took minutes (0.7 s per MB) before the 1 MiB check; now the
+    # check looks at about 1 MiB of it first.
+    data["notes"] = ["x" * 100] * 2_000_000
+    with pytest.raises(gpucap.InputFileError, match=r"<dict>: the scenario is more than 1048576 bytes "
+                                                    r"of YAML, over the limit of 1048576 bytes \(raise "
+                                                    r"it with max_scenario_bytes=\)"):
+        gpucap.Scenario.from_dict(data)
+    with pytest.raises(gpucap.InputFileError, match="more than 100 bytes of YAML"):
+        gpucap.Scenario.from_dict(yaml.safe_load(MMC), max_scenario_bytes=100)
+    # The limit can be raised, as for files.
+    data = yaml.safe_load(MMC)
+    data["description"] = "x" * 1_500_000
+    with pytest.raises(gpucap.InputFileError, match="more than 1048576 bytes"):
+        gpucap.Scenario.from_dict(data)
+    assert gpucap.Scenario.from_dict(data, max_scenario_bytes=4 << 20).name == "python test M/M/4"
+
+
+def test_a_dict_referring_to_one_list_many_times_counts_every_copy():
+    data = yaml.safe_load(MMC)
+    block = ["x" * 1000] * 100  # 100 kB, referred to 1000 times: 100 MB as YAML without aliases
+    data["notes"] = [block] * 1000
+    with pytest.raises(gpucap.InputFileError, match="more than 1048576 bytes"):
+        gpucap.Scenario.from_dict(data)
+
+
+def deep(levels, leaf=1):
+    value = leaf
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+def test_nesting_deeper_than_64_levels_is_refused_not_a_recursion_error():
+    data = yaml.safe_load(MMC)
+    data["x"] = deep(100_000)
+    with pytest.raises(gpucap.ScenarioError, match=r"^data\.x(\.a){63}: nested more than 64 levels deep"):
+        gpucap.Scenario.from_dict(data)
+    with pytest.raises(gpucap.ScenarioError, match="nested more than 64 levels deep"):
+        gpucap.Scenario.from_yaml(MMC).with_overrides({"x": deep(100_000)})
+    loop = yaml.safe_load(MMC)
+    loop["x"] = loop  # a dict inside itself
+    with pytest.raises(gpucap.ScenarioError, match="is a container inside itself"):
+        gpucap.Scenario.from_dict(loop)
+
+
+def test_from_dict_takes_numpy_values_and_names_what_it_cannot_hold():
+    data = yaml.safe_load(MMC)
+    data["seed"] = np.int64(9)
+    data["pools"]["gpus"]["quota"] = np.int32(6)
+    s = gpucap.Scenario.from_dict(data)
+    assert (s.seed, s.to_dict()["pools"]["gpus"]["quota"]) == (9, 6)
+    data["pools"]["gpus"]["price_usd_per_gpu_hour"] = object()
+    with pytest.raises(TypeError, match=r"data\.pools\.gpus\.price_usd_per_gpu_hour: a object cannot "
+                                        "be a scenario value"):
+        gpucap.Scenario.from_dict(data)
+    with pytest.raises(TypeError, match="from_dict: data must be a mapping"):
+        gpucap.Scenario.from_dict([("name", "x")])
+
+
+@pytest.mark.parametrize("arguments, error, message", [
+    ({"first_replication": -1}, ValueError, "first_replication must be from 0 to 18446744073709551615, got -1"),
+    ({"first_replication": 2**64}, ValueError, "first_replication must be from 0 to 18446744073709551615"),
+    ({"devices": 3}, TypeError, "devices must be a list of device indices"),
+    ({"devices": [-1]}, ValueError, r"devices\[0\] must be from 0 to 1023, got -1"),
+    ({"devices": [2**64]}, ValueError, r"devices\[0\] must be from 0 to 1023"),
+    ({"rows": -1}, ValueError, "rows must be from 1 to 1000000000, got -1"),
+    ({"rows": 2**70}, ValueError, "rows must be from 1 to 1000000000"),
+])
+def test_integers_that_would_wrap_in_cpp_are_refused_by_name(mmc, arguments, error, message):
+    with pytest.raises(error, match=message):
+        gpucap.run(mmc, **{"replications": 2, "progress": False, **arguments})
+
+
+def test_byte_limits_out_of_range_are_refused_by_name():
+    with pytest.raises(ValueError, match=r"max_scenario_bytes must be from 1 to 2\^63 - 1 bytes, got 0"):
+        gpucap.Scenario(MMC, max_scenario_bytes=0)
+    with pytest.raises(ValueError, match=r"max_data_bytes must be from 1 to 2\^63 - 1 bytes, got 9223372036854775808"):
+        gpucap.Scenario(MMC, max_data_bytes=2**63)

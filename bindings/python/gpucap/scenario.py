@@ -14,23 +14,74 @@ from . import _core
 Overrides = Union[Mapping[str, Any], Iterable[str], None]
 
 
-def _plain(value: Any, where: str) -> Any:
+#: How deep a scenario value (a dict for from_dict, an override's value) may nest: a scenario is
+#: six levels deep; the YAML reader refuses a few hundred.
+MAX_DEPTH = 64
+
+
+def _plain(value: Any, where: str, max_bytes: Optional[int] = None, origin: str = "",
+           text_keys: bool = True) -> Any:
     """`value` with numpy scalars and arrays turned into Python numbers and lists; TypeError
-    (naming `where`) for what a scenario cannot hold."""
-    if isinstance(value, np.generic):  # numpy scalars, as np.arange and np.linspace give
-        return value.item()
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if value is None or isinstance(value, (str, bool, int, float)):
-        return value
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v, f"{where}.{k}") for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v, f"{where}[{i}]") for i, v in enumerate(value)]
-    raise TypeError(
-        f"{where}: a {type(value).__name__} cannot be a scenario value; give a number, text, "
-        "true/false, or a list or mapping of those"
-    )
+    (naming `where`) for what a scenario cannot hold, ScenarioError for nesting deeper than
+    MAX_DEPTH. With `max_bytes`, InputFileError (naming `origin`) as soon as the YAML of what
+    was seen so far must exceed it: the check costs at most about max_bytes of work, whatever
+    the size of `value`. Mapping keys become text (`text_keys`) or stay as they are (numpy
+    ones made Python ones). Not recursive: any depth is refused, not a RecursionError."""
+    out: List[Any] = [None]
+    stack = [(value, where, 0, out, 0)]  # (value, its name, depth, container, key in it)
+    size = 0  # bytes the YAML must have at least: text, keys, ": " and "- "
+    while stack:
+        item, name, depth, parent, key = stack.pop()
+        if isinstance(item, np.generic):  # numpy scalars, as np.arange and np.linspace give
+            item = item.item()
+        elif isinstance(item, np.ndarray):
+            size += 2 * item.size
+            if max_bytes is not None and size > max_bytes:
+                break
+            item = item.tolist()
+        if item is None or isinstance(item, (bool, int, float)):
+            parent[key] = item
+            size += 1
+        elif isinstance(item, str):
+            parent[key] = item
+            size += len(item)
+        elif isinstance(item, (Mapping, list, tuple)):
+            if depth >= MAX_DEPTH:
+                raise _core.ScenarioError(
+                    f"{name}: nested more than {MAX_DEPTH} levels deep (a scenario is six levels "
+                    "deep); is a container inside itself?")
+            if isinstance(item, Mapping):
+                container: Any = {}
+                children = []
+                for k, v in item.items():
+                    if isinstance(k, np.generic):
+                        k = k.item()
+                    k = str(k) if text_keys else k
+                    container[k] = None  # the keys' order, filled in below
+                    size += len(str(k)) + 2
+                    children.append((v, f"{name}.{k}", depth + 1, container, k))
+                    if max_bytes is not None and size > max_bytes:
+                        break
+            else:
+                size += 2 * len(item)
+                if max_bytes is not None and size > max_bytes:
+                    break
+                container = [None] * len(item)
+                children = [(v, f"{name}[{i}]", depth + 1, container, i) for i, v in enumerate(item)]
+            parent[key] = container
+            stack.extend(reversed(children))
+        else:
+            raise TypeError(
+                f"{name}: a {type(item).__name__} cannot be a scenario value; give a number, "
+                "text, true/false, or a list or mapping of those"
+            )
+        if max_bytes is not None and size > max_bytes:
+            break
+    if max_bytes is not None and size > max_bytes:
+        raise _core.InputFileError(
+            f"{origin}: the scenario is more than {max_bytes} bytes of YAML, over the limit of "
+            f"{max_bytes} bytes (raise it with max_scenario_bytes=)")
+    return out[0]
 
 
 def yaml_value(value: Any, where: str = "value") -> str:
@@ -78,7 +129,7 @@ def _byte_limit(value: Optional[int], name: str) -> Optional[int]:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{name} must be a whole number of bytes, got {value!r}")
     if not 1 <= int(value) < 2**63:
-        raise ValueError(f"{name} must be at least 1 byte, got {value}")
+        raise ValueError(f"{name} must be from 1 to 2^63 - 1 bytes, got {value}")
     return int(value)
 
 
@@ -158,10 +209,26 @@ class Scenario:
         return cls(text, origin, base_dir)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], base_dir: str = ".") -> "Scenario":
-        """A scenario from a dict shaped like the YAML file (see docs/scenario-format.md)."""
-        text = yaml.safe_dump(dict(data), sort_keys=False, default_flow_style=False)
-        return cls(text, "<dict>", base_dir)
+    def from_dict(cls, data: Mapping[str, Any], base_dir: str = ".",
+                  max_scenario_bytes: Optional[int] = None,
+                  max_data_bytes: Optional[int] = None) -> "Scenario":
+        """A scenario from a dict shaped like the YAML file (see docs/scenario-format.md).
+
+        Values may be numpy scalars and arrays, as in overrides. Before any YAML is written,
+        the dict is checked: a value a scenario cannot hold is a TypeError naming its key,
+        nesting deeper than MAX_DEPTH (64) levels a ScenarioError, and a dict whose YAML would
+        exceed ``max_scenario_bytes`` (default 1 MiB) an InputFileError, found after looking at
+        about that many bytes of it, however large it is.
+        """
+        if not isinstance(data, Mapping):
+            raise TypeError(f"from_dict: data must be a mapping shaped like the YAML file, got "
+                            f"{type(data).__name__}")
+        limit = _byte_limit(max_scenario_bytes, "max_scenario_bytes")
+        plain = _plain(data, "data", _core.DEFAULT_SCENARIO_BYTES if limit is None else limit,
+                       "<dict>", text_keys=False)
+        text = yaml.safe_dump(plain, sort_keys=False, default_flow_style=False)
+        return cls(text, "<dict>", base_dir, max_scenario_bytes=limit,
+                   max_data_bytes=max_data_bytes)
 
     def with_overrides(self, overrides: Overrides) -> "Scenario":
         """A new scenario: this one with more overrides, e.g. ``{"pools.spot.quota": 32}``."""
