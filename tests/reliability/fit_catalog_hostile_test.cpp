@@ -122,7 +122,7 @@ TEST_F(FitCatalogHostile, TooManyClassesAreRefusedWithOneMessage) {
   EXPECT_EQ(fit.exit_code, 2);
   EXPECT_EQ(fit.output,
             "gpucap fit: cannot fit the trace: " + path("t.csv") +
-                ": column \"team\" has 100000 distinct values, and fit writes one workload per "
+                ": column \"team\" has more than 4096 distinct values, and fit writes one workload per "
                 "value: at most 256 (so that the scenario stays loadable: 1 MiB of YAML); class "
                 "by a column with fewer values (e.g. --class-by gpus), or merge values in the "
                 "trace\n");

@@ -351,3 +351,19 @@ TEST(CsvTable, HostileNamesInMessagesAreEscapedAndCut) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CsvTable, CategoriesCodeEachRowAndStopAtTheLimit) {
+  const CsvTable t = CsvTable::parse("team,x\nb,1\n\"a\",2\n\nb ,3\nc,4\n", "t.csv");
+  CsvTable::Categories c = t.categories("team", 3);
+  EXPECT_EQ(c.values, (std::vector<std::string>{"b", "a", "c"}));
+  EXPECT_EQ(c.codes, (std::vector<uint32_t>{0, 1, 0, 2}));
+  EXPECT_EQ(c.overflow_row, SIZE_MAX);
+  c = t.categories("team", 2);
+  EXPECT_EQ(c.values, (std::vector<std::string>{"b", "a"}));
+  EXPECT_EQ(c.overflow_row, 3u);
+  EXPECT_EQ(t.line_of_row(c.overflow_row), 6u);
+}
+
+}  // namespace

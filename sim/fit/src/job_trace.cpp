@@ -17,6 +17,10 @@ namespace {
 
 constexpr double kMaxGpus = 1048575;
 
+/// Distinct texts of the class column read at most: more than kMaxClasses, as "1" and "1.0"
+/// are one class, but bounded, so that a column of unique ids costs no more than these.
+constexpr std::size_t kMaxClassTexts = 16 * kMaxClasses;
+
 /// Text safe in a workload name and in a file name: letters, digits, '-', '_' and '.' kept,
 /// every other byte '_' (so no '/', no control character), at most `max_bytes` bytes.
 std::string name_part(const std::string& text, std::size_t max_bytes) {
@@ -44,18 +48,19 @@ JobTrace read_job_trace(const std::string& text, const std::string& origin,
   JobTrace trace;
   trace.origin = origin;
   gpucap::detail::CsvTable table;
-  std::vector<double> submit, duration, gpus, censored;
-  std::vector<std::string> class_values;
+  // Shared with the table rather than copied (a large trace's columns are its bulk).
+  gpucap::detail::NumberColumn submit, duration, gpus, censored;
+  gpucap::detail::CsvTable::Categories class_values;
   try {
     table = gpucap::detail::CsvTable::parse(text, origin);
-    submit = table.numbers(columns.submit);
-    duration = table.numbers(columns.duration);
-    gpus = table.numbers(columns.gpus);
+    submit = table.number_column(columns.submit);
+    duration = table.number_column(columns.duration);
+    gpus = table.number_column(columns.gpus);
     const auto& header = table.header();
     trace.has_censored_column =
         std::find(header.begin(), header.end(), columns.censored) != header.end();
-    if (trace.has_censored_column) censored = table.numbers(columns.censored);
-    class_values = table.strings(columns.class_by);
+    if (trace.has_censored_column) censored = table.number_column(columns.censored);
+    class_values = table.categories(columns.class_by, kMaxClassTexts);
   } catch (const std::runtime_error& e) {
     throw TraceDataError(e.what());
   }
@@ -111,46 +116,48 @@ JobTrace read_job_trace(const std::string& text, const std::string& origin,
 
   // Classes, ordered by number when every value is one (values of equal number, "1" and
   // "1.0", are one class), else by text. Each distinct text is read once.
-  std::unordered_map<std::string, std::size_t> class_of;  // text -> class index
-  for (const std::string& s : class_values) class_of.emplace(s, 0);
-  std::vector<std::pair<double, const std::string*>> keys;
-  keys.reserve(class_of.size());
+  const std::vector<std::string>& texts = class_values.values;
+  const std::string too_many =
+      table.origin() + ": column \"" + text::excerpt(columns.class_by) + "\" has ";
+  const std::string too_many_why =
+      " distinct values, and fit writes one workload per value: at most " +
+      std::to_string(kMaxClasses) +
+      " (so that the scenario stays loadable: 1 MiB of YAML); class by a column with fewer "
+      "values (e.g. --class-by gpus), or merge values in the trace";
+  if (class_values.overflow_row != SIZE_MAX)
+    throw TraceDataError(too_many + "more than " + std::to_string(kMaxClassTexts) + too_many_why);
+  std::vector<std::pair<double, uint32_t>> keys;  // (number, index into texts)
+  keys.reserve(texts.size());
   bool numeric = true;
-  for (const auto& [text, unused] : class_of) {
+  for (std::size_t i = 0; i < texts.size(); ++i) {
     double v = 0;
-    numeric = numeric && gpucap::detail::parse_decimal(text, v);
-    keys.emplace_back(v, &text);
+    numeric = numeric && gpucap::detail::parse_decimal(texts[i], v);
+    keys.emplace_back(v, static_cast<uint32_t>(i));
   }
-  std::sort(keys.begin(), keys.end(), [numeric](const auto& a, const auto& b) {
+  std::sort(keys.begin(), keys.end(), [&](const auto& a, const auto& b) {
     if (numeric && a.first != b.first) return a.first < b.first;
-    return *a.second < *b.second;
+    return texts[a.second] < texts[b.second];
   });
+  const auto same_class = [&](std::size_t k) {
+    return k > 0 && numeric && keys[k].first == keys[k - 1].first;
+  };
   std::size_t classes = 0;
-  for (std::size_t k = 0; k < keys.size(); ++k)
-    classes += k == 0 || !(numeric ? keys[k].first == keys[k - 1].first
-                                   : *keys[k].second == *keys[k - 1].second);
+  for (std::size_t k = 0; k < keys.size(); ++k) classes += !same_class(k);
   if (classes > kMaxClasses)
-    throw TraceDataError(
-        table.origin() + ": column \"" + text::excerpt(columns.class_by) + "\" has " +
-        std::to_string(classes) +
-        " distinct values, and fit writes one workload per value: at "
-        "most " +
-        std::to_string(kMaxClasses) +
-        " (so that the scenario stays loadable: 1 MiB of "
-        "YAML); class by a column with fewer values (e.g. --class-by gpus), or merge values in the "
-        "trace");
+    throw TraceDataError(too_many + std::to_string(classes) + too_many_why);
   // Names: unique, also when letter case is ignored (the samples files are named after them,
   // and some file systems ignore case). The next suffix to try is kept per base name, so that
   // many values with the same base (long values cut at 60 bytes) take linear time.
+  std::vector<uint32_t> class_of(texts.size());      // index into texts -> class
   std::unordered_set<std::string> taken;             // lower-case names in use
   std::unordered_map<std::string, int> next_suffix;  // lower-case base -> next k to try
   for (std::size_t k = 0; k < keys.size(); ++k) {
-    const std::string& value = *keys[k].second;
-    if (k > 0 && numeric && keys[k].first == keys[k - 1].first) {
-      class_of[value] = trace.classes.size() - 1;
+    const std::string& value = texts[keys[k].second];
+    if (same_class(k)) {
+      class_of[keys[k].second] = static_cast<uint32_t>(trace.classes.size() - 1);
       continue;
     }
-    class_of[value] = trace.classes.size();
+    class_of[keys[k].second] = static_cast<uint32_t>(trace.classes.size());
     JobClass c;
     c.value = value;
     const std::string base = workload_name(columns.class_by, value);
@@ -163,9 +170,21 @@ JobTrace read_job_trace(const std::string& text, const std::string& origin,
     taken.insert(lower(c.name));
     trace.classes.push_back(std::move(c));
   }
+  // Each class's vectors sized exactly (no growth slack on a large trace).
+  std::vector<std::size_t> jobs(trace.classes.size()), timed(trace.classes.size());
+  for (std::size_t r = 0; r < trace.rows; ++r) {
+    const uint32_t k = class_of[class_values.codes[r]];
+    ++jobs[k];
+    timed[k] += duration[r] != 0;
+  }
+  for (std::size_t k = 0; k < trace.classes.size(); ++k) {
+    trace.classes[k].submit_s.reserve(jobs[k]);
+    trace.classes[k].run_times.time_s.reserve(timed[k]);
+    trace.classes[k].run_times.censored.reserve(timed[k]);
+  }
   std::vector<std::map<uint32_t, std::size_t>> gpu_counts(trace.classes.size());
   for (std::size_t r = 0; r < trace.rows; ++r) {
-    JobClass& c = trace.classes[class_of.at(class_values[r])];
+    JobClass& c = trace.classes[class_of[class_values.codes[r]]];
     c.submit_s.push_back(submit[r]);
     ++gpu_counts[&c - trace.classes.data()][static_cast<uint32_t>(gpus[r])];
     if (duration[r] == 0) {

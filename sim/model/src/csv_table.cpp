@@ -21,6 +21,7 @@
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -685,6 +686,32 @@ std::vector<std::string> CsvTable::strings(const std::string& column) const {
   std::size_t number = 0;
   std::string scratch;
   while (lines.next(line, number)) out.emplace_back(field_of(line, c, scratch));
+  return out;
+}
+
+CsvTable::Categories CsvTable::categories(const std::string& column, std::size_t max_values) const {
+  const std::size_t c = column_index(column);
+  const std::string& text = file_ ? file_->text() : *own_text_;
+  Categories out;
+  out.codes.reserve(structure_->rows);
+  std::unordered_map<std::string, uint32_t> index;
+  Lines lines(text, structure_->data_begin, structure_->header_line + 1);
+  std::string_view line;
+  std::size_t number = 0;
+  std::string scratch, key;
+  while (lines.next(line, number)) {
+    key.assign(field_of(line, c, scratch));  // one buffer: no allocation per row
+    auto found = index.find(key);
+    if (found == index.end()) {
+      if (out.values.size() == max_values) {
+        out.overflow_row = out.codes.size();
+        return out;
+      }
+      found = index.emplace(key, static_cast<uint32_t>(out.values.size())).first;
+      out.values.push_back(key);
+    }
+    out.codes.push_back(found->second);
+  }
   return out;
 }
 

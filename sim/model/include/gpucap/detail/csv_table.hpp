@@ -16,6 +16,7 @@
 //   "--max-data-size"); const auto table = gpucap::detail::CsvTable::of(file, "trace.csv");
 //   std::vector<double> submit = table.numbers("submit_s");
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -70,6 +71,17 @@ class CsvTable {
   NumberColumn number_column(const std::string& column) const;
   /// The column as text, cells as written (trimmed).
   std::vector<std::string> strings(const std::string& column) const;
+  /// A column of few distinct values (classes, names) without a string per row.
+  struct Categories {
+    std::vector<std::string> values;  ///< each distinct cell (as strings() gives it), by first row
+    std::vector<uint32_t> codes;      ///< per row, the index of its cell in `values`
+    /// When the column has more than the `max_values` asked for: the data row of the first
+    /// cell beyond them (`codes` then stops there); else SIZE_MAX.
+    std::size_t overflow_row = SIZE_MAX;
+  };
+  /// The column as categories, reading at most `max_values` (< 2^32) distinct cells, so that a
+  /// column of unique ids costs no more than that many strings.
+  Categories categories(const std::string& column, std::size_t max_values) const;
   /// 1-based line number of data row r, for messages.
   std::size_t line_of_row(std::size_t r) const;
   /// The file's name for messages: `origin` escaped and cut (text::excerpt, 300 bytes).
