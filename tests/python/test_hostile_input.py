@@ -117,3 +117,21 @@ def test_byte_limits_out_of_range_are_refused_by_name():
         gpucap.Scenario(MMC, max_scenario_bytes=0)
     with pytest.raises(ValueError, match=r"max_data_bytes must be from 1 to 2\^63 - 1 bytes, got 9223372036854775808"):
         gpucap.Scenario(MMC, max_data_bytes=2**63)
+
+
+def test_an_override_value_longer_than_a_scenario_may_be_is_refused_before_its_yaml(mmc):
+    # A 2 MB list took 5 s of YAML and parsing before a ScenarioError; a 5 MB text was taken
+    # into a scenario that could not be loaded again from its own text.
+    big = ["x" * 10] * 200_000
+    with pytest.raises(gpucap.InputFileError, match=r"^overrides\['description'\]: the value is more "
+                                                    r"than 1048576 bytes of YAML, over the limit of "
+                                                    r"1048576 bytes \(raise it with max_scenario_bytes=\)"):
+        mmc.with_overrides({"description": big})
+    with pytest.raises(gpucap.InputFileError, match=r"^overrides\['description'\]: the value is more"):
+        mmc.with_overrides({"description": "x" * (5 << 20)})
+    with pytest.raises(gpucap.InputFileError, match=r"^overrides\[0\]: the value is more"):
+        mmc.with_overrides(["description=" + "x" * (5 << 20)])
+    with pytest.raises(gpucap.InputFileError, match=r"^grid\['description'\]\[1\]: the value is more"):
+        gpucap.sweep(mmc, {"description": ["a", big]}, replications=2, progress=False)
+    raised = gpucap.Scenario(MMC, max_scenario_bytes=8 << 20)
+    assert len(raised.with_overrides({"description": "x" * (2 << 20)}).to_yaml()) > 2 << 20

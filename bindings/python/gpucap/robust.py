@@ -13,7 +13,7 @@ from ._progress import Progress
 from .cancel import CancelToken, check_token
 from .results import SCALAR_INDEX, UNITS, Results
 from .run import MAX_REPLICATIONS, MAX_SEED, MAX_THREADS, ScenarioLike, _check_backend, _whole
-from .scenario import as_scenario, yaml_value
+from .scenario import as_scenario, value_limit, yaml_value
 
 
 @dataclass
@@ -224,7 +224,8 @@ def robust_plan(
             raise TypeError(f"robust_plan: a grid key must be a dotted path, got {path!r}")
         if isinstance(grid[path], (str, bytes)) or not hasattr(grid[path], "__iter__"):
             raise TypeError(f"robust_plan: grid entry {path!r} must be a list of values, got {grid[path]!r}")
-    texts = [[yaml_value(v, f"grid[{p!r}][{i}]") for i, v in enumerate(grid[p])] for p in paths]
+    limit = value_limit(scenario._limits[0])
+    texts = [[yaml_value(v, f"grid[{p!r}][{i}]", limit) for i, v in enumerate(grid[p])] for p in paths]
     decisions = _core.expand_grid(list(zip(paths, texts)), "robust_plan: the grid")
     if not isinstance(variants, Mapping) or not variants:
         raise TypeError("robust_plan: variants must be a non-empty mapping {name: {path: value}}")
@@ -243,7 +244,7 @@ def robust_plan(
         if weights is not None and name not in weight_of:
             raise ValueError(f"weights: variant {name!r} has no weight; weigh every variant")
         weight = repr(weight_of[name]) if name in weight_of else ""
-        sets = [(str(p), yaml_value(v, f"variants[{name!r}][{p!r}]")) for p, v in overrides.items()]
+        sets = [(str(p), yaml_value(v, f"variants[{name!r}][{p!r}]", limit)) for p, v in overrides.items()]
         tuples.append((name, weight, sets))
     text, origin, base_dir, overrides_set, limits = scenario._spec()
     points, parameters = _core.check_robust_points(text, origin, base_dir, overrides_set, decisions, tuples,

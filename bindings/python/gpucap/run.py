@@ -11,7 +11,7 @@ from . import _core
 from ._progress import Progress
 from .cancel import CancelToken, check_token
 from .results import Results
-from .scenario import Scenario, as_scenario, yaml_value
+from .scenario import Scenario, as_scenario, value_limit, yaml_value
 
 ScenarioLike = Union[Scenario, str, os.PathLike]
 #: What backend= takes, from the C++ backend table: "auto", then every backend this source
@@ -220,7 +220,9 @@ def _grid_points(
     # Each value in override syntax once (TypeError naming the entry for what cannot be one),
     # then the C++ expansion (the CLI's): the points, first key slowest, or a ScenarioError for
     # an entry without values or too many points.
-    texts = [[yaml_value(v, f"grid[{p!r}][{i}]") for i, v in enumerate(vals)] for p, vals in zip(paths, values)]
+    limit = value_limit(scenario._limits[0])
+    texts = [[yaml_value(v, f"grid[{p!r}][{i}]", limit) for i, v in enumerate(vals)]
+             for p, vals in zip(paths, values)]
     expanded = _core.expand_grid(list(zip(paths, texts)), f"{caller}: the grid")
     points = []
     invalid: List[str] = []

@@ -20,11 +20,11 @@ MAX_DEPTH = 64
 
 
 def _plain(value: Any, where: str, max_bytes: Optional[int] = None, origin: str = "",
-           text_keys: bool = True) -> Any:
+           text_keys: bool = True, subject: str = "the scenario") -> Any:
     """`value` with numpy scalars and arrays turned into Python numbers and lists; TypeError
     (naming `where`) for what a scenario cannot hold, ScenarioError for nesting deeper than
-    MAX_DEPTH. With `max_bytes`, InputFileError (naming `origin`) as soon as the YAML of what
-    was seen so far must exceed it: the check costs at most about max_bytes of work, whatever
+    MAX_DEPTH. With `max_bytes`, InputFileError (naming `origin` and `subject`) as soon as the
+    YAML of what was seen so far must exceed it: the check costs at most about max_bytes of work, whatever
     the size of `value`. Mapping keys become text (`text_keys`) or stay as they are (numpy
     ones made Python ones). Not recursive: any depth is refused, not a RecursionError."""
     out: List[Any] = [None]
@@ -79,15 +79,16 @@ def _plain(value: Any, where: str, max_bytes: Optional[int] = None, origin: str 
             break
     if max_bytes is not None and size > max_bytes:
         raise _core.InputFileError(
-            f"{origin}: the scenario is more than {max_bytes} bytes of YAML, over the limit of "
+            f"{origin}: {subject} is more than {max_bytes} bytes of YAML, over the limit of "
             f"{max_bytes} bytes (raise it with max_scenario_bytes=)")
     return out[0]
 
 
-def yaml_value(value: Any, where: str = "value") -> str:
+def yaml_value(value: Any, where: str = "value", max_bytes: Optional[int] = None) -> str:
     """A Python value in the YAML syntax of an override ("1.5", "30min", "[a, b]", "true").
-    Raises TypeError, naming `where`, for values a scenario cannot hold."""
-    value = _plain(value, where)
+    Raises TypeError, naming `where`, for values a scenario cannot hold, and with `max_bytes`
+    InputFileError for a value whose YAML must be longer (before writing it)."""
+    value = _plain(value, where, max_bytes, where, subject="the value")
     if isinstance(value, str):
         return value
     if isinstance(value, bool):
@@ -101,8 +102,16 @@ def yaml_value(value: Any, where: str = "value") -> str:
     return text
 
 
-def _override_list(overrides: Overrides) -> List[str]:
-    """"path=value" strings from a mapping {path: value} or an iterable of such strings."""
+def value_limit(max_scenario_bytes: Optional[int]) -> int:
+    """The most bytes of YAML one override value may have: the scenario's own limit."""
+    return _core.DEFAULT_SCENARIO_BYTES if max_scenario_bytes is None else max_scenario_bytes
+
+
+def _override_list(overrides: Overrides, max_scenario_bytes: Optional[int] = None) -> List[str]:
+    """"path=value" strings from a mapping {path: value} or an iterable of such strings. A
+    value longer than the scenario may be (max_scenario_bytes) is refused before its YAML is
+    written: the scenario with it could not be loaded again from its text."""
+    limit = value_limit(max_scenario_bytes)
     if overrides is None:
         return []
     if isinstance(overrides, Mapping):
@@ -110,14 +119,18 @@ def _override_list(overrides: Overrides) -> List[str]:
         for path, value in overrides.items():
             if not isinstance(path, str) or not path:
                 raise TypeError(f"overrides: a key must be a dotted path such as 'pools.a.quota', got {path!r}")
-            out.append(f"{path}={yaml_value(value, f'overrides[{path!r}]')}")
+            out.append(f"{path}={yaml_value(value, f'overrides[{path!r}]', limit)}")
         return out
     if isinstance(overrides, (str, bytes)):
         raise TypeError("overrides: give a mapping {'pools.a.quota': 16} or a list of 'path=value'")
     out = []
-    for o in overrides:
+    for i, o in enumerate(overrides):
         if not isinstance(o, str) or "=" not in o:
             raise TypeError(f"overrides: each item must be a 'path=value' string, got {o!r}")
+        if len(o) > limit:
+            raise _core.InputFileError(
+                f"overrides[{i}]: the value is more than {limit} bytes of YAML, over the limit of "
+                f"{limit} bytes (raise it with max_scenario_bytes=)")
         out.append(o)
     return out
 
@@ -161,9 +174,9 @@ class Scenario:
         self._text = text
         self._origin = origin
         self._base_dir = os.path.abspath(os.fspath(base_dir))  # also right on a Dask worker elsewhere
-        self._overrides = _override_list(overrides)
         self._limits = (_byte_limit(max_scenario_bytes, "max_scenario_bytes"),
                         _byte_limit(max_data_bytes, "max_data_bytes"))
+        self._overrides = _override_list(overrides, self._limits[0])
         self._core = _core.parse_scenario(text, origin, self._base_dir, self._overrides, *self._limits)
 
     # -- construction -----------------------------------------------------------------------
@@ -190,7 +203,7 @@ class Scenario:
             path = os.fsdecode(path)
         limits = (_byte_limit(max_scenario_bytes, "max_scenario_bytes"),
                   _byte_limit(max_data_bytes, "max_data_bytes"))
-        overrides = _override_list(overrides)
+        overrides = _override_list(overrides, limits[0])
         # Read once, by the C++ reader (regular files only, within the limits); the text it
         # read is what this object keeps and Dask workers rebuild from.
         core = _core.load_scenario(path, overrides, *limits)
@@ -233,7 +246,7 @@ class Scenario:
     def with_overrides(self, overrides: Overrides) -> "Scenario":
         """A new scenario: this one with more overrides, e.g. ``{"pools.spot.quota": 32}``."""
         return Scenario(self._text, self._origin, self._base_dir,
-                        self._overrides + _override_list(overrides), *self._limits)
+                        self._overrides + _override_list(overrides, self._limits[0]), *self._limits)
 
     # -- views --------------------------------------------------------------------------------
 
