@@ -10,6 +10,7 @@
 
 #include "gpucap/data/delimited.hpp"
 #include "gpucap/data/job_import.hpp"
+#include "gpucap/data/timestamp.hpp"
 #include "gpucap/data/trace_writer.hpp"
 #include "gpucap/detail/json_reader.hpp"
 #include "gpucap/scenario_loader.hpp"
@@ -267,6 +268,29 @@ TEST_F(ImportHostile, TheReportIsValidJsonForAnyPathAndAnEmptyMapIsUsage) {
   EXPECT_NE(partial_map.output.find("needs --map with at least submit, gpus, and end or duration"),
             std::string::npos)
       << partial_map.output;
+}
+
+// Options that name no zone or time format are quoted as excerpts (escaped and cut), not copied
+// raw into the message.
+TEST(ImportOptionsHostile, UnknownZonesAndTimeFormatsAreQuotedAsExcerpts) {
+  const std::string hostile = std::string(2000, '\xff') + "\x1b[2J";
+  for (int which = 0; which < 2; ++which) {
+    try {
+      if (which == 0)
+        parse_time_zone(hostile);
+      else
+        parse_time_format(hostile);
+      FAIL() << "accepted";
+    } catch (const std::invalid_argument& e) {
+      const std::string message = e.what();
+      EXPECT_LT(message.size(), 600u) << message;
+      EXPECT_TRUE(is_valid_utf8(message)) << message;
+      EXPECT_EQ(message.find('\x1b'), std::string::npos) << message;
+      EXPECT_NE(message.find(which == 0 ? "unknown time zone '" : "unknown time format '"),
+                std::string::npos)
+          << message;
+    }
+  }
 }
 
 }  // namespace

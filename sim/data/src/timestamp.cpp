@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 
+#include "gpucap/detail/text.hpp"
+
 namespace gpucap::data {
 namespace {
 
@@ -28,8 +30,8 @@ bool digits(std::string_view s, std::size_t& i, std::size_t n, int& value) {
 
 bool is_absent(std::string_view s) {
   if (s.empty()) return true;
-  for (const char* word : {"Unknown", "unknown", "UNKNOWN", "None", "none", "NONE", "null",
-                           "NULL", "N/A", "n/a", "NA", "NaN", "nan", "NaT"})
+  for (const char* word : {"Unknown", "unknown", "UNKNOWN", "None", "none", "NONE", "null", "NULL",
+                           "N/A", "n/a", "NA", "NaN", "nan", "NaT"})
     if (s == word) return true;
   return false;
 }
@@ -46,9 +48,12 @@ bool plain_number(std::string_view s, double& value) {
   if (s.empty()) return false;
   bool dot = false, digit = false;
   for (char c : s) {
-    if (c == '.' && !dot) dot = true;
-    else if (is_digit(c)) digit = true;
-    else return false;
+    if (c == '.' && !dot)
+      dot = true;
+    else if (is_digit(c))
+      digit = true;
+    else
+      return false;
   }
   if (!digit) return false;
   const auto result = std::from_chars(s.data(), s.data() + s.size(), value);
@@ -111,7 +116,8 @@ TimeParse parse_iso(std::string_view s, TimeZone zone, int64_t& ms) {
       static_cast<unsigned>(day) > days_in_month(year, static_cast<unsigned>(month)) || hour > 23 ||
       minute > 59 || second > 60)
     return TimeParse::malformed;
-  const int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  const int64_t days =
+      days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
   const int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second - offset * 60;
   ms = seconds * 1000 + millis;
   return TimeParse::ok;
@@ -145,9 +151,9 @@ std::string format_utc(int64_t ms) {
   const unsigned m = mp < 10 ? mp + 3 : mp - 9;
   const int64_t y = static_cast<int64_t>(yoe) + era * 400 + (m <= 2);
   char text[64];
-  std::snprintf(text, sizeof text, "%04lld-%02u-%02uT%02lld:%02lld:%02lld", static_cast<long long>(y),
-                m, d, static_cast<long long>(rest / 3600), static_cast<long long>(rest / 60 % 60),
-                static_cast<long long>(rest % 60));
+  std::snprintf(text, sizeof text, "%04lld-%02u-%02uT%02lld:%02lld:%02lld",
+                static_cast<long long>(y), m, d, static_cast<long long>(rest / 3600),
+                static_cast<long long>(rest / 60 % 60), static_cast<long long>(rest % 60));
   std::string out = text;
   if (millis != 0) {
     std::snprintf(text, sizeof text, ".%03lld", static_cast<long long>(millis));
@@ -161,7 +167,7 @@ TimeFormat parse_time_format(const std::string& text) {
   if (text == "epoch" || text == "epoch_s") return TimeFormat::epoch_seconds;
   if (text == "epoch_ms") return TimeFormat::epoch_millis;
   if (text == "iso") return TimeFormat::iso8601;
-  throw std::invalid_argument("unknown time format '" + text +
+  throw std::invalid_argument("unknown time format '" + gpucap::text::excerpt(text) +
                               "'; valid: auto (epoch seconds or ISO 8601), epoch (seconds since "
                               "1970-01-01 UTC), epoch_ms (milliseconds), iso (ISO 8601)");
 }
@@ -173,7 +179,7 @@ TimeZone parse_time_zone(const std::string& text) {
   int minutes = 0;
   if (s != "Z" && parse_offset(s, minutes)) return {minutes};
   throw std::invalid_argument(
-      "unknown time zone '" + text +
+      "unknown time zone '" + gpucap::text::excerpt(text) +
       "'; give UTC or a fixed offset such as +02:00, -05:30, +0530 or +2 (IANA names such as "
       "Europe/Berlin are not accepted: their offset changes with daylight saving time; give the "
       "offset in force during the log)");
