@@ -1,0 +1,182 @@
+// Fuzzing the job-log importers (`gpucap import`): one case is a log text in one format with a
+// set of import options. The text is written to a file in the case folder, imported, and what
+// the importer wrote is loaded back by gpucap. Shared by the libFuzzer target (clang) and the
+// deterministic mutation driver (any compiler).
+//
+// What counts as a finding (run_import_case returns a description, "" otherwise):
+//   - any exception but DataFileError (an input that cannot be used at all) from the import;
+//   - counts that do not add up: records < jobs, jobs != kept + dropped, censored > kept, or a
+//     trace with another number of rows than `kept`;
+//   - output out of proportion to the input: more than 16 bytes per input byte plus 4 KiB
+//     (every row comes from input bytes; a byte budget catches a writer that loops);
+//   - a trace that gpucap cannot load back as `arrivals: {process: trace}` (with its rows), or
+//     a submit time < 0, GPUs outside 1 to 1,048,575, or a run time <= 0 in it;
+//   - a report JSON that is not UTF-8 or that gpucap's JSON reader refuses;
+// and, caught by the sanitizers or the driver's watchdog rather than here, a crash, a hang or
+// memory beyond the driver's budget.
+#pragma once
+#include <cstdint>
+#include <exception>
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gpucap/data/delimited.hpp"
+#include "gpucap/data/job_import.hpp"
+#include "gpucap/detail/json_reader.hpp"
+#include "gpucap/scenario_loader.hpp"
+
+namespace gpucap::fuzz {
+
+/// The options a case varies; every combination is valid usage.
+struct ImportCaseOptions {
+  data::JobLogFormat format = data::JobLogFormat::slurm;
+  bool log_end = false;  ///< give --log-end (at log_end_s)
+  int64_t log_end_s = 0;
+  bool origin = false;  ///< give --origin (at origin_s)
+  int64_t origin_s = 0;
+  bool running_drop = false;
+  bool fractional_drop = false;
+  bool out_of_order_drop = false;
+  std::size_t reorder_window = 100000;
+  std::size_t reorder_window_bytes = data::kDefaultReorderWindowBytes;
+  int zone_minutes = 0;
+  data::TimeFormat time_format = data::TimeFormat::automatic;
+  char separator = ',';  ///< csv only
+};
+
+/// The --map of the csv cases: the columns of the csv seeds.
+inline std::vector<std::pair<std::string, std::string>> fuzz_csv_mapping() {
+  return {{"submit", "created"}, {"start", "started"}, {"end", "finished"}, {"duration", "took"},
+          {"gpus", "n"},         {"state", "state"},   {"class", "team"}};
+}
+
+/// Options from bits (the libFuzzer target's first bytes), so that every input names a case.
+inline ImportCaseOptions options_from_bits(uint32_t bits) {
+  ImportCaseOptions o;
+  o.format = static_cast<data::JobLogFormat>(bits % 5);
+  bits /= 5;
+  o.log_end = bits & 1;
+  o.origin = bits & 2;
+  o.running_drop = bits & 4;
+  o.fractional_drop = bits & 8;
+  o.out_of_order_drop = bits & 16;
+  o.reorder_window = (bits & 32) ? 1 + (bits >> 8) % 4 : 100000;
+  o.reorder_window_bytes = (bits & 64) ? 256 : data::kDefaultReorderWindowBytes;
+  o.zone_minutes = (bits & 128) ? -330 : 0;
+  o.log_end_s = (bits & 1) ? 1709290000 : 0;
+  o.origin_s = 1709280000;
+  // Mostly the default (automatic); sometimes a format that most seeds do not match.
+  const uint32_t time_format = (bits >> 12) % 4;
+  o.time_format = time_format == 3   ? data::TimeFormat::epoch_millis
+                  : time_format == 2 ? data::TimeFormat::iso8601
+                                     : data::TimeFormat::automatic;
+  return o;
+}
+
+inline data::ImportOptions to_import_options(const ImportCaseOptions& c) {
+  data::ImportOptions o;
+  o.zone.offset_minutes = c.zone_minutes;
+  o.time_format = c.time_format;
+  if (c.log_end) o.trace.log_end_ms = c.log_end_s * 1000;
+  if (c.origin) o.trace.origin_ms = c.origin_s * 1000;
+  o.trace.running = c.running_drop ? data::RunningJobs::drop : data::RunningJobs::censor;
+  o.trace.reorder_window = c.reorder_window;
+  o.trace.reorder_window_bytes = c.reorder_window_bytes;
+  o.trace.drop_out_of_order = c.out_of_order_drop;
+  o.fractional_gpus = c.fractional_drop ? data::FractionalGpus::drop : data::FractionalGpus::whole;
+  if (c.format == data::JobLogFormat::csv) {
+    o.mapping = fuzz_csv_mapping();
+    o.separator = c.separator;
+  }
+  return o;
+}
+
+/// Accepts any JSON document (to check that a report loads back).
+struct AnyJson : gpucap::detail::JsonVisitor {
+  void begin_object(const std::string&, const gpucap::detail::JsonPosition&) override {}
+  void begin_array(const std::string&, const gpucap::detail::JsonPosition&) override {}
+  void end(const std::string&) override {}
+  void number(const std::string&, double, const gpucap::detail::JsonPosition&) override {}
+  void other(const std::string&, const char*, const std::string&,
+             const gpucap::detail::JsonPosition&) override {}
+};
+
+/// Bytes of output a case may produce: 16 per input byte and 4 KiB.
+inline std::size_t output_budget(std::size_t input_bytes) { return 16 * input_bytes + 4096; }
+
+/// Runs one case in the folder `dir` (which must exist; the case writes log, trace.csv and
+/// replay.yaml there). Returns "" when gpucap behaved, else what went wrong.
+inline std::string run_import_case(const std::string& text, const ImportCaseOptions& c,
+                                   const std::string& dir) {
+  const std::string log = dir + "/log";
+  {
+    std::ofstream out(log, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    if (!out) return "cannot write the case to " + log;
+  }
+  std::string csv;
+  const std::size_t budget = output_budget(text.size());
+  bool over_budget = false;
+  data::ImportReport report;
+  try {
+    report = data::import_job_log(c.format, log, to_import_options(c), [&](std::string_view b) {
+      if (csv.size() + b.size() > budget) {
+        over_budget = true;
+        return;
+      }
+      csv.append(b);
+    });
+  } catch (const data::DataFileError&) {
+    return "";
+  } catch (const std::exception& e) {
+    return std::string("the import threw a non-data error: ") + e.what();
+  }
+  if (over_budget)
+    return "the trace is over " + std::to_string(budget) + " bytes for " +
+           std::to_string(text.size()) + " input bytes";
+  if (report.jobs != report.kept + report.dropped())
+    return "jobs " + std::to_string(report.jobs) + " != kept " + std::to_string(report.kept) +
+           " + dropped " + std::to_string(report.dropped());
+  if (report.records < report.jobs)
+    return "records " + std::to_string(report.records) + " < jobs " + std::to_string(report.jobs);
+  if (report.censored > report.kept) return "more censored rows than rows";
+
+  const std::string json = report.json();
+  if (!data::is_valid_utf8(json)) return "the report JSON is not UTF-8";
+  try {
+    AnyJson any;
+    gpucap::detail::read_json(json, any);
+  } catch (const std::exception& e) {
+    return std::string("the report JSON does not load: ") + e.what();
+  }
+  (void)report.text();
+
+  if (report.kept == 0) return "";  // the CLI writes nothing then
+  {
+    std::ofstream out(dir + "/trace.csv", std::ios::binary | std::ios::trunc);
+    out.write(csv.data(), static_cast<std::streamsize>(csv.size()));
+  }
+  Scenario s;
+  try {
+    s = parse_scenario(
+        "name: replay\nhorizon: 1000d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, "
+        "quota: 1048575}\nworkloads:\n  - name: jobs\n    arrivals: {process: trace, file: "
+        "trace.csv}\n",
+        dir + "/replay.yaml", dir);
+  } catch (const std::exception& e) {
+    return std::string("the trace does not load back: ") + e.what();
+  }
+  const std::vector<TraceRow>& rows = s.workloads.at(0).arrivals.trace;
+  if (rows.size() != report.kept)
+    return "the trace loads " + std::to_string(rows.size()) + " rows, the report says " +
+           std::to_string(report.kept);
+  for (const TraceRow& r : rows)
+    if (!(r.submit_s >= 0) || r.gpus < 1 || r.gpus > data::kMaxTraceGpus || !(r.work_s > 0))
+      return "a trace row out of range: submit_s " + std::to_string(r.submit_s) + ", gpus " +
+             std::to_string(r.gpus) + ", duration_s " + std::to_string(r.work_s);
+  return "";
+}
+
+}  // namespace gpucap::fuzz

@@ -1,0 +1,614 @@
+// A deterministic mutation fuzzer for the job-log importers (`gpucap import`), built with any
+// compiler: it mutates seed logs of every format (Slurm sacct text, Kubernetes pod lists, Philly
+// JSON, Helios and mapped CSV tables) and small logs it generates itself, with mutations that
+// know each format (numbers, times, GPU counts, fields and separators, quotes, JSON nesting and
+// values, raw bytes; tests/fuzz/text_mutations.hpp), under random import options, and runs each
+// case through fuzz::run_import_case (the import, its counts, and the trace and report loaded
+// back).
+//
+//   import_mutation_fuzz [--seconds S] [--cases N] [--seed K] [--save DIR] [--max-mb M]
+//                        [--case-seconds T] SEED...
+//   import_mutation_fuzz --replay LOG --options BITS
+//
+// A seed's format is the start of its file name (slurm*, kubernetes*, philly*, helios*, csv*), or
+// is given as FORMAT=PATH.
+// Seeds larger than 256 KiB are cut at a line end. The same seed (--seed) and seed files give
+// the same cases. Before each case the log is written to DIR/current.log and its options (a
+// number, as --options takes it) to DIR/current.options, so that a crash (caught by the
+// sanitizers) or a hang (a watchdog alarm of T s, default 20) leaves the culprit there; every
+// finding is saved as DIR/finding-N.log with DIR/finding-N.options (its description on the
+// first line). Memory: the address space is limited to M MiB (default 4096; not under ASan or
+// TSan, whose shadow memory needs more) and each case's output to 16 bytes per input byte.
+// Exit 0 when nothing was found, 1 otherwise, 2 on bad usage.
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <sys/resource.h>
+#include <unistd.h>
+#include <vector>
+
+#include "fuzz/import_fuzz_case.hpp"
+#include "fuzz/text_mutations.hpp"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define GPUCAP_FUZZ_SHADOW_MEMORY 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define GPUCAP_FUZZ_SHADOW_MEMORY 1
+#endif
+#endif
+
+namespace {
+
+namespace fs = std::filesystem;
+using gpucap::data::JobLogFormat;
+using gpucap::fuzz::pick;
+using gpucap::fuzz::pick_from;
+using gpucap::fuzz::Random;
+
+constexpr std::size_t kFormats = 5;
+constexpr std::size_t kMaxSeedBytes = 256 << 10;
+
+/// Times at the edges of what the importers accept (years 1000 to 9999, epoch seconds to
+/// 253402300799, offsets to 18 h, leap seconds) and just past them.
+const std::vector<std::string> kTimes{"0",
+                                      "1",
+                                      "1.5",
+                                      "1709290000",
+                                      "1709290000.999",
+                                      "253402300799",
+                                      "253402300800",
+                                      "1e10",
+                                      "99999999999999999999999",
+                                      "1000-01-01",
+                                      "0999-12-31T23:59:59",
+                                      "9999-12-31T23:59:59",
+                                      "9999-12-31T23:59:60-18:00",
+                                      "10000-01-01",
+                                      "2024-02-29T00:00:00",
+                                      "2023-02-29T00:00:00",
+                                      "2024-03-01T24:00:00",
+                                      "2024-03-01T12:00:60",
+                                      "2024-03-01T12:00:00.123456789",
+                                      "2024-03-01T12:00:00.1234567890",
+                                      "2024-03-01T12:00:00,5",
+                                      "2024-03-01T12:00:00Z",
+                                      "2024-03-01T12:00:00+18:00",
+                                      "2024-03-01T12:00:00+19:00",
+                                      "2024-03-01T12:00:00-0530",
+                                      "2024-03-01T12:00:00+2",
+                                      "2024-03-01t12:00",
+                                      "2024-03-01 12:00",
+                                      "2024-3-1",
+                                      "Unknown",
+                                      "None",
+                                      "null",
+                                      "NaT",
+                                      "nan",
+                                      "",
+                                      "-1",
+                                      "+1"};
+
+/// Slurm and Helios elapsed times and durations.
+const std::vector<std::string> kDurations{"00:00:00",
+                                          "00:00:01",
+                                          "59:59",
+                                          "60:00",
+                                          "1-00:00:00",
+                                          "3000000-23:59:59",
+                                          "3000001-00:00:00",
+                                          "1000000:59:59",
+                                          "1000001:00:00",
+                                          "99999999999999999999:00:00",
+                                          "-1-00:00:00",
+                                          "1-",
+                                          "1:2:3:4",
+                                          "00:00:59.9999",
+                                          "00:00:60",
+                                          "253402300799",
+                                          "253402300800",
+                                          "0.0005",
+                                          "Unknown",
+                                          ""};
+
+/// GPU fields of sacct (TRES and GRES lists).
+const std::vector<std::string> kTres{"gres/gpu=1",
+                                     "gres/gpu=0",
+                                     "gres/gpu=1048575",
+                                     "gres/gpu=1048576",
+                                     "gres/gpu=9007199254740992",
+                                     "gres/gpu=9007199254740993",
+                                     "gres/gpu=18446744073709551615",
+                                     "gres/gpu=18446744073709551616",
+                                     "gres/gpu=1e3",
+                                     "gres/gpu=4.0",
+                                     "gres/gpu=4.5",
+                                     "gres/gpu=-1",
+                                     "gres/gpu=",
+                                     "gres/gpu",
+                                     "gres/gpux=1",
+                                     "gres/gpu:a100=18446744073709551615,gres/gpu:v100=3",
+                                     "gres/gpu:a=4503599627370496,gres/gpu:b=4503599627370497",
+                                     "gres/gpu:a100=2,gres/gpu=3",
+                                     "gpu:2",
+                                     "gpu:a100:2(IDX:0-1)",
+                                     "gpu:a100:18446744073709551615,gpu:v100:2",
+                                     "gpu:",
+                                     "gpu:(",
+                                     "billing=8,cpu=8,mem=64G,node=1",
+                                     ",,,,",
+                                     ""};
+
+/// Job ids of sacct: steps, array tasks and ranges, heterogeneous components.
+const std::vector<std::string> kJobIds{"1",       "1.batch", "1.extern",  "1.0", "1_2",
+                                       "1_[2-5]", "1+0",     "1+1",       "",    ".",
+                                       "_",       "[",       "1.batch.0", "100", "101"};
+
+/// States of every format, in their spellings.
+const std::vector<std::string> kStates{
+    "COMPLETED", "CANCELLED by 1000", "CANCELLED+",   "PENDING",   "RUNNING", "REQUEUED", "FAILED",
+    "TIMEOUT",   "Running",           "Pending",      "Succeeded", "Failed",  "Pass",     "Killed",
+    "",          "running ",          "UNKNOWN_STATE"};
+
+/// JSON values for Philly fields and attempts.
+const std::vector<std::string> kJsonValues{
+    "null",
+    "\"None\"",
+    "\"\"",
+    "[]",
+    "{}",
+    "true",
+    "0",
+    "-0",
+    "1e308",
+    "1e999",
+    "\"\\u0000\"",
+    "\"\\ud800\"",
+    "\"\\ud800\\udc00\"",
+    "\"\\u202e\"",
+    "\"=cmd\"",
+    "\"\\\"\"",
+    "[[[[[[]]]]]]",
+    "{\"a\":{\"b\":{}}}",
+    "\"2017-10-07 01:12:09\"",
+    "\"1507000000\"",
+    "\"9999-12-31\"",
+    "\"1000-01-01\"",
+    "[{\"start_time\":\"1\",\"end_time\":\"2\"}]",
+    "[{\"start_time\":\"1\",\"end_time\":null},{\"start_time\":\"3\",\"end_time\":\"4\"}]",
+    "[{\"gpus\":[\"a\",\"b\",\"c\"]}]"};
+
+struct Seed {
+  JobLogFormat format;
+  std::string text;
+};
+
+char separator_of(JobLogFormat f) { return f == JobLogFormat::slurm ? '|' : ','; }
+
+/// Syntax bytes of each format, for insertions.
+std::string syntax_of(JobLogFormat f) {
+  switch (f) {
+    case JobLogFormat::slurm:
+      return "|,=:/()[]_.+-\n\r ";
+    case JobLogFormat::philly:
+      return "[]{}\":,\\ \n\t";
+    default:
+      return ",\"\n\r :-T.Z+";
+  }
+}
+
+/// Spans [begin, end) of the contents of JSON strings (between the quotes).
+std::vector<gpucap::fuzz::Span> json_string_spans(const std::string& text) {
+  std::vector<gpucap::fuzz::Span> spans;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '"') continue;
+    std::size_t j = i + 1;
+    while (j < text.size() && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
+    if (j >= text.size()) break;
+    spans.push_back({i + 1, j});
+    i = j;
+  }
+  return spans;
+}
+
+/// Spans of JSON values after a key ("key": VALUE up to the next , } or ]), one level only.
+std::vector<gpucap::fuzz::Span> json_value_spans(const std::string& text) {
+  std::vector<gpucap::fuzz::Span> spans;
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    if (text[i] != ':') continue;
+    std::size_t b = i + 1;
+    while (b < text.size() && text[b] == ' ') ++b;
+    std::size_t e = b;
+    int depth = 0;
+    bool in_string = false;
+    for (; e < text.size(); ++e) {
+      const char c = text[e];
+      if (in_string) {
+        if (c == '\\')
+          ++e;
+        else if (c == '"')
+          in_string = false;
+        continue;
+      }
+      if (c == '"')
+        in_string = true;
+      else if (c == '[' || c == '{')
+        ++depth;
+      else if ((c == ']' || c == '}') && depth-- == 0)
+        break;
+      else if (c == ',' && depth == 0)
+        break;
+    }
+    spans.push_back({b, std::min(e, text.size())});
+  }
+  return spans;
+}
+
+struct Driver {
+  Random random;
+  std::vector<Seed> seeds;
+
+  const Seed& seed_of_format(JobLogFormat f) {
+    std::vector<const Seed*> same;
+    for (const Seed& s : seeds)
+      if (s.format == f) same.push_back(&s);
+    return *pick_from(random, same);
+  }
+
+  std::string mutate_once(std::string text, JobLogFormat format) {
+    namespace m = gpucap::fuzz;
+    const char sep = separator_of(format);
+    const bool json = format == JobLogFormat::philly;
+    switch (pick(random, 26)) {
+      case 0:
+        return m::replace_number(std::move(text), random, m::kExtremeIntegers);
+      case 1:
+        return m::replace_number(std::move(text), random, m::kExtremeReals);
+      case 2:
+        return m::lengthen_number(std::move(text), random);
+      case 3:
+        return m::delete_line(std::move(text), random);
+      case 4:  // many rows: the reorder window, running jobs held, job folding
+        return m::duplicate_line(std::move(text), random, pick(random, 4) == 0 ? 5000 : 3);
+      case 5:
+        return m::swap_lines(std::move(text), random);
+      case 6:
+        return m::splice_line(std::move(text), random, seed_of_format(format).text);
+      case 7:
+        return m::truncate(std::move(text), random);
+      case 8:
+        return m::flip_bit(std::move(text), random);
+      case 9:
+        return m::insert_byte(std::move(text), random, syntax_of(format));
+      case 10:
+        return m::delete_byte(std::move(text), random);
+      case 11:
+        return m::insert_hostile_bytes(std::move(text), random, sep);
+      case 12:
+        return m::delete_field(std::move(text), random, sep);
+      case 13:
+        return m::duplicate_field(std::move(text), random, sep);
+      case 14:
+        return m::swap_fields(std::move(text), random, sep);
+      case 15:  // a time where a field was
+        if (json) break;
+        return m::replace_field(std::move(text), random, sep, pick_from(random, kTimes));
+      case 16:
+        if (json) break;
+        return m::replace_field(std::move(text), random, sep,
+                                pick_from(random, pick(random, 2) ? kDurations : kStates));
+      case 17:  // GPU lists (sacct) or a JobID
+        if (format == JobLogFormat::slurm)
+          return m::replace_field(std::move(text), random, sep,
+                                  pick_from(random, pick(random, 2) ? kTres : kJobIds));
+        return m::replace_field(std::move(text), random, sep,
+                                pick_from(random, m::kExtremeIntegers));
+      case 18:  // a long field or string: lines near the 1 MiB limit, long keys
+        return m::lengthen_field(std::move(text), random, json ? '"' : sep,
+                                 pick(random, 8) == 0 ? (std::size_t{1} << 20) + 8 : 4096);
+      case 19:
+        return m::mutate_quote(std::move(text), random, '"', sep);
+      case 20:  // nesting
+        if (json)
+          return pick(random, 2) ? m::deepen_nesting(std::move(text), random, "[", "]", 200)
+                                 : m::deepen_nesting(std::move(text), random, "{\"a\":", "}", 200);
+        return m::deepen_nesting(std::move(text), random, "\"", "\"", 4);
+      case 21:  // a repeated span: many elements, attempts, rows or a long key
+        return m::repeat_span(std::move(text), random, 512, pick(random, 4) == 0 ? 20000 : 8);
+      case 22:
+        return m::change_line_ends(std::move(text), random);
+      case 23: {  // a JSON string's content becomes a time or another text
+        if (!json) break;
+        const auto spans = json_string_spans(text);
+        if (spans.empty()) break;
+        const std::string& value =
+            pick(random, 2) ? pick_from(random, kTimes) : pick_from(random, kStates);
+        return m::replace_span(std::move(text), pick_from(random, spans), value);
+      }
+      case 24: {  // a JSON value becomes another kind of value
+        if (!json) break;
+        const auto spans = json_value_spans(text);
+        if (spans.empty()) break;
+        return m::replace_span(std::move(text), pick_from(random, spans),
+                               pick_from(random, kJsonValues));
+      }
+      default:  // the header: a column renamed, dropped or doubled
+        if (json) break;
+        {
+          const std::size_t end = text.find('\n');
+          std::string header = text.substr(0, end);
+          const std::string rest = end == std::string::npos ? "" : text.substr(end);
+          switch (pick(random, 3)) {
+            case 0:
+              header = m::delete_field(std::move(header), random, sep);
+              break;
+            case 1:
+              header = m::duplicate_field(std::move(header), random, sep);
+              break;
+            default:
+              header = m::insert_hostile_bytes(std::move(header), random, sep);
+              break;
+          }
+          return header + rest;
+        }
+    }
+    return m::flip_bit(std::move(text), random);
+  }
+
+  /// A small valid log of `format`, from the generator (rows with random times, GPUs, states).
+  std::string generate(JobLogFormat format) {
+    const std::size_t rows = 1 + pick(random, 60);
+    int64_t t = 1709280000 + static_cast<int64_t>(pick(random, 100000));
+    std::string out;
+    switch (format) {
+      case JobLogFormat::slurm:
+        out = "JobID|Submit|Start|End|Elapsed|State|AllocTRES|Partition|Account\n";
+        break;
+      case JobLogFormat::kubernetes:
+        out =
+            "name,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,"
+            "scheduled_time\n";
+        break;
+      case JobLogFormat::philly:
+        out = "[";
+        break;
+      case JobLogFormat::helios:
+        out =
+            "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time,"
+            "duration,queue\n";
+        break;
+      case JobLogFormat::csv:
+        out = "created,started,finished,took,n,state,team\n";
+        break;
+    }
+    for (std::size_t i = 0; i < rows; ++i) {
+      t += static_cast<int64_t>(pick(random, 600)) - 60;  // a little out of order
+      const int64_t start = t + static_cast<int64_t>(pick(random, 300));
+      const int64_t end = start + static_cast<int64_t>(pick(random, 100000));
+      const std::string gpus = std::to_string(pick(random, 9));
+      const std::string& state = pick_from(random, kStates);
+      const bool running = pick(random, 5) == 0;
+      const std::string end_text = running ? "" : std::to_string(end);
+      switch (format) {
+        case JobLogFormat::slurm:
+          out += std::to_string(i + 1) + "|" + std::to_string(t) + "|" + std::to_string(start) +
+                 "|" + (running ? "Unknown" : end_text) + "|00:00:01|" + state +
+                 "|gres/gpu=" + gpus + "|p" + std::to_string(pick(random, 3)) + "|a\n";
+          break;
+        case JobLogFormat::kubernetes:
+          out += "pod" + std::to_string(i) + "," + gpus + "," + std::to_string(pick(random, 1001)) +
+                 ",V100,LS," + state + "," + std::to_string(t) + "," + end_text + "," +
+                 std::to_string(start) + "\n";
+          break;
+        case JobLogFormat::philly: {
+          out += std::string(i ? ",\n" : "") + "{\"status\": \"" + state +
+                 "\", \"vc\": \"v\", \"user\": \"u\", \"submitted_time\": \"" + std::to_string(t) +
+                 "\", \"attempts\": [";
+          const std::size_t attempts = pick(random, 4);
+          int64_t a = start;
+          for (std::size_t k = 0; k < attempts; ++k) {
+            const int64_t b = a + static_cast<int64_t>(pick(random, 5000));
+            out += std::string(k ? ", " : "") + "{\"start_time\": \"" + std::to_string(a) +
+                   "\", \"end_time\": " +
+                   (running && k + 1 == attempts ? std::string("null")
+                                                 : "\"" + std::to_string(b) + "\"") +
+                   ", \"detail\": [{\"ip\": \"m\", \"gpus\": [\"g0\"" +
+                   (pick(random, 2) ? ", \"g1\"" : "") + "]}]}";
+            a = b + static_cast<int64_t>(pick(random, 100));
+          }
+          out += "]}";
+          break;
+        }
+        case JobLogFormat::helios:
+          out += "j" + std::to_string(i) + ",u,vc," + gpus + ",8,1," + state + "," +
+                 std::to_string(t) + "," + std::to_string(start) + "," + end_text + "," +
+                 (pick(random, 2) ? std::to_string(end - start) : "") + ",0\n";
+          break;
+        case JobLogFormat::csv:
+          out += std::to_string(t) + "," + std::to_string(start) + "," + end_text + "," +
+                 (pick(random, 2) ? std::to_string(end - start) : "") + "," + gpus + "," + state +
+                 ",team" + std::to_string(pick(random, 4)) + "\n";
+          break;
+      }
+    }
+    if (format == JobLogFormat::philly) out += "]\n";
+    return out;
+  }
+
+  /// Options bits for a case of `format` (see fuzz::options_from_bits).
+  uint32_t options_bits(JobLogFormat format) {
+    const uint32_t rest = static_cast<uint32_t>(random() & 0x3FFFu);
+    return static_cast<uint32_t>(format) + static_cast<uint32_t>(kFormats) * rest;
+  }
+};
+
+fs::path g_save;
+
+void on_alarm(int) {
+  const char message[] =
+      "import_mutation_fuzz: a case ran over its time budget (a hang): see current.log and "
+      "current.options\n";
+  ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
+  (void)ignored;
+  ::_exit(3);
+}
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+bool format_of_name(const std::string& name, JobLogFormat& format) {
+  const auto& names = gpucap::data::job_log_format_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (name.compare(0, names[i].size(), names[i]) == 0) {
+      format = static_cast<JobLogFormat>(i);
+      return true;
+    }
+  return false;
+}
+
+int usage() {
+  std::cerr << "usage: import_mutation_fuzz [--seconds S] [--cases N] [--seed K] [--save DIR] "
+               "[--max-mb M] [--case-seconds T] [FORMAT=]SEED...\n"
+               "       import_mutation_fuzz --replay LOG --options BITS\n"
+               "(a seed's format is the start of its file name: slurm, kubernetes, philly, "
+               "helios, csv)\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  double seconds = 60;
+  uint64_t max_cases = UINT64_MAX, seed = 1, max_mb = 4096;
+  unsigned case_seconds = 20;
+  fs::path save = "import-fuzz-findings", replay;
+  bool have_options = false;
+  uint32_t replay_bits = 0;
+  Driver driver;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool value = i + 1 < argc;
+    if (a == "--seconds" && value) {
+      seconds = std::atof(argv[++i]);
+    } else if (a == "--cases" && value) {
+      max_cases = std::strtoull(argv[++i], nullptr, 10);
+    } else if (a == "--seed" && value) {
+      seed = std::strtoull(argv[++i], nullptr, 10);
+    } else if (a == "--save" && value) {
+      save = argv[++i];
+    } else if (a == "--max-mb" && value) {
+      max_mb = std::strtoull(argv[++i], nullptr, 10);
+    } else if (a == "--case-seconds" && value) {
+      case_seconds = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
+    } else if (a == "--replay" && value) {
+      replay = argv[++i];
+    } else if (a == "--options" && value) {
+      replay_bits = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
+      have_options = true;
+    } else if (!a.empty() && a[0] != '-') {
+      // FORMAT=PATH names the format of a seed whose file name does not.
+      JobLogFormat format;
+      std::string path = a;
+      const std::size_t eq = a.find('=');
+      if (eq != std::string::npos && format_of_name(a.substr(0, eq), format) &&
+          a.substr(0, eq) ==
+              gpucap::data::job_log_format_names()[static_cast<std::size_t>(format)]) {
+        path = a.substr(eq + 1);
+      } else if (!format_of_name(fs::path(a).filename().string(), format)) {
+        std::cerr << "import_mutation_fuzz: cannot tell the format of seed '" << a << "'\n";
+        return usage();
+      }
+      std::string text = read_all(path);
+      if (text.size() > kMaxSeedBytes) {
+        text.resize(kMaxSeedBytes);
+        text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
+      }
+      driver.seeds.push_back({format, std::move(text)});
+    } else {
+      return usage();
+    }
+  }
+  fs::create_directories(save);
+  const fs::path work = save / "case";
+  fs::create_directories(work);
+  g_save = save;
+  std::signal(SIGALRM, on_alarm);
+#ifndef GPUCAP_FUZZ_SHADOW_MEMORY
+  if (max_mb > 0) {
+    const rlimit limit{static_cast<rlim_t>(max_mb) << 20, static_cast<rlim_t>(max_mb) << 20};
+    ::setrlimit(RLIMIT_AS, &limit);
+  }
+#endif
+
+  if (!replay.empty()) {
+    if (!have_options) return usage();
+    const std::string finding = gpucap::fuzz::run_import_case(
+        read_all(replay), gpucap::fuzz::options_from_bits(replay_bits), work.string());
+    std::printf("%s\n", finding.empty() ? "no finding" : finding.c_str());
+    return finding.empty() ? 0 : 1;
+  }
+  if (driver.seeds.empty()) {
+    std::cerr << "import_mutation_fuzz: no seed files\n";
+    return usage();
+  }
+  driver.random.seed(seed);
+  // Generated logs join the seeds: 4 of each format.
+  for (std::size_t f = 0; f < kFormats; ++f)
+    for (int k = 0; k < 4; ++k)
+      driver.seeds.push_back(
+          {static_cast<JobLogFormat>(f), driver.generate(static_cast<JobLogFormat>(f))});
+
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t cases = 0, findings = 0;
+  std::vector<uint64_t> per_format(kFormats, 0);
+  while (cases < max_cases &&
+         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
+             seconds) {
+    const Seed& s = pick_from(driver.random, driver.seeds);
+    std::string text = s.text;
+    const std::size_t count = 1 + pick(driver.random, 4);
+    for (std::size_t i = 0; i < count; ++i) text = driver.mutate_once(std::move(text), s.format);
+    const uint32_t bits = driver.options_bits(s.format);
+    std::ofstream(save / "current.log", std::ios::binary | std::ios::trunc) << text;
+    std::ofstream(save / "current.options", std::ios::trunc) << bits << "\n";
+    ::alarm(case_seconds);
+    const std::string finding =
+        gpucap::fuzz::run_import_case(text, gpucap::fuzz::options_from_bits(bits), work.string());
+    ::alarm(0);
+    ++cases;
+    ++per_format[static_cast<std::size_t>(s.format)];
+    if (!finding.empty()) {
+      ++findings;
+      const std::string stem = "finding-" + std::to_string(findings);
+      std::ofstream(save / (stem + ".log"), std::ios::binary) << text;
+      std::ofstream(save / (stem + ".options")) << bits << "\n# " << finding << "\n";
+      std::cerr << "finding " << findings << ": " << finding << " ("
+                << (save / (stem + ".log")).string() << ", --options " << bits << ")\n";
+    }
+  }
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "import_mutation_fuzz: %llu cases in %.1f s (%.0f per s; slurm %llu, kubernetes %llu, "
+      "philly %llu, helios %llu, csv %llu), seed %llu, %llu findings\n",
+      static_cast<unsigned long long>(cases), elapsed, cases / elapsed,
+      static_cast<unsigned long long>(per_format[0]),
+      static_cast<unsigned long long>(per_format[1]),
+      static_cast<unsigned long long>(per_format[2]),
+      static_cast<unsigned long long>(per_format[3]),
+      static_cast<unsigned long long>(per_format[4]), static_cast<unsigned long long>(seed),
+      static_cast<unsigned long long>(findings));
+  fs::remove(save / "current.log");
+  fs::remove(save / "current.options");
+  fs::remove_all(work);
+  return findings == 0 ? 0 : 1;
+}
