@@ -224,8 +224,13 @@ int catalog_command(const std::vector<std::string>& args) {
     return args.empty() ? 2 : 0;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
-  if (args[0] == "import") return catalog_import(rest);
-  if (args[0] == "list") return catalog_list(rest);
+  try {
+    if (args[0] == "import") return catalog_import(rest);
+    if (args[0] == "list") return catalog_list(rest);
+  } catch (const po::error& e) {
+    // boost quotes arguments as given: an escape sequence in one would reach the terminal.
+    throw po::error(text::excerpt(e.what(), 2000));
+  }
   std::cerr << "gpucap catalog: unknown subcommand '" << text::excerpt(args[0])
             << "'; valid: import, list\n\n"
             << kCatalogUsage;

@@ -216,6 +216,11 @@ int run(const FitOptions& o) {
   return kExitOk;
 }
 
+/// A message for the terminal: boost's messages quote arguments as given (an escape sequence
+/// in an option's value would reach the terminal), so every message is escaped and cut (the
+/// project's own are already escaped; excerpt leaves their escapes as they are).
+std::string shown(const std::exception& e) { return text::excerpt(e.what(), 2000); }
+
 }  // namespace
 
 int fit_command(const std::vector<std::string>& args) {
@@ -224,22 +229,22 @@ int fit_command(const std::vector<std::string>& args) {
     if (!parse(args, options)) return kExitOk;
     return run(options);
   } catch (const po::error& e) {
-    std::cerr << "gpucap fit: " << e.what() << "\n(see 'gpucap fit --help')\n";
+    std::cerr << "gpucap fit: " << shown(e) << "\n(see 'gpucap fit --help')\n";
     return kExitUsage;
   } catch (const InputFileError& e) {
-    std::cerr << "gpucap fit: error: " << e.what() << "\n";
+    std::cerr << "gpucap fit: error: " << shown(e) << "\n";
     return kExitIo;
   } catch (const OutputError& e) {
-    std::cerr << "gpucap fit: error: " << e.what() << "\n";
+    std::cerr << "gpucap fit: error: " << shown(e) << "\n";
     return kExitIo;
   } catch (const fit::TraceDataError& e) {
-    std::cerr << "gpucap fit: cannot fit the trace: " << e.what() << "\n";
+    std::cerr << "gpucap fit: cannot fit the trace: " << shown(e) << "\n";
     return kExitUsage;
   } catch (const std::invalid_argument& e) {
-    std::cerr << "gpucap fit: cannot fit the trace: " << e.what() << "\n";
+    std::cerr << "gpucap fit: cannot fit the trace: " << shown(e) << "\n";
     return kExitUsage;
   } catch (const std::exception& e) {
-    std::cerr << "gpucap fit: error: " << e.what() << "\n";
+    std::cerr << "gpucap fit: error: " << shown(e) << "\n";
     return kExitIo;
   }
 }

@@ -120,12 +120,13 @@ TEST_F(FitCatalogHostile, TooManyClassesAreRefusedWithOneMessage) {
   const ProcessOutcome fit =
       run_gpucap({"fit", write("t.csv", csv), "-o", path("w.yaml"), "--class-by", "team", "-q"});
   EXPECT_EQ(fit.exit_code, 2);
-  EXPECT_EQ(fit.output,
-            "gpucap fit: cannot fit the trace: " + path("t.csv") +
-                ": column \"team\" has more than 4096 distinct values, and fit writes one workload per "
-                "value: at most 256 (so that the scenario stays loadable: 1 MiB of YAML); class "
-                "by a column with fewer values (e.g. --class-by gpus), or merge values in the "
-                "trace\n");
+  EXPECT_EQ(
+      fit.output,
+      "gpucap fit: cannot fit the trace: " + path("t.csv") +
+          ": column \"team\" has more than 4096 distinct values, and fit writes one workload per "
+          "value: at most 256 (so that the scenario stays loadable: 1 MiB of YAML); class "
+          "by a column with fewer values (e.g. --class-by gpus), or merge values in the "
+          "trace\n");
   EXPECT_FALSE(fs::exists(path("w.yaml")));
 }
 
@@ -207,6 +208,13 @@ TEST_F(FitCatalogHostile, FitEchoesNoEscapeSequence) {
   EXPECT_EQ(fit.output.find('\x07'), std::string::npos) << fit.output;
   EXPECT_EQ(read_all(path("w\x1b[31m.yaml")).find('\x1b'), std::string::npos);
   fit = run_gpucap({"fit", trace, "-o", path("w.yaml"), "--class-by", "\x1b[31mteam"});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_EQ(fit.output.find('\x1b'), std::string::npos) << fit.output;
+  // Option values and unknown options, which boost quotes as given.
+  fit = run_gpucap({"fit", trace, "-o", path("w.yaml"), "--alpha", "\x1b[31m1"});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_NE(fit.output.find("('\\x1b[31m1')"), std::string::npos) << fit.output;
+  fit = run_gpucap({"fit", trace, "-o", path("w.yaml"), "--\x1b[2J"});
   EXPECT_EQ(fit.exit_code, 2);
   EXPECT_EQ(fit.output.find('\x1b'), std::string::npos) << fit.output;
   // A header of 2 million columns: the message lists the first few and says how many.
@@ -321,6 +329,9 @@ TEST_F(FitCatalogHostile, CatalogEchoesNoEscapeSequenceAndCutsWideHeaders) {
   r = run_gpucap({"catalog", "list", "--catalog", evil});
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+  r = run_gpucap({"catalog", "list", "--catalog", evil, "--\x1b[2J"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("'--\\x1b[2J'"), std::string::npos) << r.output;
   r = run_gpucap({"catalog", "list", "--catalog", evil, "--gpu", "A100"});
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;

@@ -107,7 +107,8 @@ std::vector<CatalogEntry> read_price_catalog(const std::string& path, uint64_t m
     number(c_od, "on_demand_usd_per_gpu_hour", e.on_demand_usd_per_gpu_hour);
     if (!f[c_spot].empty()) number(c_spot, "spot_usd_per_gpu_hour", e.spot_usd_per_gpu_hour);
     double count = 0;
-    if (c_count >= 0 && number_of(f[c_count], count) && count >= 0 && count < 1e9)
+    if (c_count >= 0 && number_of(f[c_count], count) && count >= 0 && count < 1e9 &&
+        count == std::floor(count))
       e.gpu_count = static_cast<uint64_t>(count);
     rows.push_back(std::move(e));
   }
