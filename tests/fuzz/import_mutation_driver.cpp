@@ -13,13 +13,13 @@
 // A seed's format is the start of its file name (slurm*, kubernetes*, philly*, helios*, csv*), or
 // is given as FORMAT=PATH.
 // Seeds larger than 256 KiB are cut at a line end. The same seed (--seed) and seed files give
-// the same cases. Before each case the log is written to DIR/current.log and its options (a
-// number, as --options takes it) to DIR/current.options, so that a crash (caught by the
-// sanitizers) or a hang (a watchdog alarm of T s, default 20) leaves the culprit there; every
-// finding is saved as DIR/finding-N.log with DIR/finding-N.options (its description on the
-// first line). Memory: the address space is limited to M MiB (default 4096; not under ASan or
-// TSan, whose shadow memory needs more) and each case's output to 16 bytes per input byte.
-// Exit 0 when nothing was found, 1 otherwise, 2 on bad usage.
+// the same cases with every compiler (the last line prints a digest of them). Before each case the
+// log is written to DIR/current.log and its options (a number, as --options takes it) to
+// DIR/current.options, so that a crash (caught by the sanitizers) or a hang (a watchdog alarm of T
+// s, default 20) leaves the culprit there; every finding is saved as DIR/finding-N.log with
+// DIR/finding-N.options (its description on the first line). Memory: the address space is limited
+// to M MiB (default 4096; not under ASan or TSan, whose shadow memory needs more) and each case's
+// output to 16 bytes per input byte. Exit 0 when nothing was found, 1 otherwise, 2 on bad usage.
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -330,14 +330,16 @@ struct Driver {
         if (spans.empty()) break;
         const std::string& value =
             pick(random, 2) ? pick_from(random, kTimes) : pick_from(random, kStates);
-        return m::replace_span(std::move(text), pick_from(random, spans), value);
+        const gpucap::fuzz::Span span = pick_from(random, spans);
+        return m::replace_span(std::move(text), span, value);
       }
       case 24: {  // a JSON value becomes another kind of value
         if (!json) break;
         const auto spans = json_value_spans(text);
         if (spans.empty()) break;
-        return m::replace_span(std::move(text), pick_from(random, spans),
-                               pick_from(random, kJsonValues));
+        const gpucap::fuzz::Span span = pick_from(random, spans);
+        const std::string& value = pick_from(random, kJsonValues);
+        return m::replace_span(std::move(text), span, value);
       }
       default:  // the header: a column renamed, dropped or doubled
         if (json) break;
@@ -395,15 +397,20 @@ struct Driver {
       const std::string gpus = std::to_string(pick(random, 9));
       const std::string& state = pick_from(random, kStates);
       const bool running = pick(random, 5) == 0;
+      // Draws used below, one statement each (see text_mutations.hpp: the order of draws in
+      // one expression is the compiler's).
+      const std::size_t small = pick(random, 4);
+      const std::size_t milli = pick(random, 1001);
+      const bool with_duration = pick(random, 2) == 0;
       const std::string end_text = running ? "" : std::to_string(end);
       switch (format) {
         case JobLogFormat::slurm:
           out += std::to_string(i + 1) + "|" + std::to_string(t) + "|" + std::to_string(start) +
                  "|" + (running ? "Unknown" : end_text) + "|00:00:01|" + state +
-                 "|gres/gpu=" + gpus + "|p" + std::to_string(pick(random, 3)) + "|a\n";
+                 "|gres/gpu=" + gpus + "|p" + std::to_string(small) + "|a\n";
           break;
         case JobLogFormat::kubernetes:
-          out += "pod" + std::to_string(i) + "," + gpus + "," + std::to_string(pick(random, 1001)) +
+          out += "pod" + std::to_string(i) + "," + gpus + "," + std::to_string(milli) +
                  ",V100,LS," + state + "," + std::to_string(t) + "," + end_text + "," +
                  std::to_string(start) + "\n";
           break;
@@ -429,12 +436,12 @@ struct Driver {
         case JobLogFormat::helios:
           out += "j" + std::to_string(i) + ",u,vc," + gpus + ",8,1," + state + "," +
                  std::to_string(t) + "," + std::to_string(start) + "," + end_text + "," +
-                 (pick(random, 2) ? std::to_string(end - start) : "") + ",0\n";
+                 (with_duration ? std::to_string(end - start) : "") + ",0\n";
           break;
         case JobLogFormat::csv:
           out += std::to_string(t) + "," + std::to_string(start) + "," + end_text + "," +
-                 (pick(random, 2) ? std::to_string(end - start) : "") + "," + gpus + "," + state +
-                 ",team" + std::to_string(pick(random, 4)) + "\n";
+                 (with_duration ? std::to_string(end - start) : "") + "," + gpus + "," + state +
+                 ",team" + std::to_string(small) + "\n";
           break;
       }
     }
@@ -569,6 +576,7 @@ int main(int argc, char** argv) {
 
   const auto start = std::chrono::steady_clock::now();
   uint64_t cases = 0, findings = 0;
+  uint64_t digest = 14695981039346656037ull;  // FNV-1a of every case: the same on every compiler
   std::vector<uint64_t> per_format(kFormats, 0);
   while (cases < max_cases &&
          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
@@ -578,6 +586,8 @@ int main(int argc, char** argv) {
     const std::size_t count = 1 + pick(driver.random, 4);
     for (std::size_t i = 0; i < count; ++i) text = driver.mutate_once(std::move(text), s.format);
     const uint32_t bits = driver.options_bits(s.format);
+    for (char c : text + std::to_string(bits))
+      digest = (digest ^ static_cast<unsigned char>(c)) * 1099511628211ull;
     std::ofstream(save / "current.log", std::ios::binary | std::ios::trunc) << text;
     std::ofstream(save / "current.options", std::ios::trunc) << bits << "\n";
     ::alarm(case_seconds);
@@ -599,14 +609,14 @@ int main(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf(
       "import_mutation_fuzz: %llu cases in %.1f s (%.0f per s; slurm %llu, kubernetes %llu, "
-      "philly %llu, helios %llu, csv %llu), seed %llu, %llu findings\n",
+      "philly %llu, helios %llu, csv %llu), seed %llu, digest %016llx, %llu findings\n",
       static_cast<unsigned long long>(cases), elapsed, cases / elapsed,
       static_cast<unsigned long long>(per_format[0]),
       static_cast<unsigned long long>(per_format[1]),
       static_cast<unsigned long long>(per_format[2]),
       static_cast<unsigned long long>(per_format[3]),
       static_cast<unsigned long long>(per_format[4]), static_cast<unsigned long long>(seed),
-      static_cast<unsigned long long>(findings));
+      static_cast<unsigned long long>(digest), static_cast<unsigned long long>(findings));
   fs::remove(save / "current.log");
   fs::remove(save / "current.options");
   fs::remove_all(work);

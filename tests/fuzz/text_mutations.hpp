@@ -3,6 +3,9 @@
 // text by value and returns the mutated text (the same text when it has nothing to mutate), and
 // draws only from a std::mt19937_64 (whose output the C++ standard fixes, unlike the
 // distributions'): the same seed gives the same cases with every compiler and standard library.
+// To keep that true, every draw is a statement of its own: two draws in one expression (two
+// arguments of a call, two operands of +) happen in an order the compiler chooses, and so does
+// reading `text` in an argument beside std::move(text).
 //
 // Every mutation keeps the text under a byte budget (kMaxMutatedBytes unless given), so that a
 // chain of mutations cannot grow a case without bound.
@@ -204,7 +207,9 @@ inline std::string replace_number(std::string text, Random& random,
                                   const std::vector<std::string>& values) {
   const std::vector<Span> spans = number_spans(text);
   if (spans.empty() || values.empty()) return text;
-  return replace_span(std::move(text), pick_from(random, spans), pick_from(random, values));
+  const Span span = pick_from(random, spans);
+  const std::string& value = pick_from(random, values);
+  return replace_span(std::move(text), span, value);
 }
 
 /// A number-like token gets digits appended (a count, a time or an id past every range).
@@ -212,7 +217,8 @@ inline std::string lengthen_number(std::string text, Random& random) {
   const std::vector<Span> spans = number_spans(text);
   if (spans.empty()) return text;
   const Span span = pick_from(random, spans);
-  return insert_at(std::move(text), span.end, std::string(1 + pick(random, 40), '9'));
+  const std::string digits(1 + pick(random, 40), '9');
+  return insert_at(std::move(text), span.end, digits);
 }
 
 /// A line is deleted (when there are two or more).
@@ -237,7 +243,9 @@ inline std::string duplicate_line(std::string text, Random& random, std::size_t 
 /// Two lines trade places.
 inline std::string swap_lines(std::string text, Random& random) {
   std::vector<std::string> lines = split_lines(text);
-  std::swap(lines[pick(random, lines.size())], lines[pick(random, lines.size())]);
+  const std::size_t a = pick(random, lines.size());
+  const std::size_t b = pick(random, lines.size());
+  std::swap(lines[a], lines[b]);
   return join_lines(lines);
 }
 
@@ -246,8 +254,9 @@ inline std::string splice_line(std::string text, Random& random, const std::stri
   if (text.size() + donor.size() > kMaxMutatedBytes) return text;
   std::vector<std::string> lines = split_lines(text);
   const std::vector<std::string> other = split_lines(donor);
-  lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(pick(random, lines.size() + 1)),
-               pick_from(random, other));
+  const std::size_t at = pick(random, lines.size() + 1);
+  const std::string& line = pick_from(random, other);
+  lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(at), line);
   return join_lines(lines);
 }
 
@@ -260,15 +269,18 @@ inline std::string truncate(std::string text, Random& random) {
 /// One bit of one byte flips.
 inline std::string flip_bit(std::string text, Random& random) {
   if (text.empty()) return text;
-  text[pick(random, text.size())] ^= static_cast<char>(1 << pick(random, 8));
+  const std::size_t at = pick(random, text.size());
+  const int bit = static_cast<int>(pick(random, 8));
+  text[at] = static_cast<char>(text[at] ^ (1 << bit));
   return text;
 }
 
 /// One byte of the alphabet (the format's syntax: separators, quotes, brackets) is inserted.
 inline std::string insert_byte(std::string text, Random& random, const std::string& alphabet) {
   if (alphabet.empty()) return text;
-  return insert_at(std::move(text), pick(random, text.size() + 1),
-                   std::string(1, alphabet[pick(random, alphabet.size())]));
+  const std::size_t at = pick(random, text.size() + 1);
+  const std::string byte(1, alphabet[pick(random, alphabet.size())]);
+  return insert_at(std::move(text), at, byte);
 }
 
 /// A byte is removed.
@@ -284,9 +296,11 @@ inline std::string insert_hostile_bytes(std::string text, Random& random, char s
   const std::string& bytes = pick_from(random, kHostileBytes);
   if (separator != 0 && pick(random, 2) == 0) {
     const std::vector<Span> fields = field_spans(text, separator);
-    return insert_at(std::move(text), pick_from(random, fields).begin, bytes);
+    const std::size_t at = pick_from(random, fields).begin;
+    return insert_at(std::move(text), at, bytes);
   }
-  return insert_at(std::move(text), pick(random, text.size() + 1), bytes);
+  const std::size_t at = pick(random, text.size() + 1);
+  return insert_at(std::move(text), at, bytes);
 }
 
 /// A field (between separators) is removed together with one separator.
@@ -302,8 +316,8 @@ inline std::string delete_field(std::string text, Random& random, char separator
 inline std::string duplicate_field(std::string text, Random& random, char separator) {
   const std::vector<Span> fields = field_spans(text, separator);
   const Span f = pick_from(random, fields);
-  return insert_at(std::move(text), f.end,
-                   std::string(1, separator) + text.substr(f.begin, f.end - f.begin));
+  const std::string copy = std::string(1, separator) + text.substr(f.begin, f.end - f.begin);
+  return insert_at(std::move(text), f.end, copy);
 }
 
 /// Two fields trade contents (of one line or of two).
@@ -323,7 +337,8 @@ inline std::string swap_fields(std::string text, Random& random, char separator)
 inline std::string replace_field(std::string text, Random& random, char separator,
                                  const std::string& value) {
   const std::vector<Span> fields = field_spans(text, separator);
-  return replace_span(std::move(text), pick_from(random, fields), value);
+  const Span span = pick_from(random, fields);
+  return replace_span(std::move(text), span, value);
 }
 
 /// A field's content becomes a long run of one byte (1 to max_length bytes, within the budget).
@@ -331,8 +346,10 @@ inline std::string lengthen_field(std::string text, Random& random, char separat
                                   std::size_t max_length = 1 << 16) {
   const std::vector<Span> fields = field_spans(text, separator);
   static const char kFill[] = "a9 \"\\,.-\xff";
-  const std::string fill(1 + pick(random, max_length), kFill[pick(random, sizeof kFill - 1)]);
-  return replace_span(std::move(text), pick_from(random, fields), fill);
+  const std::size_t length = 1 + pick(random, max_length);
+  const std::string fill(length, kFill[pick(random, sizeof kFill - 1)]);
+  const Span span = pick_from(random, fields);
+  return replace_span(std::move(text), span, fill);
 }
 
 /// A quote character is inserted, removed or doubled at an existing quote (unbalanced or
@@ -350,8 +367,10 @@ inline std::string mutate_quote(std::string text, Random& random, char quote,
       }
       break;
     case 1:
-      if (!quotes.empty())
-        return insert_at(std::move(text), pick_from(random, quotes), std::string(1, quote));
+      if (!quotes.empty()) {
+        const std::size_t at = pick_from(random, quotes);
+        return insert_at(std::move(text), at, std::string(1, quote));
+      }
       break;
     case 2: {
       const Span f = pick_from(random, field_spans(text, separator));
@@ -361,7 +380,8 @@ inline std::string mutate_quote(std::string text, Random& random, char quote,
     default:
       break;
   }
-  return insert_at(std::move(text), pick(random, text.size() + 1), std::string(1, quote));
+  const std::size_t at = pick(random, text.size() + 1);
+  return insert_at(std::move(text), at, std::string(1, quote));
 }
 
 /// `depth` opening brackets at one point and as many closing ones after it (or none, for
