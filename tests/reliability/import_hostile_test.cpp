@@ -270,6 +270,25 @@ TEST_F(ImportHostile, TheReportIsValidJsonForAnyPathAndAnEmptyMapIsUsage) {
       << partial_map.output;
 }
 
+// A Philly log saved with a UTF-8 byte-order mark was refused ("unexpected '\xef'"); the line
+// formats skip one. A broken mark is an error naming it.
+TEST_F(ImportHostile, APhillyLogMayStartWithAByteOrderMark) {
+  const std::string job =
+      "[{\"status\": \"Pass\", \"vc\": \"v\", \"user\": \"u\", \"submitted_time\": \"1000\", "
+      "\"attempts\": [{\"start_time\": \"1000\", \"end_time\": \"1060\", \"detail\": "
+      "[{\"gpus\": [\"g0\"]}]}]}]\n";
+  EXPECT_EQ(import(JobLogFormat::philly, "\xEF\xBB\xBF" + job).csv,
+            "submit_s,gpus,duration_s,censored,vc,user,status\n0,1,60,0,v,u,Pass\n");
+  try {
+    import(JobLogFormat::philly, "\xEF\xBB" + job);
+    FAIL() << "accepted";
+  } catch (const DataFileError& e) {
+    EXPECT_NE(std::string(e.what()).find(":1: a broken byte-order mark at the start of the file"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 // Options that name no zone or time format are quoted as excerpts (escaped and cut), not copied
 // raw into the message.
 TEST(ImportOptionsHostile, UnknownZonesAndTimeFormatsAreQuotedAsExcerpts) {

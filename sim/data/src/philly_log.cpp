@@ -189,6 +189,16 @@ class PhillyReader {
   }
 
   void take(char c) {
+    // A UTF-8 byte-order mark at the start of the file is skipped, as the line readers do.
+    if (bom_bytes_ >= 0) {
+      static const char kBom[] = "\xEF\xBB\xBF";
+      if (c == kBom[bom_bytes_]) {
+        if (++bom_bytes_ == 3) bom_bytes_ = -1;
+        return;
+      }
+      if (bom_bytes_ > 0) fail("a broken byte-order mark at the start of the file");
+      bom_bytes_ = -1;
+    }
     if (c == '\n') ++line_;
     if (!capturing_) {
       if (c == ' ' || c == '\t' || c == '\n' || c == '\r') return;
@@ -259,6 +269,7 @@ class PhillyReader {
   const ImportOptions& options_;
   TraceWriter& out_;
   ImportReport& report_;
+  int bom_bytes_ = 0;  ///< bytes of a byte-order mark read at the start; -1 past it
   uint64_t line_ = 1, object_line_ = 1;
   bool in_list_ = false, seen_object_ = false, capturing_ = false, in_string_ = false,
        escape_ = false;
