@@ -83,7 +83,8 @@ int import_command(const std::vector<std::string>& args) {
                      "far and censored = 1) or drop")(
       "reorder-window", po::value<std::string>()->default_value("100000"),
       "jobs held to write the output in submission order, 1 to 10000000 (about 100 bytes "
-      "each); jobs out of order by more are counted")(
+      "each; at most 32 MiB, or 128 bytes per job of a larger window, text included); jobs "
+      "out of order by more are counted")(
       "out-of-order", po::value<std::string>()->default_value("keep"),
       "jobs out of order beyond the window: keep (written where they are; the replay sorts "
       "rows) or drop")("fractional-gpus", po::value<std::string>()->default_value("whole"),

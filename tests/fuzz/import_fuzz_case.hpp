@@ -40,7 +40,7 @@ struct ImportCaseOptions {
   bool fractional_drop = false;
   bool out_of_order_drop = false;
   std::size_t reorder_window = 100000;
-  std::size_t reorder_window_bytes = data::kDefaultReorderWindowBytes;
+  std::size_t reorder_window_bytes = 0;  ///< 0: the writer's default
   int zone_minutes = 0;
   data::TimeFormat time_format = data::TimeFormat::automatic;
   char separator = ',';  ///< csv only
@@ -63,7 +63,7 @@ inline ImportCaseOptions options_from_bits(uint32_t bits) {
   o.fractional_drop = bits & 8;
   o.out_of_order_drop = bits & 16;
   o.reorder_window = (bits & 32) ? 1 + (bits >> 8) % 4 : 100000;
-  o.reorder_window_bytes = (bits & 64) ? 256 : data::kDefaultReorderWindowBytes;
+  o.reorder_window_bytes = (bits & 64) ? 256 : 0;
   o.zone_minutes = (bits & 128) ? -330 : 0;
   o.log_end_s = (bits & 1) ? 1709290000 : 0;
   o.origin_s = 1709280000;

@@ -160,6 +160,24 @@ TEST_F(ImportHostile, TheReorderWindowIsBoundedByBytes) {
   EXPECT_EQ(report.kept, 100u);
   EXPECT_EQ(kDefaultReorderWindowBytes, std::size_t{32} << 20);
 
+  // By default the budget is 32 MiB, or 128 bytes per job of a larger window: a window of
+  // 1,000,000 jobs holds 1,279 rows of 100,000 bytes of text (128 MB), not 335.
+  ImportReport wide_report;
+  TraceOptions wide;
+  wide.reorder_window = 1000000;
+  TraceWriter wide_writer({"text"}, wide, wide_report, [](std::string_view) {});
+  for (int i = 0; i < 1300; ++i) {
+    JobRecord job;
+    job.submit_ms = job.start_ms = i * 1000;
+    job.end_ms = job.start_ms + 1000;
+    job.gpus = 1;
+    job.extra = "," + std::string(99949, 'x');
+    wide_writer.add(std::move(job));
+  }
+  // 128,000,000 bytes hold 1,279 rows of 99,950 bytes of text and the row's own 70 to 90.
+  EXPECT_EQ(wide_report.kept, 1300u - 1279u);
+  wide_writer.finish();
+
   // Running jobs held until the log's end have the same budget; beyond it they are counted.
   ImportReport running_report;
   TraceWriter running_writer({"text"}, options, running_report, [](std::string_view) {});

@@ -2,6 +2,7 @@
 #include "gpucap/data/trace_writer.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace gpucap::data {
 namespace {
@@ -28,6 +29,13 @@ TraceWriter::TraceWriter(const std::vector<std::string>& extra_columns, const Tr
                          ImportReport& report, Sink sink)
     : options_(options), report_(report), sink_(std::move(sink)) {
   options_.reorder_window = std::max<std::size_t>(options_.reorder_window, 1);
+  if (options_.reorder_window_bytes == 0)
+    options_.reorder_window_bytes =
+        options_.reorder_window > kDefaultReorderWindowBytes / kReorderWindowBytesPerJob
+            ? (options_.reorder_window > SIZE_MAX / kReorderWindowBytesPerJob
+                   ? SIZE_MAX
+                   : options_.reorder_window * kReorderWindowBytesPerJob)
+            : kDefaultReorderWindowBytes;
   buffer_ = "submit_s,gpus,duration_s,censored";
   for (const std::string& c : extra_columns) buffer_ += "," + c;
   buffer_ += "\n";

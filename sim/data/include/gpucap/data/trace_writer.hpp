@@ -35,8 +35,10 @@ namespace gpucap::data {
 /// Largest GPU count of a trace row (the scenario loader's limit on a trace's gpus).
 constexpr uint64_t kMaxTraceGpus = 0xFFFFF;
 
-/// Bytes of jobs the reorder window holds at most by default (32 MiB).
+/// Bytes of jobs the reorder window holds at most by default: 32 MiB, or 128 bytes per job of
+/// the window when that is more (a window of 10,000,000 jobs: 1.28 GB).
 constexpr std::size_t kDefaultReorderWindowBytes = std::size_t{32} << 20;
+constexpr std::size_t kReorderWindowBytesPerJob = 128;
 
 /// One job as an importer read it. Times are epoch milliseconds (UTC).
 struct JobRecord {
@@ -69,8 +71,9 @@ struct TraceOptions {
   std::size_t reorder_window = 100000;
   /// Bytes the held jobs may take, text columns included: the window holds fewer jobs than
   /// `reorder_window` when their text is long. Running jobs held until the log's end have a
-  /// budget of the same size.
-  std::size_t reorder_window_bytes = kDefaultReorderWindowBytes;
+  /// budget of the same size. 0: the larger of kDefaultReorderWindowBytes and
+  /// kReorderWindowBytesPerJob x reorder_window.
+  std::size_t reorder_window_bytes = 0;
   /// Drop, instead of write, jobs out of order beyond the window.
   bool drop_out_of_order = false;
 };
