@@ -307,6 +307,22 @@ TEST_F(ImportHostile, APhillyLogMayStartWithAByteOrderMark) {
   }
 }
 
+// A --map column that the header lacks is named in the message as an excerpt.
+TEST_F(ImportHostile, AMissingMappedColumnIsQuotedAsAnExcerpt) {
+  ImportOptions options;
+  options.mapping = {{"submit", "a"}, {"gpus", "b"}, {"end", std::string(5000, '\xff')}};
+  try {
+    import(JobLogFormat::csv, "a,b,c\n1,1,2\n", options);
+    FAIL() << "accepted";
+  } catch (const DataFileError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(": the header has no column \"\\xff\\xff"), std::string::npos)
+        << message;
+    EXPECT_LT(message.size(), 2000u);
+    EXPECT_TRUE(is_valid_utf8(message));
+  }
+}
+
 // Options that name no zone or time format are quoted as excerpts (escaped and cut), not copied
 // raw into the message.
 TEST(ImportOptionsHostile, UnknownZonesAndTimeFormatsAreQuotedAsExcerpts) {

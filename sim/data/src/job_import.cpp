@@ -77,8 +77,9 @@ int find_column(const std::vector<std::string>& header, const std::string& name,
   std::vector<std::string> shown;
   for (const std::string& h : header) shown.push_back(text::excerpt(h, 40));
   if (shown.size() > 30) shown.resize(30), shown.push_back("...");
-  throw DataFileError(text::excerpt(in.path(), 300) + ": the header has no column \"" + name +
-                      "\"; " + needs + "; columns found: " + text::join(shown, ", "));
+  throw DataFileError(text::excerpt(in.path(), 300) + ": the header has no column \"" +
+                      text::excerpt(name) + "\"; " + needs +
+                      "; columns found: " + text::join(shown, ", "));
 }
 
 void append_extra(std::string& extra, std::string_view field, uint64_t line, ImportReport& report) {
