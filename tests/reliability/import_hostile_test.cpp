@@ -47,7 +47,7 @@ class ImportHostile : public testing_support::ScratchDirTest {
     write("trace.csv", trace_csv);
     const Scenario s = parse_scenario(
         "name: replay\nhorizon: 1000d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, "
-        "quota: 16}\nworkloads:\n  - name: jobs\n    arrivals: {process: trace, file: "
+        "quota: 1048575}\nworkloads:\n  - name: jobs\n    arrivals: {process: trace, file: "
         "trace.csv}\n",
         "replay.yaml", dir_.string());
     return s.workloads.at(0).arrivals.trace;
@@ -305,6 +305,29 @@ TEST_F(ImportHostile, APhillyLogMayStartWithAByteOrderMark) {
               std::string::npos)
         << e.what();
   }
+}
+
+// The extremes the importers accept (years 1000 and 9999, millisecond run times, 1,048,575
+// GPUs) come out as a trace that process: trace loads with the same values.
+TEST_F(ImportHostile, ATraceOfExtremeValuesLoadsBack) {
+  ImportOptions options;
+  options.mapping = {
+      {"submit", "created"}, {"start", "started"}, {"end", "finished"}, {"gpus", "n"}};
+  const Imported r = import(JobLogFormat::csv,
+                            "created,started,finished,n\n"
+                            "1000-01-01,1000-01-01,9999-12-31T23:59:59.999,1048575\n"
+                            "9999-12-31T23:59:58,9999-12-31T23:59:58.001,9999-12-31T23:59:59,1\n"
+                            "1000-01-01,1000-01-01T00:00:00.0004,1000-01-01T00:00:00.0006,1\n",
+                            options);
+  EXPECT_EQ(r.csv,
+            "submit_s,gpus,duration_s,censored\n0,1048575,284012524799.999,0\n0,1,0.001,0\n"
+            "284012524798,1,0.999,0\n");
+  const std::vector<TraceRow> rows = replay(r.csv);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].gpus, 1048575u);
+  EXPECT_EQ(rows[0].work_s, 284012524799.999);
+  EXPECT_EQ(rows[1].work_s, 0.001);
+  EXPECT_EQ(rows[2].submit_s, 284012524798.0);
 }
 
 // A --map column that the header lacks is named in the message as an excerpt.
