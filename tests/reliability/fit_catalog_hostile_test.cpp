@@ -96,6 +96,21 @@ TEST_F(FitCatalogHostile, PathsFromDataStayInTheOutputsFolder) {
   EXPECT_EQ(validate.exit_code, 0) << validate.output;
 }
 
+// Row 3, the samples file's name: the output's stem and the class name; over 255 bytes (a
+// file system's limit) it is refused before anything is written.
+TEST_F(FitCatalogHostile, ASamplesFileNameOverTheLimitIsRefused) {
+  const std::string trace = write("t.csv", "submit_s,gpus,duration_s,team\n" + trace_rows(30, "x"));
+  const std::string output = path(std::string(240, 'w') + ".yaml");
+  const ProcessOutcome fit =
+      run_gpucap({"fit", trace, "-o", output, "--class-by", "team", "--family", "empirical"});
+  EXPECT_EQ(fit.exit_code, 2);
+  EXPECT_NE(fit.output.find("the samples file of class team-x would be named with 260 bytes"),
+            std::string::npos)
+      << fit.output;
+  EXPECT_NE(fit.output.find("give the output a shorter name"), std::string::npos);
+  EXPECT_EQ(entries(), std::vector<std::string>{"t.csv"});
+}
+
 // Row 3, the workload names of many values that agree on their first 60 bytes: unique, and
 // found in linear time (a scan from suffix 2 for each was quadratic).
 TEST_F(FitCatalogHostile, LongValuesThatShareTheirStartGetUniqueNames) {
