@@ -336,9 +336,10 @@ TEST(CsvTable, HostileNamesInMessagesAreEscapedAndCut) {
     EXPECT_NE(message.find("evil\\x1b]0;title\\x07.csv:1: no column \"b\""), std::string::npos)
         << message;
   }
-  // A header of 2 million columns, one with an escape sequence: the message stays short.
+  // A header of 500,000 columns (splitting it per column was quadratic: hours), one with an
+  // escape sequence: parsed in one pass, and the message stays short.
   std::string header = "\x1b[31mred";
-  for (int i = 0; i < 2000000; ++i) header += ",c" + std::to_string(i);
+  for (int i = 0; i < 500000; ++i) header += ",c" + std::to_string(i);
   try {
     CsvTable::parse(header + "\n", "wide.csv").numbers("submit_s");
     FAIL() << "no error";
@@ -346,7 +347,7 @@ TEST(CsvTable, HostileNamesInMessagesAreEscapedAndCut) {
     const std::string message = e.what();
     EXPECT_LT(message.size(), 700u) << message.substr(0, 1000);
     EXPECT_EQ(message.find('\x1b'), std::string::npos);
-    EXPECT_NE(message.find("(2000001 columns in all)"), std::string::npos) << message;
+    EXPECT_NE(message.find("(500001 columns in all)"), std::string::npos) << message;
   }
 }
 
