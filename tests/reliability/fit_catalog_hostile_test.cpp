@@ -363,7 +363,7 @@ TEST_F(FitCatalogHostile, CatalogListPrintsHugePricesReadably) {
   const std::string catalog =
       write("c.csv",
             "\xEF\xBB\xBFkey,gpu_model,gpu_memory_gb,on_demand_usd_per_gpu_hour,"
-            "spot_usd_per_gpu_hour\naws/a/r,H100,80,1e308,\naws/b/r,H100,1e300,2.5,1\n");
+            "spot_usd_per_gpu_hour\naws/a/r,H100,80,1e308,\naws/b/r,H100,1e300,2.5,+1\n");
   const ProcessOutcome r = run_gpucap({"catalog", "list", "--catalog", catalog});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("aws/b/r  H100      -         1e+300                  2.5000            "

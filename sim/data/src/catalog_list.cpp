@@ -8,6 +8,7 @@
 
 #include "gpucap/data/delimited.hpp"
 #include "gpucap/data/line_reader.hpp"
+#include "gpucap/detail/csv_table.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
 
@@ -19,10 +20,9 @@ std::string lower(std::string s) {
   return s;
 }
 
+/// A number as the scenario loader reads the catalog's numbers (decimal, finite).
 bool number_of(std::string_view text, double& value) {
-  if (text.empty() || text.front() == '+') return false;
-  const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
-  return r.ec == std::errc() && r.ptr == text.data() + text.size() && std::isfinite(value);
+  return gpucap::detail::parse_decimal(text, value);
 }
 
 /// A price for the table: 4 decimals up to 10^9 USD, an exponent above ("1e+308" rather than
