@@ -2,7 +2,6 @@
 #include "gpucap/data/catalog_list.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 

@@ -257,7 +257,7 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
         "the workloads section would be " + std::to_string(result.yaml.size()) +
         " bytes, above the " + std::to_string(kMaxWorkloadsYamlBytes) +
         " a scenario can hold beside its pools (the loader reads at most 1 MiB); class by a "
-        "column with fewer values");
+        "column with fewer values, or give a shorter --placement (every class repeats it)");
   return result;
 }
 

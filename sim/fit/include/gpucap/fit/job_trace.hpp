@@ -27,7 +27,8 @@ class TraceDataError : public std::runtime_error {
 };
 
 /// Most classes a trace may have: one workload each, so that the section `gpucap fit` writes
-/// stays loadable (a scenario is at most 1 MiB of YAML; a class takes up to about 3.5 KiB).
+/// stays loadable (a scenario is at most 1 MiB of YAML; a class takes 1.3 to 1.6 KiB, more with
+/// a long placement list).
 constexpr std::size_t kMaxClasses = 256;
 
 struct TraceColumns {
