@@ -319,6 +319,26 @@ TEST_F(FitCatalogHostile, CatalogImportChecksValuesAsWritten) {
   }
 }
 
+// Found by the fit and catalog fuzzer (seed 4): an instance type of 1.3 MB made a key that no
+// scenario within the 1 MiB limit could name in catalog_row.
+TEST_F(FitCatalogHostile, CatalogImportSkipsOverlongNames) {
+  const std::string sky = kSkyPilotHeader +
+                          sky_row(std::string(257, 't'), "8.0", "81920", "8", "") +
+                          sky_row(std::string(256, 't'), "8.0", "81920", "8", "");
+  const ProcessOutcome import = run_gpucap(
+      {"catalog", "import", write("vms.csv", sky), "--provider", "aws", "-o", path("cat.csv")});
+  ASSERT_EQ(import.exit_code, 0) << import.output;
+  EXPECT_NE(import.output.find("skipped 1 rows: an instance type, region or accelerator name "
+                               "over 256 bytes (a key a scenario's catalog_row could hardly name) "
+                               "(first at line 2)"),
+            std::string::npos)
+      << import.output;
+  const ProcessOutcome validate = run_gpucap(
+      {"validate", write("s.yaml", catalog_scenario(
+                                       "cat.csv", "aws/" + std::string(256, 't') + "/us-east-1"))});
+  EXPECT_EQ(validate.exit_code, 0) << validate.output;
+}
+
 // Row 19: a catalog header or an input path with ESC/OSC bytes reached the terminal; a header
 // of 2 million columns was echoed whole (18.9 MB on stderr).
 TEST_F(FitCatalogHostile, CatalogEchoesNoEscapeSequenceAndCutsWideHeaders) {

@@ -43,6 +43,9 @@ double memory_gb_of(std::string_view info) {
   return mib / 1024.0;
 }
 
+/// Longest instance type, region or accelerator name kept, bytes (real ones have under 40).
+constexpr std::size_t kMaxNameBytes = 256;
+
 /// Largest price written, USD per GPU-hour: the scenario format's ceiling for a price.
 constexpr double kMaxUsdPerGpuHour = 1e6;
 
@@ -253,6 +256,14 @@ CatalogImport import_skypilot_catalog_text(const std::string& text, const std::s
     }
     if (!is_valid_utf8(line)) {
       report.drop("text that is not UTF-8", line_number);
+      continue;
+    }
+    if (f[c_type].size() > kMaxNameBytes || f[c_region].size() > kMaxNameBytes ||
+        f[c_name].size() > kMaxNameBytes) {
+      report.drop(
+          "an instance type, region or accelerator name over 256 bytes (a key a "
+          "scenario's catalog_row could hardly name)",
+          line_number);
       continue;
     }
     if (has_control(f[c_type]) || has_control(f[c_region]) || has_control(f[c_name])) {

@@ -20,7 +20,7 @@
 // (CPU-only types), an accelerator row without an instance type (GCP prices GPUs apart from
 // their host VMs; this importer does not combine them), a fractional GPU count, no on-demand
 // price, no GPU memory in GpuInfo (the scenario loader needs a memory > 0), a control
-// character in a name, and, checked on the values as written (rounded), a memory that would
+// character in a name or a name over 256 bytes, and, checked on the values as written (rounded), a memory that would
 // read 0, a positive price that would read 0, a price above 1e6 USD per GPU-hour. So every
 // catalog written loads back in the scenario loader.
 #pragma once
