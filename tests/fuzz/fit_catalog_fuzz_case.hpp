@@ -19,7 +19,7 @@
 //     empty, longer than 4 KiB, not UTF-8, or holds a control character (terminal injection);
 //   - a file written outside the output's folder;
 //   - written output that gpucap does not load back, or loads with other values (rows, prices);
-//   - output out of proportion to the input (a byte budget per input byte);
+//   - output out of proportion (fit: 4 KiB per class; catalog import: 8 bytes per input byte);
 // and, caught by the sanitizers or the driver's watchdog and memory limit, a crash, a hang or
 // unbounded memory.
 #pragma once
@@ -165,9 +165,10 @@ inline std::string run_fit_case(const std::string& text, const FitCatalogOptions
   }
   if (fitted.fits.size() != trace.classes.size()) return "not one fit per class";
   if (fitted.yaml.size() > fit::kMaxWorkloadsYamlBytes) return "a section over its limit";
-  if (fitted.yaml.size() > 64 * text.size() + 65536)
+  // A class is about 1.3 to 1.6 KiB whatever its jobs (a weekly profile, 20 inline values).
+  if (fitted.yaml.size() > 4096 * (trace.classes.size() + 1))
     return "a section of " + std::to_string(fitted.yaml.size()) + " bytes for " +
-           std::to_string(text.size()) + " input bytes";
+           std::to_string(trace.classes.size()) + " classes";
   namespace fs = std::filesystem;
   for (const fit::SamplesFile& s : fitted.samples) {
     if (fs::path(s.path).parent_path() != fs::path(dir) ||
