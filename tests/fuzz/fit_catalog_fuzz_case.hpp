@@ -6,8 +6,8 @@
 // Kinds of case:
 //   fit      a job trace CSV (the layout of `process: trace`) fitted as `gpucap fit` does
 //            (read_job_trace, fit_workloads); the samples files and the section are written to
-//            the case folder, and the section under a pools header is loaded (parse_scenario)
-//            and compiled;
+//            the case folder, and the section under a pools header (horizon: the trace's
+//            window) is loaded (parse_scenario) and compiled;
 //   sky      a SkyPilot catalog imported as `gpucap catalog import` does
 //            (import_skypilot_catalog_text); the catalog written is read back by `catalog list`'s
 //            reader and by the scenario loader (one pool on its first row, one on its last);
@@ -23,6 +23,7 @@
 // and, caught by the sanitizers or the driver's watchdog and memory limit, a crash, a hang or
 // unbounded memory.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -130,9 +131,16 @@ inline std::vector<std::string> naive_header(const std::string& text) {
   return cells;
 }
 
-inline const std::string kFitPools =
-    "name: fitted\nhorizon: 14d\nseed: 3\npools:\n"
-    "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 1048575}\n";
+/// The header the fitted section is loaded under: the horizon is the trace's observation
+/// window (from 1 s to 1000 years), as a replay of the trace's period would have it (a much
+/// longer horizon multiplies a busy trace's events past the loader's 1e9 per replication).
+inline std::string fit_pools(double window_s) {
+  char horizon[64];
+  std::snprintf(horizon, sizeof horizon, "%.17gs", std::min(std::max(window_s, 1.0), 3.15576e10));
+  return std::string("name: fitted\nhorizon: ") + horizon +
+         "\nseed: 3\npools:\n"
+         "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 1048575}\n";
+}
 
 /// A fit case in the folder `dir` (which must exist).
 inline std::string run_fit_case(const std::string& text, const FitCatalogOptions& o,
@@ -178,7 +186,8 @@ inline std::string run_fit_case(const std::string& text, const FitCatalogOptions
   }
   if (!write_file(output, fitted.yaml)) return "cannot write " + output;
   try {
-    const Scenario s = parse_scenario(kFitPools + fitted.yaml, dir + "/s.yaml", dir);
+    const Scenario s =
+        parse_scenario(fit_pools(trace.window_s) + fitted.yaml, dir + "/s.yaml", dir);
     if (s.workloads.size() != trace.classes.size())
       return "the section loads " + std::to_string(s.workloads.size()) + " workloads for " +
              std::to_string(trace.classes.size()) + " classes";
