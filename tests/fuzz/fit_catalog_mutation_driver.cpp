@@ -131,11 +131,12 @@ struct Driver {
 
   /// A cell of the header becomes a hostile name.
   std::string rename_column(std::string text) {
-    const std::size_t end = text.find('\n');
-    const std::string header = text.substr(0, end);
-    std::vector<gpucap::fuzz::Span> cells = gpucap::fuzz::field_spans(header, ',');
-    return gpucap::fuzz::replace_span(std::move(text), pick_from(random, cells),
-                                      pick_from(random, kHostileNames));
+    const std::string header = text.substr(0, text.find('\n'));
+    const std::vector<gpucap::fuzz::Span> cells = gpucap::fuzz::field_spans(header, ',');
+    // One draw per statement: the order of draws in one call's arguments is the compiler's.
+    const gpucap::fuzz::Span cell = pick_from(random, cells);
+    const std::string& name = pick_from(random, kHostileNames);
+    return gpucap::fuzz::replace_span(std::move(text), cell, name);
   }
 
   std::string mutate_once(std::string text, FitCatalogKind kind) {
