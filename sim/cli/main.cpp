@@ -104,11 +104,11 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
     const gpucap::MetricSummary& s = r.summary_of(0, static_cast<gpucap::ScalarMetric>(m));
     // One replication has no interval (NaN bounds): "n/a", not "[x, x]". A bound cut to the
     // metric's range (a share's [0, 1], a time's 0) is starred.
-    const std::string ci =
-        std::isnan(s.ci95_low)
-            ? "n/a"
-            : "[" + format_value(s.ci95_low) + (s.clipped_low ? "*" : "") + ", " +
-                  format_value(s.ci95_high) + (s.clipped_high ? "*" : "") + "]";
+    const std::string ci = std::isnan(s.ci95_low)
+                               ? "n/a"
+                               : "[" + format_value(s.ci95_low) + (s.clipped_low ? "*" : "") +
+                                     ", " + format_value(s.ci95_high) +
+                                     (s.clipped_high ? "*" : "") + "]";
     clipped |= s.clipped_low || s.clipped_high;
     std::snprintf(line, sizeof line, "%-24s %-9s %11s  %-25s %11s %11s %11s",
                   gpucap::kScalarMetricInfo[m].name, gpucap::kScalarMetricInfo[m].unit,
@@ -226,14 +226,13 @@ int cmd_validate(const std::vector<std::string>& args) {
   for (const auto& p : s.pools) quota += p.quota_gpus;
   std::size_t services = 0;
   for (const auto& w : s.workloads) services += w.kind == gpucap::WorkloadKind::inference;
-  std::cout << vm["scenario"].as<std::string>() << ": valid: \"" << s.name << "\", "
-            << s.pools.size() << " pools (" << quota << " GPUs of quota), " << s.workloads.size()
-            << " workloads (" << services << " inference services), horizon "
-            << gpucap::text::format_duration(s.horizon_s) << ", warm-up "
-            << gpucap::text::format_duration(s.warmup_s) << ", "
-            << format_value(static_cast<double>(
-                                gpucap::replication_arena_bytes(
-                                    gpucap::compile_without_trace_rows(s).model())) /
+  std::cout << gpucap::text::excerpt(vm["scenario"].as<std::string>(), 300) << ": valid: \""
+            << gpucap::text::excerpt(s.name, 200) << "\", " << s.pools.size() << " pools (" << quota
+            << " GPUs of quota), " << s.workloads.size() << " workloads (" << services
+            << " inference services), horizon " << gpucap::text::format_duration(s.horizon_s)
+            << ", warm-up " << gpucap::text::format_duration(s.warmup_s) << ", "
+            << format_value(static_cast<double>(gpucap::replication_arena_bytes(
+                                gpucap::compile_without_trace_rows(s).model())) /
                             1024.0)
             << " KiB of state per replication\n";
   // The memory a run of the scenario's replications would take on all cores (the guard that
@@ -371,15 +370,17 @@ gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
     char* end = nullptr;
     options.precision = std::strtod(text.c_str(), &end);
     if (text.empty() || *end != '\0' || !(options.precision > 0 && options.precision <= 1))
-      throw po::error("--precision: expected a fraction of the mean above 0 and at most 1 (e.g. "
-                      "0.01 for 1%), got '" + gpucap::text::excerpt(text) + "'");
+      throw po::error(
+          "--precision: expected a fraction of the mean above 0 and at most 1 (e.g. "
+          "0.01 for 1%), got '" +
+          gpucap::text::excerpt(text) + "'");
   }
   if (vm.count("max-replications")) {
     if (!vm.count("precision") && !vm.count("select-best"))
       throw po::error("--max-replications only applies with --precision or --select-best");
-    options.max_replications = parse_count("--max-replications",
-                                           vm["max-replications"].as<std::string>(), 2,
-                                           gpucap::kMaxReplications);
+    options.max_replications =
+        parse_count("--max-replications", vm["max-replications"].as<std::string>(), 2,
+                    gpucap::kMaxReplications);
   }
   if (vm.count("rows")) options.keep_rows = parse_rows(vm["rows"].as<std::string>());
   if (vm.count("chunk")) {
@@ -558,11 +559,12 @@ int cmd_run(const std::vector<std::string>& args) {
 
   const gpucap::RunResults results = run_interruptible({scenario}, {}, scenario, options);
   if (!quiet) {
-    std::cout << "scenario \"" << results.scenario_name << "\": " << results.replications
-              << " replications" << rows_kept_note(results) << ", seed " << results.seed
-              << ", backend " << results.backend << " (" << results.device << "), "
-              << format_value(results.wall_time_s) << " s\n\n";
-    if (!results.stopping_rule.empty()) std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
+    std::cout << "scenario \"" << gpucap::text::excerpt(results.scenario_name, 200)
+              << "\": " << results.replications << " replications" << rows_kept_note(results)
+              << ", seed " << results.seed << ", backend " << results.backend << " ("
+              << results.device << "), " << format_value(results.wall_time_s) << " s\n\n";
+    if (!results.stopping_rule.empty())
+      std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
     print_summary(results, std::cout);
     gpucap::cli::print_goals(results, 0, std::cout);
     print_events_rate(results);
@@ -580,9 +582,16 @@ int cmd_run(const std::vector<std::string>& args) {
 /// the paired difference from point 0 with its 95% interval.
 void print_sweep_table(const gpucap::RunResults& r,
                        const std::vector<gpucap::ScalarMetric>& metrics) {
+  // Paths and values as the table shows them: escaped (a value may hold a line break or an
+  // escape sequence) and cut to a column's width.
+  std::vector<gpucap::SweepParameter> sweep = r.sweep;
+  for (gpucap::SweepParameter& p : sweep) {
+    p.path = gpucap::text::excerpt(p.path, 60);
+    for (std::string& v : p.values) v = gpucap::text::excerpt(v, 40);
+  }
   std::vector<std::size_t> widths;
   std::string header = "point";
-  for (const gpucap::SweepParameter& p : r.sweep) {
+  for (const gpucap::SweepParameter& p : sweep) {
     std::size_t w = p.path.size();
     for (const std::string& v : p.values) w = std::max(w, v.size());
     widths.push_back(w);
@@ -590,9 +599,8 @@ void print_sweep_table(const gpucap::RunResults& r,
   char cell[160];
   std::snprintf(cell, sizeof cell, "%5s", "point");
   std::string line = cell;
-  for (std::size_t k = 0; k < r.sweep.size(); ++k) {
-    std::snprintf(cell, sizeof cell, "  %-*s", static_cast<int>(widths[k]),
-                  r.sweep[k].path.c_str());
+  for (std::size_t k = 0; k < sweep.size(); ++k) {
+    std::snprintf(cell, sizeof cell, "  %-*s", static_cast<int>(widths[k]), sweep[k].path.c_str());
     line += cell;
   }
   for (gpucap::ScalarMetric m : metrics) {
@@ -613,9 +621,9 @@ void print_sweep_table(const gpucap::RunResults& r,
   for (std::size_t point = 0; point < r.points; ++point) {
     std::snprintf(cell, sizeof cell, "%5zu", point);
     line = cell;
-    for (std::size_t k = 0; k < r.sweep.size(); ++k) {
+    for (std::size_t k = 0; k < sweep.size(); ++k) {
       std::snprintf(cell, sizeof cell, "  %-*s", static_cast<int>(widths[k]),
-                    r.sweep[k].values[point].c_str());
+                    sweep[k].values[point].c_str());
       line += cell;
     }
     for (gpucap::ScalarMetric m : metrics) {
@@ -742,12 +750,13 @@ int cmd_sweep(const std::vector<std::string>& args) {
     }
   }
   if (!quiet) {
-    std::cout << "sweep of \"" << results.scenario_name << "\": " << results.points << " points x "
-              << results.replications << " replications (common random numbers)"
-              << rows_kept_note(results) << ", seed " << results.seed << ", backend "
-              << results.backend << " (" << results.device << "), "
+    std::cout << "sweep of \"" << gpucap::text::excerpt(results.scenario_name, 200)
+              << "\": " << results.points << " points x " << results.replications
+              << " replications (common random numbers)" << rows_kept_note(results) << ", seed "
+              << results.seed << ", backend " << results.backend << " (" << results.device << "), "
               << format_value(results.wall_time_s) << " s\n\n";
-    if (!results.stopping_rule.empty()) std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
+    if (!results.stopping_rule.empty())
+      std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
     if (robust.active()) {
       gpucap::cli::print_robust_plan(robust, results, std::cout);
     } else {
@@ -852,8 +861,9 @@ int cmd_info() {
             << (gpucap::kOpenMP ? "on" : "off") << ", HDF5 " << gpucap::kHdf5Version << "\n"
             << "backends:\n";
   for (const gpucap::Backend& backend : gpucap::backends()) print_backend(backend);
-  std::cout << "--backend " << gpucap::kAutoBackendName << " runs on: "
-            << gpucap::resolve_backend(gpucap::BackendChoice::automatic).name << "\n";
+  std::cout << "--backend " << gpucap::kAutoBackendName
+            << " runs on: " << gpucap::resolve_backend(gpucap::BackendChoice::automatic).name
+            << "\n";
   return kExitOk;
 }
 

@@ -68,7 +68,7 @@ void print_table(const SelectionResult& s, const std::vector<SweepParameter>& gr
                  const MetricInfo& metric) {
   const std::string unit = metric.unit;
   std::vector<std::string> header = {"point"}, ci(s.points.size());
-  for (const SweepParameter& p : grid) header.push_back(p.path);
+  for (const SweepParameter& p : grid) header.push_back(text::excerpt(p.path, 60));
   header.push_back("replications");
   header.push_back(std::string(metric.name) + " [" + unit + "]");
   header.push_back("95% CI of mean [" + unit + "]");
@@ -77,7 +77,7 @@ void print_table(const SelectionResult& s, const std::vector<SweepParameter>& gr
   for (std::size_t i = 0; i < s.points.size(); ++i) {
     const SelectionPoint& p = s.points[i];
     std::vector<std::string> row = {std::to_string(i)};
-    for (const SweepParameter& g : grid) row.push_back(g.values[i]);
+    for (const SweepParameter& g : grid) row.push_back(text::excerpt(g.values[i], 40));
     row.push_back(std::to_string(p.replications));
     row.push_back(number(p.mean));
     row.push_back(std::isnan(p.ci95_low)
@@ -133,8 +133,8 @@ void check_select_best_usage(const po::variables_map& vm) {
         throw po::error(std::string("--") + name + " only applies with --select-best");
     return;
   }
-  for (const char* name : {"replications", "output", "metrics", "precision", "constraint",
-                           "chance", "conservative"})
+  for (const char* name :
+       {"replications", "output", "metrics", "precision", "constraint", "chance", "conservative"})
     if (vm.count(name))
       throw po::error(std::string("--") + name +
                       " does not apply with --select-best (it runs as many replications of "
@@ -206,7 +206,8 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
   const std::string unit = metric.unit;
   std::string label;
   for (std::size_t k = 0; k < grid.size(); ++k)
-    label += (k ? ", " : "") + grid[k].path + " = " + grid[k].values[s.best];
+    label += (k ? ", " : "") + text::excerpt(grid[k].path, 60) + " = " +
+             text::excerpt(grid[k].values[s.best], 40);
   const std::string best_line =
       "best: point " + std::to_string(s.best) + (label.empty() ? "" : " (" + label + ")") + ", " +
       metric.name + " " + number(s.points[s.best].mean) + " " + unit +
@@ -219,11 +220,12 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
     return 0;
   }
   const uint64_t seed = options.has_seed ? options.seed : points.front().seed;
-  std::cout << "select the best of " << points.size() << " points of \"" << base.name
-            << "\": " << (o.maximize ? "maximize " : "minimize ") << metric.name << " [" << unit
-            << "], delta " << number(o.delta) << " " << unit << ", alpha " << number(o.alpha)
-            << ", initial " << o.initial << " replications, seed " << seed << ", backend "
-            << resolve_backend(options.backend).label << ", " << number(wall_s) << " s\n"
+  std::cout << "select the best of " << points.size() << " points of \""
+            << text::excerpt(base.name, 200) << "\": " << (o.maximize ? "maximize " : "minimize ")
+            << metric.name << " [" << unit << "], delta " << number(o.delta) << " " << unit
+            << ", alpha " << number(o.alpha) << ", initial " << o.initial << " replications, seed "
+            << seed << ", backend " << resolve_backend(options.backend).label << ", "
+            << number(wall_s) << " s\n"
             << "P(correct selection) >= " << number(100 * (1 - o.alpha))
             << "% when the best mean is at least delta better than every other\n\n";
   print_table(s, grid, metric);

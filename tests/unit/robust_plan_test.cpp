@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -57,10 +58,8 @@ TEST(Variants, TextFormSplitsOnTopLevelCommas) {
 
 TEST(Variants, WeightsAreGivenToEveryVariantOrNone) {
   std::vector<gpucap::Variant> v = {gpucap::parse_variant("low"), gpucap::parse_variant("high")};
-  EXPECT_EQ(gpucap::variant_probabilities(v), (std::vector<double>{0.5, 0.5}));
   gpucap::apply_weights(v, "low=3, high=1");
   EXPECT_EQ(v[0].weight, "3");
-  EXPECT_EQ(gpucap::variant_probabilities(v), (std::vector<double>{0.75, 0.25}));
   EXPECT_NE(error_of([&] { gpucap::apply_weights(v, "low=1"); }).find("'high' has no weight"),
             std::string::npos);
   EXPECT_NE(error_of([&] { gpucap::apply_weights(v, "mid=1"); }).find("no variant 'mid'"),
@@ -235,6 +234,29 @@ TEST(RobustPlan, EqualWeightsOrGivenOnesChangeOnlyTheExpectedChoice) {
               gpucap::robust_plan(synthetic(), gpucap::kCostUsd, "variant", {{"low", 1}});
             }).find("'high' has no weight"),
             std::string::npos);
+}
+
+TEST(Variants, WeightsWhoseSumOverflowsAreNormalizedSafely) {
+  const std::vector<std::string> names{"a", "b", "c"};
+  EXPECT_EQ(gpucap::normalize_weights({3, 1}, {"a", "b"}), (std::vector<double>{0.75, 0.25}));
+  // 1e308 + 1e308 is +inf: each weight is scaled by the largest before the sum.
+  EXPECT_EQ(gpucap::normalize_weights({1e308, 1e308}, {"a", "b"}), (std::vector<double>{0.5, 0.5}));
+  const double max = std::numeric_limits<double>::max(), r = 0.5e308 / max, total = 2 + r;
+  EXPECT_EQ(gpucap::normalize_weights({max, max, 0.5e308}, names),
+            (std::vector<double>{1 / total, 1 / total, r / total}));
+  // A weight that rounds to a probability of 0 beside the others is refused, not kept as 0.
+  EXPECT_NE(error_of([&] {
+              gpucap::normalize_weights({1e300, 1e-300, 1}, names);
+            }).find("variant 'b': its weight is too small next to the largest"),
+            std::string::npos);
+}
+
+TEST(RobustPlan, WeightsOfHugeMagnitudeGiveEqualProbabilities) {
+  const gpucap::RobustPlan plan = gpucap::robust_plan(synthetic(), gpucap::kCostUsd, "variant",
+                                                      {{"low", 1e308}, {"high", 1e308}});
+  EXPECT_EQ(plan.probabilities, (std::vector<double>{0.5, 0.5}));
+  const gpucap::RobustPlan equal = gpucap::robust_plan(synthetic({"", ""}), gpucap::kCostUsd);
+  EXPECT_EQ(plan.expected, equal.expected);
 }
 
 TEST(RobustPlan, APlainSweepParameterCanBeTheVariants) {

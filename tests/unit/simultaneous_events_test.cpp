@@ -23,12 +23,13 @@ class SimultaneousEvents : public testing_support::ScenarioFixture {
   Row run(const std::string& jobs_csv, int quota, const std::string& pool_extra,
           const std::string& horizon = "1d", const std::string& workload_extra = "") {
     write("jobs.csv", "submit_s,gpus,duration_s\n" + jobs_csv);
-    return run_once(parse("name: t\nhorizon: " + horizon +
-                          "\npools:\n  spot:\n    gpu: H100\n    purchase: spot\n"
-                          "    price_usd_per_gpu_hour: 3600\n    quota: " +
-                          std::to_string(quota) + "\n" + pool_extra +
-                          "workloads:\n  - name: j\n    arrivals: {process: trace, file: jobs.csv}\n" +
-                          workload_extra));
+    return run_once(
+        parse("name: t\nhorizon: " + horizon +
+              "\npools:\n  spot:\n    gpu: H100\n    purchase: spot\n"
+              "    price_usd_per_gpu_hour: 3600\n    quota: " +
+              std::to_string(quota) + "\n" + pool_extra +
+              "workloads:\n  - name: j\n    arrivals: {process: trace, file: jobs.csv}\n" +
+              workload_extra));
   }
 };
 
@@ -62,8 +63,8 @@ TEST_F(SimultaneousEvents, AJobFinishingAtAZoneEventCompletes) {
 // completion x the run's own end. A reclaim drawn exactly at the run's length, or a max_runtime
 // equal to it: the work is done first (the run is scheduled to complete, not to be reclaimed).
 TEST_F(SimultaneousEvents, AReclaimOrMaxRuntimeAtTheRunsLengthLetsItComplete) {
-  for (const char* preemption : {"    preemption: {time_to_preemption: 100s}\n",
-                                 "    preemption: {max_runtime: 100s}\n"}) {
+  for (const char* preemption :
+       {"    preemption: {time_to_preemption: 100s}\n", "    preemption: {max_runtime: 100s}\n"}) {
     const Row r = run("0,1,100\n", 1, preemption, "1000s");
     EXPECT_EQ(r[kJobsCompleted], 1.0) << preemption;
     EXPECT_EQ(r[kCompletionMeanS], 100.0) << preemption;
@@ -94,8 +95,8 @@ TEST_F(SimultaneousEvents, AnArrivalSeesTheGpusFreedAtItsInstant) {
 // so B waits (it does not start and get reclaimed) and runs over [200, 230].
 TEST_F(SimultaneousEvents, AnArrivalAtACapacityDropWaitsInsteadOfBeingReclaimed) {
   write("avail.csv", "available\n1\n0\n1\n1\n1\n1\n1\n1\n1\n1\n");
-  const Row r = run("0,1,100\n100,1,30\n", 1,
-                    "    availability: {file: avail.csv, step: 100s}\n", "1000s");
+  const Row r =
+      run("0,1,100\n100,1,30\n", 1, "    availability: {file: avail.csv, step: 100s}\n", "1000s");
   EXPECT_EQ(r[kJobsCompleted], 2.0);
   EXPECT_EQ(r[kPreemptions], 0.0);
   EXPECT_EQ(r[kCompletionMeanS], (100.0 + 130.0) / 2);
@@ -107,8 +108,7 @@ TEST_F(SimultaneousEvents, AnArrivalAtACapacityDropWaitsInsteadOfBeingReclaimed)
 // back: it starts at once.
 TEST_F(SimultaneousEvents, AnArrivalAtACapacityRiseStartsAtOnce) {
   write("avail.csv", "available\n1\n0\n1\n1\n1\n1\n1\n1\n1\n1\n");
-  const Row r =
-      run("200,1,50\n", 1, "    availability: {file: avail.csv, step: 100s}\n", "1000s");
+  const Row r = run("200,1,50\n", 1, "    availability: {file: avail.csv, step: 100s}\n", "1000s");
   EXPECT_EQ(r[kWaitMeanS], 0.0);
   EXPECT_EQ(r[kCompletionMeanS], 50.0);
 }
@@ -147,6 +147,45 @@ TEST_F(SimultaneousEvents, ARunsOwnEndComesBeforeACapacityDrop) {
   EXPECT_EQ(r[kPreemptions], 3.0);
   // Held: A [0, 100] and [100, 100], B [10, 110]: 200 GPU-seconds.
   EXPECT_EQ(r[kGpuHoursUsed] * 3600, 200.0);
+}
+
+// checkpoint write x capacity drop, entered at a fraction of a second into the trace (as
+// `start: random` always is). Capacity 0 over trace time [0, 60), 1 over [60, 2160), 0 after;
+// the run's t = 0 is trace time `start`. A job at 0 waits for the rise, provisions for 120 s
+// and runs 3 cycles of 600 s computing + 60 s writing: the third write ends at trace time
+// 60 + 120 + 3 x 660 = 2160, the drop. The checkpoint is saved (ends-at-the-cut rule), so no
+// work is lost, at any offset. (In the run's clock a start of 12.345 made the window
+// 2099.9999999999995 s long: the write ended after the drop and 660 s were lost.)
+TEST_F(SimultaneousEvents, ATieInTraceTimeStaysATieAtAFractionalStart) {
+  std::string trace = "available\n0\n";
+  for (int i = 0; i < 35; ++i) trace += "1\n";
+  for (int i = 0; i < 40; ++i) trace += "0\n";
+  write("avail.csv", trace);
+  for (const char* start : {"0", "12.345", "0.1", "59.999999", "47.123456789", "33.3"}) {
+    const Row r = run("0,1,21600\n", 1,
+                      "    provisioning_delay: 120s\n"
+                      "    availability: {file: avail.csv, step: 60s, start: " +
+                          std::string(start) + "}\n",
+                      "2400s", "    checkpoint: {interval: 10min, write: 60s, restart: 5min}\n");
+    EXPECT_EQ(r[kPreemptions], 1.0) << start;
+    EXPECT_EQ(r[kGpuHoursLost], 0.0) << start;
+    EXPECT_EQ(r[kGpuHoursCheckpointing] * 3600, 180.0) << start;
+  }
+}
+
+// completion x capacity drop at a fractional start: the first test's case (a 1-hour job on a
+// trace up 1 h, down 1 h) entered 0.3 s (and other fractions) into the trace, where the job
+// starts at the rise: it completes at the drop instead of being reclaimed.
+TEST_F(SimultaneousEvents, ACompletionAtADropStaysATieAtAFractionalStart) {
+  write("avail.csv", "available\n0\n1\n0\n0\n");
+  for (const char* start : {"0.3", "1234.5678", "3599.9999"}) {
+    const Row r = run(
+        "0,1,3600\n", 1,
+        "    availability: {file: avail.csv, step: 1h, start: " + std::string(start) + "}\n", "3h");
+    EXPECT_EQ(r[kJobsCompleted], 1.0) << start;
+    EXPECT_EQ(r[kPreemptions], 0.0) << start;
+    EXPECT_EQ(r[kGpuHoursLost], 0.0) << start;
+  }
 }
 
 }  // namespace

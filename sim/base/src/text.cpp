@@ -66,11 +66,54 @@ std::string closest(const std::string& word, const std::vector<std::string>& can
   return best;
 }
 
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i, uint32_t* code_point) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = byte(i);
+  std::size_t n = 0;
+  uint32_t code = 0;
+  if (c < 0x80)
+    n = 1, code = c;
+  else if ((c & 0xE0) == 0xC0)
+    n = 2, code = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0)
+    n = 3, code = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0)
+    n = 4, code = c & 0x07;
+  else
+    return 0;
+  if (n > s.size() - i) return 0;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (byte(i + k) & 0x3F);
+  }
+  // No overlong forms, no surrogates, nothing above U+10FFFF.
+  if ((n == 2 && code < 0x80) || (n == 3 && code < 0x800) || (n == 4 && code < 0x10000) ||
+      (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF)
+    return 0;
+  if (code_point) *code_point = code;
+  return n;
+}
+
+std::size_t first_invalid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    // ASCII runs, the common case, a byte at a time without decoding.
+    if (static_cast<unsigned char>(s[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    const std::size_t n = utf8_sequence_length(s, i);
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::string::npos;
+}
+
 std::string excerpt(const std::string& s, std::size_t max_bytes) {
   std::string out;
   std::size_t i = 0;
-  for (; i < s.size() && out.size() < max_bytes; ++i) {
+  while (i < s.size() && out.size() < max_bytes) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
+    char escaped[16];
     if (c == '\n') {
       out += "\\n";
     } else if (c == '\r') {
@@ -78,19 +121,33 @@ std::string excerpt(const std::string& s, std::size_t max_bytes) {
     } else if (c == '\t') {
       out += "\\t";
     } else if (c < 0x20 || c == 0x7f) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else {
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+      out += escaped;
+    } else if (c < 0x80) {
       out += static_cast<char>(c);
+    } else {
+      uint32_t code = 0;
+      const std::size_t n = utf8_sequence_length(s, i, &code);
+      if (n == 0) {
+        std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+        out += escaped;
+      } else {
+        const bool c1_control = code >= 0x80 && code <= 0x9F;
+        const bool bidi = (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
+        if (c1_control || bidi) {
+          std::snprintf(escaped, sizeof escaped, "\\u{%04X}", static_cast<unsigned>(code));
+          out += escaped;
+        } else {
+          out.append(s, i, n);
+        }
+        i += n;
+        continue;
+      }
     }
+    ++i;
   }
-  if (i < s.size()) {
-    // Do not end inside a UTF-8 sequence: drop continuation bytes and their lead byte.
-    while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
-    if (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0xC0) out.pop_back();
-    out += "... (" + std::to_string(s.size()) + " bytes in all)";
-  }
+  // Only whole sequences were appended, so the cut falls on a character boundary.
+  if (i < s.size()) out += "... (" + std::to_string(s.size()) + " bytes in all)";
   return out;
 }
 

@@ -1082,12 +1082,17 @@ std::string scenario_key_pattern(const std::string& path) {
   std::string current;
   for (std::size_t i = 0; i <= path.size(); ++i) {
     const char c = i < path.size() ? path[i] : '.';
-    if (c == '.' || c == '[') {
+    // "[N]" (digits, or none in a pattern) is an index; a '[' otherwise is part of a name
+    // ("a[1", "gpu[x]").
+    std::size_t close = std::string::npos;
+    if (c == '[') {
+      close = path.find_first_not_of("0123456789", i + 1);
+      if (close == std::string::npos || path[close] != ']') close = std::string::npos;
+    }
+    if (c == '.' || close != std::string::npos) {
       if (!current.empty()) segments.push_back(current);
       current.clear();
-      if (c == '[') {
-        const std::size_t close = path.find(']', i);
-        if (close == std::string::npos) break;
+      if (close != std::string::npos) {
         segments.push_back("[]");
         i = close;
       }

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <set>
@@ -19,6 +20,7 @@
 #include "gpucap/detail/csv_table.hpp"
 #include "gpucap/detail/json_reader.hpp"
 #include "gpucap/detail/text.hpp"
+#include "gpucap/detail/yaml_document.hpp"
 #include "gpucap/scenario_keys.hpp"
 
 namespace gpucap {
@@ -2136,6 +2138,26 @@ class ErrorList {
   std::vector<Entry> errors_;
 };
 
+/// A name (the scenario's, a workload's, or the key of a provider, region or pool) is one line
+/// of text that prints as itself: no control characters (C0, DEL, C1) and no bidirectional
+/// overrides or isolates, which would reach terminals, tables and files as escape sequences,
+/// extra lines or reordered text.
+void check_name(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  const std::string& name = node.Scalar();
+  for (std::size_t i = 0; i < name.size();) {
+    uint32_t code = 0;
+    const std::size_t n = std::max<std::size_t>(1, text::utf8_sequence_length(name, i, &code));
+    const bool control = code < 0x20 || (code >= 0x7F && code <= 0x9F);
+    const bool bidi = (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
+    if (control || bidi)
+      ctx.fail(node, path,
+               "the name \"" + text::excerpt(name) + "\" holds " +
+                   (control ? "a control character" : "a bidirectional text control") +
+                   "; a name is one line of printable text");
+    i += n;
+  }
+}
+
 /// Checks `node`, the mapping at `path` (pattern `pattern`), against the key table alone, each
 /// key on its own: unknown keys, and each value's type, unit and range. Every problem goes to
 /// `errors`, so that a file with several mistakes in one pool lists them all. Rules that link
@@ -2209,6 +2231,9 @@ void check_keys(const Context& ctx, const YAML::Node& node, const std::string& p
                 });
                 continue;
               }
+              errors.attempt([&] {
+                check_name(ctx, entry.first, child + "." + entry.first.Scalar());
+              });
               check_keys(ctx, entry.second, child_pattern + ".NAME",
                          child + "." + entry.first.Scalar(), errors);
             }
@@ -2235,6 +2260,8 @@ void check_keys(const Context& ctx, const YAML::Node& node, const std::string& p
                 [&] { read_key_number(ctx, v[i], child + "[" + std::to_string(i) + "]"); });
         break;
       case KeyType::text:
+        if (key == "name" && v.IsScalar()) errors.attempt([&] { check_name(ctx, v, child); });
+        break;  // its reader checks the rest (names, files)
       case KeyType::text_list:
       case KeyType::trace_start:
       case KeyType::name_map:
@@ -2595,19 +2622,32 @@ YAML::Node set_path(Context& ctx, const YAML::Node& root, const YAML::Node& node
   return rebuilt;
 }
 
+/// Segments of an override's key path. The deepest scenario key has six (e.g.
+/// workloads.0.arrivals.profile.hourly.0); the bound keeps the walk, its messages and the
+/// functional update of set_path shallow and linear whatever the user passes.
+constexpr std::size_t kMaxKeyPathSegments = 32;
+
 void apply_override(Context& ctx, YAML::Node& root, const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)
     throw ScenarioError("--set " + text::excerpt(assignment) +
                         ": expected dotted.path=value, e.g. pools.aws-od.quota=16");
+  if (const std::size_t bad = text::first_invalid_utf8(assignment); bad != std::string::npos)
+    throw ScenarioError("--set " + text::excerpt(assignment) + ": byte " + std::to_string(bad + 1) +
+                        " is not valid UTF-8; overrides are UTF-8 text");
   const std::string path = assignment.substr(0, eq);
+  const std::size_t segments = 1 + static_cast<std::size_t>(std::count(path.begin(), path.end(), '.'));
+  if (segments > kMaxKeyPathSegments)
+    throw ScenarioError("--set " + text::excerpt(assignment) + ": the key path has " +
+                        std::to_string(segments) + " segments; scenario key paths have at most " +
+                        std::to_string(kMaxKeyPathSegments) +
+                        " (e.g. workloads.0.checkpoint.interval)");
   const std::string value_text = assignment.substr(eq + 1);
   YAML::Node value;
   try {
-    value = YAML::Load(value_text);
-  } catch (const YAML::Exception& e) {
-    throw ScenarioError("--set " + text::excerpt(assignment) +
-                        ": the value is not valid YAML: " + e.msg);
+    value = detail::load_yaml_document(value_text, "the value");
+  } catch (const ScenarioError& e) {
+    throw ScenarioError("--set " + text::excerpt(assignment) + ": " + e.what());
   }
   const YAML::Node updated =
       set_path(ctx, root, root, text::split(path, '.'), 0, value, assignment, "");
@@ -2687,13 +2727,7 @@ Scenario parse_scenario(const std::string& yaml_text_in, const std::string& orig
   std::vector<std::string> inputs;
   std::vector<Context::DataFileRead> data_files;
   Context ctx{origin, base_dir, nullptr, {}, limits, &inputs, &data_files, {}};
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::Exception& e) {
-    throw ScenarioError(text::excerpt(origin, 200) + ":" + std::to_string(e.mark.line + 1) + ":" +
-                        std::to_string(e.mark.column + 1) + ": not valid YAML: " + e.msg);
-  }
+  YAML::Node root = detail::load_yaml_document(yaml_text, origin);
   if (!root.IsMap())
     throw ScenarioError(text::excerpt(origin, 200) +
                         ": a scenario must be a YAML mapping with name, horizon, pools "

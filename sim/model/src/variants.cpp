@@ -1,13 +1,16 @@
 // gpucap: named scenario variants: the CLI's text form, the variants file, and their checks.
 #include "gpucap/variants.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <stdexcept>
 #include <yaml-cpp/yaml.h>
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/detail/yaml_document.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/scenario_error.hpp"
 
@@ -120,22 +123,18 @@ std::vector<Variant> read_variants_file(const std::string& path, uint64_t max_by
 }
 
 std::vector<Variant> parse_variants_yaml(const std::string& text, const std::string& origin) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw ScenarioError(origin + ":" + std::to_string(e.mark.line + 1) + ":" +
-                        std::to_string(e.mark.column + 1) + ": not valid YAML: " + e.msg);
-  }
+  const YAML::Node root = detail::load_yaml_document(text, origin);
   const std::string shape =
       "; expected\n  variants:\n    - name: low\n      weight: 0.25   # optional\n      set:    "
       "       # optional\n        workloads.0.arrivals.rate_per_day: 3.75";
   if (!root.IsMap() || !root["variants"])
     throw ScenarioError(origin + ": no top-level key 'variants'" + shape);
   for (const auto& kv : root)
-    if (kv.first.as<std::string>() != "variants")
-      throw ScenarioError(where_in(origin, kv.first, kv.first.as<std::string>()) +
-                          ": unknown key; a variants file has only 'variants'");
+    if (!kv.first.IsScalar() || kv.first.Scalar() != "variants")
+      throw ScenarioError(
+          where_in(origin, kv.first,
+                   kv.first.IsScalar() ? text::excerpt(kv.first.Scalar()) : "a key") +
+          ": unknown key; a variants file has only 'variants'");
   const YAML::Node list = root["variants"];
   if (!list.IsSequence() || list.size() == 0)
     throw ScenarioError(where_in(origin, list, "variants") + ": expected a list of variants" +
@@ -148,7 +147,10 @@ std::vector<Variant> parse_variants_yaml(const std::string& text, const std::str
       throw ScenarioError(where_in(origin, item, path) + ": expected a map with name, weight, set");
     Variant v;
     for (const auto& kv : item) {
-      const std::string key = kv.first.as<std::string>();
+      if (!kv.first.IsScalar())
+        throw ScenarioError(where_in(origin, kv.first, path) +
+                            ": expected a key (name, weight or set)");
+      const std::string key = kv.first.Scalar();
       const std::string key_path = path + "." + key;
       if (key == "name") {
         if (!kv.second.IsScalar())
@@ -219,14 +221,26 @@ void check_variants(const std::vector<Variant>& variants,
                         "weights)");
 }
 
-std::vector<double> variant_probabilities(const std::vector<Variant>& variants) {
-  std::vector<double> p(variants.size(), 1.0 / static_cast<double>(variants.size()));
-  if (variants.empty() || variants.front().weight.empty()) return p;
+std::vector<double> normalize_weights(std::vector<double> weights,
+                                      const std::vector<std::string>& names) {
   double total = 0;
-  for (std::size_t i = 0; i < variants.size(); ++i)
-    total += p[i] = std::strtod(variants[i].weight.c_str(), nullptr);
-  for (double& w : p) w /= total;
-  return p;
+  for (double w : weights) total += w;
+  if (!std::isfinite(total)) {
+    // The sum overflowed (1e308 + 1e308): scaled by the largest, each weight is in (0, 1]
+    // and their sum in [1, n]. (Only then, so that other weights keep their bits.)
+    double largest = 0;
+    for (double w : weights) largest = std::max(largest, w);
+    total = 0;
+    for (double& w : weights) total += w /= largest;
+  }
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    weights[i] /= total;
+    if (!(weights[i] > 0))
+      throw std::invalid_argument("variant '" + text::excerpt(names[i]) +
+                                  "': its weight is too small next to the largest to give a "
+                                  "probability above 0 (weights are normalized to sum to 1)");
+  }
+  return weights;
 }
 
 }  // namespace gpucap

@@ -73,7 +73,8 @@ std::pair<std::size_t, std::size_t> two_smallest(const std::vector<double>& v) {
 std::string RobustPlan::decision_label(std::size_t d) const {
   std::string label;
   for (std::size_t k = 0; k < decision_paths.size(); ++k)
-    label += (k ? ", " : "") + decision_paths[k] + "=" + decisions[d][k];
+    label += (k ? ", " : "") + text::excerpt(decision_paths[k], 60) + "=" +
+             text::excerpt(decisions[d][k], 40);
   return label.empty() ? "(the scenario)" : label;
 }
 
@@ -127,7 +128,7 @@ RobustPlan robust_plan(const RunResults& r, ScalarMetric objective,
     const auto [d, v] = cell_of_point[p];
     if (plan.points[d * V + v] != RobustComparison::kNone)
       throw std::invalid_argument("decision " + plan.decision_label(d) + " has variant '" +
-                                  plan.variants[v] + "' twice (points " +
+                                  text::excerpt(plan.variants[v]) + "' twice (points " +
                                   std::to_string(plan.points[d * V + v]) + " and " +
                                   std::to_string(p) + ")");
     plan.points[d * V + v] = p;
@@ -136,7 +137,8 @@ RobustPlan robust_plan(const RunResults& r, ScalarMetric objective,
     for (std::size_t v = 0; v < V; ++v)
       if (plan.points[d * V + v] == RobustComparison::kNone)
         throw std::invalid_argument("decision " + plan.decision_label(d) +
-                                    " did not run under variant '" + plan.variants[v] +
+                                    " did not run under variant '" +
+                                    text::excerpt(plan.variants[v]) +
                                     "' (a skipped point?): a robust plan needs every decision "
                                     "under every variant");
 
@@ -151,16 +153,17 @@ RobustPlan robust_plan(const RunResults& r, ScalarMetric objective,
       if (v == V)
         throw std::invalid_argument("weights: no variant '" + text::excerpt(name) +
                                     "'; the variants are " + text::join(plan.variants, ", "));
-      if (seen[v]) throw std::invalid_argument("weights: variant '" + name + "' weighed twice");
+      if (seen[v])
+        throw std::invalid_argument("weights: variant '" + text::excerpt(name) + "' weighed twice");
       if (!std::isfinite(weight) || weight <= 0)
-        throw std::invalid_argument("weights: variant '" + name + "' has weight " + number(weight) +
-                                    "; weights are positive numbers");
+        throw std::invalid_argument("weights: variant '" + text::excerpt(name) + "' has weight " +
+                                    number(weight) + "; weights are positive numbers");
       seen[v] = true;
       w[v] = weight;
     }
     for (std::size_t v = 0; v < V; ++v)
       if (!seen[v])
-        throw std::invalid_argument("weights: variant '" + plan.variants[v] +
+        throw std::invalid_argument("weights: variant '" + text::excerpt(plan.variants[v]) +
                                     "' has no weight; weigh every variant");
   } else if (stored_weights && !stored_weights->values.empty() &&
              !stored_weights->values.front().empty()) {
@@ -174,9 +177,7 @@ RobustPlan robust_plan(const RunResults& r, ScalarMetric objective,
       w[cell_of_point[p].second] = x;
     }
   }
-  double total = 0;
-  for (double x : w) total += x;
-  for (double& x : w) x /= total;
+  w = normalize_weights(std::move(w), plan.variants);
   plan.probabilities = w;
 
   // Means, each variant's best decision, regrets, and the per-decision criteria.
@@ -184,10 +185,10 @@ RobustPlan robust_plan(const RunResults& r, ScalarMetric objective,
   for (std::size_t i = 0; i < D * V; ++i) {
     plan.objective_summary[i] = r.summary_of(plan.points[i], objective);
     if (std::isnan(plan.objective_summary[i].mean))
-      throw std::invalid_argument(metric + " is not defined in any replication of point " +
-                                  std::to_string(plan.points[i]) + " (" +
-                                  plan.decision_label(i / V) + ", variant '" +
-                                  plan.variants[i % V] + "'); choose another objective");
+      throw std::invalid_argument(
+          metric + " is not defined in any replication of point " + std::to_string(plan.points[i]) +
+          " (" + plan.decision_label(i / V) + ", variant '" + text::excerpt(plan.variants[i % V]) +
+          "'); choose another objective");
   }
   const auto mean = [&](std::size_t d, std::size_t v) {
     return plan.objective_summary[d * V + v].mean;
@@ -251,10 +252,13 @@ std::string format_robust_plan(const RobustPlan& plan) {
   const std::string unit = info.unit;
   const std::string name = info.name;
   const std::size_t D = plan.decision_count(), V = plan.variant_count();
+  // Variant names as the tables show them: escaped and cut (they come from a results file).
+  std::vector<std::string> variants(V);
+  for (std::size_t v = 0; v < V; ++v) variants[v] = text::excerpt(plan.variants[v], 40);
   std::string out = "robust plan: " + name + " [" + unit + "], lower is better; " +
                     std::to_string(D) + " decisions x " + std::to_string(V) + " variants, weights";
   for (std::size_t v = 0; v < V; ++v)
-    out += (v ? ", " : " ") + plan.variants[v] + " " + number(plan.probabilities[v]);
+    out += (v ? ", " : " ") + variants[v] + " " + number(plan.probabilities[v]);
   out += "\n";
 
   std::size_t label_width = 8;
@@ -265,7 +269,7 @@ std::string format_robust_plan(const RobustPlan& plan) {
                          const std::vector<std::vector<std::string>>& extra) {
     std::vector<std::size_t> width(V + extra_names.size());
     for (std::size_t v = 0; v < V; ++v) {
-      width[v] = plan.variants[v].size();
+      width[v] = variants[v].size();
       for (std::size_t d = 0; d < D; ++d) width[v] = std::max(width[v], cells[d * V + v].size());
     }
     for (std::size_t e = 0; e < extra_names.size(); ++e) {
@@ -273,7 +277,7 @@ std::string format_robust_plan(const RobustPlan& plan) {
       for (std::size_t d = 0; d < D; ++d) width[V + e] = std::max(width[V + e], extra[d][e].size());
     }
     out += "\n" + title + "\n" + pad("decision", label_width);
-    for (std::size_t v = 0; v < V; ++v) out += "  " + pad(plan.variants[v], width[v]);
+    for (std::size_t v = 0; v < V; ++v) out += "  " + pad(variants[v], width[v]);
     for (std::size_t e = 0; e < extra_names.size(); ++e)
       out += "  " + pad(extra_names[e], width[V + e]);
     out.erase(out.find_last_not_of(' ') + 1);
@@ -301,8 +305,7 @@ std::string format_robust_plan(const RobustPlan& plan) {
                    : number(plan.regret[i]) + " " + interval(plan.regret_interval[i]);
   std::vector<std::vector<std::string>> max_regret(D);
   for (std::size_t d = 0; d < D; ++d)
-    max_regret[d] = {number(plan.max_regret[d]) + " (" + plan.variants[plan.worst_variant[d]] +
-                     ")"};
+    max_regret[d] = {number(plan.max_regret[d]) + " (" + variants[plan.worst_variant[d]] + ")"};
   table("regret [" + unit + "]: " + name +
             " minus the variant's lowest mean (95% CI of the paired difference)",
         {"max regret"}, max_regret);
@@ -317,7 +320,7 @@ std::string format_robust_plan(const RobustPlan& plan) {
   };
   out += "\nminimax-regret choice: " + plan.decision_label(plan.minimax_choice) + " (max regret " +
          number(plan.max_regret[plan.minimax_choice]) + " " + unit + ", under '" +
-         plan.variants[plan.worst_variant[plan.minimax_choice]] + "')\n";
+         variants[plan.worst_variant[plan.minimax_choice]] + "')\n";
   out += verdict(plan.minimax_runner_up, "max regret");
   out += "expected-" + name + " choice: " + plan.decision_label(plan.expected_choice) + " (" +
          number(plan.expected[plan.expected_choice]) + " " + unit + " " +

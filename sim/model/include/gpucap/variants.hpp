@@ -63,7 +63,11 @@ std::vector<Variant> parse_variants_yaml(const std::string& text, const std::str
 void check_variants(const std::vector<Variant>& variants,
                     const std::vector<std::string>& decision_paths);
 
-/// The weights, normalized to sum to 1 (equal when none given).
-std::vector<double> variant_probabilities(const std::vector<Variant>& variants);
+/// `weights` (each positive and finite; names[i] names weights[i] in messages) scaled to sum to
+/// 1. When their sum overflows, they are scaled by the largest first (1e308 and 1e308 give 0.5
+/// and 0.5); a weight too small next to the largest to give a probability above 0 (1e-300 beside
+/// 1e300) is refused with std::invalid_argument.
+std::vector<double> normalize_weights(std::vector<double> weights,
+                                      const std::vector<std::string>& names);
 
 }  // namespace gpucap

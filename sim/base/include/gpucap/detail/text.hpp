@@ -1,6 +1,8 @@
 // gpucap internals: small text helpers for messages and tables.
 #pragma once
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gpucap::text {
@@ -20,9 +22,21 @@ std::size_t edit_distance(const std::string& a, const std::string& b);
 /// The candidate nearest to `word` when it is close enough to be a likely typo, else "".
 std::string closest(const std::string& word, const std::vector<std::string>& candidates);
 
-/// `s` made safe to quote in a message: control characters escaped (\n, \t, \xNN) and, when
-/// longer than `max_bytes`, cut at a character boundary with "... (N bytes in all)" appended,
-/// so that a hostile value can neither flood a terminal nor forge extra lines.
+/// Length in bytes (1 to 4) of the well-formed UTF-8 sequence that starts at s[i], or 0 when
+/// none does (a stray continuation byte, a cut sequence, an overlong form, a surrogate, a code
+/// point above U+10FFFF). `code_point`, when given, receives the character.
+std::size_t utf8_sequence_length(std::string_view s, std::size_t i, uint32_t* code_point = nullptr);
+
+/// Byte offset of the first byte of `s` that does not start a well-formed UTF-8 sequence, or
+/// std::string::npos when all of `s` is valid UTF-8.
+std::size_t first_invalid_utf8(std::string_view s);
+
+/// `s` made safe to quote in a message: control characters escaped (\n, \t, \xNN), bytes
+/// that are not valid UTF-8 written \xNN, C1 controls and the bidirectional overrides and
+/// isolates (U+202A-U+202E, U+2066-U+2069) written \u{XXXX}, and, when longer than
+/// `max_bytes`, cut at a character boundary with "... (N bytes in all)" appended. So a hostile
+/// value can neither flood a terminal, forge extra lines, send it escape sequences nor reorder
+/// what it shows, and the message is always valid UTF-8.
 std::string excerpt(const std::string& s, std::size_t max_bytes = 80);
 
 /// A number as short as it reads well: "80", "0.5", "1e+06".

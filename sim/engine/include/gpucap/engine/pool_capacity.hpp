@@ -62,8 +62,9 @@ class PoolCapacity {
     const CompiledPool& pool = m_->pools[p];
     const StepTrace trace = trace_of(p);
     AvailabilityState& st = state_[p];
-    st.trace_origin_s =
-        pool.availability_random_start ? trace.period_s() * rng.next_uniform() : pool.availability_start_s;
+    st.trace_origin_s = StepTrace::origin_on_grid(pool.availability_random_start
+                                                      ? trace.period_s() * rng.next_uniform()
+                                                      : pool.availability_start_s);
     const uint64_t step = trace.step_at(st.trace_origin_s);
     set_capacity(p, capacity_at_step(p, step));
     return next_change_after(p, step, 0.0);

@@ -106,9 +106,10 @@ class PriceProcess {
     }
     if (pool.price_model == CompiledPool::kTracePrice) {
       const StepTrace trace = trace_of(pool);
-      // u x step x count, in this order (the price's own convention, kept for its bits).
-      origin_s = pool.price_random_start ? rng.next_uniform() * pool.price_step_s * pool.price_count
-                                         : pool.price_start_s;
+      // u x step x count, in this order (the price's own convention), on the origins' grid.
+      origin_s = StepTrace::origin_on_grid(
+          pool.price_random_start ? rng.next_uniform() * pool.price_step_s * pool.price_count
+                                  : pool.price_start_s);
       ps.step = trace.step_at(origin_s);
       ps.per_gpu_s = trace.at_step(ps.step);
     } else {
@@ -153,7 +154,8 @@ class PriceProcess {
       if (pool.price_model == CompiledPool::kTracePrice) {
         ps.per_gpu_s = trace_of(pool).at_step(ps.step);
       } else {
-        ps.log_price = ps.log_price * pool.price_decay + pool.price_noise * sample_standard_normal(rng);
+        ps.log_price =
+            ps.log_price * pool.price_decay + pool.price_noise * sample_standard_normal(rng);
         ps.per_gpu_s = pool.price_level_usd_per_gpu_s * pmath::exp(ps.log_price);
       }
     }

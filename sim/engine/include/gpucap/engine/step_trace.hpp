@@ -3,7 +3,11 @@
 // traces, and availability by default), shows 0 or holds its last value (availability's
 // `after_end`). Availability traces (instances) and price traces (USD per GPU-second) are both
 // one. A replication places its time 0 at an origin in trace time (fixed, or uniform over one
-// period).
+// period), rounded down to a multiple of kOriginQuantumS: then a step boundary's replication
+// time, k step - origin, is exact (for steps that are whole seconds, or multiples of the
+// quantum, and times below 2^33 s), and so is the time between two boundaries, so that events
+// simultaneous in trace time stay simultaneous in the run (a job's checkpoint write that ends
+// exactly at a capacity drop is saved at any origin; docs/scenario-format.md's rule).
 #pragma once
 #include <cstdint>
 
@@ -13,13 +17,23 @@
 namespace gpucap::engine {
 
 struct StepTrace {
+  /// 2^-20 s (about 0.95 us): the grid of trace origins. Every multiple of it below 2^33 s
+  /// (272 years) is a double, and so is every sum and difference of two of them.
+  static constexpr double kOriginQuantumS = 1.0 / 1048576.0;
+
+  /// `origin_s` (>= 0) rounded down to the grid of origins: exact arithmetic (a power of two
+  /// scales exactly), the same bits on every backend.
+  GPUCAP_HD static double origin_on_grid(double origin_s) {
+    return __builtin_floor(origin_s * 1048576.0) * kOriginQuantumS;
+  }
+
   const double* values = nullptr;  ///< `count` values, count > 0
   uint32_t count = 0;
   double step_s = 0;  ///< > 0
   TraceEnd after_end = TraceEnd::repeat;
 
-  GPUCAP_HD static StepTrace of(const double* table, uint32_t offset, uint32_t count,
-                                double step_s, TraceEnd after_end = TraceEnd::repeat) {
+  GPUCAP_HD static StepTrace of(const double* table, uint32_t offset, uint32_t count, double step_s,
+                                TraceEnd after_end = TraceEnd::repeat) {
     return StepTrace{table + offset, count, step_s, after_end};
   }
 
