@@ -893,7 +893,8 @@ int main(int argc, char** argv) {
     if (command == "import") return gpucap::cli::import_command(args);
     if (command == "catalog") return gpucap::cli::catalog_command(args);
     if (command == "report") return gpucap::cli::report_command(args);
-    std::cerr << "gpucap: unknown command '" << command << "'\n\n" << kUsage;
+    std::cerr << "gpucap: unknown command '" << gpucap::text::excerpt(command, 40) << "'\n\n"
+              << kUsage;
     return kExitUsage;
   } catch (const Interrupted& stop) {
     const uint64_t saved =
@@ -924,8 +925,10 @@ int main(int argc, char** argv) {
     std::cerr << "gpucap: error: " << e.what() << "\n";
     return kExitRunFailed;
   } catch (const po::error& e) {
-    std::cerr << "gpucap " << command << ": " << e.what() << "\n(see 'gpucap " << command
-              << " --help')\n";
+    // boost quotes arguments as given: an escape sequence in one would reach the terminal.
+    std::cerr << "gpucap " << gpucap::text::excerpt(command, 40) << ": "
+              << gpucap::text::excerpt(e.what(), 2000) << "\n(see 'gpucap "
+              << gpucap::text::excerpt(command, 40) << " --help')\n";
     return kExitUsage;
   } catch (const std::exception& e) {
     std::cerr << "gpucap: error: " << e.what() << "\n";

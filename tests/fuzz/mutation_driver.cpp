@@ -147,26 +147,34 @@ struct Driver {
       }
       case 4: {  // swap two lines
         auto lines = lines_of(text);
-        std::swap(lines[pick(lines.size())], lines[pick(lines.size())]);
+        // One draw a statement: the order of two draws in one expression is the compiler's.
+        const std::size_t a = pick(lines.size());
+        const std::size_t b = pick(lines.size());
+        std::swap(lines[a], lines[b]);
         return join(lines);
       }
       case 5: {  // splice a line of another seed
         auto lines = lines_of(text);
         const auto other = lines_of(seeds[pick(seeds.size())]);
-        lines.insert(lines.begin() + static_cast<long>(pick(lines.size() + 1)),
-                     other[pick(other.size())]);
+        const std::size_t at = pick(lines.size() + 1);
+        const std::size_t from = pick(other.size());
+        lines.insert(lines.begin() + static_cast<long>(at), other[from]);
         return join(lines);
       }
       case 6:  // truncate
         return text.substr(0, pick(text.size() + 1));
       case 7: {  // flip a bit
         if (text.empty()) break;
-        text[pick(text.size())] ^= static_cast<char>(1 << pick(8));
+        const std::size_t at = pick(text.size());
+        const std::size_t bit = pick(8);
+        text[at] ^= static_cast<char>(1 << bit);
         return text;
       }
       case 8: {  // insert a byte YAML cares about
         static const char kBytes[] = ":-[]{},#&*!|>'\"%@` \t\n\r\\0";
-        text.insert(pick(text.size() + 1), 1, kBytes[pick(sizeof kBytes - 1)]);
+        const std::size_t at = pick(text.size() + 1);
+        const std::size_t byte = pick(sizeof kBytes - 1);
+        text.insert(at, 1, kBytes[byte]);
         return text;
       }
       case 9: {  // re-indent a line

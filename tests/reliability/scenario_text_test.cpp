@@ -187,5 +187,64 @@ TEST_F(ScenarioText, SweepTablesEscapeGridValuesAndNames) {
   EXPECT_NE(name.output.find("holds a control character"), std::string::npos) << name.output;
 }
 
+/// A catalog's values reach pools as if written in the scenario, so they obey the same rules: a
+/// spot price of nan, 1e999 or 0x10 loaded (and the run's cost came out n/a), as did an
+/// on-demand price of 1e308 and a GPU memory of 1e300.
+TEST_F(ScenarioText, CatalogValuesAreHeldToThePoolKeysRules) {
+  const std::string yaml =
+      "name: c\nhorizon: 10h\ncatalog: c.csv\npools:\n  p: {catalog_row: r1, quota: 8}\n"
+      "workloads:\n  - name: j\n    arrivals: {process: poisson, rate_per_hour: 1}\n"
+      "    work: {dist: exponential, mean: 1h}\n";
+  const auto load = [&](const std::string& memory, const std::string& on_demand,
+                        const std::string& spot) {
+    std::ofstream(dir_ / "c.csv")
+        << "key,gpu_model,gpu_memory_gb,on_demand_usd_per_gpu_hour,spot_usd_per_gpu_hour\nr1,H100,"
+        << memory << "," << on_demand << "," << spot << "\n";
+    try {
+      parse_scenario(yaml, (dir_ / "c.yaml").string(), dir_.string(), {});
+    } catch (const ScenarioError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(load("80", "10", "2.5"), "");
+  EXPECT_EQ(load("80", "10", ""), "");
+  for (const std::string bad : {"nan", "1e999", "0x10", "1e308", "-1", "inf", " "}) {
+    if (bad != " ")
+      EXPECT_NE(load("80", "10", bad).find("c.csv:2: spot_usd_per_gpu_hour holds \"" + bad +
+                                           "\"; it must be a decimal number >= 0"),
+                std::string::npos)
+          << bad << ": " << load("80", "10", bad);
+    EXPECT_NE(load("80", bad, "").find("on_demand_usd_per_gpu_hour holds"), std::string::npos)
+        << bad;
+    EXPECT_NE(load(bad, "10", "").find("gpu_memory_gb holds"), std::string::npos) << bad;
+  }
+  EXPECT_NE(load("1e300", "10", "").find("gpu_memory_gb holds \"1e300\"; it must be a decimal "
+                                         "number > 0, at most 1,000,000"),
+            std::string::npos)
+      << load("1e300", "10", "");
+}
+
+/// An override's value is held to the scenario's byte limit before it is parsed (a 2 MiB list
+/// took seconds before its error), and an unknown option's text reaches the terminal escaped.
+TEST_F(ScenarioText, OverrideValuesAndOptionTextAreBounded) {
+  std::string list = "[";
+  for (int i = 0; i < 700000; ++i) list += "1,";
+  list += "1]";
+  // (a command line holds at most 128 KiB an argument: Python's overrides= and variants files
+  // are where such values come from)
+  EXPECT_NE(refusal(scenario(), {"pools.gpus.quota=" + list})
+                .find("the value is 1.34 MiB, over the scenario's limit of 1 MiB"),
+            std::string::npos);
+  const ProcessOutcome o = run_gpucap({"validate", "--\x1b[2J", kMmc}, {}, std::chrono::seconds(60));
+  EXPECT_EQ(o.exit_code, 2) << o.output;
+  EXPECT_EQ(o.output.find('\x1b'), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("\\x1b[2J"), std::string::npos) << o.output;
+  const ProcessOutcome c = run_gpucap({"\x1b]0;x\x07"}, {}, std::chrono::seconds(60));
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.output.find("gpucap: unknown command '\\x1b]0;x\\x07'"), std::string::npos)
+      << c.output;
+}
+
 }  // namespace
 }  // namespace gpucap
