@@ -1,5 +1,6 @@
 // Tests of concat_results: joined slices of one run are that run, bit for bit; anything else is
 // refused with the part and the difference named.
+#include <cstdint>
 #include <cstring>
 #include <gtest/gtest.h>
 #include <stdexcept>
@@ -151,6 +152,26 @@ TEST(ConcatResults, RefusesSlicesOfDifferentRunsNamingTheDifference) {
   EXPECT_NE(refusal({&a, &other}, ConcatAxis::replications).find("sweep grid differs"),
             std::string::npos);
   EXPECT_NE(refusal({}, ConcatAxis::points).find("no results"), std::string::npos);
+}
+
+// Replication indices are 64-bit: chunks whose range reaches 2^64 would continue at replication
+// 0, whose streams a run already has (the value columns here do not matter).
+TEST(ConcatResults, RefusesReplicationRangesPastTwoToTheSixtyFour) {
+  RunResults last = slice(0, 10, {"4"});
+  last.first_replication = UINT64_MAX - 9;  // the last 10 indices: valid
+  EXPECT_EQ(concat_results({&last}, ConcatAxis::replications).replications, 10u);
+  RunResults wrapped = slice(10, 10, {"4"});
+  wrapped.first_replication = 0;  // what first + 10 gives modulo 2^64
+  // (sorted by their first replication, the wrapped chunk comes first: the other is not next)
+  EXPECT_NE(refusal({&last, &wrapped}, ConcatAxis::replications)
+                .find("part 1 cannot be joined: its replications start at 18446744073709551606, "
+                      "expected 10"),
+            std::string::npos)
+      << refusal({&last, &wrapped}, ConcatAxis::replications);
+  RunResults past = slice(0, 10, {"4"});
+  past.first_replication = UINT64_MAX - 8;
+  EXPECT_NE(refusal({&past}, ConcatAxis::replications).find("run past index 2^64 - 1"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -444,6 +444,27 @@ std::string fixed_string_attr(hid_t f, const char* object, const char* name) {
   return value.substr(0, value.find('\0'));
 }
 
+/// A file whose replication range passes 2^64 - 1 (which no run can make: its indices would
+/// wrap to 0) is refused when read; the last indices below 2^64 are kept.
+TEST_F(Hdf5ResultsTest, ReplicationRangesPastTwoToTheSixtyFourAreRefused) {
+  RunResults r = sample_results();
+  r.first_replication = UINT64_MAX - (r.replications - 1);
+  const std::string last = file("last.h5");
+  write_results_hdf5(r, last);
+  EXPECT_EQ(read_results_hdf5(last).first_replication, UINT64_MAX - (r.replications - 1));
+  r.first_replication += 1;
+  const std::string past = file("past.h5");
+  write_results_hdf5(r, past);
+  try {
+    read_results_hdf5(past);
+    ADD_FAILURE() << "read";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("give replication indices past 2^64 - 1"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST_F(Hdf5ResultsTest, ArraysHaveNamedDimensionsWithCoordinates) {
   RunResults r = sample_results();
   r.first_replication = 40;

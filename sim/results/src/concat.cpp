@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -165,6 +166,10 @@ RunResults join_replications(std::vector<const RunResults*> parts, RunResults ou
       if (r.sweep[k].path != base.sweep[k].path || r.sweep[k].values != base.sweep[k].values)
         refuse(i, "its sweep grid differs from the first chunk's (parameter '" + r.sweep[k].path +
                       "')");
+    // Consecutive ranges: each starts where the last ended, and none passes 2^64 - 1 (so the
+    // end of the last, and `expected`, cannot wrap around).
+    if (r.replications > 0 && r.first_replication > UINT64_MAX - (r.replications - 1))
+      refuse(i, "its replications run past index 2^64 - 1");
     const uint64_t expected = base.first_replication + out.replications;
     if (r.first_replication != expected)
       refuse(i, "its replications start at " + std::to_string(r.first_replication) + ", expected " +

@@ -1731,6 +1731,12 @@ RunResults read_file(const Context& c, hid_t file) {
   r.threads = read_attr<int32_t>(c, file, h5::kThreads);
   check_count(c, r.replications, h5::kReplications.name);
   check_count(c, r.points, h5::kPoints.name);
+  // Replication indices are 64-bit: a range past 2^64 would wrap to replication 0.
+  if (r.replications > 0 && r.first_replication > UINT64_MAX - (r.replications - 1))
+    c.fail(std::string("attributes '") + h5::kFirstReplication.name + "' (" +
+           std::to_string(r.first_replication) + ") and '" + h5::kReplications.name + "' (" +
+           std::to_string(r.replications) +
+           ") give replication indices past 2^64 - 1, which no run can have");
   if (format >= 5) {
     const uint64_t kept = read_attr<uint64_t>(c, file, h5::kKeptReplications);
     if (kept > r.replications)
