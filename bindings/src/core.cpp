@@ -24,6 +24,7 @@
 #include "gpucap/metrics.hpp"
 #include "gpucap/moments.hpp"
 #include "gpucap/run.hpp"
+#include "gpucap/run_journal.hpp"
 #include "gpucap/scenario_keys.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/streaming_summary.hpp"
@@ -525,12 +526,21 @@ PYBIND11_MODULE(_core, m) {
             gpucap::OutputReport report;
             {
               py::gil_scoped_release release;
+              // One writer per output: a CLI run writing `path` holds its lock (the save then
+              // fails naming that run's process), and holds off while this save writes.
+              std::unique_ptr<gpucap::OutputLock> lock;
+              try {
+                lock = gpucap::OutputLock::acquire(path);
+              } catch (const std::runtime_error& e) {
+                throw gpucap::OutputError(e.what());
+              }
               report = gpucap::write_results_hdf5(r, path, options);
             }
             return report.removed_stale;
           },
           py::arg("path"), py::arg("force") = false,
-          "Writes the HDF5 file atomically; returns stale temporary files it removed")
+          "Writes the HDF5 file atomically, under the output's lock (PATH.lock, as gpucap run "
+          "-o takes it); returns stale temporary files it removed")
       .def_static("load",
                   [](const std::string& path) {
                     try {

@@ -130,6 +130,30 @@ def test_save_refuses_links_special_files_and_inputs(results, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["link.h5", "precious.txt"]
 
 
+def test_save_refuses_an_output_that_a_cli_run_is_writing(results, tmp_path, cli):
+    """One writer per output: a save onto the output of a running `gpucap run -o` would be
+    replaced by that run's results when it ends; it is refused, naming the run's process."""
+    import subprocess
+    import time
+
+    out = tmp_path / "r.h5"
+    run = subprocess.Popen([str(cli), "run", MMC, "-r", "100000000", "--rows", "none", "-q", "-o", str(out)],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "r.h5.lock").exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with pytest.raises(gpucap.OutputError, match=rf"being written by another gpucap run \(process {run.pid} "):
+            results.save(out)
+        assert not out.exists()
+    finally:
+        run.kill()
+        run.wait()
+    # The killed run's lock is taken over: the save goes through.
+    results.save(out)
+    assert gpucap.load_results(out).replications == results.replications
+
+
 def test_broken_results_files_raise_results_file_errors_naming_the_file(results, tmp_path):
     missing = tmp_path / "missing.h5"
     with pytest.raises(gpucap.ResultsFileError, match=f"'{missing}'"):
