@@ -4,57 +4,31 @@
 // know each format (numbers, times, GPU counts, fields and separators, quotes, JSON nesting and
 // values, raw bytes; tests/fuzz/text_mutations.hpp), under random import options, and runs each
 // case through fuzz::run_import_case (the import, its counts, and the trace and report loaded
-// back).
+// back; each case's output is held to 16 bytes per input byte).
 //
 //   import_mutation_fuzz [--seconds S] [--cases N] [--seed K] [--save DIR] [--max-mb M]
-//                        [--case-seconds T] SEED...
+//                        [--case-seconds T] [FORMAT=]SEED...
 //   import_mutation_fuzz --replay LOG --options BITS
 //
 // A seed's format is the start of its file name (slurm*, kubernetes*, philly*, helios*, csv*), or
-// is given as FORMAT=PATH.
-// Seeds larger than 256 KiB are cut at a line end. The same seed (--seed) and seed files give
-// the same cases with every compiler (the last line prints a digest of them). Before each case the
-// log is written to DIR/current.log and its options (a number, as --options takes it) to
-// DIR/current.options, so that a crash (caught by the sanitizers) or a hang (a watchdog alarm of T
-// s, default 20) leaves the culprit there; every finding is saved as DIR/finding-N.log with
-// DIR/finding-N.options (its description on the first line). Memory: the address space is limited
-// to M MiB (default 4096; not under ASan or TSan, whose shadow memory needs more) and each case's
-// output to 16 bytes per input byte. Exit 0 when nothing was found, 1 otherwise, 2 on bad usage.
-#include <cerrno>
-#include <chrono>
-#include <csignal>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <iterator>
+// is given as FORMAT=PATH. The options, the watchdog, the memory limit and the files of a
+// finding are the shared driver's (tests/fuzz/text_fuzz_driver.hpp; case files end in .log).
+#include <cstdint>
 #include <string>
-#include <sys/resource.h>
-#include <unistd.h>
 #include <vector>
 
 #include "fuzz/import_fuzz_case.hpp"
+#include "fuzz/text_fuzz_driver.hpp"
 #include "fuzz/text_mutations.hpp"
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define GPUCAP_FUZZ_SHADOW_MEMORY 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define GPUCAP_FUZZ_SHADOW_MEMORY 1
-#endif
-#endif
 
 namespace {
 
-namespace fs = std::filesystem;
 using gpucap::data::JobLogFormat;
 using gpucap::fuzz::pick;
 using gpucap::fuzz::pick_from;
 using gpucap::fuzz::Random;
 
 constexpr std::size_t kFormats = 5;
-constexpr std::size_t kMaxSeedBytes = 256 << 10;
 
 /// Times at the edges of what the importers accept (years 1000 to 9999, epoch seconds to
 /// 253402300799, offsets to 18 h, leap seconds) and just past them.
@@ -185,11 +159,6 @@ const std::vector<std::string> kJsonValues{
     "[{\"start_time\":\"1\",\"end_time\":null},{\"start_time\":\"3\",\"end_time\":\"4\"}]",
     "[{\"gpus\":[\"a\",\"b\",\"c\"]}]"};
 
-struct Seed {
-  JobLogFormat format;
-  std::string text;
-};
-
 char separator_of(JobLogFormat f) { return f == JobLogFormat::slurm ? '|' : ','; }
 
 /// Syntax bytes of each format, for insertions.
@@ -251,19 +220,22 @@ std::vector<gpucap::fuzz::Span> json_value_spans(const std::string& text) {
   return spans;
 }
 
+/// The importers' fuzzer, for the shared driver (text_fuzz_driver.hpp): a seed's kind is its
+/// JobLogFormat.
 struct Driver {
   Random random;
-  std::vector<Seed> seeds;
+  std::vector<gpucap::fuzz::TextSeed> seeds;
 
-  const Seed& seed_of_format(JobLogFormat f) {
-    std::vector<const Seed*> same;
-    for (const Seed& s : seeds)
-      if (s.format == f) same.push_back(&s);
+  const gpucap::fuzz::TextSeed& seed_of_format(JobLogFormat f) {
+    std::vector<const gpucap::fuzz::TextSeed*> same;
+    for (const gpucap::fuzz::TextSeed& s : seeds)
+      if (static_cast<JobLogFormat>(s.kind) == f) same.push_back(&s);
     return *pick_from(random, same);
   }
 
-  std::string mutate_once(std::string text, JobLogFormat format) {
+  std::string mutate_once(std::string text, std::size_t kind) {
     namespace m = gpucap::fuzz;
+    const JobLogFormat format = static_cast<JobLogFormat>(kind);
     const char sep = separator_of(format);
     const bool json = format == JobLogFormat::philly;
     switch (pick(random, 26)) {
@@ -449,176 +421,31 @@ struct Driver {
     return out;
   }
 
-  /// Options bits for a case of `format` (see fuzz::options_from_bits).
-  uint32_t options_bits(JobLogFormat format) {
+  /// Options bits for a case of the format `kind` (see fuzz::options_from_bits).
+  uint32_t options_bits(std::size_t kind) {
     const uint32_t rest = static_cast<uint32_t>(random() & 0x3FFFu);
-    return static_cast<uint32_t>(format) + static_cast<uint32_t>(kFormats) * rest;
+    return static_cast<uint32_t>(kind) + static_cast<uint32_t>(kFormats) * rest;
   }
+
+  std::string run_case(const std::string& text, uint32_t bits, const std::string& work) {
+    return gpucap::fuzz::run_import_case(text, gpucap::fuzz::options_from_bits(bits), work);
+  }
+
+  /// Generated logs join the seeds: 4 of each format.
+  void add_generated_seeds() {
+    for (std::size_t f = 0; f < kFormats; ++f)
+      for (int k = 0; k < 4; ++k) seeds.push_back({f, generate(static_cast<JobLogFormat>(f))});
+  }
+
+  std::string summary() const { return ""; }
 };
-
-fs::path g_save;
-
-void on_alarm(int) {
-  const char message[] =
-      "import_mutation_fuzz: a case ran over its time budget (a hang): see current.log and "
-      "current.options\n";
-  ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
-  (void)ignored;
-  ::_exit(3);
-}
-
-std::string read_all(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-bool format_of_name(const std::string& name, JobLogFormat& format) {
-  const auto& names = gpucap::data::job_log_format_names();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (name.compare(0, names[i].size(), names[i]) == 0) {
-      format = static_cast<JobLogFormat>(i);
-      return true;
-    }
-  return false;
-}
-
-int usage() {
-  std::cerr << "usage: import_mutation_fuzz [--seconds S] [--cases N] [--seed K] [--save DIR] "
-               "[--max-mb M] [--case-seconds T] [FORMAT=]SEED...\n"
-               "       import_mutation_fuzz --replay LOG --options BITS\n"
-               "(a seed's format is the start of its file name: slurm, kubernetes, philly, "
-               "helios, csv)\n";
-  return 2;
-}
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  double seconds = 60;
-  uint64_t max_cases = UINT64_MAX, seed = 1, max_mb = 4096;
-  unsigned case_seconds = 20;
-  fs::path save = "import-fuzz-findings", replay;
-  bool have_options = false;
-  uint32_t replay_bits = 0;
+  const auto& names = gpucap::data::job_log_format_names();
+  const gpucap::fuzz::TextFuzzer fuzzer{"import_mutation_fuzz", ".log",
+                                        std::vector<std::string>(names.begin(), names.end())};
   Driver driver;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool value = i + 1 < argc;
-    if (a == "--seconds" && value) {
-      seconds = std::atof(argv[++i]);
-    } else if (a == "--cases" && value) {
-      max_cases = std::strtoull(argv[++i], nullptr, 10);
-    } else if (a == "--seed" && value) {
-      seed = std::strtoull(argv[++i], nullptr, 10);
-    } else if (a == "--save" && value) {
-      save = argv[++i];
-    } else if (a == "--max-mb" && value) {
-      max_mb = std::strtoull(argv[++i], nullptr, 10);
-    } else if (a == "--case-seconds" && value) {
-      case_seconds = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
-    } else if (a == "--replay" && value) {
-      replay = argv[++i];
-    } else if (a == "--options" && value) {
-      replay_bits = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-      have_options = true;
-    } else if (!a.empty() && a[0] != '-') {
-      // FORMAT=PATH names the format of a seed whose file name does not.
-      JobLogFormat format;
-      std::string path = a;
-      const std::size_t eq = a.find('=');
-      if (eq != std::string::npos && format_of_name(a.substr(0, eq), format) &&
-          a.substr(0, eq) ==
-              gpucap::data::job_log_format_names()[static_cast<std::size_t>(format)]) {
-        path = a.substr(eq + 1);
-      } else if (!format_of_name(fs::path(a).filename().string(), format)) {
-        std::cerr << "import_mutation_fuzz: cannot tell the format of seed '" << a << "'\n";
-        return usage();
-      }
-      std::string text = read_all(path);
-      if (text.size() > kMaxSeedBytes) {
-        text.resize(kMaxSeedBytes);
-        text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
-      }
-      driver.seeds.push_back({format, std::move(text)});
-    } else {
-      return usage();
-    }
-  }
-  fs::create_directories(save);
-  const fs::path work = save / "case";
-  fs::create_directories(work);
-  g_save = save;
-  std::signal(SIGALRM, on_alarm);
-#ifndef GPUCAP_FUZZ_SHADOW_MEMORY
-  if (max_mb > 0) {
-    const rlimit limit{static_cast<rlim_t>(max_mb) << 20, static_cast<rlim_t>(max_mb) << 20};
-    ::setrlimit(RLIMIT_AS, &limit);
-  }
-#endif
-
-  if (!replay.empty()) {
-    if (!have_options) return usage();
-    const std::string finding = gpucap::fuzz::run_import_case(
-        read_all(replay), gpucap::fuzz::options_from_bits(replay_bits), work.string());
-    std::printf("%s\n", finding.empty() ? "no finding" : finding.c_str());
-    return finding.empty() ? 0 : 1;
-  }
-  if (driver.seeds.empty()) {
-    std::cerr << "import_mutation_fuzz: no seed files\n";
-    return usage();
-  }
-  driver.random.seed(seed);
-  // Generated logs join the seeds: 4 of each format.
-  for (std::size_t f = 0; f < kFormats; ++f)
-    for (int k = 0; k < 4; ++k)
-      driver.seeds.push_back(
-          {static_cast<JobLogFormat>(f), driver.generate(static_cast<JobLogFormat>(f))});
-
-  const auto start = std::chrono::steady_clock::now();
-  uint64_t cases = 0, findings = 0;
-  uint64_t digest = 14695981039346656037ull;  // FNV-1a of every case: the same on every compiler
-  std::vector<uint64_t> per_format(kFormats, 0);
-  while (cases < max_cases &&
-         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() <
-             seconds) {
-    const Seed& s = pick_from(driver.random, driver.seeds);
-    std::string text = s.text;
-    const std::size_t count = 1 + pick(driver.random, 4);
-    for (std::size_t i = 0; i < count; ++i) text = driver.mutate_once(std::move(text), s.format);
-    const uint32_t bits = driver.options_bits(s.format);
-    for (char c : text + std::to_string(bits))
-      digest = (digest ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-    std::ofstream(save / "current.log", std::ios::binary | std::ios::trunc) << text;
-    std::ofstream(save / "current.options", std::ios::trunc) << bits << "\n";
-    ::alarm(case_seconds);
-    const std::string finding =
-        gpucap::fuzz::run_import_case(text, gpucap::fuzz::options_from_bits(bits), work.string());
-    ::alarm(0);
-    ++cases;
-    ++per_format[static_cast<std::size_t>(s.format)];
-    if (!finding.empty()) {
-      ++findings;
-      const std::string stem = "finding-" + std::to_string(findings);
-      std::ofstream(save / (stem + ".log"), std::ios::binary) << text;
-      std::ofstream(save / (stem + ".options")) << bits << "\n# " << finding << "\n";
-      std::cerr << "finding " << findings << ": " << finding << " ("
-                << (save / (stem + ".log")).string() << ", --options " << bits << ")\n";
-    }
-  }
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf(
-      "import_mutation_fuzz: %llu cases in %.1f s (%.0f per s; slurm %llu, kubernetes %llu, "
-      "philly %llu, helios %llu, csv %llu), seed %llu, digest %016llx, %llu findings\n",
-      static_cast<unsigned long long>(cases), elapsed, cases / elapsed,
-      static_cast<unsigned long long>(per_format[0]),
-      static_cast<unsigned long long>(per_format[1]),
-      static_cast<unsigned long long>(per_format[2]),
-      static_cast<unsigned long long>(per_format[3]),
-      static_cast<unsigned long long>(per_format[4]), static_cast<unsigned long long>(seed),
-      static_cast<unsigned long long>(digest), static_cast<unsigned long long>(findings));
-  fs::remove(save / "current.log");
-  fs::remove(save / "current.options");
-  fs::remove_all(work);
-  return findings == 0 ? 0 : 1;
+  return gpucap::fuzz::run_text_fuzzer(fuzzer, driver, argc, argv);
 }

@@ -96,6 +96,15 @@ TEST_F(ScenarioText, ASecondYamlDocumentIsRefusedWhereItStarts) {
   EXPECT_EQ(refusal(scenario() + "---\n"), "");
   EXPECT_EQ(refusal(scenario() + "...\n"), "");
   EXPECT_EQ(refusal("---\n" + scenario()), "");
+  // Markers are found line by line: content on a "---" line counts, a marker inside a block
+  // scalar's indentation does not, directives before the first document do not.
+  EXPECT_NE(refusal(scenario() + "--- name: second\n").find("s.yaml:10:5: a second YAML document"),
+            std::string::npos);
+  EXPECT_NE(refusal(scenario() + "...\n# a comment\nname: second\n").find("s.yaml:12:1: a second"),
+            std::string::npos);
+  EXPECT_EQ(refusal("%YAML 1.2\n---\n" + scenario() + "description: |\n  ---\n  text\n"), "");
+  // A malformed text on which yaml-cpp's LoadAll never returned (a fuzz finding) is refused.
+  EXPECT_NE(refusal("# a comment\n, then text\nname: x\n").find("s.yaml"), std::string::npos);
   // The same in a variants file, and in an override's value.
   EXPECT_NE(error_of_variants("variants:\n  - name: a\n---\nvariants: []\n")
                 .find("v.yaml:4:1: a second YAML document"),
@@ -210,11 +219,12 @@ TEST_F(ScenarioText, CatalogValuesAreHeldToThePoolKeysRules) {
   EXPECT_EQ(load("80", "10", "2.5"), "");
   EXPECT_EQ(load("80", "10", ""), "");
   for (const std::string bad : {"nan", "1e999", "0x10", "1e308", "-1", "inf", " "}) {
-    if (bad != " ")
+    if (bad != " ") {  // (a blank spot cell is no spot price)
       EXPECT_NE(load("80", "10", bad).find("c.csv:2: spot_usd_per_gpu_hour holds \"" + bad +
                                            "\"; it must be a decimal number >= 0"),
                 std::string::npos)
           << bad << ": " << load("80", "10", bad);
+    }
     EXPECT_NE(load("80", bad, "").find("on_demand_usd_per_gpu_hour holds"), std::string::npos)
         << bad;
     EXPECT_NE(load(bad, "10", "").find("gpu_memory_gb holds"), std::string::npos) << bad;

@@ -94,6 +94,11 @@ std::size_t utf8_sequence_length(std::string_view s, std::size_t i, uint32_t* co
   return n;
 }
 
+bool is_bidi_control(uint32_t code) {
+  return code == 0x061C || code == 0x200E || code == 0x200F || (code >= 0x202A && code <= 0x202E) ||
+         (code >= 0x2066 && code <= 0x2069);
+}
+
 std::size_t first_invalid_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     // ASCII runs, the common case, a byte at a time without decoding.
@@ -132,9 +137,7 @@ std::string excerpt(const std::string& s, std::size_t max_bytes) {
         std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
         out += escaped;
       } else {
-        const bool c1_control = code >= 0x80 && code <= 0x9F;
-        const bool bidi = (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
-        if (c1_control || bidi) {
+        if ((code >= 0x80 && code <= 0x9F) || is_bidi_control(code)) {  // C1 control, bidi
           std::snprintf(escaped, sizeof escaped, "\\u{%04X}", static_cast<unsigned>(code));
           out += escaped;
         } else {
@@ -149,6 +152,16 @@ std::string excerpt(const std::string& s, std::size_t max_bytes) {
   // Only whole sequences were appended, so the cut falls on a character boundary.
   if (i < s.size()) out += "... (" + std::to_string(s.size()) + " bytes in all)";
   return out;
+}
+
+std::string excerpt_list(const std::vector<std::string>& items, std::size_t item_bytes,
+                         std::size_t max_bytes, const std::string& noun) {
+  std::string shown;
+  std::size_t i = 0;
+  for (; i < items.size() && shown.size() < max_bytes; ++i)
+    shown += (i ? ", " : "") + excerpt(items[i], item_bytes);
+  if (i < items.size()) shown += ", ... (" + std::to_string(items.size()) + " " + noun + " in all)";
+  return shown;
 }
 
 std::vector<std::string> split_outside_brackets(const std::string& s, char separator) {

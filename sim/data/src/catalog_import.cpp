@@ -104,17 +104,6 @@ std::string unwritable(const Folded& row, const std::string& memory, const std::
   return "";
 }
 
-/// The first columns of a header for a message, each escaped and cut, and how many in all (a
-/// header may have millions of columns).
-std::string shown_columns(const std::vector<std::string>& header) {
-  std::string shown;
-  std::size_t i = 0;
-  for (; i < header.size() && shown.size() < 400; ++i)
-    shown += (i ? ", " : "") + text::excerpt(header[i], 40);
-  if (i < header.size()) shown += ", ... (" + std::to_string(header.size()) + " columns in all)";
-  return shown;
-}
-
 }  // namespace
 
 std::string provider_from_path(const std::string& path) {
@@ -192,7 +181,7 @@ CatalogImport import_skypilot_catalog_text(const std::string& text, const std::s
         const int c = column_of(header, name);
         if (c < 0)
           throw DataFileError(where + ": the header has no column \"" + name + "\"; " + kNeeds +
-                              "; columns found: " + shown_columns(header));
+                              "; columns found: " + text::excerpt_list(header));
         return c;
       };
       c_type = need("InstanceType");

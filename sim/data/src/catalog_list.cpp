@@ -33,16 +33,6 @@ std::string price_text(double usd) {
   return text;
 }
 
-/// The first columns of a header for a message, each escaped and cut, and how many in all.
-std::string shown_columns(const std::vector<std::string>& header) {
-  std::string shown;
-  std::size_t i = 0;
-  for (; i < header.size() && shown.size() < 400; ++i)
-    shown += (i ? ", " : "") + text::excerpt(header[i], 40);
-  if (i < header.size()) shown += ", ... (" + std::to_string(header.size()) + " columns in all)";
-  return shown;
-}
-
 }  // namespace
 
 std::vector<CatalogEntry> read_price_catalog(const std::string& path, uint64_t max_bytes) {
@@ -73,7 +63,7 @@ std::vector<CatalogEntry> read_price_catalog(const std::string& path, uint64_t m
                               "\"; a price catalog needs key, gpu_model, gpu_memory_gb, "
                               "on_demand_usd_per_gpu_hour and spot_usd_per_gpu_hour (as "
                               "data/gpu_prices.csv); columns found: " +
-                              shown_columns(header));
+                              text::excerpt_list(header));
         return c;
       };
       c_key = need("key");

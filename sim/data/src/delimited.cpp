@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "gpucap/detail/text.hpp"
+
 namespace gpucap::data {
 namespace {
 
@@ -13,32 +15,6 @@ std::string_view trim(std::string_view s) {
 }
 
 }  // namespace
-
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  const unsigned char c = byte(i);
-  if (c < 0x80) return 1;
-  std::size_t n = 0;
-  uint32_t code = 0;
-  if ((c & 0xE0) == 0xC0)
-    n = 2, code = c & 0x1F;
-  else if ((c & 0xF0) == 0xE0)
-    n = 3, code = c & 0x0F;
-  else if ((c & 0xF8) == 0xF0)
-    n = 4, code = c & 0x07;
-  else
-    return 0;
-  if (i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    code = (code << 6) | (byte(i + k) & 0x3F);
-  }
-  // No overlong forms, no surrogates, nothing above U+10FFFF.
-  if ((n == 2 && code < 0x80) || (n == 3 && code < 0x800) || (n == 4 && code < 0x10000) ||
-      (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF)
-    return 0;
-  return n;
-}
 
 bool split_fields(std::string_view line, char separator, bool quotes,
                   std::vector<std::string_view>& fields, std::vector<std::string>& scratch) {
@@ -93,21 +69,14 @@ bool split_fields(std::string_view line, char separator, bool quotes,
   }
 }
 
-bool is_valid_utf8(std::string_view text) {
-  for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = utf8_length(text, i);
-    if (n == 0) return false;
-    i += n;
-  }
-  return true;
-}
+bool is_valid_utf8(std::string_view s) { return text::first_invalid_utf8(s) == std::string::npos; }
 
 std::string csv_field(std::string_view value) {
   std::string clean;
   clean.reserve(value.size());
   bool needs_quotes = !value.empty() && (value.front() == ' ' || value.back() == ' ');
   for (std::size_t i = 0; i < value.size();) {
-    const std::size_t n = utf8_length(value, i);
+    const std::size_t n = text::utf8_sequence_length(value, i);
     const unsigned char c = static_cast<unsigned char>(value[i]);
     if (n == 0 || (n == 1 && (c < 0x20 || c == 0x7F))) {
       clean += '?';
@@ -123,16 +92,6 @@ std::string csv_field(std::string_view value) {
 }
 
 namespace {}  // namespace
-
-bool is_bidi_control(std::string_view value, std::size_t i, std::size_t n) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(value[i + k]); };
-  if (n == 2) return byte(0) == 0xD8 && byte(1) == 0x9C;  // U+061C
-  if (n != 3 || byte(0) != 0xE2) return false;
-  const unsigned b1 = byte(1), b2 = byte(2);
-  if (b1 == 0x80) return b2 == 0x8E || b2 == 0x8F || (b2 >= 0xAA && b2 <= 0xAE);
-  if (b1 == 0x81) return b2 >= 0xA6 && b2 <= 0xA9;
-  return false;
-}
 
 namespace {
 
@@ -171,12 +130,13 @@ std::string csv_text_field(std::string_view value, TextRepairs* repairs) {
       ++i;
       continue;
     }
-    const std::size_t n = utf8_length(value, i);
+    uint32_t code = 0;
+    const std::size_t n = text::utf8_sequence_length(value, i, &code);
     if (n == 0 || n == 1) {  // not UTF-8, or a control character
       clean += '?';
       done.replaced = true;
       ++i;
-    } else if (is_bidi_control(value, i, n)) {
+    } else if (text::is_bidi_control(code)) {
       clean += '?';
       done.replaced = true;
       i += n;

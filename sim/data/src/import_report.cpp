@@ -18,7 +18,8 @@ std::string json_string(const std::string& s) {
   char escaped[8];
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = utf8_length(s, i);
+    uint32_t code = 0;
+    const std::size_t n = text::utf8_sequence_length(s, i, &code);
     if (n == 0) {
       out += "\\ufffd";
       ++i;
@@ -30,16 +31,8 @@ std::string json_string(const std::string& s) {
     } else if (c < 0x20 || c == 0x7F) {
       std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
       out += escaped;
-    } else if (is_bidi_control(s, i, n) ||
-               (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-                (static_cast<unsigned char>(s[i + 2]) == 0xA8 ||
-                 static_cast<unsigned char>(s[i + 2]) == 0xA9))) {
-      // Three bytes 1110xxxx 10yyyyyy 10zzzzzz (or two, U+061C) back to their code point.
-      const unsigned code = n == 2 ? 0x061C
-                                   : ((c & 0x0Fu) << 12) |
-                                         ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
-                                         (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", code);
+    } else if (text::is_bidi_control(code) || code == 0x2028 || code == 0x2029) {
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(code));
       out += escaped;
     } else {
       out.append(s, i, n);

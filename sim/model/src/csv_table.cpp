@@ -613,13 +613,7 @@ std::size_t CsvTable::column_index(const std::string& column) const {
   std::string message = where + "no column \"" + text::excerpt(column) + "\" in the header";
   const std::string suggestion = text::closest(column, header);
   if (!suggestion.empty()) message += " (did you mean '" + text::excerpt(suggestion) + "'?)";
-  // The first columns, each escaped and cut (a header may have millions of them).
-  std::string shown;
-  std::size_t i = 0;
-  for (; i < header.size() && shown.size() < 400; ++i)
-    shown += (i ? ", " : "") + text::excerpt(header[i], 60);
-  if (i < header.size()) shown += ", ... (" + std::to_string(header.size()) + " columns in all)";
-  throw std::runtime_error(message + "; columns: " + shown);
+  throw std::runtime_error(message + "; columns: " + text::excerpt_list(header, 60));
 }
 
 std::vector<double> CsvTable::parse_numbers(std::size_t c, const std::string& column) const {

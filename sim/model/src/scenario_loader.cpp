@@ -2167,7 +2167,7 @@ void check_name(const Context& ctx, const YAML::Node& node, const std::string& p
     uint32_t code = 0;
     const std::size_t n = std::max<std::size_t>(1, text::utf8_sequence_length(name, i, &code));
     const bool control = code < 0x20 || (code >= 0x7F && code <= 0x9F);
-    const bool bidi = (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
+    const bool bidi = text::is_bidi_control(code);
     if (control || bidi)
       ctx.fail(node, path,
                "the name \"" + text::excerpt(name) + "\" holds " +

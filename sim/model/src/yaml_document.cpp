@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <string_view>
 #include <yaml-cpp/depthguard.h>
 
 #include "gpucap/detail/text.hpp"
@@ -51,15 +52,59 @@ void refuse_unprintable_text(const std::string& text, const std::string& origin)
   }
 }
 
+namespace {
+
+/// Whether `line` is a document marker: "---" or "..." at its start, then a blank or its end.
+/// YAML forbids such a line inside any scalar, so it always separates documents.
+bool is_marker(std::string_view line, const char* marker) {
+  return line.compare(0, 3, marker) == 0 &&
+         (line.size() == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r');
+}
+
+/// Whether `line` holds nothing a document could contain: blank, or a comment.
+bool is_empty_line(std::string_view line) {
+  const std::size_t first = line.find_first_not_of(" \t\r");
+  return first == std::string_view::npos || line[first] == '#';
+}
+
+/// Byte offset of the first content of a second document in `text`, or npos when it has one
+/// document (a leading "---", directives, comments, and markers with nothing after them do not
+/// count). Found from the document markers, line by line: yaml-cpp's LoadAll never returns on
+/// some malformed texts.
+std::size_t second_document_at(const std::string& text) {
+  bool content = false, ended = false;
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line(text.data() + start, end - start);
+    const bool opens = is_marker(line, "---"), closes = is_marker(line, "...");
+    if ((opens && content) || closes) ended = ended || content;
+    // What follows "--- " on its line is content of the document it opens.
+    const std::string_view rest = opens ? line.substr(3) : line;
+    const bool holds = !closes && !is_empty_line(rest) && !(!content && line[0] == '%');
+    if (holds) {
+      if (ended) return start + (opens ? 3 : 0) + rest.find_first_not_of(" \t");
+      content = true;
+    }
+    start = end + 1;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
 YAML::Node load_yaml_document(const std::string& text, const std::string& origin) {
   refuse_unprintable_text(text, origin);
+  if (const std::size_t second = second_document_at(text); second != std::string::npos)
+    throw ScenarioError(text_position(text, second, origin) +
+                        ": a second YAML document starts here; this text holds one (remove the "
+                        "`---` line before it, or put each document in a file of its own)");
   const auto at = [&](const YAML::Mark& mark) {
     return text::excerpt(origin, 200) + ":" + std::to_string(mark.line + 1) + ":" +
            std::to_string(mark.column + 1);
   };
-  std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(text);
+    return YAML::Load(text);
   } catch (const YAML::DeepRecursion& e) {
     throw ScenarioError(at(e.mark) +
                         ": lists and maps are nested too deeply for the YAML "
@@ -69,13 +114,6 @@ YAML::Node load_yaml_document(const std::string& text, const std::string& origin
   } catch (const YAML::Exception& e) {
     throw ScenarioError(at(e.mark) + ": not valid YAML: " + text::excerpt(e.msg, 300));
   }
-  for (std::size_t k = 1; k < documents.size(); ++k) {
-    if (documents[k].IsNull()) continue;  // a bare `---` or `...` at the end holds nothing
-    throw ScenarioError(at(documents[k].Mark()) +
-                        ": a second YAML document starts here; this text holds one (remove the "
-                        "`---` line before it, or put each document in a file of its own)");
-  }
-  return documents.empty() ? YAML::Node() : documents.front();
 }
 
 }  // namespace gpucap::detail

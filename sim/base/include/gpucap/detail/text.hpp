@@ -27,6 +27,10 @@ std::string closest(const std::string& word, const std::vector<std::string>& can
 /// point above U+10FFFF). `code_point`, when given, receives the character.
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i, uint32_t* code_point = nullptr);
 
+/// Whether `code` is a bidirectional formatting character: U+061C, U+200E, U+200F, U+202A to
+/// U+202E, U+2066 to U+2069 (they reorder how the text around them shows).
+bool is_bidi_control(uint32_t code);
+
 /// Byte offset of the first byte of `s` that does not start a well-formed UTF-8 sequence, or
 /// std::string::npos when all of `s` is valid UTF-8.
 std::size_t first_invalid_utf8(std::string_view s);
@@ -38,6 +42,11 @@ std::size_t first_invalid_utf8(std::string_view s);
 /// value can neither flood a terminal, forge extra lines, send it escape sequences nor reorder
 /// what it shows, and the message is always valid UTF-8.
 std::string excerpt(const std::string& s, std::size_t max_bytes = 80);
+
+/// The first of `items` for a message (a header may have millions of columns): each excerpted
+/// to `item_bytes`, joined by ", " until about `max_bytes`, then ", ... (N `noun` in all)".
+std::string excerpt_list(const std::vector<std::string>& items, std::size_t item_bytes = 40,
+                         std::size_t max_bytes = 400, const std::string& noun = "columns");
 
 /// A number as short as it reads well: "80", "0.5", "1e+06".
 std::string format_number(double value);

@@ -48,15 +48,6 @@ struct TextRepairs {
 /// `repairs`, when given, says which of these (and of csv_field's) were done.
 std::string csv_text_field(std::string_view value, TextRepairs* repairs = nullptr);
 
-/// Length of the valid UTF-8 sequence starting at text[i] (1 to 4), or 0 when the bytes there
-/// are not one (a stray or missing continuation byte, an overlong form, a surrogate, a code
-/// point above U+10FFFF).
-std::size_t utf8_length(std::string_view text, std::size_t i);
-
-/// Whether the `n`-byte UTF-8 sequence at text[i] is a bidirectional formatting character
-/// (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069).
-bool is_bidi_control(std::string_view text, std::size_t i, std::size_t n);
-
 /// True when `text` is valid UTF-8.
 bool is_valid_utf8(std::string_view text);
 
