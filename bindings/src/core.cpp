@@ -18,7 +18,7 @@
 
 #include "gpucap/backend.hpp"
 #include "gpucap/data_file.hpp"
-#include "gpucap/detail/csv_table.hpp"
+#include "gpucap/csv_table.hpp"
 #include "gpucap/hdf5_layout.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/metrics.hpp"
@@ -690,8 +690,8 @@ PYBIND11_MODULE(_core, m) {
         d["entries"] = st.entries;
         d["bytes"] = st.bytes;
         d["budget_bytes"] = st.budget_bytes;
-        d["csv_parses"] = gpucap::detail::CsvTable::structure_parses();
-        d["csv_column_parses"] = gpucap::detail::CsvTable::column_parses();
+        d["csv_parses"] = gpucap::CsvTable::structure_parses();
+        d["csv_column_parses"] = gpucap::CsvTable::column_parses();
         return d;
       },
       "Counters of this process's data file cache (each data file is read and parsed once per "

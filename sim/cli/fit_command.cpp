@@ -18,7 +18,7 @@
 #include "gpucap/fit/workload_yaml.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/output_file.hpp"
-#include "gpucap/scenario_loader.hpp"
+#include "gpucap/quantities.hpp"
 
 namespace po = boost::program_options;
 

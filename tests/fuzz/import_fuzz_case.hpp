@@ -24,7 +24,7 @@
 
 #include "gpucap/data/delimited.hpp"
 #include "gpucap/data/job_import.hpp"
-#include "gpucap/detail/json_reader.hpp"
+#include "gpucap/json_reader.hpp"
 #include "gpucap/scenario_loader.hpp"
 
 namespace gpucap::fuzz {
@@ -94,13 +94,13 @@ inline data::ImportOptions to_import_options(const ImportCaseOptions& c) {
 }
 
 /// Accepts any JSON document (to check that a report loads back).
-struct AnyJson : gpucap::detail::JsonVisitor {
-  void begin_object(const std::string&, const gpucap::detail::JsonPosition&) override {}
-  void begin_array(const std::string&, const gpucap::detail::JsonPosition&) override {}
+struct AnyJson : gpucap::JsonVisitor {
+  void begin_object(const std::string&, const gpucap::JsonPosition&) override {}
+  void begin_array(const std::string&, const gpucap::JsonPosition&) override {}
   void end(const std::string&) override {}
-  void number(const std::string&, double, const gpucap::detail::JsonPosition&) override {}
+  void number(const std::string&, double, const gpucap::JsonPosition&) override {}
   void other(const std::string&, const char*, const std::string&,
-             const gpucap::detail::JsonPosition&) override {}
+             const gpucap::JsonPosition&) override {}
 };
 
 /// Bytes of output a case may produce: 16 per input byte and 4 KiB.
@@ -147,7 +147,7 @@ inline std::string run_import_case(const std::string& text, const ImportCaseOpti
   if (!data::is_valid_utf8(json)) return "the report JSON is not UTF-8";
   try {
     AnyJson any;
-    gpucap::detail::read_json(json, any);
+    gpucap::read_json(json, any);
   } catch (const std::exception& e) {
     return std::string("the report JSON does not load: ") + e.what();
   }

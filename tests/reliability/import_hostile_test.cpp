@@ -12,7 +12,7 @@
 #include "gpucap/data/job_import.hpp"
 #include "gpucap/data/timestamp.hpp"
 #include "gpucap/data/trace_writer.hpp"
-#include "gpucap/detail/json_reader.hpp"
+#include "gpucap/json_reader.hpp"
 #include "gpucap/scenario_loader.hpp"
 
 #include "support/process.hpp"
@@ -55,17 +55,17 @@ class ImportHostile : public testing_support::ScratchDirTest {
 };
 
 /// Counts what a JSON document holds, to check that a written file loads back.
-struct CountingVisitor : gpucap::detail::JsonVisitor {
+struct CountingVisitor : gpucap::JsonVisitor {
   std::size_t values = 0;
   std::vector<std::string> strings;
-  void begin_object(const std::string&, const gpucap::detail::JsonPosition&) override {}
-  void begin_array(const std::string&, const gpucap::detail::JsonPosition&) override {}
+  void begin_object(const std::string&, const gpucap::JsonPosition&) override {}
+  void begin_array(const std::string&, const gpucap::JsonPosition&) override {}
   void end(const std::string&) override {}
-  void number(const std::string&, double, const gpucap::detail::JsonPosition&) override {
+  void number(const std::string&, double, const gpucap::JsonPosition&) override {
     ++values;
   }
   void other(const std::string&, const char*, const std::string& text,
-             const gpucap::detail::JsonPosition&) override {
+             const gpucap::JsonPosition&) override {
     ++values;
     strings.push_back(text);
   }
@@ -89,7 +89,7 @@ TEST_F(ImportHostile, AnArrayUnderALongKeyIsReadInLinearTime) {
 
   // The reader itself, under a long key: every element visited.
   CountingVisitor counting;
-  gpucap::detail::read_json("{\"" + key + "\": [" + elements + "]}", counting);
+  gpucap::read_json("{\"" + key + "\": [" + elements + "]}", counting);
   EXPECT_EQ(counting.values, 1000000u);
 }
 
@@ -272,7 +272,7 @@ TEST_F(ImportHostile, TheReportIsValidJsonForAnyPathAndAnEmptyMapIsUsage) {
   EXPECT_TRUE(is_valid_utf8(json)) << json;
   EXPECT_NE(json.find("sacct-\\ufffd\\ufffd-\\u202e.txt"), std::string::npos) << json;
   CountingVisitor counting;
-  gpucap::detail::read_json(json, counting);
+  gpucap::read_json(json, counting);
   EXPECT_EQ(counting.strings.at(1),
             (dir_ / "sacct-\xef\xbf\xbd\xef\xbf\xbd-\xe2\x80\xae.txt").string());
 

@@ -1,7 +1,7 @@
 // The CSV reader: the same tables, numbers (to the bit) and errors as the first reader (kept
 // below as the reference, a std::getline and per-character split with std::strtod), on chosen
 // cases and on random texts of the characters that matter; shared tables read once.
-#include "gpucap/detail/csv_table.hpp"
+#include "gpucap/csv_table.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -17,7 +17,7 @@
 
 namespace {
 
-using gpucap::detail::CsvTable;
+using gpucap::CsvTable;
 
 // ---- the reference: the reader before the fast one, unchanged ------------------------------
 
@@ -313,7 +313,7 @@ TEST(CsvTable, MessagesNameTheFileLineAndColumn) {
 namespace {
 
 TEST(CsvTable, ParseDecimalReadsDecimalNumbersOnly) {
-  using gpucap::detail::parse_decimal;
+  using gpucap::parse_decimal;
   double v = -1;
   EXPECT_TRUE(parse_decimal("+1.5", v));
   EXPECT_EQ(v, 1.5);

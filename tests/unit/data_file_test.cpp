@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "gpucap/detail/csv_table.hpp"
+#include "gpucap/csv_table.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
@@ -20,7 +20,7 @@
 
 namespace {
 
-using gpucap::detail::CsvTable;
+using gpucap::CsvTable;
 
 /// A trace whose SHA-256 was computed independently (`sha256sum`).
 const char kTrace[] = "submit_s,gpus,duration_s\n0,1,3600\n600,2,1800\n";

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "gpucap/detail/csv_table.hpp"
+#include "gpucap/csv_table.hpp"
 #include "gpucap/fit/run_time_model.hpp"
 #include "gpucap/input_file.hpp"
 
@@ -16,7 +16,7 @@ TEST(FitSharedData, PhillyRunTimesAreHeavyTailed) {
   const std::string path =
       std::string(GPUCAP_SOURCE_DIR) + "/../shared/data/workload/philly_job_runtime_seconds.csv";
   if (!std::filesystem::exists(path)) GTEST_SKIP() << "absent: " << path;
-  const auto table = gpucap::detail::CsvTable::parse(
+  const auto table = gpucap::CsvTable::parse(
       gpucap::read_input_file(path, gpucap::InputLimits::kDefaultDataBytes, "data file", ""),
       path);
   fit::RunTimeSample s;

@@ -7,7 +7,7 @@
 
 #include "gpucap/data/delimited.hpp"
 #include "gpucap/data/line_reader.hpp"
-#include "gpucap/detail/csv_table.hpp"
+#include "gpucap/csv_table.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
 
@@ -21,7 +21,7 @@ std::string lower(std::string s) {
 
 /// A number as the scenario loader reads the catalog's numbers (decimal, finite).
 bool number_of(std::string_view text, double& value) {
-  return gpucap::detail::parse_decimal(text, value);
+  return gpucap::parse_decimal(text, value);
 }
 
 /// A price for the table: 4 decimals up to 10^9 USD, an exponent above ("1e+308" rather than

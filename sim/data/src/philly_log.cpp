@@ -20,7 +20,7 @@
 #include <cstring>
 #include <unistd.h>
 
-#include "gpucap/detail/json_reader.hpp"
+#include "gpucap/json_reader.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
 
@@ -60,7 +60,7 @@ bool attempt_gpu_path(const std::string& path) {
 
 /// Collects the fields of one job object and folds its attempts as each one ends, so that a job
 /// of any number of attempts costs the memory of one.
-class PhillyJob : public gpucap::detail::JsonVisitor {
+class PhillyJob : public gpucap::JsonVisitor {
  public:
   explicit PhillyJob(const ImportOptions& options) : options_(options) {}
 
@@ -72,21 +72,21 @@ class PhillyJob : public gpucap::detail::JsonVisitor {
   bool running = false;           ///< the last attempt has no end time
   const char* problem = nullptr;  ///< why the job is dropped (the first attempt's problem)
 
-  void begin_object(const std::string& path, const gpucap::detail::JsonPosition&) override {
+  void begin_object(const std::string& path, const gpucap::JsonPosition&) override {
     if (attempt_path(path, "")) begin_attempt();
   }
-  void begin_array(const std::string& path, const gpucap::detail::JsonPosition&) override {
+  void begin_array(const std::string& path, const gpucap::JsonPosition&) override {
     if (attempt_path(path, "")) begin_attempt();
   }
   void end(const std::string& path) override {
     if (attempt_path(path, "")) fold_attempt();
   }
-  void number(const std::string& path, double, const gpucap::detail::JsonPosition&) override {
+  void number(const std::string& path, double, const gpucap::JsonPosition&) override {
     if (path == "submitted_time") submitted = "(a number)";
     if (attempt_path(path, "")) begin_attempt(), fold_attempt();  // an attempt that is a number
   }
   void other(const std::string& path, const char* kind, const std::string& text,
-             const gpucap::detail::JsonPosition&) override {
+             const gpucap::JsonPosition&) override {
     const bool string = std::strcmp(kind, "string") == 0;
     if (path == "submitted_time")
       submitted = string ? text : "";
@@ -241,8 +241,8 @@ class PhillyReader {
     const uint64_t n = object_line_;
     PhillyJob j(options_);
     try {
-      gpucap::detail::read_json(object_, j);
-    } catch (const gpucap::detail::JsonError&) {
+      gpucap::read_json(object_, j);
+    } catch (const gpucap::JsonError&) {
       return report_.drop("malformed JSON object", n);
     }
     JobRecord job;

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "gpucap/detail/csv_table.hpp"
+#include "gpucap/csv_table.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/fit/run_time_model.hpp"
 
@@ -47,12 +47,12 @@ JobTrace read_job_trace(const std::string& text, const std::string& origin,
                         const TraceColumns& columns, double window_s) {
   JobTrace trace;
   trace.origin = origin;
-  gpucap::detail::CsvTable table;
+  gpucap::CsvTable table;
   // Shared with the table rather than copied (a large trace's columns are its bulk).
-  gpucap::detail::NumberColumn submit, duration, gpus, censored;
-  gpucap::detail::CsvTable::Categories class_values;
+  gpucap::NumberColumn submit, duration, gpus, censored;
+  gpucap::CsvTable::Categories class_values;
   try {
-    table = gpucap::detail::CsvTable::parse(text, origin);
+    table = gpucap::CsvTable::parse(text, origin);
     submit = table.number_column(columns.submit);
     duration = table.number_column(columns.duration);
     gpus = table.number_column(columns.gpus);
@@ -131,7 +131,7 @@ JobTrace read_job_trace(const std::string& text, const std::string& origin,
   bool numeric = true;
   for (std::size_t i = 0; i < texts.size(); ++i) {
     double v = 0;
-    numeric = numeric && gpucap::detail::parse_decimal(texts[i], v);
+    numeric = numeric && gpucap::parse_decimal(texts[i], v);
     keys.emplace_back(v, static_cast<uint32_t>(i));
   }
   std::sort(keys.begin(), keys.end(), [&](const auto& a, const auto& b) {

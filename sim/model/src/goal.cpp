@@ -9,7 +9,7 @@
 
 #include "gpucap/detail/text.hpp"
 #include "gpucap/metrics.hpp"
-#include "gpucap/scenario_loader.hpp"
+#include "gpucap/quantities.hpp"
 
 namespace gpucap {
 namespace {

@@ -17,8 +17,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include "gpucap/data_file.hpp"
-#include "gpucap/detail/csv_table.hpp"
-#include "gpucap/detail/json_reader.hpp"
+#include "gpucap/csv_table.hpp"
+#include "gpucap/json_reader.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/detail/yaml_document.hpp"
 #include "gpucap/scenario_keys.hpp"
@@ -178,10 +178,10 @@ struct Context {
   }
 
   /// A data file read as a CSV table (see read_data), its structure and number columns shared.
-  detail::CsvTable read_csv(const YAML::Node& node, const std::string& path,
+  CsvTable read_csv(const YAML::Node& node, const std::string& path,
                             const std::string& file) const {
     const std::string resolved = resolve(file);
-    return detail::CsvTable::of(read_data(node, path, file), resolved);
+    return CsvTable::of(read_data(node, path, file), resolved);
   }
 
   InputLimits limits;                          ///< byte budgets of the files read
@@ -459,7 +459,7 @@ std::vector<double> read_csv_column(const Context& ctx, const YAML::Node& at,
                                     const std::string& path, const std::string& file,
                                     const std::string& column) {
   try {
-    const detail::CsvTable table = ctx.read_csv(at, path, file);
+    const CsvTable table = ctx.read_csv(at, path, file);
     return table.numbers(column);
   } catch (const ScenarioError&) {
     throw;
@@ -491,16 +491,16 @@ double read_factor(const Context& ctx, const YAML::Node& node, const std::string
 /// The two values of an availability trace in JSON, {"metadata": {"gap_seconds": N}, "data":
 /// [counts...]}, read strictly: a string is not a number, every count is a number >= 0, the gap
 /// a number of seconds > 0 (within the bounds of every duration). Other metadata is ignored.
-class AvailabilityJson : public detail::JsonVisitor {
+class AvailabilityJson : public JsonVisitor {
  public:
   bool has_gap = false, has_data = false;
   double gap_s = 0;
   std::vector<double> counts;
 
-  void begin_object(const std::string& path, const detail::JsonPosition& at) override {
+  void begin_object(const std::string& path, const JsonPosition& at) override {
     if (path == "data" || is_count(path)) refuse(path, "an object", at);
   }
-  void begin_array(const std::string& path, const detail::JsonPosition& at) override {
+  void begin_array(const std::string& path, const JsonPosition& at) override {
     if (path == "data") {
       has_data = true;
       return;
@@ -509,10 +509,10 @@ class AvailabilityJson : public detail::JsonVisitor {
       refuse(path, "a list", at);
   }
   void end(const std::string&) override {}
-  void number(const std::string& path, double v, const detail::JsonPosition& at) override {
+  void number(const std::string& path, double v, const JsonPosition& at) override {
     if (path == "metadata.gap_seconds") {
       if (!(v >= kMinDurationS && v <= kMaxDurationS))
-        throw detail::JsonError(at,
+        throw JsonError(at,
                                 "metadata.gap_seconds must be a number of seconds from 1e-6 "
                                 "to 3.156e11, got " +
                                     text::format_number(v));
@@ -520,7 +520,7 @@ class AvailabilityJson : public detail::JsonVisitor {
       has_gap = true;
     } else if (is_count(path)) {
       if (!(v >= 0 && v <= kMaxMagnitude))
-        throw detail::JsonError(at, path + " (instances) must be a count from 0 to 1e12, got " +
+        throw JsonError(at, path + " (instances) must be a count from 0 to 1e12, got " +
                                         text::format_number(v));
       counts.push_back(v);
     } else if (path == "" || path == "metadata" || path == "data") {
@@ -528,7 +528,7 @@ class AvailabilityJson : public detail::JsonVisitor {
     }
   }
   void other(const std::string& path, const char* kind, const std::string& value,
-             const detail::JsonPosition& at) override {
+             const JsonPosition& at) override {
     if (path == "" || path == "metadata" || path == "metadata.gap_seconds" || path == "data" ||
         is_count(path))
       refuse(path,
@@ -544,7 +544,7 @@ class AvailabilityJson : public detail::JsonVisitor {
            path.find('[', 5) == std::string::npos && path.back() == ']';
   }
   [[noreturn]] static void refuse(const std::string& path, const std::string& got,
-                                  const detail::JsonPosition& at) {
+                                  const JsonPosition& at) {
     const std::string what = path.empty()                     ? "the document"
                              : path == "metadata"             ? "metadata"
                              : path == "metadata.gap_seconds" ? "metadata.gap_seconds"
@@ -555,7 +555,7 @@ class AvailabilityJson : public detail::JsonVisitor {
                               : path == "data"                 ? "a list of counts"
                               : path == "metadata.gap_seconds" ? "a number of seconds"
                                                                : "a number";
-    throw detail::JsonError(at, what + " must be " + valid + ", got " + got);
+    throw JsonError(at, what + " must be " + valid + ", got " + got);
   }
 };
 
@@ -582,8 +582,8 @@ std::vector<double> read_preemption_log(const Context& ctx, const YAML::Node& no
                "remove column and step");
     AvailabilityJson log;
     try {
-      detail::read_json(ctx.read_data(file_node, fpath, file)->text(), log);
-    } catch (const detail::JsonError& e) {
+      read_json(ctx.read_data(file_node, fpath, file)->text(), log);
+    } catch (const JsonError& e) {
       ctx.fail(file_node, fpath, text::excerpt(resolved, 300) + ":" + e.what());
     }
     if (!log.has_gap || !log.has_data)
@@ -942,10 +942,10 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     const std::string fpath = join_path(path, "file");
     bool in_order = true;
     try {
-      const detail::CsvTable table = ctx.read_csv(file_node, fpath, a.trace_file);
-      const detail::NumberColumn t = table.number_column(submit), w = table.number_column(duration);
-      const detail::NumberColumn g =
-          requests ? detail::NumberColumn(t.size(), 1.0) : table.number_column(gpus);
+      const CsvTable table = ctx.read_csv(file_node, fpath, a.trace_file);
+      const NumberColumn t = table.number_column(submit), w = table.number_column(duration);
+      const NumberColumn g =
+          requests ? NumberColumn(t.size(), 1.0) : table.number_column(gpus);
       const std::size_t n = t.size();
       a.trace.reserve(a.trace.size() + n);
       advise_huge_pages(a.trace.data(), a.trace.capacity() * sizeof(TraceRow));
@@ -1059,11 +1059,11 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
           "availability-json",
           [&] {
             auto t = std::make_shared<AvailabilityJson>();
-            detail::read_json(json_file->text(), *t);
+            read_json(json_file->text(), *t);
             return std::shared_ptr<const AvailabilityJson>(std::move(t));
           },
           [](const AvailabilityJson& t) { return sizeof t + t.counts.capacity() * sizeof(double); });
-    } catch (const detail::JsonError& e) {
+    } catch (const JsonError& e) {
       ctx.fail(file_node, fpath, text::excerpt(resolved, 300) + ":" + e.what());
     }
     const AvailabilityJson& trace = *parsed;
@@ -1925,7 +1925,7 @@ Catalog read_catalog(const Context& ctx, const YAML::Node& node) {
   const std::string file = read_string(ctx, node, "catalog");
   Catalog catalog;
   try {
-    const detail::CsvTable table = ctx.read_csv(node, "catalog", file);
+    const CsvTable table = ctx.read_csv(node, "catalog", file);
     const auto keys = table.strings("key"), models = table.strings("gpu_model"),
                spot = table.strings("spot_usd_per_gpu_hour"),
                memory = table.strings("gpu_memory_gb"),
@@ -2704,39 +2704,6 @@ std::string display_path(const YAML::Node& root, const std::string& dotted) {
 }
 
 }  // namespace
-
-uint64_t parse_seed(const std::string& text_in) {
-  const std::string t = text::trim(text_in);
-  const std::string valid = "a whole number from 0 to 18446744073709551615 (2^64 - 1)";
-  // strtoull accepts "-1" (as 2^64 - 1) and clamps on overflow: only plain digits pass here.
-  if (t.empty() || t.size() > 20 || t.find_first_not_of("0123456789") != std::string::npos)
-    throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" is not " + valid);
-  errno = 0;
-  const unsigned long long v = std::strtoull(t.c_str(), nullptr, 10);
-  if (errno == ERANGE)
-    throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" is not " + valid);
-  return static_cast<uint64_t>(v);
-}
-
-double parse_duration_s(const std::string& text_in) {
-  const std::string t = text::trim(text_in);
-  char* end = nullptr;
-  const double v = std::strtod(t.c_str(), &end);
-  const std::string valid =
-      "a duration: a number of seconds, or a number with a unit us, ms, s, min, h, d or w "
-      "(e.g. 90s, 30min, 12h)";
-  if (t.empty() || end == t.c_str() || !std::isfinite(v))
-    throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" is not " + valid);
-  const std::string unit = text::trim(std::string(end));
-  static const std::vector<std::pair<std::string, double>> units = {
-      {"", 1.0},        {"us", 1e-6},      {"ms", 1e-3},   {"s", 1.0},     {"sec", 1.0},
-      {"min", 60.0},    {"m", 60.0},       {"h", 3600.0},  {"hr", 3600.0}, {"d", 86400.0},
-      {"day", 86400.0}, {"days", 86400.0}, {"w", 604800.0}};
-  for (const auto& [name, factor] : units)
-    if (unit == name) return v * factor;
-  throw std::invalid_argument("\"" + text::excerpt(text_in) + "\" has an unknown unit \"" +
-                              text::excerpt(unit, 20) + "\"; " + valid);
-}
 
 Scenario parse_scenario(const std::string& yaml_text_in, const std::string& origin,
                         const std::string& base_dir, const std::vector<std::string>& overrides,

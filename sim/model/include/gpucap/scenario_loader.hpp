@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpucap/input_file.hpp"
+#include "gpucap/quantities.hpp"  // parse_seed, parse_duration_s: callers of the loader use them too
 #include "gpucap/scenario.hpp"
 #include "gpucap/scenario_error.hpp"
 
@@ -29,13 +30,5 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
 Scenario parse_scenario(const std::string& yaml_text, const std::string& origin,
                         const std::string& base_dir, const std::vector<std::string>& overrides = {},
                         const InputLimits& limits = {});
-
-/// Parses a seed: plain digits, 0 to 2^64 - 1. Throws std::invalid_argument (signs, other
-/// characters, or a value beyond 64 bits, which would otherwise wrap or clamp silently).
-uint64_t parse_seed(const std::string& text);
-
-/// Parses a duration: a number of seconds or a string with a unit, "250ms", "90s", "30min",
-/// "12h", "3d", "1w". Throws std::invalid_argument with what is valid.
-double parse_duration_s(const std::string& text);
 
 }  // namespace gpucap

@@ -1,5 +1,5 @@
 // gpucap internals: the strict JSON reader (see json_reader.hpp).
-#include "gpucap/detail/json_reader.hpp"
+#include "gpucap/json_reader.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -9,7 +9,7 @@
 
 #include "gpucap/detail/text.hpp"
 
-namespace gpucap::detail {
+namespace gpucap {
 namespace {
 
 constexpr int kMaxDepth = 64;
@@ -300,4 +300,4 @@ void read_json(const std::string& text, JsonVisitor& visitor) {
   reader.document();
 }
 
-}  // namespace gpucap::detail
+}  // namespace gpucap

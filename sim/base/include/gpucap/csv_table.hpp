@@ -1,4 +1,4 @@
-// gpucap internals: a fast reader for comma-separated tables with a header row.
+// gpucap: a fast reader for comma-separated tables with a header row.
 //
 // Handles quoted fields ("a,b", "" for a quote inside quotes), CRLF line ends, blank lines,
 // spaces around fields (trimmed) and a UTF-8 byte-order mark before the header (skipped).
@@ -13,7 +13,7 @@
 // sweep point and every load of the scenario shares them.
 //
 //   auto file = gpucap::read_data_file("trace.csv", limits.data_bytes, "data file",
-//   "--max-data-size"); const auto table = gpucap::detail::CsvTable::of(file, "trace.csv");
+//   "--max-data-size"); const auto table = gpucap::CsvTable::of(file, "trace.csv");
 //   std::vector<double> submit = table.numbers("submit_s");
 #pragma once
 #include <cstddef>
@@ -25,7 +25,7 @@
 
 #include "gpucap/data_file.hpp"
 
-namespace gpucap::detail {
+namespace gpucap {
 
 /// A column of numbers shared with the table (and its file's cache) rather than copied:
 /// read-only, kept alive by the owner it holds.
@@ -105,4 +105,4 @@ class CsvTable {
   std::shared_ptr<const Structure> structure_;
 };
 
-}  // namespace gpucap::detail
+}  // namespace gpucap

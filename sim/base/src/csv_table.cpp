@@ -8,7 +8,7 @@
 // Since then: a UTF-8 byte-order mark before the header is skipped; numbers are decimal only
 // (parse_decimal: no hexadecimal, and a NUL byte no longer ends a cell early); a column the
 // header names twice is refused when it is asked for.
-#include "gpucap/detail/csv_table.hpp"
+#include "gpucap/csv_table.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -28,7 +28,7 @@
 
 #include "gpucap/detail/text.hpp"
 
-namespace gpucap::detail {
+namespace gpucap {
 
 /// The checked structure of a table: its header and where its data rows are. No cell is kept.
 struct CsvTable::Structure {
@@ -712,4 +712,4 @@ CsvTable::Categories CsvTable::categories(const std::string& column, std::size_t
 uint64_t CsvTable::structure_parses() { return g_structure_parses.load(); }
 uint64_t CsvTable::column_parses() { return g_column_parses.load(); }
 
-}  // namespace gpucap::detail
+}  // namespace gpucap

@@ -1,4 +1,4 @@
-// gpucap internals: a strict JSON reader (RFC 8259) that hands values to a visitor as it reads,
+// gpucap: a strict JSON reader (RFC 8259) that hands values to a visitor as it reads,
 // so that a data file of millions of numbers costs the numbers the caller keeps, not a tree.
 //
 // Strict: a string is never a number ("300" is text), numbers follow JSON's grammar (no NaN,
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace gpucap::detail {
+namespace gpucap {
 
 /// Where a value starts in the text (1-based).
 struct JsonPosition {
@@ -44,4 +44,4 @@ class JsonVisitor {
 /// text that is not JSON; exceptions from the visitor pass through.
 void read_json(const std::string& text, JsonVisitor& visitor);
 
-}  // namespace gpucap::detail
+}  // namespace gpucap
