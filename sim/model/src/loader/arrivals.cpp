@@ -1,0 +1,190 @@
+// gpucap: scenario loader, a workload's `arrivals`: Poisson, NHPP with profiles, trace replay and its resampling.
+#include "loader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+namespace gpucap::loader {
+
+double read_rate_per_s(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  static const std::vector<std::pair<std::string, double>> units = {{"rate_per_s", 1.0},
+                                                                    {"rate_per_min", 60.0},
+                                                                    {"rate_per_hour", 3600.0},
+                                                                    {"rate_per_day", 86400.0}};
+  double rate = -1;
+  for (const auto& [key, per_s] : units) {
+    if (!node[key]) continue;
+    if (rate >= 0)
+      ctx.fail(node, path,
+               "give exactly one of rate_per_s, rate_per_min, "
+               "rate_per_hour, rate_per_day");
+    rate = read_key_number(ctx, node[key], join_path(path, key)) / per_s;
+  }
+  if (rate < 0)
+    ctx.fail(node, path,
+             "needs a rate: one of rate_per_s, rate_per_min, rate_per_hour, "
+             "rate_per_day");
+  return rate;
+}
+
+/// How a trace is replayed: `start`, `scale_rate` and `resample` (a block bootstrap). `a.trace`
+/// holds the rows, sorted.
+void read_trace_replay(const Context& ctx, const YAML::Node& node, const std::string& path,
+                       ArrivalSpec& a) {
+  const double last_submit_s = a.trace.back().submit_s;
+  if (node["start"]) {
+    const std::string spath = join_path(path, "start");
+    a.trace_start_s = read_key_duration(ctx, node["start"], spath);
+    if (a.trace_start_s > last_submit_s)
+      ctx.fail(node["start"], spath,
+               "is after the trace's last submit time (" + text::format_number(last_submit_s) +
+                   " s): no job would be replayed");
+  }
+  if (node["scale_rate"])
+    a.scale_rate = read_key_number(ctx, node["scale_rate"], join_path(path, "scale_rate"));
+  if (!node["resample"]) {
+    if (a.scale_rate > 1)
+      ctx.fail(node["scale_rate"], join_path(path, "scale_rate"),
+               "above 1 superposes independent resamples of the trace; add resample: {block: "
+               "1d} (replaying the same trace twice would submit every job twice at once)");
+    return;
+  }
+  const std::string rpath = join_path(path, "resample");
+  const YAML::Node r = node["resample"];
+  if (!r.IsMap())
+    ctx.fail(r, rpath, "must be a mapping with 'block' (e.g. {block: 1d}); got " + describe(r));
+  expect_map(ctx, r, rpath, scenario_child_keys("workloads[].arrivals.resample"));
+  if (node["start"])
+    ctx.fail(node["start"], join_path(path, "start"),
+             "cannot be combined with resample: the bootstrap draws where each block starts");
+  a.resample_block_s = read_key_duration(
+      ctx, require(ctx, r, rpath, "block", "the block length, e.g. 1d"), join_path(rpath, "block"));
+  a.resample = TraceResample::moving;
+  if (r["method"])
+    a.resample = read_choice<TraceResample>(ctx, r["method"], join_path(rpath, "method"),
+                                            {{"moving", TraceResample::moving},
+                                             {"stationary", TraceResample::stationary}});
+  a.resample_phase_s = 86400;
+  if (r["phase"]) a.resample_phase_s = read_key_duration(ctx, r["phase"], join_path(rpath, "phase"));
+  const double phase = a.resample_phase_s;
+  if (r["period"]) {
+    const std::string ppath = join_path(rpath, "period");
+    a.resample_period_s = read_key_duration(ctx, r["period"], ppath);
+    const double phases = a.resample_period_s / phase;
+    if (std::fabs(phases - std::round(phases)) > 1e-9 * phases || std::round(phases) < 1)
+      ctx.fail(r["period"], ppath,
+               "must be a whole multiple of phase (" + text::format_number(phase) + " s), got " +
+                   text::format_number(a.resample_period_s) + " s");
+    a.resample_period_s = std::round(phases) * phase;
+    if (!(a.resample_period_s > last_submit_s))
+      ctx.fail(r["period"], ppath,
+               "must be after the trace's last submit time (" + text::format_number(last_submit_s) +
+                   " s), got " + text::format_number(a.resample_period_s) + " s");
+  } else {
+    a.resample_period_s = (std::floor(last_submit_s / phase) + 1) * phase;
+  }
+  if (a.resample_period_s / phase > 4294967295.0)
+    ctx.fail(r, rpath, "period / phase must be at most 2^32 - 1 phases; use a longer phase");
+}
+
+ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
+                          bool requests) {
+  ArrivalSpec a;
+  if (!node.IsMap())
+    ctx.fail(node, path,
+             "must be a mapping with 'process' (poisson, nhpp, trace); got " + describe(node));
+  const YAML::Node process = require(ctx, node, path, "process", "poisson, nhpp or trace");
+  a.kind = read_choice<ArrivalKind>(ctx, process, join_path(path, "process"),
+                                    {{"poisson", ArrivalKind::poisson},
+                                     {"nhpp", ArrivalKind::profile},
+                                     {"trace", ArrivalKind::trace}});
+  // The keys of each process, from the key table.
+  const auto keys_of_process = [&](const char* process) {
+    return scenario_child_keys("workloads[].arrivals", "process", process);
+  };
+  if (a.kind == ArrivalKind::poisson) {
+    expect_map(ctx, node, path, keys_of_process("poisson"));
+    a.rate_per_s = read_rate_per_s(ctx, node, path);
+  } else if (a.kind == ArrivalKind::profile) {
+    expect_map(ctx, node, path, keys_of_process("nhpp"));
+    a.rate_per_s = read_rate_per_s(ctx, node, path);
+    const bool hourly = static_cast<bool>(node["hourly_profile"]);
+    if (hourly == static_cast<bool>(node["weekly_profile"]))
+      ctx.fail(node, path,
+               "give exactly one of hourly_profile (24 multipliers, hour 0 first) or "
+               "weekly_profile (168 multipliers, Monday 00:00 first)");
+    const std::string key = hourly ? "hourly_profile" : "weekly_profile";
+    const YAML::Node prof = node[key];
+    const std::size_t want = hourly ? 24 : 168;
+    if (!prof.IsSequence() || prof.size() != want)
+      ctx.fail(prof, join_path(path, key),
+               "must be a list of exactly " + std::to_string(want) + " multipliers >= 0");
+    double sum = 0;
+    for (std::size_t i = 0; i < want; ++i) {
+      a.profile.push_back(read_key_number(ctx, prof[i], join_path(path, key) + "[" + std::to_string(i) + "]"));
+      sum += a.profile.back();
+    }
+    if (!(sum > 0)) ctx.fail(prof, join_path(path, key), "must have a multiplier > 0");
+    a.profile_bin_s = 3600;
+  } else {
+    std::vector<std::string> keys = keys_of_process("trace");
+    // Requests have no GPU count: an inference trace has no gpus_column.
+    if (requests) keys.erase(std::find(keys.begin(), keys.end(), "gpus_column"));
+    expect_map(ctx, node, path, keys);
+    a.trace_file =
+        read_string(ctx, require(ctx, node, path, "file", "a CSV file"), join_path(path, "file"));
+    auto column = [&](const char* key, const char* fallback) {
+      return node[key] ? read_string(ctx, node[key], join_path(path, key)) : std::string(fallback);
+    };
+    const std::string submit = column("submit_column", "submit_s");
+    const std::string gpus = column("gpus_column", "gpus");
+    const std::string duration = column("duration_column", "duration_s");
+    double unit_s = 1.0;
+    if (node["time_unit"])
+      unit_s = read_key_duration(ctx, node["time_unit"], join_path(path, "time_unit"));
+    const YAML::Node file_node = node["file"];
+    const std::string fpath = join_path(path, "file");
+    bool in_order = true;
+    try {
+      const CsvTable table = ctx.read_csv(file_node, fpath, a.trace_file);
+      const NumberColumn t = table.number_column(submit), w = table.number_column(duration);
+      const NumberColumn g =
+          requests ? NumberColumn(t.size(), 1.0) : table.number_column(gpus);
+      const std::size_t n = t.size();
+      a.trace.reserve(a.trace.size() + n);
+      advise_huge_pages(a.trace.data(), a.trace.capacity() * sizeof(TraceRow));
+      // Whether the rows are in submit order, checked as they are made (is_sorted's answer).
+      double last_submit_s = a.trace.empty() ? -HUGE_VAL : a.trace.back().submit_s;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double ti = t[i], gi = g[i], wi = w[i];
+        // A whole number in [1, kMaxTotalQuotaGpus] converts to uint32_t and back unchanged.
+        const bool gpus_ok = gi >= 1 && gi <= kMaxTotalQuotaGpus &&
+                             static_cast<double>(static_cast<uint32_t>(gi)) == gi;
+        if (!(ti >= 0) || !gpus_ok || !(wi > 0)) {
+          const std::string row = a.trace_file + " data row " + std::to_string(i + 1) + ": ";
+          if (!(ti >= 0)) ctx.fail(file_node, fpath, row + submit + " must be >= 0");
+          if (!gpus_ok) ctx.fail(file_node, fpath, row + gpus + " must be a whole number >= 1");
+          ctx.fail(file_node, fpath, row + duration + " must be > 0");
+        }
+        const double submit_s = ti * unit_s;
+        in_order = in_order && !(submit_s < last_submit_s);
+        last_submit_s = submit_s;
+        a.trace.push_back({submit_s, static_cast<uint32_t>(gi), wi * unit_s});
+      }
+    } catch (const std::runtime_error& e) {
+      if (dynamic_cast<const ScenarioError*>(&e)) throw;
+      ctx.fail(file_node, fpath, e.what());
+    }
+    if (a.trace.empty()) ctx.fail(file_node, fpath, "the trace has no rows");
+    const auto by_submit = [](const TraceRow& x, const TraceRow& y) { return x.submit_s < y.submit_s; };
+    // Logs are nearly always in order already (checked as the rows were made); the sort costs
+    // a copy.
+    if (!in_order)
+      std::stable_sort(a.trace.begin(), a.trace.end(), by_submit);
+    read_trace_replay(ctx, node, path, a);
+  }
+  return a;
+}
+
+}  // namespace gpucap::loader

@@ -1,0 +1,249 @@
+// gpucap: scenario loader, distributions (fixed values, parametric, empirical samples, preemption logs).
+#include "loader.hpp"
+
+#include <cmath>
+#include <utility>
+
+#include "availability_json.hpp"
+#include "gpucap/json_reader.hpp"
+
+namespace gpucap::loader {
+
+/// The samples of an empirical distribution read from a preemption log: one instance's state
+/// at a fixed step (running when > 0, preempted or relaunching when 0), from JSON in the format
+/// of the public spot traces ({"metadata": {"gap_seconds": N}, "data": [...]}) or from a CSV
+/// column with `step`. Each maximal run of running steps is one lifetime (steps x step s); the
+/// preempted steps between them (relaunch delays) are not lifetimes. A run cut by the log's
+/// start (left-truncated) or end (still running: right-censored) is a lower bound of its
+/// lifetime: kept as it is (`partial: keep`, the default) or dropped (`partial: drop`).
+std::vector<double> read_preemption_log(const Context& ctx, const YAML::Node& node,
+                                        const std::string& path) {
+  const YAML::Node file_node = node["preemption_log"];
+  const std::string fpath = join_path(path, "preemption_log");
+  const std::string file = read_string(ctx, file_node, fpath);
+  const std::string resolved = ctx.resolve(file);
+  const bool json = resolved.size() >= 5 && resolved.substr(resolved.size() - 5) == ".json";
+  double step_s = 0;
+  std::vector<double> states;
+  if (json) {
+    if (node["column"] || node["step"])
+      ctx.fail(node, path,
+               "a JSON preemption log carries its own step (metadata.gap_seconds) and states; "
+               "remove column and step");
+    AvailabilityJson log;
+    try {
+      read_json(ctx.read_data(file_node, fpath, file)->text(), log);
+    } catch (const JsonError& e) {
+      ctx.fail(file_node, fpath, text::excerpt(resolved, 300) + ":" + e.what());
+    }
+    if (!log.has_gap || !log.has_data)
+      ctx.fail(file_node, fpath,
+               text::excerpt(resolved, 300) +
+                   ": expected {\"metadata\": {\"gap_seconds\": N}, \"data\": [states...]}; "
+                   "missing " + (log.has_gap ? "data" : "metadata.gap_seconds"));
+    step_s = log.gap_s;
+    states = std::move(log.counts);
+  } else {
+    const std::string column = read_string(
+        ctx, require(ctx, node, path, "column", "the CSV column of states (running > 0)"),
+        join_path(path, "column"));
+    step_s = read_duration(ctx, require(ctx, node, path, "step", "the time between rows"),
+                           join_path(path, "step"), false);
+    states = read_csv_column(ctx, file_node, fpath, file, column);
+    for (double v : states)
+      if (!(v >= 0))
+        ctx.fail(file_node, fpath, "column '" + column + "' must hold states >= 0 (0: preempted)");
+  }
+  bool keep_partial = true;
+  if (node["partial"])
+    keep_partial = read_choice<bool>(ctx, node["partial"], join_path(path, "partial"),
+                                     {{"keep", true}, {"drop", false}});
+  std::vector<double> lifetimes;
+  std::size_t partial = 0;
+  for (std::size_t i = 0; i < states.size();) {
+    if (!(states[i] > 0)) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < states.size() && states[end] > 0) ++end;
+    const bool cut = i == 0 || end == states.size();
+    partial += cut;
+    if (!cut || keep_partial) lifetimes.push_back(static_cast<double>(end - i) * step_s);
+    i = end;
+  }
+  if (lifetimes.empty())
+    ctx.fail(file_node, fpath,
+             text::excerpt(resolved, 300) + ": the log has no " +
+                 (partial > 0 ? "complete running period (its only one is cut by the log's "
+                                "start or end; use partial: keep)"
+                              : "running period (no state > 0)"));
+  return lifetimes;
+}
+
+DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
+                                   const std::string& path) {
+  const ScenarioKey& key = key_row(path);
+  const bool time = key.unit == UnitKind::duration;
+  DistributionSpec d;
+  if (node.IsScalar()) {
+    d.kind = DistKind::deterministic;
+    if (time) {
+      d.p0 = read_duration(ctx, node, path, true);
+    } else {
+      d.p0 = read_factor(ctx, node, path);
+      if (d.p0 < 0) ctx.fail(node, path, "must be a factor >= 0, got " + describe(node));
+      check_key_upper(ctx, node, path, key, d.p0);
+    }
+    return d;
+  }
+  if (!node.IsMap())
+    ctx.fail(node, path,
+             std::string("must be ") + (time ? "a duration" : "a factor") +
+                 " or a mapping with 'dist'; got " + describe(node));
+  const YAML::Node kind_node =
+      require(ctx, node, path, "dist",
+              "one of deterministic, exponential, uniform, lognormal, gamma, weibull, pareto, "
+              "empirical");
+  d.kind = read_choice<DistKind>(ctx, kind_node, join_path(path, "dist"),
+                                 {{"deterministic", DistKind::deterministic},
+                                  {"exponential", DistKind::exponential},
+                                  {"uniform", DistKind::uniform},
+                                  {"lognormal", DistKind::lognormal},
+                                  {"gamma", DistKind::gamma},
+                                  {"weibull", DistKind::weibull},
+                                  {"pareto", DistKind::pareto},
+                                  {"empirical", DistKind::empirical}});
+  const std::string dist_name = kind_node.Scalar();
+  const auto parameter = [&](const char* name) -> const DistributionParameter& {
+    for (const DistributionParameter& p : distribution_parameters())
+      if (dist_name == p.dist && std::string(name) == p.key) return p;
+    throw std::logic_error("no distribution parameter " + dist_name + "." + name);
+  };
+  // The mapping may hold `dist` and the parameters of its kind only.
+  std::vector<std::string> allowed{"dist"};
+  for (const DistributionParameter& p : distribution_parameters())
+    if (dist_name == p.dist) allowed.push_back(p.key);
+  expect_map(ctx, node, path, allowed);
+  // One value of a parameter (or of an item of `values`), in the unit the key table gives it.
+  const auto value_of = [&](const DistributionParameter& p, const YAML::Node& n,
+                            const std::string& at) {
+    if (p.in_key_unit && time) return read_duration(ctx, n, at, !(p.lo.open && p.lo.value == 0));
+    const double v = p.in_key_unit ? read_factor(ctx, n, at) : read_number(ctx, n, at);
+    const KeyBound hi = p.in_key_unit ? scenario_key_upper(key) : p.hi;
+    const bool above = p.lo.open ? v > p.lo.value : v >= p.lo.value;
+    if (!above || v > hi.value) {
+      if (std::isfinite(p.hi.value))
+        ctx.fail(n, at,
+                 "must be from " + text::format_number(p.lo.value) + " to " +
+                     text::format_number(p.hi.value) + ", got " + describe(n));
+      if (!above)
+        ctx.fail(n, at,
+                 std::string("must be a ") + (p.in_key_unit ? "factor" : "number") +
+                     (p.lo.open ? " > " : " >= ") + text::format_number(p.lo.value) + ", got " +
+                     describe(n));
+      check_key_upper(ctx, n, at, key, v);
+    }
+    return v;
+  };
+  const auto read_parameter = [&](const char* name, const char* what) {
+    return value_of(parameter(name), require(ctx, node, path, name, what), join_path(path, name));
+  };
+  const auto param = [&](const char* name) {
+    return read_parameter(name, !parameter(name).in_key_unit ? "a number > 0"
+                                : time                       ? "a duration"
+                                                             : "a factor");
+  };
+  switch (d.kind) {
+    case DistKind::deterministic:
+      d.p0 = param("value");
+      break;
+    case DistKind::exponential:
+      d.p0 = param("mean");
+      break;
+    case DistKind::uniform:
+      d.p0 = param("min");
+      d.p1 = param("max");
+      if (!(d.p1 > d.p0))
+        ctx.fail(node[std::string("max")], join_path(path, "max"), "must be greater than min");
+      break;
+    case DistKind::lognormal:
+      if (node["median"]) {
+        if (node["mean"] || node["cv"])
+          ctx.fail(node, path, "give either median and sigma, or mean and cv, not both");
+        d.p0 = std::log(param("median"));
+        d.p1 = param("sigma");
+      } else {
+        const double mean = param("mean"), cv = param("cv");
+        d.p1 = std::sqrt(std::log1p(cv * cv));
+        d.p0 = std::log(mean) - 0.5 * d.p1 * d.p1;
+      }
+      break;
+    case DistKind::gamma:
+      if (node["shape"]) {
+        if (node["mean"] || node["cv"])
+          ctx.fail(node, path, "give either shape and scale, or mean and cv, not both");
+        d.p0 = param("shape");
+        d.p1 = param("scale");
+      } else {
+        const double mean = param("mean"), cv = param("cv");
+        d.p0 = 1.0 / (cv * cv);
+        d.p1 = mean / d.p0;
+      }
+      break;
+    case DistKind::weibull:
+      d.p0 = param("shape");
+      d.p1 = param("scale");
+      break;
+    case DistKind::pareto:
+      d.p0 = param("shape");
+      d.p1 = param("scale");
+      break;
+    case DistKind::empirical: {
+      if (node["preemption_log"]) {
+        if (!time)
+          ctx.fail(node["preemption_log"], join_path(path, "preemption_log"),
+                   "gives durations (an instance's running periods); this distribution is a plain "
+                   "factor");
+        if (node["values"] || node["file"])
+          ctx.fail(node, path, "give one of values, file or preemption_log");
+        d.samples = read_preemption_log(ctx, node, path);
+      } else if (node["step"] || node["partial"]) {
+        ctx.fail(node, path, std::string("'") + (node["step"] ? "step" : "partial") +
+                                 "' only applies with preemption_log");
+      } else if (node["values"]) {
+        const YAML::Node values = node["values"];
+        const std::string vpath = join_path(path, "values");
+        if (!values.IsSequence() || values.size() == 0)
+          ctx.fail(values, vpath,
+                   std::string("must be a non-empty list of ") + (time ? "durations" : "factors"));
+        for (std::size_t i = 0; i < values.size(); ++i)
+          d.samples.push_back(value_of(parameter("values"), values[i],
+                                       vpath + "[" + std::to_string(i) + "]"));
+      } else {
+        const std::string file =
+            read_string(ctx, require(ctx, node, path, "file", "a CSV file (or give 'values')"),
+                        join_path(path, "file"));
+        const std::string column =
+            read_string(ctx, require(ctx, node, path, "column", "the CSV column holding seconds"),
+                        join_path(path, "column"));
+        d.samples = read_csv_column(ctx, node["file"], join_path(path, "file"), file, column);
+        for (double v : d.samples)
+          if (!(v >= 0))
+            ctx.fail(node["file"], join_path(path, "file"),
+                     "column '" + column + "' must hold " +
+                         (time ? "durations >= 0 s" : "factors >= 0"));
+      }
+      const double scale = node["scale"]
+                               ? value_of(parameter("scale"), node["scale"], join_path(path, "scale"))
+                               : 1.0;
+      for (double& v : d.samples) v *= scale;
+      break;
+    }
+  }
+  return d;
+}
+
+// ---- sections -------------------------------------------------------------------------------
+
+}  // namespace gpucap::loader
