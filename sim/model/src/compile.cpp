@@ -1,7 +1,10 @@
+// gpucap: compiling a Scenario into the flat CompiledModel the engine reads (see compile.hpp).
 #include "gpucap/compile.hpp"
 
 #include <cmath>
 #include <utility>
+
+#include "gpucap/purchase_options.hpp"
 
 namespace gpucap {
 
@@ -105,132 +108,187 @@ CompiledServiceSite service_site(const Scenario& s, const ServiceSpec& svc, cons
   return site;
 }
 
+/// The price process of pool p: a trace (its steps appended to `table`, USD per GPU-second),
+/// a mean-reverting log-price or an Ornstein-Uhlenbeck price, with their derived constants.
+void compile_price(const PoolSpec& p, CompiledPool& c, std::vector<double>& table) {
+  c.price_model = p.price_model;
+  c.price_step_s = p.price_step_s;
+  c.price_random_start = p.price_random_start;
+  c.price_start_s = p.price_start_s;
+  if (p.price_model == CompiledPool::kTracePrice) {
+    c.price_offset = static_cast<uint32_t>(table.size());
+    c.price_count = static_cast<uint32_t>(p.price_trace_usd_per_gpu_hour.size());
+    for (double v : p.price_trace_usd_per_gpu_hour) table.push_back(v / 3600.0);
+  }
+  c.price_level_usd_per_gpu_s = p.price_usd_per_gpu_hour / 3600.0;
+  c.price_reversion_per_s = p.price_reversion_per_hour / 3600.0;
+  c.price_volatility_per_sqrt_s = p.price_volatility_per_sqrt_hour / 60.0;  // sqrt(3600) = 60
+  if (p.price_model == CompiledPool::kMeanRevertingPrice) {
+    const double theta = c.price_reversion_per_s, sigma = c.price_volatility_per_sqrt_s;
+    c.price_decay = std::exp(-theta * p.price_step_s);
+    c.price_noise = sigma * std::sqrt(-std::expm1(-2 * theta * p.price_step_s) / (2 * theta));
+    c.price_stationary_sd = sigma / std::sqrt(2 * theta);
+  }
+  if (p.price_model == CompiledPool::kOrnsteinUhlenbeckPrice) {
+    const double theta = c.price_reversion_per_s;
+    c.price_stationary_sd =
+        c.price_volatility_per_sqrt_s * c.price_level_usd_per_gpu_s / std::sqrt(2 * theta);
+    c.price_reversion_time_s = 1.0 / theta;
+  }
+}
+
+/// Pool p as the engine reads it; its distributions and traces are appended to `table`. The
+/// flags that depend on the purchase option come from its row of purchase_options.hpp.
+CompiledPool compile_pool(const PoolSpec& p, std::vector<double>& table) {
+  const PurchaseOptionInfo& option = purchase_info(p.purchase);
+  CompiledPool c;
+  c.price_usd_per_gpu_s = p.price_usd_per_gpu_hour / 3600.0;
+  c.billing_increment_s = p.billing_increment_s;
+  c.billing_minimum_s = p.billing_minimum_s;
+  c.speed = p.speed;
+  c.quota_gpus = p.quota_gpus;
+  c.purchase = p.purchase;
+  c.committed_quota = option.committed;
+  c.has_provisioning_delay = p.has_provisioning_delay;
+  if (p.has_provisioning_delay)
+    c.provisioning_delay_s = compile_distribution(p.provisioning_delay_s, table);
+  c.committed_usd_per_gpu_s = p.committed_usd_per_gpu_hour / 3600.0;
+  c.stockout_probability = p.stockout_probability;
+  c.stockout_retry_s = p.stockout_retry_s;
+  c.preemptible = option.preemptible;
+  c.has_zone_events = p.has_zone_events;
+  if (p.has_zone_events) c.zone_event_gap_s = compile_distribution(p.zone_event_gap_s, table);
+  c.launch_checks = c.preemptible || c.stockout_probability > 0;
+  // Only a pool billed per replica lifetime can leave idle time unbilled.
+  c.bills_idle = option.price == PriceRule::per_replica ? p.bills_idle : true;
+  compile_price(p, c, table);
+  c.has_slowdown = p.has_slowdown;
+  if (p.has_slowdown) c.slowdown = compile_distribution(p.slowdown, table);
+  c.has_time_to_preemption = p.has_time_to_preemption;
+  if (p.has_time_to_preemption)
+    c.time_to_preemption_s = compile_distribution(p.time_to_preemption_s, table);
+  c.max_runtime_s = p.max_runtime_s;
+  c.notice_s = p.notice_s;
+  c.has_availability = !p.availability.empty();
+  if (c.has_availability) {
+    c.availability_offset = static_cast<uint32_t>(table.size());
+    c.availability_count = static_cast<uint32_t>(p.availability.size());
+    table.insert(table.end(), p.availability.begin(), p.availability.end());
+    c.availability_step_s = p.availability_step_s;
+    c.availability_start_s = p.availability_start_s;
+    c.availability_random_start = p.availability_random_start;
+    c.availability_after_end = p.availability_after_end;
+    c.gpus_per_instance = p.gpus_per_instance;
+  }
+  return c;
+}
+
+/// The arrivals of class w: the profile appended to `table`; a trace's rows counted from
+/// `trace_rows_so_far` and its layers (scale_rate f: ceil(f) layers, all but the last complete,
+/// the last thinned to the rest) from `trace_layers`, both advanced.
+void compile_arrivals(const JobClassSpec& w, CompiledJobClass& c, std::vector<double>& table,
+                      std::size_t& trace_rows_so_far, uint32_t& trace_layers) {
+  c.arrivals.kind = w.arrivals.kind;
+  c.arrivals.rate_per_s = w.arrivals.rate_per_s;
+  c.arrivals.profile_bin_s = w.arrivals.profile_bin_s;
+  c.arrivals.profile_offset = static_cast<uint32_t>(table.size());
+  c.arrivals.profile_count = static_cast<uint32_t>(w.arrivals.profile.size());
+  table.insert(table.end(), w.arrivals.profile.begin(), w.arrivals.profile.end());
+  c.arrivals.trace_offset = static_cast<uint32_t>(trace_rows_so_far);
+  c.arrivals.trace_count = static_cast<uint32_t>(w.arrivals.trace.size());
+  trace_rows_so_far += w.arrivals.trace.size();
+  if (w.arrivals.kind != ArrivalKind::trace) return;
+  const double f = w.arrivals.scale_rate;
+  const double layers = std::ceil(f);
+  c.arrivals.layer_offset = trace_layers;
+  c.arrivals.layer_count = static_cast<uint32_t>(layers);
+  c.arrivals.last_layer_keep = f - (layers - 1);
+  trace_layers += c.arrivals.layer_count;
+  c.arrivals.trace_start_s = w.arrivals.trace_start_s;
+  c.arrivals.resample = w.arrivals.resample;
+  c.arrivals.block_s = w.arrivals.resample_block_s;
+  c.arrivals.phase_s = w.arrivals.resample_phase_s;
+  c.arrivals.period_s = w.arrivals.resample_period_s;
+  if (w.arrivals.resample != TraceResample::none)
+    c.arrivals.phases = static_cast<uint32_t>(
+        std::llround(w.arrivals.resample_period_s / w.arrivals.resample_phase_s));
+}
+
+/// The windowed autoscaler of a service, in ticks; its history follows the services' so far.
+void compile_windowed_autoscaler(const ServiceSpec& svc, CompiledService& cs, CompiledModel& m) {
+  // The loader checked that windows and delay are whole ticks.
+  cs.windowed = true;
+  cs.tick_s = svc.tick_s;
+  cs.stable_ticks = static_cast<uint32_t>(std::llround(svc.stable_window_s / svc.tick_s));
+  cs.panic_ticks = static_cast<uint32_t>(std::llround(svc.panic_window_s / svc.tick_s));
+  cs.delay_ticks = static_cast<uint32_t>(std::llround(svc.scale_down_delay_s / svc.tick_s));
+  cs.panic_threshold = svc.panic_threshold;
+  cs.history_offset = m.autoscale_history;
+  m.autoscale_history += cs.stable_ticks + (cs.delay_ticks > 0 ? cs.delay_ticks + 1 : 0);
+  ++m.windowed_service_count;
+}
+
 }  // namespace
 
-/// compile (with_trace_rows) or compile_without_trace_rows.
-ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
-  ModelStorage out;
-  uint32_t total_quota = 0;
-  uint32_t trace_layers = 0;  // trace layers of all classes so far
-  std::size_t trace_rows_so_far = 0;  // rows of the classes so far (their offsets)
-  if (with_trace_rows) {
-    std::size_t trace_rows = 0;
-    for (const JobClassSpec& w : s.workloads) trace_rows += w.arrivals.trace.size();
-    out.trace_submit_s_.reserve(trace_rows);
-    out.trace_gpus_.reserve(trace_rows);
-    out.trace_work_s_.reserve(trace_rows);
+/// The steps of compile_model that fill ModelStorage's arrays (its friend).
+struct ModelCompiler {
+  /// The inference service of class w (the class `job_class` of the model), with its replicas'
+  /// and requests' places in the model's arrays.
+  static CompiledService compile_service(const Scenario& s, const JobClassSpec& w, uint32_t job_class,
+                                  ModelStorage& out, CompiledModel& m) {
+    const ServiceSpec& svc = w.service;
+    const int pool_index = s.pool_index(svc.pool);
+    const PoolSpec& pool = s.pools[pool_index];
+    CompiledService cs;
+    cs.job_class = job_class;
+    cs.pool = static_cast<uint32_t>(pool_index);
+    cs.gpus_per_replica = w.gpus;
+    cs.concurrency = svc.concurrency;
+    cs.target_concurrency = svc.target_concurrency;
+    cs.min_replicas = svc.min_replicas;
+    cs.max_replicas = svc.max_replicas;
+    cs.replica_offset = m.replica_count;
+    cs.queue_offset = m.request_queue_capacity;
+    cs.queue_capacity = svc.queue_capacity;
+    cs.idle_timeout_s = svc.idle_timeout_s;
+    if (svc.windowed) compile_windowed_autoscaler(svc, cs, m);
+    const CompiledServiceSite site = service_site(s, svc, pool, out.table_);
+    cs.has_container_start = site.has_container_start;
+    cs.container_start_s = site.container_start_s;
+    cs.weights_load_s = site.weights_load_s;
+    cs.network_rtt_s = site.network_rtt_s;
+    cs.egress_usd_per_request = site.egress_usd_per_request;
+    cs.slo_latency_s = svc.slo_latency_s;
+    cs.preemptible = purchase_info(pool.purchase).preemptible;
+    if (cs.preemptible) {
+      cs.tracked_offset = m.tracked_requests;
+      m.tracked_requests += svc.max_replicas * svc.concurrency;
+      m.preemptible_replicas += svc.max_replicas;
+    }
+    if (!svc.fallback_pool.empty()) {
+      const int fallback_index = s.pool_index(svc.fallback_pool);
+      const PoolSpec& fallback = s.pools[fallback_index];
+      cs.fallback = service_site(s, svc, fallback, out.table_);
+      cs.fallback.pool = static_cast<uint32_t>(fallback_index);
+      cs.fallback.time_factor = pool.speed / fallback.speed;
+    }
+    m.replica_count += svc.max_replicas;
+    m.request_queue_capacity += svc.queue_capacity;
+    m.request_capacity += svc.max_replicas * svc.concurrency;
+    return cs;
   }
-  for (const PoolSpec& p : s.pools) {
-    CompiledPool c;
-    c.price_usd_per_gpu_s = p.price_usd_per_gpu_hour / 3600.0;
-    c.billing_increment_s = p.billing_increment_s;
-    c.billing_minimum_s = p.billing_minimum_s;
-    c.speed = p.speed;
-    c.quota_gpus = p.quota_gpus;
-    c.purchase = p.purchase;
-    c.has_provisioning_delay = p.has_provisioning_delay;
-    if (p.has_provisioning_delay)
-      c.provisioning_delay_s = compile_distribution(p.provisioning_delay_s, out.table_);
-    c.committed_usd_per_gpu_s = p.committed_usd_per_gpu_hour / 3600.0;
-    c.stockout_probability = p.stockout_probability;
-    c.stockout_retry_s = p.stockout_retry_s;
-    c.preemptible = p.purchase == PurchaseOption::spot || p.purchase == PurchaseOption::marketplace;
-    c.has_zone_events = p.has_zone_events;
-    if (p.has_zone_events)
-      c.zone_event_gap_s = compile_distribution(p.zone_event_gap_s, out.table_);
-    c.launch_checks = c.preemptible || c.stockout_probability > 0;
-    c.bills_idle = p.bills_idle;
-    c.price_model = p.price_model;
-    c.price_step_s = p.price_step_s;
-    c.price_random_start = p.price_random_start;
-    c.price_start_s = p.price_start_s;
-    if (p.price_model == CompiledPool::kTracePrice) {
-      c.price_offset = static_cast<uint32_t>(out.table_.size());
-      c.price_count = static_cast<uint32_t>(p.price_trace_usd_per_gpu_hour.size());
-      for (double v : p.price_trace_usd_per_gpu_hour) out.table_.push_back(v / 3600.0);
-    }
-    c.price_level_usd_per_gpu_s = p.price_usd_per_gpu_hour / 3600.0;
-    c.price_reversion_per_s = p.price_reversion_per_hour / 3600.0;
-    c.price_volatility_per_sqrt_s = p.price_volatility_per_sqrt_hour / 60.0;  // sqrt(3600) = 60
-    if (p.price_model == CompiledPool::kMeanRevertingPrice) {
-      const double theta = c.price_reversion_per_s, sigma = c.price_volatility_per_sqrt_s;
-      c.price_decay = std::exp(-theta * p.price_step_s);
-      c.price_noise = sigma * std::sqrt(-std::expm1(-2 * theta * p.price_step_s) / (2 * theta));
-      c.price_stationary_sd = sigma / std::sqrt(2 * theta);
-    }
-    if (p.price_model == CompiledPool::kOrnsteinUhlenbeckPrice) {
-      const double theta = c.price_reversion_per_s;
-      c.price_stationary_sd =
-          c.price_volatility_per_sqrt_s * c.price_level_usd_per_gpu_s / std::sqrt(2 * theta);
-      c.price_reversion_time_s = 1.0 / theta;
-    }
-    c.has_slowdown = p.has_slowdown;
-    if (p.has_slowdown) c.slowdown = compile_distribution(p.slowdown, out.table_);
-    c.has_time_to_preemption = p.has_time_to_preemption;
-    if (p.has_time_to_preemption)
-      c.time_to_preemption_s = compile_distribution(p.time_to_preemption_s, out.table_);
-    c.max_runtime_s = p.max_runtime_s;
-    c.notice_s = p.notice_s;
-    c.has_availability = !p.availability.empty();
-    if (c.has_availability) {
-      c.availability_offset = static_cast<uint32_t>(out.table_.size());
-      c.availability_count = static_cast<uint32_t>(p.availability.size());
-      out.table_.insert(out.table_.end(), p.availability.begin(), p.availability.end());
-      c.availability_step_s = p.availability_step_s;
-      c.availability_start_s = p.availability_start_s;
-      c.availability_random_start = p.availability_random_start;
-      c.availability_after_end = p.availability_after_end;
-      c.gpus_per_instance = p.gpus_per_instance;
-    }
-    out.pools_.push_back(c);
-    total_quota += p.quota_gpus;
-  }
-  for (const JobClassSpec& w : s.workloads) {
-    CompiledJobClass c;
-    c.gpus = w.gpus;
-    c.priority = w.priority;
-    c.work_s = compile_distribution(w.work_s, out.table_);
-    c.arrivals.kind = w.arrivals.kind;
-    c.arrivals.rate_per_s = w.arrivals.rate_per_s;
-    c.arrivals.profile_bin_s = w.arrivals.profile_bin_s;
-    c.arrivals.profile_offset = static_cast<uint32_t>(out.table_.size());
-    c.arrivals.profile_count = static_cast<uint32_t>(w.arrivals.profile.size());
-    out.table_.insert(out.table_.end(), w.arrivals.profile.begin(), w.arrivals.profile.end());
-    c.arrivals.trace_offset = static_cast<uint32_t>(trace_rows_so_far);
-    c.arrivals.trace_count = static_cast<uint32_t>(w.arrivals.trace.size());
-    trace_rows_so_far += w.arrivals.trace.size();
-    if (with_trace_rows)
-      for (const TraceRow& row : w.arrivals.trace) {
-        out.trace_submit_s_.push_back(row.submit_s);
-        out.trace_gpus_.push_back(row.gpus);
-        out.trace_work_s_.push_back(row.work_s);
-      }
-    if (w.arrivals.kind == ArrivalKind::trace) {
-      // scale_rate f: ceil(f) layers, all but the last complete, the last thinned to the rest.
-      const double f = w.arrivals.scale_rate;
-      const double layers = std::ceil(f);
-      c.arrivals.layer_offset = trace_layers;
-      c.arrivals.layer_count = static_cast<uint32_t>(layers);
-      c.arrivals.last_layer_keep = f - (layers - 1);
-      trace_layers += c.arrivals.layer_count;
-      c.arrivals.trace_start_s = w.arrivals.trace_start_s;
-      c.arrivals.resample = w.arrivals.resample;
-      c.arrivals.block_s = w.arrivals.resample_block_s;
-      c.arrivals.phase_s = w.arrivals.resample_phase_s;
-      c.arrivals.period_s = w.arrivals.resample_period_s;
-      if (w.arrivals.resample != TraceResample::none)
-        c.arrivals.phases =
-            static_cast<uint32_t>(std::llround(w.arrivals.resample_period_s / w.arrivals.resample_phase_s));
-    }
-    // Placement keeps only the pools whose GPU memory holds the job (validation ensures one).
+
+  /// Class w's placement list (only the pools whose GPU memory holds the job; validation ensures
+  /// one), its checkpoint, deadline, fallback and placement-limit rules.
+  static void compile_placement(const Scenario& s, const JobClassSpec& w, CompiledJobClass& c,
+                         ModelStorage& out) {
     c.placement_offset = static_cast<uint32_t>(out.placement_.size());
     for (const std::string& name : w.placement) {
       const int index = s.pool_index(name);
       if (fits_memory(w, s.pools[index])) out.placement_.push_back(static_cast<uint32_t>(index));
     }
     c.placement_count = static_cast<uint32_t>(out.placement_.size()) - c.placement_offset;
-    c.placement_mask =
-        placement_mask(out.placement_.data() + c.placement_offset, c.placement_count);
+    c.placement_mask = placement_mask(out.placement_.data() + c.placement_offset, c.placement_count);
     out.model_.placement_by_mask = out.model_.placement_by_mask || c.placement_mask != 0;
     c.checkpoint_interval_s = w.checkpoint_interval_s;
     c.checkpoint_write_s = w.checkpoint_write_s;
@@ -248,66 +306,10 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       out.model_.has_class_launch_rules = true;
     }
     if (w.fallback_returns) out.model_.has_class_launch_rules = true;
-    for (const PoolSpec& pool : s.pools) {
-      const double speed = run_speed(w, pool);
-      out.model_.has_run_speeds = out.model_.has_run_speeds || speed != pool.speed;
-      out.run_speed_.push_back(speed);
-    }
-    if (w.kind == WorkloadKind::inference) {
-      const ServiceSpec& svc = w.service;
-      const int pool_index = s.pool_index(svc.pool);
-      const PoolSpec& pool = s.pools[pool_index];
-      CompiledService cs;
-      cs.job_class = static_cast<uint32_t>(out.classes_.size());
-      cs.pool = static_cast<uint32_t>(pool_index);
-      cs.gpus_per_replica = w.gpus;
-      cs.concurrency = svc.concurrency;
-      cs.target_concurrency = svc.target_concurrency;
-      cs.min_replicas = svc.min_replicas;
-      cs.max_replicas = svc.max_replicas;
-      cs.replica_offset = out.model_.replica_count;
-      cs.queue_offset = out.model_.request_queue_capacity;
-      cs.queue_capacity = svc.queue_capacity;
-      cs.idle_timeout_s = svc.idle_timeout_s;
-      if (svc.windowed) {  // the loader checked that windows and delay are whole ticks
-        cs.windowed = true;
-        cs.tick_s = svc.tick_s;
-        cs.stable_ticks = static_cast<uint32_t>(std::llround(svc.stable_window_s / svc.tick_s));
-        cs.panic_ticks = static_cast<uint32_t>(std::llround(svc.panic_window_s / svc.tick_s));
-        cs.delay_ticks = static_cast<uint32_t>(std::llround(svc.scale_down_delay_s / svc.tick_s));
-        cs.panic_threshold = svc.panic_threshold;
-        cs.history_offset = out.model_.autoscale_history;
-        out.model_.autoscale_history += cs.stable_ticks + (cs.delay_ticks > 0 ? cs.delay_ticks + 1 : 0);
-        ++out.model_.windowed_service_count;
-      }
-      const CompiledServiceSite site = service_site(s, svc, pool, out.table_);
-      cs.has_container_start = site.has_container_start;
-      cs.container_start_s = site.container_start_s;
-      cs.weights_load_s = site.weights_load_s;
-      cs.network_rtt_s = site.network_rtt_s;
-      cs.egress_usd_per_request = site.egress_usd_per_request;
-      cs.slo_latency_s = svc.slo_latency_s;
-      cs.preemptible =
-          pool.purchase == PurchaseOption::spot || pool.purchase == PurchaseOption::marketplace;
-      if (cs.preemptible) {
-        cs.tracked_offset = out.model_.tracked_requests;
-        out.model_.tracked_requests += svc.max_replicas * svc.concurrency;
-        out.model_.preemptible_replicas += svc.max_replicas;
-      }
-      if (!svc.fallback_pool.empty()) {
-        const int fallback_index = s.pool_index(svc.fallback_pool);
-        const PoolSpec& fallback = s.pools[fallback_index];
-        cs.fallback = service_site(s, svc, fallback, out.table_);
-        cs.fallback.pool = static_cast<uint32_t>(fallback_index);
-        cs.fallback.time_factor = pool.speed / fallback.speed;
-      }
-      out.model_.replica_count += svc.max_replicas;
-      out.model_.request_queue_capacity += svc.queue_capacity;
-      out.model_.request_capacity += svc.max_replicas * svc.concurrency;
-      c.service = static_cast<uint32_t>(out.services_.size());
-      out.services_.push_back(cs);
-    }
-    // Data transfers per (class, pool); the loader checked that every needed link is declared.
+  }
+
+  /// Class w's data transfers per pool (the loader checked that every needed link is declared).
+  static void compile_transfers(const Scenario& s, const JobClassSpec& w, ModelStorage& out) {
     for (const PoolSpec& pool : s.pools) {
       double seconds = 0, egress = 0;
       if (w.data_gb > 0 && pool.region != w.data_region) {
@@ -322,23 +324,72 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       out.transfer_s_.push_back(seconds);
       out.transfer_egress_usd_.push_back(egress);
     }
+  }
+
+  /// Links between pools (for checkpoints that change region); the loader checked that every
+  /// link a checkpointing class may need is declared.
+  static void compile_pool_links(const Scenario& s, ModelStorage& out) {
+    for (const PoolSpec& from : s.pools) {
+      const RegionSpec* region = s.region(from.region);
+      out.pool_egress_usd_per_gb_.push_back(region ? region->egress_usd_per_gb : 0.0);
+      for (const PoolSpec& to : s.pools) {
+        const double bandwidth = s.bandwidth_gbps(from.region, to.region);
+        const bool moves = from.region != to.region && bandwidth > 0;
+        const double latency = s.latency_ms(from.region, to.region);
+        out.pool_link_s_per_gb_.push_back(moves ? 8.0 / bandwidth : 0.0);
+        out.pool_link_latency_s_.push_back(moves && latency > 0 ? latency / 1000.0 : 0.0);
+      }
+    }
+    for (const JobClassSpec& w : s.workloads)
+      out.model_.has_checkpoint_moves = out.model_.has_checkpoint_moves || w.checkpoint_size_gb > 0;
+  }
+};
+
+/// compile (with_trace_rows) or compile_without_trace_rows.
+ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
+  ModelStorage out;
+  uint32_t total_quota = 0;
+  uint32_t trace_layers = 0;  // trace layers of all classes so far
+  std::size_t trace_rows_so_far = 0;  // rows of the classes so far (their offsets)
+  if (with_trace_rows) {
+    std::size_t trace_rows = 0;
+    for (const JobClassSpec& w : s.workloads) trace_rows += w.arrivals.trace.size();
+    out.trace_submit_s_.reserve(trace_rows);
+    out.trace_gpus_.reserve(trace_rows);
+    out.trace_work_s_.reserve(trace_rows);
+  }
+  for (const PoolSpec& p : s.pools) {
+    out.pools_.push_back(compile_pool(p, out.table_));
+    total_quota += p.quota_gpus;
+  }
+  for (const JobClassSpec& w : s.workloads) {
+    CompiledJobClass c;
+    c.gpus = w.gpus;
+    c.priority = w.priority;
+    c.work_s = compile_distribution(w.work_s, out.table_);
+    compile_arrivals(w, c, out.table_, trace_rows_so_far, trace_layers);
+    if (with_trace_rows)
+      for (const TraceRow& row : w.arrivals.trace) {
+        out.trace_submit_s_.push_back(row.submit_s);
+        out.trace_gpus_.push_back(row.gpus);
+        out.trace_work_s_.push_back(row.work_s);
+      }
+    ModelCompiler::compile_placement(s, w, c, out);
+    // Speeds first: a service's sites follow in the table, then the transfers.
+    for (const PoolSpec& pool : s.pools) {
+      const double speed = run_speed(w, pool);
+      out.model_.has_run_speeds = out.model_.has_run_speeds || speed != pool.speed;
+      out.run_speed_.push_back(speed);
+    }
+    if (w.kind == WorkloadKind::inference) {
+      c.service = static_cast<uint32_t>(out.services_.size());
+      out.services_.push_back(ModelCompiler::compile_service(
+          s, w, static_cast<uint32_t>(out.classes_.size()), out, out.model_));
+    }
+    ModelCompiler::compile_transfers(s, w, out);
     out.classes_.push_back(c);
   }
-  // Links between pools (for checkpoints that change region); the loader checked that every
-  // link a checkpointing class may need is declared.
-  for (const PoolSpec& from : s.pools) {
-    const RegionSpec* region = s.region(from.region);
-    out.pool_egress_usd_per_gb_.push_back(region ? region->egress_usd_per_gb : 0.0);
-    for (const PoolSpec& to : s.pools) {
-      const double bandwidth = s.bandwidth_gbps(from.region, to.region);
-      const bool moves = from.region != to.region && bandwidth > 0;
-      const double latency = s.latency_ms(from.region, to.region);
-      out.pool_link_s_per_gb_.push_back(moves ? 8.0 / bandwidth : 0.0);
-      out.pool_link_latency_s_.push_back(moves && latency > 0 ? latency / 1000.0 : 0.0);
-    }
-  }
-  for (const JobClassSpec& w : s.workloads)
-    out.model_.has_checkpoint_moves = out.model_.has_checkpoint_moves || w.checkpoint_size_gb > 0;
+  ModelCompiler::compile_pool_links(s, out);
   out.model_.horizon_s = s.horizon_s;
   out.model_.warmup_s = s.warmup_s;
   out.model_.timeseries_step_s = s.timeseries_step_s;

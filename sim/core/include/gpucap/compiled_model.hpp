@@ -91,13 +91,17 @@ struct CompiledPool {
   double availability_step_s = 0;
   double availability_start_s = 0;
   double gpus_per_instance = 1;
-  // Serverless: a replica is billed for its whole lifetime when bills_idle (keep-alive billed),
-  // else for its cold start plus the time it has requests in service.
+  // A replica is billed for its whole lifetime when bills_idle (keep-alive billed), else (a
+  // pool billed per replica lifetime with bill_idle: false) for its cold start plus the time it
+  // has requests in service.
   bool bills_idle = true;
 
-  GPUCAP_HD bool committed() const {
-    return purchase == PurchaseOption::reserved || purchase == PurchaseOption::owned;
-  }
+  /// Paid for its whole quota all the time, used or not, never per hold (reserved, owned): set
+  /// by compile from the purchase option's row (purchase_options.hpp), as are `preemptible` and
+  /// `bills_idle`; the engine reads these flags, never `purchase`.
+  bool committed_quota = false;
+
+  GPUCAP_HD bool committed() const { return committed_quota; }
 };
 
 enum class ArrivalKind : uint8_t { poisson, profile, trace };

@@ -47,6 +47,7 @@ class ModelStorage {
 
  private:
   friend ModelStorage compile_model(const Scenario& scenario, bool with_trace_rows);
+  friend struct ModelCompiler;  ///< compile_model's steps (compile.cpp)
   void bind();  ///< points model_ at the vectors below
 
   CompiledModel model_;

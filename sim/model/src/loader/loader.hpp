@@ -18,6 +18,7 @@
 #include "gpucap/data_file.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
+#include "gpucap/purchase_options.hpp"
 #include "gpucap/scenario.hpp"
 #include "gpucap/scenario_error.hpp"
 #include "gpucap/scenario_keys.hpp"

@@ -1,5 +1,5 @@
-// gpucap: scenario loader, the `pools` section: one pool, its purchase option's keys, preemption, availability traces and
-// price processes.
+// gpucap: scenario loader, the `pools` section: one pool, read by its purchase option's
+// properties (purchase_options.hpp), with its preemption, availability trace and price process.
 #include "loader.hpp"
 
 #include <algorithm>
@@ -176,25 +176,11 @@ void read_price_process(const Context& ctx, const YAML::Node& node, const std::s
   }
 }
 
-PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string& path,
-                   const std::string& name, const Scenario& s) {
-  if (!node.IsMap()) ctx.fail(node, path, "must be a mapping (a pool); got " + describe(node));
-  PoolSpec p;
-  p.name = name;
-  if (node["purchase"])
-    p.purchase = read_choice<PurchaseOption>(ctx, node["purchase"], join_path(path, "purchase"),
-                                             {{"on_demand", PurchaseOption::on_demand},
-                                              {"spot", PurchaseOption::spot},
-                                              {"reserved", PurchaseOption::reserved},
-                                              {"owned", PurchaseOption::owned},
-                                              {"marketplace", PurchaseOption::marketplace},
-                                              {"serverless", PurchaseOption::serverless}});
-  // Each purchase option takes the keys the key table marks for it.
-  expect_map(ctx, node, path,
-             scenario_child_keys("pools.NAME", "purchase",
-                                 node["purchase"] ? node["purchase"].Scalar()
-                                                  : scenario_discriminator_default("pools.NAME")));
+namespace {
 
+/// `provider` and `region`: references to declared names, or any text when none are declared.
+void read_pool_place(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     const Scenario& s, PoolSpec& p) {
   if (node["provider"]) {
     std::vector<std::string> names;
     for (const auto& pr : s.providers) names.push_back(pr.name);
@@ -209,7 +195,12 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
                              : read_reference(ctx, node["region"], join_path(path, "region"), names,
                                               "region");
   }
-  // A catalog row supplies the GPU model, its memory and the price, unless given here.
+}
+
+/// `catalog_row`, `gpu` and `gpu_memory_gb`: a catalog row supplies the GPU model, its memory
+/// and the price, unless given here. Returns the row, or nullptr.
+const CatalogRow* read_pool_gpu(const Context& ctx, const YAML::Node& node,
+                                const std::string& path, PoolSpec& p) {
   const CatalogRow* row = nullptr;
   if (node["catalog_row"]) {
     const YAML::Node key_node = node["catalog_row"];
@@ -229,76 +220,169 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
                         join_path(path, "gpu"));
   if (node["gpu_memory_gb"])
     p.gpu_memory_gb = read_key_number(ctx, node["gpu_memory_gb"], join_path(path, "gpu_memory_gb"));
-  const bool committed =
-      p.purchase == PurchaseOption::reserved || p.purchase == PurchaseOption::owned;
-  const char* size_key = committed ? "count" : "quota";
-  // A serverless pool without a quota gets what its services' max_replicas need (set later).
-  if (p.purchase != PurchaseOption::serverless || node["quota"])
-    p.quota_gpus = static_cast<uint32_t>(read_key_integer(ctx, require(ctx, node, path, size_key,
-                committed ? "the number of GPUs committed" : "the most GPUs held at once"), join_path(path, size_key)));
+  return row;
+}
+
+/// The price of a pool billed per hold: a price process's trace (its mean, for reports), the
+/// catalog row's column, or price_usd_per_gpu_hour.
+void read_hold_price(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     const PurchaseOptionInfo& option, const CatalogRow* row, PoolSpec& p) {
+  if (node["price_process"])
+    read_price_process(ctx, node["price_process"], join_path(path, "price_process"), p);
+  if (p.price_model == CompiledPool::kTracePrice && !node["price_usd_per_gpu_hour"]) {
+    double sum = 0;  // for reports only: the trace sets every price
+    for (double v : p.price_trace_usd_per_gpu_hour) sum += v;
+    p.price_usd_per_gpu_hour = sum / p.price_trace_usd_per_gpu_hour.size();
+  } else if (row && !node["price_usd_per_gpu_hour"]) {
+    p.price_usd_per_gpu_hour = option.catalog_price == CatalogPrice::spot
+                                   ? row->spot_usd_per_gpu_hour
+                                   : row->on_demand_usd_per_gpu_hour;
+    if (p.price_usd_per_gpu_hour < 0)
+      ctx.fail(node["catalog_row"], join_path(path, "catalog_row"),
+               "this catalog row has no spot price; give price_usd_per_gpu_hour");
+  } else {
+    p.price_usd_per_gpu_hour =
+        read_key_number(ctx, require(ctx, node, path, "price_usd_per_gpu_hour",
+                                     "a price >= 0 USD per GPU-hour"),
+                        join_path(path, "price_usd_per_gpu_hour"));
+  }
+}
+
+/// The price of a pool billed per replica lifetime: per GPU-second or -hour, or the catalog
+/// row's on-demand price; and whether idle time is billed.
+void read_replica_price(const Context& ctx, const YAML::Node& node, const std::string& path,
+                        const CatalogRow* row, PoolSpec& p) {
   auto price = [&](const char* key, const std::string& what) {
     return read_key_number(ctx, require(ctx, node, path, key, what), join_path(path, key));
   };
-  switch (p.purchase) {
-    case PurchaseOption::on_demand:
-    case PurchaseOption::spot:
-    case PurchaseOption::marketplace:
-      if (node["price_process"])
-        read_price_process(ctx, node["price_process"], join_path(path, "price_process"), p);
-      if (p.price_model == CompiledPool::kTracePrice && !node["price_usd_per_gpu_hour"]) {
-        double sum = 0;  // for reports only: the trace sets every price
-        for (double v : p.price_trace_usd_per_gpu_hour) sum += v;
-        p.price_usd_per_gpu_hour = sum / p.price_trace_usd_per_gpu_hour.size();
-      } else if (row && !node["price_usd_per_gpu_hour"]) {
-        p.price_usd_per_gpu_hour = p.purchase == PurchaseOption::spot
-                                       ? row->spot_usd_per_gpu_hour
-                                       : row->on_demand_usd_per_gpu_hour;
-        if (p.price_usd_per_gpu_hour < 0)
-          ctx.fail(node["catalog_row"], join_path(path, "catalog_row"),
-                   "this catalog row has no spot price; give price_usd_per_gpu_hour");
-      } else {
-        p.price_usd_per_gpu_hour = price("price_usd_per_gpu_hour", "a price >= 0 USD per GPU-hour");
-      }
-      break;
-    case PurchaseOption::serverless:
-      if (node["price_usd_per_gpu_second"] && node["price_usd_per_gpu_hour"])
-        ctx.fail(node["price_usd_per_gpu_second"], join_path(path, "price_usd_per_gpu_second"),
-                 "give the price once: price_usd_per_gpu_second or price_usd_per_gpu_hour");
-      if (node["price_usd_per_gpu_second"])
-        p.price_usd_per_gpu_hour =
-            3600.0 * price("price_usd_per_gpu_second", "a price >= 0 USD per GPU-second");
-      else if (row && !node["price_usd_per_gpu_hour"])
-        p.price_usd_per_gpu_hour = row->on_demand_usd_per_gpu_hour;
-      else
-        p.price_usd_per_gpu_hour =
-            price("price_usd_per_gpu_hour",
-                  "a price >= 0 USD per GPU-hour (or price_usd_per_gpu_second)");
-      if (node["bill_idle"])
-        p.bills_idle = read_bool(ctx, node["bill_idle"], join_path(path, "bill_idle"));
-      break;
-    case PurchaseOption::reserved:
+  if (node["price_usd_per_gpu_second"] && node["price_usd_per_gpu_hour"])
+    ctx.fail(node["price_usd_per_gpu_second"], join_path(path, "price_usd_per_gpu_second"),
+             "give the price once: price_usd_per_gpu_second or price_usd_per_gpu_hour");
+  if (node["price_usd_per_gpu_second"])
+    p.price_usd_per_gpu_hour =
+        3600.0 * price("price_usd_per_gpu_second", "a price >= 0 USD per GPU-second");
+  else if (row && !node["price_usd_per_gpu_hour"])
+    p.price_usd_per_gpu_hour = row->on_demand_usd_per_gpu_hour;
+  else
+    p.price_usd_per_gpu_hour =
+        price("price_usd_per_gpu_hour", "a price >= 0 USD per GPU-hour (or price_usd_per_gpu_second)");
+  if (node["bill_idle"])
+    p.bills_idle = read_bool(ctx, node["bill_idle"], join_path(path, "bill_idle"));
+}
+
+/// The pool's size (`quota`, or `count` when committed) and its price, by its option's rule.
+void read_pool_size_and_price(const Context& ctx, const YAML::Node& node, const std::string& path,
+                              const CatalogRow* row, PoolSpec& p) {
+  const PurchaseOptionInfo& option = purchase_info(p.purchase);
+  const char* size_key = option.committed ? "count" : "quota";
+  // A pool for services only, without a quota, gets what its services' max_replicas need (set
+  // later).
+  if (!option.services_only || node["quota"])
+    p.quota_gpus = static_cast<uint32_t>(read_key_integer(
+        ctx,
+        require(ctx, node, path, size_key,
+                option.committed ? "the number of GPUs committed" : "the most GPUs held at once"),
+        join_path(path, size_key)));
+  auto price = [&](const char* key, const std::string& what) {
+    return read_key_number(ctx, require(ctx, node, path, key, what), join_path(path, key));
+  };
+  switch (option.price) {
+    case PriceRule::per_hold: read_hold_price(ctx, node, path, option, row, p); break;
+    case PriceRule::per_replica: read_replica_price(ctx, node, path, row, p); break;
+    case PriceRule::committed:
       p.committed_usd_per_gpu_hour =
           price("price_usd_per_gpu_hour", "a committed price >= 0 USD per GPU-hour");
       break;
-    case PurchaseOption::owned: {
+    case PriceRule::amortized: {
       const double capex = price("capex_usd_per_gpu", "a purchase price >= 0 USD per GPU");
-      const double years = read_key_number(ctx, require(ctx, node, path, "amortize_years", "years over which to spread the capex"), join_path(path, "amortize_years"));
-      const double opex = node["opex_usd_per_gpu_hour"] ? price("opex_usd_per_gpu_hour",
-                                                                "power and operations >= 0 USD "
-                                                                "per GPU-hour")
-                                                        : 0.0;
+      const double years = price("amortize_years", "years over which to spread the capex");
+      const double opex =
+          node["opex_usd_per_gpu_hour"]
+              ? price("opex_usd_per_gpu_hour", "power and operations >= 0 USD per GPU-hour")
+              : 0.0;
       p.committed_usd_per_gpu_hour = capex / (years * 8760.0) + opex;  // 8760 h in a year
       break;
     }
   }
+}
+
+/// `stockout`: {probability, retry_after}.
+void read_stockout(const Context& ctx, const YAML::Node& so, const std::string& spath,
+                   PoolSpec& p) {
+  expect_map(ctx, so, spath, scenario_child_keys("pools.NAME.stockout"));
+  p.stockout_probability = read_key_number(
+      ctx, require(ctx, so, spath, "probability", "the share of launches that fail, 0 to 1"),
+      spath + ".probability");
+  if (so["retry_after"])
+    p.stockout_retry_s = read_key_duration(ctx, so["retry_after"], spath + ".retry_after");
+}
+
+/// `slowdown`: a distribution of factors that stays above 0 (a factor of 0 would make a run
+/// take no time).
+void read_slowdown(const Context& ctx, const YAML::Node& node, const std::string& path,
+                   PoolSpec& p) {
+  p.has_slowdown = true;
+  p.slowdown = read_distribution(ctx, node, path);
+  const DistributionSpec& d = p.slowdown;
+  bool positive = true;
+  if (d.kind == DistKind::deterministic || d.kind == DistKind::uniform) positive = d.p0 > 0;
+  if (d.kind == DistKind::exponential) positive = false;
+  if (d.kind == DistKind::empirical)
+    positive = std::all_of(d.samples.begin(), d.samples.end(), [](double v) { return v > 0; });
+  if (!positive)
+    ctx.fail(node, path,
+             "slowdown factors must all be > 0: use a fixed factor > 0, uniform with min > 0, "
+             "lognormal, gamma, weibull or pareto");
+}
+
+/// `gpus_per_node` and `interconnect`: {latency, bandwidth_gbps} between the pool's nodes.
+void read_nodes(const Context& ctx, const YAML::Node& node, const std::string& path,
+                PoolSpec& p) {
+  if (node["gpus_per_node"])
+    p.gpus_per_node = static_cast<uint32_t>(
+        read_key_integer(ctx, node["gpus_per_node"], join_path(path, "gpus_per_node")));
+  if (!node["interconnect"]) return;
+  const YAML::Node ic = node["interconnect"];
+  const std::string ipath = join_path(path, "interconnect");
+  expect_map(ctx, ic, ipath, scenario_child_keys("pools.NAME.interconnect"));
+  if (!node["gpus_per_node"])
+    ctx.fail(ic, ipath, "needs gpus_per_node on the pool (the interconnect links its nodes)");
+  p.interconnect_latency_s = read_key_duration(
+      ctx, require(ctx, ic, ipath, "latency", "one-way latency between nodes"), ipath + ".latency");
+  p.interconnect_gbps = read_key_number(
+      ctx, require(ctx, ic, ipath, "bandwidth_gbps", "bandwidth between nodes, Gbit/s"),
+      ipath + ".bandwidth_gbps");
+}
+
+/// `cold_start`: {container, weights_gb_per_s} or {snapshot_restore}.
+void read_cold_start(const Context& ctx, const YAML::Node& cs, const std::string& cpath,
+                     PoolSpec& p) {
+  expect_map(ctx, cs, cpath, scenario_child_keys("pools.NAME.cold_start"));
+  if (cs["snapshot_restore"] && (cs["container"] || cs["weights_gb_per_s"]))
+    ctx.fail(cs["snapshot_restore"], cpath + ".snapshot_restore",
+             "a snapshot restore replaces the container start and the weights load; give "
+             "either snapshot_restore or container and weights_gb_per_s");
+  if (cs["container"]) {
+    p.has_container_start = true;
+    p.container_start_s = read_distribution(ctx, cs["container"], cpath + ".container");
+  }
+  if (cs["weights_gb_per_s"])
+    p.weights_gb_per_s = read_key_number(ctx, cs["weights_gb_per_s"], cpath + ".weights_gb_per_s");
+  if (cs["snapshot_restore"])
+    p.snapshot_restore_s =
+        read_key_duration(ctx, cs["snapshot_restore"], cpath + ".snapshot_restore");
+}
+
+/// Billing steps, speed, provisioning delay, availability and stockouts.
+void read_pool_service_terms(const Context& ctx, const YAML::Node& node, const std::string& path,
+                             PoolSpec& p) {
   if (node["billing_increment"])
     p.billing_increment_s =
         read_key_duration(ctx, node["billing_increment"], join_path(path, "billing_increment"));
   if (node["billing_minimum"])
     p.billing_minimum_s =
         read_key_duration(ctx, node["billing_minimum"], join_path(path, "billing_minimum"));
-  if (node["speed"])
-    p.speed = read_key_number(ctx, node["speed"], join_path(path, "speed"));
+  if (node["speed"]) p.speed = read_key_number(ctx, node["speed"], join_path(path, "speed"));
   if (node["provisioning_delay"]) {
     p.has_provisioning_delay = true;
     p.provisioning_delay_s =
@@ -306,72 +390,41 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   }
   if (node["availability"])
     read_availability(ctx, node["availability"], join_path(path, "availability"), p);
-  if (node["stockout"]) {
-    const YAML::Node so = node["stockout"];
-    const std::string spath = join_path(path, "stockout");
-    expect_map(ctx, so, spath, scenario_child_keys("pools.NAME.stockout"));
-    p.stockout_probability = read_key_number(
-        ctx, require(ctx, so, spath, "probability", "the share of launches that fail, 0 to 1"),
-        spath + ".probability");
-    if (so["retry_after"])
-      p.stockout_retry_s = read_key_duration(ctx, so["retry_after"], spath + ".retry_after");
+  if (node["stockout"]) read_stockout(ctx, node["stockout"], join_path(path, "stockout"), p);
+}
+
+}  // namespace
+
+PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string& path,
+                   const std::string& name, const Scenario& s) {
+  if (!node.IsMap()) ctx.fail(node, path, "must be a mapping (a pool); got " + describe(node));
+  PoolSpec p;
+  p.name = name;
+  if (node["purchase"]) {
+    std::vector<std::pair<std::string, PurchaseOption>> words;
+    for (const PurchaseOptionInfo& o : purchase_options()) words.emplace_back(o.name, o.option);
+    p.purchase = read_choice(ctx, node["purchase"], join_path(path, "purchase"), words);
   }
-  if (node["slowdown"]) {
-    p.has_slowdown = true;
-    p.slowdown = read_distribution(ctx, node["slowdown"], join_path(path, "slowdown"));
-    // A factor of 0 would make a run take no time: only distributions that stay above 0.
-    const DistributionSpec& d = p.slowdown;
-    bool positive = true;
-    if (d.kind == DistKind::deterministic || d.kind == DistKind::uniform) positive = d.p0 > 0;
-    if (d.kind == DistKind::exponential) positive = false;
-    if (d.kind == DistKind::empirical)
-      positive = std::all_of(d.samples.begin(), d.samples.end(), [](double v) { return v > 0; });
-    if (!positive)
-      ctx.fail(node["slowdown"], join_path(path, "slowdown"),
-               "slowdown factors must all be > 0: use a fixed factor > 0, uniform with min > 0, "
-               "lognormal, gamma, weibull or pareto");
-  }
-  if (node["gpus_per_node"])
-    p.gpus_per_node = static_cast<uint32_t>(
-        read_key_integer(ctx, node["gpus_per_node"], join_path(path, "gpus_per_node")));
-  if (node["interconnect"]) {
-    const YAML::Node ic = node["interconnect"];
-    const std::string ipath = join_path(path, "interconnect");
-    expect_map(ctx, ic, ipath, scenario_child_keys("pools.NAME.interconnect"));
-    if (!node["gpus_per_node"])
-      ctx.fail(ic, ipath, "needs gpus_per_node on the pool (the interconnect links its nodes)");
-    p.interconnect_latency_s =
-        read_key_duration(ctx, require(ctx, ic, ipath, "latency", "one-way latency between nodes"), ipath + ".latency");
-    p.interconnect_gbps = read_key_number(ctx, require(ctx, ic, ipath, "bandwidth_gbps", "bandwidth between nodes, Gbit/s"), ipath + ".bandwidth_gbps");
-  }
-  if (node["cold_start"]) {
-    const YAML::Node cs = node["cold_start"];
-    const std::string cpath = join_path(path, "cold_start");
-    expect_map(ctx, cs, cpath, scenario_child_keys("pools.NAME.cold_start"));
-    if (cs["snapshot_restore"] && (cs["container"] || cs["weights_gb_per_s"]))
-      ctx.fail(cs["snapshot_restore"], cpath + ".snapshot_restore",
-               "a snapshot restore replaces the container start and the weights load; give "
-               "either snapshot_restore or container and weights_gb_per_s");
-    if (cs["container"]) {
-      p.has_container_start = true;
-      p.container_start_s = read_distribution(ctx, cs["container"], cpath + ".container");
-    }
-    if (cs["weights_gb_per_s"])
-      p.weights_gb_per_s = read_key_number(ctx, cs["weights_gb_per_s"], cpath + ".weights_gb_per_s");
-    if (cs["snapshot_restore"])
-      p.snapshot_restore_s =
-          read_key_duration(ctx, cs["snapshot_restore"], cpath + ".snapshot_restore");
-  }
-  if (p.purchase == PurchaseOption::spot || p.purchase == PurchaseOption::marketplace) {
-    // Reclaimed by its preemption model (node failures on a marketplace), its availability
-    // trace, or both.
-    if (node["preemption"] || p.availability.empty())
-      read_preemption(ctx,
-                      require(ctx, node, path, "preemption",
-                              "how instances are reclaimed: time_to_preemption, notice, "
-                              "max_runtime (or give an availability trace)"),
-                      join_path(path, "preemption"), p);
-  }
+  // Each purchase option takes the keys the key table marks for it.
+  expect_map(ctx, node, path,
+             scenario_child_keys("pools.NAME", "purchase",
+                                 node["purchase"] ? node["purchase"].Scalar()
+                                                  : scenario_discriminator_default("pools.NAME")));
+  read_pool_place(ctx, node, path, s, p);
+  const CatalogRow* row = read_pool_gpu(ctx, node, path, p);
+  read_pool_size_and_price(ctx, node, path, row, p);
+  read_pool_service_terms(ctx, node, path, p);
+  if (node["slowdown"]) read_slowdown(ctx, node["slowdown"], join_path(path, "slowdown"), p);
+  read_nodes(ctx, node, path, p);
+  if (node["cold_start"]) read_cold_start(ctx, node["cold_start"], join_path(path, "cold_start"), p);
+  // A preemptible pool is reclaimed by its preemption model (node failures on a marketplace),
+  // its availability trace, or both.
+  if (purchase_info(p.purchase).preemptible && (node["preemption"] || p.availability.empty()))
+    read_preemption(ctx,
+                    require(ctx, node, path, "preemption",
+                            "how instances are reclaimed: time_to_preemption, notice, "
+                            "max_runtime (or give an availability trace)"),
+                    join_path(path, "preemption"), p);
   return p;
 }
 

@@ -1,5 +1,5 @@
-// gpucap: scenario loader, inference services (`kind: inference`): the service, its autoscaler, and the pools services
-// take for themselves.
+// gpucap: scenario loader, inference services (`kind: inference`): the service's pools, its
+// requests, its replicas and autoscaler, and the pools services take for themselves.
 #include "loader.hpp"
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <map>
 
 namespace gpucap::loader {
+namespace {
 
 /// The number of ticks in `value_s` (a window or delay of the windowed autoscaler), which
 /// must be a whole number of them, at least `least`, at most kMaxAutoscaleTicks.
@@ -76,19 +77,6 @@ void read_windowed_autoscaler(const Context& ctx, const YAML::Node& as, const st
 }
 
 
-/// The scenario's word for a purchase option.
-const char* purchase_word(PurchaseOption purchase) {
-  switch (purchase) {
-    case PurchaseOption::on_demand: return "on_demand";
-    case PurchaseOption::spot: return "spot";
-    case PurchaseOption::reserved: return "reserved";
-    case PurchaseOption::owned: return "owned";
-    case PurchaseOption::marketplace: return "marketplace";
-    case PurchaseOption::serverless: return "serverless";
-  }
-  return "?";
-}
-
 /// What pool p has that applies to jobs and not to inference replicas (stockouts do apply to
 /// them when `stockouts_apply`), or null.
 const char* jobs_only_feature(const PoolSpec& p, bool stockouts_apply) {
@@ -100,49 +88,59 @@ const char* jobs_only_feature(const PoolSpec& p, bool stockouts_apply) {
   return nullptr;
 }
 
-JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
-                                     const std::string& path, const Scenario& s, JobClassSpec w) {
-  expect_map(ctx, node, path, scenario_child_keys("workloads[]", "kind", "inference"));
-  ServiceSpec& svc = w.service;
+/// A pool a service may fall back to: never reclaimed, and running jobs' kind of hold.
+bool dedicated(const PurchaseOptionInfo& o) { return !o.preemptible && !o.services_only; }
+bool preemptible(const PurchaseOptionInfo& o) { return o.preemptible; }
+
+/// `pool` and `fallback_pool`: the service's pool, and the pool its replicas go to when a
+/// preemptible pool reclaims them.
+void read_service_pools(const Context& ctx, const YAML::Node& node, const std::string& path,
+                        const Scenario& s, ServiceSpec& svc) {
   std::vector<std::string> pool_names;
   for (const auto& p : s.pools) pool_names.push_back(p.name);
   svc.pool = read_reference(
       ctx, require(ctx, node, path, "pool", "the pool whose GPUs run the service's replicas"),
       join_path(path, "pool"), pool_names, "pool");
   const PoolSpec& pool = s.pools[s.pool_index(svc.pool)];
-  const bool preemptible =
-      pool.purchase == PurchaseOption::spot || pool.purchase == PurchaseOption::marketplace;
-  // Stockouts apply to replicas of spot and marketplace pools (the launch goes to the fallback
-  // pool, or waits for the autoscaler's next decision); the rest apply to jobs only.
-  if (const char* feature = jobs_only_feature(pool, preemptible))
+  const PurchaseOptionInfo& option = purchase_info(pool.purchase);
+  // Stockouts apply to replicas of preemptible pools (the launch goes to the fallback pool, or
+  // waits for the autoscaler's next decision); the rest apply to jobs only.
+  if (const char* feature = jobs_only_feature(pool, option.preemptible))
     ctx.fail(node["pool"], join_path(path, "pool"),
              "pool \"" + svc.pool + "\" has " + feature +
                  ", which applies to jobs only; give the service a pool without it");
-  if (node["fallback_pool"]) {
-    const YAML::Node f = node["fallback_pool"];
-    const std::string fpath = join_path(path, "fallback_pool");
-    svc.fallback_pool = read_reference(ctx, f, fpath, pool_names, "pool");
-    const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
-    if (!preemptible)
-      ctx.fail(f, fpath,
-               "pool \"" + svc.pool + "\" is " + purchase_word(pool.purchase) +
-                   ", not preemptible: replicas there are never reclaimed, so there is nothing to "
-                   "fall back from; a fallback pool needs a spot or marketplace pool");
-    if (svc.fallback_pool == svc.pool)
-      ctx.fail(f, fpath, "is the service's own pool; name another pool (on_demand, reserved or owned)");
-    if (fallback.purchase != PurchaseOption::on_demand &&
-        fallback.purchase != PurchaseOption::reserved && fallback.purchase != PurchaseOption::owned)
-      ctx.fail(f, fpath,
-               "pool \"" + svc.fallback_pool + "\" is " + purchase_word(fallback.purchase) +
-                   "; a fallback pool is on_demand, reserved or owned (never reclaimed, always "
-                   "billed by the hold)");
-    if (const char* feature = jobs_only_feature(fallback, false))
-      ctx.fail(f, fpath,
-               "pool \"" + svc.fallback_pool + "\" has " + feature +
-                   ", which applies to jobs only (a fallback pool has room whenever its quota "
-                   "has); give the service a fallback pool without it");
-  }
-  w.placement = {svc.pool};
+  if (!node["fallback_pool"]) return;
+  const YAML::Node f = node["fallback_pool"];
+  const std::string fpath = join_path(path, "fallback_pool");
+  svc.fallback_pool = read_reference(ctx, f, fpath, pool_names, "pool");
+  const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
+  if (!option.preemptible)
+    ctx.fail(f, fpath,
+             "pool \"" + svc.pool + "\" is " + option.name +
+                 ", not preemptible: replicas there are never reclaimed, so there is nothing to "
+                 "fall back from; a fallback pool needs a " +
+                 purchase_option_list(preemptible, " or ") + " pool");
+  if (svc.fallback_pool == svc.pool)
+    ctx.fail(f, fpath,
+             "is the service's own pool; name another pool (" +
+                 purchase_option_list(dedicated, " or ") + ")");
+  if (!dedicated(purchase_info(fallback.purchase)))
+    ctx.fail(f, fpath,
+             "pool \"" + svc.fallback_pool + "\" is " + purchase_info(fallback.purchase).name +
+                 "; a fallback pool is " + purchase_option_list(dedicated, " or ") +
+                 " (never reclaimed, always billed by the hold)");
+  if (const char* feature = jobs_only_feature(fallback, false))
+    ctx.fail(f, fpath,
+             "pool \"" + svc.fallback_pool + "\" has " + feature +
+                 ", which applies to jobs only (a fallback pool has room whenever its quota "
+                 "has); give the service a fallback pool without it");
+}
+
+/// `arrivals`, `service`, `gpus` and `vram_gb`: the requests and what a replica needs, which
+/// must fit the service's pools' memory.
+void read_service_demand(const Context& ctx, const YAML::Node& node, const std::string& path,
+                         const Scenario& s, JobClassSpec& w) {
+  const ServiceSpec& svc = w.service;
   w.arrivals = read_arrivals(
       ctx, require(ctx, node, path, "arrivals", "a request arrival process (poisson, nhpp, trace)"),
       join_path(path, "arrivals"), true);
@@ -157,23 +155,67 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
         join_path(path, "service"));
   }
   if (node["gpus"])
-    w.gpus = static_cast<uint32_t>(
-        read_key_integer(ctx, node["gpus"], join_path(path, "gpus")));
+    w.gpus = static_cast<uint32_t>(read_key_integer(ctx, node["gpus"], join_path(path, "gpus")));
   if (node["vram_gb"])
     w.vram_gb = read_key_number(ctx, node["vram_gb"], join_path(path, "vram_gb"));
+  const PoolSpec& pool = s.pools[s.pool_index(svc.pool)];
   if (!fits_memory(w, pool))
     ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
              "a replica needing " + text::format_number(w.vram_gb) + " GB per GPU does not fit " +
                  "pool \"" + svc.pool + "\" (" + text::format_number(pool.gpu_memory_gb) +
                  " GB per GPU)");
-  if (!svc.fallback_pool.empty()) {
-    const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
-    if (!fits_memory(w, fallback))
-      ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
-               "a replica needing " + text::format_number(w.vram_gb) +
-                   " GB per GPU does not fit its fallback pool \"" + svc.fallback_pool + "\" (" +
-                   text::format_number(fallback.gpu_memory_gb) + " GB per GPU)");
+  if (svc.fallback_pool.empty()) return;
+  const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
+  if (!fits_memory(w, fallback))
+    ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
+             "a replica needing " + text::format_number(w.vram_gb) +
+                 " GB per GPU does not fit its fallback pool \"" + svc.fallback_pool + "\" (" +
+                 text::format_number(fallback.gpu_memory_gb) + " GB per GPU)");
+}
+
+/// `autoscaling`: {min_replicas, max_replicas, idle_timeout, target_concurrency}, and the
+/// windowed autoscaler's keys.
+void read_autoscaling(const Context& ctx, const YAML::Node& as, const std::string& apath,
+                      ServiceSpec& svc) {
+  expect_map(ctx, as, apath, scenario_child_keys("workloads[].autoscaling"));
+  if (as["min_replicas"])
+    svc.min_replicas =
+        static_cast<uint32_t>(read_key_integer(ctx, as["min_replicas"], apath + ".min_replicas"));
+  svc.max_replicas = static_cast<uint32_t>(read_key_integer(
+      ctx, require(ctx, as, apath, "max_replicas", "the most replicas at once"),
+      apath + ".max_replicas"));
+  if (svc.min_replicas > svc.max_replicas)
+    ctx.fail(as["min_replicas"], apath + ".min_replicas",
+             "must be at most max_replicas (" + std::to_string(svc.max_replicas) + ")");
+  svc.idle_timeout_s = std::numeric_limits<double>::infinity();
+  if (as["stable_window"]) {
+    read_windowed_autoscaler(ctx, as, apath, svc);
+  } else {
+    for (const char* key : {"panic_window", "panic_threshold_percentage", "scale_down_delay", "tick"})
+      if (as[key])
+        ctx.fail(as[key], apath + "." + key,
+                 "belongs to the windowed autoscaler; give autoscaling.stable_window too (e.g. "
+                 "stable_window: 60s), or remove it");
   }
+  if (as["idle_timeout"])
+    svc.idle_timeout_s = read_key_duration(ctx, as["idle_timeout"], apath + ".idle_timeout");
+  else if (svc.min_replicas < svc.max_replicas && !svc.windowed)
+    ctx.fail(as, apath,
+             "needs idle_timeout (how long a replica stays warm without requests before it "
+             "stops), e.g. idle_timeout: 5min");
+  if (as["target_concurrency"]) {
+    svc.target_concurrency =
+        read_key_number(ctx, as["target_concurrency"], apath + ".target_concurrency");
+    if (svc.target_concurrency > svc.concurrency)
+      ctx.fail(as["target_concurrency"], apath + ".target_concurrency",
+               "must be at most the concurrency per replica (" + std::to_string(svc.concurrency) +
+                   ")");
+  }
+}
+
+/// `model_gb`, `concurrency`, and the replica policy: `replicas` (fixed) or `autoscaling`.
+void read_replicas(const Context& ctx, const YAML::Node& node, const std::string& path,
+                   ServiceSpec& svc) {
   if (node["model_gb"])
     svc.model_gb = read_key_number(ctx, node["model_gb"], join_path(path, "model_gb"));
   if (node["concurrency"])
@@ -187,84 +229,49 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
     svc.min_replicas = svc.max_replicas = static_cast<uint32_t>(
         read_key_integer(ctx, node["replicas"], join_path(path, "replicas")));
     svc.idle_timeout_s = std::numeric_limits<double>::infinity();
-  } else {
-    const YAML::Node as =
-        require(ctx, node, path, "autoscaling",
-                "the replica policy: autoscaling: {min_replicas, max_replicas, idle_timeout, "
-                "target_concurrency}, or a fixed count: replicas: N");
-    const std::string apath = join_path(path, "autoscaling");
-    expect_map(ctx, as, apath, scenario_child_keys("workloads[].autoscaling"));
-    if (as["min_replicas"])
-      svc.min_replicas = static_cast<uint32_t>(
-          read_key_integer(ctx, as["min_replicas"], apath + ".min_replicas"));
-    svc.max_replicas = static_cast<uint32_t>(
-        read_key_integer(ctx, require(ctx, as, apath, "max_replicas", "the most replicas at once"), apath + ".max_replicas"));
-    if (svc.min_replicas > svc.max_replicas)
-      ctx.fail(as["min_replicas"], apath + ".min_replicas",
-               "must be at most max_replicas (" + std::to_string(svc.max_replicas) + ")");
-    svc.idle_timeout_s = std::numeric_limits<double>::infinity();
-    if (as["stable_window"]) {
-      read_windowed_autoscaler(ctx, as, apath, svc);
-    } else {
-      for (const char* key : {"panic_window", "panic_threshold_percentage", "scale_down_delay", "tick"})
-        if (as[key])
-          ctx.fail(as[key], apath + "." + key,
-                   "belongs to the windowed autoscaler; give autoscaling.stable_window too (e.g. "
-                   "stable_window: 60s), or remove it");
-    }
-    if (as["idle_timeout"])
-      svc.idle_timeout_s = read_key_duration(ctx, as["idle_timeout"], apath + ".idle_timeout");
-    else if (svc.min_replicas < svc.max_replicas && !svc.windowed)
-      ctx.fail(as, apath,
-               "needs idle_timeout (how long a replica stays warm without requests before it "
-               "stops), e.g. idle_timeout: 5min");
-    if (as["target_concurrency"]) {
-      svc.target_concurrency =
-          read_key_number(ctx, as["target_concurrency"], apath + ".target_concurrency");
-      if (svc.target_concurrency > svc.concurrency)
-        ctx.fail(as["target_concurrency"], apath + ".target_concurrency",
-                 "must be at most the concurrency per replica (" + std::to_string(svc.concurrency) +
-                     ")");
-    }
+    return;
   }
-  if (node["users_region"]) {
-    std::vector<std::string> region_names;
-    for (const auto& r : s.regions) region_names.push_back(r.name);
-    svc.users_region = read_reference(ctx, node["users_region"], join_path(path, "users_region"),
-                                      region_names, "region");
-    if (pool.region.empty())
-      ctx.fail(node["users_region"], join_path(path, "users_region"),
-               "pool \"" + svc.pool + "\" has no region, so the network round trip is unknown");
-    if (svc.users_region != pool.region && s.latency_ms(svc.users_region, pool.region) < 0)
-      ctx.fail(node["users_region"], join_path(path, "users_region"),
-               "no latency between " + svc.users_region + " and " + pool.region + "; add regions." +
-                   svc.users_region + ".latency_ms." + pool.region);
-    if (!svc.fallback_pool.empty()) {
-      const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
-      if (fallback.region.empty())
-        ctx.fail(node["users_region"], join_path(path, "users_region"),
-                 "fallback pool \"" + svc.fallback_pool +
-                     "\" has no region, so the network round trip is unknown");
-      if (svc.users_region != fallback.region &&
-          s.latency_ms(svc.users_region, fallback.region) < 0)
-        ctx.fail(node["users_region"], join_path(path, "users_region"),
-                 "no latency between " + svc.users_region + " and " + fallback.region +
-                     " (fallback pool \"" + svc.fallback_pool + "\"); add regions." +
-                     svc.users_region + ".latency_ms." + fallback.region);
-    }
-  }
-  if (node["slo"]) {
-    const YAML::Node slo = node["slo"];
-    const std::string spath = join_path(path, "slo");
-    expect_map(ctx, slo, spath, scenario_child_keys("workloads[].slo"));
-    svc.slo_latency_s =
-        read_key_duration(ctx, require(ctx, slo, spath, "latency", "the latency bound, e.g. 2s"), spath + ".latency");
-  }
-  if (node["queue_capacity"])
-    svc.queue_capacity = static_cast<uint32_t>(
-        read_key_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity")));
-  if (node["response_kb"])
-    svc.response_kb = read_key_number(ctx, node["response_kb"], join_path(path, "response_kb"));
+  read_autoscaling(ctx,
+                   require(ctx, node, path, "autoscaling",
+                           "the replica policy: autoscaling: {min_replicas, max_replicas, "
+                           "idle_timeout, target_concurrency}, or a fixed count: replicas: N"),
+                   join_path(path, "autoscaling"), svc);
+}
+
+/// `users_region`: where the requests come from; each of the service's pools needs a region
+/// with a declared latency to it.
+void read_users_region(const Context& ctx, const YAML::Node& node, const std::string& path,
+                       const Scenario& s, ServiceSpec& svc) {
+  std::vector<std::string> region_names;
+  for (const auto& r : s.regions) region_names.push_back(r.name);
+  svc.users_region = read_reference(ctx, node, path, region_names, "region");
+  const PoolSpec& pool = s.pools[s.pool_index(svc.pool)];
+  if (pool.region.empty())
+    ctx.fail(node, path,
+             "pool \"" + svc.pool + "\" has no region, so the network round trip is unknown");
+  if (svc.users_region != pool.region && s.latency_ms(svc.users_region, pool.region) < 0)
+    ctx.fail(node, path,
+             "no latency between " + svc.users_region + " and " + pool.region + "; add regions." +
+                 svc.users_region + ".latency_ms." + pool.region);
+  if (svc.fallback_pool.empty()) return;
+  const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
+  if (fallback.region.empty())
+    ctx.fail(node, path,
+             "fallback pool \"" + svc.fallback_pool +
+                 "\" has no region, so the network round trip is unknown");
+  if (svc.users_region != fallback.region && s.latency_ms(svc.users_region, fallback.region) < 0)
+    ctx.fail(node, path,
+             "no latency between " + svc.users_region + " and " + fallback.region +
+                 " (fallback pool \"" + svc.fallback_pool + "\"); add regions." +
+                 svc.users_region + ".latency_ms." + fallback.region);
+}
+
+/// A replica fits the quota of the service's pools, and the service's sizes stay within the
+/// engine's limits.
+void check_service_size(const Context& ctx, const YAML::Node& node, const std::string& path,
+                        const Scenario& s, const JobClassSpec& w) {
+  const ServiceSpec& svc = w.service;
+  const PoolSpec& pool = s.pools[s.pool_index(svc.pool)];
   const uint64_t need = static_cast<uint64_t>(svc.max_replicas) * w.gpus;
   if (pool.quota_gpus > 0 && w.gpus > pool.quota_gpus)
     ctx.fail(node["gpus"] ? node["gpus"] : node, join_path(path, "gpus"),
@@ -284,6 +291,33 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
     ctx.fail(node, path,
              "max_replicas x gpus is too large (at most " + std::to_string(kMaxTotalQuotaGpus) +
                  " GPUs)");
+}
+
+}  // namespace
+
+JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
+                                     const std::string& path, const Scenario& s, JobClassSpec w) {
+  expect_map(ctx, node, path, scenario_child_keys("workloads[]", "kind", "inference"));
+  ServiceSpec& svc = w.service;
+  read_service_pools(ctx, node, path, s, svc);
+  w.placement = {svc.pool};
+  read_service_demand(ctx, node, path, s, w);
+  read_replicas(ctx, node, path, svc);
+  if (node["users_region"])
+    read_users_region(ctx, node["users_region"], join_path(path, "users_region"), s, svc);
+  if (node["slo"]) {
+    const YAML::Node slo = node["slo"];
+    const std::string spath = join_path(path, "slo");
+    expect_map(ctx, slo, spath, scenario_child_keys("workloads[].slo"));
+    svc.slo_latency_s = read_key_duration(
+        ctx, require(ctx, slo, spath, "latency", "the latency bound, e.g. 2s"), spath + ".latency");
+  }
+  if (node["queue_capacity"])
+    svc.queue_capacity = static_cast<uint32_t>(
+        read_key_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity")));
+  if (node["response_kb"])
+    svc.response_kb = read_key_number(ctx, node["response_kb"], join_path(path, "response_kb"));
+  check_service_size(ctx, node, path, s, w);
   return w;
 }
 
@@ -324,7 +358,7 @@ void check_service_pools(const Context& ctx, const YAML::Node& workloads, Scenar
     w.placement = kept;
   }
   for (PoolSpec& p : s.pools) {
-    if (p.purchase != PurchaseOption::serverless || p.quota_gpus > 0) continue;
+    if (!purchase_info(p.purchase).services_only || p.quota_gpus > 0) continue;
     uint64_t need = 0;
     for (const JobClassSpec& w : s.workloads)
       if (w.kind == WorkloadKind::inference && w.service.pool == p.name)

@@ -729,7 +729,7 @@ class ServiceFleet {
     }
     if (end_s < m_->warmup_s || pool.committed()) return;
     const double ready_s = rep.state == kReplicaStarting ? end_s : rep.ready_s;
-    const double held_s = pool.purchase == PurchaseOption::serverless && !pool.bills_idle
+    const double held_s = !pool.bills_idle
                               ? (ready_s - rep.up_since_s) + busy_s
                               : end_s - rep.up_since_s;
     // A lifetime that began before the warm-up (dedicated replicas run from time 0) pays only
