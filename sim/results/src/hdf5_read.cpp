@@ -13,18 +13,11 @@
 #include "gpucap/hdf5_results.hpp"
 #include "hdf5_handles.hpp"
 #include "hdf5_integrity.hpp"
+#include "hdf5_items.hpp"
 
 namespace gpucap {
 namespace hdf5_detail {
 namespace {
-
-/// Refuses a count attribute beyond what gpucap writes (a corrupt or hostile file), before
-/// anything is allocated from it.
-void check_count(const Context& c, std::size_t value, const char* name) {
-  if (value > kMaxResultsReplications)
-    c.fail("attribute '" + std::string(name) + "' is " + std::to_string(value) +
-           ", beyond the format's limit of " + std::to_string(kMaxResultsReplications));
-}
 
 /// Scalar metrics that files written before them lack: they read as 0 there, which is exact
 /// (replica_preemptions, requests_restarted: such files could not run replicas on spot or
@@ -42,67 +35,21 @@ std::size_t metric_index(const Context& c, const MetricInfo (&table)[N], const s
   c.fail(what + " names unknown metric '" + name + "'");
 }
 
-std::size_t to_size(const Context& c, uint64_t value, const char* name) {
-  if (value > SIZE_MAX) c.fail(std::string("attribute '") + name + "' is too large");
-  return static_cast<std::size_t>(value);
-}
-
-
 /// /jobs into r.jobs, r.job_classes and r.job_replications (wait_s is derived: not read).
-void read_jobs(const Context& c, hid_t file, RunResults& r) {
+void read_jobs(const Context& c, hid_t file, RunResults& r, int format) {
   Handle group = open_group(c, file, h5::kJobsGroup);
   const hid_t g = group.get();
-  r.job_replications = to_size(c, read_attr<uint64_t>(c, g, h5::kJobsReplications),
-                               h5::kJobsReplications.name);
-  if (r.job_replications > r.rows_per_point())
-    c.fail("attribute '" + hdf5_item_path(h5::kJobsReplications) + "' is " +
-           std::to_string(r.job_replications) + ", more than the file's " +
-           std::to_string(r.rows_per_point()) + " replications");
-  hsize_t classes = 0, n = 0;
-  {
-    const std::string what = "dataset '" + hdf5_item_path(h5::kJobClasses) + "'";
-    Handle dset = open_dataset(c, g, h5::kJobClasses);
-    const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
-    if (dims.size() != 1) c.fail(what + " is not one-dimensional");
-    classes = dims[0];
-  }
-  {
-    const std::string what = "dataset '" + hdf5_item_path(h5::kJobId) + "'";
-    Handle dset = open_dataset(c, g, h5::kJobId);
-    const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
-    if (dims.size() != 1) c.fail(what + " is not one-dimensional");
-    n = dims[0];
-  }
+  read_plain_attributes(c, g, h5::kJobsGroup, r, format);
+  const hsize_t classes = column_length(c, g, h5::kJobClasses);
+  const hsize_t n = column_length(c, g, h5::kJobId);
   r.job_classes = read_strings_dataset(c, g, h5::kJobClasses, {classes});
-  const auto point = read_column<uint64_t>(c, g, h5::kJobPoint, n);
-  const auto replication = read_column<uint64_t>(c, g, h5::kJobReplication, n);
-  const auto job = read_column<uint64_t>(c, g, h5::kJobId, n);
-  const auto job_class = read_column<uint32_t>(c, g, h5::kJobClass, n);
-  const auto arrival = read_column<double>(c, g, h5::kJobArrival, n);
-  const auto start = read_column<double>(c, g, h5::kJobStart, n);
-  const auto end = read_column<double>(c, g, h5::kJobEnd, n);
-  const auto pool = read_column<int32_t>(c, g, h5::kJobPool, n);
-  const auto runs = read_column<uint32_t>(c, g, h5::kJobRuns, n);
-  const auto preemptions = read_column<uint32_t>(c, g, h5::kJobPreemptions, n);
-  const auto cost = read_column<double>(c, g, h5::kJobCost, n);
-  r.jobs.resize(static_cast<std::size_t>(n));
+  read_plain_columns(c, g, r, n, r.jobs);
   for (std::size_t i = 0; i < r.jobs.size(); ++i) {
-    if (point[i] >= r.points || job_class[i] >= classes || pool[i] < -1 ||
-        pool[i] >= static_cast<int64_t>(r.pool_count()))
+    const JobRecord& j = r.jobs[i];
+    if (j.point >= r.points || j.job_class >= classes || j.pool < -1 ||
+        j.pool >= static_cast<int64_t>(r.pool_count()))
       c.fail("job record " + std::to_string(i) + " of '/jobs' names a point, class or pool " +
              "that the file does not have");
-    JobRecord& j = r.jobs[i];
-    j.point = point[i];
-    j.replication = replication[i];
-    j.job = job[i];
-    j.job_class = job_class[i];
-    j.arrival_s = arrival[i];
-    j.start_s = start[i];
-    j.end_s = end[i];
-    j.pool = pool[i];
-    j.runs = runs[i];
-    j.preemptions = preemptions[i];
-    j.cost_usd = cost[i];
   }
 }
 
@@ -119,35 +66,7 @@ void read_goals(const Context& c, hid_t file, RunResults& r) {
       c.fail(what + " must list 1 to " + std::to_string(kMaxGoals) + " goals");
     n = dims[0];
   }
-  const auto names = read_strings_dataset(c, group.get(), h5::kGoalNames, {n});
-  const auto definitions = read_strings_dataset(c, group.get(), h5::kGoalDefinitions, {n});
-  const auto descriptions = read_strings_dataset(c, group.get(), h5::kGoalDescriptions, {n});
-  const auto targets = read_strings_dataset(c, group.get(), h5::kGoalTargets, {n});
-  for (std::size_t g = 0; g < names.size(); ++g) {
-    GoalSpec spec;
-    spec.name = names[g];
-    spec.description = descriptions[g];
-    if (!valid_goal_name(spec.name)) c.fail("goal name '" + text::excerpt(spec.name) + "' is not valid");
-    try {
-      std::string rest = definitions[g];
-      for (;;) {
-        const std::size_t and_at = rest.find(" and ");
-        spec.conditions.push_back(parse_goal_condition(rest.substr(0, and_at), r.pool_names));
-        if (and_at == std::string::npos) break;
-        rest = rest.substr(and_at + 5);
-      }
-    } catch (const std::invalid_argument& e) {
-      c.fail("goal '" + text::excerpt(spec.name) + "': " + e.what());
-    }
-    if (!targets[g].empty()) {
-      char* end = nullptr;
-      spec.target = std::strtod(targets[g].c_str(), &end);
-      if (*end != '\0' || !(spec.target > 0 && spec.target < 1))
-        c.fail("goal '" + text::excerpt(spec.name) + "': target '" + text::excerpt(targets[g]) +
-               "' is not a probability");
-    }
-    r.goals.push_back(std::move(spec));
-  }
+  read_plain_columns(c, group.get(), r, n, r.goals);
   std::vector<double> met;
   read_metric_dataset(c, group.get(), h5::kGoalMet.parent, h5::kGoalMet.name,
                       {static_cast<hsize_t>(r.points), static_cast<hsize_t>(r.rows_per_point()), n},
@@ -196,47 +115,8 @@ int read_root_attributes(const Context& c, hid_t file, RunResults& r) {
     c.fail("unsupported " + std::string(h5::kFormatVersion.name) + " " + std::to_string(format) +
            " (this build reads 1 to " + std::to_string(kResultsFormatVersion) + ")");
   }
-  r.gpucap_version = read_string_attr(c, file, h5::kGpucapVersion);
-  r.scenario_name = read_string_attr(c, file, h5::kScenarioName);
-  r.scenario_text = read_string_attr(c, file, h5::kScenario);
-  if (format >= 2) {
-    r.scenario_original_text = read_string_attr(c, file, h5::kScenarioSource);
-    const std::vector<std::string> paths = read_strings_attr(c, file, h5::kOverridePaths);
-    const std::vector<std::string> values = read_strings_attr(c, file, h5::kOverrideValues);
-    if (paths.size() != values.size())
-      c.fail(std::string("attributes '") + h5::kOverridePaths.name + "' and '" +
-             h5::kOverrideValues.name + "' differ in length");
-    for (std::size_t i = 0; i < paths.size(); ++i)
-      r.scenario_overrides.emplace_back(paths[i], values[i]);
-  } else {
-    r.scenario_original_text = r.scenario_text;
-  }
-  r.backend = read_string_attr(c, file, h5::kBackend);
-  if (has_root_attr(file, h5::kDevice)) r.device = read_string_attr(c, file, h5::kDevice);
-  r.seed = read_attr<uint64_t>(c, file, h5::kSeed);
-  r.replications =
-      to_size(c, read_attr<uint64_t>(c, file, h5::kReplications), h5::kReplications.name);
-  r.points = to_size(c, read_attr<uint64_t>(c, file, h5::kPoints), h5::kPoints.name);
-  if (has_root_attr(file, h5::kFirstReplication))
-    r.first_replication = read_attr<uint64_t>(c, file, h5::kFirstReplication);
-  r.threads = read_attr<int32_t>(c, file, h5::kThreads);
-  check_count(c, r.replications, h5::kReplications.name);
-  check_count(c, r.points, h5::kPoints.name);
-  // Replication indices are 64-bit: a range past 2^64 would wrap to replication 0.
-  if (r.replications > 0 && r.first_replication > UINT64_MAX - (r.replications - 1))
-    c.fail(std::string("attributes '") + h5::kFirstReplication.name + "' (" +
-           std::to_string(r.first_replication) + ") and '" + h5::kReplications.name + "' (" +
-           std::to_string(r.replications) +
-           ") give replication indices past 2^64 - 1, which no run can have");
-  if (format >= 5) {
-    const uint64_t kept = read_attr<uint64_t>(c, file, h5::kKeptReplications);
-    if (kept > r.replications)
-      c.fail(std::string("attribute '") + h5::kKeptReplications.name + "' (" +
-             std::to_string(kept) + ") exceeds '" + h5::kReplications.name + "' (" +
-             std::to_string(r.replications) + ")");
-    if (kept < r.replications) r.kept_rows = static_cast<std::size_t>(kept);
-  }
-  r.wall_time_s = read_attr<double>(c, file, h5::kWallTime);
+  read_plain_attributes(c, file, h5::kRoot, r, format);
+  if (format < 2) r.scenario_original_text = r.scenario_text;
   return format;
 }
 
@@ -290,10 +170,10 @@ void read_pools(const Context& c, hid_t file, RunResults& r) {
 }
 
 /// The time series (the file has /timeseries).
-void read_timeseries(const Context& c, hid_t file, RunResults& r) {
+void read_timeseries(const Context& c, hid_t file, RunResults& r, int format) {
   const hsize_t hp = r.points, hr = r.rows_per_point();
   Handle group = open_group(c, file, h5::kTimeseriesGroup);
-  r.timeseries_step_s = read_attr<double>(c, group.get(), h5::kTimeseriesStep);
+  read_plain_attributes(c, group.get(), h5::kTimeseriesGroup, r, format);
   const std::string what = "dataset '" + hdf5_item_path(h5::kGpusInUse) + "'";
   Handle dset = open_dataset(c, group.get(), h5::kGpusInUse);
   const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
@@ -381,20 +261,8 @@ void read_sweep(const Context& c, hid_t file, RunResults& r) {
 /// The data files' provenance (format 3 on; older files have none).
 void read_inputs(const Context& c, hid_t file, RunResults& r) {
   Handle group = open_group(c, file, h5::kInputsGroup);
-  const std::string what = "dataset '" + hdf5_item_path(h5::kInputPath) + "'";
-  hsize_t n = 0;
-  {
-    Handle dset = open_dataset(c, group.get(), h5::kInputPath);
-    const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
-    if (dims.size() != 1) c.fail(what + " is not one-dimensional");
-    n = dims[0];
-  }
-  const auto paths = read_strings_dataset(c, group.get(), h5::kInputPath, {n});
-  const auto resolved = read_strings_dataset(c, group.get(), h5::kInputResolvedPath, {n});
-  const auto sizes = read_uint64_dataset(c, group.get(), h5::kInputSize, n);
-  const auto digests = read_strings_dataset(c, group.get(), h5::kInputSha256, {n});
-  for (std::size_t i = 0; i < paths.size(); ++i)
-    r.data_files.push_back({paths[i], resolved[i], sizes[i], digests[i]});
+  read_plain_columns(c, group.get(), r, column_length(c, group.get(), h5::kInputPath),
+                     r.data_files);
 }
 
 /// Refuses a file whose values do not match its content checksum (format 2 on).
@@ -417,15 +285,15 @@ RunResults read_file(const Context& c, hid_t file) {
   const int format = read_root_attributes(c, file, r);
   const std::vector<std::size_t> absent_metrics = read_replications(c, file, r);
   read_pools(c, file, r);
-  if (H5Lexists(file, h5::kTimeseriesGroup.name, H5P_DEFAULT) > 0) read_timeseries(c, file, r);
+  if (H5Lexists(file, h5::kTimeseriesGroup.name, H5P_DEFAULT) > 0)
+    read_timeseries(c, file, r, format);
   read_summary(c, file, r, absent_metrics);
   read_pool_summary(c, file, r);
   read_sweep(c, file, r);
   if (format >= 3) read_inputs(c, file, r);
   if (format >= 4) {
-    r.stopping_rule = read_string_attr(c, file, h5::kStoppingRule);
     if (H5Lexists(file, h5::kGoalsGroup.name, H5P_DEFAULT) > 0) read_goals(c, file, r);
-    if (H5Lexists(file, h5::kJobsGroup.name, H5P_DEFAULT) > 0) read_jobs(c, file, r);
+    if (H5Lexists(file, h5::kJobsGroup.name, H5P_DEFAULT) > 0) read_jobs(c, file, r, format);
   }
   if (format >= 2) verify_content(c, file, r, format, absent_metrics);
   return r;

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <future>
 #include <iterator>
 #include <string>
@@ -16,21 +15,13 @@
 
 #include "gpucap/hdf5_results.hpp"
 #include "hdf5_integrity.hpp"
+#include "hdf5_items.hpp"
 #include "hdf5_write.hpp"
 
 namespace gpucap {
 namespace hdf5_detail {
 namespace {
 
-/// Current time as ISO-8601 UTC, e.g. "2026-11-29T22:40:50Z".
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
 
 /// The buffer of an in-memory (core driver) HDF5 file, kept when HDF5 frees it at close.
 /// Memory past the file's end is zeroed (no stale heap bytes reach the file), and image()
@@ -158,70 +149,15 @@ void check_sizes(const Context& c, const RunResults& r) {
 /// /jobs: the per-job records, one column per field.
 void write_jobs(const Context& c, hid_t file, const RunResults& r) {
   Handle group = create_ordered_group(c, file, h5::kJobsGroup);
-  write_attr<uint64_t>(c, group.get(), h5::kJobsReplications, r.job_replications);
+  write_plain_attributes(c, group.get(), h5::kJobsGroup, r);
   write_strings_dataset(c, group.get(), h5::kJobClasses, r.job_classes, {r.job_classes.size()});
-  const std::size_t n = r.jobs.size();
-  std::vector<uint64_t> point(n), replication(n), job(n);
-  std::vector<uint32_t> job_class(n), runs(n), preemptions(n);
-  std::vector<int32_t> pool(n);
-  std::vector<double> arrival(n), start(n), end(n), wait(n), cost(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const JobRecord& j = r.jobs[i];
-    point[i] = j.point;
-    replication[i] = j.replication;
-    job[i] = j.job;
-    job_class[i] = j.job_class;
-    runs[i] = j.runs;
-    preemptions[i] = j.preemptions;
-    pool[i] = j.pool;
-    arrival[i] = j.arrival_s;
-    start[i] = j.start_s;
-    end[i] = j.end_s;
-    wait[i] = j.start_s - j.arrival_s;
-    cost[i] = j.cost_usd;
-  }
-  const hid_t g = group.get();
-  write_column(c, g, h5::kJobPoint, point, H5T_STD_U64LE);
-  write_column(c, g, h5::kJobReplication, replication, H5T_STD_U64LE);
-  write_column(c, g, h5::kJobId, job, H5T_STD_U64LE);
-  write_column(c, g, h5::kJobClass, job_class, H5T_STD_U32LE);
-  write_column(c, g, h5::kJobArrival, arrival, H5T_IEEE_F64LE);
-  write_column(c, g, h5::kJobStart, start, H5T_IEEE_F64LE);
-  write_column(c, g, h5::kJobEnd, end, H5T_IEEE_F64LE);
-  write_column(c, g, h5::kJobWait, wait, H5T_IEEE_F64LE);
-  write_column(c, g, h5::kJobPool, pool, H5T_STD_I32LE);
-  write_column(c, g, h5::kJobRuns, runs, H5T_STD_U32LE);
-  write_column(c, g, h5::kJobPreemptions, preemptions, H5T_STD_U32LE);
-  write_column(c, g, h5::kJobCost, cost, H5T_IEEE_F64LE);
+  write_plain_columns(c, group.get(), r.jobs);
 }
 
 /// The root attributes, in the file's order; returns the content checksum's attribute, created
 /// in its place and written at the end (write_file).
 Handle write_root_attributes(const Context& c, hid_t file, const RunResults& r) {
-  write_string_attr(c, file, h5::kGpucapVersion, r.gpucap_version);
-  write_string_attr(c, file, h5::kScenarioName, r.scenario_name);
-  write_string_attr(c, file, h5::kScenario, r.scenario_text);
-  write_string_attr(c, file, h5::kScenarioSource, r.scenario_original_text);
-  {
-    std::vector<std::string> paths, values;
-    for (const auto& [path, value] : r.scenario_overrides) {
-      paths.push_back(path);
-      values.push_back(value);
-    }
-    write_strings_attr(c, file, h5::kOverridePaths, paths, {paths.size()});
-    write_strings_attr(c, file, h5::kOverrideValues, values, {values.size()});
-  }
-  write_string_attr(c, file, h5::kBackend, r.backend);
-  write_string_attr(c, file, h5::kDevice, r.device);
-  write_attr<uint64_t>(c, file, h5::kSeed, r.seed);
-  write_attr<uint64_t>(c, file, h5::kReplications, r.replications);
-  write_attr<uint64_t>(c, file, h5::kKeptReplications, r.rows_per_point());
-  write_attr<uint64_t>(c, file, h5::kFirstReplication, r.first_replication);
-  write_attr<uint64_t>(c, file, h5::kPoints, r.points);
-  write_attr<int32_t>(c, file, h5::kThreads, r.threads);
-  write_attr<double>(c, file, h5::kWallTime, r.wall_time_s);
-  write_string_attr(c, file, h5::kCreatedUtc, utc_now());
-  write_string_attr(c, file, h5::kStoppingRule, r.stopping_rule);
+  write_plain_attributes(c, file, h5::kRoot, r);
   write_attr<int32_t>(c, file, h5::kFormatVersion, kResultsFormatVersion);
   check_item(c, h5::kContentChecksum, Hdf5Kind::attribute, Hdf5Type::uint64, false);
   Handle space = make_space(c, {});
@@ -262,7 +198,7 @@ void write_replications(const Context& c, hid_t file, const RunResults& r, unsig
 void write_pools(const Context& c, hid_t file, const RunResults& r, unsigned threads) {
   const std::size_t pools = r.pool_count();
   Handle group = create_ordered_group(c, file, h5::kPoolsGroup);
-  write_strings_attr(c, group.get(), h5::kPoolNamesAttr, r.pool_names, {pools});
+  write_plain_attributes(c, group.get(), h5::kPoolsGroup, r);
   write_strings_dataset(c, group.get(), h5::kPoolNames, r.pool_names, {pools});
   // Row (point, replication) holds [pool][metric]: dataset m starts at m, pools kPoolMetricCount
   // apart.
@@ -276,7 +212,7 @@ void write_pools(const Context& c, hid_t file, const RunResults& r, unsigned thr
 void write_timeseries(const Context& c, hid_t file, const RunResults& r, unsigned threads) {
   const std::size_t pools = r.pool_count();
   Handle group = create_ordered_group(c, file, h5::kTimeseriesGroup);
-  write_attr<double>(c, group.get(), h5::kTimeseriesStep, r.timeseries_step_s);
+  write_plain_attributes(c, group.get(), h5::kTimeseriesGroup, r);
   const MetricInfo info{h5::kGpusInUse.name, h5::kGpusInUse.unit, h5::kGpusInUse.description};
   write_metric_datasets(c, group.get(), h5::kGpusInUse.parent, {info},
                         {r.timeseries.data(), pools * r.timeseries_bins, 0, 1},
@@ -310,8 +246,7 @@ void write_sweep(const Context& c, hid_t file, const RunResults& r) {
       c.group(H5Gcreate2(file, h5::kSweepGroup.name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
               "creating group '" + hdf5_item_path(h5::kSweepGroup) + "'");
   const std::size_t params = r.sweep.size();
-  write_attr<int32_t>(c, group.get(), h5::kSweepParameters, static_cast<int32_t>(params));
-  write_attr<uint64_t>(c, group.get(), h5::kSweepPoints, r.points);
+  write_plain_attributes(c, group.get(), h5::kSweepGroup, r);
   if (params > 0) {
     std::vector<std::string> paths, values;
     for (const SweepParameter& p : r.sweep) {
@@ -327,19 +262,7 @@ void write_sweep(const Context& c, hid_t file, const RunResults& r) {
 void write_goals(const Context& c, hid_t file, const RunResults& r, unsigned threads) {
   Handle group = create_ordered_group(c, file, h5::kGoalsGroup);
   const std::size_t g_count = r.goals.size();
-  std::vector<std::string> names, definitions, descriptions, targets;
-  for (const GoalSpec& g : r.goals) {
-    names.push_back(g.name);
-    definitions.push_back(g.definition());
-    descriptions.push_back(g.description);
-    char target[32] = "";
-    if (g.target > 0) std::snprintf(target, sizeof target, "%.17g", g.target);
-    targets.push_back(target);
-  }
-  write_strings_dataset(c, group.get(), h5::kGoalNames, names, {g_count});
-  write_strings_dataset(c, group.get(), h5::kGoalDefinitions, definitions, {g_count});
-  write_strings_dataset(c, group.get(), h5::kGoalDescriptions, descriptions, {g_count});
-  write_strings_dataset(c, group.get(), h5::kGoalTargets, targets, {g_count});
+  write_plain_columns(c, group.get(), r.goals);
   const std::vector<double> met(r.goal_met.begin(), r.goal_met.end());
   const MetricInfo info{h5::kGoalMet.name, "", h5::kGoalMet.description};
   write_metric_datasets(c, group.get(), h5::kGoalMet.parent, {info}, {met.data(), g_count, 0, 1},
@@ -352,19 +275,7 @@ void write_goals(const Context& c, hid_t file, const RunResults& r, unsigned thr
 /// /inputs: the data files' provenance, one row each (empty datasets when none).
 void write_inputs(const Context& c, hid_t file, const RunResults& r) {
   Handle group = create_ordered_group(c, file, h5::kInputsGroup);
-  const std::size_t n = r.data_files.size();
-  std::vector<std::string> paths, resolved, digests;
-  std::vector<uint64_t> sizes;
-  for (const DataFileRecord& f : r.data_files) {
-    paths.push_back(f.path);
-    resolved.push_back(f.resolved_path);
-    sizes.push_back(f.size_bytes);
-    digests.push_back(f.sha256);
-  }
-  write_strings_dataset(c, group.get(), h5::kInputPath, paths, {n});
-  write_strings_dataset(c, group.get(), h5::kInputResolvedPath, resolved, {n});
-  write_uint64_dataset(c, group.get(), h5::kInputSize, sizes);
-  write_strings_dataset(c, group.get(), h5::kInputSha256, digests, {n});
+  write_plain_columns(c, group.get(), r.data_files);
 }
 
 /// Writes every object of the file; `threads` encode the large datasets' chunks.
