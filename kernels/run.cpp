@@ -10,6 +10,7 @@
 #include <string>
 
 #include "gpucap/compile.hpp"
+#include "gpucap/concat.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/job_records_run.hpp"
@@ -38,6 +39,33 @@ void check_replication_range(uint64_t first, uint64_t count, const char* count_n
         std::to_string(first) + " and " + std::to_string(count) + " " + count_name +
         ": the index would wrap around to 0 and repeat the random numbers of replications "
         "from 0 on");
+}
+
+/// run_points with a precision: batches of run_points_fixed, each appended to the rows before,
+/// for as long as the stopping rule asks for more (stopping_rule.hpp). The rule only decides;
+/// the batches run here.
+RunResults run_to_precision(const std::vector<Scenario>& points,
+                            const std::vector<SweepParameter>& sweep, const Scenario& base,
+                            const RunOptions& options) {
+  StoppingRule rule(options.precision, options.precision_metrics, options.max_replications,
+                    options.first_replication);
+  if (points.empty()) throw std::invalid_argument("run_points: no points");
+  RunOptions batch = options;
+  batch.precision = 0;
+  batch.precision_metrics.clear();
+  batch.max_replications = 0;
+  batch.replications =
+      rule.first_batch(options.replications > 0 ? options.replications : points[0].replications);
+  RunResults r = run_points_fixed(points, sweep, base, batch);
+  while (const uint64_t next =
+             rule.next_total(r, available_host_memory_bytes(), options.writes_file)) {
+    batch.replications = next - r.replications;
+    batch.first_replication = options.first_replication + r.replications;
+    const RunResults more = run_points_fixed(points, sweep, base, batch);
+    r = concat_results({&r, &more}, ConcatAxis::replications);
+  }
+  r.stopping_rule = rule.outcome(r);
+  return r;
 }
 
 }  // namespace

@@ -2,14 +2,14 @@
 #include "gpucap/stopping_rule.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
-#include "gpucap/concat.hpp"
-#include "gpucap/input_file.hpp"
 #include "gpucap/memory_estimate.hpp"
+#include "gpucap/scenario.hpp"
 #include "gpucap/summary.hpp"
 
 namespace gpucap {
@@ -39,79 +39,68 @@ double relative_half_width(const RunResults& r, std::size_t point, ScalarMetric 
   return half / std::fabs(mo.mean);
 }
 
-RunResults run_to_precision(const std::vector<Scenario>& points,
-                            const std::vector<SweepParameter>& sweep, const Scenario& base,
-                            const RunOptions& options) {
-  if (!(options.precision > 0 && options.precision <= 1))
+StoppingRule::StoppingRule(double precision, std::vector<ScalarMetric> metrics,
+                           uint64_t max_replications, uint64_t first_replication)
+    : precision_(precision), metrics_(std::move(metrics)) {
+  if (!(precision > 0 && precision <= 1))
     throw std::invalid_argument(
         "precision must be a relative half-width above 0 and at most 1 (e.g. 0.01 for 1% of "
-        "the mean), got " + format_number(options.precision));
-  if (points.empty()) throw std::invalid_argument("run_points: no points");
-  if (options.first_replication % kMomentBlock != 0)
+        "the mean), got " + format_number(precision));
+  if (first_replication % kMomentBlock != 0)
     throw std::invalid_argument("a run with a precision target must start at a multiple of " +
                                 std::to_string(kMomentBlock) + " replications");
-  const uint64_t cap =
-      options.max_replications > 0 ? options.max_replications : kDefaultMaxReplications;
-  if (cap > kMaxReplications)
+  cap_ = max_replications > 0 ? max_replications : kDefaultMaxReplications;
+  if (cap_ > kMaxReplications)
     throw std::invalid_argument("max replications must be at most " +
-                                std::to_string(kMaxReplications) + ", got " + std::to_string(cap));
-  const uint64_t asked = options.replications > 0 ? options.replications : points[0].replications;
-  uint64_t first_batch = std::min(round_up_to_block(std::max<uint64_t>(asked, 2)), cap);
-  if (cap < 2)
+                                std::to_string(kMaxReplications) + ", got " + std::to_string(cap_));
+  if (cap_ < 2)
     throw std::invalid_argument("max replications must be at least 2 for an interval, got " +
-                                std::to_string(cap));
-  std::vector<ScalarMetric> metrics = options.precision_metrics;
-  if (metrics.empty()) metrics.push_back(kCostUsd);
+                                std::to_string(cap_));
+  if (metrics_.empty()) metrics_.push_back(kCostUsd);
+}
 
-  RunOptions batch = options;
-  batch.precision = 0;
-  batch.precision_metrics.clear();
-  batch.max_replications = 0;
-  batch.replications = first_batch;
-  RunResults r = run_points_fixed(points, sweep, base, batch);
-  double worst = 0;
-  for (;;) {
-    worst = 0;
-    for (std::size_t p = 0; p < r.points; ++p)
-      for (ScalarMetric m : metrics) {
-        const double w = relative_half_width(r, p, m);
-        worst = std::isnan(w) ? std::numeric_limits<double>::infinity() : std::max(worst, w);
-      }
-    const uint64_t have = r.replications;
-    if (worst <= options.precision || have >= cap) break;
-    // h ~ 1/sqrt(n): n_needed = n (h / target)^2, with 5% to spare; between one block and 4x.
-    const double ratio = std::isfinite(worst) ? worst / options.precision : 4.0;
-    const double projected = std::ceil(static_cast<double>(have) * ratio * ratio * 1.05);
-    uint64_t next = projected >= static_cast<double>(cap) ? cap
-                                                          : round_up_to_block(static_cast<uint64_t>(projected));
-    next = std::max<uint64_t>(next, have + kMomentBlock);
-    next = std::min<uint64_t>(next, std::max<uint64_t>(have * 4, have + kMomentBlock));
-    next = std::min(next, cap);
-    const uint64_t available = available_host_memory_bytes();
-    const MemoryEstimate need = estimate_run_memory(r.points, next, r.pool_count(),
-                                                    r.timeseries_bins, 0, 0, options.writes_file);
-    if (need.total_bytes() > available)
-      throw std::invalid_argument(
-          "reaching the precision " + format_number(options.precision) + " needs about " +
-          std::to_string(next) + " replications per point (worst relative half-width now " +
-          format_number(worst) + " at " + std::to_string(have) + "), whose rows need " +
-          need.describe() + ", more than the " + format_bytes(available) +
-          " available; ask for less precision or lower --max-replications");
-    batch.replications = next - have;
-    batch.first_replication = options.first_replication + have;
-    const RunResults more = run_points_fixed(points, sweep, base, batch);
-    r = concat_results({&r, &more}, ConcatAxis::replications);
-  }
+uint64_t StoppingRule::first_batch(uint64_t asked) const {
+  return std::min(round_up_to_block(std::max<uint64_t>(asked, 2)), cap_);
+}
+
+uint64_t StoppingRule::next_total(const RunResults& r, uint64_t available_bytes, bool writes_file) {
+  worst_ = 0;
+  for (std::size_t p = 0; p < r.points; ++p)
+    for (ScalarMetric m : metrics_) {
+      const double w = relative_half_width(r, p, m);
+      worst_ = std::isnan(w) ? std::numeric_limits<double>::infinity() : std::max(worst_, w);
+    }
+  const uint64_t have = r.replications;
+  if (worst_ <= precision_ || have >= cap_) return 0;
+  // h ~ 1/sqrt(n): n_needed = n (h / target)^2, with 5% to spare; between one block and 4x.
+  const double ratio = std::isfinite(worst_) ? worst_ / precision_ : 4.0;
+  const double projected = std::ceil(static_cast<double>(have) * ratio * ratio * 1.05);
+  uint64_t next = projected >= static_cast<double>(cap_)
+                      ? cap_
+                      : round_up_to_block(static_cast<uint64_t>(projected));
+  next = std::max<uint64_t>(next, have + kMomentBlock);
+  next = std::min<uint64_t>(next, std::max<uint64_t>(have * 4, have + kMomentBlock));
+  next = std::min(next, cap_);
+  const MemoryEstimate need =
+      estimate_run_memory(r.points, next, r.pool_count(), r.timeseries_bins, 0, 0, writes_file);
+  if (need.total_bytes() > available_bytes)
+    throw std::invalid_argument(
+        "reaching the precision " + format_number(precision_) + " needs about " +
+        std::to_string(next) + " replications per point (worst relative half-width now " +
+        format_number(worst_) + " at " + std::to_string(have) + "), whose rows need " +
+        need.describe() + ", more than the " + format_bytes(available_bytes) +
+        " available; ask for less precision or lower --max-replications");
+  return next;
+}
+
+std::string StoppingRule::outcome(const RunResults& r) const {
   std::string names;
-  for (ScalarMetric m : metrics)
+  for (ScalarMetric m : metrics_)
     names += std::string(names.empty() ? "" : ", ") + kScalarMetricInfo[m].name;
-  const bool reached = worst <= options.precision;
-  r.stopping_rule = "relative half-width of the 95% interval of the mean <= " +
-                    format_number(options.precision) + " for " + names + ": " +
-                    (reached ? "reached" : "NOT reached (the cap)") + " at " +
-                    std::to_string(r.replications) + " replications (worst " +
-                    format_number(worst) + ")";
-  return r;
+  const bool reached = worst_ <= precision_;
+  return "relative half-width of the 95% interval of the mean <= " + format_number(precision_) +
+         " for " + names + ": " + (reached ? "reached" : "NOT reached (the cap)") + " at " +
+         std::to_string(r.replications) + " replications (worst " + format_number(worst_) + ")";
 }
 
 }  // namespace gpucap

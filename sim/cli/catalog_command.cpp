@@ -20,6 +20,7 @@
 #include "gpucap/input_file.hpp"
 #include "gpucap/output_file.hpp"
 
+#include "command_line.hpp"
 #include "commands.hpp"
 
 namespace po = boost::program_options;
@@ -69,22 +70,11 @@ std::string default_catalog() {
       text::join(candidates, ", ") + "); give --catalog FILE");
 }
 
-po::variables_map parse(const std::vector<std::string>& args,
-                        const po::options_description& visible, bool positional) {
-  po::options_description all = visible;
-  all.add_options()("input", po::value<std::string>());
-  po::positional_options_description pos;
-  if (positional) pos.add("input", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  return vm;
-}
-
 int catalog_import(const std::vector<std::string>& args) {
-  po::options_description visible("gpucap catalog import SKYPILOT.csv -o CATALOG.csv [options]");
-  visible.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
-                                                    "the catalog to write (atomically)")(
+  CommandLine line("gpucap catalog import SKYPILOT.csv -o CATALOG.csv [options]", "input");
+  po::options_description& visible = line.options();
+  add_output_option(visible, "the catalog to write (atomically)");
+  visible.add_options()(
       "provider", po::value<std::string>(),
       "first part of each key (provider/instance_type/region), e.g. aws (default: the input's "
       "folder when it names a cloud, as catalogs/v7/aws/vms.csv)")(
@@ -92,11 +82,11 @@ int catalog_import(const std::vector<std::string>& args) {
       "the source column, e.g. 'skypilot-org/skypilot-catalog catalogs/v7/aws/vms.csv@001367d' "
       "(default: the input's path)")("date", po::value<std::string>(),
                                      "the retrieved column: when the catalog was retrieved, "
-                                     "YYYY-MM-DD (default: unknown)")(
-      "max-data-size", po::value<std::string>(), "largest input read (default 256MiB)")(
-      "force", "replace a symbolic link at the output path (the link itself)")(
-      "quiet,q", "print nothing on success");
-  const po::variables_map vm = parse(args, visible, true);
+                                     "YYYY-MM-DD (default: unknown)");
+  add_max_data_size_option(visible, "largest input read (default 256MiB)");
+  add_force_option(visible, "replace a symbolic link at the output path (the link itself)");
+  add_quiet_option(visible, "print nothing on success");
+  const po::variables_map vm = line.parse(args);
   if (vm.count("help")) {
     std::cout << "Converts a SkyPilot price catalog into gpucap's catalog layout: one row per "
                  "instance type and\nregion (zones folded, lowest prices kept), prices per "
@@ -159,16 +149,18 @@ int catalog_import(const std::vector<std::string>& args) {
 }
 
 int catalog_list(const std::vector<std::string>& args) {
-  po::options_description visible("gpucap catalog list [options]");
-  visible.add_options()("help,h", "show this help")(
+  // No file argument: --input is refused with a message that says where the catalog goes.
+  CommandLine line("gpucap catalog list [options]", "input", false);
+  po::options_description& visible = line.options();
+  visible.add_options()(
       "catalog", po::value<std::string>(),
       "the catalog (default: the project's data/gpu_prices.csv)")(
       "gpu", po::value<std::string>(), "only this GPU model, e.g. H100 (case-insensitive)")(
       "provider", po::value<std::string>(), "only this provider, e.g. aws")(
       "region", po::value<std::string>(), "only this region, e.g. us-east-1")(
-      "spot", "sort by the spot price (rows without one left out)")(
-      "max-data-size", po::value<std::string>(), "largest catalog read (default 256MiB)");
-  const po::variables_map vm = parse(args, visible, false);
+      "spot", "sort by the spot price (rows without one left out)");
+  add_max_data_size_option(visible, "largest catalog read (default 256MiB)");
+  const po::variables_map vm = line.parse(args);
   if (vm.count("help")) {
     std::cout << "Prints the rows of a price catalog, cheapest per GPU-hour first (on-demand, "
                  "or spot with --spot).\n\n"

@@ -8,6 +8,18 @@
 
 namespace gpucap::cli {
 
+/// `gpucap explain KEY_PATH...`: what the key table says of each key; exit 2 for an unknown key.
+int explain_command(const std::vector<std::string>& args);
+
+/// `gpucap schema`: the JSON Schema of scenario files, for editors' YAML language servers.
+int schema_command(const std::vector<std::string>& args);
+
+/// `gpucap info`: version, build options, the backends and the devices they see.
+int info_command();
+
+/// `gpucap validate SCENARIO.yaml`: checks a scenario without running it.
+int validate_command(const std::vector<std::string>& args);
+
 /// `gpucap import --format FORMAT INPUT -o trace.csv`: job logs into a trace CSV.
 int import_command(const std::vector<std::string>& args);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "command_line.hpp"
 #include "gpucap/cheapest.hpp"
 #include "gpucap/detail/text.hpp"
 
@@ -57,9 +58,10 @@ CheapestQuery query_of(const po::variables_map& vm, const RunResults& r) {
 
 po::options_description decision_options() {
   po::options_description o("decision options (the cheapest point that meets constraints)");
-  o.add_options()("objective", po::value<std::string>(),
-                  "the metric whose mean to minimize, e.g. cost (default cost when --constraint "
-                  "or --chance is given)")(
+  add_objective_option(o,
+                       "the metric whose mean to minimize, e.g. cost (default cost when "
+                       "--constraint or --chance is given)");
+  o.add_options()(
       "constraint", po::value<std::vector<std::string>>()->composing(),
       "a bound on a metric's mean: METRIC<=VALUE or METRIC>=VALUE (repeatable), e.g. "
       "wait_p95<=1h")(

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <stdexcept>
 
+#include "command_line.hpp"
 #include "gpucap/data/delimited.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/fit/arrival_fit.hpp"
@@ -56,9 +57,10 @@ fit::RunTimeChoice parse_family(const std::string& name) {
 
 /// Parses the arguments; returns false when --help was printed.
 bool parse(const std::vector<std::string>& args, FitOptions& o) {
-  po::options_description visible("gpucap fit TRACE.csv -o WORKLOAD.yaml [options]");
-  visible.add_options()("help,h", "show this help")("output,o", po::value<std::string>(),
-                                                    "the workloads YAML to write (required)")(
+  CommandLine line("gpucap fit TRACE.csv -o WORKLOAD.yaml [options]", "trace");
+  po::options_description& visible = line.options();
+  add_output_option(visible, "the workloads YAML to write (required)");
+  visible.add_options()(
       "class-by", po::value<std::string>()->default_value("gpus"),
       "one class per distinct value of this column")(
       "submit-column", po::value<std::string>()->default_value("submit_s"),
@@ -78,16 +80,11 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
       "level of the test of an hour-of-week profile against a constant rate")(
       "family", po::value<std::string>()->default_value("auto"),
       "run-time model: auto (AIC, then the empirical rule), exponential, lognormal, gamma, "
-      "weibull or empirical")("force", "replace a symbolic link at the output path")(
-      "max-data-size", po::value<std::string>(), "largest trace read (default 256MiB)")(
-      "quiet,q", "print nothing on success");
-  po::options_description all = visible;
-  all.add_options()("trace", po::value<std::string>());
-  po::positional_options_description pos;
-  pos.add("trace", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
+      "weibull or empirical");
+  add_force_option(visible, "replace a symbolic link at the output path");
+  add_max_data_size_option(visible, "largest trace read (default 256MiB)");
+  add_quiet_option(visible, "print nothing on success");
+  const po::variables_map vm = line.parse(args);
   if (vm.count("help")) {
     std::cout << "Fits a job trace (CSV: submit_s, gpus, duration_s, optional censored) into a\n"
                  "scenario's workloads: section, one workload per class. See docs/fitting.md.\n\n"

@@ -14,6 +14,7 @@
 #include "gpucap/detail/text.hpp"
 #include "gpucap/output_file.hpp"
 
+#include "command_line.hpp"
 #include "commands.hpp"
 
 namespace po = boost::program_options;
@@ -62,11 +63,14 @@ std::string choice(const po::variables_map& vm, const char* name,
 }  // namespace
 
 int import_command(const std::vector<std::string>& args) {
-  po::options_description visible("gpucap import --format FORMAT INPUT -o TRACE.csv [options]");
-  visible.add_options()("help,h", "show this help")("format,f", po::value<std::string>(),
-                                                    "slurm, kubernetes, philly, helios or csv")(
-      "output,o", po::value<std::string>(),
-      "the trace CSV to write (atomically; never onto the input, a link or a special file)")(
+  CommandLine line("gpucap import --format FORMAT INPUT -o TRACE.csv [options]", "input");
+  po::options_description& visible = line.options();
+  visible.add_options()("format,f", po::value<std::string>(),
+                        "slurm, kubernetes, philly, helios or csv");
+  add_output_option(visible,
+                    "the trace CSV to write (atomically; never onto the input, a link or a special "
+                    "file)");
+  visible.add_options()(
       "report", po::value<std::string>(), "also write the counts kept and dropped as JSON here")(
       "timezone", po::value<std::string>()->default_value("UTC"),
       "zone of times written without an offset: UTC or a fixed offset (+02:00, -0530); IANA "
@@ -94,16 +98,10 @@ int import_command(const std::vector<std::string>& args) {
       "csv (and helios, to rename): field=column pairs, e.g. submit=created_at,start=started,"
       "end=finished,gpus=n_gpu; fields: submit, start, end, duration, gpus, state, class")(
       "separator", po::value<std::string>()->default_value(","),
-      "csv: the field separator, one character, or 'tab'")(
-      "force", "replace a symbolic link at the output path (the link itself)")(
-      "quiet,q", "print nothing on success (errors still go to stderr)");
-  po::options_description all = visible;
-  all.add_options()("input", po::value<std::string>());
-  po::positional_options_description pos;
-  pos.add("input", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
+      "csv: the field separator, one character, or 'tab'");
+  add_force_option(visible, "replace a symbolic link at the output path (the link itself)");
+  add_quiet_option(visible, "print nothing on success (errors still go to stderr)");
+  const po::variables_map vm = line.parse(args);
   if (vm.count("help")) {
     std::cout << kDescription << "\n" << visible;
     return 0;

@@ -7,10 +7,14 @@
 //                [--conservative] [--precision F --max-replications N] (decision_report.cpp)
 //   gpucap sweep ... --select-best --objective M --delta D (select_best_command.cpp)
 //   gpucap sweep ... [--variant 'NAME: k=v, k=v']... [--variants V.yaml] (robust_plan_command.cpp)
-//   gpucap validate SCENARIO.yaml [--set k=v]...
+//   gpucap validate SCENARIO.yaml [--set k=v]... (validate_command.cpp)
 //   gpucap fit TRACE.csv -o WORKLOAD.yaml [--class-by COLUMN] (fit_command.cpp)
 //   gpucap report RESULTS.h5 -o report.html [--objective M] [--versus M] (report_command.cpp)
-//   gpucap info
+//   gpucap explain KEY_PATH | schema | info (info_commands.cpp)
+//
+// Every command parses its options with one parser (command_line.hpp: --help first, one
+// positional argument); options that several commands take are declared once there or in
+// run_options.hpp (scenario and run options, and their readers).
 //
 // Exit codes: 0 success; 1 a file cannot be read or written, a run failed, or its backend cannot
 // run here; 2 bad usage (an option out of range, a run that would not fit in memory) or an
@@ -31,29 +35,32 @@
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/interrupt.hpp"
-#include "gpucap/memory_estimate.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/output_file.hpp"
-#include "gpucap/progress.hpp"
-#include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/run_journal.hpp"
-#include "gpucap/scenario_keys.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/sweep.hpp"
 #include "gpucap/variant_sweep.hpp"
 #include "gpucap/version.hpp"
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "decision_report.hpp"
 #include "fit_command.hpp"
 #include "report_command.hpp"
 #include "robust_plan_command.hpp"
+#include "run_options.hpp"
 #include "select_best_command.hpp"
 
 namespace po = boost::program_options;
 
 namespace {
+
+using gpucap::cli::output_options;
+using gpucap::cli::overrides_of;
+using gpucap::cli::read_execution_options;
+using gpucap::cli::read_input_limits;
 
 constexpr int kExitOk = 0, kExitRunFailed = 1, kExitUsage = 2;
 
@@ -140,300 +147,12 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
   }
 }
 
-po::options_description scenario_options() {
-  po::options_description o("scenario options");
-  o.add_options()("set", po::value<std::vector<std::string>>()->composing(),
-                  "override a scenario value: dotted.path=value (repeatable), e.g. "
-                  "--set pools.aws-od.quota=16 --set workloads.0.gpus=4; the value null deletes "
-                  "the key")("unset", po::value<std::vector<std::string>>()->composing(),
-                             "delete a scenario key or list item before the --set values apply: "
-                             "dotted.path (repeatable), e.g. --unset workloads.chat.replicas")(
-      "max-scenario-size", po::value<std::string>(),
-      "largest scenario file read (default 1MiB); sizes take KiB, MiB, GiB")(
-      "max-data-size", po::value<std::string>(),
-      "largest data file (trace, catalog, samples) read (default 256MiB)");
-  return o;
-}
-
-/// The overrides of --unset and --set: every --unset first (as "path=null", which deletes the
-/// key or item), then every --set, each in the order given.
-std::vector<std::string> overrides_of(const po::variables_map& vm) {
-  std::vector<std::string> out;
-  if (vm.count("unset"))
-    for (const std::string& path : vm["unset"].as<std::vector<std::string>>()) {
-      if (path.empty() || path.find('=') != std::string::npos)
-        throw po::error(
-            "--unset takes a dotted path without a value, e.g. "
-            "--unset workloads.chat.replicas; got \"" +
-            gpucap::text::excerpt(path) + "\"");
-      out.push_back(path + "=null");
-    }
-  if (vm.count("set"))
-    for (const std::string& assignment : vm["set"].as<std::vector<std::string>>())
-      out.push_back(assignment);
-  return out;
-}
-
-/// A whole number for option `name` in [lo, hi]; anything else (a sign, a fraction, digits
-/// beyond 64 bits) is a usage error that says what is valid.
-uint64_t parse_count(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi) {
-  const std::string valid =
-      "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
-  const std::string t = gpucap::text::trim(text);
-  if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
-    throw po::error(name + " must be " + valid + ", got \"" + gpucap::text::excerpt(text) + "\"");
-  const uint64_t v = std::stoull(t);
-  if (v < lo || v > hi) throw po::error(name + " must be " + valid + ", got " + std::to_string(v));
-  return v;
-}
-
-/// The byte budgets of the files a scenario reads (--max-scenario-size, --max-data-size).
-gpucap::InputLimits read_input_limits(const po::variables_map& vm) {
-  gpucap::InputLimits limits;
-  const auto size = [&](const char* name, uint64_t& out) {
-    if (!vm.count(name)) return;
-    try {
-      out = gpucap::parse_byte_size(vm[name].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-      throw po::error(std::string("--") + name + ": " + e.what());
-    }
-  };
-  size("max-scenario-size", limits.scenario_bytes);
-  size("max-data-size", limits.data_bytes);
-  return limits;
-}
-
-int cmd_validate(const std::vector<std::string>& args) {
-  po::options_description visible("gpucap validate SCENARIO.yaml [options]");
-  visible.add_options()("help,h", "show this help");
-  visible.add(scenario_options());
-  po::options_description all = visible;
-  all.add_options()("scenario", po::value<std::string>());
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  if (vm.count("help")) {
-    std::cout << "Checks a scenario file without running it.\n\n" << visible;
-    return kExitOk;
-  }
-  if (!vm.count("scenario")) throw po::error("validate needs a SCENARIO.yaml argument");
-  const auto overrides = overrides_of(vm);
-  const gpucap::Scenario s =
-      gpucap::load_scenario(vm["scenario"].as<std::string>(), overrides, read_input_limits(vm));
-  uint64_t quota = 0;
-  for (const auto& p : s.pools) quota += p.quota_gpus;
-  std::size_t services = 0;
-  for (const auto& w : s.workloads) services += w.kind == gpucap::WorkloadKind::inference;
-  std::cout << gpucap::text::excerpt(vm["scenario"].as<std::string>(), 300) << ": valid: \""
-            << gpucap::text::excerpt(s.name, 200) << "\", " << s.pools.size() << " pools (" << quota
-            << " GPUs of quota), " << s.workloads.size() << " workloads (" << services
-            << " inference services), horizon " << gpucap::text::format_duration(s.horizon_s)
-            << ", warm-up " << gpucap::text::format_duration(s.warmup_s) << ", "
-            << format_value(static_cast<double>(gpucap::replication_arena_bytes(
-                                gpucap::compile_without_trace_rows(s).model())) /
-                            1024.0)
-            << " KiB of state per replication\n";
-  // The memory a run of the scenario's replications would take on all cores (the guard that
-  // refuses oversized runs applies the same estimate before allocating).
-  const int threads = gpucap::resolve_thread_count(0);
-  const auto estimate = [&](bool writes_file) {
-    return gpucap::estimate_run_memory(
-        1, s.replications, s.pools.size(), static_cast<uint64_t>(s.timeseries_bins()),
-        gpucap::replication_arena_bytes(gpucap::compile_without_trace_rows(s).model()),
-        static_cast<uint64_t>(threads), writes_file);
-  };
-  const uint64_t available = gpucap::available_host_memory_bytes();
-  std::cout << "memory for a run of " << s.replications << " replications on " << threads
-            << " threads: about " << estimate(false).describe() << "; with -o about "
-            << gpucap::format_bytes(estimate(true).total_bytes()) << "; available "
-            << (available == UINT64_MAX ? std::string("unknown") : gpucap::format_bytes(available))
-            << (estimate(false).total_bytes() > available
-                    ? " (more than available: such a run is refused; give fewer replications "
-                      "with -r, or keep fewer rows with --rows)"
-                    : "")
-            << "\n";
-  // Keeping no rows: one chunk's rows and the summaries, whatever the replication count.
-  const uint64_t row_bytes =
-      8 *
-      (gpucap::kScalarMetricCount +
-       s.pools.size() * (gpucap::kPoolMetricCount + static_cast<uint64_t>(s.timeseries_bins())));
-  std::cout << "with --rows none: about "
-            << gpucap::estimate_streaming_run_memory(
-                   1, 0, gpucap::default_chunk_replications(row_bytes, false), s.pools.size(),
-                   static_cast<uint64_t>(s.timeseries_bins()),
-                   gpucap::replication_arena_bytes(gpucap::compile_without_trace_rows(s).model()),
-                   static_cast<uint64_t>(threads), true)
-                   .describe()
-            << " at any replication count\n";
-  return kExitOk;
-}
-
-/// --backend's help: each name of the backend table and what it runs on.
-std::string backend_help() {
-  std::string help = std::string("where replications run: ") + gpucap::kAutoBackendName + " (" +
-                     gpucap::kAutoBackendDescription + ")";
-  for (const gpucap::Backend& b : gpucap::backends())
-    help += std::string(", ") + b.name + " (" + b.description + ")";
-  return help;
-}
-
-/// Options shared by run and sweep: how many replications, where, and what to write.
-po::options_description execution_options() {
-  po::options_description o("run options");
-  o.add_options()("replications,r", po::value<std::string>(),
-                  "replications per point, 1 to 1000000000 (default: the scenario's "
-                  "`replications`)")("seed", po::value<std::string>(),
-                                     "random seed, 0 to 2^64 - 1 (default: the scenario's `seed`)")(
-      "output,o", po::value<std::string>(),
-      "write results to this HDF5 file (atomically; never onto an input, a link or a special "
-      "file)")("force",
-               "with -o: replace a symbolic link at the output path (the link itself, "
-               "never the file it points to)")(
-      "backend,b", po::value<std::string>()->default_value(gpucap::kAutoBackendName),
-      backend_help().c_str())("threads,t", po::value<std::string>(),
-                              "CPU threads, 0 (all cores, the default) to 1024")(
-      "quiet,q", "no progress bar and no summary table")(
-      "precision", po::value<std::string>(),
-      "run until the 95% interval of the mean of each --metrics metric (default cost), at every "
-      "point, is within this fraction of the mean (e.g. 0.01); -r is then the first batch; stops "
-      "at a multiple of 256 replications, with the same results as a run of that many")(
-      "max-replications", po::value<std::string>(),
-      "with --precision: the most replications per point (default 1000000); with "
-      "--select-best: the most replications of one point (default 10000), a race still open "
-      "there ends without the guarantee")(
-      "devices", po::value<std::string>(),
-      "device backends: the devices to use, by index, e.g. 0,1 (default: every device the "
-      "backend sees; `gpucap info` lists them); results are the same bits on any")(
-      "resume",
-      "with -o: continue the run that was stopped (kill, crash, Ctrl-C) from the journal it "
-      "left beside the output (OUTPUT.resume), after checking it is the same run; the results "
-      "are the same bits as an uninterrupted run's")(
-      "journal",
-      "with -o: keep the journal that --resume continues from the first chunk on (by default "
-      "a run keeps one once it is expected to take more than a minute)")(
-      "chunk", po::value<std::string>(),
-      "replications per chunk of runs that keep fewer rows or keep a journal (whole blocks of "
-      "256; default: about 32 MiB of rows); the results do not depend on it")(
-      "rows", po::value<std::string>(),
-      "per-replication rows to keep: all (the default, within the memory available), none, or "
-      "'first N'; with fewer, the summaries still cover every replication, in memory that does "
-      "not grow with them (means and intervals the same bits, percentiles within 0.1%)");
-  return o;
-}
-
-/// --rows: "all", "none", "first N" (or "first=N", "first:N").
-uint64_t parse_rows(const std::string& text) {
-  const std::string t = gpucap::text::trim(text);
-  if (t == "all") return gpucap::RunOptions::kKeepAllRows;
-  if (t == "none") return 0;
-  if (t.compare(0, 5, "first") == 0 && t.size() > 6 && (t[5] == ' ' || t[5] == '=' || t[5] == ':'))
-    return parse_count("--rows first", gpucap::text::trim(t.substr(6)), 1,
-                       gpucap::kMaxReplications);
-  throw po::error("--rows: expected all, none or 'first N' (N from 1 to " +
-                  std::to_string(gpucap::kMaxReplications) + "), got '" +
-                  gpucap::text::excerpt(text) + "'");
-}
-
 /// " (rows kept: first N)" or " (rows kept: none)" when a run kept fewer rows than it ran.
 std::string rows_kept_note(const gpucap::RunResults& r) {
   if (r.all_rows()) return "";
   return r.rows_per_point() == 0
              ? " (rows kept: none; summaries of all)"
              : " (rows kept: first " + std::to_string(r.rows_per_point()) + "; summaries of all)";
-}
-
-gpucap::RunOptions read_execution_options(const po::variables_map& vm) {
-  gpucap::RunOptions options;
-  if (vm.count("replications"))
-    options.replications = parse_count("--replications", vm["replications"].as<std::string>(), 1,
-                                       gpucap::kMaxReplications);
-  if (vm.count("seed")) {
-    try {
-      options.seed = gpucap::parse_seed(vm["seed"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-      throw po::error(std::string("--seed: ") + e.what());
-    }
-    options.has_seed = true;
-  }
-  try {
-    options.backend = gpucap::parse_backend(vm["backend"].as<std::string>());
-  } catch (const std::invalid_argument& e) {
-    throw po::error(std::string("--backend: ") + e.what());
-  }
-  if (vm.count("threads"))
-    options.threads = static_cast<int>(
-        parse_count("--threads", vm["threads"].as<std::string>(), 0, gpucap::kMaxThreads));
-  if (vm.count("precision")) {
-    const std::string text = vm["precision"].as<std::string>();
-    char* end = nullptr;
-    options.precision = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !(options.precision > 0 && options.precision <= 1))
-      throw po::error(
-          "--precision: expected a fraction of the mean above 0 and at most 1 (e.g. "
-          "0.01 for 1%), got '" +
-          gpucap::text::excerpt(text) + "'");
-  }
-  if (vm.count("max-replications")) {
-    if (!vm.count("precision") && !vm.count("select-best"))
-      throw po::error("--max-replications only applies with --precision or --select-best");
-    options.max_replications =
-        parse_count("--max-replications", vm["max-replications"].as<std::string>(), 2,
-                    gpucap::kMaxReplications);
-  }
-  if (vm.count("rows")) options.keep_rows = parse_rows(vm["rows"].as<std::string>());
-  if (vm.count("chunk")) {
-    options.chunk_replications = parse_count("--chunk", vm["chunk"].as<std::string>(),
-                                             gpucap::kMomentBlock, gpucap::kMaxReplications);
-    if (options.chunk_replications % gpucap::kMomentBlock != 0)
-      throw po::error("--chunk: must be a multiple of " + std::to_string(gpucap::kMomentBlock) +
-                      " replications, got " + std::to_string(options.chunk_replications));
-  }
-  if (vm.count("resume") && !vm.count("output"))
-    throw po::error("--resume continues a run that writes a file: give the same -o");
-  if (vm.count("journal") && !vm.count("output"))
-    throw po::error("--journal applies with -o (it is OUTPUT.resume)");
-  if (vm.count("output")) {
-    options.journal_path = gpucap::RunJournal::path_for(vm["output"].as<std::string>());
-    options.resume = vm.count("resume") > 0;
-    options.journal_always = vm.count("journal") > 0;
-    // The journal's timing and size (docs/scale.md); tests shorten them.
-    const auto seconds = [](const char* name, double& out) {
-      const char* text = std::getenv(name);
-      if (text == nullptr) return;
-      char* end = nullptr;
-      out = std::strtod(text, &end);
-      if (*text == '\0' || *end != '\0' || !(out >= 0))
-        throw po::error(std::string(name) + ": expected seconds, got '" +
-                        gpucap::text::excerpt(text) + "'");
-    };
-    seconds("GPUCAP_JOURNAL_AFTER_SECONDS", options.journal_after_seconds);
-    seconds("GPUCAP_JOURNAL_STATE_SECONDS", options.journal_state_every_seconds);
-    if (const char* bytes = std::getenv("GPUCAP_JOURNAL_COMPACT_BYTES"))
-      options.journal_compact_bytes =
-          parse_count("GPUCAP_JOURNAL_COMPACT_BYTES", bytes, 0, uint64_t{1} << 50);
-  }
-  if (vm.count("devices"))
-    for (const std::string& item : gpucap::text::split(vm["devices"].as<std::string>(), ','))
-      options.device_limits.devices.push_back(
-          static_cast<int>(parse_count("--devices", gpucap::text::trim(item), 0, 1023)));
-  options.progress = !vm.count("quiet") && gpucap::ProgressBar::stderr_is_terminal();
-  options.writes_file = vm.count("output") > 0;
-  return options;
-}
-
-/// Where and how -o writes: --force, and the run's inputs (never replaced).
-gpucap::OutputOptions output_options(const po::variables_map& vm,
-                                     const std::vector<std::string>& inputs) {
-  gpucap::OutputOptions output;
-  output.force = vm.count("force") > 0;
-  output.inputs = inputs;
-  // The file's chunks are compressed on the run's threads (--threads; 0: every core).
-  if (vm.count("threads"))
-    output.threads = static_cast<unsigned>(
-        parse_count("--threads", vm["threads"].as<std::string>(), 0, gpucap::kMaxThreads));
-  return output;
 }
 
 /// The lock of -o (run_journal.hpp): one run at a time writes an output and its journal. Held
@@ -473,19 +192,6 @@ gpucap::RunResults run_interruptible(const std::vector<gpucap::Scenario>& points
     gpucap::interrupt::set_cancel_flag(nullptr);
     throw;
   }
-}
-
-/// Parses a command's arguments: its options plus one positional SCENARIO.yaml.
-po::variables_map parse_command(const std::vector<std::string>& args,
-                                const po::options_description& visible) {
-  po::options_description all = visible;
-  all.add_options()("scenario", po::value<std::string>());
-  po::positional_options_description pos;
-  pos.add("scenario", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
-  po::notify(vm);
-  return vm;
 }
 
 /// Writes -o if asked; returns the exit code.
@@ -532,16 +238,16 @@ gpucap::ScalarMetric metric_named(const std::string& name) {
 }
 
 int cmd_run(const std::vector<std::string>& args) {
-  po::options_description visible("gpucap run SCENARIO.yaml [options]");
-  visible.add_options()("help,h", "show this help")(
-      "metrics,m", po::value<std::string>(),
+  gpucap::cli::CommandLine line("gpucap run SCENARIO.yaml [options]", "scenario");
+  gpucap::cli::add_metrics_option(
+      line.options(),
       "with --precision: comma-separated metrics whose means must reach it (default cost)");
-  visible.add(execution_options());
-  visible.add(scenario_options());
-  const po::variables_map vm = parse_command(args, visible);
+  line.options().add(gpucap::cli::execution_options());
+  line.options().add(gpucap::cli::scenario_options());
+  const po::variables_map vm = line.parse(args);
   if (vm.count("help")) {
     std::cout << "Simulates independent replications of a scenario and prints a summary.\n\n"
-              << visible;
+              << line.options();
     return kExitOk;
   }
   if (!vm.count("scenario")) throw po::error("run needs a SCENARIO.yaml argument");
@@ -649,80 +355,119 @@ void print_sweep_table(const gpucap::RunResults& r,
   }
 }
 
-int cmd_sweep(const std::vector<std::string>& args) {
-  po::options_description visible("gpucap sweep SCENARIO.yaml --grid path=v1,v2,... [options]");
-  visible.add_options()("help,h", "show this help")(
+/// gpucap sweep's options: its own, then the groups it shares (run, decision, scenario,
+/// selecting the best, robust plans).
+gpucap::cli::CommandLine sweep_command_line() {
+  gpucap::cli::CommandLine line("gpucap sweep SCENARIO.yaml --grid path=v1,v2,... [options]",
+                                "scenario");
+  po::options_description& visible = line.options();
+  visible.add_options()(
       "grid,g", po::value<std::vector<std::string>>()->composing(),
       "a swept parameter: dotted.path=value1,value2,... (repeatable; the points are the "
       "cartesian product, the first --grid slowest)")(
       "skip-invalid",
       "run the valid points when some are invalid (each skipped one is named on stderr); "
-      "without it, every invalid point is listed and nothing runs")(
-      "metrics,m", po::value<std::string>(),
+      "without it, every invalid point is listed and nothing runs");
+  gpucap::cli::add_metrics_option(
+      visible,
       "comma-separated metrics for the table (default: cost, then wait_mean and wait_p95 for "
       "jobs or latency_p95 and slo_violation_share for inference)");
-  visible.add(execution_options());
+  visible.add(gpucap::cli::execution_options());
   visible.add(gpucap::cli::decision_options());
-  visible.add(scenario_options());
+  visible.add(gpucap::cli::scenario_options());
   visible.add(gpucap::cli::select_best_options());
   gpucap::cli::add_robust_plan_options(visible);
-  const po::variables_map vm = parse_command(args, visible);
-  if (vm.count("help")) {
-    std::cout << "Runs every point of a parameter grid with common random numbers: replication r "
-                 "of every point\ndraws the same random numbers, so differences between points "
-                 "are paired.\n\n"
-              << visible;
-    return kExitOk;
-  }
-  if (!vm.count("scenario")) throw po::error("sweep needs a SCENARIO.yaml argument");
-  if (!vm.count("grid")) throw po::error("sweep needs at least one --grid path=v1,v2,...");
-  gpucap::cli::check_select_best_usage(vm);
-  const std::string path = vm["scenario"].as<std::string>();
-  const bool quiet = vm.count("quiet") > 0;
+  return line;
+}
 
+/// What a sweep runs: the scenario, the robust plan's variants (if any), the grid's points
+/// checked, and every file they read (never replaced by -o).
+struct SweepInput {
+  gpucap::Scenario base;
+  gpucap::cli::RobustPlanRequest robust;
+  gpucap::SweepPoints checked;
+  std::vector<std::string> inputs;
+};
+
+/// Loads the scenario and checks every point of the grid (the points vary the text that was
+/// read once: no second read could see another file); names the points skipped on stderr.
+SweepInput load_sweep(const po::variables_map& vm) {
+  const std::string path = vm["scenario"].as<std::string>();
   std::vector<gpucap::SweepAxis> axes;
   for (const std::string& g : vm["grid"].as<std::vector<std::string>>())
     axes.push_back(gpucap::parse_grid_axis(g));
   const std::vector<gpucap::SweepParameter> full_grid = gpucap::expand_grid(axes);
   const gpucap::InputLimits limits = read_input_limits(vm);
-  const gpucap::Scenario base = gpucap::load_scenario(path, overrides_of(vm), limits);
-  // The points vary the text that was read once (no second read that could see another file).
+  SweepInput in;
+  in.base = gpucap::load_scenario(path, overrides_of(vm), limits);
   const std::string dir = path.find('/') == std::string::npos
                               ? "."
                               : (path.rfind('/') == 0 ? "/" : path.substr(0, path.rfind('/')));
-  const gpucap::cli::RobustPlanRequest robust =
-      gpucap::cli::read_robust_plan_request(vm, limits.scenario_bytes);
-  const gpucap::SweepPoints checked =
-      robust.active() ? gpucap::check_robust_points(base.original_text, path, dir, overrides_of(vm),
-                                                    full_grid, robust.variants, limits)
-                      : gpucap::check_sweep_points(base.original_text, path, dir, overrides_of(vm),
-                                                   full_grid, limits, vm.count("skip-invalid") > 0);
-  for (const std::string& skipped : checked.invalid)
+  in.robust = gpucap::cli::read_robust_plan_request(vm, limits.scenario_bytes);
+  in.checked = in.robust.active()
+                   ? gpucap::check_robust_points(in.base.original_text, path, dir,
+                                                 overrides_of(vm), full_grid,
+                                                 in.robust.variants, limits)
+                   : gpucap::check_sweep_points(in.base.original_text, path, dir,
+                                                overrides_of(vm), full_grid, limits,
+                                                vm.count("skip-invalid") > 0);
+  for (const std::string& skipped : in.checked.invalid)
     std::cerr << "gpucap sweep: skipped " << skipped << "\n";
-  const std::vector<gpucap::Scenario>& points = checked.points;
-  const std::vector<gpucap::SweepParameter>& grid = checked.grid;
-  std::vector<std::string> inputs = base.input_files;
-  inputs.insert(inputs.end(), robust.input_files.begin(), robust.input_files.end());
-  for (const gpucap::Scenario& point : points)
-    inputs.insert(inputs.end(), point.input_files.begin(), point.input_files.end());
-  const gpucap::OutputOptions output = output_options(vm, inputs);
-  gpucap::RunOptions options = read_execution_options(vm);
-  if (options.keep_rows != gpucap::RunOptions::kKeepAllRows) {
-    const char* needs_rows = vm.count("select-best") ? "--select-best"
-                             : robust.active()       ? "a robust plan (--variants)"
-                             : gpucap::cli::wants_decision(vm)
-                                 ? "a decision (--objective, --constraint, --chance)"
-                                 : nullptr;
-    if (needs_rows)
-      throw po::error(std::string("--rows: ") + needs_rows +
-                      " compares points replication by replication and needs every row; "
-                      "drop --rows (the sweep table needs only the differences from point 0, "
-                      "which --rows keeps)");
+  in.inputs = in.base.input_files;
+  in.inputs.insert(in.inputs.end(), in.robust.input_files.begin(), in.robust.input_files.end());
+  for (const gpucap::Scenario& point : in.checked.points)
+    in.inputs.insert(in.inputs.end(), point.input_files.begin(), point.input_files.end());
+  return in;
+}
+
+/// Refuses --rows with what compares points replication by replication.
+void check_sweep_rows(const po::variables_map& vm, const gpucap::RunOptions& options,
+                      const gpucap::cli::RobustPlanRequest& robust) {
+  if (options.keep_rows == gpucap::RunOptions::kKeepAllRows) return;
+  const char* needs_rows = vm.count("select-best") ? "--select-best"
+                           : robust.active()       ? "a robust plan (--variants)"
+                           : gpucap::cli::wants_decision(vm)
+                               ? "a decision (--objective, --constraint, --chance)"
+                               : nullptr;
+  if (needs_rows)
+    throw po::error(std::string("--rows: ") + needs_rows +
+                    " compares points replication by replication and needs every row; "
+                    "drop --rows (the sweep table needs only the differences from point 0, "
+                    "which --rows keeps)");
+}
+
+/// The sweep table's metrics when --metrics gives none: cost, then the services' latency
+/// and SLO or the jobs' waits.
+std::vector<gpucap::ScalarMetric> default_sweep_metrics(const gpucap::RunResults& results) {
+  if (results.summary_of(0, gpucap::kRequestsArrived).mean > 0)
+    return {gpucap::kCostUsd, gpucap::kLatencyP95S, gpucap::kSloViolationShare};
+  return {gpucap::kCostUsd, gpucap::kWaitMeanS, gpucap::kWaitP95S};
+}
+
+int cmd_sweep(const std::vector<std::string>& args) {
+  const gpucap::cli::CommandLine line = sweep_command_line();
+  const po::variables_map vm = line.parse(args);
+  if (vm.count("help")) {
+    std::cout << "Runs every point of a parameter grid with common random numbers: replication r "
+                 "of every point\ndraws the same random numbers, so differences between points "
+                 "are paired.\n\n"
+              << line.options();
+    return kExitOk;
   }
+  if (!vm.count("scenario")) throw po::error("sweep needs a SCENARIO.yaml argument");
+  if (!vm.count("grid")) throw po::error("sweep needs at least one --grid path=v1,v2,...");
+  gpucap::cli::check_select_best_usage(vm);
+  const bool quiet = vm.count("quiet") > 0;
+  const SweepInput in = load_sweep(vm);
+  const std::vector<gpucap::Scenario>& points = in.checked.points;
+  const std::vector<gpucap::SweepParameter>& grid = in.checked.grid;
+  const gpucap::OutputOptions output = output_options(vm, in.inputs);
+  gpucap::RunOptions options = read_execution_options(vm);
+  check_sweep_rows(vm, options, in.robust);
   if (vm.count("select-best")) {
     if (vm.count("resume")) throw po::error("--resume does not apply to --select-best");
     options.journal_path.clear();  // its races run many small batches
-    return gpucap::cli::select_best_command(vm, points, grid, base, options);
+    return gpucap::cli::select_best_command(vm, points, grid, in.base, options);
   }
   check_output(vm, output);
 
@@ -735,20 +480,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
   {
     // Goal names, levels and metrics of the decision are checked before anything runs.
     gpucap::RunResults goals_only;
-    goals_only.goals = base.goals;
+    goals_only.goals = in.base.goals;
     gpucap::cli::check_decision_options(vm, goals_only);
   }
-  const gpucap::RunResults results = run_interruptible(points, grid, base, options);
-  if (metrics.empty()) {
-    metrics.push_back(gpucap::kCostUsd);
-    if (results.summary_of(0, gpucap::kRequestsArrived).mean > 0) {
-      metrics.push_back(gpucap::kLatencyP95S);
-      metrics.push_back(gpucap::kSloViolationShare);
-    } else {
-      metrics.push_back(gpucap::kWaitMeanS);
-      metrics.push_back(gpucap::kWaitP95S);
-    }
-  }
+  const gpucap::RunResults results = run_interruptible(points, grid, in.base, options);
+  if (metrics.empty()) metrics = default_sweep_metrics(results);
   if (!quiet) {
     std::cout << "sweep of \"" << gpucap::text::excerpt(results.scenario_name, 200)
               << "\": " << results.points << " points x " << results.replications
@@ -757,8 +493,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
               << format_value(results.wall_time_s) << " s\n\n";
     if (!results.stopping_rule.empty())
       std::cout << "stopping rule: " << results.stopping_rule << "\n\n";
-    if (robust.active()) {
-      gpucap::cli::print_robust_plan(robust, results, std::cout);
+    if (in.robust.active()) {
+      gpucap::cli::print_robust_plan(in.robust, results, std::cout);
     } else {
       print_sweep_table(results, metrics);
       if (gpucap::cli::wants_decision(vm)) gpucap::cli::print_decision(vm, results, std::cout);
@@ -766,105 +502,6 @@ int cmd_sweep(const std::vector<std::string>& args) {
     print_events_rate(results);
   }
   return write_output(vm, results, output);
-}
-
-std::string gibibytes(std::size_t bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1u << 30));
-  return text;
-}
-
-/// One backend's lines of `gpucap info`: what it was built for and whether it can run here,
-/// then the devices it sees.
-void print_backend(const gpucap::Backend& backend) {
-  std::cout << "  " << backend.name;
-  if (backend.built() && std::string(backend.label) != backend.name)
-    std::cout << " (" << backend.label << ")";
-  std::cout << ": ";
-  if (!backend.built()) {
-    std::cout << "not built (" << backend.not_built << ")\n";
-    return;
-  }
-  const gpucap::DeviceProbe probe = backend.probe();
-  std::cout << "built for " << backend.targets << "; "
-            << (probe.usable() ? "available" : "unavailable: " + probe.why_none) << "\n";
-  for (const gpucap::DeviceInfo& d : probe.devices) {
-    std::cout << "    device " << d.index << ": " << d.name << ", "
-              << gibibytes(d.total_memory_bytes) << " (" << gibibytes(d.free_memory_bytes)
-              << " free)";
-    if (d.compute_major > 0)
-      std::cout << ", compute capability " << d.compute_major << "." << d.compute_minor << ", "
-                << d.multiprocessors << " SMs";
-    else
-      std::cout << ", " << d.multiprocessors << " threads";
-    std::cout << "\n";
-  }
-}
-
-/// `gpucap explain KEY_PATH...`: what the key table says of each key; exit 2 for an unknown key.
-int cmd_explain(const std::vector<std::string>& args) {
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "usage: gpucap explain KEY_PATH...\n\n"
-                 "Prints the type, unit, range, default, where it applies and the meaning of each\n"
-                 "scenario key, from the table the loader itself reads. KEY_PATH is a pattern\n"
-                 "(pools.NAME.quota, workloads[].work) or a path as messages write it\n"
-                 "(pools.a100.quota, workloads[0].work.sigma); pools.quota is short for\n"
-                 "pools.NAME.quota. 'gpucap explain .' lists the top-level keys.\n";
-    return args.empty() ? kExitUsage : kExitOk;
-  }
-  int status = kExitOk;
-  for (const std::string& path : args) {
-    if (path == ".") {
-      std::cout << "top-level keys: " << gpucap::text::join(gpucap::scenario_child_keys(""), ", ")
-                << "\n";
-      continue;
-    }
-    const std::string text = gpucap::explain_scenario_key(path);
-    if (!text.empty()) {
-      std::cout << text;
-      continue;
-    }
-    // Suggest the key whose last part is nearest to the last part given.
-    const auto last_part = [](const std::string& p) { return p.substr(p.find_last_of(".]") + 1); };
-    std::vector<std::string> names;
-    for (const gpucap::ScenarioKey& k : gpucap::scenario_keys()) names.push_back(last_part(k.path));
-    const std::string near = gpucap::text::closest(last_part(path), names);
-    std::string suggestion;
-    for (const gpucap::ScenarioKey& k : gpucap::scenario_keys())
-      if (!near.empty() && last_part(k.path) == near) {
-        suggestion = k.path;
-        break;
-      }
-    std::cerr << "gpucap explain: no scenario key '" << gpucap::text::excerpt(path) << "'"
-              << (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)")
-              << "; 'gpucap explain .' lists the top-level keys\n";
-    status = kExitUsage;
-  }
-  return status;
-}
-
-/// `gpucap schema`: the JSON Schema of scenario files, for editors' YAML language servers.
-int cmd_schema(const std::vector<std::string>& args) {
-  if (!args.empty()) {
-    std::cout << "usage: gpucap schema > gpucap-scenario.schema.json\n\n"
-                 "Prints a JSON Schema (draft 2020-12) of the scenario format, generated from\n"
-                 "the loader's key table. See the README for editor set-up.\n";
-    return args[0] == "--help" || args[0] == "-h" ? kExitOk : kExitUsage;
-  }
-  std::cout << gpucap::scenario_json_schema();
-  return kExitOk;
-}
-
-int cmd_info() {
-  std::cout << "gpucap " << gpucap::kVersion << "\n"
-            << "build: " << gpucap::kBuildType << ", " << gpucap::kCompiler << ", OpenMP "
-            << (gpucap::kOpenMP ? "on" : "off") << ", HDF5 " << gpucap::kHdf5Version << "\n"
-            << "backends:\n";
-  for (const gpucap::Backend& backend : gpucap::backends()) print_backend(backend);
-  std::cout << "--backend " << gpucap::kAutoBackendName
-            << " runs on: " << gpucap::resolve_backend(gpucap::BackendChoice::automatic).name
-            << "\n";
-  return kExitOk;
 }
 
 }  // namespace
@@ -885,11 +522,11 @@ int main(int argc, char** argv) {
   try {
     if (command == "run") return cmd_run(args);
     if (command == "sweep") return cmd_sweep(args);
-    if (command == "validate") return cmd_validate(args);
+    if (command == "validate") return gpucap::cli::validate_command(args);
     if (command == "fit") return gpucap::cli::fit_command(args);
-    if (command == "info") return cmd_info();
-    if (command == "explain") return cmd_explain(args);
-    if (command == "schema") return cmd_schema(args);
+    if (command == "info") return gpucap::cli::info_command();
+    if (command == "explain") return gpucap::cli::explain_command(args);
+    if (command == "schema") return gpucap::cli::schema_command(args);
     if (command == "import") return gpucap::cli::import_command(args);
     if (command == "catalog") return gpucap::cli::catalog_command(args);
     if (command == "report") return gpucap::cli::report_command(args);

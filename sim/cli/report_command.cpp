@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "command_line.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/output_file.hpp"
@@ -13,24 +14,21 @@ namespace po = boost::program_options;
 namespace gpucap::cli {
 
 int report_command(const std::vector<std::string>& args) {
-  po::options_description visible("gpucap report RESULTS.h5 -o REPORT.html [options]");
-  visible.add_options()("help,h", "show this help")(
-      "output,o", po::value<std::string>(),
-      "the HTML file to write (atomically; never onto the results file, a link or a special "
-      "file)")("force",
-               "replace a symbolic link at the output path (the link itself, never the file it "
-               "points to)")("objective", po::value<std::string>()->default_value("cost"),
-                             "for a sweep: the metric whose lowest mean chooses the point")(
+  CommandLine line("gpucap report RESULTS.h5 -o REPORT.html [options]", "results");
+  po::options_description& visible = line.options();
+  add_output_option(visible,
+                    "the HTML file to write (atomically; never onto the results file, a link or a "
+                    "special file)");
+  add_force_option(visible,
+                   "replace a symbolic link at the output path (the link itself, never the file it "
+                   "points to)");
+  add_objective_option(visible, "for a sweep: the metric whose lowest mean chooses the point",
+                       "cost");
+  visible.add_options()(
       "versus", po::value<std::string>(),
       "for a sweep: the frontier's second metric (default wait_p95, or latency_p95 when the "
       "scenario has only inference services)");
-  po::options_description all = visible;
-  all.add_options()("results", po::value<std::string>());
-  po::positional_options_description positional;
-  positional.add("results", 1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-  po::notify(vm);
+  const po::variables_map vm = line.parse(args);
   if (vm.count("help")) {
     std::cout << "Writes one self-contained HTML page (no script, nothing loaded from elsewhere: "
                  "inline style and\nSVG figures) describing a results file of `gpucap run -o` or "

@@ -1,6 +1,7 @@
 // gpucap sweep --variant / --variants: reading the variants and printing the regret table.
 #include "robust_plan_command.hpp"
 
+#include "command_line.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/robust_plan.hpp"
 
@@ -25,8 +26,7 @@ void add_robust_plan_options(po::options_description& sweep_options) {
       "the variants' weights (probabilities up to normalization), name=w,name=w; default "
       "equal (a --variants file may give them)");
   if (!sweep_options.find_nothrow("objective", false))
-    o.add_options()("objective", po::value<std::string>(),
-                    "the metric a robust plan minimizes (default cost)");
+    add_objective_option(o, "the metric a robust plan minimizes (default cost)");
   sweep_options.add(o);
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "gpucap/detail/hdf5_item_handling.hpp"
 #include "gpucap/hdf5_layout.hpp"
 
 namespace gpucap {
@@ -233,6 +234,100 @@ TEST_F(Hdf5ResultsTest, GoalsAndTheStoppingRuleRoundTrip) {
   const std::vector<double> raw = read_raw(path, "/goals/met", &dims);
   EXPECT_EQ(dims, (std::vector<hsize_t>{2, 3, 2}));
   for (std::size_t i = 0; i < raw.size(); ++i) EXPECT_EQ(raw[i], written.goal_met[i]);
+}
+
+// The writer and the reader walk the layout table's plain rows generically
+// (sim/results/src/hdf5_items.cpp): every row is handled exactly once, every plain row (a
+// number or string attribute of a group, a column of /inputs, /goals or /jobs) by the walkers,
+// and every row handled otherwise says why.
+TEST(Hdf5ItemHandling, EveryLayoutRowIsHandledOnceAndEveryPlainRowGenerically) {
+  const std::vector<detail::Hdf5ItemHandling> handling = detail::hdf5_item_handling();
+  EXPECT_EQ(handling.size(), std::size(kHdf5Layout));
+  const auto entry = [&handling](const Hdf5Item* item) {
+    return std::count_if(handling.begin(), handling.end(),
+                         [item](const detail::Hdf5ItemHandling& h) { return h.item == item; });
+  };
+  // Attributes whose reading or writing is the file's logic, not a value of the results.
+  const Hdf5Item* const by_hand_attributes[] = {&h5::kFormatVersion, &h5::kContentChecksum,
+                                                &h5::kCoordinates};
+  for (const Hdf5Item* item : kHdf5Layout) {
+    SCOPED_TRACE(hdf5_item_path(*item));
+    ASSERT_EQ(entry(item), 1);
+    const detail::Hdf5ItemHandling& h =
+        *std::find_if(handling.begin(), handling.end(),
+                      [item](const detail::Hdf5ItemHandling& e) { return e.item == item; });
+    const bool plain_attribute =
+        item->kind == Hdf5Kind::attribute &&
+        std::string(item->parent) != kHdf5EveryMetricDataset &&
+        std::find(std::begin(by_hand_attributes), std::end(by_hand_attributes), item) ==
+            std::end(by_hand_attributes);
+    const std::string shape = item->shape;
+    const bool record_column = item->kind == Hdf5Kind::dataset &&
+                               (shape == "[I]" || shape == "[G]" || shape == "[J]");
+    if (plain_attribute || record_column) {
+      EXPECT_NE(h.handling, detail::Hdf5Handling::by_hand) << "a plain row handled by hand";
+    }
+    if (h.handling == detail::Hdf5Handling::generic) {
+      EXPECT_STREQ(h.why, "");
+    } else {
+      EXPECT_GT(std::strlen(h.why), 10u) << "a row handled otherwise must say why";
+    }
+    if (h.handling != detail::Hdf5Handling::by_hand) {  // the walkers take only plain rows
+      EXPECT_TRUE(plain_attribute || record_column);
+    }
+  }
+}
+
+// Every value the generic walkers write and read back comes back the same, whatever table of
+// bindings it is in (root, group attributes, the columns of /inputs, /goals and /jobs).
+TEST_F(Hdf5ResultsTest, EveryRowTheGenericWalkersReadRoundTrips) {
+  RunResults written = sample_results();
+  written.device = "host, 7 threads";
+  written.first_replication = 4096;
+  written.stopping_rule = "reached at 3 replications";
+  written.data_files = {{"a.csv", "/data/a.csv", 12, std::string(64, 'a')},
+                        {"b \xc3\xa9.json", "/data/b.json", 1u << 30, std::string(64, 'b')}};
+  GoalSpec goal;
+  goal.name = "cheap";
+  goal.description = "under budget";
+  goal.target = 0.25;
+  goal.conditions.push_back(parse_goal_condition("cost <= 1100", written.pool_names));
+  written.goals = {goal};
+  written.evaluate_goals();
+  written.timeseries_step_s = 3600;
+  written.timeseries_bins = 2;
+  written.timeseries.assign(written.points * written.replications * written.pool_count() * 2, 0.5);
+  written.job_replications = 1;
+  written.job_classes = {"train"};
+  JobRecord job;
+  job.point = 1;
+  job.replication = 4096;
+  job.job = 7;
+  job.pool = 1;
+  job.runs = 3;
+  job.preemptions = 2;
+  job.arrival_s = 10;
+  job.start_s = 12.5;
+  job.end_s = std::numeric_limits<double>::quiet_NaN();
+  job.cost_usd = 0.75;
+  written.jobs = {job, JobRecord{}};
+  const std::string path = file("generic.h5");
+  write_results_hdf5(written, path);
+  const RunResults read = read_results_hdf5(path);
+  expect_same_results(written, read);
+  EXPECT_EQ(read.device, written.device);
+  EXPECT_EQ(read.first_replication, written.first_replication);
+  EXPECT_EQ(read.stopping_rule, written.stopping_rule);
+  EXPECT_EQ(read.data_files, written.data_files);
+  ASSERT_EQ(read.goals.size(), 1u);
+  EXPECT_TRUE(same_goals(read.goals, written.goals));
+  EXPECT_EQ(read.goals[0].description, goal.description);
+  EXPECT_EQ(read.timeseries_step_s, written.timeseries_step_s);
+  EXPECT_EQ(read.job_replications, written.job_replications);
+  EXPECT_EQ(read.job_classes, written.job_classes);
+  ASSERT_EQ(read.jobs.size(), written.jobs.size());
+  for (std::size_t i = 0; i < read.jobs.size(); ++i)
+    EXPECT_EQ(std::memcmp(&read.jobs[i], &written.jobs[i], sizeof(JobRecord)), 0) << i;
 }
 
 TEST_F(Hdf5ResultsTest, ReplicationDatasetsArePointsByReplications) {

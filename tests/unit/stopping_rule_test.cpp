@@ -103,3 +103,43 @@ TEST(StoppingRule, ZeroSpreadIsPreciseAndBadOptionsAreRefused) {
   options.first_replication = 100;  // not a block boundary
   EXPECT_THROW(run(s, options), std::invalid_argument);
 }
+
+// The rule alone: a pure decision from the rows it is given, which runs nothing (run_points
+// runs the batches it asks for).
+TEST(StoppingRule, DecidesFromTheRowsItIsGivenAndRunsNothing) {
+  RunResults r;
+  r.points = 1;
+  r.replications = 256;
+  r.scalars.assign(r.replications * kScalarMetricCount, 0.0);
+  for (std::size_t i = 0; i < r.replications; ++i)  // cost: 100 and 110, mean 105, sd ~5
+    r.scalars[i * kScalarMetricCount + kCostUsd] = i % 2 == 0 ? 100.0 : 110.0;
+  const double width = relative_half_width(r, 0, kCostUsd);
+  ASSERT_GT(width, 0.005);
+  ASSERT_LT(width, 0.007);
+
+  StoppingRule loose(0.01, {}, 0, 0);  // cost by default
+  EXPECT_EQ(loose.first_batch(100), 256u);
+  EXPECT_EQ(loose.next_total(r, UINT64_MAX, false), 0u);
+  EXPECT_NE(loose.outcome(r).find("<= 0.01 for cost: reached at 256 replications"),
+            std::string::npos)
+      << loose.outcome(r);
+
+  StoppingRule tight(0.001, {kCostUsd, kJobsDropped}, 0, 512);
+  const uint64_t next = tight.next_total(r, UINT64_MAX, false);
+  EXPECT_EQ(next, 4u * 256);  // about 9400 projected, at most 4 times what it has
+  EXPECT_THROW(tight.next_total(r, 0, false), std::invalid_argument);  // rows that do not fit
+
+  StoppingRule capped(0.001, {}, 300, 0);
+  EXPECT_EQ(capped.first_batch(1000), 300u);
+  EXPECT_EQ(capped.next_total(r, UINT64_MAX, false), 300u);
+  r.replications = 300;
+  r.scalars.resize(r.replications * kScalarMetricCount, 100.0);
+  EXPECT_EQ(capped.next_total(r, UINT64_MAX, false), 0u);
+  EXPECT_NE(capped.outcome(r).find("NOT reached (the cap) at 300 replications"), std::string::npos);
+
+  EXPECT_THROW(StoppingRule(0, {}, 0, 0), std::invalid_argument);
+  EXPECT_THROW(StoppingRule(1.5, {}, 0, 0), std::invalid_argument);
+  EXPECT_THROW(StoppingRule(0.01, {}, 0, 100), std::invalid_argument);  // off a block
+  EXPECT_THROW(StoppingRule(0.01, {}, kMaxReplications + 1, 0), std::invalid_argument);
+  EXPECT_THROW(StoppingRule(0.01, {}, 1, 0), std::invalid_argument);
+}

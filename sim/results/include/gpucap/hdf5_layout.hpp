@@ -1,10 +1,12 @@
 // gpucap: the layout of the HDF5 results file: every group, dataset, attribute and summary
 // field, with its type, shape, unit and meaning.
 //
-// One table. The writer and the reader (sim/results/src/hdf5_results.cpp) spell every name through it,
+// One table. The writer and the reader (sim/results/src/hdf5_write.cpp, hdf5_read.cpp; the plain
+// rows through the generic walkers of hdf5_items.cpp) spell every name through it,
 // docs/results-format.md's overview, root-attribute and summary-field tables are generated from
 // it (hdf5_layout_markdown, checked by tests/unit/generated_docs_test.cpp), and Python sees it
-// as gpucap._core.results_file_layout(). A new attribute is one row here plus its write and read.
+// as gpucap._core.results_file_layout(). A new plain attribute or column is one row here plus
+// its binding in hdf5_items.cpp; any other item, one row plus its write and read.
 //
 //   for (const gpucap::Hdf5Item* item : gpucap::kHdf5Layout)
 //     std::printf("%s %s\n", gpucap::hdf5_item_path(*item).c_str(), item->description);
