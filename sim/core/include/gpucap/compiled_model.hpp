@@ -20,6 +20,9 @@ namespace gpucap {
 ///  serverless: replicas of inference services, started on demand (cold start) and scaled to
 ///             zero; billed per replica lifetime, idle keep-alive time included or not.
 enum class PurchaseOption : uint8_t { on_demand, spot, reserved, owned, marketplace, serverless };
+/// A pool's option when its `purchase` is not given. The options' properties and names are the
+/// table of purchase_options.hpp (sim/model); nothing else spells an option.
+inline constexpr PurchaseOption kDefaultPurchaseOption = PurchaseOption::on_demand;
 
 /// What a step trace (availability) shows after its last row: itself again from its first row,
 /// nothing (0), or its last row forever.
@@ -33,7 +36,7 @@ struct CompiledPool {
   double billing_minimum_s = 0;        ///< and is at least this, per launch
   double speed = 1;                    ///< throughput relative to the reference GPU (work / speed)
   uint32_t quota_gpus = 0;             ///< most GPUs held at once (the count, when committed)
-  PurchaseOption purchase = PurchaseOption::on_demand;
+  PurchaseOption purchase = kDefaultPurchaseOption;  ///< informative: the engine reads the flags
   bool has_provisioning_delay = false;
   Distribution provisioning_delay_s;  ///< from launch to running (not billed)
   // Stockouts: a launch that finds free quota still fails with this probability; the job tries

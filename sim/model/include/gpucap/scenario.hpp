@@ -43,7 +43,7 @@ struct PoolSpec {
   std::string provider;  ///< empty when no providers are declared
   std::string region;    ///< empty when no regions are declared
   std::string gpu;
-  PurchaseOption purchase = PurchaseOption::on_demand;
+  PurchaseOption purchase = kDefaultPurchaseOption;
   double price_usd_per_gpu_hour = 0;
   double billing_increment_s = 1;
   double billing_minimum_s = 0;

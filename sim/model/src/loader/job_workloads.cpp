@@ -263,10 +263,7 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
   w.name =
       read_string(ctx, require(ctx, node, path, "name", "a unique name"), join_path(path, "name"));
   if (node["kind"])
-    w.kind = read_choice<WorkloadKind>(ctx, node["kind"], join_path(path, "kind"),
-                                       {{"training", WorkloadKind::training},
-                                        {"batch", WorkloadKind::batch},
-                                        {"inference", WorkloadKind::inference}});
+    w.kind = read_choice<WorkloadKind>(ctx, node["kind"], join_path(path, "kind"));
   if (w.kind == WorkloadKind::inference) return read_inference_workload(ctx, node, path, s, w);
   expect_map(ctx, node, path, scenario_child_keys("workloads[]", "kind", "batch"));
   read_job_demand(ctx, node, path, w);

@@ -14,6 +14,7 @@
 #include <vector>
 #include <yaml-cpp/yaml.h>
 
+#include "gpucap/choices.hpp"
 #include "gpucap/csv_table.hpp"
 #include "gpucap/data_file.hpp"
 #include "gpucap/detail/text.hpp"
@@ -328,6 +329,14 @@ Enum read_choice(const Context& ctx, const YAML::Node& node, const std::string& 
   const std::string suggestion = text::closest(s, names);
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   ctx.fail(node, path, message + "; valid: " + text::join(names, ", "));
+}
+
+/// A word of the name table of Enum (choices.hpp), the words the key table lists for the key.
+template <typename Enum>
+Enum read_choice(const Context& ctx, const YAML::Node& node, const std::string& path) {
+  std::vector<std::pair<std::string, Enum>> words;
+  for (const Choice<Enum>& c : choices_of<Enum>()) words.emplace_back(c.word, c.value);
+  return read_choice(ctx, node, path, words);
 }
 
 // ---- distributions.cpp -------------------------------------------------------------------------

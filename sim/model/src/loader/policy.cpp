@@ -8,11 +8,7 @@ PolicySpec read_policy(const Context& ctx, const YAML::Node& node, const std::st
   PolicySpec p;
   if (node["queue"])
     p.discipline =
-        read_choice<QueueDiscipline>(ctx, node["queue"], join_path(path, "queue"),
-                                     {{"fifo", QueueDiscipline::fifo},
-                                      {"priority", QueueDiscipline::priority},
-                                      {"sjf", QueueDiscipline::shortest_job_first},
-                                      {"shortest_job_first", QueueDiscipline::shortest_job_first}});
+        read_choice<QueueDiscipline>(ctx, node["queue"], join_path(path, "queue"));
   if (node["backfill"]) p.backfill = read_bool(ctx, node["backfill"], join_path(path, "backfill"));
   if (node["queue_capacity"]) {
     p.queue_capacity = static_cast<uint32_t>(

@@ -103,9 +103,8 @@ void read_availability(const Context& ctx, const YAML::Node& node, const std::st
     p.availability_start_s =
         read_trace_start(ctx, node["start"], join_path(path, "start"), p.availability_random_start);
   if (node["after_end"])
-    p.availability_after_end = read_choice<TraceEnd>(
-        ctx, node["after_end"], join_path(path, "after_end"),
-        {{"repeat", TraceEnd::repeat}, {"unavailable", TraceEnd::unavailable}, {"last", TraceEnd::last}});
+    p.availability_after_end =
+        read_choice<TraceEnd>(ctx, node["after_end"], join_path(path, "after_end"));
 }
 
 /// The largest stationary standard deviation of an ornstein_uhlenbeck price, as a fraction of
@@ -123,10 +122,7 @@ void read_price_process(const Context& ctx, const YAML::Node& node, const std::s
                  describe(node));
   p.price_model = read_choice<CompiledPool::PriceModel>(
       ctx, require(ctx, node, path, "model", "trace, mean_reverting or ornstein_uhlenbeck"),
-      join_path(path, "model"),
-      {{"trace", CompiledPool::kTracePrice},
-       {"mean_reverting", CompiledPool::kMeanRevertingPrice},
-       {"ornstein_uhlenbeck", CompiledPool::kOrnsteinUhlenbeckPrice}});
+      join_path(path, "model"));
   if (p.price_model == CompiledPool::kOrnsteinUhlenbeckPrice) {
     expect_map(ctx, node, path,
                scenario_child_keys("pools.NAME.price_process", "model", "ornstein_uhlenbeck"));
@@ -400,11 +396,8 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
   if (!node.IsMap()) ctx.fail(node, path, "must be a mapping (a pool); got " + describe(node));
   PoolSpec p;
   p.name = name;
-  if (node["purchase"]) {
-    std::vector<std::pair<std::string, PurchaseOption>> words;
-    for (const PurchaseOptionInfo& o : purchase_options()) words.emplace_back(o.name, o.option);
-    p.purchase = read_choice(ctx, node["purchase"], join_path(path, "purchase"), words);
-  }
+  if (node["purchase"])
+    p.purchase = read_choice<PurchaseOption>(ctx, node["purchase"], join_path(path, "purchase"));
   // Each purchase option takes the keys the key table marks for it.
   expect_map(ctx, node, path,
              scenario_child_keys("pools.NAME", "purchase",
