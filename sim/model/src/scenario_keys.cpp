@@ -36,6 +36,9 @@ bool runs_jobs(const PurchaseOptionInfo& o) { return !o.services_only; }
 bool services_only(const PurchaseOptionInfo& o) { return o.services_only; }
 bool preemptible(const PurchaseOptionInfo& o) { return o.preemptible; }
 
+/// The discriminator of a pool: the key that names its purchase option.
+constexpr const char* kPurchaseKey = "purchase";
+
 /// A pool key's `applies`: "purchase: " and the options for which `which` holds, in the
 /// table's order; kept for the program's life (called while kKeys is built).
 const char* applies_to(bool (*which)(const PurchaseOptionInfo&)) {
@@ -43,7 +46,7 @@ const char* applies_to(bool (*which)(const PurchaseOptionInfo&)) {
   std::string names;
   for (const PurchaseOptionInfo& o : purchase_options())
     if (which(o)) names += (names.empty() ? "" : ", ") + std::string(o.name);
-  texts.push_back("purchase: " + names);
+  texts.push_back(std::string(kPurchaseKey) + ": " + names);
   return texts.back().c_str();
 }
 
@@ -282,42 +285,42 @@ const std::vector<ScenarioKey> kKeys = {
      "", "`0`", applies_to(amortized),
      "",
      "`owned`: power and operations per GPU-hour, for every GPU of `count`"},
-    {"pools.NAME.price_usd_per_gpu_second", "`price_usd_per_gpu_second`", "serverless",
+    {"pools.NAME.price_usd_per_gpu_second", "`price_usd_per_gpu_second`", "serverless-pools",
      KeyType::number, UnitKind::usd_per_gpu_second, "USD per GPU-second", {0, false}, {kInf, false},
      "", "none", applies_to(services_only),
      "exactly one of this and `price_usd_per_gpu_hour` (or neither, with `catalog_row`)",
      "price of one GPU for one second of a replica's billed time"},
-    {"pools.NAME.price_usd_per_gpu_hour", "`price_usd_per_gpu_hour`", "serverless",
+    {"pools.NAME.price_usd_per_gpu_hour", "`price_usd_per_gpu_hour`", "serverless-pools",
      KeyType::number, UnitKind::usd_per_gpu_hour, "USD per GPU-hour", {0, false}, {kInf, false},
      "", "with `catalog_row`, the row's `on_demand_usd_per_gpu_hour`", applies_to(priced_per_gpu_hour),
      "exactly one of this and `price_usd_per_gpu_second` (or neither, with `catalog_row`)",
      "the same price per GPU-hour"},
-    {"pools.NAME.catalog_row", "`catalog_row`", "serverless",
+    {"pools.NAME.catalog_row", "`catalog_row`", "serverless-pools",
      KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
      "", "none", applies_to(uncommitted),
      "a row of the top-level `catalog`",
      "GPU model, memory and (unless a price key is given) the row's on-demand price; see [Price catalog](#price-catalog)"},
-    {"pools.NAME.billing_increment", "`billing_increment`", "serverless",
+    {"pools.NAME.billing_increment", "`billing_increment`", "serverless-pools",
      KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
      "", "`1s`", applies_to(uncommitted),
      "",
      "each replica lifetime's billed time is rounded up to a multiple of this"},
-    {"pools.NAME.billing_minimum", "`billing_minimum`", "serverless",
+    {"pools.NAME.billing_minimum", "`billing_minimum`", "serverless-pools",
      KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
      "", "`0`", applies_to(uncommitted),
      "",
      "each replica lifetime is billed at least this long"},
-    {"pools.NAME.quota", "`quota`", "serverless",
+    {"pools.NAME.quota", "`quota`", "serverless-pools",
      KeyType::integer, UnitKind::count, "GPUs", {1, false}, {1048575, false},
      "", "the sum, over the inference services on the pool, of `max_replicas × gpus`", applies_to(uncommitted),
      "",
      "most GPUs its replicas (starting or warm) hold at once; the autoscaler starts no replica that does not fit"},
-    {"pools.NAME.bill_idle", "`bill_idle`", "serverless",
+    {"pools.NAME.bill_idle", "`bill_idle`", "serverless-pools",
      KeyType::boolean, UnitKind::none, "–", {-kInf, false}, {kInf, false},
      "", "`true`", applies_to(services_only),
      "`true`, `false` (and the other [boolean](#types) spellings)",
      "`true`: a replica is billed from its start to its stop, cold start, busy and idle keep-alive time alike; `false`: only its cold start and the time it has at least one request in service"},
-    {"pools.NAME.cold_start", "`cold_start`", "serverless",
+    {"pools.NAME.cold_start", "`cold_start`", "serverless-pools",
      KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
      "", "none", applies_to(every_option),
      "keys `container`, `weights_gb_per_s`, `snapshot_restore`; see [Cold start](#cold-start)",
