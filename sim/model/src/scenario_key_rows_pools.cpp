@@ -48,411 +48,399 @@ const char* as_code(const char* word) {
 // clang-format off
 std::vector<ScenarioKey> pool_rows() {
   return {
-    {"name", "`name`", "top-level",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "",
-     "any text",
-     "short title; stored in the results file (`scenario_name`)"},
-    {"description", "`description`", "top-level",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`\"\"`", "",
-     "any text",
-     "free description; not used by the simulation"},
-    {"horizon", "`horizon`", "top-level",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kMaxHorizonS, false},
-     "", "*required*", "",
-     "",
-     "simulated time of each replication, from t = 0; arrivals stop and the run ends here. Times are doubles in seconds: at 1000 years they still resolve 4 microseconds, so ties between events stay real ties"},
-    {"warmup", "`warmup`", "top-level",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "`0`", "",
-     "`<` `horizon`",
-     "start of the statistics window `[warmup, horizon]`; see [Warm-up](#warm-up-and-the-statistics-window)"},
-    {"seed", "`seed`", "top-level",
-     KeyType::integer, UnitKind::none, "–", {0, false}, {18446744073709551615.0, false},
-     "", "`1`", "",
-     "plain digits; anything larger, negative or in another form is an error (never clamped or wrapped)",
-     "random seed; `gpucap run --seed S` overrides it"},
-    {"replications", "`replications`", "top-level",
-     KeyType::integer, UnitKind::count, "replications", {1, false}, {1000000000, false},
-     "", "`1000`", "",
-     "",
-     "number of independent replications; `gpucap run -r N` overrides it"},
-    {"catalog", "`catalog`", "top-level",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "a readable CSV file laid out like `data/gpu_prices.csv` (at least the columns `key`, `gpu_model`, `gpu_memory_gb`, `on_demand_usd_per_gpu_hour`, `spot_usd_per_gpu_hour`); relative paths are relative to the scenario file's directory",
-     "price catalog from which `on_demand`, `spot`, `marketplace` and `serverless` pools take GPU model, memory and price with `catalog_row`; see [Price catalog](#price-catalog)"},
-    {"providers", "`providers`", "top-level",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "see [`providers`](#providers)",
-     "cloud providers, by name"},
-    {"regions", "`regions`", "top-level",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "see [`regions`](#regions)",
-     "regions, by name, with the latency, bandwidth and egress price of the network between them"},
-    {"pools", "`pools`", "top-level",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "",
-     "non-empty; see [`pools`](#pools)",
-     "the capacity: pool name → pool"},
-    {"workloads", "`workloads`", "top-level",
-     KeyType::list, UnitKind::none, "–", {1, false}, {65535, false},
-     "", "*required*", "",
-     "job classes and inference services together; see [`workloads`](#workloads)",
-     "the demand: job classes and [inference services](#inference-services-kind-inference)"},
-    {"policy", "`policy`", "top-level",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "see [`policy`](#policy)", "",
-     "see [`policy`](#policy)",
-     "queue discipline, backfill, waiting room"},
-    {"timeseries", "`timeseries`", "top-level",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "`{step: DURATION}`, at most 100,000 bins over the horizon; see `timeseries.step`",
-     "also record, per replication and pool, the mean number of GPUs in use in each bin of `step` over `[0, horizon]` (warm-up included; the last bin ends at the horizon). \"In use\" is what `gpu_hours_used` counts: jobs' runs and replicas' busy periods. Stored as `/timeseries/gpus_in_use` in results files, `Results.timeseries` in Python, plotted by `gpucap.plot.utilization`. A sweep may not change the bins (`timeseries.step` or `horizon`)"},
-    {"records", "`records`", "top-level",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "`{jobs: N}`; see `records.jobs`",
-     "also keep a record of every job of the first replications, for debugging a surprising run: its arrival, first launch, completion, pool, runs, preemptions, wait and cost. Stored as the `/jobs` table of results files, `Results.jobs` in Python; printed nowhere. Made after the run by simulating those replications again on the host (the same bits on every backend; the run itself is not slowed)"},
-    {"goals", "`goals`", "top-level",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "at most 64 goals; see [Goals](#goals)",
-     "indicator metrics evaluated on each replication (a goal is met when all its conditions hold); reported with exact intervals for their probability and used by chance constraints (`--chance NAME>=LEVEL`)"},
-    {"providers.NAME.kind", "`providers.NAME.kind`", "providers",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<ProviderKind>(), as_code(choice_name(ProviderSpec{}.kind)), "",
-     "",
-     "kind of provider"},
-    {"regions.NAME.latency_ms", "`regions.NAME.latency_ms`", "regions",
-     KeyType::number_map, UnitKind::latency_ms, "ms", {0, false}, {kInf, false},
-     "", "none", "",
-     "keys: declared region names",
-     "one-way network latency between this region and others, in milliseconds; added once to every data transfer and every [checkpoint copy](#checkpoints-that-change-region) on that link; twice that is the round trip of every request of an [inference service](#inference-services-kind-inference) whose `users_region` is at one end and whose pool is at the other"},
-    {"regions.NAME.bandwidth_gbps", "`regions.NAME.bandwidth_gbps`", "regions",
-     KeyType::number_map, UnitKind::bandwidth_gbps, "Gbit/s", {0, true}, {kInf, false},
-     "", "none", "",
-     "keys: declared region names",
-     "transfer bandwidth between this region and others, in gigabits per second; a workload's [data](#data-locality) can be fetched, and a [checkpoint](#checkpoints-that-change-region) copied, only over a link with a bandwidth"},
-    {"regions.NAME.egress_usd_per_gb", "`regions.NAME.egress_usd_per_gb`", "regions",
-     KeyType::number, UnitKind::usd_per_gb, "USD per GB", {0, false}, {kInf, false},
-     "", "`0`", "",
-     "",
-     "price of each GB of data leaving this region; charged for every run that fetches a workload's [data](#data-locality) that lives here, for every run that copies a [checkpoint](#checkpoints-that-change-region) written here to another region, and for the responses (`response_kb`) of every request served by an [inference service](#inference-services-kind-inference) whose pool is here"},
-    {"pools.NAME.provider", "`provider`", "pools-common",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "a name declared in `providers`; any text if none are declared",
-     "the provider; descriptive"},
-    {"pools.NAME.region", "`region`", "pools-common",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "a name declared in `regions`; any text if none are declared",
-     "the region; runs here of a workload whose [data](#data-locality) lives in another region fetch it first, and runs here that resume from a checkpoint written in another region copy it first (see [Checkpoints that change region](#checkpoints-that-change-region); a pool without a region never copies or sends one). Every pool in the placement list of a workload with `data` needs one"},
-    {"pools.NAME.gpu", "`gpu`", "pools-common",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*, except with `catalog_row` (then the row's `gpu_model`)", "",
-     "any text, e.g. `H100`",
-     "the GPU model; descriptive (use `speed` for performance, `gpu_memory_gb` for memory); given together with `catalog_row`, it wins"},
-    {"pools.NAME.gpu_memory_gb", "`gpu_memory_gb`", "pools-common",
-     KeyType::number, UnitKind::gpu_memory_gb, "GB per GPU", {0, true}, {kInf, false},
-     "", "with `catalog_row` the row's `gpu_memory_gb`, else none (undeclared: every job fits)", "",
-     "",
-     "memory of each GPU; see [GPU memory](#gpu-memory); given together with `catalog_row`, it wins"},
-    {"pools.NAME.purchase", "`purchase`", "pools-common",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<PurchaseOption>(), as_code(choice_name(PoolSpec{}.purchase)), "",
-     "",
-     "purchase option; it decides which of the keys below the pool takes, see [Purchase option](#purchase-option)"},
-    {"pools.NAME.speed", "`speed`", "pools-common",
-     KeyType::number, UnitKind::factor, "– (ratio)", {0, true}, {kInf, false},
-     "", "`1`", "",
-     "",
-     "throughput relative to the reference GPU: computing time = work / speed; a request's service time = `service` / speed"},
-    {"pools.NAME.gpus_per_node", "`gpus_per_node`", "pools-common",
-     KeyType::integer, UnitKind::count, "GPUs per node", {1, false}, {1024, false},
-     "", "none (a job never spans nodes)", "",
-     "",
-     "GPUs of one node; a job of more GPUs spans `ceil(gpus / gpus_per_node)` nodes, see [Nodes and interconnect](#nodes-and-interconnect)"},
-    {"pools.NAME.interconnect", "`interconnect`", "pools-common",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "keys `latency` (duration `>= 0`, required) and `bandwidth_gbps` (Gbit/s `> 0`, required); needs `gpus_per_node`",
-     "the network between the pool's nodes, over which jobs that span nodes all-reduce their gradients ([`sync`](#multi-node-jobs-sync))"},
-    {"pools.NAME.provisioning_delay", "`provisioning_delay`", "pools-common",
-     KeyType::distribution, UnitKind::duration, "s", {-kInf, false}, {kInf, false},
-     "", "none (jobs start running at once)", applies_to(runs_jobs),
-     "any [distribution](#distributions); not on `serverless` pools",
-     "time from launch (GPUs taken from the quota) to running (billing starts); on a pool of an inference service, part of every replica's [cold start](#cold-start)"},
-    {"pools.NAME.slowdown", "`slowdown`", "pools-purchase",
-     KeyType::distribution, UnitKind::factor, "– (factor)", {-kInf, false}, {kInf, false},
-     "", "none (every run at `speed`)", applies_to(priced_per_hold),
-     "`on_demand`, `spot`, `marketplace`: a [distribution](#distributions) of plain numbers that cannot reach 0 (no fixed value `<= 0`, no `uniform` with `min` `<= 0`, no `exponential`, no `empirical` value `<= 0`), e.g. `1.25` or `{dist: uniform, min: 1.0, max: 1.8}`; see [Slowdown](#slowdown)",
-     "factor drawn afresh for every run: the run computes at `speed / factor`, so for `work × factor / speed` seconds"},
-    {"pools.NAME.price_usd_per_gpu_hour", "`price_usd_per_gpu_hour`", "pools-purchase",
-     KeyType::number, UnitKind::usd_per_gpu_hour, "USD per GPU-hour", {0, false}, {kInf, false},
-     "", "*required* for `reserved`, and for `on_demand`, `spot`, `marketplace` without `catalog_row` (with it: the row's on-demand price, or for `spot` its spot price); optional with a `price_process` of `model: trace` (then the mean of the trace's prices); `serverless`: *required* unless the pool gives `price_usd_per_gpu_second` or a `catalog_row` (then the row's on-demand price)", applies_to(priced_per_gpu_hour),
-     "",
-     "`on_demand`, `spot`, `marketplace`: price of one GPU for one hour of a hold; with a `price_process`, the median level of a `mean_reverting` price, the mean (and median) of an `ornstein_uhlenbeck` price, and no part of the cost with a `trace` (see [Price process](#price-process)); `serverless`: price of one GPU for one hour of a replica's billed time (see [Serverless](#serverless)); `reserved`: the committed price, charged for every GPU of `count` for the whole window; given together with `catalog_row`, it wins"},
-    {"pools.NAME.price_usd_per_gpu_second", "`price_usd_per_gpu_second`", "pools-purchase",
-     KeyType::number, UnitKind::usd_per_gpu_second, "USD per GPU-second", {0, false}, {kInf, false},
-     "", "none", applies_to(services_only),
-     "`serverless` only; not together with `price_usd_per_gpu_hour`",
-     "the serverless price per GPU-second, as serverless providers publish it (× 3,600 = `price_usd_per_gpu_hour`); wins over a `catalog_row`'s price"},
-    {"pools.NAME.catalog_row", "`catalog_row`", "pools-purchase",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", applies_to(uncommitted),
-     "`on_demand`, `spot`, `marketplace`, `serverless`: the `key` (`provider/instance_type/region`) of a row of the top-level `catalog`",
-     "take `gpu`, `gpu_memory_gb` and `price_usd_per_gpu_hour` from this catalog row, each unless given in the pool; see [Price catalog](#price-catalog)"},
-    {"pools.NAME.price_process", "`price_process`", "pools-purchase",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (the price stays `price_usd_per_gpu_hour`)", applies_to(priced_per_hold),
-     "`on_demand`, `spot`, `marketplace`: `model: trace` with keys `file`, `column`, `step`, `start`; `model: mean_reverting` with keys `volatility_per_sqrt_hour`, `reversion_per_hour`, `step`; or `model: ornstein_uhlenbeck` with keys `volatility_per_sqrt_hour`, `reversion_per_hour`; see [Price process](#price-process)",
-     "the price per GPU-hour changes over time: every `step`, read from a repeating trace or a random log-price pulled back to `price_usd_per_gpu_hour`; or continuously, a random price pulled back to it; each hold pays the price over its run"},
-    {"pools.NAME.billing_increment", "`billing_increment`", "pools-purchase",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "`1s`", applies_to(uncommitted),
-     "",
-     "`on_demand`, `spot`, `marketplace`, `serverless`: each hold's (for inference replicas: each replica lifetime's) billed time is rounded up to a multiple of this"},
-    {"pools.NAME.billing_minimum", "`billing_minimum`", "pools-purchase",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "`0`", applies_to(uncommitted),
-     "",
-     "`on_demand`, `spot`, `marketplace`, `serverless`: each hold (replica lifetime) is billed at least this long"},
-    {"pools.NAME.quota", "`quota`", "pools-purchase",
-     KeyType::integer, UnitKind::count, "GPUs", {1, false}, {1048575, false},
-     "", "*required* for `on_demand`, `spot`, `marketplace`; optional for `serverless` (default: the sum over the inference services on the pool of `max_replicas × gpus`)", applies_to(uncommitted),
-     "",
-     "most GPUs the pool may hold at once (provisioning or running jobs, starting or warm replicas); with `availability`, at most this many of those the trace shows"},
-    {"pools.NAME.bill_idle", "`bill_idle`", "pools-purchase",
-     KeyType::boolean, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`true`", applies_to(services_only),
-     "`serverless` only",
-     "`true`: a replica is billed for its whole lifetime, idle keep-alive included; `false`: only for its cold start and the time it has requests in service; see [Billing](#billing)"},
-    {"pools.NAME.cold_start", "`cold_start`", "pools-purchase",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (a replica is warm after the pool's `provisioning_delay`, if any)", applies_to(every_option),
-     "`on_demand`, `spot`, `marketplace`, `serverless`, `reserved`, `owned`: keys `container`, `weights_gb_per_s`, `snapshot_restore`; see [Cold start](#cold-start)",
-     "how long a replica of an inference service takes to start"},
-    {"pools.NAME.preemption", "`preemption`", "pools-purchase",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required* for `spot` and `marketplace` without `availability`; optional with it", applies_to(preemptible),
-     "`spot`, `marketplace`: keys `time_to_preemption`, `max_runtime`, `zone_events`, `notice`; see [Preemption](#preemption-spot-marketplace)",
-     "how the pool's instances are reclaimed (on a marketplace: node failures)"},
-    {"pools.NAME.availability", "`availability`", "pools-purchase",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (the whole quota is always available)", applies_to(priced_per_hold),
-     "`on_demand`, `spot`, `marketplace`: keys `file`, `column`, `step`, `gpus_per_instance`, `start`, `after_end`; see [Availability trace](#availability-trace)",
-     "capacity over time from a trace of available instances; when it falls, jobs are reclaimed"},
-    {"pools.NAME.stockout", "`stockout`", "pools-purchase",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (no launch fails)", applies_to(priced_per_hold),
-     "`on_demand`, `spot`, `marketplace`: keys `probability` (required), `retry_after`; see [Stockouts](#stockouts)",
-     "a share of the launches that find free GPUs fail anyway (the provider has no capacity); the job fails over to the next pool of its placement list"},
-    {"pools.NAME.count", "`count`", "pools-purchase",
-     KeyType::integer, UnitKind::count, "GPUs", {1, false}, {1048575, false},
-     "", "*required* for `reserved`, `owned`", applies_to(committed),
-     "",
-     "GPUs committed: the most the pool may hold at once, and the number charged for the whole window, used or not"},
-    {"pools.NAME.capex_usd_per_gpu", "`capex_usd_per_gpu`", "pools-purchase",
-     KeyType::number, UnitKind::usd_per_gpu, "USD per GPU", {0, false}, {kInf, false},
-     "", "*required* for `owned`", applies_to(amortized),
-     "",
-     "purchase price of one GPU"},
-    {"pools.NAME.amortize_years", "`amortize_years`", "pools-purchase",
-     KeyType::number, UnitKind::years, "years", {0, true}, {1000, false},
-     "", "*required* for `owned`", applies_to(amortized),
-     "",
-     "years over which the purchase price is spread (8,760 hours a year)"},
-    {"pools.NAME.opex_usd_per_gpu_hour", "`opex_usd_per_gpu_hour`", "pools-purchase",
-     KeyType::number, UnitKind::usd_per_gpu_hour, "USD per GPU-hour", {0, false}, {kInf, false},
-     "", "`0`", applies_to(amortized),
-     "",
-     "`owned`: power and operations per GPU-hour, for every GPU of `count`"},
-    {"pools.NAME.price_usd_per_gpu_second", "`price_usd_per_gpu_second`", "serverless-pools",
-     KeyType::number, UnitKind::usd_per_gpu_second, "USD per GPU-second", {0, false}, {kInf, false},
-     "", "none", applies_to(services_only),
-     "exactly one of this and `price_usd_per_gpu_hour` (or neither, with `catalog_row`)",
-     "price of one GPU for one second of a replica's billed time"},
-    {"pools.NAME.price_usd_per_gpu_hour", "`price_usd_per_gpu_hour`", "serverless-pools",
-     KeyType::number, UnitKind::usd_per_gpu_hour, "USD per GPU-hour", {0, false}, {kInf, false},
-     "", "with `catalog_row`, the row's `on_demand_usd_per_gpu_hour`", applies_to(priced_per_gpu_hour),
-     "exactly one of this and `price_usd_per_gpu_second` (or neither, with `catalog_row`)",
-     "the same price per GPU-hour"},
-    {"pools.NAME.catalog_row", "`catalog_row`", "serverless-pools",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", applies_to(uncommitted),
-     "a row of the top-level `catalog`",
-     "GPU model, memory and (unless a price key is given) the row's on-demand price; see [Price catalog](#price-catalog)"},
-    {"pools.NAME.billing_increment", "`billing_increment`", "serverless-pools",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "`1s`", applies_to(uncommitted),
-     "",
-     "each replica lifetime's billed time is rounded up to a multiple of this"},
-    {"pools.NAME.billing_minimum", "`billing_minimum`", "serverless-pools",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "`0`", applies_to(uncommitted),
-     "",
-     "each replica lifetime is billed at least this long"},
-    {"pools.NAME.quota", "`quota`", "serverless-pools",
-     KeyType::integer, UnitKind::count, "GPUs", {1, false}, {1048575, false},
-     "", "the sum, over the inference services on the pool, of `max_replicas × gpus`", applies_to(uncommitted),
-     "",
-     "most GPUs its replicas (starting or warm) hold at once; the autoscaler starts no replica that does not fit"},
-    {"pools.NAME.bill_idle", "`bill_idle`", "serverless-pools",
-     KeyType::boolean, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`true`", applies_to(services_only),
-     "`true`, `false` (and the other [boolean](#types) spellings)",
-     "`true`: a replica is billed from its start to its stop, cold start, busy and idle keep-alive time alike; `false`: only its cold start and the time it has at least one request in service"},
-    {"pools.NAME.cold_start", "`cold_start`", "serverless-pools",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", applies_to(every_option),
-     "keys `container`, `weights_gb_per_s`, `snapshot_restore`; see [Cold start](#cold-start)",
-     "how long a replica takes to start"},
-    {"catalog", "`catalog` (top level)", "price-catalog",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "",
-     "a readable CSV file (see the columns below); a relative path is relative to the scenario file's directory (also through `--set`)",
-     "the price catalog"},
-    {"pools.NAME.catalog_row", "`pools.NAME.catalog_row`", "price-catalog",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", applies_to(uncommitted),
-     "`on_demand`, `spot`, `marketplace` and `serverless` pools only; the `key` of a row of `catalog` (exact, case-sensitive)",
-     "the row the pool takes `gpu`, `gpu_memory_gb` and `price_usd_per_gpu_hour` from"},
-    {"pools.NAME.price_process.model", "`price_process.model`", "price-process",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<CompiledPool::PriceModel>(), "*required*", "",
-     "",
-     "how the price changes; decides which of the keys below the mapping takes (any other is an unknown key)"},
-    {"pools.NAME.price_process.step", "`price_process.step`", "price-process",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "*required* for `trace`, `mean_reverting`", "model: trace, mean_reverting",
-     "`trace`, `mean_reverting` only (an `ornstein_uhlenbeck` price changes continuously)",
-     "time between price changes: each row of a trace holds for one step; a mean-reverting log-price is drawn anew every step"},
-    {"pools.NAME.price_process.file", "`price_process.file`", "price-process",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required* for `trace`", "model: trace",
-     "`trace` only; a readable CSV file ([Data files](#data-files-csv-and-json)); relative paths are relative to the scenario file's directory",
-     "the price trace, one row per step in file order (there is no time column; other columns are ignored)"},
-    {"pools.NAME.price_process.column", "`price_process.column`", "price-process",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`price_usd_per_gpu_hour`", "model: trace",
-     "`trace` only; a column of the file holding numbers `>= 0`, at least one row",
-     "the price of each step, USD per GPU-hour"},
-    {"pools.NAME.price_process.start", "`price_process.start`", "price-process",
-     KeyType::trace_start, UnitKind::duration, "s", {-kInf, false}, {kInf, false},
-     "", "`0`", "model: trace",
-     "`trace` only; a duration `>= 0`, or exactly `random`",
-     "trace time at t = 0 (the trace is entered that far in); `random`: uniform over the trace's period, drawn anew for each replication"},
-    {"pools.NAME.price_process.volatility_per_sqrt_hour", "`price_process.volatility_per_sqrt_hour`", "price-process",
-     KeyType::number, UnitKind::rate, "per √hour", {0, false}, {kInf, false},
-     "", "*required* for `mean_reverting`, `ornstein_uhlenbeck`", "model: mean_reverting, ornstein_uhlenbeck",
-     "`mean_reverting`, `ornstein_uhlenbeck` only; `ornstein_uhlenbeck`: at most `0.25 × √(2 × reversion_per_hour)`",
-     "σ: `mean_reverting`, the volatility of the log-price; `ornstein_uhlenbeck`, the price's volatility as a fraction of its level"},
-    {"pools.NAME.price_process.reversion_per_hour", "`price_process.reversion_per_hour`", "price-process",
-     KeyType::number, UnitKind::rate, "per hour", {0, true}, {kInf, false},
-     "", "*required* for `mean_reverting`, `ornstein_uhlenbeck`", "model: mean_reverting, ornstein_uhlenbeck",
-     "`mean_reverting`, `ornstein_uhlenbeck` only",
-     "θ, the rate at which the log-price is pulled back to 0 (`mean_reverting`), or the price to its level (`ornstein_uhlenbeck`)"},
-    {"pools.NAME.preemption.time_to_preemption", "`preemption.time_to_preemption`", "preemption",
-     KeyType::distribution, UnitKind::duration, "s", {-kInf, false}, {kInf, false},
-     "", "none (no random reclaims)", applies_to(preemptible),
-     "any [distribution](#distributions); this, `max_runtime` or `zone_events` (or several) is required",
-     "running time after which an instance is reclaimed; drawn afresh for every run"},
-    {"pools.NAME.preemption.max_runtime", "`preemption.max_runtime`", "preemption",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "none (no limit)", applies_to(preemptible),
-     "this, `time_to_preemption` or `zone_events` (or several) is required",
-     "an instance is reclaimed at the latest after running this long"},
-    {"pools.NAME.preemption.zone_events", "`preemption.zone_events`", "preemption",
-     KeyType::distribution, UnitKind::duration, "s", {-kInf, false}, {kInf, false},
-     "", "none (no zone-wide events)", applies_to(preemptible),
-     "any [distribution](#distributions) with a mean `> 0`; this, `time_to_preemption` or `max_runtime` (or several) is required",
-     "time between two zone-wide events, each of which reclaims every job of the pool at once; see [Zone-wide events](#zone-wide-events)"},
-    {"pools.NAME.preemption.notice", "`preemption.notice`", "preemption",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "`0` (no warning)", applies_to(preemptible),
-     "",
-     "warning before the reclaim (also before a zone-wide event); a long enough notice lets a checkpointing job write an emergency checkpoint"},
-    {"pools.NAME.availability.file", "`availability.file`", "availability",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", applies_to(priced_per_hold),
-     "a readable trace file; relative paths are relative to the scenario file's directory. A name ending in `.json` (lower case) is read as JSON, any other as CSV",
-     "the trace (formats below)"},
-    {"pools.NAME.availability.column", "`availability.column`", "availability",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`available`", applies_to(priced_per_hold),
-     "CSV only (rejected for JSON); a column of the file holding numbers `>= 0`",
-     "instances available at each step"},
-    {"pools.NAME.availability.step", "`availability.step`", "availability",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "*required* for CSV", applies_to(priced_per_hold),
-     "CSV only (rejected for JSON)",
-     "time between two rows of the CSV trace"},
-    {"pools.NAME.availability.gpus_per_instance", "`availability.gpus_per_instance`", "availability",
-     KeyType::integer, UnitKind::count, "GPUs per instance", {1, false}, {1024, false},
-     "", "`1`", applies_to(priced_per_hold),
-     "",
-     "GPUs that one available instance contributes"},
-    {"pools.NAME.availability.start", "`availability.start`", "availability",
-     KeyType::trace_start, UnitKind::duration, "s", {-kInf, false}, {kInf, false},
-     "", "`0`", applies_to(priced_per_hold),
-     "a duration `>= 0`, or exactly `random`",
-     "trace time at t = 0 (the trace is entered that far in); `random`: uniform over the trace's period, drawn anew for each replication"},
-    {"pools.NAME.availability.after_end", "`availability.after_end`", "availability",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<TraceEnd>(), as_code(choice_name(PoolSpec{}.availability_after_end)), applies_to(priced_per_hold),
-     "",
-     "what the trace shows after its last row: itself again from the first row (`repeat`), no instance (`unavailable`), or its last row for ever (`last`)"},
-    {"pools.NAME.stockout.probability", "`stockout.probability`", "stockout",
-     KeyType::number, UnitKind::probability, "– (probability)", {0, false}, {1, true},
-     "", "*required*", applies_to(priced_per_hold),
-     "1 is rejected: a pool that never launches would stall its jobs; use a smaller probability or remove the pool",
-     "probability that a launch tried in the pool fails although the pool has the free GPUs; `0` is the same as no `stockout`"},
-    {"pools.NAME.stockout.retry_after", "`stockout.retry_after`", "stockout",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "`300` (5 min)", applies_to(priced_per_hold),
-     "",
-     "back-off: waiting jobs are dispatched again this long after a failed launch"},
-    {"pools.NAME.slowdown", "`slowdown`", "slowdown",
-     KeyType::distribution, UnitKind::factor, "– (factor)", {-kInf, false}, {kInf, false},
-     "", "none (every run computes at `speed`)", applies_to(priced_per_hold),
-     "a [distribution](#distributions) of plain numbers whose every draw is `> 0` (see below), e.g. `1.25` (fixed) or `{dist: uniform, min: 1.0, max: 1.8}`; not on `reserved`, `owned` pools",
-     "the run's slowdown factor: the run computes at `speed / factor`"},
-    {"pools.NAME.cold_start.container", "`cold_start.container`", "cold-start",
-     KeyType::distribution, UnitKind::duration, "s", {-kInf, false}, {kInf, false},
-     "", "none (0 s)", applies_to(every_option),
-     "any [distribution](#distributions); not with `snapshot_restore`",
-     "time to start the container (runtime, model server), drawn afresh for every cold start"},
-    {"pools.NAME.cold_start.weights_gb_per_s", "`cold_start.weights_gb_per_s`", "cold-start",
-     KeyType::number, UnitKind::throughput_gb_per_s, "GB/s", {0, true}, {kInf, false},
-     "", "none (the weights load in 0 s)", applies_to(every_option),
-     "not with `snapshot_restore`",
-     "bandwidth at which a replica loads its service's `model_gb` of weights"},
-    {"pools.NAME.cold_start.snapshot_restore", "`cold_start.snapshot_restore`", "cold-start",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "none", applies_to(every_option),
-     "not with `container` or `weights_gb_per_s`",
-     "time to restore a snapshot of a warm replica, instead of the container start and the weights load"},
-    {"pools.NAME.gpus_per_node", "`gpus_per_node`", "interconnect",
-     KeyType::integer, UnitKind::count, "GPUs per node", {1, false}, {1024, false},
-     "", "none (a job never spans nodes)", "",
-     "any purchase option",
-     "GPUs of one node"},
-    {"pools.NAME.interconnect.latency", "`interconnect.latency`", "interconnect",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "*required*", "",
-     "",
-     "one-way latency of a message between two nodes"},
-    {"pools.NAME.interconnect.bandwidth_gbps", "`interconnect.bandwidth_gbps`", "interconnect",
-     KeyType::number, UnitKind::bandwidth_gbps, "Gbit/s", {0, true}, {kInf, false},
-     "", "*required*", "",
-     "",
-     "bandwidth between two nodes, in gigabits per second"},
+    key("name").shown("`name`").table("top-level")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*")
+        .valid("any text")
+        .means("short title; stored in the results file (`scenario_name`)"),
+    key("description").shown("`description`").table("top-level")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("`\"\"`")
+        .valid("any text")
+        .means("free description; not used by the simulation"),
+    key("horizon").shown("`horizon`").table("top-level")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kMaxHorizonS, false})
+        .by_default("*required*")
+        .means("simulated time of each replication, from t = 0; arrivals stop and the run ends here. Times are doubles in seconds: at 1000 years they still resolve 4 microseconds, so ties between events stay real ties"),
+    key("warmup").shown("`warmup`").table("top-level")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("`0`")
+        .valid("`<` `horizon`")
+        .means("start of the statistics window `[warmup, horizon]`; see [Warm-up](#warm-up-and-the-statistics-window)"),
+    key("seed").shown("`seed`").table("top-level")
+        .type(KeyType::integer, UnitKind::none, "–").range({0, false}, {18446744073709551615.0, false})
+        .by_default("`1`")
+        .valid("plain digits; anything larger, negative or in another form is an error (never clamped or wrapped)")
+        .means("random seed; `gpucap run --seed S` overrides it"),
+    key("replications").shown("`replications`").table("top-level")
+        .type(KeyType::integer, UnitKind::count, "replications").range({1, false}, {1000000000, false})
+        .by_default("`1000`")
+        .means("number of independent replications; `gpucap run -r N` overrides it"),
+    key("catalog").shown("`catalog`").table("top-level")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none")
+        .valid("a readable CSV file laid out like `data/gpu_prices.csv` (at least the columns `key`, `gpu_model`, `gpu_memory_gb`, `on_demand_usd_per_gpu_hour`, `spot_usd_per_gpu_hour`); relative paths are relative to the scenario file's directory")
+        .means("price catalog from which `on_demand`, `spot`, `marketplace` and `serverless` pools take GPU model, memory and price with `catalog_row`; see [Price catalog](#price-catalog)"),
+    key("providers").shown("`providers`").table("top-level")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none")
+        .valid("see [`providers`](#providers)")
+        .means("cloud providers, by name"),
+    key("regions").shown("`regions`").table("top-level")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none")
+        .valid("see [`regions`](#regions)")
+        .means("regions, by name, with the latency, bandwidth and egress price of the network between them"),
+    key("pools").shown("`pools`").table("top-level")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("*required*")
+        .valid("non-empty; see [`pools`](#pools)")
+        .means("the capacity: pool name → pool"),
+    key("workloads").shown("`workloads`").table("top-level")
+        .type(KeyType::list, UnitKind::none, "–").range({1, false}, {65535, false})
+        .by_default("*required*")
+        .valid("job classes and inference services together; see [`workloads`](#workloads)")
+        .means("the demand: job classes and [inference services](#inference-services-kind-inference)"),
+    key("policy").shown("`policy`").table("top-level")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("see [`policy`](#policy)")
+        .valid("see [`policy`](#policy)")
+        .means("queue discipline, backfill, waiting room"),
+    key("timeseries").shown("`timeseries`").table("top-level")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none")
+        .valid("`{step: DURATION}`, at most 100,000 bins over the horizon; see `timeseries.step`")
+        .means("also record, per replication and pool, the mean number of GPUs in use in each bin of `step` over `[0, horizon]` (warm-up included; the last bin ends at the horizon). \"In use\" is what `gpu_hours_used` counts: jobs' runs and replicas' busy periods. Stored as `/timeseries/gpus_in_use` in results files, `Results.timeseries` in Python, plotted by `gpucap.plot.utilization`. A sweep may not change the bins (`timeseries.step` or `horizon`)"),
+    key("records").shown("`records`").table("top-level")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none")
+        .valid("`{jobs: N}`; see `records.jobs`")
+        .means("also keep a record of every job of the first replications, for debugging a surprising run: its arrival, first launch, completion, pool, runs, preemptions, wait and cost. Stored as the `/jobs` table of results files, `Results.jobs` in Python; printed nowhere. Made after the run by simulating those replications again on the host (the same bits on every backend; the run itself is not slowed)"),
+    key("goals").shown("`goals`").table("top-level")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none")
+        .valid("at most 64 goals; see [Goals](#goals)")
+        .means("indicator metrics evaluated on each replication (a goal is met when all its conditions hold); reported with exact intervals for their probability and used by chance constraints (`--chance NAME>=LEVEL`)"),
+    key("providers.NAME.kind").shown("`providers.NAME.kind`").table("providers")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<ProviderKind>()).by_default(as_code(choice_name(ProviderSpec{}.kind)))
+        .means("kind of provider"),
+    key("regions.NAME.latency_ms").shown("`regions.NAME.latency_ms`").table("regions")
+        .type(KeyType::number_map, UnitKind::latency_ms, "ms").range({0, false}, {kInf, false})
+        .by_default("none")
+        .valid("keys: declared region names")
+        .means("one-way network latency between this region and others, in milliseconds; added once to every data transfer and every [checkpoint copy](#checkpoints-that-change-region) on that link; twice that is the round trip of every request of an [inference service](#inference-services-kind-inference) whose `users_region` is at one end and whose pool is at the other"),
+    key("regions.NAME.bandwidth_gbps").shown("`regions.NAME.bandwidth_gbps`").table("regions")
+        .type(KeyType::number_map, UnitKind::bandwidth_gbps, "Gbit/s").range({0, true}, {kInf, false})
+        .by_default("none")
+        .valid("keys: declared region names")
+        .means("transfer bandwidth between this region and others, in gigabits per second; a workload's [data](#data-locality) can be fetched, and a [checkpoint](#checkpoints-that-change-region) copied, only over a link with a bandwidth"),
+    key("regions.NAME.egress_usd_per_gb").shown("`regions.NAME.egress_usd_per_gb`").table("regions")
+        .type(KeyType::number, UnitKind::usd_per_gb, "USD per GB").range({0, false}, {kInf, false})
+        .by_default("`0`")
+        .means("price of each GB of data leaving this region; charged for every run that fetches a workload's [data](#data-locality) that lives here, for every run that copies a [checkpoint](#checkpoints-that-change-region) written here to another region, and for the responses (`response_kb`) of every request served by an [inference service](#inference-services-kind-inference) whose pool is here"),
+    key("pools.NAME.provider").shown("`provider`").table("pools-common")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none")
+        .valid("a name declared in `providers`; any text if none are declared")
+        .means("the provider; descriptive"),
+    key("pools.NAME.region").shown("`region`").table("pools-common")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none")
+        .valid("a name declared in `regions`; any text if none are declared")
+        .means("the region; runs here of a workload whose [data](#data-locality) lives in another region fetch it first, and runs here that resume from a checkpoint written in another region copy it first (see [Checkpoints that change region](#checkpoints-that-change-region); a pool without a region never copies or sends one). Every pool in the placement list of a workload with `data` needs one"),
+    key("pools.NAME.gpu").shown("`gpu`").table("pools-common")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*, except with `catalog_row` (then the row's `gpu_model`)")
+        .valid("any text, e.g. `H100`")
+        .means("the GPU model; descriptive (use `speed` for performance, `gpu_memory_gb` for memory); given together with `catalog_row`, it wins"),
+    key("pools.NAME.gpu_memory_gb").shown("`gpu_memory_gb`").table("pools-common")
+        .type(KeyType::number, UnitKind::gpu_memory_gb, "GB per GPU").range({0, true}, {kInf, false})
+        .by_default("with `catalog_row` the row's `gpu_memory_gb`, else none (undeclared: every job fits)")
+        .means("memory of each GPU; see [GPU memory](#gpu-memory); given together with `catalog_row`, it wins"),
+    key("pools.NAME.purchase").shown("`purchase`").table("pools-common")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<PurchaseOption>())
+        .by_default(as_code(choice_name(PoolSpec{}.purchase)))
+        .means("purchase option; it decides which of the keys below the pool takes, see [Purchase option](#purchase-option)"),
+    key("pools.NAME.speed").shown("`speed`").table("pools-common")
+        .type(KeyType::number, UnitKind::factor, "– (ratio)").range({0, true}, {kInf, false})
+        .by_default("`1`")
+        .means("throughput relative to the reference GPU: computing time = work / speed; a request's service time = `service` / speed"),
+    key("pools.NAME.gpus_per_node").shown("`gpus_per_node`").table("pools-common")
+        .type(KeyType::integer, UnitKind::count, "GPUs per node").range({1, false}, {1024, false})
+        .by_default("none (a job never spans nodes)")
+        .means("GPUs of one node; a job of more GPUs spans `ceil(gpus / gpus_per_node)` nodes, see [Nodes and interconnect](#nodes-and-interconnect)"),
+    key("pools.NAME.interconnect").shown("`interconnect`").table("pools-common")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none")
+        .valid("keys `latency` (duration `>= 0`, required) and `bandwidth_gbps` (Gbit/s `> 0`, required); needs `gpus_per_node`")
+        .means("the network between the pool's nodes, over which jobs that span nodes all-reduce their gradients ([`sync`](#multi-node-jobs-sync))"),
+    key("pools.NAME.provisioning_delay").shown("`provisioning_delay`").table("pools-common")
+        .type(KeyType::distribution, UnitKind::duration, "s")
+        .by_default("none (jobs start running at once)").applies(applies_to(runs_jobs))
+        .valid("any [distribution](#distributions); not on `serverless` pools")
+        .means("time from launch (GPUs taken from the quota) to running (billing starts); on a pool of an inference service, part of every replica's [cold start](#cold-start)"),
+    key("pools.NAME.slowdown").shown("`slowdown`").table("pools-purchase")
+        .type(KeyType::distribution, UnitKind::factor, "– (factor)")
+        .by_default("none (every run at `speed`)").applies(applies_to(priced_per_hold))
+        .valid("`on_demand`, `spot`, `marketplace`: a [distribution](#distributions) of plain numbers that cannot reach 0 (no fixed value `<= 0`, no `uniform` with `min` `<= 0`, no `exponential`, no `empirical` value `<= 0`), e.g. `1.25` or `{dist: uniform, min: 1.0, max: 1.8}`; see [Slowdown](#slowdown)")
+        .means("factor drawn afresh for every run: the run computes at `speed / factor`, so for `work × factor / speed` seconds"),
+    key("pools.NAME.price_usd_per_gpu_hour").shown("`price_usd_per_gpu_hour`").table("pools-purchase")
+        .type(KeyType::number, UnitKind::usd_per_gpu_hour, "USD per GPU-hour").range({0, false}, {kInf, false})
+        .by_default("*required* for `reserved`, and for `on_demand`, `spot`, `marketplace` without `catalog_row` (with it: the row's on-demand price, or for `spot` its spot price); optional with a `price_process` of `model: trace` (then the mean of the trace's prices); `serverless`: *required* unless the pool gives `price_usd_per_gpu_second` or a `catalog_row` (then the row's on-demand price)")
+        .applies(applies_to(priced_per_gpu_hour))
+        .means("`on_demand`, `spot`, `marketplace`: price of one GPU for one hour of a hold; with a `price_process`, the median level of a `mean_reverting` price, the mean (and median) of an `ornstein_uhlenbeck` price, and no part of the cost with a `trace` (see [Price process](#price-process)); `serverless`: price of one GPU for one hour of a replica's billed time (see [Serverless](#serverless)); `reserved`: the committed price, charged for every GPU of `count` for the whole window; given together with `catalog_row`, it wins"),
+    key("pools.NAME.price_usd_per_gpu_second").shown("`price_usd_per_gpu_second`").table("pools-purchase")
+        .type(KeyType::number, UnitKind::usd_per_gpu_second, "USD per GPU-second").range({0, false}, {kInf, false})
+        .by_default("none").applies(applies_to(services_only))
+        .valid("`serverless` only; not together with `price_usd_per_gpu_hour`")
+        .means("the serverless price per GPU-second, as serverless providers publish it (× 3,600 = `price_usd_per_gpu_hour`); wins over a `catalog_row`'s price"),
+    key("pools.NAME.catalog_row").shown("`catalog_row`").table("pools-purchase")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none").applies(applies_to(uncommitted))
+        .valid("`on_demand`, `spot`, `marketplace`, `serverless`: the `key` (`provider/instance_type/region`) of a row of the top-level `catalog`")
+        .means("take `gpu`, `gpu_memory_gb` and `price_usd_per_gpu_hour` from this catalog row, each unless given in the pool; see [Price catalog](#price-catalog)"),
+    key("pools.NAME.price_process").shown("`price_process`").table("pools-purchase")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (the price stays `price_usd_per_gpu_hour`)")
+        .applies(applies_to(priced_per_hold))
+        .valid("`on_demand`, `spot`, `marketplace`: `model: trace` with keys `file`, `column`, `step`, `start`; `model: mean_reverting` with keys `volatility_per_sqrt_hour`, `reversion_per_hour`, `step`; or `model: ornstein_uhlenbeck` with keys `volatility_per_sqrt_hour`, `reversion_per_hour`; see [Price process](#price-process)")
+        .means("the price per GPU-hour changes over time: every `step`, read from a repeating trace or a random log-price pulled back to `price_usd_per_gpu_hour`; or continuously, a random price pulled back to it; each hold pays the price over its run"),
+    key("pools.NAME.billing_increment").shown("`billing_increment`").table("pools-purchase")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("`1s`").applies(applies_to(uncommitted))
+        .means("`on_demand`, `spot`, `marketplace`, `serverless`: each hold's (for inference replicas: each replica lifetime's) billed time is rounded up to a multiple of this"),
+    key("pools.NAME.billing_minimum").shown("`billing_minimum`").table("pools-purchase")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("`0`").applies(applies_to(uncommitted))
+        .means("`on_demand`, `spot`, `marketplace`, `serverless`: each hold (replica lifetime) is billed at least this long"),
+    key("pools.NAME.quota").shown("`quota`").table("pools-purchase")
+        .type(KeyType::integer, UnitKind::count, "GPUs").range({1, false}, {1048575, false})
+        .by_default("*required* for `on_demand`, `spot`, `marketplace`; optional for `serverless` (default: the sum over the inference services on the pool of `max_replicas × gpus`)")
+        .applies(applies_to(uncommitted))
+        .means("most GPUs the pool may hold at once (provisioning or running jobs, starting or warm replicas); with `availability`, at most this many of those the trace shows"),
+    key("pools.NAME.bill_idle").shown("`bill_idle`").table("pools-purchase")
+        .type(KeyType::boolean, UnitKind::none, "–")
+        .by_default("`true`").applies(applies_to(services_only))
+        .valid("`serverless` only")
+        .means("`true`: a replica is billed for its whole lifetime, idle keep-alive included; `false`: only for its cold start and the time it has requests in service; see [Billing](#billing)"),
+    key("pools.NAME.cold_start").shown("`cold_start`").table("pools-purchase")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (a replica is warm after the pool's `provisioning_delay`, if any)")
+        .applies(applies_to(every_option))
+        .valid("`on_demand`, `spot`, `marketplace`, `serverless`, `reserved`, `owned`: keys `container`, `weights_gb_per_s`, `snapshot_restore`; see [Cold start](#cold-start)")
+        .means("how long a replica of an inference service takes to start"),
+    key("pools.NAME.preemption").shown("`preemption`").table("pools-purchase")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("*required* for `spot` and `marketplace` without `availability`; optional with it")
+        .applies(applies_to(preemptible))
+        .valid("`spot`, `marketplace`: keys `time_to_preemption`, `max_runtime`, `zone_events`, `notice`; see [Preemption](#preemption-spot-marketplace)")
+        .means("how the pool's instances are reclaimed (on a marketplace: node failures)"),
+    key("pools.NAME.availability").shown("`availability`").table("pools-purchase")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (the whole quota is always available)")
+        .applies(applies_to(priced_per_hold))
+        .valid("`on_demand`, `spot`, `marketplace`: keys `file`, `column`, `step`, `gpus_per_instance`, `start`, `after_end`; see [Availability trace](#availability-trace)")
+        .means("capacity over time from a trace of available instances; when it falls, jobs are reclaimed"),
+    key("pools.NAME.stockout").shown("`stockout`").table("pools-purchase")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (no launch fails)").applies(applies_to(priced_per_hold))
+        .valid("`on_demand`, `spot`, `marketplace`: keys `probability` (required), `retry_after`; see [Stockouts](#stockouts)")
+        .means("a share of the launches that find free GPUs fail anyway (the provider has no capacity); the job fails over to the next pool of its placement list"),
+    key("pools.NAME.count").shown("`count`").table("pools-purchase")
+        .type(KeyType::integer, UnitKind::count, "GPUs").range({1, false}, {1048575, false})
+        .by_default("*required* for `reserved`, `owned`").applies(applies_to(committed))
+        .means("GPUs committed: the most the pool may hold at once, and the number charged for the whole window, used or not"),
+    key("pools.NAME.capex_usd_per_gpu").shown("`capex_usd_per_gpu`").table("pools-purchase")
+        .type(KeyType::number, UnitKind::usd_per_gpu, "USD per GPU").range({0, false}, {kInf, false})
+        .by_default("*required* for `owned`").applies(applies_to(amortized))
+        .means("purchase price of one GPU"),
+    key("pools.NAME.amortize_years").shown("`amortize_years`").table("pools-purchase")
+        .type(KeyType::number, UnitKind::years, "years").range({0, true}, {1000, false})
+        .by_default("*required* for `owned`").applies(applies_to(amortized))
+        .means("years over which the purchase price is spread (8,760 hours a year)"),
+    key("pools.NAME.opex_usd_per_gpu_hour").shown("`opex_usd_per_gpu_hour`").table("pools-purchase")
+        .type(KeyType::number, UnitKind::usd_per_gpu_hour, "USD per GPU-hour").range({0, false}, {kInf, false})
+        .by_default("`0`").applies(applies_to(amortized))
+        .means("`owned`: power and operations per GPU-hour, for every GPU of `count`"),
+    key("pools.NAME.price_usd_per_gpu_second").shown("`price_usd_per_gpu_second`").table("serverless-pools")
+        .type(KeyType::number, UnitKind::usd_per_gpu_second, "USD per GPU-second").range({0, false}, {kInf, false})
+        .by_default("none").applies(applies_to(services_only))
+        .valid("exactly one of this and `price_usd_per_gpu_hour` (or neither, with `catalog_row`)")
+        .means("price of one GPU for one second of a replica's billed time"),
+    key("pools.NAME.price_usd_per_gpu_hour").shown("`price_usd_per_gpu_hour`").table("serverless-pools")
+        .type(KeyType::number, UnitKind::usd_per_gpu_hour, "USD per GPU-hour").range({0, false}, {kInf, false})
+        .by_default("with `catalog_row`, the row's `on_demand_usd_per_gpu_hour`")
+        .applies(applies_to(priced_per_gpu_hour))
+        .valid("exactly one of this and `price_usd_per_gpu_second` (or neither, with `catalog_row`)")
+        .means("the same price per GPU-hour"),
+    key("pools.NAME.catalog_row").shown("`catalog_row`").table("serverless-pools")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none").applies(applies_to(uncommitted))
+        .valid("a row of the top-level `catalog`")
+        .means("GPU model, memory and (unless a price key is given) the row's on-demand price; see [Price catalog](#price-catalog)"),
+    key("pools.NAME.billing_increment").shown("`billing_increment`").table("serverless-pools")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("`1s`").applies(applies_to(uncommitted))
+        .means("each replica lifetime's billed time is rounded up to a multiple of this"),
+    key("pools.NAME.billing_minimum").shown("`billing_minimum`").table("serverless-pools")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("`0`").applies(applies_to(uncommitted))
+        .means("each replica lifetime is billed at least this long"),
+    key("pools.NAME.quota").shown("`quota`").table("serverless-pools")
+        .type(KeyType::integer, UnitKind::count, "GPUs").range({1, false}, {1048575, false})
+        .by_default("the sum, over the inference services on the pool, of `max_replicas × gpus`")
+        .applies(applies_to(uncommitted))
+        .means("most GPUs its replicas (starting or warm) hold at once; the autoscaler starts no replica that does not fit"),
+    key("pools.NAME.bill_idle").shown("`bill_idle`").table("serverless-pools")
+        .type(KeyType::boolean, UnitKind::none, "–")
+        .by_default("`true`").applies(applies_to(services_only))
+        .valid("`true`, `false` (and the other [boolean](#types) spellings)")
+        .means("`true`: a replica is billed from its start to its stop, cold start, busy and idle keep-alive time alike; `false`: only its cold start and the time it has at least one request in service"),
+    key("pools.NAME.cold_start").shown("`cold_start`").table("serverless-pools")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none").applies(applies_to(every_option))
+        .valid("keys `container`, `weights_gb_per_s`, `snapshot_restore`; see [Cold start](#cold-start)")
+        .means("how long a replica takes to start"),
+    key("catalog").shown("`catalog` (top level)").table("price-catalog")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none")
+        .valid("a readable CSV file (see the columns below); a relative path is relative to the scenario file's directory (also through `--set`)")
+        .means("the price catalog"),
+    key("pools.NAME.catalog_row").shown("`pools.NAME.catalog_row`").table("price-catalog")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none").applies(applies_to(uncommitted))
+        .valid("`on_demand`, `spot`, `marketplace` and `serverless` pools only; the `key` of a row of `catalog` (exact, case-sensitive)")
+        .means("the row the pool takes `gpu`, `gpu_memory_gb` and `price_usd_per_gpu_hour` from"),
+    key("pools.NAME.price_process.model").shown("`price_process.model`").table("price-process")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<CompiledPool::PriceModel>()).by_default("*required*")
+        .means("how the price changes; decides which of the keys below the mapping takes (any other is an unknown key)"),
+    key("pools.NAME.price_process.step").shown("`price_process.step`").table("price-process")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("*required* for `trace`, `mean_reverting`")
+        .applies("model: trace, mean_reverting")
+        .valid("`trace`, `mean_reverting` only (an `ornstein_uhlenbeck` price changes continuously)")
+        .means("time between price changes: each row of a trace holds for one step; a mean-reverting log-price is drawn anew every step"),
+    key("pools.NAME.price_process.file").shown("`price_process.file`").table("price-process")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required* for `trace`").applies("model: trace")
+        .valid("`trace` only; a readable CSV file ([Data files](#data-files-csv-and-json)); relative paths are relative to the scenario file's directory")
+        .means("the price trace, one row per step in file order (there is no time column; other columns are ignored)"),
+    key("pools.NAME.price_process.column").shown("`price_process.column`").table("price-process")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("`price_usd_per_gpu_hour`").applies("model: trace")
+        .valid("`trace` only; a column of the file holding numbers `>= 0`, at least one row")
+        .means("the price of each step, USD per GPU-hour"),
+    key("pools.NAME.price_process.start").shown("`price_process.start`").table("price-process")
+        .type(KeyType::trace_start, UnitKind::duration, "s")
+        .by_default("`0`").applies("model: trace")
+        .valid("`trace` only; a duration `>= 0`, or exactly `random`")
+        .means("trace time at t = 0 (the trace is entered that far in); `random`: uniform over the trace's period, drawn anew for each replication"),
+    key("pools.NAME.price_process.volatility_per_sqrt_hour").shown("`price_process.volatility_per_sqrt_hour`").table("price-process")
+        .type(KeyType::number, UnitKind::rate, "per √hour").range({0, false}, {kInf, false})
+        .by_default("*required* for `mean_reverting`, `ornstein_uhlenbeck`")
+        .applies("model: mean_reverting, ornstein_uhlenbeck")
+        .valid("`mean_reverting`, `ornstein_uhlenbeck` only; `ornstein_uhlenbeck`: at most `0.25 × √(2 × reversion_per_hour)`")
+        .means("σ: `mean_reverting`, the volatility of the log-price; `ornstein_uhlenbeck`, the price's volatility as a fraction of its level"),
+    key("pools.NAME.price_process.reversion_per_hour").shown("`price_process.reversion_per_hour`").table("price-process")
+        .type(KeyType::number, UnitKind::rate, "per hour").range({0, true}, {kInf, false})
+        .by_default("*required* for `mean_reverting`, `ornstein_uhlenbeck`")
+        .applies("model: mean_reverting, ornstein_uhlenbeck")
+        .valid("`mean_reverting`, `ornstein_uhlenbeck` only")
+        .means("θ, the rate at which the log-price is pulled back to 0 (`mean_reverting`), or the price to its level (`ornstein_uhlenbeck`)"),
+    key("pools.NAME.preemption.time_to_preemption").shown("`preemption.time_to_preemption`").table("preemption")
+        .type(KeyType::distribution, UnitKind::duration, "s")
+        .by_default("none (no random reclaims)").applies(applies_to(preemptible))
+        .valid("any [distribution](#distributions); this, `max_runtime` or `zone_events` (or several) is required")
+        .means("running time after which an instance is reclaimed; drawn afresh for every run"),
+    key("pools.NAME.preemption.max_runtime").shown("`preemption.max_runtime`").table("preemption")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("none (no limit)").applies(applies_to(preemptible))
+        .valid("this, `time_to_preemption` or `zone_events` (or several) is required")
+        .means("an instance is reclaimed at the latest after running this long"),
+    key("pools.NAME.preemption.zone_events").shown("`preemption.zone_events`").table("preemption")
+        .type(KeyType::distribution, UnitKind::duration, "s")
+        .by_default("none (no zone-wide events)").applies(applies_to(preemptible))
+        .valid("any [distribution](#distributions) with a mean `> 0`; this, `time_to_preemption` or `max_runtime` (or several) is required")
+        .means("time between two zone-wide events, each of which reclaims every job of the pool at once; see [Zone-wide events](#zone-wide-events)"),
+    key("pools.NAME.preemption.notice").shown("`preemption.notice`").table("preemption")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("`0` (no warning)").applies(applies_to(preemptible))
+        .means("warning before the reclaim (also before a zone-wide event); a long enough notice lets a checkpointing job write an emergency checkpoint"),
+    key("pools.NAME.availability.file").shown("`availability.file`").table("availability")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*").applies(applies_to(priced_per_hold))
+        .valid("a readable trace file; relative paths are relative to the scenario file's directory. A name ending in `.json` (lower case) is read as JSON, any other as CSV")
+        .means("the trace (formats below)"),
+    key("pools.NAME.availability.column").shown("`availability.column`").table("availability")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("`available`").applies(applies_to(priced_per_hold))
+        .valid("CSV only (rejected for JSON); a column of the file holding numbers `>= 0`")
+        .means("instances available at each step"),
+    key("pools.NAME.availability.step").shown("`availability.step`").table("availability")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("*required* for CSV").applies(applies_to(priced_per_hold))
+        .valid("CSV only (rejected for JSON)")
+        .means("time between two rows of the CSV trace"),
+    key("pools.NAME.availability.gpus_per_instance").shown("`availability.gpus_per_instance`").table("availability")
+        .type(KeyType::integer, UnitKind::count, "GPUs per instance").range({1, false}, {1024, false})
+        .by_default("`1`").applies(applies_to(priced_per_hold))
+        .means("GPUs that one available instance contributes"),
+    key("pools.NAME.availability.start").shown("`availability.start`").table("availability")
+        .type(KeyType::trace_start, UnitKind::duration, "s")
+        .by_default("`0`").applies(applies_to(priced_per_hold))
+        .valid("a duration `>= 0`, or exactly `random`")
+        .means("trace time at t = 0 (the trace is entered that far in); `random`: uniform over the trace's period, drawn anew for each replication"),
+    key("pools.NAME.availability.after_end").shown("`availability.after_end`").table("availability")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<TraceEnd>())
+        .by_default(as_code(choice_name(PoolSpec{}.availability_after_end)))
+        .applies(applies_to(priced_per_hold))
+        .means("what the trace shows after its last row: itself again from the first row (`repeat`), no instance (`unavailable`), or its last row for ever (`last`)"),
+    key("pools.NAME.stockout.probability").shown("`stockout.probability`").table("stockout")
+        .type(KeyType::number, UnitKind::probability, "– (probability)").range({0, false}, {1, true})
+        .by_default("*required*").applies(applies_to(priced_per_hold))
+        .valid("1 is rejected: a pool that never launches would stall its jobs; use a smaller probability or remove the pool")
+        .means("probability that a launch tried in the pool fails although the pool has the free GPUs; `0` is the same as no `stockout`"),
+    key("pools.NAME.stockout.retry_after").shown("`stockout.retry_after`").table("stockout")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("`300` (5 min)").applies(applies_to(priced_per_hold))
+        .means("back-off: waiting jobs are dispatched again this long after a failed launch"),
+    key("pools.NAME.slowdown").shown("`slowdown`").table("slowdown")
+        .type(KeyType::distribution, UnitKind::factor, "– (factor)")
+        .by_default("none (every run computes at `speed`)").applies(applies_to(priced_per_hold))
+        .valid("a [distribution](#distributions) of plain numbers whose every draw is `> 0` (see below), e.g. `1.25` (fixed) or `{dist: uniform, min: 1.0, max: 1.8}`; not on `reserved`, `owned` pools")
+        .means("the run's slowdown factor: the run computes at `speed / factor`"),
+    key("pools.NAME.cold_start.container").shown("`cold_start.container`").table("cold-start")
+        .type(KeyType::distribution, UnitKind::duration, "s")
+        .by_default("none (0 s)").applies(applies_to(every_option))
+        .valid("any [distribution](#distributions); not with `snapshot_restore`")
+        .means("time to start the container (runtime, model server), drawn afresh for every cold start"),
+    key("pools.NAME.cold_start.weights_gb_per_s").shown("`cold_start.weights_gb_per_s`").table("cold-start")
+        .type(KeyType::number, UnitKind::throughput_gb_per_s, "GB/s").range({0, true}, {kInf, false})
+        .by_default("none (the weights load in 0 s)").applies(applies_to(every_option))
+        .valid("not with `snapshot_restore`")
+        .means("bandwidth at which a replica loads its service's `model_gb` of weights"),
+    key("pools.NAME.cold_start.snapshot_restore").shown("`cold_start.snapshot_restore`").table("cold-start")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("none").applies(applies_to(every_option))
+        .valid("not with `container` or `weights_gb_per_s`")
+        .means("time to restore a snapshot of a warm replica, instead of the container start and the weights load"),
+    key("pools.NAME.gpus_per_node").shown("`gpus_per_node`").table("interconnect")
+        .type(KeyType::integer, UnitKind::count, "GPUs per node").range({1, false}, {1024, false})
+        .by_default("none (a job never spans nodes)")
+        .valid("any purchase option")
+        .means("GPUs of one node"),
+    key("pools.NAME.interconnect.latency").shown("`interconnect.latency`").table("interconnect")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("*required*")
+        .means("one-way latency of a message between two nodes"),
+    key("pools.NAME.interconnect.bandwidth_gbps").shown("`interconnect.bandwidth_gbps`").table("interconnect")
+        .type(KeyType::number, UnitKind::bandwidth_gbps, "Gbit/s").range({0, true}, {kInf, false})
+        .by_default("*required*")
+        .means("bandwidth between two nodes, in gigabits per second"),
   };
 }
 // clang-format on

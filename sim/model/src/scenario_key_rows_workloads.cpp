@@ -13,466 +13,430 @@ namespace gpucap::key_rows {
 // clang-format off
 std::vector<ScenarioKey> workload_rows() {
   return {
-    {"workloads[].name", "`name`", "workloads",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "",
-     "unique among workloads",
-     "the class name; `--set` can address the item by it"},
-    {"workloads[].kind", "`kind`", "workloads",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<WorkloadKind>(), as_code(choice_name(JobClassSpec{}.kind)), "",
-     "",
-     "`training` and `batch` are descriptive labels that do not change the simulation; `inference` makes the item an [inference service](#inference-services-kind-inference), with other keys"},
-    {"workloads[].gpus", "`gpus`", "workloads",
-     KeyType::integer, UnitKind::count, "GPUs", {1, false}, {1048575, false},
-     "", "`1`", "",
-     "must fit some pool of `placement` whose memory fits",
-     "gang size: every job needs this many GPUs, all in one pool, at once"},
-    {"workloads[].priority", "`priority`", "workloads",
-     KeyType::integer, UnitKind::none, "–", {-1000000, false}, {1000000, false},
-     "", "`0`", "kind: training, batch",
-     "",
-     "under `policy.queue: priority`, larger runs first; ignored otherwise"},
-    {"workloads[].work", "`work`", "workloads",
-     KeyType::distribution, UnitKind::duration, "s", {-kInf, false}, {kInf, false},
-     "", "*required*, except for trace arrivals (forbidden there)", "kind: training, batch",
-     "any [distribution](#distributions)",
-     "run time of one job on the reference GPU (speed 1), without checkpoints"},
-    {"workloads[].arrivals", "`arrivals`", "workloads",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "",
-     "see [`arrivals`](#arrivals)",
-     "when jobs of this class arrive"},
-    {"workloads[].placement", "`placement`", "workloads",
-     KeyType::text_list, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "every pool, in the order of `pools`, except `serverless` pools and pools that run an inference service", "kind: training, batch",
-     "non-empty; declared pool names, each at most once; no `serverless` pool, no pool that runs an inference service",
-     "pools the class may use, most preferred first"},
-    {"workloads[].vram_gb", "`vram_gb`", "workloads",
-     KeyType::number, UnitKind::gpu_memory_gb, "GB per GPU", {0, true}, {kInf, false},
-     "", "none (fits every pool)", "",
-     "at least one pool of `placement` must have that much memory (or undeclared memory)",
-     "GPU memory each GPU of a job needs; see [GPU memory](#gpu-memory)"},
-    {"workloads[].data", "`data`", "workloads",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (runs fetch nothing)", "kind: training, batch",
-     "keys `size_gb`, `region` (both required); see [Data locality](#data-locality)",
-     "input data that lives in one region: every run in a pool of another region fetches it first, in billed GPU time, and pays its egress"},
-    {"workloads[].checkpoint", "`checkpoint`", "workloads",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (no checkpoints)", "kind: training, batch",
-     "keys `interval`, `write`, `restart`, `size_gb`; see [Checkpointing](#checkpointing)",
-     "how jobs save and restore their progress, and how large their checkpoints are when a job resumes in another region ([Checkpoints that change region](#checkpoints-that-change-region))"},
-    {"workloads[].deadline", "`deadline`", "workloads",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "none", "kind: training, batch",
-     "",
-     "time from arrival by which a job should finish; see [Deadline](#deadline)"},
-    {"workloads[].fallback", "`fallback`", "workloads",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (preemptible pools are never avoided)", "kind: training, batch",
-     "keys `after_preemptions`, `when_slack_below`, `return_to_preemptible`; see [Fallback](#fallback)",
-     "when jobs stop using preemptible (`spot`, `marketplace`) pools"},
-    {"workloads[].placement_limit", "`placement_limit`", "workloads",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (no pool is limited)", "kind: training, batch",
-     "keys `pool` and one of `jobs`, `share`; see [Placement limit](#placement-limit-k-on-demand-the-rest-spot)",
-     "at most `jobs` jobs, or a `share` of the class's jobs, at once in one pool of its placement list (\"k on-demand, the rest spot\")"},
-    {"workloads[].sync", "`sync`", "workloads",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (no synchronization between nodes)", "kind: training, batch",
-     "keys `step` (duration `> 0`) and `gradient_gb` (GB `>= 0`), both required; not with trace arrivals; see [Multi-node jobs](#multi-node-jobs-sync)",
-     "data-parallel training: after every `step` of computing, a job that spans nodes all-reduces `gradient_gb` over the pool's interconnect, which slows it"},
-    {"workloads[].data.size_gb", "`data.size_gb`", "data",
-     KeyType::number, UnitKind::data_gb, "GB", {0, false}, {kInf, false},
-     "", "*required*", "kind: training, batch",
-     "",
-     "size of the data each run fetches; `0` fetches nothing (and the pool checks below are skipped)"},
-    {"workloads[].data.region", "`data.region`", "data",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "kind: training, batch",
-     "a region declared in [`regions`](#regions) (so a workload with `data` needs a `regions` section)",
-     "the region where the data lives"},
-    {"workloads[].checkpoint.interval", "`checkpoint.interval`", "checkpoint",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "none (no periodic checkpoints)", "kind: training, batch",
-     "",
-     "computing time between two periodic checkpoints (wall-clock time on the instance, not scaled by `speed` or [`slowdown`](#slowdown))"},
-    {"workloads[].checkpoint.write", "`checkpoint.write`", "checkpoint",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "`0`", "kind: training, batch",
-     "",
-     "time to write one checkpoint; part of the run time (the GPUs stay held and the hold billed)"},
-    {"workloads[].checkpoint.restart", "`checkpoint.restart`", "checkpoint",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "`0`", "kind: training, batch",
-     "",
-     "time to restore at the start of every run after the job's first preemption (after the run's [data transfer](#data-locality) and [checkpoint copy](#checkpoints-that-change-region), if any)"},
-    {"workloads[].checkpoint.size_gb", "`checkpoint.size_gb`", "checkpoint",
-     KeyType::number, UnitKind::data_gb, "GB", {0, false}, {kInf, false},
-     "", "`0`", "kind: training, batch",
-     "",
-     "size of the job's checkpoint: a run that resumes after a preemption in a pool of another region than the pool where its last checkpoint was written first copies it over the link between the two regions (`latency_ms / 1000 + size_gb * 8 / bandwidth_gbps` seconds of billed GPU time, in `gpu_hours_transferring`) and pays `size_gb × egress_usd_per_gb` of the checkpoint's region; `0` copies nothing (and the link checks are skipped); see [Checkpoints that change region](#checkpoints-that-change-region)"},
-    {"workloads[].fallback.after_preemptions", "`fallback.after_preemptions`", "fallback",
-     KeyType::integer, UnitKind::count, "preemptions", {0, false}, {1000000, false},
-     "", "none (never)", "kind: training, batch",
-     "",
-     "skip preemptible (`spot`, `marketplace`) pools once the job has been preempted this many times; `0` skips them always"},
-    {"workloads[].fallback.when_slack_below", "`fallback.when_slack_below`", "fallback",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "none (never)", "kind: training, batch",
-     "needs `deadline` on the workload",
-     "skip preemptible pools when the job's slack is below this"},
-    {"workloads[].fallback.return_to_preemptible", "`fallback.return_to_preemptible`", "fallback",
-     KeyType::boolean, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`false` (a job that fell back never uses preemptible pools again)", "kind: training, batch",
-     "needs `after_preemptions`",
-     "`true`: the fallback lasts one run: a job whose run began on a pool that is not preemptible because of `after_preemptions` tries the preemptible pools first again at its next launch (after that run is reclaimed); see [Fallback](#fallback)"},
-    {"workloads[].placement_limit.pool", "`placement_limit.pool`", "placement-limit",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "kind: training, batch",
-     "a pool of the workload's `placement` list",
-     "the pool whose jobs of this class are limited"},
-    {"workloads[].placement_limit.jobs", "`placement_limit.jobs`", "placement-limit",
-     KeyType::integer, UnitKind::count, "jobs", {1, false}, {1000000, false},
-     "", "*required*, unless `share` is given (not both)", "kind: training, batch",
-     "`jobs × gpus` at most the pool's `quota`",
-     "most jobs of the class holding GPUs in the pool at once (provisioning or running); the others use the other pools of the placement list, in order, or wait"},
-    {"workloads[].placement_limit.share", "`placement_limit.share`", "placement-limit",
-     KeyType::number, UnitKind::probability, "–", {0, true}, {1, false},
-     "", "none (the limit is `jobs`)", "kind: training, batch",
-     "not with `jobs`",
-     "most fraction of the class's jobs holding GPUs (in any pool) that may hold them in this pool: a job launches there only if afterwards the class's jobs there are at most `share` × its jobs holding GPUs rounded up, both counting the new job; see [Placement limit](#placement-limit-k-on-demand-the-rest-spot)"},
-    {"workloads[].sync.step", "`sync.step`", "sync",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "*required*", "kind: training, batch",
-     "",
-     "computing time of one training step on the reference GPU (speed 1)"},
-    {"workloads[].sync.gradient_gb", "`sync.gradient_gb`", "sync",
-     KeyType::number, UnitKind::data_gb, "GB", {0, false}, {kInf, false},
-     "", "*required*", "kind: training, batch",
-     "",
-     "gradients all-reduced between the nodes after every step"},
-    {"workloads[].name", "`name`", "inference",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "",
-     "unique among workloads",
-     "the service's name; `--set` can address the item by it"},
-    {"workloads[].kind", "`kind`", "inference",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<WorkloadKind>(), "–", "kind: inference",
-     "",
-     "makes the item a service"},
-    {"workloads[].pool", "`pool`", "inference",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "kind: inference",
-     "a declared pool without `availability`, `zone_events`, `price_process` or `slowdown`; `stockout` only on a `spot` or `marketplace` pool",
-     "the pool whose GPUs run the replicas; it then runs no jobs. On a `spot` or `marketplace` pool each replica lifetime is reclaimed by the pool's `time_to_preemption` / `max_runtime`, and its requests in service restart (see [Spot replicas and fallback](#spot-replicas-and-fallback))"},
-    {"workloads[].fallback_pool", "`fallback_pool`", "inference",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (replicas run in `pool` only)", "kind: inference",
-     "a declared `on_demand`, `reserved` or `owned` pool other than `pool`, without `availability`, `stockout`, `zone_events`, `price_process` or `slowdown`, whose GPUs fit the replica (`gpus`, `vram_gb`); only when `pool` is `spot` or `marketplace`",
-     "where a replica starts when `pool` has no free GPU (quota full) or its launch there stocks out, with that pool's cold start, price, round trip and egress; it then runs no jobs. Requests go to replicas in `pool` first, so fallback replicas idle and stop first (a windowed autoscaler stops idle fallback replicas first); a fallback replica is not moved back to `pool` when GPUs free up there"},
-    {"workloads[].arrivals", "`arrivals`", "inference",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "",
-     "`poisson` or `nhpp` (rates in requests per s / min / hour / day), or `trace` without `gpus_column`; see [`arrivals`](#arrivals)",
-     "when requests arrive"},
-    {"workloads[].service", "`service`", "inference",
-     KeyType::distribution, UnitKind::duration, "s", {-kInf, false}, {kInf, false},
-     "", "*required*, except for trace arrivals (forbidden there)", "kind: inference",
-     "any [distribution](#distributions)",
-     "service time of one request on the reference GPU (speed 1); in the pool it takes `service / speed`"},
-    {"workloads[].gpus", "`gpus`", "inference",
-     KeyType::integer, UnitKind::count, "GPUs per replica", {1, false}, {1048575, false},
-     "", "`1`", "",
-     "at most the pool's `quota` or `count`",
-     "GPUs each replica holds, from its start to its stop"},
-    {"workloads[].vram_gb", "`vram_gb`", "inference",
-     KeyType::number, UnitKind::gpu_memory_gb, "GB per GPU", {0, true}, {kInf, false},
-     "", "none (fits every pool)", "",
-     "at most the pool's `gpu_memory_gb` (when declared)",
-     "GPU memory each GPU of a replica needs"},
-    {"workloads[].model_gb", "`model_gb`", "inference",
-     KeyType::number, UnitKind::data_gb, "GB", {0, false}, {kInf, false},
-     "", "`0`", "kind: inference",
-     "",
-     "model weights that every cold start loads at the pool's `cold_start.weights_gb_per_s` (see [Cold start](#cold-start))"},
-    {"workloads[].concurrency", "`concurrency`", "inference",
-     KeyType::integer, UnitKind::count, "requests per replica", {1, false}, {4096, false},
-     "", "`1`", "kind: inference",
-     "",
-     "requests one warm replica serves at once"},
-    {"workloads[].replicas", "`replicas`", "inference",
-     KeyType::integer, UnitKind::count, "replicas", {1, false}, {100000, false},
-     "", "–", "kind: inference",
-     "exactly one of `replicas` and `autoscaling`",
-     "a fixed count: all warm from t = 0 and never stopped (the same as `autoscaling: {min_replicas: N, max_replicas: N}`)"},
-    {"workloads[].autoscaling", "`autoscaling`", "",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "kind: inference",
-     "keys `min_replicas`, `max_replicas`, `idle_timeout`, `target_concurrency`, and for the [windowed autoscaler](#windowed-autoscaler) `stable_window`, `panic_window`, `panic_threshold_percentage`, `scale_down_delay`, `tick`; exactly one of `replicas` and `autoscaling`",
-     "replicas started and stopped with the load"},
-    {"workloads[].autoscaling.min_replicas", "`autoscaling.min_replicas`", "inference",
-     KeyType::integer, UnitKind::count, "replicas", {0, false}, {100000, false},
-     "", "`0`", "kind: inference",
-     "`<= max_replicas`",
-     "replicas always up, warm from t = 0"},
-    {"workloads[].autoscaling.max_replicas", "`autoscaling.max_replicas`", "inference",
-     KeyType::integer, UnitKind::count, "replicas", {1, false}, {100000, false},
-     "", "*required*", "kind: inference",
-     "",
-     "most replicas up (starting or warm) at once"},
-    {"workloads[].autoscaling.idle_timeout", "`autoscaling.idle_timeout`", "inference",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "*required*, unless `min_replicas` = `max_replicas` (then none: replicas never stop)", "kind: inference",
-     "not with `stable_window` (the windowed autoscaler stops replicas itself)",
-     "a warm replica without requests for this long stops, while more than `min_replicas` are up"},
-    {"workloads[].autoscaling.target_concurrency", "`autoscaling.target_concurrency`", "inference",
-     KeyType::number, UnitKind::count, "requests per replica", {0, true}, {4096, false},
-     "", "`concurrency`", "kind: inference",
-     "`<= concurrency`",
-     "the autoscaler's aim: requests in the system (in service and waiting) per replica up; below `concurrency` it starts replicas before the slots fill"},
-    {"workloads[].autoscaling.stable_window", "`autoscaling.stable_window`", "inference",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {86400, false},
-     "", "none (the autoscaler reacts to every arrival)", "kind: inference",
-     "a whole number of `tick`s, at most 1 day and 100,000 ticks",
-     "turns on the [windowed autoscaler](#windowed-autoscaler): every `tick` it wants ceil(average requests in the system over this window / `target_concurrency`) replicas"},
-    {"workloads[].autoscaling.panic_window", "`autoscaling.panic_window`", "inference",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {86400, false},
-     "", "`stable_window` / 10", "kind: inference",
-     "a whole number of `tick`s, `<= stable_window`; only with `stable_window`",
-     "the short window whose average puts the autoscaler in panic (see `panic_threshold_percentage`)"},
-    {"workloads[].autoscaling.panic_threshold_percentage", "`autoscaling.panic_threshold_percentage`", "inference",
-     KeyType::number, UnitKind::factor, "%", {110, false}, {1000, false},
-     "", "`200`", "kind: inference",
-     "only with `stable_window`",
-     "panic when the replicas the panic window wants are at least this share of the warm replicas; in panic the autoscaler follows the panic window and does not scale down until a stable window has passed without that"},
-    {"workloads[].autoscaling.scale_down_delay", "`autoscaling.scale_down_delay`", "inference",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {3600, false},
-     "", "`0s`", "kind: inference",
-     "a whole number of `tick`s, at most 1 h and 100,000 ticks; only with `stable_window`",
-     "a lower replica count is applied only once every tick of this long has wanted at most it; scale-ups are immediate"},
-    {"workloads[].autoscaling.tick", "`autoscaling.tick`", "inference",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {3600, false},
-     "", "`2s`", "kind: inference",
-     "only with `stable_window`",
-     "how often the windowed autoscaler decides"},
-    {"workloads[].users_region", "`users_region`", "inference",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (round trip 0)", "kind: inference",
-     "a declared region; the pool needs a `region`, and unless it is the same region, a `latency_ms` between the two (on either side)",
-     "where the requests come from: every request's latency includes a round trip of 2 × the one-way latency (0 within one region)"},
-    {"workloads[].slo", "`slo`", "",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none", "kind: inference",
-     "key `latency`",
-     "the latency objective of the service's requests"},
-    {"workloads[].slo.latency", "`slo.latency`", "inference",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "none (no SLO)", "kind: inference",
-     "",
-     "latency bound of the service; see `slo_violation_share` in [Output metrics](#output-metrics)"},
-    {"workloads[].queue_capacity", "`queue_capacity`", "inference",
-     KeyType::integer, UnitKind::count, "requests", {0, false}, {1000000, false},
-     "", "`1000`", "kind: inference",
-     "",
-     "waiting room: the most requests waiting at once; a request that would have to wait beyond it is dropped (`policy.queue_capacity` is for jobs only)"},
-    {"workloads[].response_kb", "`response_kb`", "inference",
-     KeyType::number, UnitKind::kilobytes, "KB per request", {0, false}, {kInf, false},
-     "", "`0`", "kind: inference",
-     "",
-     "size of a response: each served request pays `response_kb / 10⁶ × egress_usd_per_gb` of the pool's region"},
-    {"workloads[].arrivals.process", "`process`", "poisson",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<ArrivalKind>(), "*required*", "process: poisson",
-     "",
-     "homogeneous Poisson process"},
-    {"workloads[].arrivals.rate_per_s", "`rate_per_*`", "poisson",
-     KeyType::number, UnitKind::rate, "jobs per s / min / hour / day", {0, true}, {kInf, false},
-     "", "*required*, exactly one", "process: poisson",
-     "",
-     "arrival rate λ"},
-    {"workloads[].arrivals.rate_per_min", "`rate_per_*`", "poisson",
-     KeyType::number, UnitKind::rate, "jobs per s / min / hour / day", {0, true}, {kInf, false},
-     "", "*required*, exactly one", "process: poisson",
-     "",
-     "arrival rate λ"},
-    {"workloads[].arrivals.rate_per_hour", "`rate_per_*`", "poisson",
-     KeyType::number, UnitKind::rate, "jobs per s / min / hour / day", {0, true}, {kInf, false},
-     "", "*required*, exactly one", "process: poisson",
-     "",
-     "arrival rate λ"},
-    {"workloads[].arrivals.rate_per_day", "`rate_per_*`", "poisson",
-     KeyType::number, UnitKind::rate, "jobs per s / min / hour / day", {0, true}, {kInf, false},
-     "", "*required*, exactly one", "process: poisson",
-     "",
-     "arrival rate λ"},
-    {"workloads[].arrivals.process", "`process`", "nhpp",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<ArrivalKind>(), "*required*", "process: nhpp",
-     "",
-     "non-homogeneous Poisson process"},
-    {"workloads[].arrivals.rate_per_s", "`rate_per_*`", "nhpp",
-     KeyType::number, UnitKind::rate, "jobs per s / min / hour / day", {0, true}, {kInf, false},
-     "", "*required*, exactly one", "process: nhpp",
-     "",
-     "base rate, multiplied by the profile"},
-    {"workloads[].arrivals.rate_per_min", "`rate_per_*`", "nhpp",
-     KeyType::number, UnitKind::rate, "jobs per s / min / hour / day", {0, true}, {kInf, false},
-     "", "*required*, exactly one", "process: nhpp",
-     "",
-     "base rate, multiplied by the profile"},
-    {"workloads[].arrivals.rate_per_hour", "`rate_per_*`", "nhpp",
-     KeyType::number, UnitKind::rate, "jobs per s / min / hour / day", {0, true}, {kInf, false},
-     "", "*required*, exactly one", "process: nhpp",
-     "",
-     "base rate, multiplied by the profile"},
-    {"workloads[].arrivals.rate_per_day", "`rate_per_*`", "nhpp",
-     KeyType::number, UnitKind::rate, "jobs per s / min / hour / day", {0, true}, {kInf, false},
-     "", "*required*, exactly one", "process: nhpp",
-     "",
-     "base rate, multiplied by the profile"},
-    {"workloads[].arrivals.hourly_profile", "`hourly_profile`", "nhpp",
-     KeyType::number_list, UnitKind::factor, "– (multipliers)", {0, false}, {kInf, false},
-     "", "exactly one of the two profiles", "process: nhpp",
-     "exactly 24 numbers `>= 0`, at least one `> 0`",
-     "item *h* applies from *h*:00 to *h*+1:00; repeats every 24 h from t = 0"},
-    {"workloads[].arrivals.weekly_profile", "`weekly_profile`", "nhpp",
-     KeyType::number_list, UnitKind::factor, "– (multipliers)", {0, false}, {kInf, false},
-     "", "exactly one of the two profiles", "process: nhpp",
-     "exactly 168 numbers `>= 0`, at least one `> 0`",
-     "item *k* applies to hour *k* of the week, Monday 00:00 first (t = 0 is Monday 00:00); repeats every 168 h"},
-    {"workloads[].arrivals.process", "`process`", "trace",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<ArrivalKind>(), "*required*", "process: trace",
-     "",
-     "trace replay"},
-    {"workloads[].arrivals.file", "`file`", "trace",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "*required*", "process: trace",
-     "a readable CSV file; relative paths are relative to the scenario file's directory",
-     "the trace"},
-    {"workloads[].arrivals.submit_column", "`submit_column`", "trace",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`submit_s`", "process: trace",
-     "a column of the file",
-     "submit time since t = 0, in `time_unit`s; each value `>= 0`"},
-    {"workloads[].arrivals.gpus_column", "`gpus_column`", "trace",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`gpus`", "process: trace",
-     "a column of the file",
-     "GPUs of the job; each a whole number `>= 1`"},
-    {"workloads[].arrivals.duration_column", "`duration_column`", "trace",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`duration_s`", "process: trace",
-     "a column of the file",
-     "run time on the reference GPU (speed 1), in `time_unit`s; each `> 0`"},
-    {"workloads[].arrivals.time_unit", "`time_unit`", "trace",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "`1s`", "process: trace",
-     "",
-     "the unit of the submit and duration columns, e.g. `1ms`, `1min`, `1h`"},
-    {"workloads[].arrivals.start", "`start`", "trace",
-     KeyType::duration, UnitKind::duration, "s", {0, false}, {kInf, false},
-     "", "`0`", "process: trace",
-     "not with `resample` (blocks start where the bootstrap draws them)",
-     "trace time at t = 0: jobs submitted before it are not replayed, the others are replayed `start` earlier"},
-    {"workloads[].arrivals.scale_rate", "`scale_rate`", "trace",
-     KeyType::number, UnitKind::factor, "– (multiplier)", {0, true}, {16, false},
-     "", "`1`", "process: trace",
-     "above 1 only with `resample`",
-     "multiplies the rate of arrivals: below 1, each job is replayed with this probability (thinning, drawn anew in each replication); above 1, ⌊f⌋ independent resamples of the trace are superposed, plus one more thinned to the fraction f − ⌊f⌋; see [Trace bootstrap](#trace-bootstrap)"},
-    {"workloads[].arrivals.resample", "`resample`", "trace",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "none (the trace is replayed as it is, the same in every replication)", "process: trace",
-     "keys `block`, `method`, `phase`, `period`; see [Trace bootstrap](#trace-bootstrap)",
-     "a block bootstrap: each replication replays blocks of the trace drawn at random, so replications differ and intervals show how much the answer depends on the particular weeks logged"},
-    {"workloads[].arrivals.resample.block", "`resample.block`", "trace-resample",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "*required*", "process: trace",
-     "",
-     "length of a block (`moving`), or its mean length (`stationary`); e.g. `1d`, `7d`"},
-    {"workloads[].arrivals.resample.method", "`resample.method`", "trace-resample",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<TraceResample>(), "`moving`", "process: trace",
-     "",
-     "`moving`: blocks of fixed length `block` (a circular moving-block bootstrap); `stationary`: lengths drawn from an exponential distribution with mean `block` (Politis and Romano's stationary bootstrap)"},
-    {"workloads[].arrivals.resample.phase", "`resample.phase`", "trace-resample",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "`1d`", "process: trace",
-     "`period` is a whole multiple of it",
-     "the cycle a block keeps: a block replayed from t starts in the trace at t modulo `phase` plus a whole number of phases, so `1d` keeps the time of day and `7d` the day of the week"},
-    {"workloads[].arrivals.resample.period", "`resample.period`", "trace-resample",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "the shortest whole number of `phase`s after the last submit time", "process: trace",
-     "a whole multiple of `phase`, after the last submit time",
-     "length of the trace as a loop: a block that runs past its end continues from its start"},
-    {"policy.queue", "`queue`", "policy",
-     KeyType::choice, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     choice_words<QueueDiscipline>(), as_code(choice_name(PolicySpec{}.discipline)), "",
-     "",
-     "order of the waiting queue"},
-    {"policy.backfill", "`backfill`", "policy",
-     KeyType::boolean, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`false`", "",
-     "`true`/`yes`/`on`, `false`/`no`/`off`",
-     "let any waiting job that fits start, not only the head"},
-    {"policy.queue_capacity", "`queue_capacity`", "policy",
-     KeyType::integer, UnitKind::count, "jobs", {0, false}, {100000000, false},
-     "", "`10000`", "",
-     "",
-     "waiting room: the most jobs waiting at once"},
-    {"timeseries.step", "`timeseries.step`", "",
-     KeyType::duration, UnitKind::duration, "s", {0, true}, {kInf, false},
-     "", "*required*", "",
-     "at most 100,000 bins over the horizon",
-     "width of each bin of the per-pool series of GPUs in use"},
-    {"records.jobs", "`records.jobs`", "",
-     KeyType::integer, UnitKind::count, "replications", {0, false}, {1000000, false},
-     "", "`0`", "",
-     "at most the run's replications are recorded; the records of all points together may hold at most 10,000,000 jobs (a run that would need more is refused before recording)",
-     "record every job of replications `first_replication` to `first_replication + N - 1` of each point (0: no records)"},
-    {"goals.NAME.require", "`require`", "goals",
-     KeyType::text_list, UnitKind::none, "–", {1, false}, {16, false},
-     "", "*required*", "",
-     "1 to 16 conditions `METRIC OP VALUE`: `METRIC` a scalar metric or `pools.POOL.METRIC`; `OP` `<=`, `<`, `>=`, `>`; `VALUE` a number (a duration such as `25d` for metrics in s), a metric, or `NUMBER * METRIC` of the same kind of unit",
-     "conditions that must all hold in a replication for the goal to be met there; a condition on a metric that is undefined in the replication (NaN) does not hold"},
-    {"goals.NAME.target", "`target`", "goals",
-     KeyType::number, UnitKind::probability, "probability", {0, true}, {1, true},
-     "", "none", "",
-     "",
-     "the probability of meeting the goal that is wanted; `gpucap run` says whether the 95% exact interval of the estimate lies above it, below it, or cannot tell, and `--chance NAME` uses it as the level"},
-    {"goals.NAME.description", "`description`", "goals",
-     KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "`\"\"`", "",
-     "any text",
-     "what the goal means, for reports"},
-    {"goals.NAME", "`goals.NAME`", "",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "", "",
-     "",
-     "a goal: a name (a letter, then letters, digits and `_`) and its conditions"},
-    {"pools.NAME", "`pools.NAME`", "",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "", "",
-     "",
-     "a pool of GPUs of one model, price and purchase option"},
-    {"providers.NAME", "`providers.NAME`", "",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "", "",
-     "",
-     "a cloud provider"},
-    {"regions.NAME", "`regions.NAME`", "",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "", "",
-     "",
-     "a region and its network links"},
-    {"workloads[]", "`workloads[]`", "",
-     KeyType::mapping, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-     "", "", "",
-     "",
-     "a job class (`kind: training` or `batch`) or an inference service (`kind: inference`)"},
+    key("workloads[].name").shown("`name`").table("workloads")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*")
+        .valid("unique among workloads")
+        .means("the class name; `--set` can address the item by it"),
+    key("workloads[].kind").shown("`kind`").table("workloads")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<WorkloadKind>()).by_default(as_code(choice_name(JobClassSpec{}.kind)))
+        .means("`training` and `batch` are descriptive labels that do not change the simulation; `inference` makes the item an [inference service](#inference-services-kind-inference), with other keys"),
+    key("workloads[].gpus").shown("`gpus`").table("workloads")
+        .type(KeyType::integer, UnitKind::count, "GPUs").range({1, false}, {1048575, false})
+        .by_default("`1`")
+        .valid("must fit some pool of `placement` whose memory fits")
+        .means("gang size: every job needs this many GPUs, all in one pool, at once"),
+    key("workloads[].priority").shown("`priority`").table("workloads")
+        .type(KeyType::integer, UnitKind::none, "–").range({-1000000, false}, {1000000, false})
+        .by_default("`0`").applies("kind: training, batch")
+        .means("under `policy.queue: priority`, larger runs first; ignored otherwise"),
+    key("workloads[].work").shown("`work`").table("workloads")
+        .type(KeyType::distribution, UnitKind::duration, "s")
+        .by_default("*required*, except for trace arrivals (forbidden there)")
+        .applies("kind: training, batch")
+        .valid("any [distribution](#distributions)")
+        .means("run time of one job on the reference GPU (speed 1), without checkpoints"),
+    key("workloads[].arrivals").shown("`arrivals`").table("workloads")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("*required*")
+        .valid("see [`arrivals`](#arrivals)")
+        .means("when jobs of this class arrive"),
+    key("workloads[].placement").shown("`placement`").table("workloads")
+        .type(KeyType::text_list, UnitKind::none, "–")
+        .by_default("every pool, in the order of `pools`, except `serverless` pools and pools that run an inference service")
+        .applies("kind: training, batch")
+        .valid("non-empty; declared pool names, each at most once; no `serverless` pool, no pool that runs an inference service")
+        .means("pools the class may use, most preferred first"),
+    key("workloads[].vram_gb").shown("`vram_gb`").table("workloads")
+        .type(KeyType::number, UnitKind::gpu_memory_gb, "GB per GPU").range({0, true}, {kInf, false})
+        .by_default("none (fits every pool)")
+        .valid("at least one pool of `placement` must have that much memory (or undeclared memory)")
+        .means("GPU memory each GPU of a job needs; see [GPU memory](#gpu-memory)"),
+    key("workloads[].data").shown("`data`").table("workloads")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (runs fetch nothing)").applies("kind: training, batch")
+        .valid("keys `size_gb`, `region` (both required); see [Data locality](#data-locality)")
+        .means("input data that lives in one region: every run in a pool of another region fetches it first, in billed GPU time, and pays its egress"),
+    key("workloads[].checkpoint").shown("`checkpoint`").table("workloads")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (no checkpoints)").applies("kind: training, batch")
+        .valid("keys `interval`, `write`, `restart`, `size_gb`; see [Checkpointing](#checkpointing)")
+        .means("how jobs save and restore their progress, and how large their checkpoints are when a job resumes in another region ([Checkpoints that change region](#checkpoints-that-change-region))"),
+    key("workloads[].deadline").shown("`deadline`").table("workloads")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("none").applies("kind: training, batch")
+        .means("time from arrival by which a job should finish; see [Deadline](#deadline)"),
+    key("workloads[].fallback").shown("`fallback`").table("workloads")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (preemptible pools are never avoided)").applies("kind: training, batch")
+        .valid("keys `after_preemptions`, `when_slack_below`, `return_to_preemptible`; see [Fallback](#fallback)")
+        .means("when jobs stop using preemptible (`spot`, `marketplace`) pools"),
+    key("workloads[].placement_limit").shown("`placement_limit`").table("workloads")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (no pool is limited)").applies("kind: training, batch")
+        .valid("keys `pool` and one of `jobs`, `share`; see [Placement limit](#placement-limit-k-on-demand-the-rest-spot)")
+        .means("at most `jobs` jobs, or a `share` of the class's jobs, at once in one pool of its placement list (\"k on-demand, the rest spot\")"),
+    key("workloads[].sync").shown("`sync`").table("workloads")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (no synchronization between nodes)").applies("kind: training, batch")
+        .valid("keys `step` (duration `> 0`) and `gradient_gb` (GB `>= 0`), both required; not with trace arrivals; see [Multi-node jobs](#multi-node-jobs-sync)")
+        .means("data-parallel training: after every `step` of computing, a job that spans nodes all-reduces `gradient_gb` over the pool's interconnect, which slows it"),
+    key("workloads[].data.size_gb").shown("`data.size_gb`").table("data")
+        .type(KeyType::number, UnitKind::data_gb, "GB").range({0, false}, {kInf, false})
+        .by_default("*required*").applies("kind: training, batch")
+        .means("size of the data each run fetches; `0` fetches nothing (and the pool checks below are skipped)"),
+    key("workloads[].data.region").shown("`data.region`").table("data")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*").applies("kind: training, batch")
+        .valid("a region declared in [`regions`](#regions) (so a workload with `data` needs a `regions` section)")
+        .means("the region where the data lives"),
+    key("workloads[].checkpoint.interval").shown("`checkpoint.interval`").table("checkpoint")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("none (no periodic checkpoints)").applies("kind: training, batch")
+        .means("computing time between two periodic checkpoints (wall-clock time on the instance, not scaled by `speed` or [`slowdown`](#slowdown))"),
+    key("workloads[].checkpoint.write").shown("`checkpoint.write`").table("checkpoint")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("`0`").applies("kind: training, batch")
+        .means("time to write one checkpoint; part of the run time (the GPUs stay held and the hold billed)"),
+    key("workloads[].checkpoint.restart").shown("`checkpoint.restart`").table("checkpoint")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("`0`").applies("kind: training, batch")
+        .means("time to restore at the start of every run after the job's first preemption (after the run's [data transfer](#data-locality) and [checkpoint copy](#checkpoints-that-change-region), if any)"),
+    key("workloads[].checkpoint.size_gb").shown("`checkpoint.size_gb`").table("checkpoint")
+        .type(KeyType::number, UnitKind::data_gb, "GB").range({0, false}, {kInf, false})
+        .by_default("`0`").applies("kind: training, batch")
+        .means("size of the job's checkpoint: a run that resumes after a preemption in a pool of another region than the pool where its last checkpoint was written first copies it over the link between the two regions (`latency_ms / 1000 + size_gb * 8 / bandwidth_gbps` seconds of billed GPU time, in `gpu_hours_transferring`) and pays `size_gb × egress_usd_per_gb` of the checkpoint's region; `0` copies nothing (and the link checks are skipped); see [Checkpoints that change region](#checkpoints-that-change-region)"),
+    key("workloads[].fallback.after_preemptions").shown("`fallback.after_preemptions`").table("fallback")
+        .type(KeyType::integer, UnitKind::count, "preemptions").range({0, false}, {1000000, false})
+        .by_default("none (never)").applies("kind: training, batch")
+        .means("skip preemptible (`spot`, `marketplace`) pools once the job has been preempted this many times; `0` skips them always"),
+    key("workloads[].fallback.when_slack_below").shown("`fallback.when_slack_below`").table("fallback")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("none (never)").applies("kind: training, batch")
+        .valid("needs `deadline` on the workload")
+        .means("skip preemptible pools when the job's slack is below this"),
+    key("workloads[].fallback.return_to_preemptible").shown("`fallback.return_to_preemptible`").table("fallback")
+        .type(KeyType::boolean, UnitKind::none, "–")
+        .by_default("`false` (a job that fell back never uses preemptible pools again)")
+        .applies("kind: training, batch")
+        .valid("needs `after_preemptions`")
+        .means("`true`: the fallback lasts one run: a job whose run began on a pool that is not preemptible because of `after_preemptions` tries the preemptible pools first again at its next launch (after that run is reclaimed); see [Fallback](#fallback)"),
+    key("workloads[].placement_limit.pool").shown("`placement_limit.pool`").table("placement-limit")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*").applies("kind: training, batch")
+        .valid("a pool of the workload's `placement` list")
+        .means("the pool whose jobs of this class are limited"),
+    key("workloads[].placement_limit.jobs").shown("`placement_limit.jobs`").table("placement-limit")
+        .type(KeyType::integer, UnitKind::count, "jobs").range({1, false}, {1000000, false})
+        .by_default("*required*, unless `share` is given (not both)")
+        .applies("kind: training, batch")
+        .valid("`jobs × gpus` at most the pool's `quota`")
+        .means("most jobs of the class holding GPUs in the pool at once (provisioning or running); the others use the other pools of the placement list, in order, or wait"),
+    key("workloads[].placement_limit.share").shown("`placement_limit.share`").table("placement-limit")
+        .type(KeyType::number, UnitKind::probability, "–").range({0, true}, {1, false})
+        .by_default("none (the limit is `jobs`)").applies("kind: training, batch")
+        .valid("not with `jobs`")
+        .means("most fraction of the class's jobs holding GPUs (in any pool) that may hold them in this pool: a job launches there only if afterwards the class's jobs there are at most `share` × its jobs holding GPUs rounded up, both counting the new job; see [Placement limit](#placement-limit-k-on-demand-the-rest-spot)"),
+    key("workloads[].sync.step").shown("`sync.step`").table("sync")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("*required*").applies("kind: training, batch")
+        .means("computing time of one training step on the reference GPU (speed 1)"),
+    key("workloads[].sync.gradient_gb").shown("`sync.gradient_gb`").table("sync")
+        .type(KeyType::number, UnitKind::data_gb, "GB").range({0, false}, {kInf, false})
+        .by_default("*required*").applies("kind: training, batch")
+        .means("gradients all-reduced between the nodes after every step"),
+    key("workloads[].name").shown("`name`").table("inference")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*")
+        .valid("unique among workloads")
+        .means("the service's name; `--set` can address the item by it"),
+    key("workloads[].kind").shown("`kind`").table("inference")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<WorkloadKind>()).by_default("–").applies("kind: inference")
+        .means("makes the item a service"),
+    key("workloads[].pool").shown("`pool`").table("inference")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*").applies("kind: inference")
+        .valid("a declared pool without `availability`, `zone_events`, `price_process` or `slowdown`; `stockout` only on a `spot` or `marketplace` pool")
+        .means("the pool whose GPUs run the replicas; it then runs no jobs. On a `spot` or `marketplace` pool each replica lifetime is reclaimed by the pool's `time_to_preemption` / `max_runtime`, and its requests in service restart (see [Spot replicas and fallback](#spot-replicas-and-fallback))"),
+    key("workloads[].fallback_pool").shown("`fallback_pool`").table("inference")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none (replicas run in `pool` only)").applies("kind: inference")
+        .valid("a declared `on_demand`, `reserved` or `owned` pool other than `pool`, without `availability`, `stockout`, `zone_events`, `price_process` or `slowdown`, whose GPUs fit the replica (`gpus`, `vram_gb`); only when `pool` is `spot` or `marketplace`")
+        .means("where a replica starts when `pool` has no free GPU (quota full) or its launch there stocks out, with that pool's cold start, price, round trip and egress; it then runs no jobs. Requests go to replicas in `pool` first, so fallback replicas idle and stop first (a windowed autoscaler stops idle fallback replicas first); a fallback replica is not moved back to `pool` when GPUs free up there"),
+    key("workloads[].arrivals").shown("`arrivals`").table("inference")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("*required*")
+        .valid("`poisson` or `nhpp` (rates in requests per s / min / hour / day), or `trace` without `gpus_column`; see [`arrivals`](#arrivals)")
+        .means("when requests arrive"),
+    key("workloads[].service").shown("`service`").table("inference")
+        .type(KeyType::distribution, UnitKind::duration, "s")
+        .by_default("*required*, except for trace arrivals (forbidden there)")
+        .applies("kind: inference")
+        .valid("any [distribution](#distributions)")
+        .means("service time of one request on the reference GPU (speed 1); in the pool it takes `service / speed`"),
+    key("workloads[].gpus").shown("`gpus`").table("inference")
+        .type(KeyType::integer, UnitKind::count, "GPUs per replica").range({1, false}, {1048575, false})
+        .by_default("`1`")
+        .valid("at most the pool's `quota` or `count`")
+        .means("GPUs each replica holds, from its start to its stop"),
+    key("workloads[].vram_gb").shown("`vram_gb`").table("inference")
+        .type(KeyType::number, UnitKind::gpu_memory_gb, "GB per GPU").range({0, true}, {kInf, false})
+        .by_default("none (fits every pool)")
+        .valid("at most the pool's `gpu_memory_gb` (when declared)")
+        .means("GPU memory each GPU of a replica needs"),
+    key("workloads[].model_gb").shown("`model_gb`").table("inference")
+        .type(KeyType::number, UnitKind::data_gb, "GB").range({0, false}, {kInf, false})
+        .by_default("`0`").applies("kind: inference")
+        .means("model weights that every cold start loads at the pool's `cold_start.weights_gb_per_s` (see [Cold start](#cold-start))"),
+    key("workloads[].concurrency").shown("`concurrency`").table("inference")
+        .type(KeyType::integer, UnitKind::count, "requests per replica").range({1, false}, {4096, false})
+        .by_default("`1`").applies("kind: inference")
+        .means("requests one warm replica serves at once"),
+    key("workloads[].replicas").shown("`replicas`").table("inference")
+        .type(KeyType::integer, UnitKind::count, "replicas").range({1, false}, {100000, false})
+        .by_default("–").applies("kind: inference")
+        .valid("exactly one of `replicas` and `autoscaling`")
+        .means("a fixed count: all warm from t = 0 and never stopped (the same as `autoscaling: {min_replicas: N, max_replicas: N}`)"),
+    key("workloads[].autoscaling").shown("`autoscaling`").table("")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none").applies("kind: inference")
+        .valid("keys `min_replicas`, `max_replicas`, `idle_timeout`, `target_concurrency`, and for the [windowed autoscaler](#windowed-autoscaler) `stable_window`, `panic_window`, `panic_threshold_percentage`, `scale_down_delay`, `tick`; exactly one of `replicas` and `autoscaling`")
+        .means("replicas started and stopped with the load"),
+    key("workloads[].autoscaling.min_replicas").shown("`autoscaling.min_replicas`").table("inference")
+        .type(KeyType::integer, UnitKind::count, "replicas").range({0, false}, {100000, false})
+        .by_default("`0`").applies("kind: inference")
+        .valid("`<= max_replicas`")
+        .means("replicas always up, warm from t = 0"),
+    key("workloads[].autoscaling.max_replicas").shown("`autoscaling.max_replicas`").table("inference")
+        .type(KeyType::integer, UnitKind::count, "replicas").range({1, false}, {100000, false})
+        .by_default("*required*").applies("kind: inference")
+        .means("most replicas up (starting or warm) at once"),
+    key("workloads[].autoscaling.idle_timeout").shown("`autoscaling.idle_timeout`").table("inference")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("*required*, unless `min_replicas` = `max_replicas` (then none: replicas never stop)")
+        .applies("kind: inference")
+        .valid("not with `stable_window` (the windowed autoscaler stops replicas itself)")
+        .means("a warm replica without requests for this long stops, while more than `min_replicas` are up"),
+    key("workloads[].autoscaling.target_concurrency").shown("`autoscaling.target_concurrency`").table("inference")
+        .type(KeyType::number, UnitKind::count, "requests per replica").range({0, true}, {4096, false})
+        .by_default("`concurrency`").applies("kind: inference")
+        .valid("`<= concurrency`")
+        .means("the autoscaler's aim: requests in the system (in service and waiting) per replica up; below `concurrency` it starts replicas before the slots fill"),
+    key("workloads[].autoscaling.stable_window").shown("`autoscaling.stable_window`").table("inference")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {86400, false})
+        .by_default("none (the autoscaler reacts to every arrival)").applies("kind: inference")
+        .valid("a whole number of `tick`s, at most 1 day and 100,000 ticks")
+        .means("turns on the [windowed autoscaler](#windowed-autoscaler): every `tick` it wants ceil(average requests in the system over this window / `target_concurrency`) replicas"),
+    key("workloads[].autoscaling.panic_window").shown("`autoscaling.panic_window`").table("inference")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {86400, false})
+        .by_default("`stable_window` / 10").applies("kind: inference")
+        .valid("a whole number of `tick`s, `<= stable_window`; only with `stable_window`")
+        .means("the short window whose average puts the autoscaler in panic (see `panic_threshold_percentage`)"),
+    key("workloads[].autoscaling.panic_threshold_percentage").shown("`autoscaling.panic_threshold_percentage`").table("inference")
+        .type(KeyType::number, UnitKind::factor, "%").range({110, false}, {1000, false})
+        .by_default("`200`").applies("kind: inference")
+        .valid("only with `stable_window`")
+        .means("panic when the replicas the panic window wants are at least this share of the warm replicas; in panic the autoscaler follows the panic window and does not scale down until a stable window has passed without that"),
+    key("workloads[].autoscaling.scale_down_delay").shown("`autoscaling.scale_down_delay`").table("inference")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {3600, false})
+        .by_default("`0s`").applies("kind: inference")
+        .valid("a whole number of `tick`s, at most 1 h and 100,000 ticks; only with `stable_window`")
+        .means("a lower replica count is applied only once every tick of this long has wanted at most it; scale-ups are immediate"),
+    key("workloads[].autoscaling.tick").shown("`autoscaling.tick`").table("inference")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {3600, false})
+        .by_default("`2s`").applies("kind: inference")
+        .valid("only with `stable_window`")
+        .means("how often the windowed autoscaler decides"),
+    key("workloads[].users_region").shown("`users_region`").table("inference")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none (round trip 0)").applies("kind: inference")
+        .valid("a declared region; the pool needs a `region`, and unless it is the same region, a `latency_ms` between the two (on either side)")
+        .means("where the requests come from: every request's latency includes a round trip of 2 × the one-way latency (0 within one region)"),
+    key("workloads[].slo").shown("`slo`").table("")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none").applies("kind: inference")
+        .valid("key `latency`")
+        .means("the latency objective of the service's requests"),
+    key("workloads[].slo.latency").shown("`slo.latency`").table("inference")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("none (no SLO)").applies("kind: inference")
+        .means("latency bound of the service; see `slo_violation_share` in [Output metrics](#output-metrics)"),
+    key("workloads[].queue_capacity").shown("`queue_capacity`").table("inference")
+        .type(KeyType::integer, UnitKind::count, "requests").range({0, false}, {1000000, false})
+        .by_default("`1000`").applies("kind: inference")
+        .means("waiting room: the most requests waiting at once; a request that would have to wait beyond it is dropped (`policy.queue_capacity` is for jobs only)"),
+    key("workloads[].response_kb").shown("`response_kb`").table("inference")
+        .type(KeyType::number, UnitKind::kilobytes, "KB per request").range({0, false}, {kInf, false})
+        .by_default("`0`").applies("kind: inference")
+        .means("size of a response: each served request pays `response_kb / 10⁶ × egress_usd_per_gb` of the pool's region"),
+    key("workloads[].arrivals.process").shown("`process`").table("poisson")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<ArrivalKind>()).by_default("*required*").applies("process: poisson")
+        .means("homogeneous Poisson process"),
+    key("workloads[].arrivals.rate_per_s").shown("`rate_per_*`").table("poisson")
+        .type(KeyType::number, UnitKind::rate, "jobs per s / min / hour / day").range({0, true}, {kInf, false})
+        .by_default("*required*, exactly one").applies("process: poisson")
+        .means("arrival rate λ"),
+    key("workloads[].arrivals.rate_per_min").shown("`rate_per_*`").table("poisson")
+        .type(KeyType::number, UnitKind::rate, "jobs per s / min / hour / day").range({0, true}, {kInf, false})
+        .by_default("*required*, exactly one").applies("process: poisson")
+        .means("arrival rate λ"),
+    key("workloads[].arrivals.rate_per_hour").shown("`rate_per_*`").table("poisson")
+        .type(KeyType::number, UnitKind::rate, "jobs per s / min / hour / day").range({0, true}, {kInf, false})
+        .by_default("*required*, exactly one").applies("process: poisson")
+        .means("arrival rate λ"),
+    key("workloads[].arrivals.rate_per_day").shown("`rate_per_*`").table("poisson")
+        .type(KeyType::number, UnitKind::rate, "jobs per s / min / hour / day").range({0, true}, {kInf, false})
+        .by_default("*required*, exactly one").applies("process: poisson")
+        .means("arrival rate λ"),
+    key("workloads[].arrivals.process").shown("`process`").table("nhpp")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<ArrivalKind>()).by_default("*required*").applies("process: nhpp")
+        .means("non-homogeneous Poisson process"),
+    key("workloads[].arrivals.rate_per_s").shown("`rate_per_*`").table("nhpp")
+        .type(KeyType::number, UnitKind::rate, "jobs per s / min / hour / day").range({0, true}, {kInf, false})
+        .by_default("*required*, exactly one").applies("process: nhpp")
+        .means("base rate, multiplied by the profile"),
+    key("workloads[].arrivals.rate_per_min").shown("`rate_per_*`").table("nhpp")
+        .type(KeyType::number, UnitKind::rate, "jobs per s / min / hour / day").range({0, true}, {kInf, false})
+        .by_default("*required*, exactly one").applies("process: nhpp")
+        .means("base rate, multiplied by the profile"),
+    key("workloads[].arrivals.rate_per_hour").shown("`rate_per_*`").table("nhpp")
+        .type(KeyType::number, UnitKind::rate, "jobs per s / min / hour / day").range({0, true}, {kInf, false})
+        .by_default("*required*, exactly one").applies("process: nhpp")
+        .means("base rate, multiplied by the profile"),
+    key("workloads[].arrivals.rate_per_day").shown("`rate_per_*`").table("nhpp")
+        .type(KeyType::number, UnitKind::rate, "jobs per s / min / hour / day").range({0, true}, {kInf, false})
+        .by_default("*required*, exactly one").applies("process: nhpp")
+        .means("base rate, multiplied by the profile"),
+    key("workloads[].arrivals.hourly_profile").shown("`hourly_profile`").table("nhpp")
+        .type(KeyType::number_list, UnitKind::factor, "– (multipliers)").range({0, false}, {kInf, false})
+        .by_default("exactly one of the two profiles").applies("process: nhpp")
+        .valid("exactly 24 numbers `>= 0`, at least one `> 0`")
+        .means("item *h* applies from *h*:00 to *h*+1:00; repeats every 24 h from t = 0"),
+    key("workloads[].arrivals.weekly_profile").shown("`weekly_profile`").table("nhpp")
+        .type(KeyType::number_list, UnitKind::factor, "– (multipliers)").range({0, false}, {kInf, false})
+        .by_default("exactly one of the two profiles").applies("process: nhpp")
+        .valid("exactly 168 numbers `>= 0`, at least one `> 0`")
+        .means("item *k* applies to hour *k* of the week, Monday 00:00 first (t = 0 is Monday 00:00); repeats every 168 h"),
+    key("workloads[].arrivals.process").shown("`process`").table("trace")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<ArrivalKind>()).by_default("*required*").applies("process: trace")
+        .means("trace replay"),
+    key("workloads[].arrivals.file").shown("`file`").table("trace")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*").applies("process: trace")
+        .valid("a readable CSV file; relative paths are relative to the scenario file's directory")
+        .means("the trace"),
+    key("workloads[].arrivals.submit_column").shown("`submit_column`").table("trace")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("`submit_s`").applies("process: trace")
+        .valid("a column of the file")
+        .means("submit time since t = 0, in `time_unit`s; each value `>= 0`"),
+    key("workloads[].arrivals.gpus_column").shown("`gpus_column`").table("trace")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("`gpus`").applies("process: trace")
+        .valid("a column of the file")
+        .means("GPUs of the job; each a whole number `>= 1`"),
+    key("workloads[].arrivals.duration_column").shown("`duration_column`").table("trace")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("`duration_s`").applies("process: trace")
+        .valid("a column of the file")
+        .means("run time on the reference GPU (speed 1), in `time_unit`s; each `> 0`"),
+    key("workloads[].arrivals.time_unit").shown("`time_unit`").table("trace")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("`1s`").applies("process: trace")
+        .means("the unit of the submit and duration columns, e.g. `1ms`, `1min`, `1h`"),
+    key("workloads[].arrivals.start").shown("`start`").table("trace")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("`0`").applies("process: trace")
+        .valid("not with `resample` (blocks start where the bootstrap draws them)")
+        .means("trace time at t = 0: jobs submitted before it are not replayed, the others are replayed `start` earlier"),
+    key("workloads[].arrivals.scale_rate").shown("`scale_rate`").table("trace")
+        .type(KeyType::number, UnitKind::factor, "– (multiplier)").range({0, true}, {16, false})
+        .by_default("`1`").applies("process: trace")
+        .valid("above 1 only with `resample`")
+        .means("multiplies the rate of arrivals: below 1, each job is replayed with this probability (thinning, drawn anew in each replication); above 1, ⌊f⌋ independent resamples of the trace are superposed, plus one more thinned to the fraction f − ⌊f⌋; see [Trace bootstrap](#trace-bootstrap)"),
+    key("workloads[].arrivals.resample").shown("`resample`").table("trace")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (the trace is replayed as it is, the same in every replication)")
+        .applies("process: trace")
+        .valid("keys `block`, `method`, `phase`, `period`; see [Trace bootstrap](#trace-bootstrap)")
+        .means("a block bootstrap: each replication replays blocks of the trace drawn at random, so replications differ and intervals show how much the answer depends on the particular weeks logged"),
+    key("workloads[].arrivals.resample.block").shown("`resample.block`").table("trace-resample")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("*required*").applies("process: trace")
+        .means("length of a block (`moving`), or its mean length (`stationary`); e.g. `1d`, `7d`"),
+    key("workloads[].arrivals.resample.method").shown("`resample.method`").table("trace-resample")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<TraceResample>()).by_default("`moving`").applies("process: trace")
+        .means("`moving`: blocks of fixed length `block` (a circular moving-block bootstrap); `stationary`: lengths drawn from an exponential distribution with mean `block` (Politis and Romano's stationary bootstrap)"),
+    key("workloads[].arrivals.resample.phase").shown("`resample.phase`").table("trace-resample")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("`1d`").applies("process: trace")
+        .valid("`period` is a whole multiple of it")
+        .means("the cycle a block keeps: a block replayed from t starts in the trace at t modulo `phase` plus a whole number of phases, so `1d` keeps the time of day and `7d` the day of the week"),
+    key("workloads[].arrivals.resample.period").shown("`resample.period`").table("trace-resample")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("the shortest whole number of `phase`s after the last submit time")
+        .applies("process: trace")
+        .valid("a whole multiple of `phase`, after the last submit time")
+        .means("length of the trace as a loop: a block that runs past its end continues from its start"),
+    key("policy.queue").shown("`queue`").table("policy")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<QueueDiscipline>())
+        .by_default(as_code(choice_name(PolicySpec{}.discipline)))
+        .means("order of the waiting queue"),
+    key("policy.backfill").shown("`backfill`").table("policy")
+        .type(KeyType::boolean, UnitKind::none, "–")
+        .by_default("`false`")
+        .valid("`true`/`yes`/`on`, `false`/`no`/`off`")
+        .means("let any waiting job that fits start, not only the head"),
+    key("policy.queue_capacity").shown("`queue_capacity`").table("policy")
+        .type(KeyType::integer, UnitKind::count, "jobs").range({0, false}, {100000000, false})
+        .by_default("`10000`")
+        .means("waiting room: the most jobs waiting at once"),
+    key("timeseries.step").shown("`timeseries.step`").table("")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("*required*")
+        .valid("at most 100,000 bins over the horizon")
+        .means("width of each bin of the per-pool series of GPUs in use"),
+    key("records.jobs").shown("`records.jobs`").table("")
+        .type(KeyType::integer, UnitKind::count, "replications").range({0, false}, {1000000, false})
+        .by_default("`0`")
+        .valid("at most the run's replications are recorded; the records of all points together may hold at most 10,000,000 jobs (a run that would need more is refused before recording)")
+        .means("record every job of replications `first_replication` to `first_replication + N - 1` of each point (0: no records)"),
+    key("goals.NAME.require").shown("`require`").table("goals")
+        .type(KeyType::text_list, UnitKind::none, "–").range({1, false}, {16, false})
+        .by_default("*required*")
+        .valid("1 to 16 conditions `METRIC OP VALUE`: `METRIC` a scalar metric or `pools.POOL.METRIC`; `OP` `<=`, `<`, `>=`, `>`; `VALUE` a number (a duration such as `25d` for metrics in s), a metric, or `NUMBER * METRIC` of the same kind of unit")
+        .means("conditions that must all hold in a replication for the goal to be met there; a condition on a metric that is undefined in the replication (NaN) does not hold"),
+    key("goals.NAME.target").shown("`target`").table("goals")
+        .type(KeyType::number, UnitKind::probability, "probability").range({0, true}, {1, true})
+        .by_default("none")
+        .means("the probability of meeting the goal that is wanted; `gpucap run` says whether the 95% exact interval of the estimate lies above it, below it, or cannot tell, and `--chance NAME` uses it as the level"),
+    key("goals.NAME.description").shown("`description`").table("goals")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("`\"\"`")
+        .valid("any text")
+        .means("what the goal means, for reports"),
+    key("goals.NAME").shown("`goals.NAME`").table("")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .means("a goal: a name (a letter, then letters, digits and `_`) and its conditions"),
+    key("pools.NAME").shown("`pools.NAME`").table("")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .means("a pool of GPUs of one model, price and purchase option"),
+    key("providers.NAME").shown("`providers.NAME`").table("")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .means("a cloud provider"),
+    key("regions.NAME").shown("`regions.NAME`").table("")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .means("a region and its network links"),
+    key("workloads[]").shown("`workloads[]`").table("")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .means("a job class (`kind: training` or `batch`) or an inference service (`kind: inference`)"),
   };
 }
 
