@@ -2,13 +2,33 @@
 // into the table (pool rows, then workload rows, in the order of docs/scenario-format.md).
 #pragma once
 #include <limits>
+#include <type_traits>
 #include <vector>
 
+#include "gpucap/scenario.hpp"
 #include "gpucap/scenario_keys.hpp"
 
 namespace gpucap::key_rows {
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+template <typename T>
+struct MemberOf;
+template <typename S, typename F>
+struct MemberOf<F S::*> {
+  using Spec = S;
+  using Field = F;
+};
+
+template <typename Spec>
+constexpr KeyTarget target_of() {
+  if constexpr (std::is_same_v<Spec, PoolSpec>) return KeyTarget::pool;
+  else if constexpr (std::is_same_v<Spec, JobClassSpec>) return KeyTarget::job_class;
+  else {
+    static_assert(std::is_same_v<Spec, ServiceSpec>, "a key binds a pool, job class or service field");
+    return KeyTarget::service;
+  }
+}
 
 /// A row of the key table declared by named fields, in the style of ns-3's
 /// TypeId::AddAttribute, so that no field can take its neighbour's place:
@@ -40,6 +60,18 @@ class KeyRow {
   KeyRow& applies(const char* condition) { row_.applies = condition; return *this; }
   KeyRow& valid(const char* markdown) { row_.valid_note = markdown; return *this; }
   KeyRow& means(const char* markdown) { row_.description = markdown; return *this; }
+  /// The field of PoolSpec, JobClassSpec or ServiceSpec a plain key fills:
+  /// `.binds<&PoolSpec::speed>()`. The loader reads the key by its type and range and stores it.
+  template <auto Member>
+  KeyRow& binds() {
+    using Spec = typename MemberOf<decltype(Member)>::Spec;
+    using Field = typename MemberOf<decltype(Member)>::Field;
+    row_.binding.target = target_of<Spec>();
+    row_.binding.store = [](void* spec, double value) {
+      static_cast<Spec*>(spec)->*Member = static_cast<Field>(value);
+    };
+    return *this;
+  }
   operator ScenarioKey() const { return row_; }  // NOLINT: rows convert where the table is built
 
  private:

@@ -164,10 +164,12 @@ std::vector<ScenarioKey> pool_rows() {
         .by_default(as_code(choice_name(PoolSpec{}.purchase)))
         .means("purchase option; it decides which of the keys below the pool takes, see [Purchase option](#purchase-option)"),
     key("pools.NAME.speed").shown("`speed`").table("pools-common")
+        .binds<&PoolSpec::speed>()
         .type(KeyType::number, UnitKind::factor, "– (ratio)").range({0, true}, {kInf, false})
         .by_default("`1`")
         .means("throughput relative to the reference GPU: computing time = work / speed; a request's service time = `service` / speed"),
     key("pools.NAME.gpus_per_node").shown("`gpus_per_node`").table("pools-common")
+        .binds<&PoolSpec::gpus_per_node>()
         .type(KeyType::integer, UnitKind::count, "GPUs per node").range({1, false}, {1024, false})
         .by_default("none (a job never spans nodes)")
         .means("GPUs of one node; a job of more GPUs spans `ceil(gpus / gpus_per_node)` nodes, see [Nodes and interconnect](#nodes-and-interconnect)"),
@@ -208,10 +210,12 @@ std::vector<ScenarioKey> pool_rows() {
         .valid("`on_demand`, `spot`, `marketplace`: `model: trace` with keys `file`, `column`, `step`, `start`; `model: mean_reverting` with keys `volatility_per_sqrt_hour`, `reversion_per_hour`, `step`; or `model: ornstein_uhlenbeck` with keys `volatility_per_sqrt_hour`, `reversion_per_hour`; see [Price process](#price-process)")
         .means("the price per GPU-hour changes over time: every `step`, read from a repeating trace or a random log-price pulled back to `price_usd_per_gpu_hour`; or continuously, a random price pulled back to it; each hold pays the price over its run"),
     key("pools.NAME.billing_increment").shown("`billing_increment`").table("pools-purchase")
+        .binds<&PoolSpec::billing_increment_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
         .by_default("`1s`").applies(applies_to(uncommitted))
         .means("`on_demand`, `spot`, `marketplace`, `serverless`: each hold's (for inference replicas: each replica lifetime's) billed time is rounded up to a multiple of this"),
     key("pools.NAME.billing_minimum").shown("`billing_minimum`").table("pools-purchase")
+        .binds<&PoolSpec::billing_minimum_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
         .by_default("`0`").applies(applies_to(uncommitted))
         .means("`on_demand`, `spot`, `marketplace`, `serverless`: each hold (replica lifetime) is billed at least this long"),
@@ -221,6 +225,7 @@ std::vector<ScenarioKey> pool_rows() {
         .applies(applies_to(uncommitted))
         .means("most GPUs the pool may hold at once (provisioning or running jobs, starting or warm replicas); with `availability`, at most this many of those the trace shows"),
     key("pools.NAME.bill_idle").shown("`bill_idle`").table("pools-purchase")
+        .binds<&PoolSpec::bills_idle>()
         .type(KeyType::boolean, UnitKind::none, "–")
         .by_default("`true`").applies(applies_to(services_only))
         .valid("`serverless` only")
@@ -281,10 +286,12 @@ std::vector<ScenarioKey> pool_rows() {
         .valid("a row of the top-level `catalog`")
         .means("GPU model, memory and (unless a price key is given) the row's on-demand price; see [Price catalog](#price-catalog)"),
     key("pools.NAME.billing_increment").shown("`billing_increment`").table("serverless-pools")
+        .binds<&PoolSpec::billing_increment_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
         .by_default("`1s`").applies(applies_to(uncommitted))
         .means("each replica lifetime's billed time is rounded up to a multiple of this"),
     key("pools.NAME.billing_minimum").shown("`billing_minimum`").table("serverless-pools")
+        .binds<&PoolSpec::billing_minimum_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
         .by_default("`0`").applies(applies_to(uncommitted))
         .means("each replica lifetime is billed at least this long"),
@@ -294,6 +301,7 @@ std::vector<ScenarioKey> pool_rows() {
         .applies(applies_to(uncommitted))
         .means("most GPUs its replicas (starting or warm) hold at once; the autoscaler starts no replica that does not fit"),
     key("pools.NAME.bill_idle").shown("`bill_idle`").table("serverless-pools")
+        .binds<&PoolSpec::bills_idle>()
         .type(KeyType::boolean, UnitKind::none, "–")
         .by_default("`true`").applies(applies_to(services_only))
         .valid("`true`, `false` (and the other [boolean](#types) spellings)")
@@ -429,6 +437,7 @@ std::vector<ScenarioKey> pool_rows() {
         .valid("not with `container` or `weights_gb_per_s`")
         .means("time to restore a snapshot of a warm replica, instead of the container start and the weights load"),
     key("pools.NAME.gpus_per_node").shown("`gpus_per_node`").table("interconnect")
+        .binds<&PoolSpec::gpus_per_node>()
         .type(KeyType::integer, UnitKind::count, "GPUs per node").range({1, false}, {1024, false})
         .by_default("none (a job never spans nodes)")
         .valid("any purchase option")

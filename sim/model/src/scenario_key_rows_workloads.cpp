@@ -23,11 +23,13 @@ std::vector<ScenarioKey> workload_rows() {
         .choices(choice_words<WorkloadKind>()).by_default(as_code(choice_name(JobClassSpec{}.kind)))
         .means("`training` and `batch` are descriptive labels that do not change the simulation; `inference` makes the item an [inference service](#inference-services-kind-inference), with other keys"),
     key("workloads[].gpus").shown("`gpus`").table("workloads")
+        .binds<&JobClassSpec::gpus>()
         .type(KeyType::integer, UnitKind::count, "GPUs").range({1, false}, {1048575, false})
         .by_default("`1`")
         .valid("must fit some pool of `placement` whose memory fits")
         .means("gang size: every job needs this many GPUs, all in one pool, at once"),
     key("workloads[].priority").shown("`priority`").table("workloads")
+        .binds<&JobClassSpec::priority>()
         .type(KeyType::integer, UnitKind::none, "–").range({-1000000, false}, {1000000, false})
         .by_default("`0`").applies("kind: training, batch")
         .means("under `policy.queue: priority`, larger runs first; ignored otherwise"),
@@ -49,6 +51,7 @@ std::vector<ScenarioKey> workload_rows() {
         .valid("non-empty; declared pool names, each at most once; no `serverless` pool, no pool that runs an inference service")
         .means("pools the class may use, most preferred first"),
     key("workloads[].vram_gb").shown("`vram_gb`").table("workloads")
+        .binds<&JobClassSpec::vram_gb>()
         .type(KeyType::number, UnitKind::gpu_memory_gb, "GB per GPU").range({0, true}, {kInf, false})
         .by_default("none (fits every pool)")
         .valid("at least one pool of `placement` must have that much memory (or undeclared memory)")
@@ -64,6 +67,7 @@ std::vector<ScenarioKey> workload_rows() {
         .valid("keys `interval`, `write`, `restart`, `size_gb`; see [Checkpointing](#checkpointing)")
         .means("how jobs save and restore their progress, and how large their checkpoints are when a job resumes in another region ([Checkpoints that change region](#checkpoints-that-change-region))"),
     key("workloads[].deadline").shown("`deadline`").table("workloads")
+        .binds<&JobClassSpec::deadline_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
         .by_default("none").applies("kind: training, batch")
         .means("time from arrival by which a job should finish; see [Deadline](#deadline)"),
@@ -177,20 +181,24 @@ std::vector<ScenarioKey> workload_rows() {
         .valid("any [distribution](#distributions)")
         .means("service time of one request on the reference GPU (speed 1); in the pool it takes `service / speed`"),
     key("workloads[].gpus").shown("`gpus`").table("inference")
+        .binds<&JobClassSpec::gpus>()
         .type(KeyType::integer, UnitKind::count, "GPUs per replica").range({1, false}, {1048575, false})
         .by_default("`1`")
         .valid("at most the pool's `quota` or `count`")
         .means("GPUs each replica holds, from its start to its stop"),
     key("workloads[].vram_gb").shown("`vram_gb`").table("inference")
+        .binds<&JobClassSpec::vram_gb>()
         .type(KeyType::number, UnitKind::gpu_memory_gb, "GB per GPU").range({0, true}, {kInf, false})
         .by_default("none (fits every pool)")
         .valid("at most the pool's `gpu_memory_gb` (when declared)")
         .means("GPU memory each GPU of a replica needs"),
     key("workloads[].model_gb").shown("`model_gb`").table("inference")
+        .binds<&ServiceSpec::model_gb>()
         .type(KeyType::number, UnitKind::data_gb, "GB").range({0, false}, {kInf, false})
         .by_default("`0`").applies("kind: inference")
         .means("model weights that every cold start loads at the pool's `cold_start.weights_gb_per_s` (see [Cold start](#cold-start))"),
     key("workloads[].concurrency").shown("`concurrency`").table("inference")
+        .binds<&ServiceSpec::concurrency>()
         .type(KeyType::integer, UnitKind::count, "requests per replica").range({1, false}, {4096, false})
         .by_default("`1`").applies("kind: inference")
         .means("requests one warm replica serves at once"),
@@ -264,10 +272,12 @@ std::vector<ScenarioKey> workload_rows() {
         .by_default("none (no SLO)").applies("kind: inference")
         .means("latency bound of the service; see `slo_violation_share` in [Output metrics](#output-metrics)"),
     key("workloads[].queue_capacity").shown("`queue_capacity`").table("inference")
+        .binds<&ServiceSpec::queue_capacity>()
         .type(KeyType::integer, UnitKind::count, "requests").range({0, false}, {1000000, false})
         .by_default("`1000`").applies("kind: inference")
         .means("waiting room: the most requests waiting at once; a request that would have to wait beyond it is dropped (`policy.queue_capacity` is for jobs only)"),
     key("workloads[].response_kb").shown("`response_kb`").table("inference")
+        .binds<&ServiceSpec::response_kb>()
         .type(KeyType::number, UnitKind::kilobytes, "KB per request").range({0, false}, {kInf, false})
         .by_default("`0`").applies("kind: inference")
         .means("size of a response: each served request pays `response_kb / 10⁶ × egress_usd_per_gb` of the pool's region"),

@@ -59,6 +59,19 @@ struct KeyBound {
   bool open;
 };
 
+/// The spec a plain key's value is stored in (see KeyBinding).
+enum class KeyTarget : uint8_t { none, pool, job_class, service };
+
+/// Where a plain key's value goes: a field of a pool, a job class or a service, filled by the
+/// loader's one generic reader (read_plain_keys) rather than by a line of a section reader.
+/// Keys whose values are linked to others by rules keep hand-written code.
+struct KeyBinding {
+  KeyTarget target = KeyTarget::none;
+  /// Stores `value` in the field: in the key's unit (seconds for a duration), a whole number
+  /// for an integer key, 0 or 1 for a boolean.
+  void (*store)(void* spec, double value) = nullptr;
+};
+
 struct ScenarioKey {
   const char* path;          ///< "pools.NAME.quota", "workloads[].arrivals.rate_per_s"
   const char* display;       ///< the key as docs/scenario-format.md's table shows it
@@ -75,6 +88,7 @@ struct ScenarioKey {
   const char* applies;
   const char* valid_note;   ///< markdown: constraints beyond the range (links to other keys)
   const char* description;  ///< markdown: what the key means
+  KeyBinding binding = {};  ///< the field a plain key fills; target none for the others
 };
 
 /// Every row, in the order of the documentation. Several rows may share a path (the same key

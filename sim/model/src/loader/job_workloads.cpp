@@ -232,14 +232,9 @@ void check_jobs_fit(const Context& ctx, const YAML::Node& node, const std::strin
   }
 }
 
-/// A job class's own keys: gpus, priority, arrivals and work.
+/// A job class's arrivals and work.
 void read_job_demand(const Context& ctx, const YAML::Node& node, const std::string& path,
                      JobClassSpec& w) {
-  if (node["gpus"])
-    w.gpus = static_cast<uint32_t>(read_key_integer(ctx, node["gpus"], join_path(path, "gpus")));
-  if (node["priority"])
-    w.priority = static_cast<int32_t>(
-        read_key_integer(ctx, node["priority"], join_path(path, "priority")));
   w.arrivals = read_arrivals(
       ctx, require(ctx, node, path, "arrivals", "an arrival process (poisson, nhpp, trace)"),
       join_path(path, "arrivals"));
@@ -266,15 +261,12 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
     w.kind = read_choice<WorkloadKind>(ctx, node["kind"], join_path(path, "kind"));
   if (w.kind == WorkloadKind::inference) return read_inference_workload(ctx, node, path, s, w);
   expect_map(ctx, node, path, scenario_child_keys("workloads[]", "kind", "batch"));
+  read_plain_keys(ctx, node, path, "workloads[]", {{KeyTarget::job_class, &w}});
   read_job_demand(ctx, node, path, w);
   read_placement(ctx, node, path, s, w);
-  if (node["vram_gb"])
-    w.vram_gb = read_key_number(ctx, node["vram_gb"], join_path(path, "vram_gb"));
   if (node["data"]) read_data(ctx, node["data"], join_path(path, "data"), s, w);
   if (node["checkpoint"])
     read_checkpoint(ctx, node["checkpoint"], join_path(path, "checkpoint"), w);
-  if (node["deadline"])
-    w.deadline_s = read_key_duration(ctx, node["deadline"], join_path(path, "deadline"));
   if (node["fallback"]) read_fallback(ctx, node["fallback"], join_path(path, "fallback"), w);
   if (node["placement_limit"])
     read_placement_limit(ctx, node["placement_limit"], join_path(path, "placement_limit"), s, w);

@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
@@ -330,6 +331,19 @@ Enum read_choice(const Context& ctx, const YAML::Node& node, const std::string& 
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   ctx.fail(node, path, message + "; valid: " + text::join(names, ", "));
 }
+
+/// A spec whose fields a mapping's plain keys fill (see KeyBinding).
+struct BoundSpec {
+  KeyTarget target;
+  void* spec;
+};
+
+/// Reads every plain key of the mapping `node` at `path` (of pattern `pattern`, e.g.
+/// "pools.NAME") whose row binds a field of one of `specs`, in the file's order, by the key's
+/// type and range (read_key_number, read_key_integer, read_key_duration, read_bool), and stores
+/// it there. The section's reader keeps the keys that rules link to others.
+void read_plain_keys(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     const std::string& pattern, std::initializer_list<BoundSpec> specs);
 
 /// A word of the name table of Enum (choices.hpp), the words the key table lists for the key.
 template <typename Enum>

@@ -245,7 +245,7 @@ void read_hold_price(const Context& ctx, const YAML::Node& node, const std::stri
 }
 
 /// The price of a pool billed per replica lifetime: per GPU-second or -hour, or the catalog
-/// row's on-demand price; and whether idle time is billed.
+/// row's on-demand price.
 void read_replica_price(const Context& ctx, const YAML::Node& node, const std::string& path,
                         const CatalogRow* row, PoolSpec& p) {
   auto price = [&](const char* key, const std::string& what) {
@@ -262,8 +262,6 @@ void read_replica_price(const Context& ctx, const YAML::Node& node, const std::s
   else
     p.price_usd_per_gpu_hour =
         price("price_usd_per_gpu_hour", "a price >= 0 USD per GPU-hour (or price_usd_per_gpu_second)");
-  if (node["bill_idle"])
-    p.bills_idle = read_bool(ctx, node["bill_idle"], join_path(path, "bill_idle"));
 }
 
 /// The pool's size (`quota`, or `count` when committed) and its price, by its option's rule.
@@ -331,12 +329,9 @@ void read_slowdown(const Context& ctx, const YAML::Node& node, const std::string
              "lognormal, gamma, weibull or pareto");
 }
 
-/// `gpus_per_node` and `interconnect`: {latency, bandwidth_gbps} between the pool's nodes.
+/// `interconnect`: {latency, bandwidth_gbps} between the pool's nodes (`gpus_per_node`).
 void read_nodes(const Context& ctx, const YAML::Node& node, const std::string& path,
                 PoolSpec& p) {
-  if (node["gpus_per_node"])
-    p.gpus_per_node = static_cast<uint32_t>(
-        read_key_integer(ctx, node["gpus_per_node"], join_path(path, "gpus_per_node")));
   if (!node["interconnect"]) return;
   const YAML::Node ic = node["interconnect"];
   const std::string ipath = join_path(path, "interconnect");
@@ -369,16 +364,9 @@ void read_cold_start(const Context& ctx, const YAML::Node& cs, const std::string
         read_key_duration(ctx, cs["snapshot_restore"], cpath + ".snapshot_restore");
 }
 
-/// Billing steps, speed, provisioning delay, availability and stockouts.
+/// Provisioning delay, availability and stockouts.
 void read_pool_service_terms(const Context& ctx, const YAML::Node& node, const std::string& path,
                              PoolSpec& p) {
-  if (node["billing_increment"])
-    p.billing_increment_s =
-        read_key_duration(ctx, node["billing_increment"], join_path(path, "billing_increment"));
-  if (node["billing_minimum"])
-    p.billing_minimum_s =
-        read_key_duration(ctx, node["billing_minimum"], join_path(path, "billing_minimum"));
-  if (node["speed"]) p.speed = read_key_number(ctx, node["speed"], join_path(path, "speed"));
   if (node["provisioning_delay"]) {
     p.has_provisioning_delay = true;
     p.provisioning_delay_s =
@@ -403,6 +391,7 @@ PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string
              scenario_child_keys("pools.NAME", "purchase",
                                  node["purchase"] ? node["purchase"].Scalar()
                                                   : scenario_discriminator_default("pools.NAME")));
+  read_plain_keys(ctx, node, path, "pools.NAME", {{KeyTarget::pool, &p}});
   read_pool_place(ctx, node, path, s, p);
   const CatalogRow* row = read_pool_gpu(ctx, node, path, p);
   read_pool_size_and_price(ctx, node, path, row, p);

@@ -136,8 +136,8 @@ void read_service_pools(const Context& ctx, const YAML::Node& node, const std::s
                  "has); give the service a fallback pool without it");
 }
 
-/// `arrivals`, `service`, `gpus` and `vram_gb`: the requests and what a replica needs, which
-/// must fit the service's pools' memory.
+/// `arrivals` and `service`: the requests; what a replica needs (`gpus`, `vram_gb`) must fit
+/// the service's pools' memory.
 void read_service_demand(const Context& ctx, const YAML::Node& node, const std::string& path,
                          const Scenario& s, JobClassSpec& w) {
   const ServiceSpec& svc = w.service;
@@ -154,10 +154,6 @@ void read_service_demand(const Context& ctx, const YAML::Node& node, const std::
         ctx, require(ctx, node, path, "service", "the service time of one request (distribution)"),
         join_path(path, "service"));
   }
-  if (node["gpus"])
-    w.gpus = static_cast<uint32_t>(read_key_integer(ctx, node["gpus"], join_path(path, "gpus")));
-  if (node["vram_gb"])
-    w.vram_gb = read_key_number(ctx, node["vram_gb"], join_path(path, "vram_gb"));
   const PoolSpec& pool = s.pools[s.pool_index(svc.pool)];
   if (!fits_memory(w, pool))
     ctx.fail(node["vram_gb"], join_path(path, "vram_gb"),
@@ -213,14 +209,9 @@ void read_autoscaling(const Context& ctx, const YAML::Node& as, const std::strin
   }
 }
 
-/// `model_gb`, `concurrency`, and the replica policy: `replicas` (fixed) or `autoscaling`.
+/// The replica policy: `replicas` (fixed) or `autoscaling`.
 void read_replicas(const Context& ctx, const YAML::Node& node, const std::string& path,
                    ServiceSpec& svc) {
-  if (node["model_gb"])
-    svc.model_gb = read_key_number(ctx, node["model_gb"], join_path(path, "model_gb"));
-  if (node["concurrency"])
-    svc.concurrency = static_cast<uint32_t>(
-        read_key_integer(ctx, node["concurrency"], join_path(path, "concurrency")));
   svc.target_concurrency = svc.concurrency;
   if (node["replicas"] && node["autoscaling"])
     ctx.fail(node["replicas"], join_path(path, "replicas"),
@@ -299,6 +290,8 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                                      const std::string& path, const Scenario& s, JobClassSpec w) {
   expect_map(ctx, node, path, scenario_child_keys("workloads[]", "kind", "inference"));
   ServiceSpec& svc = w.service;
+  read_plain_keys(ctx, node, path, "workloads[]",
+                  {{KeyTarget::job_class, &w}, {KeyTarget::service, &svc}});
   read_service_pools(ctx, node, path, s, svc);
   w.placement = {svc.pool};
   read_service_demand(ctx, node, path, s, w);
@@ -312,11 +305,6 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
     svc.slo_latency_s = read_key_duration(
         ctx, require(ctx, slo, spath, "latency", "the latency bound, e.g. 2s"), spath + ".latency");
   }
-  if (node["queue_capacity"])
-    svc.queue_capacity = static_cast<uint32_t>(
-        read_key_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity")));
-  if (node["response_kb"])
-    svc.response_kb = read_key_number(ctx, node["response_kb"], join_path(path, "response_kb"));
   check_service_size(ctx, node, path, s, w);
   return w;
 }

@@ -1,5 +1,6 @@
-// gpucap: scenario loader, the values every section reads: text, numbers, whole numbers, seeds, booleans, durations,
-// factors, references to declared names, and numbers within the key table's range for their key.
+// gpucap: scenario loader, the values every section reads: text, numbers, whole numbers, seeds,
+// booleans, durations, factors, references to declared names, numbers within the key table's
+// range for their key, and the plain keys a row binds to a field (read_plain_keys).
 #include "loader.hpp"
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <stdexcept>
 
 #include "gpucap/quantities.hpp"
 
@@ -287,6 +289,34 @@ std::string read_reference(const Context& ctx, const YAML::Node& node, const std
   const std::string suggestion = text::closest(s, names);
   if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
   ctx.fail(node, path, message + "; declared: " + text::join(names, ", "));
+}
+
+void read_plain_keys(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     const std::string& pattern, std::initializer_list<BoundSpec> specs) {
+  for (const auto& kv : node) {
+    const std::string key = kv.first.Scalar();
+    for (const ScenarioKey* row : scenario_key_rows(pattern + "." + key)) {
+      const BoundSpec* bound = nullptr;
+      for (const BoundSpec& b : specs)
+        if (row->binding.target == b.target && row->binding.store) bound = &b;
+      if (!bound) continue;
+      const std::string kpath = join_path(path, key);
+      double value = 0;
+      switch (row->type) {
+        case KeyType::number: value = read_key_number(ctx, kv.second, kpath); break;
+        case KeyType::integer:
+          value = static_cast<double>(read_key_integer(ctx, kv.second, kpath));
+          break;
+        case KeyType::duration: value = read_key_duration(ctx, kv.second, kpath); break;
+        case KeyType::boolean: value = read_bool(ctx, kv.second, kpath) ? 1 : 0; break;
+        default:
+          throw std::logic_error(std::string("key ") + row->path + " binds a field but is not a "
+                                 "number, whole number, duration or boolean");
+      }
+      row->binding.store(bound->spec, value);
+      break;
+    }
+  }
 }
 
 }  // namespace gpucap::loader
