@@ -413,6 +413,7 @@ std::vector<ScenarioKey> pool_rows() {
         .valid("1 is rejected: a pool that never launches would stall its jobs; use a smaller probability or remove the pool")
         .means("probability that a launch tried in the pool fails although the pool has the free GPUs; `0` is the same as no `stockout`"),
     key("pools.NAME.stockout.retry_after").shown("`stockout.retry_after`").table("stockout")
+        .binds<&PoolSpec::stockout_retry_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
         .by_default("`300` (5 min)").applies(applies_to(priced_per_hold))
         .means("back-off: waiting jobs are dispatched again this long after a failed launch"),
@@ -427,11 +428,13 @@ std::vector<ScenarioKey> pool_rows() {
         .valid("any [distribution](#distributions); not with `snapshot_restore`")
         .means("time to start the container (runtime, model server), drawn afresh for every cold start"),
     key("pools.NAME.cold_start.weights_gb_per_s").shown("`cold_start.weights_gb_per_s`").table("cold-start")
+        .binds<&PoolSpec::weights_gb_per_s>()
         .type(KeyType::number, UnitKind::throughput_gb_per_s, "GB/s").range({0, true}, {kInf, false})
         .by_default("none (the weights load in 0 s)").applies(applies_to(every_option))
         .valid("not with `snapshot_restore`")
         .means("bandwidth at which a replica loads its service's `model_gb` of weights"),
     key("pools.NAME.cold_start.snapshot_restore").shown("`cold_start.snapshot_restore`").table("cold-start")
+        .binds<&PoolSpec::snapshot_restore_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
         .by_default("none").applies(applies_to(every_option))
         .valid("not with `container` or `weights_gb_per_s`")

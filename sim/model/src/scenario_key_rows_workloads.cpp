@@ -96,22 +96,27 @@ std::vector<ScenarioKey> workload_rows() {
         .valid("a region declared in [`regions`](#regions) (so a workload with `data` needs a `regions` section)")
         .means("the region where the data lives"),
     key("workloads[].checkpoint.interval").shown("`checkpoint.interval`").table("checkpoint")
+        .binds<&JobClassSpec::checkpoint_interval_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
         .by_default("none (no periodic checkpoints)").applies("kind: training, batch")
         .means("computing time between two periodic checkpoints (wall-clock time on the instance, not scaled by `speed` or [`slowdown`](#slowdown))"),
     key("workloads[].checkpoint.write").shown("`checkpoint.write`").table("checkpoint")
+        .binds<&JobClassSpec::checkpoint_write_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
         .by_default("`0`").applies("kind: training, batch")
         .means("time to write one checkpoint; part of the run time (the GPUs stay held and the hold billed)"),
     key("workloads[].checkpoint.restart").shown("`checkpoint.restart`").table("checkpoint")
+        .binds<&JobClassSpec::restart_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
         .by_default("`0`").applies("kind: training, batch")
         .means("time to restore at the start of every run after the job's first preemption (after the run's [data transfer](#data-locality) and [checkpoint copy](#checkpoints-that-change-region), if any)"),
     key("workloads[].checkpoint.size_gb").shown("`checkpoint.size_gb`").table("checkpoint")
+        .binds<&JobClassSpec::checkpoint_size_gb>()
         .type(KeyType::number, UnitKind::data_gb, "GB").range({0, false}, {kInf, false})
         .by_default("`0`").applies("kind: training, batch")
         .means("size of the job's checkpoint: a run that resumes after a preemption in a pool of another region than the pool where its last checkpoint was written first copies it over the link between the two regions (`latency_ms / 1000 + size_gb * 8 / bandwidth_gbps` seconds of billed GPU time, in `gpu_hours_transferring`) and pays `size_gb × egress_usd_per_gb` of the checkpoint's region; `0` copies nothing (and the link checks are skipped); see [Checkpoints that change region](#checkpoints-that-change-region)"),
     key("workloads[].fallback.after_preemptions").shown("`fallback.after_preemptions`").table("fallback")
+        .binds<&JobClassSpec::fallback_after_preemptions>()
         .type(KeyType::integer, UnitKind::count, "preemptions").range({0, false}, {1000000, false})
         .by_default("none (never)").applies("kind: training, batch")
         .means("skip preemptible (`spot`, `marketplace`) pools once the job has been preempted this many times; `0` skips them always"),

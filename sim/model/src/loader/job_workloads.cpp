@@ -68,11 +68,7 @@ void read_data(const Context& ctx, const YAML::Node& data, const std::string& dp
 void read_checkpoint(const Context& ctx, const YAML::Node& ck, const std::string& cpath,
                      JobClassSpec& w) {
   expect_map(ctx, ck, cpath, scenario_child_keys("workloads[].checkpoint"));
-  if (ck["size_gb"]) w.checkpoint_size_gb = read_key_number(ctx, ck["size_gb"], cpath + ".size_gb");
-  if (ck["interval"])
-    w.checkpoint_interval_s = read_key_duration(ctx, ck["interval"], cpath + ".interval");
-  if (ck["write"]) w.checkpoint_write_s = read_key_duration(ctx, ck["write"], cpath + ".write");
-  if (ck["restart"]) w.restart_s = read_key_duration(ctx, ck["restart"], cpath + ".restart");
+  read_plain_keys(ctx, ck, cpath, "workloads[].checkpoint", {{KeyTarget::job_class, &w}});
 }
 
 /// `fallback`: {after_preemptions, when_slack_below, return_to_preemptible}; needs `deadline`
@@ -80,9 +76,7 @@ void read_checkpoint(const Context& ctx, const YAML::Node& ck, const std::string
 void read_fallback(const Context& ctx, const YAML::Node& fb, const std::string& fpath,
                    JobClassSpec& w) {
   expect_map(ctx, fb, fpath, scenario_child_keys("workloads[].fallback"));
-  if (fb["after_preemptions"])
-    w.fallback_after_preemptions = static_cast<uint32_t>(
-        read_key_integer(ctx, fb["after_preemptions"], fpath + ".after_preemptions"));
+  read_plain_keys(ctx, fb, fpath, "workloads[].fallback", {{KeyTarget::job_class, &w}});
   if (fb["when_slack_below"]) {
     if (w.deadline_s <= 0)
       ctx.fail(fb["when_slack_below"], fpath + ".when_slack_below",

@@ -304,11 +304,10 @@ void read_pool_size_and_price(const Context& ctx, const YAML::Node& node, const 
 void read_stockout(const Context& ctx, const YAML::Node& so, const std::string& spath,
                    PoolSpec& p) {
   expect_map(ctx, so, spath, scenario_child_keys("pools.NAME.stockout"));
+  read_plain_keys(ctx, so, spath, "pools.NAME.stockout", {{KeyTarget::pool, &p}});
   p.stockout_probability = read_key_number(
       ctx, require(ctx, so, spath, "probability", "the share of launches that fail, 0 to 1"),
       spath + ".probability");
-  if (so["retry_after"])
-    p.stockout_retry_s = read_key_duration(ctx, so["retry_after"], spath + ".retry_after");
 }
 
 /// `slowdown`: a distribution of factors that stays above 0 (a factor of 0 would make a run
@@ -353,15 +352,11 @@ void read_cold_start(const Context& ctx, const YAML::Node& cs, const std::string
     ctx.fail(cs["snapshot_restore"], cpath + ".snapshot_restore",
              "a snapshot restore replaces the container start and the weights load; give "
              "either snapshot_restore or container and weights_gb_per_s");
+  read_plain_keys(ctx, cs, cpath, "pools.NAME.cold_start", {{KeyTarget::pool, &p}});
   if (cs["container"]) {
     p.has_container_start = true;
     p.container_start_s = read_distribution(ctx, cs["container"], cpath + ".container");
   }
-  if (cs["weights_gb_per_s"])
-    p.weights_gb_per_s = read_key_number(ctx, cs["weights_gb_per_s"], cpath + ".weights_gb_per_s");
-  if (cs["snapshot_restore"])
-    p.snapshot_restore_s =
-        read_key_duration(ctx, cs["snapshot_restore"], cpath + ".snapshot_restore");
 }
 
 /// Provisioning delay, availability and stockouts.
