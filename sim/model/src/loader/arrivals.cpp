@@ -88,6 +88,118 @@ void read_trace_replay(const Context& ctx, const YAML::Node& node, const std::st
     ctx.fail(r, rpath, "period / phase must be at most 2^32 - 1 phases; use a longer phase");
 }
 
+namespace {
+
+/// The keys of an arrival `process`, from the key table.
+std::vector<std::string> keys_of_process(const char* process) {
+  return scenario_child_keys("workloads[].arrivals", "process", process);
+}
+
+/// `process: nhpp`: a rate and an hourly or weekly profile of multipliers.
+void read_profile_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
+                           ArrivalSpec& a) {
+  expect_map(ctx, node, path, keys_of_process("nhpp"));
+  a.rate_per_s = read_rate_per_s(ctx, node, path);
+  const bool hourly = static_cast<bool>(node["hourly_profile"]);
+  if (hourly == static_cast<bool>(node["weekly_profile"]))
+    ctx.fail(node, path,
+             "give exactly one of hourly_profile (24 multipliers, hour 0 first) or "
+             "weekly_profile (168 multipliers, Monday 00:00 first)");
+  const std::string key = hourly ? "hourly_profile" : "weekly_profile";
+  const YAML::Node prof = node[key];
+  const std::size_t want = hourly ? 24 : 168;
+  if (!prof.IsSequence() || prof.size() != want)
+    ctx.fail(prof, join_path(path, key),
+             "must be a list of exactly " + std::to_string(want) + " multipliers >= 0");
+  double sum = 0;
+  for (std::size_t i = 0; i < want; ++i) {
+    a.profile.push_back(read_key_number(ctx, prof[i], join_path(path, key) + "[" + std::to_string(i) + "]"));
+    sum += a.profile.back();
+  }
+  if (!(sum > 0)) ctx.fail(prof, join_path(path, key), "must have a multiplier > 0");
+  a.profile_bin_s = 3600;
+}
+
+/// The columns of a trace file that hold submit times, GPU counts and durations.
+struct TraceColumns {
+  std::string submit, gpus, duration;
+};
+
+/// The rows of a trace file (submit times and durations in `unit_s`), appended to `a.trace`.
+/// Returns whether they are in submit order.
+bool read_trace_rows(const Context& ctx, const YAML::Node& file_node, const std::string& fpath,
+                     const TraceColumns& columns, double unit_s, bool requests, ArrivalSpec& a) {
+  const std::string& submit = columns.submit;
+  const std::string& gpus = columns.gpus;
+  const std::string& duration = columns.duration;
+  bool in_order = true;
+  try {
+    const CsvTable table = ctx.read_csv(file_node, fpath, a.trace_file);
+    const NumberColumn t = table.number_column(submit), w = table.number_column(duration);
+    const NumberColumn g =
+        requests ? NumberColumn(t.size(), 1.0) : table.number_column(gpus);
+    const std::size_t n = t.size();
+    a.trace.reserve(a.trace.size() + n);
+    advise_huge_pages(a.trace.data(), a.trace.capacity() * sizeof(TraceRow));
+    // Whether the rows are in submit order, checked as they are made (is_sorted's answer).
+    double last_submit_s = a.trace.empty() ? -HUGE_VAL : a.trace.back().submit_s;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double ti = t[i], gi = g[i], wi = w[i];
+      // A whole number in [1, kMaxTotalQuotaGpus] converts to uint32_t and back unchanged.
+      const bool gpus_ok = gi >= 1 && gi <= kMaxTotalQuotaGpus &&
+                           static_cast<double>(static_cast<uint32_t>(gi)) == gi;
+      if (!(ti >= 0) || !gpus_ok || !(wi > 0)) {
+        const std::string row = a.trace_file + " data row " + std::to_string(i + 1) + ": ";
+        if (!(ti >= 0)) ctx.fail(file_node, fpath, row + submit + " must be >= 0");
+        if (!gpus_ok) ctx.fail(file_node, fpath, row + gpus + " must be a whole number >= 1");
+        ctx.fail(file_node, fpath, row + duration + " must be > 0");
+      }
+      const double submit_s = ti * unit_s;
+      in_order = in_order && !(submit_s < last_submit_s);
+      last_submit_s = submit_s;
+      a.trace.push_back({submit_s, static_cast<uint32_t>(gi), wi * unit_s});
+    }
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const ScenarioError*>(&e)) throw;
+    ctx.fail(file_node, fpath, e.what());
+  }
+  return in_order;
+}
+
+/// `process: trace`: a CSV file of jobs (requests: without GPU counts), sorted by submit time,
+/// and how it is replayed.
+void read_trace_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
+                         bool requests, ArrivalSpec& a) {
+  std::vector<std::string> keys = keys_of_process("trace");
+  // Requests have no GPU count: an inference trace has no gpus_column.
+  if (requests) keys.erase(std::find(keys.begin(), keys.end(), "gpus_column"));
+  expect_map(ctx, node, path, keys);
+  a.trace_file =
+      read_string(ctx, require(ctx, node, path, "file", "a CSV file"), join_path(path, "file"));
+  auto column = [&](const char* key, const char* fallback) {
+    return node[key] ? read_string(ctx, node[key], join_path(path, key)) : std::string(fallback);
+  };
+  const std::string submit = column("submit_column", "submit_s");
+  const std::string gpus = column("gpus_column", "gpus");
+  const std::string duration = column("duration_column", "duration_s");
+  double unit_s = 1.0;
+  if (node["time_unit"])
+    unit_s = read_key_duration(ctx, node["time_unit"], join_path(path, "time_unit"));
+  const YAML::Node file_node = node["file"];
+  const std::string fpath = join_path(path, "file");
+  const bool in_order =
+      read_trace_rows(ctx, file_node, fpath, {submit, gpus, duration}, unit_s, requests, a);
+  if (a.trace.empty()) ctx.fail(file_node, fpath, "the trace has no rows");
+  const auto by_submit = [](const TraceRow& x, const TraceRow& y) { return x.submit_s < y.submit_s; };
+  // Logs are nearly always in order already (checked as the rows were made); the sort costs
+  // a copy.
+  if (!in_order)
+    std::stable_sort(a.trace.begin(), a.trace.end(), by_submit);
+  read_trace_replay(ctx, node, path, a);
+}
+
+}  // namespace
+
 ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
                           bool requests) {
   ArrivalSpec a;
@@ -99,90 +211,13 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
                                     {{"poisson", ArrivalKind::poisson},
                                      {"nhpp", ArrivalKind::profile},
                                      {"trace", ArrivalKind::trace}});
-  // The keys of each process, from the key table.
-  const auto keys_of_process = [&](const char* process) {
-    return scenario_child_keys("workloads[].arrivals", "process", process);
-  };
   if (a.kind == ArrivalKind::poisson) {
     expect_map(ctx, node, path, keys_of_process("poisson"));
     a.rate_per_s = read_rate_per_s(ctx, node, path);
   } else if (a.kind == ArrivalKind::profile) {
-    expect_map(ctx, node, path, keys_of_process("nhpp"));
-    a.rate_per_s = read_rate_per_s(ctx, node, path);
-    const bool hourly = static_cast<bool>(node["hourly_profile"]);
-    if (hourly == static_cast<bool>(node["weekly_profile"]))
-      ctx.fail(node, path,
-               "give exactly one of hourly_profile (24 multipliers, hour 0 first) or "
-               "weekly_profile (168 multipliers, Monday 00:00 first)");
-    const std::string key = hourly ? "hourly_profile" : "weekly_profile";
-    const YAML::Node prof = node[key];
-    const std::size_t want = hourly ? 24 : 168;
-    if (!prof.IsSequence() || prof.size() != want)
-      ctx.fail(prof, join_path(path, key),
-               "must be a list of exactly " + std::to_string(want) + " multipliers >= 0");
-    double sum = 0;
-    for (std::size_t i = 0; i < want; ++i) {
-      a.profile.push_back(read_key_number(ctx, prof[i], join_path(path, key) + "[" + std::to_string(i) + "]"));
-      sum += a.profile.back();
-    }
-    if (!(sum > 0)) ctx.fail(prof, join_path(path, key), "must have a multiplier > 0");
-    a.profile_bin_s = 3600;
+    read_profile_arrivals(ctx, node, path, a);
   } else {
-    std::vector<std::string> keys = keys_of_process("trace");
-    // Requests have no GPU count: an inference trace has no gpus_column.
-    if (requests) keys.erase(std::find(keys.begin(), keys.end(), "gpus_column"));
-    expect_map(ctx, node, path, keys);
-    a.trace_file =
-        read_string(ctx, require(ctx, node, path, "file", "a CSV file"), join_path(path, "file"));
-    auto column = [&](const char* key, const char* fallback) {
-      return node[key] ? read_string(ctx, node[key], join_path(path, key)) : std::string(fallback);
-    };
-    const std::string submit = column("submit_column", "submit_s");
-    const std::string gpus = column("gpus_column", "gpus");
-    const std::string duration = column("duration_column", "duration_s");
-    double unit_s = 1.0;
-    if (node["time_unit"])
-      unit_s = read_key_duration(ctx, node["time_unit"], join_path(path, "time_unit"));
-    const YAML::Node file_node = node["file"];
-    const std::string fpath = join_path(path, "file");
-    bool in_order = true;
-    try {
-      const CsvTable table = ctx.read_csv(file_node, fpath, a.trace_file);
-      const NumberColumn t = table.number_column(submit), w = table.number_column(duration);
-      const NumberColumn g =
-          requests ? NumberColumn(t.size(), 1.0) : table.number_column(gpus);
-      const std::size_t n = t.size();
-      a.trace.reserve(a.trace.size() + n);
-      advise_huge_pages(a.trace.data(), a.trace.capacity() * sizeof(TraceRow));
-      // Whether the rows are in submit order, checked as they are made (is_sorted's answer).
-      double last_submit_s = a.trace.empty() ? -HUGE_VAL : a.trace.back().submit_s;
-      for (std::size_t i = 0; i < n; ++i) {
-        const double ti = t[i], gi = g[i], wi = w[i];
-        // A whole number in [1, kMaxTotalQuotaGpus] converts to uint32_t and back unchanged.
-        const bool gpus_ok = gi >= 1 && gi <= kMaxTotalQuotaGpus &&
-                             static_cast<double>(static_cast<uint32_t>(gi)) == gi;
-        if (!(ti >= 0) || !gpus_ok || !(wi > 0)) {
-          const std::string row = a.trace_file + " data row " + std::to_string(i + 1) + ": ";
-          if (!(ti >= 0)) ctx.fail(file_node, fpath, row + submit + " must be >= 0");
-          if (!gpus_ok) ctx.fail(file_node, fpath, row + gpus + " must be a whole number >= 1");
-          ctx.fail(file_node, fpath, row + duration + " must be > 0");
-        }
-        const double submit_s = ti * unit_s;
-        in_order = in_order && !(submit_s < last_submit_s);
-        last_submit_s = submit_s;
-        a.trace.push_back({submit_s, static_cast<uint32_t>(gi), wi * unit_s});
-      }
-    } catch (const std::runtime_error& e) {
-      if (dynamic_cast<const ScenarioError*>(&e)) throw;
-      ctx.fail(file_node, fpath, e.what());
-    }
-    if (a.trace.empty()) ctx.fail(file_node, fpath, "the trace has no rows");
-    const auto by_submit = [](const TraceRow& x, const TraceRow& y) { return x.submit_s < y.submit_s; };
-    // Logs are nearly always in order already (checked as the rows were made); the sort costs
-    // a copy.
-    if (!in_order)
-      std::stable_sort(a.trace.begin(), a.trace.end(), by_submit);
-    read_trace_replay(ctx, node, path, a);
+    read_trace_arrivals(ctx, node, path, requests, a);
   }
   return a;
 }

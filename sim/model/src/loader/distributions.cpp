@@ -81,22 +81,183 @@ std::vector<double> read_preemption_log(const Context& ctx, const YAML::Node& no
   return lifetimes;
 }
 
+namespace {
+
+/// A distribution given as a plain duration or factor: a fixed value.
+DistributionSpec read_fixed_distribution(const Context& ctx, const YAML::Node& node,
+                                         const std::string& path, const ScenarioKey& key,
+                                         bool time) {
+  DistributionSpec d;
+  d.kind = DistKind::deterministic;
+  if (time) {
+    d.p0 = read_duration(ctx, node, path, true);
+  } else {
+    d.p0 = read_factor(ctx, node, path);
+    if (d.p0 < 0) ctx.fail(node, path, "must be a factor >= 0, got " + describe(node));
+    check_key_upper(ctx, node, path, key, d.p0);
+  }
+  return d;
+}
+
+/// Reads the parameters of one distribution mapping (`dist` is `dist_name`), each in the unit
+/// the key table gives it.
+struct ParameterReader {
+  const Context& ctx;
+  const YAML::Node& node;
+  const std::string& path;
+  const ScenarioKey& key;
+  bool time;
+  std::string dist_name;
+
+  /// The row of parameter `name` of this distribution.
+  const DistributionParameter& parameter(const char* name) const;
+  /// One value of a parameter (or of an item of `values`), in the unit the key table gives it.
+  double value_of(const DistributionParameter& p, const YAML::Node& n, const std::string& at) const;
+  /// The required parameter `name`, described as `what` when missing.
+  double read_parameter(const char* name, const char* what) const;
+  /// The required parameter `name`, described by its unit when missing.
+  double param(const char* name) const;
+};
+
+const DistributionParameter& ParameterReader::parameter(const char* name) const {
+  for (const DistributionParameter& p : distribution_parameters())
+    if (dist_name == p.dist && std::string(name) == p.key) return p;
+  throw std::logic_error("no distribution parameter " + dist_name + "." + name);
+}
+
+double ParameterReader::value_of(const DistributionParameter& p, const YAML::Node& n,
+                                 const std::string& at) const {
+  if (p.in_key_unit && time) return read_duration(ctx, n, at, !(p.lo.open && p.lo.value == 0));
+  const double v = p.in_key_unit ? read_factor(ctx, n, at) : read_number(ctx, n, at);
+  const KeyBound hi = p.in_key_unit ? scenario_key_upper(key) : p.hi;
+  const bool above = p.lo.open ? v > p.lo.value : v >= p.lo.value;
+  if (!above || v > hi.value) {
+    if (std::isfinite(p.hi.value))
+      ctx.fail(n, at,
+               "must be from " + text::format_number(p.lo.value) + " to " +
+                   text::format_number(p.hi.value) + ", got " + describe(n));
+    if (!above)
+      ctx.fail(n, at,
+               std::string("must be a ") + (p.in_key_unit ? "factor" : "number") +
+                   (p.lo.open ? " > " : " >= ") + text::format_number(p.lo.value) + ", got " +
+                   describe(n));
+    check_key_upper(ctx, n, at, key, v);
+  }
+  return v;
+}
+
+double ParameterReader::read_parameter(const char* name, const char* what) const {
+  return value_of(parameter(name), require(ctx, node, path, name, what), join_path(path, name));
+}
+
+double ParameterReader::param(const char* name) const {
+  return read_parameter(name, !parameter(name).in_key_unit ? "a number > 0"
+                              : time                       ? "a duration"
+                                                           : "a factor");
+}
+
+/// `dist: uniform`: min and max, max above min.
+void read_uniform(const ParameterReader& r, DistributionSpec& d) {
+  d.p0 = r.param("min");
+  d.p1 = r.param("max");
+  if (!(d.p1 > d.p0))
+    r.ctx.fail(r.node[std::string("max")], join_path(r.path, "max"), "must be greater than min");
+}
+
+/// `dist: lognormal`: median and sigma, or mean and cv.
+void read_lognormal(const ParameterReader& r, DistributionSpec& d) {
+  if (r.node["median"]) {
+    if (r.node["mean"] || r.node["cv"])
+      r.ctx.fail(r.node, r.path, "give either median and sigma, or mean and cv, not both");
+    d.p0 = std::log(r.param("median"));
+    d.p1 = r.param("sigma");
+  } else {
+    const double mean = r.param("mean"), cv = r.param("cv");
+    d.p1 = std::sqrt(std::log1p(cv * cv));
+    d.p0 = std::log(mean) - 0.5 * d.p1 * d.p1;
+  }
+}
+
+/// `dist: gamma`: shape and scale, or mean and cv.
+void read_gamma(const ParameterReader& r, DistributionSpec& d) {
+  if (r.node["shape"]) {
+    if (r.node["mean"] || r.node["cv"])
+      r.ctx.fail(r.node, r.path, "give either shape and scale, or mean and cv, not both");
+    d.p0 = r.param("shape");
+    d.p1 = r.param("scale");
+  } else {
+    const double mean = r.param("mean"), cv = r.param("cv");
+    d.p0 = 1.0 / (cv * cv);
+    d.p1 = mean / d.p0;
+  }
+}
+
+/// The samples of `dist: empirical` listed in `values`.
+void read_empirical_values(const ParameterReader& r, DistributionSpec& d) {
+  const YAML::Node values = r.node["values"];
+  const std::string vpath = join_path(r.path, "values");
+  if (!values.IsSequence() || values.size() == 0)
+    r.ctx.fail(values, vpath,
+               std::string("must be a non-empty list of ") + (r.time ? "durations" : "factors"));
+  for (std::size_t i = 0; i < values.size(); ++i)
+    d.samples.push_back(r.value_of(r.parameter("values"), values[i],
+                                   vpath + "[" + std::to_string(i) + "]"));
+}
+
+/// The samples of `dist: empirical` read from a CSV `file`'s `column`.
+void read_empirical_file(const ParameterReader& r, DistributionSpec& d) {
+  const Context& ctx = r.ctx;
+  const YAML::Node& node = r.node;
+  const std::string& path = r.path;
+  const std::string file =
+      read_string(ctx, require(ctx, node, path, "file", "a CSV file (or give 'values')"),
+                  join_path(path, "file"));
+  const std::string column =
+      read_string(ctx, require(ctx, node, path, "column", "the CSV column holding seconds"),
+                  join_path(path, "column"));
+  d.samples = read_csv_column(ctx, node["file"], join_path(path, "file"), file, column);
+  for (double v : d.samples)
+    if (!(v >= 0))
+      ctx.fail(node["file"], join_path(path, "file"),
+               "column '" + column + "' must hold " +
+                   (r.time ? "durations >= 0 s" : "factors >= 0"));
+}
+
+/// `dist: empirical`: samples from a preemption log, `values` or a CSV file, times `scale`.
+void read_empirical(const ParameterReader& r, DistributionSpec& d) {
+  const Context& ctx = r.ctx;
+  const YAML::Node& node = r.node;
+  const std::string& path = r.path;
+  if (node["preemption_log"]) {
+    if (!r.time)
+      ctx.fail(node["preemption_log"], join_path(path, "preemption_log"),
+               "gives durations (an instance's running periods); this distribution is a plain "
+               "factor");
+    if (node["values"] || node["file"])
+      ctx.fail(node, path, "give one of values, file or preemption_log");
+    d.samples = read_preemption_log(ctx, node, path);
+  } else if (node["step"] || node["partial"]) {
+    ctx.fail(node, path, std::string("'") + (node["step"] ? "step" : "partial") +
+                             "' only applies with preemption_log");
+  } else if (node["values"]) {
+    read_empirical_values(r, d);
+  } else {
+    read_empirical_file(r, d);
+  }
+  const double scale = node["scale"]
+                           ? r.value_of(r.parameter("scale"), node["scale"], join_path(path, "scale"))
+                           : 1.0;
+  for (double& v : d.samples) v *= scale;
+}
+
+}  // namespace
+
 DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
                                    const std::string& path) {
   const ScenarioKey& key = key_row(path);
   const bool time = key.unit == UnitKind::duration;
+  if (node.IsScalar()) return read_fixed_distribution(ctx, node, path, key, time);
   DistributionSpec d;
-  if (node.IsScalar()) {
-    d.kind = DistKind::deterministic;
-    if (time) {
-      d.p0 = read_duration(ctx, node, path, true);
-    } else {
-      d.p0 = read_factor(ctx, node, path);
-      if (d.p0 < 0) ctx.fail(node, path, "must be a factor >= 0, got " + describe(node));
-      check_key_upper(ctx, node, path, key, d.p0);
-    }
-    return d;
-  }
   if (!node.IsMap())
     ctx.fail(node, path,
              std::string("must be ") + (time ? "a duration" : "a factor") +
@@ -114,132 +275,39 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
                                   {"weibull", DistKind::weibull},
                                   {"pareto", DistKind::pareto},
                                   {"empirical", DistKind::empirical}});
-  const std::string dist_name = kind_node.Scalar();
-  const auto parameter = [&](const char* name) -> const DistributionParameter& {
-    for (const DistributionParameter& p : distribution_parameters())
-      if (dist_name == p.dist && std::string(name) == p.key) return p;
-    throw std::logic_error("no distribution parameter " + dist_name + "." + name);
-  };
+  const ParameterReader r{ctx, node, path, key, time, kind_node.Scalar()};
   // The mapping may hold `dist` and the parameters of its kind only.
   std::vector<std::string> allowed{"dist"};
   for (const DistributionParameter& p : distribution_parameters())
-    if (dist_name == p.dist) allowed.push_back(p.key);
+    if (r.dist_name == p.dist) allowed.push_back(p.key);
   expect_map(ctx, node, path, allowed);
-  // One value of a parameter (or of an item of `values`), in the unit the key table gives it.
-  const auto value_of = [&](const DistributionParameter& p, const YAML::Node& n,
-                            const std::string& at) {
-    if (p.in_key_unit && time) return read_duration(ctx, n, at, !(p.lo.open && p.lo.value == 0));
-    const double v = p.in_key_unit ? read_factor(ctx, n, at) : read_number(ctx, n, at);
-    const KeyBound hi = p.in_key_unit ? scenario_key_upper(key) : p.hi;
-    const bool above = p.lo.open ? v > p.lo.value : v >= p.lo.value;
-    if (!above || v > hi.value) {
-      if (std::isfinite(p.hi.value))
-        ctx.fail(n, at,
-                 "must be from " + text::format_number(p.lo.value) + " to " +
-                     text::format_number(p.hi.value) + ", got " + describe(n));
-      if (!above)
-        ctx.fail(n, at,
-                 std::string("must be a ") + (p.in_key_unit ? "factor" : "number") +
-                     (p.lo.open ? " > " : " >= ") + text::format_number(p.lo.value) + ", got " +
-                     describe(n));
-      check_key_upper(ctx, n, at, key, v);
-    }
-    return v;
-  };
-  const auto read_parameter = [&](const char* name, const char* what) {
-    return value_of(parameter(name), require(ctx, node, path, name, what), join_path(path, name));
-  };
-  const auto param = [&](const char* name) {
-    return read_parameter(name, !parameter(name).in_key_unit ? "a number > 0"
-                                : time                       ? "a duration"
-                                                             : "a factor");
-  };
   switch (d.kind) {
     case DistKind::deterministic:
-      d.p0 = param("value");
+      d.p0 = r.param("value");
       break;
     case DistKind::exponential:
-      d.p0 = param("mean");
+      d.p0 = r.param("mean");
       break;
     case DistKind::uniform:
-      d.p0 = param("min");
-      d.p1 = param("max");
-      if (!(d.p1 > d.p0))
-        ctx.fail(node[std::string("max")], join_path(path, "max"), "must be greater than min");
+      read_uniform(r, d);
       break;
     case DistKind::lognormal:
-      if (node["median"]) {
-        if (node["mean"] || node["cv"])
-          ctx.fail(node, path, "give either median and sigma, or mean and cv, not both");
-        d.p0 = std::log(param("median"));
-        d.p1 = param("sigma");
-      } else {
-        const double mean = param("mean"), cv = param("cv");
-        d.p1 = std::sqrt(std::log1p(cv * cv));
-        d.p0 = std::log(mean) - 0.5 * d.p1 * d.p1;
-      }
+      read_lognormal(r, d);
       break;
     case DistKind::gamma:
-      if (node["shape"]) {
-        if (node["mean"] || node["cv"])
-          ctx.fail(node, path, "give either shape and scale, or mean and cv, not both");
-        d.p0 = param("shape");
-        d.p1 = param("scale");
-      } else {
-        const double mean = param("mean"), cv = param("cv");
-        d.p0 = 1.0 / (cv * cv);
-        d.p1 = mean / d.p0;
-      }
+      read_gamma(r, d);
       break;
     case DistKind::weibull:
-      d.p0 = param("shape");
-      d.p1 = param("scale");
+      d.p0 = r.param("shape");
+      d.p1 = r.param("scale");
       break;
     case DistKind::pareto:
-      d.p0 = param("shape");
-      d.p1 = param("scale");
+      d.p0 = r.param("shape");
+      d.p1 = r.param("scale");
       break;
-    case DistKind::empirical: {
-      if (node["preemption_log"]) {
-        if (!time)
-          ctx.fail(node["preemption_log"], join_path(path, "preemption_log"),
-                   "gives durations (an instance's running periods); this distribution is a plain "
-                   "factor");
-        if (node["values"] || node["file"])
-          ctx.fail(node, path, "give one of values, file or preemption_log");
-        d.samples = read_preemption_log(ctx, node, path);
-      } else if (node["step"] || node["partial"]) {
-        ctx.fail(node, path, std::string("'") + (node["step"] ? "step" : "partial") +
-                                 "' only applies with preemption_log");
-      } else if (node["values"]) {
-        const YAML::Node values = node["values"];
-        const std::string vpath = join_path(path, "values");
-        if (!values.IsSequence() || values.size() == 0)
-          ctx.fail(values, vpath,
-                   std::string("must be a non-empty list of ") + (time ? "durations" : "factors"));
-        for (std::size_t i = 0; i < values.size(); ++i)
-          d.samples.push_back(value_of(parameter("values"), values[i],
-                                       vpath + "[" + std::to_string(i) + "]"));
-      } else {
-        const std::string file =
-            read_string(ctx, require(ctx, node, path, "file", "a CSV file (or give 'values')"),
-                        join_path(path, "file"));
-        const std::string column =
-            read_string(ctx, require(ctx, node, path, "column", "the CSV column holding seconds"),
-                        join_path(path, "column"));
-        d.samples = read_csv_column(ctx, node["file"], join_path(path, "file"), file, column);
-        for (double v : d.samples)
-          if (!(v >= 0))
-            ctx.fail(node["file"], join_path(path, "file"),
-                     "column '" + column + "' must hold " +
-                         (time ? "durations >= 0 s" : "factors >= 0"));
-      }
-      const double scale = node["scale"]
-                               ? value_of(parameter("scale"), node["scale"], join_path(path, "scale"))
-                               : 1.0;
-      for (double& v : d.samples) v *= scale;
+    case DistKind::empirical:
+      read_empirical(r, d);
       break;
-    }
   }
   return d;
 }

@@ -16,17 +16,24 @@ namespace gpucap::loader {
 /// against it, so that every loop of a run is finite in practice, not only in principle.
 constexpr double kMaxEventsPerReplication = 1e9;
 
-void check_event_budget(const Context& ctx, const YAML::Node& root, const Scenario& s) {
-  struct Source {
-    double events;
-    YAML::Node node;
-    std::string path, how;
-  };
-  std::vector<Source> sources;
+namespace {
+
+/// One key's share of the events of a replication: where it is, and how it is estimated.
+struct Source {
+  double events;
+  YAML::Node node;
+  std::string path, how;
+};
+
+/// How many times something recurs over `horizon` at a mean gap of `mean_gap_s` (infinite at 0).
+double per(double horizon, double mean_gap_s) {
+  return mean_gap_s > 0 ? horizon / mean_gap_s : std::numeric_limits<double>::infinity();
+}
+
+/// The events of each pool: price and trace steps, zone-wide events, preemptions, maximum run
+/// times and stockout retries.
+void add_pool_sources(const YAML::Node& root, const Scenario& s, std::vector<Source>& sources) {
   const double horizon = s.horizon_s;
-  const auto per = [&](double mean_gap_s) {
-    return mean_gap_s > 0 ? horizon / mean_gap_s : std::numeric_limits<double>::infinity();
-  };
   const YAML::Node pools = root["pools"];
   for (const PoolSpec& p : s.pools) {
     const YAML::Node node = pools[p.name];
@@ -36,27 +43,33 @@ void check_event_budget(const Context& ctx, const YAML::Node& root, const Scenar
     // ornstein_uhlenbeck price has no steps: it is drawn when a run starts or ends).
     if (p.price_model == CompiledPool::kTracePrice ||
         p.price_model == CompiledPool::kMeanRevertingPrice)
-      sources.push_back({per(p.price_step_s), node["price_process"]["step"],
+      sources.push_back({per(horizon, p.price_step_s), node["price_process"]["step"],
                          path + ".price_process.step", "one price step per step over the horizon"});
     if (!p.availability.empty())
-      sources.push_back({per(p.availability_step_s), node["availability"],
+      sources.push_back({per(horizon, p.availability_step_s), node["availability"],
                          path + ".availability", "up to one change per trace step"});
     const YAML::Node preemption = node["preemption"];
     if (p.has_zone_events)
-      sources.push_back({per(p.zone_event_gap_s.mean()), preemption["zone_events"],
+      sources.push_back({per(horizon, p.zone_event_gap_s.mean()), preemption["zone_events"],
                          path + ".preemption.zone_events", "horizon / mean time between events"});
     if (p.has_time_to_preemption)
-      sources.push_back({quota * per(p.time_to_preemption_s.mean()),
+      sources.push_back({quota * per(horizon, p.time_to_preemption_s.mean()),
                          preemption["time_to_preemption"], path + ".preemption.time_to_preemption",
                          "GPUs of quota x horizon / mean time to preemption"});
     if (p.max_runtime_s > 0)
-      sources.push_back({quota * per(p.max_runtime_s), preemption["max_runtime"],
+      sources.push_back({quota * per(horizon, p.max_runtime_s), preemption["max_runtime"],
                          path + ".preemption.max_runtime",
                          "GPUs of quota x horizon / max_runtime"});
     if (p.stockout_probability > 0)
-      sources.push_back({per(p.stockout_retry_s), node["stockout"], path + ".stockout",
+      sources.push_back({per(horizon, p.stockout_retry_s), node["stockout"], path + ".stockout",
                          "one retry per retry_after over the horizon"});
   }
+}
+
+/// The events of each workload: arrivals (and a resampled trace's blocks) and autoscaler ticks.
+void add_workload_sources(const YAML::Node& root, const Scenario& s,
+                          std::vector<Source>& sources) {
+  const double horizon = s.horizon_s;
   const YAML::Node workloads = root["workloads"];
   for (std::size_t i = 0; i < s.workloads.size(); ++i) {
     const ArrivalSpec& a = s.workloads[i].arrivals;
@@ -74,7 +87,7 @@ void check_event_budget(const Context& ctx, const YAML::Node& root, const Scenar
       const double layers = std::ceil(a.scale_rate);
       expected = layers * static_cast<double>(a.trace.size()) * (horizon / a.resample_period_s + 1);
       const std::string rpath = "workloads[" + std::to_string(i) + "].arrivals.resample";
-      sources.push_back({layers * per(a.resample_block_s),
+      sources.push_back({layers * per(horizon, a.resample_block_s),
                          workloads[i]["arrivals"]["resample"]["block"], rpath + ".block",
                          "one block per block length over the horizon, per layer"});
     }
@@ -83,11 +96,20 @@ void check_event_budget(const Context& ctx, const YAML::Node& root, const Scenar
     const ServiceSpec& svc = s.workloads[i].service;
     if (s.workloads[i].kind == WorkloadKind::inference && svc.windowed) {
       const YAML::Node as = workloads[i]["autoscaling"];
-      sources.push_back({per(svc.tick_s), as["tick"] ? as["tick"] : as["stable_window"],
+      sources.push_back({per(horizon, svc.tick_s), as["tick"] ? as["tick"] : as["stable_window"],
                          "workloads[" + std::to_string(i) + "].autoscaling.tick",
                          "one autoscaler tick per tick over the horizon"});
     }
   }
+}
+
+}  // namespace
+
+void check_event_budget(const Context& ctx, const YAML::Node& root, const Scenario& s) {
+  std::vector<Source> sources;
+  const double horizon = s.horizon_s;
+  add_pool_sources(root, s, sources);
+  add_workload_sources(root, s, sources);
   double total = 0;
   const Source* largest = nullptr;
   for (const Source& source : sources) {
