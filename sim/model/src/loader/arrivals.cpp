@@ -62,9 +62,7 @@ void read_trace_replay(const Context& ctx, const YAML::Node& node, const std::st
       ctx, require(ctx, r, rpath, "block", "the block length, e.g. 1d"), join_path(rpath, "block"));
   a.resample = TraceResample::moving;
   if (r["method"])
-    a.resample = read_choice<TraceResample>(ctx, r["method"], join_path(rpath, "method"),
-                                            {{"moving", TraceResample::moving},
-                                             {"stationary", TraceResample::stationary}});
+    a.resample = read_choice<TraceResample>(ctx, r["method"], join_path(rpath, "method"));
   a.resample_phase_s = 86400;
   if (r["phase"]) a.resample_phase_s = read_key_duration(ctx, r["phase"], join_path(rpath, "phase"));
   const double phase = a.resample_phase_s;
@@ -207,10 +205,7 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     ctx.fail(node, path,
              "must be a mapping with 'process' (poisson, nhpp, trace); got " + describe(node));
   const YAML::Node process = require(ctx, node, path, "process", "poisson, nhpp or trace");
-  a.kind = read_choice<ArrivalKind>(ctx, process, join_path(path, "process"),
-                                    {{"poisson", ArrivalKind::poisson},
-                                     {"nhpp", ArrivalKind::profile},
-                                     {"trace", ArrivalKind::trace}});
+  a.kind = read_choice<ArrivalKind>(ctx, process, join_path(path, "process"));
   if (a.kind == ArrivalKind::poisson) {
     expect_map(ctx, node, path, keys_of_process("poisson"));
     a.rate_per_s = read_rate_per_s(ctx, node, path);

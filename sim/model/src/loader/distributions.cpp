@@ -56,8 +56,8 @@ std::vector<double> read_preemption_log(const Context& ctx, const YAML::Node& no
   }
   bool keep_partial = true;
   if (node["partial"])
-    keep_partial = read_choice<bool>(ctx, node["partial"], join_path(path, "partial"),
-                                     {{"keep", true}, {"drop", false}});
+    keep_partial = read_choice<PartialPeriods>(ctx, node["partial"], join_path(path, "partial")) ==
+                   PartialPeriods::keep;
   std::vector<double> lifetimes;
   std::size_t partial = 0;
   for (std::size_t i = 0; i < states.size();) {
@@ -266,15 +266,7 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
       require(ctx, node, path, "dist",
               "one of deterministic, exponential, uniform, lognormal, gamma, weibull, pareto, "
               "empirical");
-  d.kind = read_choice<DistKind>(ctx, kind_node, join_path(path, "dist"),
-                                 {{"deterministic", DistKind::deterministic},
-                                  {"exponential", DistKind::exponential},
-                                  {"uniform", DistKind::uniform},
-                                  {"lognormal", DistKind::lognormal},
-                                  {"gamma", DistKind::gamma},
-                                  {"weibull", DistKind::weibull},
-                                  {"pareto", DistKind::pareto},
-                                  {"empirical", DistKind::empirical}});
+  d.kind = read_choice<DistKind>(ctx, kind_node, join_path(path, "dist"));
   const ParameterReader r{ctx, node, path, key, time, kind_node.Scalar()};
   // The mapping may hold `dist` and the parameters of its kind only.
   std::vector<std::string> allowed{"dist"};

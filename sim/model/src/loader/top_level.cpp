@@ -97,12 +97,7 @@ void read_providers(const Context& ctx, const YAML::Node& root, Scenario& s) {
     if (kv.second.IsMap()) {
       expect_map(ctx, kv.second, path, scenario_child_keys("providers.NAME"));
       if (kv.second["kind"])
-        p.kind = read_choice<ProviderKind>(ctx, kv.second["kind"], path + ".kind",
-                                           {{"hyperscaler", ProviderKind::hyperscaler},
-                                            {"gpu_cloud", ProviderKind::gpu_cloud},
-                                            {"serverless", ProviderKind::serverless},
-                                            {"marketplace", ProviderKind::marketplace},
-                                            {"onprem", ProviderKind::onprem}});
+        p.kind = read_choice<ProviderKind>(ctx, kv.second["kind"], path + ".kind");
     } else if (!kv.second.IsNull()) {
       ctx.fail(kv.second, path, "must be a mapping (e.g. {kind: gpu_cloud}) or empty");
     }
