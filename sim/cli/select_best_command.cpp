@@ -14,6 +14,7 @@
 #include "gpucap/interrupt.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/select_best.hpp"
+#include "run_options.hpp"
 
 namespace po = boost::program_options;
 
@@ -34,18 +35,6 @@ double parse_number(const std::string& name, const std::string& text, const std:
   const double v = t.empty() ? NAN : std::strtod(t.c_str(), &end);
   if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v))
     throw po::error(name + " must be " + valid + ", got \"" + text::excerpt(text) + "\"");
-  return v;
-}
-
-/// A whole number for option `name` in [lo, hi].
-uint64_t parse_whole(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi) {
-  const std::string valid =
-      "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi);
-  const std::string t = text::trim(text);
-  if (t.empty() || t.size() > 19 || t.find_first_not_of("0123456789") != std::string::npos)
-    throw po::error(name + " must be " + valid + ", got \"" + text::excerpt(text) + "\"");
-  const uint64_t v = std::stoull(t);
-  if (v < lo || v > hi) throw po::error(name + " must be " + valid + ", got " + std::to_string(v));
   return v;
 }
 
@@ -164,9 +153,9 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
     o.alpha = parse_number("--alpha", vm["alpha"].as<std::string>(),
                            "a number above 0 and below 1 - 1/points");
   if (vm.count("initial"))
-    o.initial = parse_whole("--initial", vm["initial"].as<std::string>(), 2, kMaxReplications);
+    o.initial = parse_count("--initial", vm["initial"].as<std::string>(), 2, kMaxReplications);
   if (vm.count("max-replications"))
-    o.max_replications = parse_whole("--max-replications", vm["max-replications"].as<std::string>(),
+    o.max_replications = parse_count("--max-replications", vm["max-replications"].as<std::string>(),
                                      o.initial, kMaxReplications);
   else
     o.max_replications = std::max(o.max_replications, o.initial);

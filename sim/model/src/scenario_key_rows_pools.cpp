@@ -21,7 +21,6 @@ bool committed(const PurchaseOptionInfo& o) { return o.committed; }
 bool amortized(const PurchaseOptionInfo& o) { return o.price == PriceRule::amortized; }
 bool runs_jobs(const PurchaseOptionInfo& o) { return !o.services_only; }
 bool services_only(const PurchaseOptionInfo& o) { return o.services_only; }
-bool preemptible(const PurchaseOptionInfo& o) { return o.preemptible; }
 
 /// The discriminator of a pool: the key that names its purchase option.
 constexpr const char* kPurchaseKey = "purchase";
@@ -239,7 +238,7 @@ std::vector<ScenarioKey> pool_rows() {
     key("pools.NAME.preemption").shown("`preemption`").table("pools-purchase")
         .type(KeyType::mapping, UnitKind::none, "–")
         .by_default("*required* for `spot` and `marketplace` without `availability`; optional with it")
-        .applies(applies_to(preemptible))
+        .applies(applies_to(is_preemptible))
         .valid("`spot`, `marketplace`: keys `time_to_preemption`, `max_runtime`, `zone_events`, `notice`; see [Preemption](#preemption-spot-marketplace)")
         .means("how the pool's instances are reclaimed (on a marketplace: node failures)"),
     key("pools.NAME.availability").shown("`availability`").table("pools-purchase")
@@ -360,22 +359,22 @@ std::vector<ScenarioKey> pool_rows() {
         .means("θ, the rate at which the log-price is pulled back to 0 (`mean_reverting`), or the price to its level (`ornstein_uhlenbeck`)"),
     key("pools.NAME.preemption.time_to_preemption").shown("`preemption.time_to_preemption`").table("preemption")
         .type(KeyType::distribution, UnitKind::duration, "s")
-        .by_default("none (no random reclaims)").applies(applies_to(preemptible))
+        .by_default("none (no random reclaims)").applies(applies_to(is_preemptible))
         .valid("any [distribution](#distributions); this, `max_runtime` or `zone_events` (or several) is required")
         .means("running time after which an instance is reclaimed; drawn afresh for every run"),
     key("pools.NAME.preemption.max_runtime").shown("`preemption.max_runtime`").table("preemption")
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
-        .by_default("none (no limit)").applies(applies_to(preemptible))
+        .by_default("none (no limit)").applies(applies_to(is_preemptible))
         .valid("this, `time_to_preemption` or `zone_events` (or several) is required")
         .means("an instance is reclaimed at the latest after running this long"),
     key("pools.NAME.preemption.zone_events").shown("`preemption.zone_events`").table("preemption")
         .type(KeyType::distribution, UnitKind::duration, "s")
-        .by_default("none (no zone-wide events)").applies(applies_to(preemptible))
+        .by_default("none (no zone-wide events)").applies(applies_to(is_preemptible))
         .valid("any [distribution](#distributions) with a mean `> 0`; this, `time_to_preemption` or `max_runtime` (or several) is required")
         .means("time between two zone-wide events, each of which reclaims every job of the pool at once; see [Zone-wide events](#zone-wide-events)"),
     key("pools.NAME.preemption.notice").shown("`preemption.notice`").table("preemption")
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
-        .by_default("`0` (no warning)").applies(applies_to(preemptible))
+        .by_default("`0` (no warning)").applies(applies_to(is_preemptible))
         .means("warning before the reclaim (also before a zone-wide event); a long enough notice lets a checkpointing job write an emergency checkpoint"),
     key("pools.NAME.availability.file").shown("`availability.file`").table("availability")
         .type(KeyType::text, UnitKind::none, "–")

@@ -56,6 +56,11 @@ const PurchaseOptionInfo* find_purchase_option(const std::string& name);
 /// The options' names separated by `separator`, in table order ("on_demand spot ...").
 std::string purchase_option_names(const char* separator = " ");
 
+/// Reclaimed by the provider (spot, marketplace): what a job or a service falls back from.
+inline bool is_preemptible(const PurchaseOptionInfo& o) { return o.preemptible; }
+/// Never reclaimed and running jobs' kind of hold: what a job or a service falls back to.
+inline bool is_dedicated(const PurchaseOptionInfo& o) { return !o.preemptible && !o.services_only; }
+
 /// The names of the options for which `which` holds, for messages: "on_demand, reserved or
 /// owned" (the last two joined by `last`).
 std::string purchase_option_list(bool (*which)(const PurchaseOptionInfo&), const char* last);

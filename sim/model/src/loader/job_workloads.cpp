@@ -8,10 +8,6 @@
 namespace gpucap::loader {
 namespace {
 
-bool preemptible(const PurchaseOptionInfo& o) { return o.preemptible; }
-/// An option a job falls back to: never reclaimed, and running jobs.
-bool dedicated(const PurchaseOptionInfo& o) { return !o.preemptible && !o.services_only; }
-
 std::vector<std::string> pool_names_of(const Scenario& s) {
   std::vector<std::string> names;
   for (const auto& p : s.pools) names.push_back(p.name);
@@ -161,8 +157,8 @@ void check_fallback_target(const Context& ctx, const YAML::Node& node, const std
       }))
     ctx.fail(node["fallback"], join_path(path, "fallback"),
              "falls back to pools that are not preemptible, but every pool of the placement list "
-             "is " + purchase_option_list(preemptible, " or ") + "; add an " +
-                 purchase_option_list(dedicated, " or ") + " pool to the placement");
+             "is " + purchase_option_list(is_preemptible, " or ") + "; add an " +
+                 purchase_option_list(is_dedicated, " or ") + " pool to the placement");
 }
 
 /// Checkpoints and data that move between the regions of the placement list need declared links

@@ -88,10 +88,6 @@ const char* jobs_only_feature(const PoolSpec& p, bool stockouts_apply) {
   return nullptr;
 }
 
-/// A pool a service may fall back to: never reclaimed, and running jobs' kind of hold.
-bool dedicated(const PurchaseOptionInfo& o) { return !o.preemptible && !o.services_only; }
-bool preemptible(const PurchaseOptionInfo& o) { return o.preemptible; }
-
 /// `pool` and `fallback_pool`: the service's pool, and the pool its replicas go to when a
 /// preemptible pool reclaims them.
 void read_service_pools(const Context& ctx, const YAML::Node& node, const std::string& path,
@@ -119,15 +115,15 @@ void read_service_pools(const Context& ctx, const YAML::Node& node, const std::s
              "pool \"" + svc.pool + "\" is " + option.name +
                  ", not preemptible: replicas there are never reclaimed, so there is nothing to "
                  "fall back from; a fallback pool needs a " +
-                 purchase_option_list(preemptible, " or ") + " pool");
+                 purchase_option_list(is_preemptible, " or ") + " pool");
   if (svc.fallback_pool == svc.pool)
     ctx.fail(f, fpath,
              "is the service's own pool; name another pool (" +
-                 purchase_option_list(dedicated, " or ") + ")");
-  if (!dedicated(purchase_info(fallback.purchase)))
+                 purchase_option_list(is_dedicated, " or ") + ")");
+  if (!is_dedicated(purchase_info(fallback.purchase)))
     ctx.fail(f, fpath,
              "pool \"" + svc.fallback_pool + "\" is " + purchase_info(fallback.purchase).name +
-                 "; a fallback pool is " + purchase_option_list(dedicated, " or ") +
+                 "; a fallback pool is " + purchase_option_list(is_dedicated, " or ") +
                  " (never reclaimed, always billed by the hold)");
   if (const char* feature = jobs_only_feature(fallback, false))
     ctx.fail(f, fpath,
