@@ -758,7 +758,7 @@ PYBIND11_MODULE(_core, m) {
           row["range"] = gpucap::describe_key_range(k);
           row["choices"] = k.choices;
           row["default"] = k.default_text;
-          row["applies"] = k.applies;
+          row["applies"] = scenario_key_applies_text(k);
           row["valid"] = k.valid_note;
           row["description"] = k.description;
           rows.append(row);

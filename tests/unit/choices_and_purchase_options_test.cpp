@@ -143,13 +143,17 @@ TEST(Choices, DefaultsOfChoiceKeysAreTheDefaultsOfTheFieldsTheyFill) {
 }
 
 TEST(Choices, EveryAppliesConditionNamesValuesOfItsDiscriminator) {
-  // "purchase: spot, marketplace" under pools.NAME: each value a word of `purchase`.
+  // A condition is typed (a discriminator and a set of its enum's values); each value it holds
+  // must have a name in the enum's table, and that name must be a word of the discriminator key
+  // of the nearest enclosing mapping.
   std::size_t checked = 0;
   for (const ScenarioKey& k : scenario_keys()) {
-    const std::string applies = k.applies, path = k.path;
-    if (applies.empty()) continue;
-    const std::string discriminator = applies.substr(0, applies.find(':'));
-    // The discriminator is a sibling key of the nearest enclosing mapping that has it.
+    const std::string path = k.path;
+    if (k.applies.on == Discriminator::none) {
+      EXPECT_EQ(k.applies.values, 0u) << path;
+      continue;
+    }
+    const std::string discriminator = discriminator_key(k.applies.on);
     std::string parent = path;
     const ScenarioKey* row = nullptr;
     while (!row && parent.find_last_of('.') != std::string::npos) {
@@ -158,14 +162,41 @@ TEST(Choices, EveryAppliesConditionNamesValuesOfItsDiscriminator) {
     }
     ASSERT_NE(row, nullptr) << path << ": no key " << discriminator << " above it";
     ASSERT_EQ(row->type, KeyType::choice) << row->path;
+    const std::string applies = scenario_key_applies_text(k);
+    ASSERT_EQ(applies.rfind(discriminator + ": ", 0), 0u) << path << ": " << applies;
     const std::vector<std::string> words = text::split(row->choices, ' ');
-    for (const std::string& v : text::split(applies.substr(applies.find(':') + 1), ',')) {
+    const std::vector<std::string> named = text::split(applies.substr(discriminator.size() + 2), ',');
+    EXPECT_EQ(named.size(), static_cast<std::size_t>(__builtin_popcount(k.applies.values)))
+        << path << ": a value of the condition has no name";
+    for (const std::string& v : named) {
       EXPECT_NE(std::find(words.begin(), words.end(), text::trim(v)), words.end())
           << path << ": " << applies;
+      EXPECT_TRUE(scenario_key_applies(k, discriminator, text::trim(v))) << path << ": " << v;
       ++checked;
+    }
+    // The words the condition leaves out do not select the key.
+    for (const std::string& w : words) {
+      const auto is_w = [&](const std::string& v) { return text::trim(v) == w; };
+      if (std::find_if(named.begin(), named.end(), is_w) == named.end()) {
+        EXPECT_FALSE(scenario_key_applies(k, discriminator, w)) << path << ": " << w;
+      }
     }
   }
   EXPECT_GT(checked, 100u);
+}
+
+TEST(Choices, AppliesTextsReadAsTheDocsWriteThem) {
+  EXPECT_EQ(scenario_key_applies_text(scenario_key("pools.NAME.count")), "purchase: reserved, owned");
+  EXPECT_EQ(scenario_key_applies_text(scenario_key("workloads[].arrivals.rate_per_s")), "process: poisson");
+  EXPECT_EQ(scenario_key_applies_text(scenario_key("pools.NAME.quota")),
+            "purchase: on_demand, spot, marketplace, serverless");
+  EXPECT_EQ(scenario_key_applies_text(scenario_key("horizon")), "");
+  EXPECT_EQ(scenario_discriminator("pools.NAME"), "purchase");
+  EXPECT_EQ(scenario_discriminator("workloads[]"), "kind");
+  EXPECT_EQ(scenario_discriminator("workloads[].arrivals"), "process");
+  // An unknown value selects nothing; no discriminator given selects every key.
+  EXPECT_FALSE(scenario_key_applies(scenario_key("pools.NAME.count"), "purchase", "lease"));
+  EXPECT_TRUE(scenario_key_applies(scenario_key("pools.NAME.count"), "", ""));
 }
 
 }  // namespace

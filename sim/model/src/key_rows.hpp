@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gpucap/compiled_model.hpp"
 #include "gpucap/scenario.hpp"
 #include "gpucap/scenario_keys.hpp"
 
@@ -24,10 +25,33 @@ template <typename Spec>
 constexpr KeyTarget target_of() {
   if constexpr (std::is_same_v<Spec, PoolSpec>) return KeyTarget::pool;
   else if constexpr (std::is_same_v<Spec, JobClassSpec>) return KeyTarget::job_class;
+  else if constexpr (std::is_same_v<Spec, PolicySpec>) return KeyTarget::policy;
+  else if constexpr (std::is_same_v<Spec, Scenario>) return KeyTarget::scenario;
   else {
-    static_assert(std::is_same_v<Spec, ServiceSpec>, "a key binds a pool, job class or service field");
+    static_assert(std::is_same_v<Spec, ServiceSpec>,
+                  "a key binds a field of a pool, job class, service, policy or the scenario");
     return KeyTarget::service;
   }
+}
+
+/// The discriminator whose values are enum E's.
+template <typename E>
+constexpr Discriminator discriminator_of() {
+  if constexpr (std::is_same_v<E, PurchaseOption>) return Discriminator::purchase;
+  else if constexpr (std::is_same_v<E, WorkloadKind>) return Discriminator::kind;
+  else if constexpr (std::is_same_v<E, ArrivalKind>) return Discriminator::process;
+  else {
+    static_assert(std::is_same_v<E, CompiledPool::PriceModel>,
+                  "a condition is on purchase, kind, process or model");
+    return Discriminator::model;
+  }
+}
+
+/// The bit of a KeyCondition's `values` that stands for `value`.
+template <typename E>
+constexpr uint32_t value_bit(E value) {
+  static_assert(sizeof(E) == 1, "discriminators are uint8_t enums");
+  return 1u << static_cast<unsigned>(value);
 }
 
 /// A row of the key table declared by named fields, in the style of ns-3's
@@ -42,7 +66,7 @@ class KeyRow {
  public:
   explicit KeyRow(const char* path)
       : row_{path, "", "", KeyType::text, UnitKind::none, "–", {-kInf, false}, {kInf, false},
-             "", "", "", "", ""} {}
+             "", "", {}, "", ""} {}
   /// The key as the docs' table shows it, and the generated table it appears in.
   KeyRow& shown(const char* display) { row_.display = display; return *this; }
   KeyRow& table(const char* doc_table) { row_.doc_table = doc_table; return *this; }
@@ -56,11 +80,27 @@ class KeyRow {
   /// The words of a `choice`: choice_words<E>() of the enum it fills (choices.hpp).
   KeyRow& choices(const char* words) { row_.choices = words; return *this; }
   KeyRow& by_default(const char* markdown) { row_.default_text = markdown; return *this; }
-  /// "KEY: v1, v2"; pool keys take applies_to(property) from the purchase options' table.
-  KeyRow& applies(const char* condition) { row_.applies = condition; return *this; }
+  /// A bound key the mapping must give; `what` ends the error when it is missing ("is
+  /// required: GB each run fetches"). The docs' default reads *required*.
+  KeyRow& required(const char* what) {
+    row_.default_text = "*required*";
+    row_.binding.required = what;
+    return *this;
+  }
+  /// The discriminator's values the key applies to: `.applies(WorkloadKind::inference)`,
+  /// `.applies(ArrivalKind::poisson, ArrivalKind::profile)`; pool keys take
+  /// applies_to(property) from the purchase options' table.
+  template <typename E, typename... More>
+  KeyRow& applies(E first, More... more) {
+    static_assert((std::is_same_v<E, More> && ...), "one discriminator per condition");
+    row_.applies.on = discriminator_of<E>();
+    row_.applies.values = value_bit(first) | (0u | ... | value_bit(more));
+    return *this;
+  }
+  KeyRow& applies(KeyCondition condition) { row_.applies = condition; return *this; }
   KeyRow& valid(const char* markdown) { row_.valid_note = markdown; return *this; }
   KeyRow& means(const char* markdown) { row_.description = markdown; return *this; }
-  /// The field of PoolSpec, JobClassSpec or ServiceSpec a plain key fills:
+  /// The field of PoolSpec, JobClassSpec, ServiceSpec, PolicySpec or Scenario a plain key fills:
   /// `.binds<&PoolSpec::speed>()`. The loader reads the key by its type and range and stores it.
   template <auto Member>
   KeyRow& binds() {

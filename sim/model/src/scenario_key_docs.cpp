@@ -56,7 +56,7 @@ void explain_row(std::ostringstream& out, const ScenarioKey& k, bool first) {
     if (k.type == KeyType::choice) line("choices:", text::join(text::split(k.choices, ' '), ", "));
   }
   line("default:", strip_markdown(k.default_text));
-  line("applies to:", k.applies);
+  line("applies to:", scenario_key_applies_text(k));
   line("valid:", strip_markdown(k.valid_note));
   line("meaning:", strip_markdown(k.description));
 }
@@ -87,7 +87,8 @@ std::string explain_scenario_key(const std::string& path) {
     // The same key in several tables: its first row, then what the others add.
     std::vector<std::string> shown;
     for (std::size_t i = 0; i < rows.size(); ++i) {
-      const std::string said = std::string(rows[i]->default_text) + "|" + rows[i]->applies + "|" +
+      const std::string said = std::string(rows[i]->default_text) + "|" +
+                               scenario_key_applies_text(*rows[i]) + "|" +
                                rows[i]->valid_note + "|" + rows[i]->description;
       if (std::find(shown.begin(), shown.end(), said) != shown.end()) continue;
       if (i > 0) out << "  --- also (" << rows[i]->doc_table << "):\n";
@@ -156,9 +157,9 @@ std::string scenario_keys_markdown(const std::string& doc_table) {
     if (k.type == KeyType::choice) {
       // A discriminator shown in the table of one of its values lists only those.
       std::string words = k.choices;
-      const std::string applies = k.applies, last = std::string(k.path).substr(
-                                                  std::string(k.path).find_last_of('.') + 1);
-      if (applies.rfind(last + ": ", 0) == 0) {
+      const std::string last = std::string(k.path).substr(std::string(k.path).find_last_of('.') + 1);
+      if (last == discriminator_key(k.applies.on)) {
+        const std::string applies = scenario_key_applies_text(k);
         words.clear();
         for (const std::string& w : text::split(applies.substr(last.size() + 2), ','))
           words += (words.empty() ? "" : " ") + text::trim(w);
@@ -262,7 +263,7 @@ std::string description_of(const ScenarioKey& k) {
   if (unit != "–" && !unit.empty()) d += " Unit: " + unit + ".";
   if (!range.empty()) d += " Range: " + range + ".";
   if (*k.default_text) d += " Default: " + strip_markdown(k.default_text) + ".";
-  if (*k.applies) d += " Applies to " + std::string(k.applies) + ".";
+  if (k.applies.on != Discriminator::none) d += " Applies to " + scenario_key_applies_text(k) + ".";
   return d;
 }
 

@@ -22,18 +22,12 @@ bool amortized(const PurchaseOptionInfo& o) { return o.price == PriceRule::amort
 bool runs_jobs(const PurchaseOptionInfo& o) { return !o.services_only; }
 bool services_only(const PurchaseOptionInfo& o) { return o.services_only; }
 
-/// The discriminator of a pool: the key that names its purchase option.
-constexpr const char* kPurchaseKey = "purchase";
-
-/// A pool key's `applies`: "purchase: " and the options for which `which` holds, in the
-/// table's order; kept for the program's life (called while kKeys is built).
-const char* applies_to(bool (*which)(const PurchaseOptionInfo&)) {
-  static std::deque<std::string> texts;
-  std::string names;
+/// A pool key's condition: the purchase options for which `which` holds.
+KeyCondition applies_to(bool (*which)(const PurchaseOptionInfo&)) {
+  KeyCondition condition{Discriminator::purchase, 0};
   for (const PurchaseOptionInfo& o : purchase_options())
-    if (which(o)) names += (names.empty() ? "" : ", ") + std::string(o.name);
-  texts.push_back(std::string(kPurchaseKey) + ": " + names);
-  return texts.back().c_str();
+    if (which(o)) condition.values |= value_bit(o.option);
+  return condition;
 }
 
 }  // namespace
@@ -327,34 +321,34 @@ std::vector<ScenarioKey> pool_rows() {
     key("pools.NAME.price_process.step").shown("`price_process.step`").table("price-process")
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
         .by_default("*required* for `trace`, `mean_reverting`")
-        .applies("model: trace, mean_reverting")
+        .applies(CompiledPool::kTracePrice, CompiledPool::kMeanRevertingPrice)
         .valid("`trace`, `mean_reverting` only (an `ornstein_uhlenbeck` price changes continuously)")
         .means("time between price changes: each row of a trace holds for one step; a mean-reverting log-price is drawn anew every step"),
     key("pools.NAME.price_process.file").shown("`price_process.file`").table("price-process")
         .type(KeyType::text, UnitKind::none, "–")
-        .by_default("*required* for `trace`").applies("model: trace")
+        .by_default("*required* for `trace`").applies(CompiledPool::kTracePrice)
         .valid("`trace` only; a readable CSV file ([Data files](#data-files-csv-and-json)); relative paths are relative to the scenario file's directory")
         .means("the price trace, one row per step in file order (there is no time column; other columns are ignored)"),
     key("pools.NAME.price_process.column").shown("`price_process.column`").table("price-process")
         .type(KeyType::text, UnitKind::none, "–")
-        .by_default("`price_usd_per_gpu_hour`").applies("model: trace")
+        .by_default("`price_usd_per_gpu_hour`").applies(CompiledPool::kTracePrice)
         .valid("`trace` only; a column of the file holding numbers `>= 0`, at least one row")
         .means("the price of each step, USD per GPU-hour"),
     key("pools.NAME.price_process.start").shown("`price_process.start`").table("price-process")
         .type(KeyType::trace_start, UnitKind::duration, "s")
-        .by_default("`0`").applies("model: trace")
+        .by_default("`0`").applies(CompiledPool::kTracePrice)
         .valid("`trace` only; a duration `>= 0`, or exactly `random`")
         .means("trace time at t = 0 (the trace is entered that far in); `random`: uniform over the trace's period, drawn anew for each replication"),
     key("pools.NAME.price_process.volatility_per_sqrt_hour").shown("`price_process.volatility_per_sqrt_hour`").table("price-process")
         .type(KeyType::number, UnitKind::rate, "per √hour").range({0, false}, {kInf, false})
         .by_default("*required* for `mean_reverting`, `ornstein_uhlenbeck`")
-        .applies("model: mean_reverting, ornstein_uhlenbeck")
+        .applies(CompiledPool::kMeanRevertingPrice, CompiledPool::kOrnsteinUhlenbeckPrice)
         .valid("`mean_reverting`, `ornstein_uhlenbeck` only; `ornstein_uhlenbeck`: at most `0.25 × √(2 × reversion_per_hour)`")
         .means("σ: `mean_reverting`, the volatility of the log-price; `ornstein_uhlenbeck`, the price's volatility as a fraction of its level"),
     key("pools.NAME.price_process.reversion_per_hour").shown("`price_process.reversion_per_hour`").table("price-process")
         .type(KeyType::number, UnitKind::rate, "per hour").range({0, true}, {kInf, false})
         .by_default("*required* for `mean_reverting`, `ornstein_uhlenbeck`")
-        .applies("model: mean_reverting, ornstein_uhlenbeck")
+        .applies(CompiledPool::kMeanRevertingPrice, CompiledPool::kOrnsteinUhlenbeckPrice)
         .valid("`mean_reverting`, `ornstein_uhlenbeck` only")
         .means("θ, the rate at which the log-price is pulled back to 0 (`mean_reverting`), or the price to its level (`ornstein_uhlenbeck`)"),
     key("pools.NAME.preemption.time_to_preemption").shown("`preemption.time_to_preemption`").table("preemption")
@@ -363,6 +357,7 @@ std::vector<ScenarioKey> pool_rows() {
         .valid("any [distribution](#distributions); this, `max_runtime` or `zone_events` (or several) is required")
         .means("running time after which an instance is reclaimed; drawn afresh for every run"),
     key("pools.NAME.preemption.max_runtime").shown("`preemption.max_runtime`").table("preemption")
+        .binds<&PoolSpec::max_runtime_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
         .by_default("none (no limit)").applies(applies_to(is_preemptible))
         .valid("this, `time_to_preemption` or `zone_events` (or several) is required")
@@ -373,6 +368,7 @@ std::vector<ScenarioKey> pool_rows() {
         .valid("any [distribution](#distributions) with a mean `> 0`; this, `time_to_preemption` or `max_runtime` (or several) is required")
         .means("time between two zone-wide events, each of which reclaims every job of the pool at once; see [Zone-wide events](#zone-wide-events)"),
     key("pools.NAME.preemption.notice").shown("`preemption.notice`").table("preemption")
+        .binds<&PoolSpec::notice_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
         .by_default("`0` (no warning)").applies(applies_to(is_preemptible))
         .means("warning before the reclaim (also before a zone-wide event); a long enough notice lets a checkpointing job write an emergency checkpoint"),
@@ -407,8 +403,9 @@ std::vector<ScenarioKey> pool_rows() {
         .applies(applies_to(priced_per_hold))
         .means("what the trace shows after its last row: itself again from the first row (`repeat`), no instance (`unavailable`), or its last row for ever (`last`)"),
     key("pools.NAME.stockout.probability").shown("`stockout.probability`").table("stockout")
+        .binds<&PoolSpec::stockout_probability>()
         .type(KeyType::number, UnitKind::probability, "– (probability)").range({0, false}, {1, true})
-        .by_default("*required*").applies(applies_to(priced_per_hold))
+        .required("the share of launches that fail, 0 to 1").applies(applies_to(priced_per_hold))
         .valid("1 is rejected: a pool that never launches would stall its jobs; use a smaller probability or remove the pool")
         .means("probability that a launch tried in the pool fails although the pool has the free GPUs; `0` is the same as no `stockout`"),
     key("pools.NAME.stockout.retry_after").shown("`stockout.retry_after`").table("stockout")
@@ -445,12 +442,14 @@ std::vector<ScenarioKey> pool_rows() {
         .valid("any purchase option")
         .means("GPUs of one node"),
     key("pools.NAME.interconnect.latency").shown("`interconnect.latency`").table("interconnect")
+        .binds<&PoolSpec::interconnect_latency_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
-        .by_default("*required*")
+        .required("one-way latency between nodes")
         .means("one-way latency of a message between two nodes"),
     key("pools.NAME.interconnect.bandwidth_gbps").shown("`interconnect.bandwidth_gbps`").table("interconnect")
+        .binds<&PoolSpec::interconnect_gbps>()
         .type(KeyType::number, UnitKind::bandwidth_gbps, "Gbit/s").range({0, true}, {kInf, false})
-        .by_default("*required*")
+        .required("bandwidth between nodes, Gbit/s")
         .means("bandwidth between two nodes, in gigabits per second"),
   };
 }

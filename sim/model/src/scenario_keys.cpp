@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpucap/choices.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/scenario.hpp"
 #include "key_rows.hpp"
@@ -117,22 +118,82 @@ std::vector<const ScenarioKey*> scenario_key_rows(const std::string& pattern) {
   return rows;
 }
 
+namespace {
+
+/// The names of the values set in `values`, in the order of E's name table (one word a value).
+template <typename E>
+std::vector<std::string> condition_words(uint32_t values) {
+  std::vector<std::string> words;
+  uint32_t named = 0;
+  for (const Choice<E>& c : choices_of<E>()) {
+    const uint32_t bit = key_rows::value_bit(c.value);
+    if ((values & bit) != 0 && (named & bit) == 0) words.emplace_back(c.word);
+    named |= bit;
+  }
+  return words;
+}
+
+/// The bit of the value `word` names in E's table; 0 when no value has that name.
+template <typename E>
+uint32_t word_bit(const std::string& word) {
+  for (const Choice<E>& c : choices_of<E>())
+    if (word == c.word) return key_rows::value_bit(c.value);
+  return 0;
+}
+
+std::vector<std::string> words_of(const KeyCondition& c) {
+  switch (c.on) {
+    case Discriminator::purchase: return condition_words<PurchaseOption>(c.values);
+    case Discriminator::kind: return condition_words<WorkloadKind>(c.values);
+    case Discriminator::process: return condition_words<ArrivalKind>(c.values);
+    case Discriminator::model: return condition_words<CompiledPool::PriceModel>(c.values);
+    case Discriminator::none: break;
+  }
+  return {};
+}
+
+uint32_t bit_of(Discriminator on, const std::string& word) {
+  switch (on) {
+    case Discriminator::purchase: return word_bit<PurchaseOption>(word);
+    case Discriminator::kind: return word_bit<WorkloadKind>(word);
+    case Discriminator::process: return word_bit<ArrivalKind>(word);
+    case Discriminator::model: return word_bit<CompiledPool::PriceModel>(word);
+    case Discriminator::none: break;
+  }
+  return 0;
+}
+
+}  // namespace
+
+const char* discriminator_key(Discriminator on) {
+  switch (on) {
+    case Discriminator::purchase: return "purchase";
+    case Discriminator::kind: return "kind";
+    case Discriminator::process: return "process";
+    case Discriminator::model: return "model";
+    case Discriminator::none: break;
+  }
+  return "";
+}
+
+std::string scenario_key_applies_text(const ScenarioKey& key) {
+  if (key.applies.on == Discriminator::none) return "";
+  return std::string(discriminator_key(key.applies.on)) + ": " + text::join(words_of(key.applies), ", ");
+}
+
 bool scenario_key_applies(const ScenarioKey& key, const std::string& discriminator,
                           const std::string& value) {
-  const std::string applies = key.applies;
-  if (applies.empty() || discriminator.empty() || value.empty()) return true;
-  const std::size_t colon = applies.find(": ");
-  if (applies.substr(0, colon) != discriminator) return true;
-  for (const std::string& v : text::split(applies.substr(colon + 2), ','))
-    if (text::trim(v) == value) return true;
-  return false;
+  if (key.applies.on == Discriminator::none || discriminator.empty() || value.empty()) return true;
+  if (discriminator != discriminator_key(key.applies.on)) return true;
+  return (key.applies.values & bit_of(key.applies.on, value)) != 0;
 }
 
 std::string scenario_discriminator(const std::string& pattern) {
   for (const ScenarioKey& k : kKeys) {
-    const std::string applies = k.applies, path = k.path;
-    if (applies.empty() || path.compare(0, pattern.size() + 1, pattern + ".") != 0) continue;
-    const std::string key = applies.substr(0, applies.find(':'));
+    const std::string path = k.path;
+    if (k.applies.on == Discriminator::none || path.compare(0, pattern.size() + 1, pattern + ".") != 0)
+      continue;
+    const std::string key = discriminator_key(k.applies.on);
     if (find_scenario_key(pattern + "." + key)) return key;
   }
   return "";

@@ -59,8 +59,21 @@ struct KeyBound {
   bool open;
 };
 
+/// The key of a mapping whose value selects which of its siblings apply: a pool's `purchase`
+/// (PurchaseOption), a workload's `kind` (WorkloadKind), arrivals' `process` (ArrivalKind), a
+/// price process's `model` (CompiledPool::PriceModel).
+enum class Discriminator : uint8_t { none, purchase, kind, process, model };
+
+/// Where a key applies: always (`on` none), or when the discriminator `on` of its nearest
+/// enclosing mapping takes one of `values` (bit i set: the enum value i). Typed, so a condition
+/// cannot name a value its discriminator lacks (tests/unit/choices_and_purchase_options_test.cpp).
+struct KeyCondition {
+  Discriminator on = Discriminator::none;
+  uint32_t values = 0;
+};
+
 /// The spec a plain key's value is stored in (see KeyBinding).
-enum class KeyTarget : uint8_t { none, pool, job_class, service };
+enum class KeyTarget : uint8_t { none, pool, job_class, service, policy, scenario };
 
 /// Where a plain key's value goes: a field of a pool, a job class or a service, filled by the
 /// loader's one generic reader (read_plain_keys) rather than by a line of a section reader.
@@ -70,6 +83,9 @@ struct KeyBinding {
   /// Stores `value` in the field: in the key's unit (seconds for a duration), a whole number
   /// for an integer key, 0 or 1 for a boolean.
   void (*store)(void* spec, double value) = nullptr;
+  /// For a key the mapping must give: what to give, as the error says it ("is required: the
+  /// share of launches that fail, 0 to 1"); nullptr for an optional key.
+  const char* required = nullptr;
 };
 
 struct ScenarioKey {
@@ -82,10 +98,7 @@ struct ScenarioKey {
   KeyBound lo, hi;           ///< the range of a number, duration, count or list item
   const char* choices;       ///< words of a `choice`, space-separated
   const char* default_text;  ///< markdown: `1`, *required*, none (...)
-  /// Where it applies: "" (always) or "KEY: v1, v2" where KEY is the nearest enclosing
-  /// discriminator (`purchase` of a pool, `kind` of a workload, `process` of arrivals, `model`
-  /// of a price process) and v1, v2 its values.
-  const char* applies;
+  KeyCondition applies;      ///< where it applies (scenario_key_applies_text says it in words)
   const char* valid_note;   ///< markdown: constraints beyond the range (links to other keys)
   const char* description;  ///< markdown: what the key means
   KeyBinding binding = {};  ///< the field a plain key fills; target none for the others
@@ -120,7 +133,15 @@ std::string scenario_discriminator(const std::string& pattern);
 /// (`on_demand`, `batch`), or "" when it is required.
 std::string scenario_discriminator_default(const std::string& pattern);
 
-/// Whether `key` applies when `discriminator` (e.g. "purchase") has `value`.
+/// The discriminator's key ("purchase", "kind", "process", "model"; "" for none).
+const char* discriminator_key(Discriminator on);
+
+/// Where `key` applies in words: "" (always) or "KEY: v1, v2", the values in the order of the
+/// discriminator's name table ("purchase: reserved, owned").
+std::string scenario_key_applies_text(const ScenarioKey& key);
+
+/// Whether `key` applies when `discriminator` (e.g. "purchase") has `value` (a word of its
+/// choices); true when either is "" or the key's condition is on another discriminator.
 bool scenario_key_applies(const ScenarioKey& key, const std::string& discriminator,
                           const std::string& value);
 

@@ -51,8 +51,7 @@ void read_placement(const Context& ctx, const YAML::Node& node, const std::strin
 void read_data(const Context& ctx, const YAML::Node& data, const std::string& dpath,
                const Scenario& s, JobClassSpec& w) {
   expect_map(ctx, data, dpath, scenario_child_keys("workloads[].data"));
-  w.data_gb = read_key_number(ctx, require(ctx, data, dpath, "size_gb", "GB each run fetches"),
-                              dpath + ".size_gb");
+  read_plain_keys(ctx, data, dpath, "workloads[].data", {{KeyTarget::job_class, &w}});
   std::vector<std::string> region_names;
   for (const auto& r : s.regions) region_names.push_back(r.name);
   w.data_region =
@@ -130,12 +129,7 @@ void read_sync(const Context& ctx, const YAML::Node& sy, const std::string& spat
     ctx.fail(sy, spath,
              "needs the GPUs of every job of the class (gpus), but a trace gives them job by "
              "job; remove sync or use a poisson or nhpp workload");
-  w.sync_step_s = read_key_duration(
-      ctx, require(ctx, sy, spath, "step", "the compute time of one training step"),
-      spath + ".step");
-  w.sync_gradient_gb = read_key_number(
-      ctx, require(ctx, sy, spath, "gradient_gb", "GB all-reduced after every step"),
-      spath + ".gradient_gb");
+  read_plain_keys(ctx, sy, spath, "workloads[].sync", {{KeyTarget::job_class, &w}});
   for (const auto& name : w.placement) {
     const PoolSpec& p = s.pools[s.pool_index(name)];
     if (p.gpus_per_node > 0 && p.gpus_per_node < w.gpus && p.interconnect_gbps <= 0)

@@ -341,7 +341,8 @@ struct BoundSpec {
 /// Reads every plain key of the mapping `node` at `path` (of pattern `pattern`, e.g.
 /// "pools.NAME") whose row binds a field of one of `specs`, in the file's order, by the key's
 /// type and range (read_key_number, read_key_integer, read_key_duration, read_bool), and stores
-/// it there. The section's reader keeps the keys that rules link to others.
+/// it there; a required key (KeyBinding::required) missing or empty fails where require() would.
+/// The section's reader keeps the keys that rules link to others.
 void read_plain_keys(const Context& ctx, const YAML::Node& node, const std::string& path,
                      const std::string& pattern, std::initializer_list<BoundSpec> specs);
 

@@ -9,7 +9,7 @@ PolicySpec read_policy(const Context& ctx, const YAML::Node& node, const std::st
   if (node["queue"])
     p.discipline =
         read_choice<QueueDiscipline>(ctx, node["queue"], join_path(path, "queue"));
-  if (node["backfill"]) p.backfill = read_bool(ctx, node["backfill"], join_path(path, "backfill"));
+  read_plain_keys(ctx, node, path, "policy", {{KeyTarget::policy, &p}});
   if (node["queue_capacity"]) {
     p.queue_capacity = static_cast<uint32_t>(
         read_key_integer(ctx, node["queue_capacity"], join_path(path, "queue_capacity")));

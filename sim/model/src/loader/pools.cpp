@@ -26,11 +26,7 @@ void read_preemption(const Context& ctx, const YAML::Node& node, const std::stri
                "the time to preemption must have a mean > 0 (a run reclaimed the instant it "
                "starts would never end)");
   }
-  if (node["max_runtime"])
-    p.max_runtime_s =
-        read_key_duration(ctx, node["max_runtime"], join_path(path, "max_runtime"));
-  if (node["notice"])
-    p.notice_s = read_key_duration(ctx, node["notice"], join_path(path, "notice"));
+  read_plain_keys(ctx, node, path, "pools.NAME.preemption", {{KeyTarget::pool, &p}});
   if (node["zone_events"]) {
     p.has_zone_events = true;
     p.zone_event_gap_s =
@@ -305,9 +301,6 @@ void read_stockout(const Context& ctx, const YAML::Node& so, const std::string& 
                    PoolSpec& p) {
   expect_map(ctx, so, spath, scenario_child_keys("pools.NAME.stockout"));
   read_plain_keys(ctx, so, spath, "pools.NAME.stockout", {{KeyTarget::pool, &p}});
-  p.stockout_probability = read_key_number(
-      ctx, require(ctx, so, spath, "probability", "the share of launches that fail, 0 to 1"),
-      spath + ".probability");
 }
 
 /// `slowdown`: a distribution of factors that stays above 0 (a factor of 0 would make a run
@@ -337,11 +330,7 @@ void read_nodes(const Context& ctx, const YAML::Node& node, const std::string& p
   expect_map(ctx, ic, ipath, scenario_child_keys("pools.NAME.interconnect"));
   if (!node["gpus_per_node"])
     ctx.fail(ic, ipath, "needs gpus_per_node on the pool (the interconnect links its nodes)");
-  p.interconnect_latency_s = read_key_duration(
-      ctx, require(ctx, ic, ipath, "latency", "one-way latency between nodes"), ipath + ".latency");
-  p.interconnect_gbps = read_key_number(
-      ctx, require(ctx, ic, ipath, "bandwidth_gbps", "bandwidth between nodes, Gbit/s"),
-      ipath + ".bandwidth_gbps");
+  read_plain_keys(ctx, ic, ipath, "pools.NAME.interconnect", {{KeyTarget::pool, &p}});
 }
 
 /// `cold_start`: {container, weights_gb_per_s} or {snapshot_restore}.

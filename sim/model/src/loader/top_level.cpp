@@ -66,8 +66,7 @@ void read_timeseries(const Context& ctx, const YAML::Node& root, Scenario& s) {
   if (!root["timeseries"]) return;
   const YAML::Node ts = root["timeseries"];
   expect_map(ctx, ts, "timeseries", scenario_child_keys("timeseries"));
-  s.timeseries_step_s =
-      read_key_duration(ctx, require(ctx, ts, "timeseries", "step", "a bin width such as 1h"), "timeseries.step");
+  read_plain_keys(ctx, ts, "timeseries", "timeseries", {{KeyTarget::scenario, &s}});
   const double bins = s.timeseries_bins();
   if (bins > kMaxTimeseriesBins)
     ctx.fail(ts["step"], "timeseries.step",
@@ -80,8 +79,7 @@ void read_records(const Context& ctx, const YAML::Node& root, Scenario& s) {
   if (!root["records"]) return;
   const YAML::Node rec = root["records"];
   expect_map(ctx, rec, "records", scenario_child_keys("records"));
-  if (rec["jobs"])
-    s.record_jobs = static_cast<uint64_t>(read_key_integer(ctx, rec["jobs"], "records.jobs"));
+  read_plain_keys(ctx, rec, "records", "records", {{KeyTarget::scenario, &s}});
 }
 
 /// `providers`: a mapping of names to their kind (hyperscaler when empty).

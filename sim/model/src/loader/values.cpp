@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <set>
 #include <stdexcept>
+#include <utility>
 
 #include "gpucap/quantities.hpp"
 
@@ -291,31 +292,48 @@ std::string read_reference(const Context& ctx, const YAML::Node& node, const std
   ctx.fail(node, path, message + "; declared: " + text::join(names, ", "));
 }
 
+namespace {
+
+/// The row of `pattern`.`key` bound to one of `specs`, and the spec it fills; {nullptr, nullptr}
+/// for a key no row binds there.
+std::pair<const ScenarioKey*, void*> bound_row(const std::string& pattern, const std::string& key,
+                                               std::initializer_list<BoundSpec> specs) {
+  for (const ScenarioKey* row : scenario_key_rows(pattern + "." + key))
+    for (const BoundSpec& b : specs)
+      if (row->binding.target == b.target && row->binding.store) return {row, b.spec};
+  return {nullptr, nullptr};
+}
+
+/// The value of a bound key by its row's type and range: in the key's unit, a whole number,
+/// or 0 or 1.
+double read_bound_value(const Context& ctx, const ScenarioKey& row, const YAML::Node& value,
+                        const std::string& path) {
+  switch (row.type) {
+    case KeyType::number: return read_key_number(ctx, value, path);
+    case KeyType::integer: return static_cast<double>(read_key_integer(ctx, value, path));
+    case KeyType::duration: return read_key_duration(ctx, value, path);
+    case KeyType::boolean: return read_bool(ctx, value, path) ? 1 : 0;
+    default:
+      throw std::logic_error(std::string("key ") + row.path + " binds a field but is not a "
+                             "number, whole number, duration or boolean");
+  }
+}
+
+}  // namespace
+
 void read_plain_keys(const Context& ctx, const YAML::Node& node, const std::string& path,
                      const std::string& pattern, std::initializer_list<BoundSpec> specs) {
   for (const auto& kv : node) {
     const std::string key = kv.first.Scalar();
-    for (const ScenarioKey* row : scenario_key_rows(pattern + "." + key)) {
-      const BoundSpec* bound = nullptr;
-      for (const BoundSpec& b : specs)
-        if (row->binding.target == b.target && row->binding.store) bound = &b;
-      if (!bound) continue;
-      const std::string kpath = join_path(path, key);
-      double value = 0;
-      switch (row->type) {
-        case KeyType::number: value = read_key_number(ctx, kv.second, kpath); break;
-        case KeyType::integer:
-          value = static_cast<double>(read_key_integer(ctx, kv.second, kpath));
-          break;
-        case KeyType::duration: value = read_key_duration(ctx, kv.second, kpath); break;
-        case KeyType::boolean: value = read_bool(ctx, kv.second, kpath) ? 1 : 0; break;
-        default:
-          throw std::logic_error(std::string("key ") + row->path + " binds a field but is not a "
-                                 "number, whole number, duration or boolean");
-      }
-      row->binding.store(bound->spec, value);
-      break;
-    }
+    const auto [row, spec] = bound_row(pattern, key, specs);
+    if (!row) continue;
+    if (row->binding.required) require(ctx, node, path, key, row->binding.required);
+    row->binding.store(spec, read_bound_value(ctx, *row, kv.second, join_path(path, key)));
+  }
+  // A required key the mapping lacks, in the table's order.
+  for (const std::string& key : scenario_child_keys(pattern)) {
+    const auto [row, spec] = bound_row(pattern, key, specs);
+    if (row && row->binding.required) require(ctx, node, path, key, row->binding.required);
   }
 }
 
