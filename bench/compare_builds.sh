@@ -5,6 +5,8 @@
 #
 #   bench/compare_builds.sh OLD_GPUCAP NEW_GPUCAP [REPLICATIONS]
 #
+# With GPUCAP_ALLOW_ADDED=1, datasets only the new build writes (new metrics) are listed and the
+# arrays both write must still be identical.
 # REPLICATIONS (default 400; inference scenarios 16) with the seed 7 on the CPU backend. Prints a
 # line per scenario and exits 0 when every file is identical. Needs Python with numpy and h5py
 # (the project's .venv has them).
@@ -30,7 +32,9 @@ for file in scenarios/*.yaml; do
   esac
   "$old" run "$file" -r "$n" --seed 7 --backend cpu -q -o "$work/old.h5" || { echo "$name: the old build failed"; failed=1; continue; }
   "$new" run "$file" -r "$n" --seed 7 --backend cpu -q -o "$work/new.h5" || { echo "$name: the new build failed"; failed=1; continue; }
-  if result="$($python bench/compare_results.py "$work/old.h5" "$work/new.h5" 2>&1)"; then
+  allow=()
+  [ "${GPUCAP_ALLOW_ADDED:-0}" = 1 ] && allow=(--allow-added)
+  if result="$($python bench/compare_results.py "${allow[@]}" "$work/old.h5" "$work/new.h5" 2>&1)"; then
     printf '%-32s %6d replications  identical (%s)\n' "$name" "$n" "$(tail -1 <<<"$result")"
   else
     printf '%-32s %6d replications  DIFFERENT\n%s\n' "$name" "$n" "$result"

@@ -2,10 +2,12 @@
 """Compare two gpucap results files bit for bit: /replications, /pools, /summary, /pool_summary
 and /timeseries.
 
-    bench/compare_results.py cpu.h5 cuda.h5
+    bench/compare_results.py [--allow-added] old.h5 new.h5
 
 Exit 0 when every array holds the same bits in both files (NaNs included), 1 otherwise (the first
-differing element of each array is printed), 2 on bad usage. Needs numpy and h5py.
+differing element of each array is printed), 2 on bad usage. With --allow-added, arrays only the
+second file has (metrics added by the change) are listed and do not fail the comparison; arrays
+the second file lacks always do. Needs numpy and h5py.
 """
 import sys
 
@@ -43,18 +45,47 @@ def first_difference(x, y):
     return None
 
 
+def common_rows(x, y):
+    """The rows of summary tables x and y keyed by their point, pool and metric, in x's order,
+    and the metrics of the rows only y has (None when x has a row y lacks)."""
+    keys = [k for k in ("point", "pool", "metric") if k in x.dtype.names]
+
+    def key(row):
+        return tuple(row[k] for k in keys)
+
+    in_y = {key(row): i for i, row in enumerate(y)}
+    if any(key(row) not in in_y for row in x):
+        return x, y, None
+    in_x = {key(row) for row in x}
+    extra = sorted({row["metric"].decode() if isinstance(row["metric"], bytes) else str(row["metric"])
+                    for row in y if key(row) not in in_x})
+    return x, y[[in_y[key(row)] for row in x]], extra
+
+
 def main(argv):
-    if len(argv) != 3:
+    allow_added = "--allow-added" in argv[1:]
+    files = [a for a in argv[1:] if a != "--allow-added"]
+    if len(files) != 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    with h5py.File(argv[1], "r") as a, h5py.File(argv[2], "r") as b:
+    with h5py.File(files[0], "r") as a, h5py.File(files[1], "r") as b:
         paths_a, paths_b = arrays(a), arrays(b)
-        if paths_a != paths_b:
+        removed = sorted(set(paths_a) - set(paths_b))
+        added = sorted(set(paths_b) - set(paths_a))
+        if removed or (added and not allow_added):
             print(f"different datasets: {sorted(set(paths_a) ^ set(paths_b))}")
             return 1
+        if added:
+            print(f"added datasets: {added}")
         differing = 0
         for path in paths_a:
             x, y = a[path][()], b[path][()]
+            if allow_added and x.dtype.names and "metric" in x.dtype.names and x.shape != y.shape:
+                # A summary table: one row per (point, pool, metric); the new file's rows of
+                # added metrics are listed, the rows both hold must be identical.
+                x, y, extra = common_rows(x, y)
+                if extra:
+                    print(f"{path}: added rows for {extra}")
             if x.shape != y.shape:
                 print(f"{path}: shapes {x.shape} and {y.shape}")
                 differing += 1
@@ -67,7 +98,8 @@ def main(argv):
                 where = first_difference(x, y)
                 print(f"{path}: differs at {where[0]}: {where[1]} vs {where[2]}")
                 differing += 1
-        print(f"{len(paths_a) - differing} of {len(paths_a)} arrays identical")
+        print(f"{len(paths_a) - differing} of {len(paths_a)} arrays identical"
+              + (f", {len(added)} added" if added else ""))
         return 0 if differing == 0 else 1
 
 

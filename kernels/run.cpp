@@ -363,7 +363,11 @@ RunIdentity run_identity(const std::vector<Scenario>& points, const RunResults& 
   }
   for (const Scenario& point : points) text(point.source_text);
   for (const DataFileRecord& f : r.data_files) text(f.sha256);
+  // The metric columns of a row: a build that adds a metric reads no journal of one before.
+  const std::string columns =
+      std::to_string(kScalarMetricCount) + " scalar, " + std::to_string(kPoolMetricCount) + " per pool";
   return {{"gpucap_version", kVersion},
+          {"metric_columns", columns},
           {"scenario_sha256", digest.hex()},
           {"seed", std::to_string(r.seed)},
           {"first_replication", std::to_string(r.first_replication)},

@@ -616,6 +616,44 @@ TEST_F(Hdf5ResultsTest, FormatThreeFilesWithoutDimensionsAreStillRead) {
   expect_same_results(r, read_results_hdf5(path));
 }
 
+// Files the build before the request-wait metrics wrote (tests/fixtures: a run of
+// tests/fixtures/tiny_service.yaml, 3 replications, and a sweep of it over 2 points keeping the
+// first row): they read, their content checksum verifies over the columns they hold, and the
+// request waits they never recorded read as NaN, in every row and every summary.
+TEST(Hdf5OlderFiles, MetricsAddedLaterReadAsNotRecorded) {
+  const fs::path fixtures = fs::path(GPUCAP_SOURCE_DIR) / "tests" / "fixtures";
+  for (const char* name : {"results_before_request_wait.h5", "sweep_before_request_wait.h5"}) {
+    SCOPED_TRACE(name);
+    const RunResults r = read_results_hdf5((fixtures / name).string());
+    ASSERT_EQ(r.replications, 3u);
+    ASSERT_GT(r.rows_per_point(), 0u);
+    for (std::size_t p = 0; p < r.points; ++p) {
+      for (std::size_t rep = 0; rep < r.rows_per_point(); ++rep) {
+        EXPECT_GT(r.scalar(p, rep, kRequestsServed), 1000.0);  // about 3,600 requests an hour
+        EXPECT_FALSE(std::isnan(r.scalar(p, rep, kLatencyMeanS)));
+        for (ScalarMetric m : {kRequestWaitMeanS, kRequestWaitP50S, kRequestWaitP95S, kRequestWaitP99S})
+          EXPECT_TRUE(std::isnan(r.scalar(p, rep, m))) << kScalarMetricInfo[m].name;
+      }
+      EXPECT_TRUE(std::isnan(r.summary_of(p, kRequestWaitMeanS).mean));
+      // Pool metrics added with them: replicas' up time was not recorded; the utilization of
+      // the quota is what the file called utilization.
+      for (std::size_t rep = 0; rep < r.rows_per_point(); ++rep) {
+        EXPECT_TRUE(std::isnan(r.pool_value(p, rep, 0, kPoolGpuHoursUp)));
+        EXPECT_EQ(r.pool_value(p, rep, 0, kPoolQuotaUtilization), r.pool_value(p, rep, 0, kPoolUtilization));
+        EXPECT_GT(r.pool_value(p, rep, 0, kPoolUtilization), 0.4);  // 1 request/s of 1 s on 2 GPUs
+      }
+      const std::size_t row = p * r.pool_count() * kPoolMetricCount;
+      EXPECT_EQ(r.pool_summary[row + kPoolQuotaUtilization].mean, r.pool_summary[row + kPoolUtilization].mean);
+      EXPECT_TRUE(std::isnan(r.pool_summary[row + kPoolGpuHoursUp].mean));
+      EXPECT_FALSE(std::isnan(r.summary_of(p, kLatencyMeanS).mean));
+      if (!r.all_rows()) {  // the sweep: its differences from point 0
+        EXPECT_TRUE(std::isnan(r.difference_summary[p * kScalarMetricCount + kRequestWaitMeanS].mean));
+        EXPECT_EQ(r.difference_summary[p * kScalarMetricCount + kReplicaPreemptions].mean, 0.0);
+      }
+    }
+  }
+}
+
 TEST_F(Hdf5ResultsTest, RoundTripPreservesSpecialDoubles) {
   RunResults r = sample_results();
   r.scalars[0] = std::numeric_limits<double>::quiet_NaN();

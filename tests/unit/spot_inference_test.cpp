@@ -125,12 +125,27 @@ TEST_F(SpotInference, FallbackPoolTakesReplicasWhenSpotIsFullWorkedByHand) {
   EXPECT_EQ(r[kColdStarts], 3.0);
   EXPECT_DOUBLE_EQ(r[kColdStartShare], 0.5);  // x1, y1, y3 waited while a replica started
   EXPECT_DOUBLE_EQ(r[kLatencyMeanS], (6.0 + 9 + 4 + 13.5 + 2 + 1) / 6);
+  // Waits (latency less the service, no round trip): x1 5, y1 5, y2 0, y3 3.5, y4 0, y5 0.
+  // Sorted 0 0 0 3.5 5 5: p50 halfway between 0 and 3.5, p95 and p99 between 5 and 5.
+  EXPECT_DOUBLE_EQ(r[kRequestWaitMeanS], 13.5 / 6);
+  EXPECT_DOUBLE_EQ(r[kRequestWaitP50S], 1.75);
+  EXPECT_DOUBLE_EQ(r[kRequestWaitP95S], 5.0);
+  EXPECT_DOUBLE_EQ(r[kRequestWaitP99S], 5.0);
   EXPECT_DOUBLE_EQ(r.pool(0, kPoolCostUsd), 60.0);
   EXPECT_DOUBLE_EQ(r.pool(1, kPoolCostUsd), 168.0);
   EXPECT_DOUBLE_EQ(r[kCostUsd], 228.0);
   EXPECT_DOUBLE_EQ(r.pool(0, kPoolGpuHoursUsed) * 3600, 4.0);
   EXPECT_DOUBLE_EQ(r.pool(1, kPoolGpuHoursUsed) * 3600, 18.0);
   EXPECT_DOUBLE_EQ(r.pool(1, kPoolGpuHoursBilled) * 3600, 84.0);
+  // Up (starting or warm): spot X 0-30 and C 31.5-61.5, on-demand B 1-85. A pool of replicas
+  // is busy over their up time: spot 4 of 60 s, on-demand 18 of 84 s; of the quota (1 GPU over
+  // 100 s) 4% and 18%.
+  EXPECT_DOUBLE_EQ(r.pool(0, kPoolGpuHoursUp) * 3600, 60.0);
+  EXPECT_DOUBLE_EQ(r.pool(1, kPoolGpuHoursUp) * 3600, 84.0);
+  EXPECT_DOUBLE_EQ(r.pool(0, kPoolUtilization), 4.0 / 60);
+  EXPECT_DOUBLE_EQ(r.pool(1, kPoolUtilization), 18.0 / 84);
+  EXPECT_DOUBLE_EQ(r.pool(0, kPoolQuotaUtilization), 0.04);
+  EXPECT_DOUBLE_EQ(r.pool(1, kPoolQuotaUtilization), 0.18);
   EXPECT_DOUBLE_EQ(r[kCostPer1000RequestsUsd], 228.0 / 6 * 1000);
 }
 

@@ -242,6 +242,7 @@ struct ModelCompiler {
     CompiledService cs;
     cs.job_class = job_class;
     cs.pool = static_cast<uint32_t>(pool_index);
+    out.pools_[pool_index].runs_replicas = true;
     cs.gpus_per_replica = w.gpus;
     cs.concurrency = svc.concurrency;
     cs.target_concurrency = svc.target_concurrency;
@@ -270,6 +271,7 @@ struct ModelCompiler {
       const PoolSpec& fallback = s.pools[fallback_index];
       cs.fallback = service_site(s, svc, fallback, out.table_);
       cs.fallback.pool = static_cast<uint32_t>(fallback_index);
+      out.pools_[fallback_index].runs_replicas = true;
       cs.fallback.time_factor = pool.speed / fallback.speed;
     }
     m.replica_count += svc.max_replicas;

@@ -247,8 +247,9 @@ std::vector<ScenarioKey> pool_rows() {
         .valid("`on_demand`, `spot`, `marketplace`: keys `probability` (required), `retry_after`; see [Stockouts](#stockouts)")
         .means("a share of the launches that find free GPUs fail anyway (the provider has no capacity); the job fails over to the next pool of its placement list"),
     key("pools.NAME.count").shown("`count`").table("pools-purchase")
-        .type(KeyType::integer, UnitKind::count, "GPUs").range({1, false}, {1048575, false})
+        .type(KeyType::integer, UnitKind::count, "GPUs").range({0, false}, {1048575, false})
         .by_default("*required* for `reserved`, `owned`").applies(applies_to(committed))
+        .valid("`0` commits nothing: the pool runs no job and costs nothing, so a sweep of the count may start at 0 (a workload needs another pool of its placement list; no inference service may run on it)")
         .means("GPUs committed: the most the pool may hold at once, and the number charged for the whole window, used or not"),
     key("pools.NAME.capex_usd_per_gpu").shown("`capex_usd_per_gpu`").table("pools-purchase")
         .type(KeyType::number, UnitKind::usd_per_gpu, "USD per GPU").range({0, false}, {kInf, false})

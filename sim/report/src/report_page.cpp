@@ -331,7 +331,8 @@ std::string utilization_bars_section(const RunResults& r, std::size_t point) {
   ChartFrame frame;
   frame.width = std::max(420.0, 110.0 * static_cast<double>(bars.size()) + 100);
   return "<h2>Utilization per pool</h2>\n<p class=\"note\">Mean utilization (GPU-hours used / "
-         "(quota x window)) with its 95% interval. Record utilization over time with the "
+         "(quota x window); for a pool of inference replicas, / GPU-hours of replicas up) with "
+         "its 95% interval. Record utilization over time with the "
          "scenario key <code>timeseries: {step: 1h}</code>.</p>\n" +
          bar_svg(bars, {"utilization per pool", "pool", "utilization [fraction]"}, frame);
 }

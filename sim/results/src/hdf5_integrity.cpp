@@ -7,6 +7,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <type_traits>
 #include <unistd.h>
 
 namespace gpucap::hdf5_detail {
@@ -93,35 +94,41 @@ void hash_description(ContentHash& h, const RunResults& r) {
   }
 }
 
-/// The rows and the summaries; `absent`: scalar metrics whose columns are left out.
-void hash_rows(ContentHash& h, const RunResults& r, const std::vector<std::size_t>& absent) {
-  if (absent.empty()) {
-    h.numbers(r.scalars);
-  } else {  // the columns the file holds, in the metric table's order
-    const auto present = [&absent](std::size_t i) {
-      return std::find(absent.begin(), absent.end(), i % kScalarMetricCount) == absent.end();
-    };
-    std::vector<double> scalars;
-    for (std::size_t i = 0; i < r.scalars.size(); ++i)
-      if (present(i)) scalars.push_back(r.scalars[i]);
-    h.numbers(scalars);
-  }
-  h.numbers(r.pool_values);
-  h.numbers(r.timeseries);
-  if (absent.empty()) {
-    h.summaries(r.summary);
+/// The entries of `all` ([...][metric], `count` metrics) but those of the metrics in `absent`
+/// (columns a file written before them lacks).
+template <typename T>
+std::vector<T> present_columns(const std::vector<T>& all, std::size_t count,
+                               const std::vector<std::size_t>& absent) {
+  std::vector<T> present;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (std::find(absent.begin(), absent.end(), i % count) == absent.end()) present.push_back(all[i]);
+  return present;
+}
+
+/// Hashes the values of `all` ([...][metric], `count` metrics), without the columns of the
+/// metrics in `absent` (no copy when there are none: the rows may be most of memory).
+template <typename T>
+void hash_columns(ContentHash& h, const std::vector<T>& all, std::size_t count,
+                  const std::vector<std::size_t>& absent) {
+  if constexpr (std::is_same_v<T, double>) {
+    if (absent.empty()) h.numbers(all); else h.numbers(present_columns(all, count, absent));
   } else {
-    std::vector<MetricSummary> summary;
-    for (std::size_t i = 0; i < r.summary.size(); ++i)
-      if (std::find(absent.begin(), absent.end(), i % kScalarMetricCount) == absent.end())
-        summary.push_back(r.summary[i]);
-    h.summaries(summary);
+    if (absent.empty()) h.summaries(all); else h.summaries(present_columns(all, count, absent));
   }
-  h.summaries(r.pool_summary);
+}
+
+/// The rows and the summaries, without the columns of `absent` metrics.
+void hash_rows(ContentHash& h, const RunResults& r, const AbsentMetrics& absent) {
+  hash_columns(h, r.scalars, kScalarMetricCount, absent.scalar);
+  hash_columns(h, r.pool_values, kPoolMetricCount, absent.pool);
+  h.numbers(r.timeseries);
+  hash_columns(h, r.summary, kScalarMetricCount, absent.scalar);
+  hash_columns(h, r.pool_summary, kPoolMetricCount, absent.pool);
 }
 
 /// What formats 3 to 5 added: data files, goals and the stopping rule, rows kept.
-void hash_later_formats(ContentHash& h, const RunResults& r, int format) {
+void hash_later_formats(ContentHash& h, const RunResults& r, int format,
+                        const AbsentMetrics& absent) {
   if (format >= 3) {
     h.word(r.data_files.size());
     for (const DataFileRecord& f : r.data_files) {
@@ -146,7 +153,7 @@ void hash_later_formats(ContentHash& h, const RunResults& r, int format) {
   // Version 5's kept rows: a file that kept them all hashes as version 4 did.
   if (format >= 5 && !r.all_rows()) {
     h.word(r.rows_per_point());
-    h.summaries(r.difference_summary);
+    hash_columns(h, r.difference_summary, kScalarMetricCount, absent.scalar);
     for (const GoalSummary& g : r.goal_summary) h.word(g.met);
   }
 }
@@ -169,12 +176,11 @@ void hash_jobs(ContentHash& h, const RunResults& r) {
 
 }  // namespace
 
-uint64_t content_checksum(const RunResults& r, int format,
-                          const std::vector<std::size_t>& absent) {
+uint64_t content_checksum(const RunResults& r, int format, const AbsentMetrics& absent) {
   ContentHash h;
   hash_description(h, r);
   hash_rows(h, r, absent);
-  hash_later_formats(h, r, format);
+  hash_later_formats(h, r, format, absent);
   hash_jobs(h, r);
   return h.value();
 }

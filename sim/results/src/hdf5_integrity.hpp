@@ -13,12 +13,16 @@
 
 namespace gpucap::hdf5_detail {
 
+/// The metrics a file lacks because it was written before them (hdf5_read.cpp's may_be_absent):
+/// scalar metrics and pool metrics, by index.
+struct AbsentMetrics {
+  std::vector<std::size_t> scalar, pool;
+};
+
 /// A 64-bit checksum of everything read_results_hdf5 returns, the same on any machine.
-/// `format`: the file's format version (the data files count from version 3). `absent`: scalar
-/// metrics the file lacks (written before them; read as 0): hashed as the file's writer did,
-/// without their columns.
-uint64_t content_checksum(const RunResults& r, int format,
-                          const std::vector<std::size_t>& absent = {});
+/// `format`: the file's format version (the data files count from version 3). `absent`: the
+/// metrics the file lacks, hashed as the file's writer did, without their columns.
+uint64_t content_checksum(const RunResults& r, int format, const AbsentMetrics& absent = {});
 
 /// Fills the user block (the first kUserBlockBytes of `image`, which HDF5 left as zeros) with
 /// the checksum and size of the `size` bytes of the image.

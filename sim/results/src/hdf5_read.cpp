@@ -2,6 +2,7 @@
 // block) before HDF5 parses them; every count from the file is bounded before it sizes
 // anything; the values read are checked against the file's content checksum.
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -19,11 +20,21 @@ namespace gpucap {
 namespace hdf5_detail {
 namespace {
 
-/// Scalar metrics that files written before them lack: they read as 0 there, which is exact
-/// (replica_preemptions, requests_restarted: such files could not run replicas on spot or
-/// marketplace pools).
-bool reads_as_zero_when_absent(std::size_t m) {
-  return m == kReplicaPreemptions || m == kRequestsRestarted;
+/// Scalar metrics that files written before them lack. replica_preemptions and
+/// requests_restarted read as 0 there, which is exact (such files could not run replicas on
+/// spot or marketplace pools); the request waits read as NaN, not recorded.
+bool may_be_absent(std::size_t m) {
+  return m == kReplicaPreemptions || m == kRequestsRestarted ||
+         (m >= kRequestWaitMeanS && m <= kRequestWaitP99S);
+}
+double value_when_absent(std::size_t m) {
+  return m >= kRequestWaitMeanS && m <= kRequestWaitP99S ? std::nan("") : 0.0;
+}
+
+/// Pool metrics that files written before them lack: gpu_hours_up reads as NaN (not recorded);
+/// utilization_of_quota as the file's `utilization`, which was of the quota then.
+bool pool_metric_may_be_absent(std::size_t m) {
+  return m == kPoolGpuHoursUp || m == kPoolQuotaUtilization;
 }
 
 template <std::size_t N>
@@ -121,7 +132,7 @@ int read_root_attributes(const Context& c, hid_t file, RunResults& r) {
 }
 
 /// Per-replication scalars back to [point][replication][metric]; returns the metrics the file
-/// lacks (older files: see reads_as_zero_when_absent), 0 in every replication.
+/// lacks (older files: see may_be_absent), value_when_absent in every replication.
 std::vector<std::size_t> read_replications(const Context& c, hid_t file, RunResults& r) {
   const hsize_t hp = r.points, hr = r.rows_per_point();
   std::vector<std::size_t> absent_metrics;
@@ -135,9 +146,10 @@ std::vector<std::size_t> read_replications(const Context& c, hid_t file, RunResu
   r.scalars.assign(r.points * r.rows_per_point() * kScalarMetricCount, 0.0);
   std::vector<double> data;
   for (std::size_t m = 0; m < kScalarMetricCount; ++m) {
-    if (reads_as_zero_when_absent(m) &&
-        H5Lexists(group.get(), kScalarMetricInfo[m].name, H5P_DEFAULT) <= 0) {
-      absent_metrics.push_back(m);  // 0 in every replication (r.scalars is zeroed)
+    if (may_be_absent(m) && H5Lexists(group.get(), kScalarMetricInfo[m].name, H5P_DEFAULT) <= 0) {
+      absent_metrics.push_back(m);  // the same value in every replication
+      const double fill = value_when_absent(m);
+      for (std::size_t i = m; i < r.scalars.size(); i += kScalarMetricCount) r.scalars[i] = fill;
       continue;
     }
     read_metric_dataset(c, group.get(), parent, kScalarMetricInfo[m].name, {hp, hr}, data);
@@ -146,8 +158,9 @@ std::vector<std::size_t> read_replications(const Context& c, hid_t file, RunResu
   return absent_metrics;
 }
 
-/// Pools: names, then values back to [point][replication][pool][metric].
-void read_pools(const Context& c, hid_t file, RunResults& r) {
+/// Pools: names, then values back to [point][replication][pool][metric]; returns the pool
+/// metrics the file lacks (see pool_metric_may_be_absent).
+std::vector<std::size_t> read_pools(const Context& c, hid_t file, RunResults& r) {
   const hsize_t hp = r.points, hr = r.rows_per_point();
   Handle group = open_group(c, file, h5::kPoolsGroup);
   {
@@ -160,13 +173,25 @@ void read_pools(const Context& c, hid_t file, RunResults& r) {
   const std::size_t pools = r.pool_count();
   r.pool_values.assign(r.points * r.rows_per_point() * pools * kPoolMetricCount, 0.0);
   std::vector<double> data;
+  std::vector<std::size_t> absent;
   for (std::size_t m = 0; m < kPoolMetricCount; ++m) {
+    if (pool_metric_may_be_absent(m) &&
+        H5Lexists(group.get(), kPoolMetricInfo[m].name, H5P_DEFAULT) <= 0) {
+      absent.push_back(m);
+      static_assert(kPoolUtilization < kPoolQuotaUtilization, "utilization is read first");
+      for (std::size_t i = m; i < r.pool_values.size(); i += kPoolMetricCount)
+        r.pool_values[i] = m == kPoolQuotaUtilization
+                               ? r.pool_values[i - kPoolQuotaUtilization + kPoolUtilization]
+                               : std::nan("");
+      continue;
+    }
     read_metric_dataset(c, group.get(), h5::kPoolMetric.parent, kPoolMetricInfo[m].name,
                         {hp, hr, static_cast<hsize_t>(pools)}, data);
     for (std::size_t i = 0; i < data.size(); ++i) {
       r.pool_values[i * kPoolMetricCount + m] = data[i];
     }
   }
+  return absent;
 }
 
 /// The time series (the file has /timeseries).
@@ -201,27 +226,38 @@ void read_summary(const Context& c, hid_t file, RunResults& r,
         const double* first = r.scalars.data() + p * reps * kScalarMetricCount + m;
         r.summary[p * kScalarMetricCount + m] =
             summarize(column_moments(first, reps, kScalarMetricCount),
-                      std::vector<double>(reps, 0.0), metric_range(kScalarMetricInfo[m]));
+                      std::vector<double>(reps, value_when_absent(m)),
+                      metric_range(kScalarMetricInfo[m]));
         seen[p * kScalarMetricCount + m] = 1;
       }
     place_scalar_summaries(c, rows, points, what, seen, r.summary);
   }
   if (!r.all_rows()) {  // the differences from point 0, over every replication
     const std::string what = "dataset '" + hdf5_item_path(h5::kDifferenceSummary) + "'";
-    const auto rows =
-        read_compound_dataset<SummaryRow>(c, file, h5::kDifferenceSummary, false, count);
+    const auto rows = read_compound_dataset<SummaryRow>(
+        c, file, h5::kDifferenceSummary, false, points * (kScalarMetricCount - absent_metrics.size()));
     r.difference_summary.assign(count, MetricSummary{});
     std::vector<char> seen(count, 0);
     place_scalar_summaries(c, rows, points, what, seen, r.difference_summary);
+    // A metric the file lacks has the same value in every replication: no difference (0), or
+    // NaN where that value is NaN.
+    for (const std::size_t m : absent_metrics)
+      for (std::size_t p = 0; p < points; ++p)
+        r.difference_summary[p * kScalarMetricCount + m] =
+            summarize(std::vector<double>(reps, value_when_absent(m)),
+                      metric_range(kScalarMetricInfo[m]));
   }
 }
 
-/// /pool_summary: rows placed by (point, pool, metric name).
-void read_pool_summary(const Context& c, hid_t file, RunResults& r) {
+/// /pool_summary: rows placed by (point, pool, metric name); the summaries of `absent` pool
+/// metrics follow the values read_pools gave them.
+void read_pool_summary(const Context& c, hid_t file, RunResults& r,
+                       const std::vector<std::size_t>& absent) {
   const std::size_t points = r.points, pools = r.pool_count();
   const std::size_t count = points * pools * kPoolMetricCount;
   const std::string what = "dataset '" + hdf5_item_path(h5::kPoolSummary) + "'";
-  const auto rows = read_compound_dataset<PoolSummaryRow>(c, file, h5::kPoolSummary, true, count);
+  const auto rows = read_compound_dataset<PoolSummaryRow>(
+      c, file, h5::kPoolSummary, true, points * pools * (kPoolMetricCount - absent.size()));
   r.pool_summary.assign(count, MetricSummary{});
   std::vector<char> seen(count, 0);
   for (const PoolSummaryRow& row : rows) {
@@ -234,6 +270,12 @@ void read_pool_summary(const Context& c, hid_t file, RunResults& r) {
     if (seen[i]++) c.fail(what + " has duplicate rows");
     r.pool_summary[i] = get_stats(row);
   }
+  for (const std::size_t m : absent)
+    for (std::size_t i = m; i < count; i += kPoolMetricCount)
+      r.pool_summary[i] = m == kPoolQuotaUtilization
+                              ? r.pool_summary[i - kPoolQuotaUtilization + kPoolUtilization]
+                              : summarize(std::vector<double>(r.rows_per_point(), std::nan("")),
+                                          metric_range(kPoolMetricInfo[m]));
 }
 
 /// /sweep: the varied parameters and their values at every point.
@@ -267,9 +309,9 @@ void read_inputs(const Context& c, hid_t file, RunResults& r) {
 
 /// Refuses a file whose values do not match its content checksum (format 2 on).
 void verify_content(const Context& c, hid_t file, const RunResults& r, int format,
-                    const std::vector<std::size_t>& absent_metrics) {
+                    const AbsentMetrics& absent) {
   const uint64_t stored = read_attr<uint64_t>(c, file, h5::kContentChecksum);
-  const uint64_t computed = content_checksum(r, format, absent_metrics);
+  const uint64_t computed = content_checksum(r, format, absent);
   if (stored != computed) {
     char detail[96];
     std::snprintf(detail, sizeof detail, "stored %016llx, computed %016llx",
@@ -283,19 +325,20 @@ void verify_content(const Context& c, hid_t file, const RunResults& r, int forma
 RunResults read_file(const Context& c, hid_t file) {
   RunResults r;
   const int format = read_root_attributes(c, file, r);
-  const std::vector<std::size_t> absent_metrics = read_replications(c, file, r);
-  read_pools(c, file, r);
+  AbsentMetrics absent;
+  absent.scalar = read_replications(c, file, r);
+  absent.pool = read_pools(c, file, r);
   if (H5Lexists(file, h5::kTimeseriesGroup.name, H5P_DEFAULT) > 0)
     read_timeseries(c, file, r, format);
-  read_summary(c, file, r, absent_metrics);
-  read_pool_summary(c, file, r);
+  read_summary(c, file, r, absent.scalar);
+  read_pool_summary(c, file, r, absent.pool);
   read_sweep(c, file, r);
   if (format >= 3) read_inputs(c, file, r);
   if (format >= 4) {
     if (H5Lexists(file, h5::kGoalsGroup.name, H5P_DEFAULT) > 0) read_goals(c, file, r);
     if (H5Lexists(file, h5::kJobsGroup.name, H5P_DEFAULT) > 0) read_jobs(c, file, r, format);
   }
-  if (format >= 2) verify_content(c, file, r, format, absent_metrics);
+  if (format >= 2) verify_content(c, file, r, format, absent);
   return r;
 }
 

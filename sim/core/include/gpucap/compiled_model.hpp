@@ -103,6 +103,9 @@ struct CompiledPool {
   /// by compile from the purchase option's row (purchase_options.hpp), as are `preemptible` and
   /// `bills_idle`; the engine reads these flags, never `purchase`.
   bool committed_quota = false;
+  /// Some inference service's pool or fallback pool: its `utilization` is over the GPU-time of
+  /// the replicas up in it, not over its quota (pools run either jobs or replicas).
+  bool runs_replicas = false;
 
   GPUCAP_HD bool committed() const { return committed_quota; }
 };

@@ -53,6 +53,10 @@ enum ScalarMetric : uint32_t {
   kCostPer1000RequestsUsd,  ///< cost of the pools of inference services per 1000 served
   kReplicaPreemptions,      ///< replica lifetimes ended by a preemption in the window
   kRequestsRestarted,       ///< requests of the window whose service restarted (preemption)
+  kRequestWaitMeanS,        ///< mean wait of served requests: arrival to the start of service, s
+  kRequestWaitP50S,
+  kRequestWaitP95S,
+  kRequestWaitP99S,
   kEvents,                  ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
@@ -66,6 +70,8 @@ enum PoolMetric : uint32_t {
   kPoolPreemptions,
   kPoolLaunchFailures,
   kPoolEgressUsd,
+  kPoolGpuHoursUp,         ///< GPU-hours of replicas up (starting or warm) in the pool, window
+  kPoolQuotaUtilization,   ///< GPU-hours used / (quota x window), every pool
   kPoolMetricCount
 };
 
@@ -161,6 +167,16 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"requests_restarted", "requests",
      "requests of the window whose service restarted after their replica was preempted",
      MetricGroup::inference},
+    {"request_wait_mean", "s",
+     "mean time a served request queued: arrival to the start of its service (cold starts and "
+     "restarts included)",
+     MetricGroup::inference, "a request of the window was served"},
+    {"request_wait_p50", "s", "median request wait", MetricGroup::inference,
+     "a request of the window was served"},
+    {"request_wait_p95", "s", "95th percentile of request wait", MetricGroup::inference,
+     "a request of the window was served"},
+    {"request_wait_p99", "s", "99th percentile of request wait", MetricGroup::inference,
+     "a request of the window was served"},
     {"events", "events", "events processed in the whole run"},
 };
 
@@ -168,11 +184,16 @@ inline constexpr MetricInfo kPoolMetricInfo[kPoolMetricCount] = {
     {"cost", "USD", "billed cost of the pool, egress included"},
     {"gpu_hours_used", "GPU-h", "GPU-hours spent running jobs"},
     {"gpu_hours_billed", "GPU-h", "GPU-hours billed"},
-    {"utilization", "fraction", "GPU-hours used / (quota x window)"},
+    {"utilization", "fraction",
+     "GPU-hours used / (quota x window); for a pool that runs inference replicas, GPU-hours "
+     "used / GPU-hours of replicas up"},
     {"jobs_started", "jobs", "jobs of the window started in the pool"},
     {"preemptions", "runs", "runs (and replica lifetimes) in the pool ended by a preemption"},
     {"launch_failures", "launches", "launches in the pool that failed for a stockout"},
     {"egress", "USD", "egress of data fetched into the pool (included in its cost)"},
+    {"gpu_hours_up", "GPU-h",
+     "GPU-hours of inference replicas up (starting or warm) in the pool; 0 in a pool of jobs"},
+    {"utilization_of_quota", "fraction", "GPU-hours used / (quota x window), every pool"},
 };
 
 }  // namespace gpucap

@@ -62,8 +62,8 @@ GPUCAP_HD inline StreamKind pool_stream_kind(uint32_t k) {
 struct ArenaLayout {
   size_t calendar, arrival_slots, slots, free_slots, queue, streams, class_state, free_gpus,
       availability, prices, price_marks, wait_quantiles, completion_quantiles, service_state, replicas,
-      waiting_requests, latency_quantiles, trace_layers, autoscalers, autoscale_history,
-      tracked_requests, total_bytes;
+      waiting_requests, latency_quantiles, request_wait_quantiles, trace_layers, autoscalers,
+      autoscale_history, tracked_requests, total_bytes;
   uint32_t calendar_capacity, arrival_slot_count, slot_capacity, stream_count;
 
   GPUCAP_HD static size_t align8(size_t n) { return (n + 7) & ~static_cast<size_t>(7); }
@@ -104,6 +104,7 @@ struct ArenaLayout {
     a.replicas = part(sizeof(ReplicaSlot) * m.replica_count);
     a.waiting_requests = part(sizeof(WaitingRequest) * m.request_queue_capacity);
     a.latency_quantiles = part(m.service_count > 0 ? sizeof(QuantileRecorder) : 0);
+    a.request_wait_quantiles = part(m.service_count > 0 ? sizeof(QuantileRecorder) : 0);
     a.trace_layers = part(sizeof(TraceLayer) * m.trace_layer_count);
     a.autoscalers =
         part(m.windowed_service_count > 0 ? sizeof(AutoscalerState) * m.service_count : 0);

@@ -31,7 +31,9 @@ GPUCAP_HD inline void write_percentiles(QuantileRecorder& recorder, double* out)
 }
 static_assert(kWaitP95S == kWaitP50S + 1 && kWaitP99S == kWaitP50S + 2 &&
                   kCompletionP95S == kCompletionP50S + 1 && kCompletionP99S == kCompletionP50S + 2 &&
-                  kLatencyP95S == kLatencyP50S + 1 && kLatencyP99S == kLatencyP50S + 2,
+                  kLatencyP95S == kLatencyP50S + 1 && kLatencyP99S == kLatencyP50S + 2 &&
+                  kRequestWaitP95S == kRequestWaitP50S + 1 &&
+                  kRequestWaitP99S == kRequestWaitP50S + 2,
               "percentile metrics are consecutive");
 
 /// Job counters and sums of the statistics window.
@@ -138,6 +140,11 @@ class Ledger {
   GPUCAP_HD void billed(uint32_t p, double gpu_s) {
     rows_[p * kPoolMetricCount + kPoolGpuHoursBilled] += gpu_s;
   }
+  /// `gpus` GPUs of pool p held by a replica up (starting or warm) over [from_s, to_s], clipped
+  /// to the window.
+  GPUCAP_HD void replica_up(uint32_t p, double from_s, double to_s, double gpus) {
+    rows_[p * kPoolMetricCount + kPoolGpuHoursUp] += m_.in_window(from_s, to_s) * gpus;
+  }
   GPUCAP_HD void egress(uint32_t p, double usd) { rows_[p * kPoolMetricCount + kPoolEgressUsd] += usd; }
   GPUCAP_HD double pool_value(uint32_t p, PoolMetric k) const { return rows_[p * kPoolMetricCount + k]; }
 
@@ -210,7 +217,13 @@ class Ledger {
       row[kPoolGpuHoursUsed] /= 3600.0;
       const double quota_h = pool.quota_gpus * window_s / 3600.0;
       total_quota_h += quota_h;
-      row[kPoolUtilization] = quota_h > 0 ? row[kPoolGpuHoursUsed] / quota_h : 0.0;
+      row[kPoolGpuHoursUp] /= 3600.0;
+      row[kPoolQuotaUtilization] = quota_h > 0 ? row[kPoolGpuHoursUsed] / quota_h : 0.0;
+      // A pool of replicas is busy only while replicas are up: over their GPU-time.
+      const double up_h = row[kPoolGpuHoursUp];
+      row[kPoolUtilization] = !pool.runs_replicas ? row[kPoolQuotaUtilization]
+                              : up_h > 0          ? row[kPoolGpuHoursUsed] / up_h
+                                                  : 0.0;
       out[kCostUsd] += row[kPoolCostUsd];
       out[kGpuHoursUsed] += row[kPoolGpuHoursUsed];
       out[kGpuHoursBilled] += row[kPoolGpuHoursBilled];

@@ -114,6 +114,7 @@ class BasicReplicationEngine {
                              reinterpret_cast<ReplicaSlot*>(base + a.replicas),
                              reinterpret_cast<WaitingRequest*>(base + a.waiting_requests),
                              reinterpret_cast<QuantileRecorder*>(base + a.latency_quantiles),
+                             reinterpret_cast<QuantileRecorder*>(base + a.request_wait_quantiles),
                              reinterpret_cast<AutoscalerState*>(base + a.autoscalers),
                              reinterpret_cast<double*>(base + a.autoscale_history),
                              reinterpret_cast<TrackedRequest*>(base + a.tracked_requests)});

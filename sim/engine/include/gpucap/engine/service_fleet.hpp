@@ -102,6 +102,7 @@ struct ServiceTotals {
   uint64_t replica_preemptions = 0, restarted = 0;
   uint64_t slo_arrived = 0, slo_violations = 0;
   double latency_sum_s = 0;
+  double request_wait_sum_s = 0;  ///< arrival to the start of (the last) service, served requests
   double replica_area = 0;  ///< integral of replicas up over the window, replica-seconds
 };
 
@@ -123,6 +124,7 @@ struct FleetStorage {
   ReplicaSlot* replicas;    ///< model.replica_count
   WaitingRequest* waiting;  ///< model.request_queue_capacity
   QuantileRecorder* latency;
+  QuantileRecorder* request_wait;
   AutoscalerState* autoscalers;  ///< per service when some service is windowed, else none
   double* autoscale_history;     ///< model.autoscale_history
   TrackedRequest* tracked;       ///< model.tracked_requests
@@ -137,6 +139,7 @@ class ServiceFleet {
     replicas_ = storage.replicas;
     waiting_ = storage.waiting;
     latency_ = storage.latency;
+    request_wait_ = storage.request_wait;
     autoscalers_ = storage.autoscalers;
     autoscale_history_ = storage.autoscale_history;
     any_windowed_ = m.windowed_service_count > 0;
@@ -152,6 +155,7 @@ class ServiceFleet {
     totals_ = ServiceTotals{};
     if (m.service_count == 0) return;
     latency_->clear();
+    request_wait_->clear();
     for (uint32_t v = 0; v < m.service_count; ++v) {
       const CompiledService& cs = m.services[v];
       state_[v] = ServiceState{0, 0, 0, 0, 0, 0};
@@ -379,10 +383,13 @@ class ServiceFleet {
     out[kRequestsServed] = served;
     out[kRequestsDropped] = static_cast<double>(t.dropped);
     out[kLatencyMeanS] = served > 0 ? t.latency_sum_s / served : nan;
+    out[kRequestWaitMeanS] = served > 0 ? t.request_wait_sum_s / served : nan;
     if (m_->service_count > 0) {
       write_percentiles(*latency_, out + kLatencyP50S);
+      write_percentiles(*request_wait_, out + kRequestWaitP50S);
     } else {  // no recorder in the arena: nothing to record
       out[kLatencyP50S] = out[kLatencyP95S] = out[kLatencyP99S] = nan;
+      out[kRequestWaitP50S] = out[kRequestWaitP95S] = out[kRequestWaitP99S] = nan;
     }
     out[kSloViolationShare] =
         t.slo_arrived > 0 ? static_cast<double>(t.slo_violations) / t.slo_arrived : nan;
@@ -393,12 +400,8 @@ class ServiceFleet {
     out[kRequestsRestarted] = static_cast<double>(t.restarted);
     // Pools run either jobs or replicas: the cost of those that run replicas is the services'.
     double cost = 0;
-    for (uint32_t p = 0; p < m_->pool_count; ++p) {
-      bool runs_replicas = false;
-      for (uint32_t v = 0; v < m_->service_count; ++v)
-        runs_replicas |= m_->services[v].pool == p || m_->services[v].fallback.pool == p;
-      if (runs_replicas) cost += ledger_->pool_value(p, kPoolCostUsd);
-    }
+    for (uint32_t p = 0; p < m_->pool_count; ++p)
+      if (m_->pools[p].runs_replicas) cost += ledger_->pool_value(p, kPoolCostUsd);
     out[kCostPer1000RequestsUsd] = served > 0 ? 1000.0 * cost / served : nan;
   }
 
@@ -557,10 +560,13 @@ class ServiceFleet {
   GPUCAP_HD void record_served(const CompiledService& cs, uint32_t pool, const TrackedRequest& q) {
     const bool own = pool == cs.pool;
     const double rtt = own ? cs.network_rtt_s : cs.fallback.network_rtt_s;
-    const double latency = rtt + (q.start_s - q.arrival_s) + q.service_s;
+    const double wait = q.start_s - q.arrival_s;
+    const double latency = rtt + wait + q.service_s;
     ++totals_.served;
     totals_.latency_sum_s += latency;
     latency_->add(latency);
+    totals_.request_wait_sum_s += wait;
+    request_wait_->add(wait);
     totals_.cold_served += q.cold;
     if (cs.slo_latency_s > 0 && latency > cs.slo_latency_s) ++totals_.slo_violations;
     const double egress = own ? cs.egress_usd_per_request : cs.fallback.egress_usd_per_request;
@@ -727,6 +733,7 @@ class ServiceFleet {
       busy_s += end_s - rep.busy_since_s;
       ledger_->used(rep.pool, rep.busy_since_s, end_s, cs.gpus_per_replica);
     }
+    ledger_->replica_up(rep.pool, rep.up_since_s, end_s, cs.gpus_per_replica);
     if (end_s < m_->warmup_s || pool.committed()) return;
     const double ready_s = rep.state == kReplicaStarting ? end_s : rep.ready_s;
     const double held_s = !pool.bills_idle
@@ -750,6 +757,7 @@ class ServiceFleet {
   ReplicaSlot* replicas_ = nullptr;
   WaitingRequest* waiting_ = nullptr;
   QuantileRecorder* latency_ = nullptr;
+  QuantileRecorder* request_wait_ = nullptr;
   AutoscalerState* autoscalers_ = nullptr;
   double* autoscale_history_ = nullptr;
   bool any_windowed_ = false;
