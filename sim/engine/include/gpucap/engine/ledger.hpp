@@ -137,8 +137,15 @@ class Ledger {
     rows_[p * kPoolMetricCount + kPoolGpuHoursUsed] += m_.in_window(from_s, to_s) * gpus;
     if constexpr (kSeries) usage_.add(p, from_s, to_s, gpus);
   }
-  GPUCAP_HD void billed(uint32_t p, double gpu_s) {
-    rows_[p * kPoolMetricCount + kPoolGpuHoursBilled] += gpu_s;
+  /// Bills one hold of `held_s` seconds of `gpus` GPUs in pool p (a job's run, a replica's
+  /// lifetime): rounded up to the pool's increment and at least its minimum, times `share`
+  /// (the part of a lifetime begun before the warm-up that falls in the window). Returns the
+  /// billed seconds of the hold before the share.
+  GPUCAP_HD double bill_hold(uint32_t p, double held_s, double gpus, double share = 1.0) {
+    const CompiledPool& pool = m_.pools[p];
+    const double billed_s = billed_seconds(held_s, pool.billing_increment_s, pool.billing_minimum_s);
+    rows_[p * kPoolMetricCount + kPoolGpuHoursBilled] += billed_s * share * gpus;
+    return billed_s;
   }
   /// `gpus` GPUs of pool p held by a replica up (starting or warm) over [from_s, to_s], clipped
   /// to the window.
@@ -167,9 +174,7 @@ class Ledger {
                             m_.pool_egress_usd_per_gb[slot.checkpoint_pool]);
     if (end_s < m_.warmup_s || p.committed()) return;  // committed pools: charged in finish()
     const double held_s = end_s - slot.start_s;
-    const double billed_s =
-        gpucap::billed_seconds(held_s, p.billing_increment_s, p.billing_minimum_s);
-    billed(slot.pool, billed_s * slot.gpus);
+    const double billed_s = bill_hold(slot.pool, held_s, slot.gpus);
     if (F::kMovingPrices && PriceProcess::moves(p)) {
       // The price paid over the run, and the end price for billed time beyond it.
       const double run_usd =

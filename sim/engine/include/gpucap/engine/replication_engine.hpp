@@ -24,6 +24,7 @@
 #include "gpucap/engine/job_slots.hpp"
 #include "gpucap/engine/ledger.hpp"
 #include "gpucap/engine/pool_capacity.hpp"
+#include "gpucap/engine/reclaim_draw.hpp"
 #include "gpucap/engine/run_arithmetic.hpp"
 #include "gpucap/engine/service_fleet.hpp"
 #include "gpucap/engine/trace_replay.hpp"
@@ -517,11 +518,8 @@ class BasicReplicationEngine {
             : speed;
     const double duration_s = run_.duration_s(slot);
     if (F::kReclaims && pool.preemptible) {
-      double reclaim_s = kNever;
-      if (pool.has_time_to_preemption)
-        reclaim_s =
-            sample(pool.time_to_preemption_s, pool_stream(kPreemptionStream, slot.pool), m_.table);
-      if (pool.max_runtime_s > 0 && pool.max_runtime_s < reclaim_s) reclaim_s = pool.max_runtime_s;
+      const double reclaim_s =
+          time_to_reclaim(pool, pool_stream(kPreemptionStream, slot.pool), m_.table);
       if (reclaim_s < duration_s) {  // equal: the work is done first (the tie rule)
         push(now_ + reclaim_s, EventKind::preemption, s);
         return;

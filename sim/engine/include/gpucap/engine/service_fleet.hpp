@@ -47,6 +47,7 @@
 #include "gpucap/distribution.hpp"
 #include "gpucap/engine/ledger.hpp"
 #include "gpucap/engine/pool_capacity.hpp"
+#include "gpucap/engine/reclaim_draw.hpp"
 #include "gpucap/engine/windowed_autoscaler.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/quantile_recorder.hpp"
@@ -682,11 +683,8 @@ class ServiceFleet {
     ++replicas_up_;
     capacity_->take(pool, cs.gpus_per_replica);
     if (cs.preemptible && pool == cs.pool) {
-      const CompiledPool& p = m_->pools[pool];
-      double reclaim_s = kForever;
-      if (p.has_time_to_preemption)
-        reclaim_s = sample(p.time_to_preemption_s, preemption_streams_[pool], m_->table);
-      if (p.max_runtime_s > 0 && p.max_runtime_s < reclaim_s) reclaim_s = p.max_runtime_s;
+      const double reclaim_s =
+          time_to_reclaim(m_->pools[pool], preemption_streams_[pool], m_->table);
       if (*now_ + reclaim_s <= m_->horizon_s)
         push(*now_ + reclaim_s, EventKind::replica_preemption, r);
     }
@@ -745,9 +743,7 @@ class ServiceFleet {
     const double share = rep.up_since_s >= m_->warmup_s || !(lifetime_s > 0)
                              ? 1.0
                              : m_->in_window(rep.up_since_s, end_s) / lifetime_s;
-    ledger_->billed(rep.pool, billed_seconds(held_s, pool.billing_increment_s,
-                                             pool.billing_minimum_s) *
-                                  share * cs.gpus_per_replica);
+    ledger_->bill_hold(rep.pool, held_s, cs.gpus_per_replica, share);
   }
 
   static constexpr double kForever = __builtin_huge_val();
