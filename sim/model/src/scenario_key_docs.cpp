@@ -156,16 +156,10 @@ std::string scenario_keys_markdown(const std::string& doc_table) {
     std::string valid = describe_key_range(k, true);
     if (k.type == KeyType::choice) {
       // A discriminator shown in the table of one of its values lists only those.
-      std::string words = k.choices;
+      std::vector<std::string> words = text::split(k.choices, ' ');
       const std::string last = std::string(k.path).substr(std::string(k.path).find_last_of('.') + 1);
-      if (last == discriminator_key(k.applies.on)) {
-        const std::string applies = scenario_key_applies_text(k);
-        words.clear();
-        for (const std::string& w : text::split(applies.substr(last.size() + 2), ','))
-          words += (words.empty() ? "" : " ") + text::trim(w);
-      }
-      for (const std::string& w : text::split(words, ' '))
-        valid += (valid.empty() ? "`" : ", `") + w + "`";
+      if (last == discriminator_key(k.applies.on)) words = scenario_key_applies_values(k);
+      for (const std::string& w : words) valid += (valid.empty() ? "`" : ", `") + w + "`";
     }
     if (k.type == KeyType::distribution) valid.clear();  // its parameters have the ranges
     if (*k.valid_note) valid += (valid.empty() ? "" : "; ") + std::string(k.valid_note);

@@ -176,9 +176,14 @@ const char* discriminator_key(Discriminator on) {
   return "";
 }
 
+std::vector<std::string> scenario_key_applies_values(const ScenarioKey& key) {
+  return words_of(key.applies);
+}
+
 std::string scenario_key_applies_text(const ScenarioKey& key) {
   if (key.applies.on == Discriminator::none) return "";
-  return std::string(discriminator_key(key.applies.on)) + ": " + text::join(words_of(key.applies), ", ");
+  return std::string(discriminator_key(key.applies.on)) + ": " +
+         text::join(scenario_key_applies_values(key), ", ");
 }
 
 bool scenario_key_applies(const ScenarioKey& key, const std::string& discriminator,

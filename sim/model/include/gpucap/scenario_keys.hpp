@@ -140,6 +140,9 @@ const char* discriminator_key(Discriminator on);
 /// discriminator's name table ("purchase: reserved, owned").
 std::string scenario_key_applies_text(const ScenarioKey& key);
 
+/// The values of the key's condition, by name in the same order; empty when it always applies.
+std::vector<std::string> scenario_key_applies_values(const ScenarioKey& key);
+
 /// Whether `key` applies when `discriminator` (e.g. "purchase") has `value` (a word of its
 /// choices); true when either is "" or the key's condition is on another discriminator.
 bool scenario_key_applies(const ScenarioKey& key, const std::string& discriminator,
