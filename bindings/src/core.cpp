@@ -287,6 +287,7 @@ py::list metric_table(const gpucap::MetricInfo* info, int count) {
   for (int m = 0; m < count; ++m) {
     const char* group = info[m].group == gpucap::MetricGroup::jobs        ? "jobs"
                         : info[m].group == gpucap::MetricGroup::inference ? "inference"
+                        : info[m].group == gpucap::MetricGroup::deployments ? "deployments"
                                                                           : "common";
     out.append(py::make_tuple(info[m].name, info[m].unit, info[m].description, group));
   }

@@ -102,12 +102,11 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
   // Rows of jobs or inference metrics only when the scenario has such workloads.
   const bool has_jobs = r.summary_of(0, gpucap::kJobsArrived).mean > 0;
   const bool has_services = r.summary_of(0, gpucap::kRequestsArrived).mean > 0;
+  const bool has_deployments = r.summary_of(0, gpucap::kInstanceHoursDemanded).mean > 0;
   bool clipped = false;
   for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m) {
     const gpucap::MetricGroup group = gpucap::kScalarMetricInfo[m].group;
-    if ((group == gpucap::MetricGroup::jobs && !has_jobs && has_services) ||
-        (group == gpucap::MetricGroup::inference && !has_services))
-      continue;
+    if (!gpucap::metric_group_shown(group, has_jobs, has_services, has_deployments)) continue;
     const gpucap::MetricSummary& s = r.summary_of(0, static_cast<gpucap::ScalarMetric>(m));
     // One replication has no interval (NaN bounds): "n/a", not "[x, x]". A bound cut to the
     // metric's range (a share's [0, 1], a time's 0) is starred.

@@ -119,7 +119,7 @@ TEST(Choices, EveryChoiceKeyListsTheWordsOfOneNameTable) {
       words_of<ProviderKind>(),    words_of<PurchaseOption>(),  words_of<CompiledPool::PriceModel>(),
       words_of<TraceEnd>(),        words_of<WorkloadKind>(),    words_of<ArrivalKind>(),
       words_of<TraceResample>(),   words_of<QueueDiscipline>(), words_of<DistKind>(),
-      words_of<PartialPeriods>()};
+      words_of<PartialPeriods>(),  words_of<BlankEnd>()};
   std::size_t rows = 0;
   for (const ScenarioKey& k : scenario_keys()) {
     if (k.type != KeyType::choice) continue;

@@ -44,7 +44,8 @@ template <>
 const std::vector<Choice<WorkloadKind>>& choices_of<WorkloadKind>() {
   static const std::vector<Choice<WorkloadKind>> kTable = {{"training", WorkloadKind::training},
                                                            {"batch", WorkloadKind::batch},
-                                                           {"inference", WorkloadKind::inference}};
+                                                           {"inference", WorkloadKind::inference},
+                                                           {"deployment", WorkloadKind::deployment}};
   return kTable;
 }
 
@@ -86,6 +87,12 @@ template <>
 const std::vector<Choice<PartialPeriods>>& choices_of<PartialPeriods>() {
   static const std::vector<Choice<PartialPeriods>> kTable = {{"keep", PartialPeriods::keep},
                                                              {"drop", PartialPeriods::drop}};
+  return kTable;
+}
+
+template <>
+const std::vector<Choice<BlankEnd>>& choices_of<BlankEnd>() {
+  static const std::vector<Choice<BlankEnd>> kTable = {{"still_running", BlankEnd::still_running}};
   return kTable;
 }
 

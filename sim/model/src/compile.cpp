@@ -24,6 +24,7 @@ ModelStorage& ModelStorage::operator=(ModelStorage&& other) noexcept {
   pool_egress_usd_per_gb_ = std::move(other.pool_egress_usd_per_gb_);
   run_speed_ = std::move(other.run_speed_);
   services_ = std::move(other.services_);
+  initial_ = std::move(other.initial_);
   bind();
   other.bind();
   return *this;
@@ -34,6 +35,7 @@ void ModelStorage::bind() {
   model_.pool_count = static_cast<uint32_t>(pools_.size());
   model_.class_count = static_cast<uint32_t>(classes_.size());
   model_.service_count = static_cast<uint32_t>(services_.size());
+  model_.initial_count = static_cast<uint32_t>(initial_.size());
 }
 
 namespace {
@@ -387,6 +389,14 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       c.service = static_cast<uint32_t>(out.services_.size());
       out.services_.push_back(ModelCompiler::compile_service(
           s, w, static_cast<uint32_t>(out.classes_.size()), out, out.model_));
+    }
+    if (w.kind == WorkloadKind::deployment) {
+      c.deployment = true;
+      c.startup_s = w.startup_s;
+      out.model_.has_deployments = true;
+      const uint32_t index = static_cast<uint32_t>(out.classes_.size());
+      for (const AliveAtStart& alive : w.arrivals.alive_at_start)
+        out.initial_.push_back({alive.end_s, index, alive.gpus});
     }
     ModelCompiler::compile_transfers(s, w, out);
     out.classes_.push_back(c);

@@ -21,7 +21,7 @@ std::vector<ScenarioKey> workload_rows() {
     key("workloads[].kind").shown("`kind`").table("workloads")
         .type(KeyType::choice, UnitKind::none, "–")
         .choices(choice_words<WorkloadKind>()).by_default(as_code(choice_name(JobClassSpec{}.kind)))
-        .means("`training` and `batch` are descriptive labels that do not change the simulation; `inference` makes the item an [inference service](#inference-services-kind-inference), with other keys"),
+        .means("`training` and `batch` are descriptive labels that do not change the simulation; `inference` makes the item an [inference service](#inference-services-kind-inference), and `deployment` a [deployment](#deployments-kind-deployment) of long-running instances, each with other keys"),
     key("workloads[].gpus").shown("`gpus`").table("workloads")
         .binds<&JobClassSpec::gpus>()
         .type(KeyType::integer, UnitKind::count, "GPUs").range({1, false}, {1048575, false})
@@ -31,7 +31,7 @@ std::vector<ScenarioKey> workload_rows() {
     key("workloads[].priority").shown("`priority`").table("workloads")
         .binds<&JobClassSpec::priority>()
         .type(KeyType::integer, UnitKind::none, "–").range({-1000000, false}, {1000000, false})
-        .by_default("`0`").applies(WorkloadKind::training, WorkloadKind::batch)
+        .by_default("`0`").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .means("under `policy.queue: priority`, larger runs first; ignored otherwise"),
     key("workloads[].work").shown("`work`").table("workloads")
         .type(KeyType::distribution, UnitKind::duration, "s")
@@ -39,6 +39,17 @@ std::vector<ScenarioKey> workload_rows() {
         .applies(WorkloadKind::training, WorkloadKind::batch)
         .valid("any [distribution](#distributions)")
         .means("run time of one job on the reference GPU (speed 1), without checkpoints"),
+    key("workloads[].lifetime").shown("`lifetime`").table("workloads")
+        .type(KeyType::distribution, UnitKind::duration, "s")
+        .by_default("*required*, except for trace arrivals (forbidden there)")
+        .applies(WorkloadKind::deployment)
+        .valid("any [distribution](#distributions)")
+        .means("wall-clock lifetime of one instance, from its arrival; it runs on while the instance waits or is down after a reclaim (see [Deployments](#deployments-kind-deployment))"),
+    key("workloads[].startup").shown("`startup`").table("workloads")
+        .binds<&JobClassSpec::startup_s>()
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
+        .by_default("`0`").applies(WorkloadKind::deployment)
+        .means("after every launch (and the pool's provisioning delay), the time an instance holds its GPUs before it serves (container start, model load); billed, not served"),
     key("workloads[].arrivals").shown("`arrivals`").table("workloads")
         .type(KeyType::mapping, UnitKind::none, "–")
         .by_default("*required*")
@@ -47,7 +58,7 @@ std::vector<ScenarioKey> workload_rows() {
     key("workloads[].placement").shown("`placement`").table("workloads")
         .type(KeyType::text_list, UnitKind::none, "–")
         .by_default("every pool, in the order of `pools`, except `serverless` pools and pools that run an inference service")
-        .applies(WorkloadKind::training, WorkloadKind::batch)
+        .applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .valid("non-empty; declared pool names, each at most once; no `serverless` pool, no pool that runs an inference service")
         .means("pools the class may use, most preferred first"),
     key("workloads[].vram_gb").shown("`vram_gb`").table("workloads")
@@ -73,12 +84,12 @@ std::vector<ScenarioKey> workload_rows() {
         .means("time from arrival by which a job should finish; see [Deadline](#deadline)"),
     key("workloads[].fallback").shown("`fallback`").table("workloads")
         .type(KeyType::mapping, UnitKind::none, "–")
-        .by_default("none (preemptible pools are never avoided)").applies(WorkloadKind::training, WorkloadKind::batch)
+        .by_default("none (preemptible pools are never avoided)").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .valid("keys `after_preemptions`, `when_slack_below`, `return_to_preemptible`; see [Fallback](#fallback)")
         .means("when jobs stop using preemptible (`spot`, `marketplace`) pools"),
     key("workloads[].placement_limit").shown("`placement_limit`").table("workloads")
         .type(KeyType::mapping, UnitKind::none, "–")
-        .by_default("none (no pool is limited)").applies(WorkloadKind::training, WorkloadKind::batch)
+        .by_default("none (no pool is limited)").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .valid("keys `pool` and one of `jobs`, `share`; see [Placement limit](#placement-limit-k-on-demand-the-rest-spot)")
         .means("at most `jobs` jobs, or a `share` of the class's jobs, at once in one pool of its placement list (\"k on-demand, the rest spot\")"),
     key("workloads[].sync").shown("`sync`").table("workloads")
@@ -119,7 +130,7 @@ std::vector<ScenarioKey> workload_rows() {
     key("workloads[].fallback.after_preemptions").shown("`fallback.after_preemptions`").table("fallback")
         .binds<&JobClassSpec::fallback_after_preemptions>()
         .type(KeyType::integer, UnitKind::count, "preemptions").range({0, false}, {1000000, false})
-        .by_default("none (never)").applies(WorkloadKind::training, WorkloadKind::batch)
+        .by_default("none (never)").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .means("skip preemptible (`spot`, `marketplace`) pools once the job has been preempted this many times; `0` skips them always"),
     key("workloads[].fallback.when_slack_below").shown("`fallback.when_slack_below`").table("fallback")
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
@@ -129,23 +140,23 @@ std::vector<ScenarioKey> workload_rows() {
     key("workloads[].fallback.return_to_preemptible").shown("`fallback.return_to_preemptible`").table("fallback")
         .type(KeyType::boolean, UnitKind::none, "–")
         .by_default("`false` (a job that fell back never uses preemptible pools again)")
-        .applies(WorkloadKind::training, WorkloadKind::batch)
+        .applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .valid("needs `after_preemptions`")
         .means("`true`: the fallback lasts one run: a job whose run began on a pool that is not preemptible because of `after_preemptions` tries the preemptible pools first again at its next launch (after that run is reclaimed); see [Fallback](#fallback)"),
     key("workloads[].placement_limit.pool").shown("`placement_limit.pool`").table("placement-limit")
         .type(KeyType::text, UnitKind::none, "–")
-        .by_default("*required*").applies(WorkloadKind::training, WorkloadKind::batch)
+        .by_default("*required*").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .valid("a pool of the workload's `placement` list")
         .means("the pool whose jobs of this class are limited"),
     key("workloads[].placement_limit.jobs").shown("`placement_limit.jobs`").table("placement-limit")
         .type(KeyType::integer, UnitKind::count, "jobs").range({1, false}, {1000000, false})
         .by_default("*required*, unless `share` is given (not both)")
-        .applies(WorkloadKind::training, WorkloadKind::batch)
+        .applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .valid("`jobs × gpus` at most the pool's `quota`")
         .means("most jobs of the class holding GPUs in the pool at once (provisioning or running); the others use the other pools of the placement list, in order, or wait"),
     key("workloads[].placement_limit.share").shown("`placement_limit.share`").table("placement-limit")
         .type(KeyType::number, UnitKind::probability, "–").range({0, true}, {1, false})
-        .by_default("none (the limit is `jobs`)").applies(WorkloadKind::training, WorkloadKind::batch)
+        .by_default("none (the limit is `jobs`)").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .valid("not with `jobs`")
         .means("most fraction of the class's jobs holding GPUs (in any pool) that may hold them in this pool: a job launches there only if afterwards the class's jobs there are at most `share` × its jobs holding GPUs rounded up, both counting the new job; see [Placement limit](#placement-limit-k-on-demand-the-rest-spot)"),
     key("workloads[].sync.step").shown("`sync.step`").table("sync")
@@ -352,7 +363,7 @@ std::vector<ScenarioKey> workload_rows() {
         .type(KeyType::text, UnitKind::none, "–")
         .by_default("`submit_s`").applies(ArrivalKind::trace)
         .valid("a column of the file")
-        .means("submit time since t = 0, in `time_unit`s; each value `>= 0`"),
+        .means("submit time since t = 0, in `time_unit`s; each value `>= 0`. For a deployment, the instance's start: blank or negative, it began before the window (alive at t = 0 if it ends after it)"),
     key("workloads[].arrivals.gpus_column").shown("`gpus_column`").table("trace")
         .type(KeyType::text, UnitKind::none, "–")
         .by_default("`gpus`").applies(ArrivalKind::trace)
@@ -362,7 +373,17 @@ std::vector<ScenarioKey> workload_rows() {
         .type(KeyType::text, UnitKind::none, "–")
         .by_default("`duration_s`").applies(ArrivalKind::trace)
         .valid("a column of the file")
-        .means("run time on the reference GPU (speed 1), in `time_unit`s; each `> 0`"),
+        .means("run time on the reference GPU (speed 1), in `time_unit`s; each `> 0`. For a deployment, its lifetime (blank: still running, with `blank_end`)"),
+    key("workloads[].arrivals.end_column").shown("`end_column`").table("trace")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none (lifetimes from `duration_column`)").applies(ArrivalKind::trace)
+        .valid("a column of the file; deployments only, instead of `duration_column`")
+        .means("when each instance ended, in `time_unit`s since t = 0, after its start (blank: still running when the log ends, with `blank_end`)"),
+    key("workloads[].arrivals.blank_end").shown("`blank_end`").table("trace")
+        .type(KeyType::choice, UnitKind::none, "–")
+        .choices(choice_words<BlankEnd>()).by_default("none (a blank end is an error)").applies(ArrivalKind::trace)
+        .valid("deployments only")
+        .means("`still_running`: an instance whose end (or duration) is blank was still running when the log ended; its lifetime lasts past the horizon"),
     key("workloads[].arrivals.time_unit").shown("`time_unit`").table("trace")
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
         .by_default("`1s`").applies(ArrivalKind::trace)

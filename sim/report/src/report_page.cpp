@@ -45,11 +45,9 @@ ScalarMetric metric_named(const std::string& option, const std::string& name) {
 
 /// Which metric groups the results have (as `gpucap run` chooses its rows).
 struct Groups {
-  bool jobs = false, services = false;
+  bool jobs = false, services = false, deployments = false;
   bool shows(ScalarMetric m) const {
-    const MetricGroup g = kScalarMetricInfo[m].group;
-    return !((g == MetricGroup::jobs && !jobs && services) ||
-             (g == MetricGroup::inference && !services));
+    return metric_group_shown(kScalarMetricInfo[m].group, jobs, services, deployments);
   }
 };
 
@@ -58,6 +56,7 @@ Groups groups_of(const RunResults& r) {
   for (std::size_t p = 0; p < r.points; ++p) {
     g.jobs |= r.summary_of(p, kJobsArrived).mean > 0;
     g.services |= r.summary_of(p, kRequestsArrived).mean > 0;
+    g.deployments |= r.summary_of(p, kInstanceHoursDemanded).mean > 0;
   }
   return g;
 }

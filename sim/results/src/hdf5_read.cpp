@@ -22,19 +22,30 @@ namespace {
 
 /// Scalar metrics that files written before them lack. replica_preemptions and
 /// requests_restarted read as 0 there, which is exact (such files could not run replicas on
-/// spot or marketplace pools); the request waits read as NaN, not recorded.
+/// spot or marketplace pools); the request waits read as NaN, not recorded. The deployment
+/// metrics read as a run without deployments writes them (such files could have none): 0, and
+/// NaN for the unserved fraction and the restore times (no observation).
 bool may_be_absent(std::size_t m) {
   return m == kReplicaPreemptions || m == kRequestsRestarted ||
-         (m >= kRequestWaitMeanS && m <= kRequestWaitP99S);
+         (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||
+         (m >= kInstanceHoursDemanded && m <= kInstancesPeak);
 }
 double value_when_absent(std::size_t m) {
-  return m >= kRequestWaitMeanS && m <= kRequestWaitP99S ? std::nan("") : 0.0;
+  const bool unobserved = (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||
+                          m == kUnservedFraction || (m >= kRestoreMeanS && m <= kRestoreP99S);
+  return unobserved ? std::nan("") : 0.0;
 }
+static_assert(kInstanceHoursDemanded < kUnservedFraction && kRestoreP99S < kInstancesPeak,
+              "the deployment metrics are one run of the table");
 
 /// Pool metrics that files written before them lack: gpu_hours_up reads as NaN (not recorded);
-/// utilization_of_quota as the file's `utilization`, which was of the quota then.
+/// utilization_of_quota as the file's `utilization`, which was of the quota then;
+/// instance_hours_served as 0 (such files had no deployments).
 bool pool_metric_may_be_absent(std::size_t m) {
-  return m == kPoolGpuHoursUp || m == kPoolQuotaUtilization;
+  return m == kPoolGpuHoursUp || m == kPoolQuotaUtilization || m == kPoolInstanceHoursServed;
+}
+double pool_value_when_absent(std::size_t m) {
+  return m == kPoolInstanceHoursServed ? 0.0 : std::nan("");
 }
 
 template <std::size_t N>
@@ -182,7 +193,7 @@ std::vector<std::size_t> read_pools(const Context& c, hid_t file, RunResults& r)
       for (std::size_t i = m; i < r.pool_values.size(); i += kPoolMetricCount)
         r.pool_values[i] = m == kPoolQuotaUtilization
                                ? r.pool_values[i - kPoolQuotaUtilization + kPoolUtilization]
-                               : std::nan("");
+                               : pool_value_when_absent(m);
       continue;
     }
     read_metric_dataset(c, group.get(), h5::kPoolMetric.parent, kPoolMetricInfo[m].name,
@@ -274,7 +285,8 @@ void read_pool_summary(const Context& c, hid_t file, RunResults& r,
     for (std::size_t i = m; i < count; i += kPoolMetricCount)
       r.pool_summary[i] = m == kPoolQuotaUtilization
                               ? r.pool_summary[i - kPoolQuotaUtilization + kPoolUtilization]
-                              : summarize(std::vector<double>(r.rows_per_point(), std::nan("")),
+                              : summarize(std::vector<double>(r.rows_per_point(),
+                                                              pool_value_when_absent(m)),
                                           metric_range(kPoolMetricInfo[m]));
 }
 

@@ -170,6 +170,12 @@ struct CompiledJobClass {
   /// both; 0: the limit is limit_jobs. With a share, limit_jobs is UINT32_MAX.
   double limit_share = 0;
   uint32_t service = kNotAService;  ///< an inference service: its index in CompiledModel::services
+  /// kind: deployment: each of its "jobs" is an instance that holds `gpus` GPUs on the wall
+  /// clock until arrival + lifetime (work_s draws the lifetime, s; a trace row gives it), and
+  /// serves once startup_s has passed after each launch. A reclaim interrupts it: it queues
+  /// again, its lifetime running on. See engine/deployment_totals.hpp for what it counts.
+  bool deployment = false;
+  double startup_s = 0;
 
   static constexpr uint32_t kNotAService = 0xFFFFFFFFu;
   static constexpr uint32_t kNoLimitPool = 0xFFFFFFFFu;
@@ -235,6 +241,15 @@ struct CompiledService {
 };
 enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };
 
+/// A deployment instance alive at time 0 (the state the world is in when the run starts): it
+/// is placed at t = 0 before any arrival, already serving (no provisioning, no startup), and
+/// its lifetime ends at end_s (+infinity: it outlives the horizon).
+struct InitialInstance {
+  double end_s;
+  uint32_t job_class;
+  uint32_t gpus;
+};
+
 struct CompiledModel {
   const CompiledPool* pools = nullptr;
   uint32_t pool_count = 0;
@@ -270,6 +285,9 @@ struct CompiledModel {
   bool placement_by_mask = false;
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;
+  bool has_deployments = false;  ///< some class is a deployment (kind: deployment)
+  const InitialInstance* initial = nullptr;  ///< alive at t = 0, in placement order
+  uint32_t initial_count = 0;
   uint32_t replica_count = 0;           ///< replicas of all services (sum of max_replicas)
   uint32_t request_queue_capacity = 0;  ///< waiting rooms of all services
   uint32_t request_capacity = 0;        ///< requests in service at once, all services
@@ -308,7 +326,7 @@ struct CompiledModel {
 /// arrivals or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
 /// queue discipline, backfill and a warm-up are core.
 inline bool uses_core_only(const CompiledModel& m) {
-  if (m.service_count > 0 || m.has_class_launch_rules || m.has_transfers ||
+  if (m.service_count > 0 || m.has_deployments || m.has_class_launch_rules || m.has_transfers ||
       m.has_checkpoint_moves || m.has_run_speeds || m.timeseries_bins > 0)
     return false;
   for (uint32_t p = 0; p < m.pool_count; ++p) {

@@ -57,6 +57,21 @@ enum ScalarMetric : uint32_t {
   kRequestWaitP50S,
   kRequestWaitP95S,
   kRequestWaitP99S,
+  // Deployments (long-running instances): instance-hours of the window
+  kInstanceHoursDemanded,  ///< instances alive (arrived, lifetime not over), instance-h
+  kInstanceHoursServed,    ///< instances running past their startup, instance-h
+  kInstanceHoursUnserved,  ///< demanded - served, instance-h
+  kInstanceHoursWaiting,   ///< of those, before an instance's first launch (no capacity)
+  kInstanceHoursDown,      ///< of those, after it: provisioning, startup, reclaimed until back
+  kUnservedFraction,       ///< unserved / demanded
+  kInterruptions,          ///< instance runs reclaimed in the window
+  kInstancesDropped,       ///< instances dropped because the waiting room was full
+  kRestoreMeanS,           ///< mean time from a reclaim until the instance serves again, s
+  kRestoreP50S,
+  kRestoreP95S,
+  kRestoreP99S,
+  kInstancesServedMean,  ///< time-average instances served (running past their startup)
+  kInstancesPeak,        ///< most instances holding GPUs at once in the window
   kEvents,                  ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
@@ -72,11 +87,23 @@ enum PoolMetric : uint32_t {
   kPoolEgressUsd,
   kPoolGpuHoursUp,         ///< GPU-hours of replicas up (starting or warm) in the pool, window
   kPoolQuotaUtilization,   ///< GPU-hours used / (quota x window), every pool
+  kPoolInstanceHoursServed,  ///< instance-hours of deployments served in the pool, window
   kPoolMetricCount
 };
 
 /// Which workloads a metric describes (reports leave out groups a scenario does not have).
-enum class MetricGroup : uint8_t { common, jobs, inference };
+enum class MetricGroup : uint8_t { common, jobs, inference, deployments };
+
+/// Whether a table of results shows a group's metrics, given which workloads the results have
+/// (jobs, services, deployments): the jobs' unless only other kinds ran, the others only when
+/// they ran.
+inline constexpr bool metric_group_shown(MetricGroup g, bool jobs, bool services,
+                                         bool deployments) {
+  return g == MetricGroup::jobs          ? jobs || !(services || deployments)
+         : g == MetricGroup::inference   ? services
+         : g == MetricGroup::deployments ? deployments
+                                         : true;
+}
 
 struct MetricInfo {
   const char* name;
@@ -177,6 +204,39 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
      "a request of the window was served"},
     {"request_wait_p99", "s", "99th percentile of request wait", MetricGroup::inference,
      "a request of the window was served"},
+    {"instance_hours_demanded", "instance-h",
+     "instance-hours deployments demanded: instances alive (arrived, lifetime not over)",
+     MetricGroup::deployments},
+    {"instance_hours_served", "instance-h",
+     "instance-hours served: instances running past their startup", MetricGroup::deployments},
+    {"instance_hours_unserved", "instance-h", "instance-hours demanded but not served",
+     MetricGroup::deployments},
+    {"instance_hours_waiting", "instance-h",
+     "unserved instance-hours before an instance's first launch (waiting for capacity)",
+     MetricGroup::deployments},
+    {"instance_hours_down", "instance-h",
+     "unserved instance-hours after an instance's first launch (provisioning, startup, reclaimed "
+     "until it serves again)",
+     MetricGroup::deployments},
+    {"unserved_fraction", "fraction", "instance-hours unserved / instance-hours demanded",
+     MetricGroup::deployments, "an instance was alive in the window"},
+    {"interruptions", "runs", "instance runs reclaimed in the window", MetricGroup::deployments},
+    {"instances_dropped", "instances",
+     "instances dropped because the waiting room was full (their hours are unserved)",
+     MetricGroup::deployments},
+    {"restore_mean", "s", "mean time from a reclaim until the instance serves again",
+     MetricGroup::deployments, "an instance reclaimed in the window served again"},
+    {"restore_p50", "s", "median time to restore", MetricGroup::deployments,
+     "an instance reclaimed in the window served again"},
+    {"restore_p95", "s", "95th percentile of time to restore", MetricGroup::deployments,
+     "an instance reclaimed in the window served again"},
+    {"restore_p99", "s", "99th percentile of time to restore", MetricGroup::deployments,
+     "an instance reclaimed in the window served again"},
+    {"instances_served_mean", "instances",
+     "time-average instances served (instance-hours served / window hours)",
+     MetricGroup::deployments},
+    {"instances_peak", "instances", "most deployment instances holding GPUs at once in the window",
+     MetricGroup::deployments},
     {"events", "events", "events processed in the whole run"},
 };
 
@@ -194,6 +254,8 @@ inline constexpr MetricInfo kPoolMetricInfo[kPoolMetricCount] = {
     {"gpu_hours_up", "GPU-h",
      "GPU-hours of inference replicas up (starting or warm) in the pool; 0 in a pool of jobs"},
     {"utilization_of_quota", "fraction", "GPU-hours used / (quota x window), every pool"},
+    {"instance_hours_served", "instance-h",
+     "instance-hours of deployments served in the pool; 0 in a pool without deployments"},
 };
 
 }  // namespace gpucap

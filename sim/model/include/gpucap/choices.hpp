@@ -28,9 +28,13 @@ struct Choice {
 /// bound of a lifetime, or dropped (an empirical distribution's `partial`).
 enum class PartialPeriods : uint8_t { keep, drop };
 
+/// What a blank end (or duration) in a deployment's trace means (arrivals.blank_end).
+enum class BlankEnd : uint8_t { still_running };
+
 /// The name table of enum E, in the order the docs list the words. Defined for ProviderKind,
 /// PurchaseOption (from purchase_options.hpp), CompiledPool::PriceModel, TraceEnd,
-/// WorkloadKind, ArrivalKind, TraceResample, QueueDiscipline, DistKind and PartialPeriods.
+/// WorkloadKind, ArrivalKind, TraceResample, QueueDiscipline, DistKind, PartialPeriods and
+/// BlankEnd.
 template <typename E>
 const std::vector<Choice<E>>& choices_of();
 

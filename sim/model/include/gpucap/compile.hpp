@@ -43,6 +43,7 @@ class ModelStorage {
     visit(view.pool_egress_usd_per_gb, pool_egress_usd_per_gb_);
     visit(view.run_speed, run_speed_);
     visit(view.services, services_);
+    visit(view.initial, initial_);
   }
 
  private:
@@ -65,6 +66,7 @@ class ModelStorage {
   std::vector<double> pool_egress_usd_per_gb_;
   std::vector<double> run_speed_;
   std::vector<CompiledService> services_;
+  std::vector<InitialInstance> initial_;
 };
 
 ModelStorage compile(const Scenario& scenario);

@@ -101,6 +101,12 @@ struct TraceRow {
   double work_s;
 };
 
+/// A deployment instance of a trace that began before the window and is alive at t = 0.
+struct AliveAtStart {
+  double end_s;  ///< when its lifetime ends (s from t = 0, > 0); +infinity: still running
+  uint32_t gpus;
+};
+
 struct ArrivalSpec {
   ArrivalKind kind = ArrivalKind::poisson;
   double rate_per_s = 0;
@@ -108,6 +114,9 @@ struct ArrivalSpec {
   double profile_bin_s = 3600;
   std::vector<TraceRow> trace;  ///< sorted by submit time
   std::string trace_file;
+  /// A deployment's trace: rows that began before the window (blank or negative start) and
+  /// end after t = 0, in file order: the state at t = 0, kept out of replay and resampling.
+  std::vector<AliveAtStart> alive_at_start;
   // Trace replay (see CompiledArrivals): where it starts, thinning or superposition, and a
   // block bootstrap.
   double trace_start_s = 0;  ///< trace time at t = 0 (without resampling)
@@ -118,7 +127,7 @@ struct ArrivalSpec {
   double resample_period_s = 0;  ///< the trace's length as a loop, a multiple of phase
 };
 
-enum class WorkloadKind : uint8_t { training, batch, inference };
+enum class WorkloadKind : uint8_t { training, batch, inference, deployment };
 
 /// An inference service (a workload of kind inference); see CompiledService for the model.
 struct ServiceSpec {
@@ -170,6 +179,9 @@ struct JobClassSpec {
   // gradient_gb over the pool's interconnect.
   double sync_step_s = 0;  ///< 0: no synchronization modelled
   double sync_gradient_gb = 0;
+  /// kind: deployment: work_s is the lifetime (wall clock, s); after each launch an instance
+  /// starts for startup_s before it serves.
+  double startup_s = 0;
 };
 
 struct PolicySpec {

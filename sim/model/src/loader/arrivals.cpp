@@ -118,11 +118,6 @@ void read_profile_arrivals(const Context& ctx, const YAML::Node& node, const std
   a.profile_bin_s = 3600;
 }
 
-/// The columns of a trace file that hold submit times, GPU counts and durations.
-struct TraceColumns {
-  std::string submit, gpus, duration;
-};
-
 /// The rows of a trace file (submit times and durations in `unit_s`), appended to `a.trace`.
 /// Returns whether they are in submit order.
 bool read_trace_rows(const Context& ctx, const YAML::Node& file_node, const std::string& fpath,
@@ -164,13 +159,17 @@ bool read_trace_rows(const Context& ctx, const YAML::Node& file_node, const std:
   return in_order;
 }
 
-/// `process: trace`: a CSV file of jobs (requests: without GPU counts), sorted by submit time,
-/// and how it is replayed.
+/// `process: trace`: a CSV file of jobs (requests: without GPU counts; instances: with their
+/// ends), sorted by submit time, and how it is replayed.
 void read_trace_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
-                         bool requests, ArrivalSpec& a) {
+                         ArrivalsOf what, ArrivalSpec& a) {
+  const bool requests = what == ArrivalsOf::requests;
   std::vector<std::string> keys = keys_of_process("trace");
   // Requests have no GPU count: an inference trace has no gpus_column.
   if (requests) keys.erase(std::find(keys.begin(), keys.end(), "gpus_column"));
+  // Only a deployment's trace has instances' ends.
+  if (what != ArrivalsOf::instances)
+    for (const char* key : {"end_column", "blank_end"}) keys.erase(std::find(keys.begin(), keys.end(), key));
   expect_map(ctx, node, path, keys);
   a.trace_file =
       read_string(ctx, require(ctx, node, path, "file", "a CSV file"), join_path(path, "file"));
@@ -180,14 +179,34 @@ void read_trace_arrivals(const Context& ctx, const YAML::Node& node, const std::
   const std::string submit = column("submit_column", "submit_s");
   const std::string gpus = column("gpus_column", "gpus");
   const std::string duration = column("duration_column", "duration_s");
+  const std::string end = column("end_column", "");
+  if (node["end_column"] && node["duration_column"])
+    ctx.fail(node["end_column"], join_path(path, "end_column"),
+             "give either end_column (when each instance ended) or duration_column (its "
+             "lifetime), not both");
+  const bool still_running =
+      node["blank_end"] && read_choice<BlankEnd>(ctx, node["blank_end"], join_path(path, "blank_end")) ==
+                               BlankEnd::still_running;
+  if (what == ArrivalsOf::instances && node["start"])
+    ctx.fail(node["start"], join_path(path, "start"),
+             "a deployment's trace starts at t = 0: instances that began earlier are the state "
+             "at t = 0; trim the file or shift its times instead");
   double unit_s = 1.0;
   if (node["time_unit"])
     unit_s = read_key_duration(ctx, node["time_unit"], join_path(path, "time_unit"));
   const YAML::Node file_node = node["file"];
   const std::string fpath = join_path(path, "file");
+  const TraceColumns columns{submit, gpus, duration, end};
   const bool in_order =
-      read_trace_rows(ctx, file_node, fpath, {submit, gpus, duration}, unit_s, requests, a);
-  if (a.trace.empty()) ctx.fail(file_node, fpath, "the trace has no rows");
+      what == ArrivalsOf::instances
+          ? read_instance_rows(ctx, file_node, fpath, columns, unit_s, still_running, a)
+          : read_trace_rows(ctx, file_node, fpath, columns, unit_s, requests, a);
+  if (a.trace.empty())
+    ctx.fail(file_node, fpath,
+             what == ArrivalsOf::instances && !a.alive_at_start.empty()
+                 ? "the trace has no instance that starts at or after t = 0 (only the state at "
+                   "t = 0); a deployment's trace needs at least one arrival"
+                 : "the trace has no rows");
   const auto by_submit = [](const TraceRow& x, const TraceRow& y) { return x.submit_s < y.submit_s; };
   // Logs are nearly always in order already (checked as the rows were made); the sort costs
   // a copy.
@@ -199,7 +218,7 @@ void read_trace_arrivals(const Context& ctx, const YAML::Node& node, const std::
 }  // namespace
 
 ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
-                          bool requests) {
+                          ArrivalsOf what) {
   ArrivalSpec a;
   if (!node.IsMap())
     ctx.fail(node, path,
@@ -212,7 +231,7 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
   } else if (a.kind == ArrivalKind::profile) {
     read_profile_arrivals(ctx, node, path, a);
   } else {
-    read_trace_arrivals(ctx, node, path, requests, a);
+    read_trace_arrivals(ctx, node, path, what, a);
   }
   return a;
 }

@@ -1,6 +1,7 @@
 // gpucap: scenario loader, job workloads (`kind: batch`, `training`): gpus, work, placement, data,
 // checkpoints, fallback, placement limits and gradient sync, then the checks that link them to
-// the pools (memory, gang size, links between regions). A service is handed to services.cpp.
+// the pools (memory, gang size, links between regions); deployments (`kind: deployment`) take
+// the same placement keys, a lifetime and a startup. A service is handed to services.cpp.
 #include "loader.hpp"
 
 #include <algorithm>
@@ -208,6 +209,7 @@ void check_jobs_fit(const Context& ctx, const YAML::Node& node, const std::strin
                  " GB per GPU fits the memory of no pool of its placement list (" + memories + ")");
   uint32_t need = w.gpus;
   for (const auto& row : w.arrivals.trace) need = std::max(need, row.gpus);
+  for (const auto& alive : w.arrivals.alive_at_start) need = std::max(need, alive.gpus);
   if (need > largest) {
     const YAML::Node at = node["gpus"] ? node["gpus"] : node;
     ctx.fail(at, join_path(path, "gpus"),
@@ -216,20 +218,27 @@ void check_jobs_fit(const Context& ctx, const YAML::Node& node, const std::strin
   }
 }
 
-/// A job class's arrivals and work.
+/// A job class's arrivals and work; a deployment's arrivals and lifetime (kept in work_s).
 void read_job_demand(const Context& ctx, const YAML::Node& node, const std::string& path,
                      JobClassSpec& w) {
+  const bool instances = w.kind == WorkloadKind::deployment;
   w.arrivals = read_arrivals(
       ctx, require(ctx, node, path, "arrivals", "an arrival process (poisson, nhpp, trace)"),
-      join_path(path, "arrivals"));
+      join_path(path, "arrivals"), instances ? ArrivalsOf::instances : ArrivalsOf::jobs);
+  const char* key = instances ? "lifetime" : "work";
   if (w.arrivals.kind == ArrivalKind::trace) {
-    if (node["work"])
-      ctx.fail(node["work"], join_path(path, "work"),
-               "a trace-driven workload takes each job's run time from its trace; remove 'work'");
+    if (node[key])
+      ctx.fail(node[key], join_path(path, key),
+               std::string("a trace-driven workload takes each ") +
+                   (instances ? "instance's lifetime" : "job's run time") +
+                   " from its trace; remove '" + key + "'");
   } else {
     w.work_s = read_distribution(
-        ctx, require(ctx, node, path, "work", "the run time on the reference GPU (distribution)"),
-        join_path(path, "work"));
+        ctx,
+        require(ctx, node, path, key,
+                instances ? "the wall-clock lifetime of an instance (distribution)"
+                          : "the run time on the reference GPU (distribution)"),
+        join_path(path, key));
   }
 }
 
@@ -244,7 +253,9 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
   if (node["kind"])
     w.kind = read_choice<WorkloadKind>(ctx, node["kind"], join_path(path, "kind"));
   if (w.kind == WorkloadKind::inference) return read_inference_workload(ctx, node, path, s, w);
-  expect_map(ctx, node, path, scenario_child_keys("workloads[]", "kind", "batch"));
+  expect_map(ctx, node, path,
+             scenario_child_keys("workloads[]", "kind",
+                                 w.kind == WorkloadKind::deployment ? "deployment" : "batch"));
   read_plain_keys(ctx, node, path, "workloads[]", {{KeyTarget::job_class, &w}});
   read_job_demand(ctx, node, path, w);
   read_placement(ctx, node, path, s, w);

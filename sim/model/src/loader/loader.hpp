@@ -365,10 +365,29 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
 
 // ---- arrivals.cpp ------------------------------------------------------------------------------
 
-/// Arrivals of jobs, or (requests = true) of inference requests, whose traces have no GPU column:
-/// their duration column is each request's service time.
+/// What a workload's arrivals bring: jobs; inference requests (their traces have no GPU
+/// column: the duration column is each request's service time); or deployment instances (their
+/// traces may hold instances begun before the window, and blank ends; instance_trace.cpp).
+enum class ArrivalsOf : uint8_t { jobs, requests, instances };
+
 ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
-                          bool requests = false);
+                          ArrivalsOf what = ArrivalsOf::jobs);
+
+/// The columns of a trace file: submit (or start) times, GPU counts, durations, and for
+/// deployments optionally end times ("": lifetimes from the duration column).
+struct TraceColumns {
+  std::string submit, gpus, duration, end;
+};
+
+// ---- instance_trace.cpp ------------------------------------------------------------------------
+
+/// A deployment's trace (ArrivalsOf::instances): one row per instance, appended to a.trace
+/// (started at or after t = 0, lifetimes in work_s, +infinity when still running) or to
+/// a.alive_at_start (started before, blank or negative start, and ending after t = 0). A blank
+/// end or duration needs `still_running` (blank_end). Returns whether a.trace is in submit order.
+bool read_instance_rows(const Context& ctx, const YAML::Node& file_node, const std::string& fpath,
+                        const TraceColumns& columns, double unit_s, bool still_running,
+                        ArrivalSpec& a);
 
 // ---- pools.cpp ---------------------------------------------------------------------------------
 

@@ -139,7 +139,7 @@ void read_service_demand(const Context& ctx, const YAML::Node& node, const std::
   const ServiceSpec& svc = w.service;
   w.arrivals = read_arrivals(
       ctx, require(ctx, node, path, "arrivals", "a request arrival process (poisson, nhpp, trace)"),
-      join_path(path, "arrivals"), true);
+      join_path(path, "arrivals"), ArrivalsOf::requests);
   if (w.arrivals.kind == ArrivalKind::trace) {
     if (node["service"])
       ctx.fail(node["service"], join_path(path, "service"),

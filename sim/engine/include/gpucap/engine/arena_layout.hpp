@@ -61,7 +61,8 @@ GPUCAP_HD inline StreamKind pool_stream_kind(uint32_t k) {
 /// Byte offsets of each part of a replication's arena.
 struct ArenaLayout {
   size_t calendar, arrival_slots, slots, free_slots, queue, streams, class_state, free_gpus,
-      availability, prices, price_marks, wait_quantiles, completion_quantiles, service_state, replicas,
+      availability, prices, price_marks, wait_quantiles, completion_quantiles, restore_quantiles,
+      service_state, replicas,
       waiting_requests, latency_quantiles, request_wait_quantiles, trace_layers, autoscalers,
       autoscale_history, tracked_requests, total_bytes;
   uint32_t calendar_capacity, arrival_slot_count, slot_capacity, stream_count;
@@ -100,6 +101,7 @@ struct ArenaLayout {
     a.price_marks = part(sizeof(double) * m.total_quota_gpus);
     a.wait_quantiles = part(sizeof(QuantileRecorder));
     a.completion_quantiles = part(sizeof(QuantileRecorder));
+    a.restore_quantiles = part(m.has_deployments ? sizeof(QuantileRecorder) : 0);
     a.service_state = part(sizeof(ServiceState) * m.service_count);
     a.replicas = part(sizeof(ReplicaSlot) * m.replica_count);
     a.waiting_requests = part(sizeof(WaitingRequest) * m.request_queue_capacity);

@@ -22,6 +22,7 @@ struct AllFeatures {
   static constexpr bool kRunSpeeds = true;      ///< per-class run speeds, slowdown draws
   static constexpr bool kTraceArrivals = true;  ///< arrivals replayed from a trace
   static constexpr bool kTimeseries = true;     ///< the time series of GPUs in use
+  static constexpr bool kDeployments = true;    ///< long-running instances (kind: deployment)
 };
 
 /// The core: jobs on pools of fixed capacity and price (CompiledModel::core_only).
@@ -34,6 +35,7 @@ struct CoreFeatures {
   static constexpr bool kRunSpeeds = false;
   static constexpr bool kTraceArrivals = false;
   static constexpr bool kTimeseries = false;
+  static constexpr bool kDeployments = false;
 };
 
 }  // namespace gpucap::engine

@@ -19,9 +19,17 @@ enum JobFlags : uint32_t {
   /// so its next launch ignores fallback.after_preemptions (set and cleared when a run is
   /// reclaimed, only for classes with CompiledJobClass::fallback_returns).
   kReturnsToPreemptible = 2u,
+  /// A deployment instance that served before its last reclaim: its next run that serves ends
+  /// a restore (the queued job's arrival_s is then the time of that reclaim).
+  kServedBefore = 4u,
+  /// A deployment instance alive at t = 0 (CompiledModel::initial): its first run serves at
+  /// once, without provisioning or startup.
+  kRunningAtStart = 8u,
 };
 
 /// A job waiting for GPUs (or between runs, after a preemption).
+/// For a deployment instance, arrival_s is when it last stopped serving (its arrival, or the
+/// reclaim of a run that served) and work_s the absolute time its lifetime ends.
 struct QueuedJob {
   double arrival_s;
   double work_s;  ///< reference-GPU seconds still to do

@@ -10,6 +10,7 @@
 
 #include "gpucap/billing.hpp"
 #include "gpucap/compiled_model.hpp"
+#include "gpucap/engine/deployment_totals.hpp"
 #include "gpucap/engine/engine_features.hpp"
 #include "gpucap/engine/job_slots.hpp"
 #include "gpucap/engine/price_process.hpp"
@@ -51,6 +52,7 @@ struct LedgerStorage {
   double* price_marks;        ///< per job slot: its pool's price integral when its run began
   QuantileRecorder* wait;         ///< waits of first launches, s
   QuantileRecorder* completion;   ///< arrival to finish, s
+  QuantileRecorder* restore;      ///< deployments: reclaim to serving again, s (null: none)
   PriceState* prices;         ///< per pool
   RandomStream* price_streams;  ///< per pool
   UsageSeries usage;
@@ -71,11 +73,13 @@ class Ledger {
     prices_.bind(m_, s.prices);
     wait_->clear();
     completion_->clear();
+    deployments_.bind(m_, s.restore);
     for (uint32_t i = 0; i < m_.pool_count * kPoolMetricCount; ++i) rows_[i] = 0;
   }
 
   GPUCAP_HD JobTotals& jobs() { return jobs_; }
   GPUCAP_HD PriceProcess& prices() { return prices_; }
+  GPUCAP_HD DeploymentTotals& deployments() { return deployments_; }
 
   // ---- events of the run ------------------------------------------------------------------
 
@@ -152,6 +156,11 @@ class Ledger {
   GPUCAP_HD void replica_up(uint32_t p, double from_s, double to_s, double gpus) {
     rows_[p * kPoolMetricCount + kPoolGpuHoursUp] += m_.in_window(from_s, to_s) * gpus;
   }
+  /// A deployment instance in pool p served over [from_s, to_s), clipped to the window.
+  GPUCAP_HD void instance_served(uint32_t p, double from_s, double to_s) {
+    rows_[p * kPoolMetricCount + kPoolInstanceHoursServed] += m_.in_window(from_s, to_s);
+    deployments_.served(from_s, to_s);
+  }
   GPUCAP_HD void egress(uint32_t p, double usd) { rows_[p * kPoolMetricCount + kPoolEgressUsd] += usd; }
   GPUCAP_HD double pool_value(uint32_t p, PoolMetric k) const { return rows_[p * kPoolMetricCount + k]; }
 
@@ -223,6 +232,7 @@ class Ledger {
       const double quota_h = pool.quota_gpus * window_s / 3600.0;
       total_quota_h += quota_h;
       row[kPoolGpuHoursUp] /= 3600.0;
+      row[kPoolInstanceHoursServed] /= 3600.0;
       row[kPoolQuotaUtilization] = quota_h > 0 ? row[kPoolGpuHoursUsed] / quota_h : 0.0;
       // A pool of replicas is busy only while replicas are up: over their GPU-time.
       const double up_h = row[kPoolGpuHoursUp];
@@ -262,6 +272,7 @@ class Ledger {
     write_percentiles(*completion_, out + kCompletionP50S);
     out[kQueueLengthMean] = window_s > 0 ? j.queue_area / window_s : 0.0;
     out[kJobsRunningMean] = window_s > 0 ? j.running_area / window_s : 0.0;
+    deployments_.finish(out);
   }
 
  private:
@@ -269,6 +280,7 @@ class Ledger {
   RunArithmetic run_;
   PriceProcess prices_;
   JobTotals jobs_;
+  DeploymentTotals deployments_;
   double* rows_ = nullptr;
   double* price_marks_ = nullptr;
   QuantileRecorder* wait_ = nullptr;

@@ -105,6 +105,9 @@ class BasicReplicationEngine {
     ledger_.bind(LedgerStorage{pool_values, reinterpret_cast<double*>(base + a.price_marks),
                                reinterpret_cast<QuantileRecorder*>(base + a.wait_quantiles),
                                reinterpret_cast<QuantileRecorder*>(base + a.completion_quantiles),
+                               model.has_deployments
+                                   ? reinterpret_cast<QuantileRecorder*>(base + a.restore_quantiles)
+                                   : nullptr,
                                reinterpret_cast<PriceState*>(base + a.prices),
                                &pool_stream(kPriceStream, 0), usage});
     fleet_.bind(FleetContext{&model, &calendar_, &capacity_, &ledger_,
@@ -162,6 +165,7 @@ class BasicReplicationEngine {
       if (PriceProcess::moves(pool)) ledger_.prices().start(p, pool_stream(kPriceStream, p));
     }
     if (m_.service_count > 0) fleet_.start();
+    if constexpr (F::kDeployments) place_initial_instances();
     for (uint32_t c = 0; c < m_.class_count; ++c) schedule_next_arrival(c, 0.0);
     uint64_t events = 0;
     int status = 0;
@@ -243,6 +247,7 @@ class BasicReplicationEngine {
     const double dt = ledger_.elapse(now_, t, queue_.size(), slots_.held());
     if (F::kServices && m_.service_count > 0 && dt > 0)
       fleet_.totals().replica_area += static_cast<double>(fleet_.replicas_up()) * dt;
+    if (F::kDeployments && m_.has_deployments) ledger_.deployments().elapse(dt);
     now_ = t;
   }
 
@@ -317,6 +322,10 @@ class BasicReplicationEngine {
       fleet_.on_request(cls.service, work_s, counted);
       return;
     }
+    if (F::kDeployments && cls.deployment) {
+      arrive_instance(c, gpus, now_ + work_s);
+      return;
+    }
     if (counted) ++ledger_.jobs().arrived;
     uint32_t flags = 0;  // with a recorder, the job's id rides above the JobFlags bits
     if constexpr (Recorder::kActive) flags = rec_->arrival(c, now_) << kJobIdShift;
@@ -335,6 +344,9 @@ class BasicReplicationEngine {
     }
     if (!queue_.full()) {
       queue_.enqueue(job);
+    } else if (F::kDeployments && m_.classes[job.job_class].deployment) {
+      ledger_.deployments().dropped(now_);
+      retire_queued_instance(job);
     } else if (counted) {
       ++ledger_.jobs().dropped;
     }
@@ -344,6 +356,10 @@ class BasicReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE void dispatch() {
     uint32_t i = 0;
     while (i < queue_.size()) {
+      if (F::kDeployments && m_.has_deployments && lifetime_over(queue_.at(i))) {
+        retire_queued_instance(queue_.take(i));
+        continue;
+      }
       const uint32_t pool = find_pool(queue_.at(i));
       if (pool == kNoPool) {
         if (!m_.backfill) return;
@@ -468,9 +484,14 @@ class BasicReplicationEngine {
 
   /// Launches `job` in `pool`: its GPUs leave the pool now; it runs after provisioning.
   GPUCAP_HD GPUCAP_FORCEINLINE void start_job(const QueuedJob& job, uint32_t pool) {
-    // Without reclaims a job launches once: its first launch is this one.
-    if ((!F::kReclaims || !(job.flags & kLaunchedBefore)) && job.arrival_s >= m_.warmup_s)
+    const bool instance = F::kDeployments && m_.classes[job.job_class].deployment;
+    if (instance) {
+      if (!(job.flags & kLaunchedBefore)) ledger_.deployments().waited(job.arrival_s, now_);
+      ledger_.deployments().holding(+1);
+    } else if ((!F::kReclaims || !(job.flags & kLaunchedBefore)) && job.arrival_s >= m_.warmup_s) {
+      // Without reclaims a job launches once: its first launch is this one.
       ledger_.first_launch(now_ - job.arrival_s);
+    }
     capacity_.take(pool, job.gpus);
     const uint32_t s = slots_.acquire();
     JobSlot& slot = slots_[s];
@@ -486,6 +507,10 @@ class BasicReplicationEngine {
     slot.checkpoint_pool = job.checkpoint_pool;
     if constexpr (Recorder::kActive) rec_->launch(s, job.flags >> kJobIdShift, pool, now_);
     const CompiledPool& p = m_.pools[pool];
+    if (instance && (job.flags & kRunningAtStart)) {
+      begin_instance_run(s);
+      return;
+    }
     if (p.has_provisioning_delay) {
       slot.state = kSlotProvisioning;
       const double delay =
@@ -500,6 +525,10 @@ class BasicReplicationEngine {
   /// checkpoints. The run ends by completion, or earlier by the instance being reclaimed.
   GPUCAP_HD GPUCAP_FORCEINLINE void begin_run(uint32_t s) {
     JobSlot& slot = slots_[s];
+    if (F::kDeployments && m_.classes[slot.job_class].deployment) {
+      begin_instance_run(s);
+      return;
+    }
     if ((!F::kReclaims || slot.preemptions == 0) && slot.arrival_s >= m_.warmup_s)
       ledger_.first_start(slot.pool, now_ - slot.start_s);  // start_s: still the launch time
     slot.state = kSlotRunning;
@@ -531,6 +560,10 @@ class BasicReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE void on_completion(uint32_t s) {
     JobSlot& slot = slots_[s];
     const CompiledJobClass& cls = m_.classes[slot.job_class];
+    if (F::kDeployments && cls.deployment) {
+      end_instance(s);
+      return;
+    }
     bill_hold(s, slot, now_);
     if constexpr (Recorder::kActive) rec_->completed(s, now_);
     if (cls.checkpoint_interval_s > 0 || ((F::kTransfers || F::kReclaims) && slot.restart_s > 0))
@@ -562,6 +595,10 @@ class BasicReplicationEngine {
       submit(job, slot.arrival_s >= m_.warmup_s);
       return;
     }
+    if (F::kDeployments && m_.classes[slot.job_class].deployment) {
+      interrupt_instance(s, flags);
+      return;
+    }
     const double elapsed_s = now_ - slot.start_s;
     const RunProgress progress =
         run_.progress_when_reclaimed(slot, elapsed_s, m_.pools[slot.pool].notice_s);
@@ -584,6 +621,8 @@ class BasicReplicationEngine {
   /// The job's GPUs go back to its pool and its slot is free. Precondition: the slot has no
   /// event left in the calendar.
   GPUCAP_HD GPUCAP_FORCEINLINE void release(uint32_t s) {
+    if (F::kDeployments && m_.has_deployments && m_.classes[slots_[s].job_class].deployment)
+      ledger_.deployments().holding(-1);
     capacity_.give_back(slots_[s].pool, slots_[s].gpus);
     slots_.release(s);
   }
@@ -610,8 +649,9 @@ class BasicReplicationEngine {
   }
   /// With a recorder, a queued job's JobFlags carry its id from this bit up (a slot's do not:
   /// the recorder keeps the id of each slot's job). Without one, the flags are JobFlags alone.
-  static constexpr uint32_t kJobIdShift = 2;
-  static_assert((kLaunchedBefore | kReturnsToPreemptible) < (1u << kJobIdShift),
+  static constexpr uint32_t kJobIdShift = 4;
+  static_assert((kLaunchedBefore | kReturnsToPreemptible | kServedBefore | kRunningAtStart) <
+                    (1u << kJobIdShift),
                 "JobFlags stay below the job id");
   static constexpr uint32_t kJobFlagBits = (1u << kJobIdShift) - 1;
   /// The queued flags of slot s's job: its slot flags, and with a recorder its id.
@@ -619,6 +659,119 @@ class BasicReplicationEngine {
     if constexpr (Recorder::kActive) return slot_flags | (rec_->job_of(s) << kJobIdShift);
     (void)s;
     return slot_flags;
+  }
+
+  // ---- deployment instances -----------------------------------------------------------------
+  // A deployment's queued job: arrival_s is when it last stopped serving, work_s the end of its
+  // lifetime (absolute, s). Its slot keeps both; restart_s is the run's startup (serving from
+  // start_s + restart_s).
+
+  /// An instance arrives now and lives until end_s (+infinity: past the horizon).
+  GPUCAP_HD void arrive_instance(uint32_t c, uint32_t gpus, double end_s) {
+    ledger_.deployments().demand(now_, end_s);
+    uint32_t flags = 0;
+    if constexpr (Recorder::kActive) flags = rec_->arrival(c, now_) << kJobIdShift;
+    submit(QueuedJob{now_, end_s, c, gpus, 0, flags, kNoCheckpoint}, now_ >= m_.warmup_s);
+  }
+
+  /// The instances alive at t = 0, placed in order before any arrival: already serving where
+  /// they fit (no provisioning, no startup); the others wait as new instances do.
+  GPUCAP_HD void place_initial_instances() {
+    for (uint32_t i = 0; i < m_.initial_count; ++i) {
+      const InitialInstance& x = m_.initial[i];
+      ledger_.deployments().demand(0.0, x.end_s);
+      uint32_t id = 0;
+      if constexpr (Recorder::kActive) id = rec_->arrival(x.job_class, 0.0) << kJobIdShift;
+      QueuedJob job{0.0, x.end_s, x.job_class, x.gpus, 0, id | kRunningAtStart, kNoCheckpoint};
+      const uint32_t pool = find_pool(job);
+      if (pool != kNoPool) {
+        start_job(job, pool);
+        continue;
+      }
+      job.flags = id;
+      if (!queue_.full()) {
+        queue_.enqueue(job);
+      } else {
+        ledger_.deployments().dropped(0.0);
+        retire_queued_instance(job);
+      }
+    }
+  }
+
+  GPUCAP_HD bool lifetime_over(const QueuedJob& job) const {
+    return m_.classes[job.job_class].deployment && job.work_s <= now_;
+  }
+
+  /// A queued instance leaves for good (its lifetime is over, or it found no room to wait):
+  /// if it never launched, all its time so far waited for capacity.
+  GPUCAP_HD void retire_queued_instance(const QueuedJob& job) {
+    if (!(job.flags & kLaunchedBefore)) ledger_.deployments().waited(job.arrival_s, job.work_s);
+  }
+
+  /// An instance's run begins: its startup (none for an instance running at t = 0), then it
+  /// serves until its lifetime ends or the pool reclaims it. A run that will serve ends the
+  /// restore that its instance's last reclaim began.
+  GPUCAP_HD void begin_instance_run(uint32_t s) {
+    JobSlot& slot = slots_[s];
+    slot.state = kSlotRunning;
+    slot.start_s = now_;
+    if constexpr (Recorder::kActive) rec_->run_begins(s);
+    if constexpr (F::kMovingPrices) ledger_.run_begins(s, slot.pool, now_);
+    const CompiledPool& pool = m_.pools[slot.pool];
+    slot.restart_s = (slot.flags & kRunningAtStart) ? 0.0 : m_.classes[slot.job_class].startup_s;
+    slot.flags = static_cast<uint16_t>(slot.flags & ~static_cast<uint32_t>(kRunningAtStart));
+    slot.speed = pool.speed;
+    const double left_s = slot.work_s > now_ ? slot.work_s - now_ : 0.0;
+    double run_s = left_s;  // until the lifetime ends, or the reclaim when it comes first
+    EventKind ends_by = EventKind::completion;
+    if (F::kReclaims && pool.preemptible) {
+      const double reclaim_s =
+          time_to_reclaim(pool, pool_stream(kPreemptionStream, slot.pool), m_.table);
+      if (reclaim_s < left_s) {  // equal: the lifetime ends first (the tie rule)
+        run_s = reclaim_s;
+        ends_by = EventKind::preemption;
+      }
+    }
+    const double serves_from_s = now_ + slot.restart_s;
+    if ((slot.flags & kServedBefore) && run_s > slot.restart_s && serves_from_s <= m_.horizon_s)
+      ledger_.deployments().restored(slot.arrival_s, serves_from_s);
+    push(now_ + run_s, ends_by, s);
+  }
+
+  /// The part of slot s's run that served, up to end_s, to the ledger.
+  GPUCAP_HD void serve_until(const JobSlot& slot, double end_s) {
+    const double from_s = slot.start_s + slot.restart_s;
+    if (from_s < end_s) ledger_.instance_served(slot.pool, from_s, end_s);
+  }
+
+  /// An instance's lifetime ends while it runs.
+  GPUCAP_HD void end_instance(uint32_t s) {
+    JobSlot& slot = slots_[s];
+    bill_hold(s, slot, now_);
+    serve_until(slot, now_);
+    if constexpr (Recorder::kActive) rec_->completed(s, now_);
+    release_placement_limit(slot, m_.classes[slot.job_class]);
+    release(s);
+    dispatch();
+  }
+
+  /// A running instance is reclaimed: it is down from now (if it served in this run; else
+  /// since it last stopped serving) until a later run serves, and queues again with its
+  /// lifetime's end unchanged. The caller dispatches afterwards.
+  GPUCAP_HD void interrupt_instance(uint32_t s, uint32_t flags) {
+    JobSlot& slot = slots_[s];
+    bill_hold(s, slot, now_);
+    serve_until(slot, now_);
+    const bool served = now_ > slot.start_s + slot.restart_s;
+    if constexpr (Recorder::kActive) rec_->preempted(s);
+    if (now_ >= m_.warmup_s) ledger_.preemption(slot.pool);
+    ledger_.deployments().interrupted(now_);
+    const uint32_t next_flags = served ? flags | kServedBefore : flags;
+    const QueuedJob job{served ? now_ : slot.arrival_s, slot.work_s,       slot.job_class,
+                        slot.gpus,                      slot.preemptions + 1, job_flags(s, next_flags),
+                        kNoCheckpoint};
+    release(s);
+    submit(job, true);
   }
 
   // ---- capacity changes ---------------------------------------------------------------------
@@ -666,11 +819,18 @@ class BasicReplicationEngine {
       const JobSlot& slot = slots_[s];
       if (slot.state != kSlotRunning) continue;
       bill_hold(s, slot, m_.horizon_s);
+      if (F::kDeployments && m_.classes[slot.job_class].deployment) {
+        serve_until(slot, m_.horizon_s);
+        continue;
+      }
       // Overheads of the unfinished run so far (nothing is lost: it is merely cut off).
       const double elapsed_s = m_.horizon_s - slot.start_s;
       ledger_.overheads(slot, now_, run_.progress_at(slot, elapsed_s).writing_s,
                         elapsed_s < slot.restart_s ? elapsed_s : slot.restart_s, 0.0);
     }
+    if (F::kDeployments && m_.has_deployments)
+      for (uint32_t i = 0; i < queue_.size(); ++i)
+        if (m_.classes[queue_.at(i).job_class].deployment) retire_queued_instance(queue_.at(i));
     ledger_.finish(out_);
     fleet_.write_metrics(out_, m_.horizon_s - m_.warmup_s);
     out_[kEvents] = static_cast<double>(events);

@@ -1,0 +1,120 @@
+// Deployments (kind: deployment) worked by hand: instances alive at t = 0 (from a trace's rows
+// that began before it), instances that wait for GPUs, lifetimes that end while waiting, the
+// startup, interruptions and what each costs; and the loader's errors for their traces.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "gpucap/compile.hpp"
+#include "gpucap/metrics.hpp"
+
+#include "support/one_replication.hpp"
+#include "support/scenario_fixture.hpp"
+
+namespace gpucap {
+namespace {
+
+using testing_support::Row;
+using testing_support::run_once;
+
+class Deployment : public testing_support::ScenarioFixture {
+ protected:
+  /// One on-demand pool of `quota` GPUs ($2 per GPU-hour, billed by the second) and one
+  /// deployment replaying instances.csv (hours), horizon 10 h.
+  Row run_trace(const std::string& rows, int quota, const std::string& extra = "") {
+    write("instances.csv", "start,end,gpus\n" + rows);
+    return run_once(parse(
+        "name: hand\nhorizon: 10h\npools:\n  od:\n    gpu: H100\n    quota: " +
+        std::to_string(quota) +
+        "\n    price_usd_per_gpu_hour: 2\n    billing_increment: 1s\n"
+        "workloads:\n  - name: fleet\n    kind: deployment\n" + extra +
+        "    arrivals: {process: trace, file: instances.csv, submit_column: start, end_column: "
+        "end, time_unit: 1h, blank_end: still_running}\n"));
+  }
+};
+
+// An instance running at t = 0 (started at -5 h) ends at its remaining lifetime, 3 h; one
+// arriving at 1 h for 4 h finds the 2 GPUs taken, waits until 3 h and serves until 5 h.
+TEST_F(Deployment, StateAtZeroThenAWaitingArrival) {
+  const Row r = run_trace("-5,3,2\n1,5,2\n", 2);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursDemanded], 3.0 + 4.0);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursServed], 3.0 + 2.0);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursUnserved], 2.0);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursWaiting], 2.0);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursDown], 0.0);
+  EXPECT_DOUBLE_EQ(r[kUnservedFraction], 2.0 / 7.0);
+  EXPECT_DOUBLE_EQ(r[kInstancesPeak], 1.0);
+  EXPECT_DOUBLE_EQ(r[kInstancesServedMean], 5.0 / 10.0);
+  // 2 GPUs for 3 h, then 2 GPUs for 2 h, at $2: GPU-hours used and billed, and the cost.
+  EXPECT_DOUBLE_EQ(r[kGpuHoursUsed], 10.0);
+  EXPECT_DOUBLE_EQ(r[kCostUsd], 20.0);
+  EXPECT_DOUBLE_EQ(r.pool(0, kPoolInstanceHoursServed), 5.0);
+  EXPECT_DOUBLE_EQ(r[kInterruptions], 0.0);
+  EXPECT_TRUE(std::isnan(r[kRestoreMeanS]));
+  // Deployments are not jobs.
+  EXPECT_DOUBLE_EQ(r[kJobsArrived], 0.0);
+}
+
+// Rows that ended before t = 0 are not there; a blank start with an end is alive until it; a
+// blank end lives past the horizon; an instance whose lifetime ends while it waits leaves.
+TEST_F(Deployment, BlankCellsAndLifetimesThatEndWhileWaiting) {
+  // Alive at 0: (blank, 4) and (-2, blank); (-3, -1) ended before. The GPU is taken by the
+  // first until 4 h; the arrival at 1 h lives until 2 h: it waits its whole life.
+  const Row r = run_trace("-3,-1,1\n,4,1\n-2,,1\n1,2,1\n", 2);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursDemanded], 4.0 + 10.0 + 1.0);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursServed], 4.0 + 10.0);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursWaiting], 1.0);
+  EXPECT_DOUBLE_EQ(r[kInstancesPeak], 2.0);
+}
+
+// A startup of 30 min after every launch holds (and bills) the GPUs without serving; the
+// state at t = 0 serves at once.
+TEST_F(Deployment, StartupIsHeldAndBilledButNotServed) {
+  const Row r = run_trace("-1,2,1\n1,3,1\n", 4, "    startup: 30min\n");
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursServed], 2.0 + 1.5);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursDown], 0.5);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursWaiting], 0.0);
+  EXPECT_DOUBLE_EQ(r[kGpuHoursUsed], 2.0 + 2.0);
+}
+
+TEST_F(Deployment, TraceErrorsNameTheRowAndTheFix) {
+  write("blank.csv", "start,end,gpus\n0,5,1\n1,,1\n");
+  const std::string head =
+      "name: e\nhorizon: 1d\npools:\n  od: {gpu: H100, quota: 8, price_usd_per_gpu_hour: 2}\n"
+      "workloads:\n  - name: fleet\n    kind: deployment\n";
+  const std::string blank =
+      error_of(head + "    arrivals: {process: trace, file: blank.csv, submit_column: start, "
+                      "end_column: end}\n");
+  EXPECT_NE(blank.find("data row 2: end is blank"), std::string::npos) << blank;
+  EXPECT_NE(blank.find("blank_end: still_running"), std::string::npos) << blank;
+
+  write("backwards.csv", "start,end,gpus\n0,5,1\n4,3,1\n");
+  const std::string backwards =
+      error_of(head + "    arrivals: {process: trace, file: backwards.csv, submit_column: start, "
+                      "end_column: end}\n");
+  EXPECT_NE(backwards.find("data row 2: end (3) must be after start (4)"), std::string::npos)
+      << backwards;
+
+  write("nostart.csv", "start,duration_s,gpus\n0,5,1\n,3,1\n");
+  const std::string no_start =
+      error_of(head + "    arrivals: {process: trace, file: nostart.csv, submit_column: start}\n");
+  EXPECT_NE(no_start.find("give the trace an end_column"), std::string::npos) << no_start;
+
+  // Jobs have no ends to read; deployments have no run time.
+  const std::string jobs_end = error_of(
+      "name: e\nhorizon: 1d\npools:\n  od: {gpu: H100, quota: 8, price_usd_per_gpu_hour: 2}\n"
+      "workloads:\n  - name: jobs\n    arrivals: {process: trace, file: blank.csv, "
+      "submit_column: start, end_column: end}\n");
+  EXPECT_NE(jobs_end.find("end_column"), std::string::npos) << jobs_end;
+  const std::string work = error_of(head +
+                                    "    arrivals: {process: poisson, rate_per_hour: 1}\n"
+                                    "    work: 1h\n");
+  EXPECT_NE(work.find("work"), std::string::npos) << work;
+  const std::string no_life =
+      error_of(head + "    arrivals: {process: poisson, rate_per_hour: 1}\n");
+  EXPECT_NE(no_life.find("lifetime"), std::string::npos) << no_life;
+}
+
+}  // namespace
+}  // namespace gpucap
