@@ -8,6 +8,8 @@
 
 #include "gpucap/compile.hpp"
 #include "gpucap/metrics.hpp"
+#include "gpucap/run.hpp"
+#include "gpucap/summary.hpp"
 
 #include "support/one_replication.hpp"
 #include "support/scenario_fixture.hpp"
@@ -76,6 +78,25 @@ TEST_F(Deployment, StartupIsHeldAndBilledButNotServed) {
   EXPECT_DOUBLE_EQ(r[kInstanceHoursDown], 0.5);
   EXPECT_DOUBLE_EQ(r[kInstanceHoursWaiting], 0.0);
   EXPECT_DOUBLE_EQ(r[kGpuHoursUsed], 2.0 + 2.0);
+}
+
+// A block bootstrap resamples the instances that start after t = 0 and keeps the state at
+// t = 0 exactly once: over the first second (no resampled row arrives in it with this seed),
+// every replication demands the same 3 instance-seconds, and none holds more than those 3.
+TEST_F(Deployment, BootstrapKeepsTheStateAtZeroOnce) {
+  write("instances.csv", "start,end,gpus\n-1,5,1\n,,1\n-2,,1\n0.5,3,1\n1.5,4,1\n2.5,,1\n");
+  RunOptions o;
+  o.replications = 32;
+  const RunResults r = run(
+      parse("name: boot\nhorizon: 1s\npools:\n  od: {gpu: H100, quota: 8, price_usd_per_gpu_hour: 2}\n"
+            "workloads:\n  - name: fleet\n    kind: deployment\n"
+            "    arrivals: {process: trace, file: instances.csv, submit_column: start, end_column: "
+            "end, time_unit: 1h, blank_end: still_running, resample: {block: 1h}}\n"),
+      o);
+  const MetricSummary& d = r.summary_of(0, kInstanceHoursDemanded);
+  EXPECT_DOUBLE_EQ(d.p5, 3.0 / 3600);
+  EXPECT_DOUBLE_EQ(d.p95, 3.0 / 3600);
+  EXPECT_DOUBLE_EQ(r.summary_of(0, kInstancesPeak).mean, 3.0);
 }
 
 TEST_F(Deployment, TraceErrorsNameTheRowAndTheFix) {

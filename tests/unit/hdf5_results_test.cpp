@@ -633,7 +633,18 @@ TEST(Hdf5OlderFiles, MetricsAddedLaterReadAsNotRecorded) {
         EXPECT_FALSE(std::isnan(r.scalar(p, rep, kLatencyMeanS)));
         for (ScalarMetric m : {kRequestWaitMeanS, kRequestWaitP50S, kRequestWaitP95S, kRequestWaitP99S})
           EXPECT_TRUE(std::isnan(r.scalar(p, rep, m))) << kScalarMetricInfo[m].name;
+        // The deployment metrics, added later still, read as a run without deployments.
+        for (uint32_t m = kInstanceHoursDemanded; m <= kInstancesPeak; ++m) {
+          const bool unobserved = m == kUnservedFraction || (m >= kRestoreMeanS && m <= kRestoreP99S);
+          if (unobserved)
+            EXPECT_TRUE(std::isnan(r.scalar(p, rep, static_cast<ScalarMetric>(m)))) << kScalarMetricInfo[m].name;
+          else
+            EXPECT_EQ(r.scalar(p, rep, static_cast<ScalarMetric>(m)), 0.0) << kScalarMetricInfo[m].name;
+        }
+        EXPECT_EQ(r.pool_value(p, rep, 0, kPoolInstanceHoursServed), 0.0);
       }
+      EXPECT_EQ(r.summary_of(p, kInstanceHoursDemanded).mean, 0.0);
+      EXPECT_TRUE(std::isnan(r.summary_of(p, kUnservedFraction).mean));
       EXPECT_TRUE(std::isnan(r.summary_of(p, kRequestWaitMeanS).mean));
       // Pool metrics added with them: replicas' up time was not recorded; the utilization of
       // the quota is what the file called utilization.

@@ -75,7 +75,25 @@ void expect_accounting_identities(const gpucap::RunResults& r) {
     EXPECT_LE(r.scalar(0, i, gpucap::kRequestsRestarted), arrived);
     ordered(gpucap::kLatencyP50S, gpucap::kLatencyP95S);
     ordered(gpucap::kLatencyP95S, gpucap::kLatencyP99S);
-    for (gpucap::ScalarMetric share : {gpucap::kSloViolationShare, gpucap::kColdStartShare}) {
+    // Deployments: demanded = served + waiting + down, each part >= 0; the pools' served hours
+    // add up; the unserved fraction is defined exactly when something was demanded.
+    const double demanded = r.scalar(0, i, gpucap::kInstanceHoursDemanded);
+    const double served = r.scalar(0, i, gpucap::kInstanceHoursServed);
+    const double waiting = r.scalar(0, i, gpucap::kInstanceHoursWaiting);
+    const double down = r.scalar(0, i, gpucap::kInstanceHoursDown);
+    EXPECT_GE(served, 0.0);
+    EXPECT_GE(waiting, 0.0);
+    EXPECT_GE(down, 0.0);
+    EXPECT_TRUE(near(demanded, served + waiting + down)) << "replication " << i;
+    EXPECT_TRUE(near(r.scalar(0, i, gpucap::kInstanceHoursUnserved), waiting + down));
+    double pools_served = 0;
+    for (size_t p = 0; p < r.pool_count(); ++p)
+      pools_served += r.pool_value(0, i, p, gpucap::kPoolInstanceHoursServed);
+    EXPECT_TRUE(near(pools_served, served)) << "replication " << i;
+    EXPECT_EQ(std::isnan(r.scalar(0, i, gpucap::kUnservedFraction)), demanded == 0);
+    ordered(gpucap::kRestoreP50S, gpucap::kRestoreP95S);
+    for (gpucap::ScalarMetric share : {gpucap::kSloViolationShare, gpucap::kColdStartShare,
+                                       gpucap::kUnservedFraction}) {
       if (std::isnan(r.scalar(0, i, share))) continue;  // no request (with an SLO) served
       EXPECT_GE(r.scalar(0, i, share), 0.0);
       EXPECT_LE(r.scalar(0, i, share), 1.0);

@@ -39,13 +39,13 @@ std::vector<ScenarioKey> workload_rows() {
         .applies(WorkloadKind::training, WorkloadKind::batch)
         .valid("any [distribution](#distributions)")
         .means("run time of one job on the reference GPU (speed 1), without checkpoints"),
-    key("workloads[].lifetime").shown("`lifetime`").table("workloads")
+    key("workloads[].lifetime").shown("`lifetime`").table("deployments")
         .type(KeyType::distribution, UnitKind::duration, "s")
         .by_default("*required*, except for trace arrivals (forbidden there)")
         .applies(WorkloadKind::deployment)
         .valid("any [distribution](#distributions)")
         .means("wall-clock lifetime of one instance, from its arrival; it runs on while the instance waits or is down after a reclaim (see [Deployments](#deployments-kind-deployment))"),
-    key("workloads[].startup").shown("`startup`").table("workloads")
+    key("workloads[].startup").shown("`startup`").table("deployments")
         .binds<&JobClassSpec::startup_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, false}, {kInf, false})
         .by_default("`0`").applies(WorkloadKind::deployment)
