@@ -39,12 +39,17 @@ int validate_command(const std::vector<std::string>& args) {
       load_scenario(vm["scenario"].as<std::string>(), overrides, read_input_limits(vm));
   uint64_t quota = 0;
   for (const auto& p : s.pools) quota += p.quota_gpus;
-  std::size_t services = 0;
-  for (const auto& w : s.workloads) services += w.kind == WorkloadKind::inference;
+  std::size_t services = 0, deployments = 0;
+  for (const auto& w : s.workloads) {
+    services += w.kind == WorkloadKind::inference;
+    deployments += w.kind == WorkloadKind::deployment;
+  }
   std::cout << text::excerpt(vm["scenario"].as<std::string>(), 300) << ": valid: \""
             << text::excerpt(s.name, 200) << "\", " << s.pools.size() << " pools (" << quota
             << " GPUs of quota), " << s.workloads.size() << " workloads (" << services
-            << " inference services), horizon " << text::format_duration(s.horizon_s)
+            << " inference services"
+            << (deployments > 0 ? ", " + std::to_string(deployments) + " deployments" : "")
+            << "), horizon " << text::format_duration(s.horizon_s)
             << ", warm-up " << text::format_duration(s.warmup_s) << ", "
             << format_value(static_cast<double>(replication_arena_bytes(
                                 compile_without_trace_rows(s).model())) /

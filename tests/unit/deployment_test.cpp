@@ -99,6 +99,68 @@ TEST_F(Deployment, BootstrapKeepsTheStateAtZeroOnce) {
   EXPECT_DOUBLE_EQ(r.summary_of(0, kInstancesPeak).mean, 3.0);
 }
 
+/// Two on-demand pools of 1 and 2 GPUs (a: 10 min provisioning), horizon 4 h, and one
+/// workload `body` (its kind, placement [a, b] and initial_state from state.csv in hours) whose
+/// only arrival comes after the horizon.
+std::string state_scenario(const std::string& body) {
+  return "name: state\nhorizon: 4h\npools:\n"
+         "  a: {gpu: H100, quota: 1, price_usd_per_gpu_hour: 2, provisioning_delay: 10min}\n"
+         "  b: {gpu: H100, quota: 2, price_usd_per_gpu_hour: 2}\n"
+         "workloads:\n  - name: w\n    placement: [a, b]\n"
+         "    initial_state: {file: state.csv, time_unit: 1h}\n" + body;
+}
+
+// Instances in a state file: one in pool b until 2 h; one placed by its placement (a, at once,
+// no provisioning) still running; one of 2 GPUs that fits nowhere (b has 1 free) waits and its
+// lifetime ends at 1 h, in the queue.
+TEST_F(Deployment, StateFilePlacesInstancesAtZero) {
+  write("later.csv", "start,end,gpus\n1e6,,1\n");
+  write("state.csv", "pool,gpus,remaining\nb,1,2\n,,\n,2,1\n");
+  const Row r = run_once(parse(state_scenario(
+      "    kind: deployment\n    arrivals: {process: trace, file: later.csv, submit_column: "
+      "start, end_column: end, blank_end: still_running}\n")));
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursDemanded], 2.0 + 4.0 + 1.0);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursServed], 2.0 + 4.0);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursWaiting], 1.0);
+  EXPECT_DOUBLE_EQ(r.pool(0, kPoolInstanceHoursServed), 4.0);
+  EXPECT_DOUBLE_EQ(r.pool(1, kPoolInstanceHoursServed), 2.0);
+}
+
+// Jobs in a state file: 3 h of work running in a at t = 0 (no provisioning), then 1 h and 2 h
+// placed by the placement list (a is full: both in b, at once); a job of 2 GPUs fits nowhere,
+// waits, and starts when b is empty again at 2 h.
+TEST_F(Deployment, StateFileStartsJobsAtZero) {
+  write("later.csv", "submit_s,gpus,duration_s\n1e6,1,1\n");
+  write("state.csv", "pool,gpus,remaining\na,1,3\n,1,1\n,1,2\n,2,1\n");
+  const Row r = run_once(parse(state_scenario(
+      "    arrivals: {process: trace, file: later.csv}\n")));
+  EXPECT_DOUBLE_EQ(r[kJobsArrived], 4.0);
+  EXPECT_DOUBLE_EQ(r[kJobsCompleted], 4.0);
+  // Completions at 3 h, 1 h, 2 h and 2 + 1 = 3 h; only the last waited (2 h).
+  EXPECT_DOUBLE_EQ(r[kCompletionMeanS], (3.0 + 1.0 + 2.0 + 3.0) / 4 * 3600);
+  EXPECT_DOUBLE_EQ(r[kWaitMeanS], 2.0 / 4 * 3600);
+  EXPECT_DOUBLE_EQ(r[kProvisioningMeanS], 0.0);
+}
+
+TEST_F(Deployment, StateFileErrorsNameTheRows) {
+  const std::string jobs = "    arrivals: {process: poisson, rate_per_hour: 1}\n    work: 1h\n";
+  write("state.csv", "pool,gpus,remaining\nb,1,2\nc,1,1\n");
+  std::string e = error_of(state_scenario(jobs));
+  EXPECT_NE(e.find("state.csv data row 2: pool \"c\" is not in the placement list of \"w\" (a, b)"),
+            std::string::npos) << e;
+  write("state.csv", "pool,gpus,remaining\nb,1,2\na,1,1\nb,1,1\nb,1,4\n");
+  e = error_of(state_scenario(jobs));
+  EXPECT_NE(e.find("puts 3 GPUs on pool \"b\", more than its quota of 2: state.csv rows 1, 3 and 4"),
+            std::string::npos) << e;
+  write("state.csv", "gpus,remaining\n1,\n");
+  e = error_of(state_scenario(jobs));
+  EXPECT_NE(e.find("data row 1: remaining is blank; a job's remaining work must be given"),
+            std::string::npos) << e;
+  write("state.csv", "pool,gpus\nb,1\n");
+  e = error_of(state_scenario(jobs));
+  EXPECT_NE(e.find("has no column 'remaining'"), std::string::npos) << e;
+}
+
 TEST_F(Deployment, TraceErrorsNameTheRowAndTheFix) {
   write("blank.csv", "start,end,gpus\n0,5,1\n1,,1\n");
   const std::string head =

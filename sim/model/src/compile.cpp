@@ -394,10 +394,13 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       c.deployment = true;
       c.startup_s = w.startup_s;
       out.model_.has_deployments = true;
-      const uint32_t index = static_cast<uint32_t>(out.classes_.size());
-      for (const AliveAtStart& alive : w.arrivals.alive_at_start)
-        out.initial_.push_back({alive.end_s, index, alive.gpus});
     }
+    const uint32_t index = static_cast<uint32_t>(out.classes_.size());
+    for (const auto* rows : {&w.arrivals.alive_at_start, &w.initial_state})
+      for (const AliveAtStart& alive : *rows)
+        out.initial_.push_back({alive.end_s, index, alive.gpus,
+                                alive.pool.empty() ? InitialInstance::kAnyPool
+                                                   : static_cast<uint32_t>(s.pool_index(alive.pool))});
     ModelCompiler::compile_transfers(s, w, out);
     out.classes_.push_back(c);
   }

@@ -97,6 +97,21 @@ std::vector<ScenarioKey> workload_rows() {
         .by_default("none (no synchronization between nodes)").applies(WorkloadKind::training, WorkloadKind::batch)
         .valid("keys `step` (duration `> 0`) and `gradient_gb` (GB `>= 0`), both required; not with trace arrivals; see [Multi-node jobs](#multi-node-jobs-sync)")
         .means("data-parallel training: after every `step` of computing, a job that spans nodes all-reduces `gradient_gb` over the pool's interconnect, which slows it"),
+    key("workloads[].initial_state").shown("`initial_state`").table("workloads")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (nothing runs or waits at t = 0)")
+        .applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
+        .valid("keys `file` (required) and `time_unit`; see [State at t = 0](#state-at-t--0-initial_state)")
+        .means("what of this workload runs or waits when the run starts: a CSV file with one row per job or instance"),
+    key("workloads[].initial_state.file").shown("`file`").table("initial-state")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("*required*").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
+        .valid("a readable CSV file with a column `remaining`, and optionally `pool` and `gpus`; relative paths are relative to the scenario file's directory")
+        .means("one row per job or instance running or waiting at t = 0"),
+    key("workloads[].initial_state.time_unit").shown("`time_unit`").table("initial-state")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("`1s`").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
+        .means("the unit of the `remaining` column, e.g. `1min`, `1h`"),
     key("workloads[].data.size_gb").shown("`data.size_gb`").table("data")
         .binds<&JobClassSpec::data_gb>()
         .type(KeyType::number, UnitKind::data_gb, "GB").range({0, false}, {kInf, false})

@@ -241,13 +241,18 @@ struct CompiledService {
 };
 enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };
 
-/// A deployment instance alive at time 0 (the state the world is in when the run starts): it
-/// is placed at t = 0 before any arrival, already serving (no provisioning, no startup), and
-/// its lifetime ends at end_s (+infinity: it outlives the horizon).
+/// What runs or waits at t = 0 (the state the world is in when the run starts), placed in
+/// order before any arrival: in `pool` (kAnyPool: the first pool of its class's placement that
+/// fits) it runs at once, without provisioning (an instance also without startup); where it
+/// does not fit it waits in the queue. A deployment instance's lifetime ends at end_s
+/// (+infinity: it outlives the horizon); a job has end_s reference-GPU seconds of work left.
 struct InitialInstance {
+  static constexpr uint32_t kAnyPool = 0xFFFFFFFFu;
   double end_s;
   uint32_t job_class;
   uint32_t gpus;
+  uint32_t pool = kAnyPool;
+  uint32_t unused_ = 0;
 };
 
 struct CompiledModel {
@@ -286,7 +291,7 @@ struct CompiledModel {
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;
   bool has_deployments = false;  ///< some class is a deployment (kind: deployment)
-  const InitialInstance* initial = nullptr;  ///< alive at t = 0, in placement order
+  const InitialInstance* initial = nullptr;  ///< running or waiting at t = 0, in placement order
   uint32_t initial_count = 0;
   uint32_t replica_count = 0;           ///< replicas of all services (sum of max_replicas)
   uint32_t request_queue_capacity = 0;  ///< waiting rooms of all services
@@ -326,7 +331,7 @@ struct CompiledModel {
 /// arrivals or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
 /// queue discipline, backfill and a warm-up are core.
 inline bool uses_core_only(const CompiledModel& m) {
-  if (m.service_count > 0 || m.has_deployments || m.has_class_launch_rules || m.has_transfers ||
+  if (m.service_count > 0 || m.has_deployments || m.initial_count > 0 || m.has_class_launch_rules || m.has_transfers ||
       m.has_checkpoint_moves || m.has_run_speeds || m.timeseries_bins > 0)
     return false;
   for (uint32_t p = 0; p < m.pool_count; ++p) {

@@ -101,10 +101,14 @@ struct TraceRow {
   double work_s;
 };
 
-/// A deployment instance of a trace that began before the window and is alive at t = 0.
+/// What holds or waits for GPUs at t = 0 (a deployment's instance that began before the window,
+/// from its trace or its `initial_state` file; a job's, from its `initial_state` file).
 struct AliveAtStart {
-  double end_s;  ///< when its lifetime ends (s from t = 0, > 0); +infinity: still running
+  /// An instance: when its lifetime ends (s from t = 0, > 0; +infinity: still running). A job:
+  /// the reference-GPU seconds of work it has left.
+  double end_s;
   uint32_t gpus;
+  std::string pool;  ///< where it runs at t = 0; "": placed at t = 0 by its placement list
 };
 
 struct ArrivalSpec {
@@ -182,6 +186,10 @@ struct JobClassSpec {
   /// kind: deployment: work_s is the lifetime (wall clock, s); after each launch an instance
   /// starts for startup_s before it serves.
   double startup_s = 0;
+  /// `initial_state`: what of this workload runs or waits at t = 0 (after the trace's own rows
+  /// that began before the window, for a deployment), in file order.
+  std::vector<AliveAtStart> initial_state;
+  std::string initial_state_file;
 };
 
 struct PolicySpec {

@@ -210,6 +210,7 @@ void check_jobs_fit(const Context& ctx, const YAML::Node& node, const std::strin
   uint32_t need = w.gpus;
   for (const auto& row : w.arrivals.trace) need = std::max(need, row.gpus);
   for (const auto& alive : w.arrivals.alive_at_start) need = std::max(need, alive.gpus);
+  for (const auto& alive : w.initial_state) need = std::max(need, alive.gpus);
   if (need > largest) {
     const YAML::Node at = node["gpus"] ? node["gpus"] : node;
     ctx.fail(at, join_path(path, "gpus"),
@@ -266,6 +267,8 @@ JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std
   if (node["placement_limit"])
     read_placement_limit(ctx, node["placement_limit"], join_path(path, "placement_limit"), s, w);
   if (node["sync"]) read_sync(ctx, node["sync"], join_path(path, "sync"), s, w);
+  if (node["initial_state"])
+    read_initial_state(ctx, node["initial_state"], join_path(path, "initial_state"), s, w);
   check_fallback_target(ctx, node, path, s, w);
   check_jobs_fit(ctx, node, path, s, w);
   return w;

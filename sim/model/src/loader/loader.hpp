@@ -379,6 +379,16 @@ struct TraceColumns {
   std::string submit, gpus, duration, end;
 };
 
+// ---- initial_state.cpp -------------------------------------------------------------------------
+
+/// `initial_state: {file, time_unit}` of a job workload or deployment: what runs or waits at
+/// t = 0, into w.initial_state (needs w.placement and w.gpus read first).
+void read_initial_state(const Context& ctx, const YAML::Node& node, const std::string& path,
+                        const Scenario& s, JobClassSpec& w);
+/// The rows of every workload's initial_state that name a pool fit its quota; the error names
+/// them.
+void check_initial_state_fits(const Context& ctx, const YAML::Node& workloads, const Scenario& s);
+
 // ---- instance_trace.cpp ------------------------------------------------------------------------
 
 /// A deployment's trace (ArrivalsOf::instances): one row per instance, appended to a.trace

@@ -215,6 +215,7 @@ bool read_workloads(const Context& ctx, const YAML::Node& workloads, Scenario& s
       s.workloads.push_back(std::move(w));
     }) && workloads_ok;
   }
+  if (workloads_ok) workloads_ok = errors.attempt([&] { check_initial_state_fits(ctx, workloads, s); });
   return workloads_ok;
 }
 

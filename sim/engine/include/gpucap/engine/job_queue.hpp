@@ -22,8 +22,8 @@ enum JobFlags : uint32_t {
   /// A deployment instance that served before its last reclaim: its next run that serves ends
   /// a restore (the queued job's arrival_s is then the time of that reclaim).
   kServedBefore = 4u,
-  /// A deployment instance alive at t = 0 (CompiledModel::initial): its first run serves at
-  /// once, without provisioning or startup.
+  /// Running at t = 0 (CompiledModel::initial): its first launch runs at once, without
+  /// provisioning (an instance also without startup). Never kept in a slot.
   kRunningAtStart = 8u,
 };
 

@@ -165,7 +165,7 @@ class BasicReplicationEngine {
       if (PriceProcess::moves(pool)) ledger_.prices().start(p, pool_stream(kPriceStream, p));
     }
     if (m_.service_count > 0) fleet_.start();
-    if constexpr (F::kDeployments) place_initial_instances();
+    if constexpr (F::kDeployments) place_initial_state();
     for (uint32_t c = 0; c < m_.class_count; ++c) schedule_next_arrival(c, 0.0);
     uint64_t events = 0;
     int status = 0;
@@ -503,12 +503,17 @@ class BasicReplicationEngine {
     slot.job_class = job.job_class;
     slot.preemptions = job.preemptions;
     // A slot keeps the JobFlags only (with a recorder, the job's id stays with the recorder).
-    slot.flags = static_cast<uint16_t>((job.flags & kJobFlagBits) | kLaunchedBefore);
+    const bool at_start = (job.flags & kRunningAtStart) != 0;
+    const uint32_t kept_flags = job.flags & kJobFlagBits & ~static_cast<uint32_t>(kRunningAtStart);
+    slot.flags = static_cast<uint16_t>(kept_flags | kLaunchedBefore);
     slot.checkpoint_pool = job.checkpoint_pool;
     if constexpr (Recorder::kActive) rec_->launch(s, job.flags >> kJobIdShift, pool, now_);
     const CompiledPool& p = m_.pools[pool];
-    if (instance && (job.flags & kRunningAtStart)) {
-      begin_instance_run(s);
+    if (F::kDeployments && at_start) {  // running at t = 0: no provisioning (nor startup)
+      if (instance)
+        begin_instance_run(s, true);
+      else
+        begin_run(s);
       return;
     }
     if (p.has_provisioning_delay) {
@@ -526,7 +531,7 @@ class BasicReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE void begin_run(uint32_t s) {
     JobSlot& slot = slots_[s];
     if (F::kDeployments && m_.classes[slot.job_class].deployment) {
-      begin_instance_run(s);
+      begin_instance_run(s, false);
       return;
     }
     if ((!F::kReclaims || slot.preemptions == 0) && slot.arrival_s >= m_.warmup_s)
@@ -674,27 +679,34 @@ class BasicReplicationEngine {
     submit(QueuedJob{now_, end_s, c, gpus, 0, flags, kNoCheckpoint}, now_ >= m_.warmup_s);
   }
 
-  /// The instances alive at t = 0, placed in order before any arrival: already serving where
-  /// they fit (no provisioning, no startup); the others wait as new instances do.
-  GPUCAP_HD void place_initial_instances() {
+  /// The state at t = 0 (CompiledModel::initial), placed in order before any arrival: in its
+  /// pool, or the first of its placement that fits, it runs at once (an instance serves at
+  /// once); where it does not fit it waits as an arrival at t = 0 does.
+  GPUCAP_HD void place_initial_state() {
     for (uint32_t i = 0; i < m_.initial_count; ++i) {
       const InitialInstance& x = m_.initial[i];
-      ledger_.deployments().demand(0.0, x.end_s);
+      const CompiledJobClass& cls = m_.classes[x.job_class];
+      if (cls.deployment)
+        ledger_.deployments().demand(0.0, x.end_s);
+      else if (m_.warmup_s <= 0)
+        ++ledger_.jobs().arrived;
       uint32_t id = 0;
       if constexpr (Recorder::kActive) id = rec_->arrival(x.job_class, 0.0) << kJobIdShift;
       QueuedJob job{0.0, x.end_s, x.job_class, x.gpus, 0, id | kRunningAtStart, kNoCheckpoint};
-      const uint32_t pool = find_pool(job);
+      uint32_t pool = kNoPool;
+      if (x.pool == InitialInstance::kAnyPool) {
+        pool = find_pool(job);
+      } else if (capacity_.fits(x.pool, x.gpus)) {
+        pool = x.pool;  // already there: no launch checks, but it takes its place in the counts
+        if (F::kLaunchChecks && cls.limit_share > 0) ++class_state_[x.job_class].holding_jobs;
+        if (F::kLaunchChecks && pool == cls.limit_pool) ++class_state_[x.job_class].limited_jobs;
+      }
       if (pool != kNoPool) {
         start_job(job, pool);
         continue;
       }
       job.flags = id;
-      if (!queue_.full()) {
-        queue_.enqueue(job);
-      } else {
-        ledger_.deployments().dropped(0.0);
-        retire_queued_instance(job);
-      }
+      submit(job, m_.warmup_s <= 0);
     }
   }
 
@@ -711,15 +723,14 @@ class BasicReplicationEngine {
   /// An instance's run begins: its startup (none for an instance running at t = 0), then it
   /// serves until its lifetime ends or the pool reclaims it. A run that will serve ends the
   /// restore that its instance's last reclaim began.
-  GPUCAP_HD void begin_instance_run(uint32_t s) {
+  GPUCAP_HD void begin_instance_run(uint32_t s, bool at_start) {
     JobSlot& slot = slots_[s];
     slot.state = kSlotRunning;
     slot.start_s = now_;
     if constexpr (Recorder::kActive) rec_->run_begins(s);
     if constexpr (F::kMovingPrices) ledger_.run_begins(s, slot.pool, now_);
     const CompiledPool& pool = m_.pools[slot.pool];
-    slot.restart_s = (slot.flags & kRunningAtStart) ? 0.0 : m_.classes[slot.job_class].startup_s;
-    slot.flags = static_cast<uint16_t>(slot.flags & ~static_cast<uint32_t>(kRunningAtStart));
+    slot.restart_s = at_start ? 0.0 : m_.classes[slot.job_class].startup_s;
     slot.speed = pool.speed;
     const double left_s = slot.work_s > now_ ? slot.work_s - now_ : 0.0;
     double run_s = left_s;  // until the lifetime ends, or the reclaim when it comes first
