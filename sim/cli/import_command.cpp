@@ -34,6 +34,9 @@ const char* kDescription =
     "  philly      the Philly trace's cluster_job_log (a JSON list of jobs with attempts)\n"
     "  helios      Helios and Acme traces (submit_time, start_time, end_time, gpu_num, state)\n"
     "  csv         any CSV, columns named with --map submit=...,end=...,gpus=...\n"
+    "With --instances, a log of long-running instances becomes start_s,end_s,gpus for a\n"
+    "deployment (kind: deployment): blank start = created before the log, blank end = still\n"
+    "running at its end (docs/importing.md, \"Instance logs\").\n"
     "The input is streamed (memory is bounded by --reorder-window). Jobs that cannot be\n"
     "replayed are dropped and counted by reason on stderr (and in --report FILE.json).\n"
     "Exit status: 0 written; 1 the input cannot be read or used, or no job was kept; 2 usage.\n";
@@ -98,7 +101,12 @@ int import_command(const std::vector<std::string>& args) {
       "csv (and helios, to rename): field=column pairs, e.g. submit=created_at,start=started,"
       "end=finished,gpus=n_gpu; fields: submit, start, end, duration, gpus, state, class")(
       "separator", po::value<std::string>()->default_value(","),
-      "csv: the field separator, one character, or 'tab'");
+      "csv: the field separator, one character, or 'tab'")(
+      "instances", po::bool_switch(),
+      "the log is of long-running instances (kubernetes, csv, helios): write start_s,end_s,gpus "
+      "for a deployment (kind: deployment), keeping instances created before the log (blank "
+      "start) or before --origin (negative start), and leaving the end of those still running "
+      "blank; --log-end and --running do not apply");
   add_force_option(visible, "replace a symbolic link at the output path (the link itself)");
   add_quiet_option(visible, "print nothing on success (errors still go to stderr)");
   const po::variables_map vm = line.parse(args);
@@ -119,6 +127,11 @@ int import_command(const std::vector<std::string>& args) {
   options.zone = data::parse_time_zone(vm["timezone"].as<std::string>());
   options.time_format = data::parse_time_format(vm["time-format"].as<std::string>());
   if (vm.count("origin")) options.trace.origin_ms = time_option(vm, "origin", options);
+  options.trace.instances = vm["instances"].as<bool>();
+  if (options.trace.instances && (format == data::JobLogFormat::slurm ||
+                                  format == data::JobLogFormat::philly))
+    throw po::error("--instances reads kubernetes, csv and helios logs (a " +
+                    vm["format"].as<std::string>() + " log is of jobs)");
   if (vm.count("log-end")) options.trace.log_end_ms = time_option(vm, "log-end", options);
   options.trace.running = choice(vm, "running", {"censor", "drop"}) == "drop"
                               ? data::RunningJobs::drop

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "gpucap/compile.hpp"
+#include "gpucap/data/job_import.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/summary.hpp"
@@ -159,6 +160,31 @@ TEST_F(Deployment, StateFileErrorsNameTheRows) {
   write("state.csv", "pool,gpus\nb,1\n");
   e = error_of(state_scenario(jobs));
   EXPECT_NE(e.find("has no column 'remaining'"), std::string::npos) << e;
+}
+
+// From an instance log to a run, as a user would: `gpucap import --instances` keeps the
+// instances created before the log (blank start) and those still running (blank end), and the
+// deployment replays them: 2 alive the whole 10 h window, one created at 1 h that lives 3 h.
+TEST_F(Deployment, ImportedInstanceLogReplays) {
+  write("pods.csv",
+        "name,num_gpu,creation_time,deletion_time,scheduled_time\n"
+        "a,1,,,\nb,1,,,\nc,1,3600,14400,3600\n");
+  data::ImportOptions options;
+  options.trace.instances = true;
+  options.trace.origin_ms = 0;
+  std::string csv;
+  data::import_job_log(data::JobLogFormat::kubernetes, dir() + "/pods.csv", options,
+                       [&](std::string_view b) { csv.append(b); });
+  EXPECT_EQ(csv, "start_s,end_s,gpus,gpu_milli,gpu_model,qos\n,,1,1000,,\n,,1,1000,,\n3600,14400,1,1000,,\n");
+  write("instances.csv", csv);
+  const Row r = run_once(parse(
+      "name: imported\nhorizon: 10h\npools:\n  od: {gpu: H100, quota: 8, price_usd_per_gpu_hour: 2}\n"
+      "workloads:\n  - name: fleet\n    kind: deployment\n"
+      "    arrivals: {process: trace, file: instances.csv, submit_column: start_s, end_column: "
+      "end_s, blank_end: still_running}\n"));
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursDemanded], 2 * 10.0 + 3.0);
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursServed], 2 * 10.0 + 3.0);
+  EXPECT_DOUBLE_EQ(r[kInstancesPeak], 3.0);
 }
 
 TEST_F(Deployment, TraceErrorsNameTheRowAndTheFix) {

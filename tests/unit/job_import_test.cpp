@@ -275,6 +275,45 @@ TEST(KubernetesImport, PodsFractionalGpusAndRunningPods) {
             1u);
 }
 
+// --instances: a log of long-running instances keeps what jobs would drop: no creation time
+// (created before the log: blank start), created before --origin (negative start), no deletion
+// (still running: blank end); a pod never scheduled still demanded its GPUs.
+TEST(InstanceImport, BlankCreationAndDeletionAreTheWindowsEdges) {
+  const std::string log =
+      "name,num_gpu,gpu_milli,pod_phase,creation_time,deletion_time,scheduled_time\n"
+      "a,1,1000,Running,,,\n"                 // the whole log
+      "b,1,1000,Running,,5000,\n"             // created before, deleted at 5000
+      "c,2,1000,Running,100,,100\n"           // created at 100, still running
+      "d,1,1000,Pending,200,400,\n"           // never scheduled, deleted at 400
+      "e,1,1000,Succeeded,300,300,300\n"      // zero lifetime: dropped
+      "f,1,1000,Succeeded,50,90,50\n";        // created and deleted before the origin
+  ImportOptions options;
+  options.trace.instances = true;
+  options.trace.origin_ms = 100000;  // t = 0 at 100 s
+  const Imported r = import(JobLogFormat::kubernetes, log, options);
+  EXPECT_EQ(r.csv,
+            "start_s,end_s,gpus,gpu_milli,gpu_model,qos\n"
+            ",,1,1000,,\n"
+            ",4900,1,1000,,\n"
+            "0,,2,1000,,\n"
+            "100,300,1,1000,,\n");
+  EXPECT_EQ(r.report.kept, 4u);
+  EXPECT_EQ(r.report.dropped_for("deleted at or before its creation (the replay needs a lifetime > 0)"), 1u);
+  EXPECT_EQ(r.report.dropped_for("deleted at or before the origin (--origin): not alive in the window"), 1u);
+  // Without --origin, the first creation kept is t = 0; an instance known only by its blank
+  // creation and deletion, with nothing to place it against, is dropped with its reason.
+  const Imported alone = import(JobLogFormat::csv, "created,deleted,gpus\n,,1\n", [] {
+    ImportOptions o;
+    o.trace.instances = true;
+    o.mapping = {{"submit", "created"}, {"end", "deleted"}, {"gpus", "gpus"}};
+    return o;
+  }());
+  EXPECT_EQ(alone.report.kept, 0u);
+  EXPECT_EQ(alone.report.dropped_for(
+                "no creation time, and no --origin or created instance to place its end against"),
+            1u);
+}
+
 TEST(KubernetesImport, TheRealOpenbPodListWhenPresent) {
   const std::string path =
       std::string(GPUCAP_SOURCE_DIR) + "/../shared/data/workload/alibaba_openb_pod_list_default.csv";

@@ -37,6 +37,7 @@ void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWrit
   const int c_milli = may("gpu_milli"), c_spec = may("gpu_spec"), c_qos = may("qos"),
             c_phase = may("pod_phase");
 
+  const bool instances = options.trace.instances;
   std::string_view line;
   std::vector<std::string_view> f;
   std::vector<std::string> scratch;
@@ -75,9 +76,26 @@ void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWrit
     }
     const std::string_view phase = c_phase >= 0 ? f[c_phase] : std::string_view();
     const JobState state = classify_state(phase);
-    if (parse_timestamp(f[c_create], options.time_format, options.zone, job.submit_ms) !=
-        TimeParse::ok) {
+    const TimeParse created =
+        parse_timestamp(f[c_create], options.time_format, options.zone, job.submit_ms);
+    if (created != TimeParse::ok && !(instances && created == TimeParse::absent)) {
       report.drop(kBadSubmit, n);
+      continue;
+    }
+    if (instances) {  // an instance demands GPUs from its creation to its deletion
+      job.submit_unknown = created == TimeParse::absent;
+      job.start_ms = job.submit_ms;
+      const TimeParse deleted =
+          parse_timestamp(f[c_delete], options.time_format, options.zone, job.end_ms);
+      if (deleted == TimeParse::malformed) {
+        report.drop(kBadEnd, n);
+        continue;
+      }
+      job.running = deleted == TimeParse::absent;
+      append_extra(job.extra, c_milli >= 0 ? f[c_milli] : std::string_view("1000"), n, report);
+      append_extra(job.extra, c_spec >= 0 ? f[c_spec] : std::string_view(), n, report);
+      append_extra(job.extra, c_qos >= 0 ? f[c_qos] : std::string_view(), n, report);
+      out.add(std::move(job));
       continue;
     }
     const TimeParse start =

@@ -89,16 +89,21 @@ void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& op
       continue;
     }
     const JobState state = c.state >= 0 ? classify_state(f[c.state]) : JobState::unknown;
+    const bool instances = options.trace.instances;
     JobRecord job;
     job.line = n;
     const auto time = [&](int column, int64_t& ms) {
       return parse_timestamp(f[column], options.time_format, options.zone, ms);
     };
-    if (time(c.submit, job.submit_ms) != TimeParse::ok) {
+    const TimeParse submitted = time(c.submit, job.submit_ms);
+    if (submitted != TimeParse::ok && !(instances && submitted == TimeParse::absent)) {
       report.drop(kBadSubmit, n);
       continue;
     }
-    if (c.start >= 0) {
+    if (instances) {  // an instance demands GPUs from its creation (submit) to its end
+      job.submit_unknown = submitted == TimeParse::absent;
+      job.start_ms = job.submit_ms;
+    } else if (c.start >= 0) {
       const TimeParse start = time(c.start, job.start_ms);
       if (start == TimeParse::malformed) {
         report.drop(kBadStart, n);
@@ -120,7 +125,7 @@ void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& op
       }
     }
     if (end == TimeParse::absent && c.duration >= 0 && !f[c.duration].empty() &&
-        state != JobState::running) {
+        state != JobState::running && !job.submit_unknown) {
       int64_t duration_ms = 0;
       if (!parse_clock_duration(f[c.duration], duration_ms)) {
         report.drop("malformed duration (seconds, or [D-]HH:MM:SS)", n);
@@ -129,8 +134,13 @@ void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& op
       job.end_ms = job.start_ms + duration_ms;
       end = TimeParse::ok;
     }
+    if (end == TimeParse::absent && job.submit_unknown && c.duration >= 0 &&
+        !f[c.duration].empty()) {
+      report.drop("no creation time, so its duration cannot place its end (map end=...)", n);
+      continue;
+    }
     if (end == TimeParse::absent) {
-      if (state != JobState::running) {
+      if (state != JobState::running && !instances) {
         report.drop(kNoEnd, n);
         continue;
       }

@@ -36,7 +36,7 @@ TraceWriter::TraceWriter(const std::vector<std::string>& extra_columns, const Tr
                    ? SIZE_MAX
                    : options_.reorder_window * kReorderWindowBytesPerJob)
             : kDefaultReorderWindowBytes;
-  buffer_ = "submit_s,gpus,duration_s,censored";
+  buffer_ = options_.instances ? "start_s,end_s,gpus" : "submit_s,gpus,duration_s,censored";
   for (const std::string& c : extra_columns) buffer_ += "," + c;
   buffer_ += "\n";
   if (options_.origin_ms) {
@@ -54,6 +54,7 @@ void TraceWriter::add(JobRecord job) {
   if (job.gpus == 0) return report_.drop("zero GPUs", job.line);
   if (job.gpus > kMaxTraceGpus)
     return report_.drop("more GPUs than a trace row may have (1048575)", job.line);
+  if (options_.instances) return add_instance(std::move(job));
   if (job.start_ms < job.submit_ms)
     return report_.drop("started before it was submitted", job.line);
   if (!job.running && job.end_ms < job.start_ms)
@@ -92,6 +93,36 @@ void TraceWriter::add(JobRecord job) {
          std::move(job.extra)});
 }
 
+void TraceWriter::add_instance(JobRecord job) {
+  if (!job.running && !job.submit_unknown && job.end_ms <= job.submit_ms)
+    return report_.drop("deleted at or before its creation (the replay needs a lifetime > 0)",
+                        job.line);
+  if (!job.running && options_.origin_ms && job.end_ms <= *options_.origin_ms)
+    return report_.drop("deleted at or before the origin (--origin): not alive in the window",
+                        job.line);
+  Row row{job.submit_ms, sequence_++, job.end_ms, job.gpus, job.running, job.line,
+          std::move(job.extra), job.submit_unknown};
+  if (job.submit_unknown) {
+    if (report_.has_origin) return write_instance(row);
+    unknown_start_.push_back(std::move(row));
+    return;
+  }
+  queue(std::move(row));
+}
+
+void TraceWriter::write_instance(const Row& row) {
+  if (!row.submit_unknown) buffer_ += format_millis_as_seconds(row.submit_ms - report_.origin_ms);
+  buffer_ += ',';
+  if (!row.censored) buffer_ += format_millis_as_seconds(row.duration_ms - report_.origin_ms);
+  buffer_ += ',';
+  buffer_ += std::to_string(row.gpus);
+  buffer_ += row.extra;
+  buffer_ += '\n';
+  ++report_.kept;
+  report_.censored += row.censored;
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
 void TraceWriter::queue(Row row) {
   heap_bytes_ += held_bytes(row);
   heap_.push(std::move(row));
@@ -107,6 +138,12 @@ void TraceWriter::emit(const Row& row) {
   if (!report_.has_origin) {
     report_.has_origin = true;
     report_.origin_ms = row.submit_ms;
+  }
+  if (options_.instances) {
+    // Those with a blank start first, once the origin is known.
+    for (const Row& unknown : unknown_start_) write_instance(unknown);
+    unknown_start_.clear();
+    return write_instance(row);
   }
   if (row.submit_ms < report_.origin_ms)
     return report_.drop(
@@ -168,6 +205,11 @@ void TraceWriter::finish() {
     heap_.pop();
   }
   heap_bytes_ = 0;
+  // Instances with a blank start and no creation time kept at all to set the origin.
+  for (const Row& unknown : unknown_start_)
+    report_.drop("no creation time, and no --origin or created instance to place its end against",
+                 unknown.line);
+  unknown_start_.clear();
   flush();
 }
 

@@ -19,6 +19,18 @@
 // submitted before a row already written is out of order beyond the window: it is still written
 // (the replay sorts rows itself) and counted in the report, or dropped with --out-of-order drop. A
 // job submitted before the origin is always dropped (its submit_s would be negative).
+//
+// With TraceOptions::instances (gpucap import --instances), each record is a long-running
+// instance (a deployment's, `kind: deployment`) and the rows are
+//
+//   start_s,end_s,gpus[,extra columns]
+//   ,,1            created before the log (no creation time), still running at its end
+//   -3600,7200,1   created before --origin, deleted 2 h after it
+//   12.5,,2        created at 12.5 s, still running at the log's end
+//
+// start_s is the creation time (blank: unknown, before the log; negative: before --origin),
+// end_s the deletion time (blank: still running when the log ends); both in seconds since the
+// origin (--origin, or the first creation time kept). Rows with a blank start come first.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -45,6 +57,8 @@ struct JobRecord {
   int64_t submit_ms = 0;
   int64_t start_ms = 0;
   int64_t end_ms = 0;     ///< unused when `running`
+  /// Instances only: the log has no creation time (created before it began).
+  bool submit_unknown = false;
   bool running = false;   ///< still running at the log's end, no end time: the writer ends
                           ///< it at the log's end
   bool censored = false;  ///< end_ms is where observation stopped, not the job's end (e.g. a
@@ -76,6 +90,9 @@ struct TraceOptions {
   std::size_t reorder_window_bytes = 0;
   /// Drop, instead of write, jobs out of order beyond the window.
   bool drop_out_of_order = false;
+  /// Records are long-running instances: write start_s,end_s,gpus, keep those created before
+  /// the log or the origin, and leave the end of those still running blank (see above).
+  bool instances = false;
 };
 
 class TraceWriter {
@@ -97,11 +114,12 @@ class TraceWriter {
   struct Row {
     int64_t submit_ms;
     uint64_t sequence;  ///< input order, for ties
-    int64_t duration_ms;
+    int64_t duration_ms;  ///< instances: the end time (epoch ms), unused when censored
     uint64_t gpus;
-    bool censored;
+    bool censored;  ///< instances: still running (blank end)
     uint64_t line;
     std::string extra;
+    bool submit_unknown = false;  ///< instances: blank start
   };
   struct Later {
     bool operator()(const Row& a, const Row& b) const {
@@ -109,8 +127,11 @@ class TraceWriter {
     }
   };
 
+  void add_instance(JobRecord job);
   void queue(Row row);
   void emit(const Row& row);
+  /// An instance's row (origin known).
+  void write_instance(const Row& row);
   void flush();
   /// Memory a held job takes, counted against reorder_window_bytes.
   static std::size_t held_bytes(const Row& row) { return sizeof(Row) + row.extra.size(); }
@@ -125,6 +146,7 @@ class TraceWriter {
   std::size_t heap_bytes_ = 0;      ///< held_bytes of the rows in heap_
   std::vector<JobRecord> running_;  ///< running jobs held until the log's end is known
   std::size_t running_bytes_ = 0;   ///< held_bytes of running_
+  std::vector<Row> unknown_start_;  ///< instances with a blank start, until the origin is known
   std::string buffer_;
   uint64_t sequence_ = 0;
   bool any_time_ = false;
