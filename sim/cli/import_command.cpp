@@ -212,7 +212,8 @@ int import_command(const std::vector<std::string>& args) {
     write_output_atomically(report_path, json.data(), json.size(), out_options);
   }
   if (!vm.count("quiet"))
-    std::cout << "trace written to " << output << " (" << report.kept << " jobs)\n";
+    std::cout << "trace written to " << output << " (" << report.kept
+              << (options.trace.instances ? " instances)\n" : " jobs)\n");
   return 0;
 }
 

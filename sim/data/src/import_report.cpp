@@ -81,18 +81,22 @@ uint64_t ImportReport::noted(const std::string& what) const {
 }
 
 std::string ImportReport::text() const {
+  const std::string what = instances ? " instances" : " jobs";
   std::string out = "gpucap import: " + format + " log '" + text::excerpt(input, 300) +
-                    "': " + std::to_string(records) + " records, " + std::to_string(jobs) +
-                    " jobs; kept " + std::to_string(kept) + " jobs (" + std::to_string(censored) +
-                    " still running at the log's end, censored), dropped " +
-                    std::to_string(dropped()) + " jobs\n";
+                    "': " + std::to_string(records) + " records, " + std::to_string(jobs) + what +
+                    "; kept " + std::to_string(kept) + what + " (" + std::to_string(censored) +
+                    (instances ? " still running at the log's end, blank end"
+                               : " still running at the log's end, censored") +
+                    "), dropped " + std::to_string(dropped()) + what + "\n";
   for (const Count& c : dropped_)
-    out += "  dropped " + std::to_string(c.count) + " jobs: " + c.reason + " (first at line " +
+    out += "  dropped " + std::to_string(c.count) + what + ": " + c.reason + " (first at line " +
            std::to_string(c.first_line) + ")\n";
   for (const Count& c : notes_)
     out += "  note: " + std::to_string(c.count) + " x " + c.reason + " (first at line " +
            std::to_string(c.first_line) + ")\n";
-  if (has_origin) out += "  submit_s = 0 s at " + format_utc(origin_ms) + "\n";
+  if (has_origin)
+    out += std::string(instances ? "  start_s = 0 s at " : "  submit_s = 0 s at ") +
+           format_utc(origin_ms) + "\n";
   if (has_log_end && censored > 0)
     out += "  censored run times end at the log's end, " + format_utc(log_end_ms) + "\n";
   char rate[128];

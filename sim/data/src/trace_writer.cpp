@@ -39,6 +39,7 @@ TraceWriter::TraceWriter(const std::vector<std::string>& extra_columns, const Tr
   buffer_ = options_.instances ? "start_s,end_s,gpus" : "submit_s,gpus,duration_s,censored";
   for (const std::string& c : extra_columns) buffer_ += "," + c;
   buffer_ += "\n";
+  report_.instances = options_.instances;
   if (options_.origin_ms) {
     report_.has_origin = true;
     report_.origin_ms = *options_.origin_ms;

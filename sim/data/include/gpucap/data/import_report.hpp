@@ -24,6 +24,7 @@ class ImportReport {
   uint64_t censored = 0;    ///< of the kept rows, jobs still running at the log's end
   int64_t origin_ms = 0;    ///< epoch time (ms, UTC) of submit_s = 0
   int64_t log_end_ms = 0;   ///< epoch time (ms, UTC) that censored run times end at
+  bool instances = false;   ///< the rows are instances (--instances): the text says so
   bool has_origin = false;
   bool has_log_end = false;
   double seconds = 0;       ///< wall time of the import, s
