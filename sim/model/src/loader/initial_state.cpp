@@ -9,6 +9,7 @@
 #include <map>
 
 #include "gpucap/csv_table.hpp"
+
 #include "loader.hpp"
 
 namespace gpucap::loader {
@@ -44,8 +45,9 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
   try {
     const CsvTable table = ctx.read_csv(file_node, fpath, w.initial_state_file);
     if (!has_column(table, "remaining"))
-      ctx.fail(file_node, fpath,
-               w.initial_state_file + " has no column 'remaining' (and may have 'pool' and 'gpus')");
+      ctx.fail(
+          file_node, fpath,
+          w.initial_state_file + " has no column 'remaining' (and may have 'pool' and 'gpus')");
     const std::vector<std::string> remaining = table.strings("remaining");
     const std::vector<std::string> pools =
         has_column(table, "pool") ? table.strings("pool") : std::vector<std::string>();
@@ -57,28 +59,32 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
       if (remaining[i].empty()) {
         if (!instances)
           ctx.fail(file_node, fpath,
-                   row + "remaining is blank; a job's remaining work must be given (reference-GPU " +
+                   row +
+                       "remaining is blank; a job's remaining work must be given (reference-GPU " +
                        "time, in time_unit)");
       } else {
         double v = 0;
         if (!parse_decimal(remaining[i], v) || !(v > 0))
           ctx.fail(file_node, fpath,
                    row + "remaining holds \"" + text::excerpt(remaining[i]) +
-                       "\"; it must be a number > 0" + (instances ? " (or blank: still running)" : ""));
+                       "\"; it must be a number > 0" +
+                       (instances ? " (or blank: still running)" : ""));
         alive.end_s = v * unit_s;
       }
       if (!gpus.empty() && !gpus[i].empty()) {
         double g = 0;
         if (!parse_decimal(gpus[i], g) || !(g >= 1 && g <= kMaxTotalQuotaGpus) ||
             static_cast<double>(static_cast<uint32_t>(g)) != g)
-          ctx.fail(file_node, fpath, row + "gpus must be a whole number >= 1 (or blank: the workload's gpus)");
+          ctx.fail(file_node, fpath,
+                   row + "gpus must be a whole number >= 1 (or blank: the workload's gpus)");
         alive.gpus = static_cast<uint32_t>(g);
       }
       if (!pools.empty() && !pools[i].empty()) {
         if (std::find(w.placement.begin(), w.placement.end(), pools[i]) == w.placement.end())
           ctx.fail(file_node, fpath,
-                   row + "pool \"" + text::excerpt(pools[i]) + "\" is not in the placement list of \"" +
-                       w.name + "\" (" + text::join(w.placement, ", ") + ")");
+                   row + "pool \"" + text::excerpt(pools[i]) +
+                       "\" is not in the placement list of \"" + w.name + "\" (" +
+                       text::join(w.placement, ", ") + ")");
         alive.pool = pools[i];
       }
       w.initial_state.push_back(std::move(alive));
@@ -109,8 +115,8 @@ void check_initial_state_fits(const Context& ctx, const YAML::Node& workloads, c
     if (gpus <= quota) continue;
     std::string which;
     for (const auto& [k, list] : rows[pool])
-      which += (which.empty() ? "" : "; ") + s.workloads[k].initial_state_file + " " + row_list(list) +
-               " (workload \"" + s.workloads[k].name + "\")";
+      which += (which.empty() ? "" : "; ") + s.workloads[k].initial_state_file + " " +
+               row_list(list) + " (workload \"" + s.workloads[k].name + "\")";
     const std::size_t first = rows[pool].front().first;
     const std::string path = "workloads[" + std::to_string(first) + "].initial_state.file";
     ctx.fail(workloads[first]["initial_state"]["file"], path,

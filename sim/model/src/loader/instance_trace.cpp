@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "gpucap/csv_table.hpp"
+
 #include "loader.hpp"
 
 namespace gpucap::loader {

@@ -344,7 +344,7 @@ class BasicReplicationEngine {
     }
     if (!queue_.full()) {
       queue_.enqueue(job);
-    } else if (F::kDeployments && m_.classes[job.job_class].deployment) {
+    } else if (F::kDeployments && m_.has_deployments && m_.classes[job.job_class].deployment) {
       ledger_.deployments().dropped(now_);
       retire_queued_instance(job);
     } else if (counted) {
@@ -484,7 +484,8 @@ class BasicReplicationEngine {
 
   /// Launches `job` in `pool`: its GPUs leave the pool now; it runs after provisioning.
   GPUCAP_HD GPUCAP_FORCEINLINE void start_job(const QueuedJob& job, uint32_t pool) {
-    const bool instance = F::kDeployments && m_.classes[job.job_class].deployment;
+    const bool instance =
+        F::kDeployments && m_.has_deployments && m_.classes[job.job_class].deployment;
     if (instance) {
       if (!(job.flags & kLaunchedBefore)) ledger_.deployments().waited(job.arrival_s, now_);
       ledger_.deployments().holding(+1);
@@ -530,7 +531,7 @@ class BasicReplicationEngine {
   /// checkpoints. The run ends by completion, or earlier by the instance being reclaimed.
   GPUCAP_HD GPUCAP_FORCEINLINE void begin_run(uint32_t s) {
     JobSlot& slot = slots_[s];
-    if (F::kDeployments && m_.classes[slot.job_class].deployment) {
+    if (F::kDeployments && m_.has_deployments && m_.classes[slot.job_class].deployment) {
       begin_instance_run(s, false);
       return;
     }
@@ -600,7 +601,7 @@ class BasicReplicationEngine {
       submit(job, slot.arrival_s >= m_.warmup_s);
       return;
     }
-    if (F::kDeployments && m_.classes[slot.job_class].deployment) {
+    if (F::kDeployments && m_.has_deployments && m_.classes[slot.job_class].deployment) {
       interrupt_instance(s, flags);
       return;
     }
@@ -778,8 +779,12 @@ class BasicReplicationEngine {
     if (now_ >= m_.warmup_s) ledger_.preemption(slot.pool);
     ledger_.deployments().interrupted(now_);
     const uint32_t next_flags = served ? flags | kServedBefore : flags;
-    const QueuedJob job{served ? now_ : slot.arrival_s, slot.work_s,       slot.job_class,
-                        slot.gpus,                      slot.preemptions + 1, job_flags(s, next_flags),
+    const QueuedJob job{served ? now_ : slot.arrival_s,
+                        slot.work_s,
+                        slot.job_class,
+                        slot.gpus,
+                        slot.preemptions + 1,
+                        job_flags(s, next_flags),
                         kNoCheckpoint};
     release(s);
     submit(job, true);
@@ -830,7 +835,7 @@ class BasicReplicationEngine {
       const JobSlot& slot = slots_[s];
       if (slot.state != kSlotRunning) continue;
       bill_hold(s, slot, m_.horizon_s);
-      if (F::kDeployments && m_.classes[slot.job_class].deployment) {
+      if (F::kDeployments && m_.has_deployments && m_.classes[slot.job_class].deployment) {
         serve_until(slot, m_.horizon_s);
         continue;
       }
