@@ -157,7 +157,15 @@ std::string rows_kept_note(const gpucap::RunResults& r) {
 /// The lock of -o (run_journal.hpp): one run at a time writes an output and its journal. Held
 /// from before the run until its results are written and its journal removed (or, when it is
 /// interrupted, until its journal is dealt with); the system releases it if the process dies.
-std::unique_ptr<gpucap::OutputLock> output_lock;
+/// While held, the lock file is registered with the signal handler, which removes it when a
+/// signal ends the process (interrupt.hpp); the registration is cleared before the release.
+struct ReleaseOutputLock {
+  void operator()(gpucap::OutputLock* lock) const {
+    gpucap::interrupt::set_lock_file(nullptr);
+    delete lock;
+  }
+};
+std::unique_ptr<gpucap::OutputLock, ReleaseOutputLock> output_lock;
 
 /// Checks -o before a run, so that a refused output costs no simulation time, and takes its
 /// lock (a lock taken over from a run that was killed is said).
@@ -166,7 +174,12 @@ void check_output(const po::variables_map& vm, const gpucap::OutputOptions& outp
   if (!vm.count("output")) return;
   const std::string path = vm["output"].as<std::string>();
   gpucap::check_output_path(path, output);
-  output_lock = gpucap::OutputLock::acquire(path);
+  {
+    // A signal between taking the lock and registering it would leave the lock file behind.
+    const gpucap::interrupt::Deferred deferred;
+    output_lock.reset(gpucap::OutputLock::acquire(path).release());
+    gpucap::interrupt::set_lock_file(output_lock->path().c_str());
+  }
   if (!output_lock->note().empty()) std::cerr << "gpucap: note: " << output_lock->note() << "\n";
 }
 

@@ -126,5 +126,25 @@ TEST_F(Signals, ASignalAtAnyMomentLeavesEitherNothingOrACompleteFile) {
   EXPECT_GT(interrupted, 0);
 }
 
+TEST_F(Signals, ASignalWhileTheOutputIsLockedLeavesNoLockFile) {
+  // A run of about 0.2 s: before its cancel flag is registered (loading, taking the output's
+  // lock) and after (writing the file) a signal ends the process at once. The lock file (the
+  // sidecar "r.h5.lock") must go with it, as it does when the run stops by itself.
+  int ended_by_handler = 0;
+  for (int delay_us = 0; delay_us <= 240000; delay_us += 4000) {
+    ChildProcess child(command("300"));
+    std::this_thread::sleep_for(std::chrono::microseconds(delay_us));
+    child.signal(delay_us % 8000 == 0 ? SIGTERM : SIGINT);
+    const ProcessOutcome o = child.wait(60s);
+    ASSERT_FALSE(o.timed_out);
+    if (o.term_signal == 0 && o.exit_code != 0) ++ended_by_handler;
+    for (const std::string& name : entries())
+      EXPECT_TRUE(name == "r.h5" || name == "r.h5.resume")
+          << "after " << delay_us << " us: " << name << " was left; " << o.output;
+    for (const std::string& name : entries()) fs::remove(dir_ / name);
+  }
+  EXPECT_GT(ended_by_handler, 0);
+}
+
 }  // namespace
 }  // namespace gpucap

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstring>
 #include <initializer_list>
+#include <pthread.h>
 #include <unistd.h>
 
 namespace gpucap::interrupt {
@@ -19,6 +20,9 @@ std::atomic<std::atomic<bool>*> g_cancel_flag{nullptr};
 // handler only while it is true.
 char g_temporary_path[kPathBytes];
 std::atomic<bool> g_temporary_set{false};
+// The output's lock file, the same way.
+char g_lock_path[kPathBytes];
+std::atomic<bool> g_lock_set{false};
 // Whether stderr is a terminal (read once at install: a progress bar may need its line ended).
 std::atomic<bool> g_stderr_terminal{false};
 
@@ -48,7 +52,26 @@ void handle(int signal) {
   write_stderr("gpucap: interrupted by ");
   write_stderr(signal_name(signal));
   write_stderr("; stopped, nothing was written\n");
+  if (g_lock_set.exchange(false)) ::unlink(g_lock_path);
   ::_exit(exit_status_for(signal));
+}
+
+void register_path(const char* path, char* slot, std::atomic<bool>& set) {
+  set.store(false);
+  if (path == nullptr) return;
+  const std::size_t length = std::strlen(path);
+  if (length >= kPathBytes) return;
+  std::memcpy(slot, path, length + 1);
+  set.store(true);
+}
+
+sigset_t stopping_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  return set;
 }
 
 }  // namespace
@@ -74,12 +97,20 @@ int received() { return g_received.load(); }
 void set_cancel_flag(std::atomic<bool>* flag) { g_cancel_flag.store(flag); }
 
 void set_temporary_file(const char* path) {
-  g_temporary_set.store(false);
-  if (path == nullptr) return;
-  const std::size_t length = std::strlen(path);
-  if (length >= kPathBytes) return;
-  std::memcpy(g_temporary_path, path, length + 1);
-  g_temporary_set.store(true);
+  register_path(path, g_temporary_path, g_temporary_set);
+}
+
+void set_lock_file(const char* path) { register_path(path, g_lock_path, g_lock_set); }
+
+static_assert(sizeof(sigset_t) <= 128, "Deferred::saved_ holds a sigset_t");
+
+Deferred::Deferred() {
+  const sigset_t block = stopping_signals();
+  ::pthread_sigmask(SIG_BLOCK, &block, reinterpret_cast<sigset_t*>(saved_));
+}
+
+Deferred::~Deferred() {
+  ::pthread_sigmask(SIG_SETMASK, reinterpret_cast<const sigset_t*>(saved_), nullptr);
 }
 
 const char* signal_name(int signal) {

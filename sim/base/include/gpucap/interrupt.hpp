@@ -5,6 +5,7 @@
 //    replication (CPU) or batch (device) and the CLI exits with 128 + the signal number (130 for
 //    Ctrl-C) and a one-line message; a second signal ends the process at once;
 //  - while an output's temporary file exists: removes it, then ends the process (128 + signal);
+//    a registered lock file of the output (held by this process) is removed the same way;
 //  - otherwise: ends the process (128 + signal) with a one-line message.
 // SIGXFSZ (a file size limit reached) is ignored, so that a write fails with EFBIG and a
 // message instead of killing the process.
@@ -29,6 +30,25 @@ void set_cancel_flag(std::atomic<bool>* flag);
 /// While set, a signal removes this file before the process ends. The path is copied (at most
 /// 4095 bytes; longer paths are not registered). Pass nullptr to clear.
 void set_temporary_file(const char* path);
+
+/// While set, a signal that ends the process removes this file too: the lock file of the output
+/// (run_journal.hpp), registered only while this process holds its lock. Copied like the
+/// temporary file's path. Pass nullptr to clear (before the lock is released).
+void set_lock_file(const char* path);
+
+/// Holds SIGINT, SIGTERM and SIGHUP back on this thread while it lives; a signal that arrives
+/// meanwhile is handled when it ends. For steps that must not be cut in two (taking a lock and
+/// registering it).
+class Deferred {
+ public:
+  Deferred();
+  ~Deferred();
+  Deferred(const Deferred&) = delete;
+  Deferred& operator=(const Deferred&) = delete;
+
+ private:
+  alignas(16) unsigned char saved_[128];  ///< the thread's previous mask (a sigset_t: at most 128 bytes)
+};
 
 /// 128 + signal: the exit status of a process ended by `signal`, as shells report it.
 inline int exit_status_for(int signal) { return 128 + signal; }
