@@ -47,8 +47,8 @@ class Deferred {
   Deferred& operator=(const Deferred&) = delete;
 
  private:
-  alignas(16) unsigned char saved_[128];  ///< the thread's previous mask (a sigset_t: at most 128
-                                          ///< bytes)
+  /// The thread's previous mask (a sigset_t: at most 128 bytes).
+  alignas(16) unsigned char saved_[128];
 };
 
 /// 128 + signal: the exit status of a process ended by `signal`, as shells report it.
