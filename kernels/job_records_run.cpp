@@ -13,6 +13,22 @@
 #include "gpucap/metrics.hpp"
 
 namespace gpucap {
+namespace {
+
+/// The file rows of the trace rows and of the state at t = 0 of `scenario`, in the order
+/// compile() lays them out (workloads in order; a deployment's trace rows that began before the
+/// window, then its `initial_state` rows).
+engine::SourceRows source_rows(const Scenario& scenario) {
+  engine::SourceRows rows;
+  for (const JobClassSpec& w : scenario.workloads) {
+    for (const TraceRow& t : w.arrivals.trace) rows.trace.push_back(t.row);
+    for (const auto* state : {&w.arrivals.alive_at_start, &w.initial_state})
+      for (const AliveAtStart& a : *state) rows.initial.push_back(a.row);
+  }
+  return rows;
+}
+
+}  // namespace
 
 void add_job_records(RunResults& r, const std::vector<Scenario>& points) {
   r.jobs.clear();
@@ -43,8 +59,12 @@ void add_job_records(RunResults& r, const std::vector<Scenario>& points) {
         " job records a run may keep; record fewer replications (records.jobs)");
 
   std::vector<ModelStorage> models;
+  std::vector<engine::SourceRows> rows;
   models.reserve(points.size());
-  for (const Scenario& point : points) models.push_back(compile(point));
+  for (const Scenario& point : points) {
+    models.push_back(compile(point));
+    rows.push_back(source_rows(point));
+  }
   const int64_t items = static_cast<int64_t>(r.points * n);
   std::vector<std::vector<JobRecord>> parts(static_cast<std::size_t>(items));
   std::vector<int> mismatch(static_cast<std::size_t>(items), 0);
@@ -57,7 +77,7 @@ void add_job_records(RunResults& r, const std::vector<Scenario>& points) {
     double row[kScalarMetricCount];
     int status = 0;
     parts[item] = record_replication_jobs(models[p].model(), r.seed, r.first_replication + k, p,
-                                          row, &status);
+                                          row, &status, &rows[p]);
     const double* ran = &r.scalars[(p * r.rows_per_point() + k) * kScalarMetricCount];
     // Bit for bit (NaN included): the records describe the very replication that ran.
     mismatch[item] = status != 0 || std::memcmp(row, ran, sizeof(row)) != 0;

@@ -48,6 +48,7 @@ void bind_records(py::module_& m) {
         d["runs"] = column<uint32_t>(j, [](const J& x) { return x.runs; });
         d["preemptions"] = column<uint32_t>(j, [](const J& x) { return x.preemptions; });
         d["cost_usd"] = column<double>(j, [](const J& x) { return x.cost_usd; });
+        d["trace_row"] = column<uint64_t>(j, [](const J& x) { return x.trace_row; });
         d["classes"] = r.job_classes;
         d["replications"] = r.job_replications;
         return std::move(d);

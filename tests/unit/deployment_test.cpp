@@ -162,6 +162,71 @@ TEST_F(Deployment, StateFileErrorsNameTheRows) {
   EXPECT_NE(e.find("has no column 'remaining'"), std::string::npos) << e;
 }
 
+// Unknown remaining (`remaining: unknown`, drawn given `age`), with deterministic lifetimes and
+// work so that the draw is exact: an instance of a 5 h lifetime aged 2 h has 3 h left; a job of
+// 3 h of work of which 1 h is done (age) ends at 2 h; age blank: the whole lifetime.
+TEST_F(Deployment, UnknownRemainingIsTheRestGivenTheAge) {
+  write("state.csv", "pool,age,remaining\nb,2,unknown\n,,unknown\n");
+  const Row r = run_once(parse(state_scenario(
+      "    kind: deployment\n    arrivals: {process: poisson, rate_per_day: 0.000001}\n"
+      "    lifetime: 5h\n")));
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursDemanded], 3.0 + 4.0);  // the second outlives the 4 h horizon
+  EXPECT_DOUBLE_EQ(r[kInstanceHoursServed], 3.0 + 4.0);
+  write("state.csv", "pool,age,remaining\na,1,unknown\n");
+  const Row j = run_once(parse(state_scenario(
+      "    arrivals: {process: poisson, rate_per_day: 0.000001}\n    work: 3h\n")));
+  EXPECT_DOUBLE_EQ(j[kJobsCompleted], 1.0);
+  EXPECT_DOUBLE_EQ(j[kCompletionMeanS], 2.0 * 3600);
+}
+
+TEST_F(Deployment, UnknownRemainingErrorsNameTheRow) {
+  const std::string poisson = "    arrivals: {process: poisson, rate_per_hour: 1}\n";
+  write("state.csv", "age,remaining\n1,2\n6,unknown\n");
+  std::string e = error_of(state_scenario(poisson + "    work: 5h\n"));
+  EXPECT_NE(e.find("state.csv data row 2: remaining is unknown and age is 21600 s, but the work "
+                   "of \"w\" is at most 18000 s"),
+            std::string::npos) << e;
+  write("state.csv", "age,remaining\nsoon,unknown\n");
+  e = error_of(state_scenario(poisson + "    work: 5h\n"));
+  EXPECT_NE(e.find("data row 1: age holds \"soon\"; it must be a number >= 0"), std::string::npos)
+      << e;
+  write("later.csv", "submit_s,gpus,duration_s\n1e6,1,1\n");
+  write("state.csv", "age,remaining\n1,unknown\n");
+  e = error_of(state_scenario("    arrivals: {process: trace, file: later.csv}\n"));
+  EXPECT_NE(e.find("data row 1: remaining is unknown, but \"w\" takes its works from its trace"),
+            std::string::npos) << e;
+  write("state.csv", "remaining\nlater\n");
+  e = error_of(state_scenario(poisson + "    work: 5h\n"));
+  EXPECT_NE(e.find("it must be a number > 0 or unknown (drawn given the age)"), std::string::npos)
+      << e;
+}
+
+// Records carry the trace row: jobs from an unsorted trace, an instance of the state at t = 0
+// and one drawn by a Poisson process keep the data row of the file they came from (0: drawn).
+TEST_F(Deployment, RecordsCarryTheTraceRow) {
+  write("jobs.csv", "submit_s,gpus,duration_s\n300,1,60\n100,1,60\n200,1,60\n");
+  Scenario s = parse(
+      "name: rows\nhorizon: 1h\nrecords: {jobs: 1}\npools:\n"
+      "  od: {gpu: H100, quota: 8, price_usd_per_gpu_hour: 2}\n"
+      "workloads:\n  - name: jobs\n    arrivals: {process: trace, file: jobs.csv}\n");
+  RunOptions o;
+  o.replications = 1;
+  RunResults r = run(s, o);
+  ASSERT_EQ(r.jobs.size(), 3u);
+  EXPECT_EQ(r.jobs[0].trace_row, 2u);  // submitted at 100 s: the file's second row
+  EXPECT_EQ(r.jobs[1].trace_row, 3u);
+  EXPECT_EQ(r.jobs[2].trace_row, 1u);
+  write("state.csv", "remaining\n1\n2\n");
+  s = parse(state_scenario(
+      "    kind: deployment\n    arrivals: {process: poisson, rate_per_hour: 2}\n"
+      "    lifetime: 1h\n") + "records: {jobs: 1}\n");
+  r = run(s, o);
+  ASSERT_GE(r.jobs.size(), 2u);
+  EXPECT_EQ(r.jobs[0].trace_row, 1u);
+  EXPECT_EQ(r.jobs[1].trace_row, 2u);
+  for (std::size_t i = 2; i < r.jobs.size(); ++i) EXPECT_EQ(r.jobs[i].trace_row, 0u);
+}
+
 // From an instance log to a run, as a user would: `gpucap import --instances` keeps the
 // instances created before the log (blank start) and those still running (blank end), and the
 // deployment replays them: 2 alive the whole 10 h window, one created at 1 h that lives 3 h.

@@ -2,6 +2,7 @@
 // analytic values (5-sigma bands), a Kolmogorov-Smirnov check of the whole shape where the CDF
 // has a closed form, and exactness of the deterministic and empirical kinds.
 #include "gpucap/distribution.hpp"
+#include "gpucap/residual_life.hpp"
 
 #include <algorithm>
 #include <boost/math/special_functions/gamma.hpp>
@@ -9,6 +10,7 @@
 #include <functional>
 #include <gtest/gtest.h>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "gpucap/scenario.hpp"
@@ -316,6 +318,98 @@ TEST(Distribution, SameStreamGivesSameDraws) {
     const std::vector<double> a = draw(d, kNoTable, 15, 1000), b = draw(d, kNoTable, 15, 1000);
     EXPECT_EQ(a, b);
   }
+}
+
+// ---- residual life (residual_life.hpp) ------------------------------------------------------
+// L - age given L > age: its CDF is 1 - S(age + r) / S(age), S the survival function of L.
+
+std::vector<double> draw_residual(const Distribution& d, double age,
+                                  const std::vector<double>& sorted, uint32_t index) {
+  RandomStream rng = RandomStream::make(20261205, 1, stream_id(StreamKind::test, 100 + index));
+  std::vector<double> x(kDraws);
+  for (auto& v : x) v = sample_residual(d, age, rng, sorted.empty() ? nullptr : sorted.data());
+  return x;
+}
+
+/// Draws of the residual after `age` are positive and follow 1 - S(age + r) / S(age) (KS).
+void expect_residual(const Distribution& d, double age, const std::function<double(double)>& S,
+                     uint32_t index) {
+  const std::vector<double> x = draw_residual(d, age, {}, index);
+  for (double v : x) ASSERT_TRUE(std::isfinite(v) && v > 0) << v;
+  const double s_age = S(age);
+  expect_ks(x, [&](double r) { return 1.0 - S(age + r) / s_age; });
+}
+
+TEST(ResidualLife, ExponentialIsMemoryless) {
+  expect_residual(make(DistKind::exponential, 3600.0), 7200.0,
+                  [](double x) { return std::exp(-x / 3600.0); }, 1);
+}
+
+TEST(ResidualLife, UniformStartsAtTheAge) {
+  // Inside [a, b] and before it (the whole uniform).
+  const auto S = [](double x) { return std::clamp((10.0 - x) / 8.0, 0.0, 1.0); };
+  expect_residual(make(DistKind::uniform, 2.0, 10.0), 6.0, S, 2);
+  expect_residual(make(DistKind::uniform, 2.0, 10.0), 1.0, S, 3);
+}
+
+TEST(ResidualLife, WeibullAddsAUnitExponentialToTheCumulativeHazard) {
+  for (double k : {0.7, 2.0}) {
+    const auto S = [k](double x) { return std::exp(-std::pow(x / 10.0, k)); };
+    expect_residual(make(DistKind::weibull, k, 10.0), 8.0, S, 4);
+    expect_residual(make(DistKind::weibull, k, 10.0), 0.0, S, 5);
+  }
+}
+
+TEST(ResidualLife, ParetoTailIsParetoAgain) {
+  const auto S = [](double x) { return x < 1.0 ? 1.0 : std::pow(1.0 / x, 2.5); };
+  expect_residual(make(DistKind::pareto, 2.5, 1.0), 4.0, S, 6);  // age above x_m
+  expect_residual(make(DistKind::pareto, 2.5, 1.0), 0.5, S, 7);  // below: the whole Pareto
+}
+
+TEST(ResidualLife, LognormalBelowAndFarAboveTheMedian) {
+  // z0 = (ln age - mu) / sigma = -1 (draws until above), 0.4, 2 and 5 (exponential proposal).
+  const double mu = 1.0, sigma = 0.8;
+  const auto S = [&](double x) {
+    return x <= 0 ? 1.0 : 0.5 * std::erfc((std::log(x) - mu) / (sigma * std::sqrt(2.0)));
+  };
+  uint32_t index = 8;
+  for (double z0 : {-1.0, 0.4, 2.0, 5.0})
+    expect_residual(make(DistKind::lognormal, mu, sigma), std::exp(mu + sigma * z0), S, index++);
+}
+
+TEST(ResidualLife, GammaNearTheModeAndInTheTail) {
+  // Shape 3 (x0 <= k draws until above; x0 > k the proposal with rate 1 - (k - 1) / x0), shape
+  // 0.5 (rate 1).
+  uint32_t index = 12;
+  for (const auto& [k, theta, age] : std::vector<std::tuple<double, double, double>>{
+           {3.0, 2.0, 2.0}, {3.0, 2.0, 20.0}, {3.0, 2.0, 80.0}, {0.5, 1.0, 0.2}, {0.5, 1.0, 3.0}}) {
+    const auto S = [k = k, theta = theta](double x) {
+      return boost::math::gamma_q(k, x / theta);
+    };
+    expect_residual(make(DistKind::gamma, k, theta), age, S, index++);
+  }
+}
+
+TEST(ResidualLife, DeterministicAndEmpiricalAreExact) {
+  RandomStream rng = RandomStream::make(1, 1, stream_id(StreamKind::test, 20));
+  EXPECT_EQ(sample_residual(make(DistKind::deterministic, 5.0), 2.0, rng, nullptr), 3.0);
+  // Sorted values 1, 2, 3, 4, 10 after 1 (junk before the offset): above 2.5 are 3, 4 and 10,
+  // each with probability 1/3; at age 0 every value.
+  const std::vector<double> sorted = {-7.0, 1.0, 2.0, 3.0, 4.0, 10.0};
+  Distribution d = make(DistKind::empirical, 0.0);
+  d.table_offset = 1;
+  d.table_count = 5;
+  const std::vector<double> x = draw_residual(d, 2.5, sorted, 21);
+  int counts[3] = {0, 0, 0};
+  for (double v : x) {
+    ASSERT_TRUE(v == 0.5 || v == 1.5 || v == 7.5) << v;
+    ++counts[v == 0.5 ? 0 : v == 1.5 ? 1 : 2];
+  }
+  const double n = static_cast<double>(x.size()), p = 1.0 / 3;
+  for (int c : counts) EXPECT_NEAR(c / n, p, 5 * std::sqrt(p * (1 - p) / n));
+  for (double v : draw_residual(d, 0.0, sorted, 22)) ASSERT_TRUE(v >= 1.0 && v <= 10.0);
+  EXPECT_EQ(first_above(sorted.data() + 1, 5, 10.0), 5u);
+  EXPECT_EQ(first_above(sorted.data() + 1, 5, 0.0), 0u);
 }
 
 }  // namespace

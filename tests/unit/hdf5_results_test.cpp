@@ -310,6 +310,7 @@ TEST_F(Hdf5ResultsTest, EveryRowTheGenericWalkersReadRoundTrips) {
   job.start_s = 12.5;
   job.end_s = std::numeric_limits<double>::quiet_NaN();
   job.cost_usd = 0.75;
+  job.trace_row = 12;
   written.jobs = {job, JobRecord{}};
   const std::string path = file("generic.h5");
   write_results_hdf5(written, path);
@@ -328,6 +329,30 @@ TEST_F(Hdf5ResultsTest, EveryRowTheGenericWalkersReadRoundTrips) {
   ASSERT_EQ(read.jobs.size(), written.jobs.size());
   for (std::size_t i = 0; i < read.jobs.size(); ++i)
     EXPECT_EQ(std::memcmp(&read.jobs[i], &written.jobs[i], sizeof(JobRecord)), 0) << i;
+}
+
+// Files written before /jobs/trace_row read it as 0 (and their checksum holds: a file whose
+// jobs all have row 0 hashes as before the column).
+TEST_F(Hdf5ResultsTest, JobsWithoutTraceRowsReadAsZero) {
+  RunResults written = sample_results();
+  written.job_replications = 1;
+  written.job_classes = {"train"};
+  JobRecord job;
+  job.arrival_s = 5;
+  job.start_s = 6;
+  job.end_s = 7;
+  written.jobs = {job, job};
+  const std::string path = file("old_jobs.h5");
+  write_results_hdf5(written, path);
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  ASSERT_GE(H5Ldelete(f, "/jobs/trace_row", H5P_DEFAULT), 0);
+  ASSERT_GE(H5Fclose(f), 0);
+  remove_user_block(path);  // changed after gpucap wrote it
+  const RunResults read = read_results_hdf5(path);
+  ASSERT_EQ(read.jobs.size(), 2u);
+  EXPECT_EQ(read.jobs[0].trace_row, 0u);
+  EXPECT_EQ(read.jobs[1].arrival_s, 5.0);
 }
 
 TEST_F(Hdf5ResultsTest, ReplicationDatasetsArePointsByReplications) {
@@ -520,11 +545,11 @@ TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) 
     }
   }
   H5Fclose(f);
-  // 20 root attributes, 47 other items named once (5 of them /inputs, 5 coordinates, 7 /goals,
-  // 15 /jobs; /difference_summary skipped), one dataset per metric, and two attributes on each
+  // 20 root attributes, 48 other items named once (5 of them /inputs, 5 coordinates, 7 /goals,
+  // 16 /jobs; /difference_summary skipped), one dataset per metric, and two attributes on each
   // metric dataset.
   EXPECT_EQ(checked,
-            20u + 47u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
+            20u + 48u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
 }
 
 /// The value of the fixed-string attribute `name` of `object` ("" when absent).

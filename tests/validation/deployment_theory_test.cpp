@@ -135,4 +135,46 @@ TEST_F(DeploymentTheory, InterruptionsLeaveDOverMttpPlusDUnserved) {
   EXPECT_EQ(r.summary_of(0, gpucap::kInstanceHoursWaiting).mean, 0.0);
 }
 
+// Unknown remaining lifetimes: N = 200 instances alive at t = 0, each aged 8 h, with their
+// remaining lifetime drawn given the age. Alive at t: Binomial(N, S(8 h + t) / S(8 h)), read as
+// the instances served in a window of 1 ms at t = 6 h, on an unlimited pool (arrivals: one in a
+// million days). Exponential (mean m = 10 h): N e^(-t/m), whatever the age; Weibull (k = 2,
+// lambda = 10 h): N e^(-((14/10)^2 - (8/10)^2)), where aging matters; lognormal (median 10 h,
+// sigma 1): N Phi-bar(ln 1.4) / Phi-bar(ln 0.8).
+TEST_F(DeploymentTheory, StateWithUnknownRemainingDecaysAsTheResidualLife) {
+  const int n_alive = 200;
+  std::string rows = "age,remaining\n";
+  for (int i = 0; i < n_alive; ++i) rows += "8,unknown\n";
+  write("state.csv", rows);
+  const auto upper = [](double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); };
+  const struct {
+    const char* lifetime;
+    double alive_share;
+  } cases[] = {
+      {"{dist: exponential, mean: 10h}", std::exp(-6.0 / 10.0)},
+      {"{dist: weibull, shape: 2, scale: 10h}", std::exp(-(1.4 * 1.4 - 0.8 * 0.8))},
+      {"{dist: lognormal, median: 10h, sigma: 1}", upper(std::log(1.4)) / upper(std::log(0.8))},
+  };
+  const uint64_t replications = 2000;
+  for (const auto& c : cases) {
+    const std::string yaml =
+        std::string("name: residual\nhorizon: 21600.001s\nwarmup: 6h\npools:\n  gpus:\n") +
+        "    gpu: H100\n    purchase: on_demand\n    quota: 100000\n"
+        "    price_usd_per_gpu_hour: 2\nworkloads:\n  - name: fleet\n    kind: deployment\n"
+        "    arrivals: {process: poisson, rate_per_day: 0.000001}\n    lifetime: " +
+        c.lifetime + "\n    initial_state: {file: state.csv, time_unit: 1h}\n";
+    const gpucap::RunResults r = simulate(yaml, replications);
+    const gpucap::MetricSummary& alive = r.summary_of(0, gpucap::kInstancesServedMean);
+    const double p = c.alive_share, mean = n_alive * p;
+    const double sd = std::sqrt(n_alive * p * (1 - p) / replications);
+    std::printf("  alive at 6 h of %d aged 8 h, %s: %.4f (theory %.4f +- %.4f)\n", n_alive,
+                c.lifetime, alive.mean, mean, sd);
+    EXPECT_NEAR(alive.mean, mean, 3.3 * sd) << c.lifetime;
+    // Binomial: variance N p (1 - p), with the sample variance's standard error.
+    const double var = n_alive * p * (1 - p);
+    EXPECT_NEAR(alive.std * alive.std, var, 3.3 * var * std::sqrt(2.0 / replications))
+        << c.lifetime;
+  }
+}
+
 }  // namespace

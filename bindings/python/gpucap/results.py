@@ -256,7 +256,9 @@ class Results:
         and ``job`` (arrival order). Columns: point, replication, job, class (workload name),
         arrival_s, start_s (first launch; NaN if never), end_s (completion; NaN if not done by
         the horizon), wait_s, pool (name of its last launch's pool; None if never), runs,
-        preemptions, cost_usd. ``df.attrs["units"]`` maps columns to units;
+        preemptions, cost_usd, trace_row (the data row of the trace or ``initial_state`` file
+        it came from, 1 = first; 0 when an arrival process drew it: join it back to the log).
+        ``df.attrs["units"]`` maps columns to units;
         ``df.attrs["replications"]`` is the number of replications recorded per point."""
         import pandas as pd
 

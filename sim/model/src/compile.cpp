@@ -1,6 +1,7 @@
 // gpucap: compiling a Scenario into the flat CompiledModel the engine reads (see compile.hpp).
 #include "gpucap/compile.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -236,8 +237,8 @@ void compile_windowed_autoscaler(const ServiceSpec& svc, CompiledService& cs, Co
 struct ModelCompiler {
   /// The inference service of class w (the class `job_class` of the model), with its replicas'
   /// and requests' places in the model's arrays.
-  static CompiledService compile_service(const Scenario& s, const JobClassSpec& w, uint32_t job_class,
-                                  ModelStorage& out, CompiledModel& m) {
+  static CompiledService compile_service(const Scenario& s, const JobClassSpec& w,
+                                         uint32_t job_class, ModelStorage& out, CompiledModel& m) {
     const ServiceSpec& svc = w.service;
     const int pool_index = s.pool_index(svc.pool);
     const PoolSpec& pool = s.pools[pool_index];
@@ -285,14 +286,15 @@ struct ModelCompiler {
   /// Class w's placement list (only the pools whose GPU memory holds the job; validation ensures
   /// one), its checkpoint, deadline, fallback and placement-limit rules.
   static void compile_placement(const Scenario& s, const JobClassSpec& w, CompiledJobClass& c,
-                         ModelStorage& out) {
+                                ModelStorage& out) {
     c.placement_offset = static_cast<uint32_t>(out.placement_.size());
     for (const std::string& name : w.placement) {
       const int index = s.pool_index(name);
       if (fits_memory(w, s.pools[index])) out.placement_.push_back(static_cast<uint32_t>(index));
     }
     c.placement_count = static_cast<uint32_t>(out.placement_.size()) - c.placement_offset;
-    c.placement_mask = placement_mask(out.placement_.data() + c.placement_offset, c.placement_count);
+    c.placement_mask =
+        placement_mask(out.placement_.data() + c.placement_offset, c.placement_count);
     out.model_.placement_by_mask = out.model_.placement_by_mask || c.placement_mask != 0;
     c.checkpoint_interval_s = w.checkpoint_interval_s;
     c.checkpoint_write_s = w.checkpoint_write_s;
@@ -353,7 +355,7 @@ struct ModelCompiler {
 ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
   ModelStorage out;
   uint32_t total_quota = 0;
-  uint32_t trace_layers = 0;  // trace layers of all classes so far
+  uint32_t trace_layers = 0;          // trace layers of all classes so far
   std::size_t trace_rows_so_far = 0;  // rows of the classes so far (their offsets)
   if (with_trace_rows) {
     std::size_t trace_rows = 0;
@@ -396,11 +398,24 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       out.model_.has_deployments = true;
     }
     const uint32_t index = static_cast<uint32_t>(out.classes_.size());
+    uint32_t sorted_offset = 0;  // a sorted copy of an empirical work_s, for residual draws
+    const bool residuals = std::any_of(w.initial_state.begin(), w.initial_state.end(),
+                                       [](const AliveAtStart& a) { return a.residual; });
+    if (residuals && w.work_s.kind == DistKind::empirical) {
+      sorted_offset = static_cast<uint32_t>(out.table_.size());
+      out.table_.insert(out.table_.end(), w.work_s.samples.begin(), w.work_s.samples.end());
+      std::sort(out.table_.begin() + sorted_offset, out.table_.end());
+    }
     for (const auto* rows : {&w.arrivals.alive_at_start, &w.initial_state})
-      for (const AliveAtStart& alive : *rows)
-        out.initial_.push_back({alive.end_s, index, alive.gpus,
-                                alive.pool.empty() ? InitialInstance::kAnyPool
-                                                   : static_cast<uint32_t>(s.pool_index(alive.pool))});
+      for (const AliveAtStart& alive : *rows) {
+        InitialInstance x{alive.end_s, index, alive.gpus,
+                          alive.pool.empty() ? InitialInstance::kAnyPool
+                                             : static_cast<uint32_t>(s.pool_index(alive.pool))};
+        x.residual = alive.residual ? 1 : 0;
+        x.age_s = alive.age_s;
+        x.sorted_offset = sorted_offset;
+        out.initial_.push_back(x);
+      }
     ModelCompiler::compile_transfers(s, w, out);
     out.classes_.push_back(c);
   }

@@ -172,6 +172,12 @@ void hash_jobs(ContentHash& h, const RunResults& r) {
       h.word(w);
     for (double v : {j.arrival_s, j.start_s, j.end_s, j.cost_usd}) h.number(v);
   }
+  // The trace rows (a later column): hashed only when some job has one, so that a file
+  // written before them (all 0 when read) hashes as it did.
+  const bool rows = std::any_of(r.jobs.begin(), r.jobs.end(),
+                                [](const JobRecord& j) { return j.trace_row != 0; });
+  if (rows)
+    for (const JobRecord& j : r.jobs) h.word(j.trace_row);
 }
 
 }  // namespace

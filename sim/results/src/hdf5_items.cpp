@@ -45,6 +45,7 @@ struct ColumnRow {
   T (*get)(const Record&);
   void (*set)(const Context&, const RunResults&, Record&, T);
   const char* not_read = "";
+  bool may_lack = false;  ///< files written before the column lack it (the field keeps its default)
 };
 
 using Strings = std::vector<std::string>;
@@ -275,7 +276,11 @@ const auto kJobColumns = std::make_tuple(
     GPUCAP_JOB_COLUMN(kJobPool, int32_t, pool),
     GPUCAP_JOB_COLUMN(kJobRuns, uint32_t, runs),
     GPUCAP_JOB_COLUMN(kJobPreemptions, uint32_t, preemptions),
-    GPUCAP_JOB_COLUMN(kJobCost, double, cost_usd));
+    GPUCAP_JOB_COLUMN(kJobCost, double, cost_usd),
+    ColumnRow<JobRecord, uint64_t>{&h5::kJobTraceRow,
+        [](const JobRecord& j) { return j.trace_row; },
+        [](const Context&, const RunResults&, JobRecord& j, uint64_t v) { j.trace_row = v; },
+        "", true});
 
 #undef GPUCAP_JOB_COLUMN
 // clang-format on
@@ -343,6 +348,7 @@ void read_columns(const Context& c, hid_t loc, const RunResults& r, hsize_t n,
                   std::vector<Record>& records, const Tuple& columns) {
   for_each_row(columns, [&](const auto& column) {
     if (column.set == nullptr) return;
+    if (column.may_lack && H5Lexists(loc, column.item->name, H5P_DEFAULT) <= 0) return;
     using T = decltype(column.get(records.front()));
     std::vector<T> values;
     if constexpr (std::is_same_v<T, std::string>)

@@ -246,12 +246,19 @@ enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };
 /// fits) it runs at once, without provisioning (an instance also without startup); where it
 /// does not fit it waits in the queue. A deployment instance's lifetime ends at end_s
 /// (+infinity: it outlives the horizon); a job has end_s reference-GPU seconds of work left.
+/// One whose remaining is unknown (`residual`) draws it per replication instead: the rest of its
+/// class's work_s distribution (a deployment's lifetime) given that it has lasted age_s
+/// (residual_life.hpp), from the stream StreamKind::initial_state, in row order.
 struct InitialInstance {
   static constexpr uint32_t kAnyPool = 0xFFFFFFFFu;
   double end_s;
   uint32_t job_class;
   uint32_t gpus;
   uint32_t pool = kAnyPool;
+  uint32_t residual = 0;  ///< 1: draw end_s given age_s
+  double age_s = 0;       ///< s (wall clock for an instance, reference-GPU work for a job)
+  /// With residual and an empirical work_s: its values, sorted, at table[sorted_offset, +count).
+  uint32_t sorted_offset = 0;
   uint32_t unused_ = 0;
 };
 

@@ -18,6 +18,10 @@ struct JobRecord {
   double start_s = 0;           ///< first launch (its GPUs taken); NaN when it never launched
   double end_s = 0;             ///< completion; NaN when not completed by the horizon
   double cost_usd = 0;          ///< what its holds were billed: compute (not committed pools) + egress
+  /// The data row of the file it came from (1 = the first data row): its trace row, or its row
+  /// of the `initial_state` file or of a deployment's trace when it ran at t = 0; 0 when an
+  /// arrival process drew it.
+  uint64_t trace_row = 0;  ///< 64 bits: the record has no padding (it is compared bytewise)
 };
 
 }  // namespace gpucap

@@ -94,10 +94,12 @@ struct PoolSpec {
   bool bills_idle = true;          ///< serverless: keep-alive time is billed
 };
 
-/// One row of an arrival trace: submit time (s from the start), GPUs, reference run time (s).
+/// One row of an arrival trace: submit time (s from the start), GPUs, reference run time (s),
+/// and the row of the trace file it came from (1 = the first data row; 0: not from a file).
 struct TraceRow {
   double submit_s;
   uint32_t gpus;
+  uint32_t row;  ///< sits in what would be padding: 24 bytes as before
   double work_s;
 };
 
@@ -109,6 +111,13 @@ struct AliveAtStart {
   double end_s;
   uint32_t gpus;
   std::string pool;  ///< where it runs at t = 0; "": placed at t = 0 by its placement list
+  /// Its data row in the file it came from (the trace or the `initial_state` file; 1 = first).
+  uint32_t row = 0;
+  /// Remaining unknown (`remaining: unknown`): drawn per replication from the workload's
+  /// lifetime (instance) or work (job) distribution given that it has lasted `age_s` already
+  /// (residual_life.hpp); end_s is then unused.
+  bool residual = false;
+  double age_s = 0;  ///< s of wall clock (instance) or reference-GPU work done (job); >= 0
 };
 
 struct ArrivalSpec {

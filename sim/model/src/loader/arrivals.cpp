@@ -150,7 +150,7 @@ bool read_trace_rows(const Context& ctx, const YAML::Node& file_node, const std:
       const double submit_s = ti * unit_s;
       in_order = in_order && !(submit_s < last_submit_s);
       last_submit_s = submit_s;
-      a.trace.push_back({submit_s, static_cast<uint32_t>(gi), wi * unit_s});
+      a.trace.push_back({submit_s, static_cast<uint32_t>(gi), static_cast<uint32_t>(i + 1), wi * unit_s});
     }
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const ScenarioError*>(&e)) throw;

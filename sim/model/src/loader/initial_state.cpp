@@ -1,9 +1,11 @@
 // gpucap: scenario loader, a workload's `initial_state`: a CSV file of what of the workload runs
 // or waits at t = 0, one row each: `remaining` (a deployment instance's remaining lifetime,
-// blank: still running past the horizon; a job's remaining work on the reference GPU), and
-// optionally `pool` (where it runs at t = 0; blank or absent: placed by its placement list) and
-// `gpus` (blank or absent: the workload's `gpus`). Then the check that the rows naming a pool,
-// over every workload, fit its quota.
+// blank: still running past the horizon; a job's remaining work on the reference GPU; `unknown`:
+// drawn from the workload's distribution given the row's `age`), and optionally `age` (how long
+// it has lasted: wall clock for an instance, reference-GPU work done for a job), `pool` (where
+// it runs at t = 0; blank or absent: placed by its placement list) and `gpus` (blank or absent:
+// the workload's `gpus`). Then the check that the rows naming a pool, over every workload, fit
+// its quota.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -30,10 +32,24 @@ bool has_column(const CsvTable& table, const std::string& name) {
   return std::find(h.begin(), h.end(), name) != h.end();
 }
 
+/// The largest value `d` can take (+infinity when unbounded).
+double largest_value(const DistributionSpec& d) {
+  switch (d.kind) {
+    case DistKind::deterministic:
+      return d.p0;
+    case DistKind::uniform:
+      return d.p1;
+    case DistKind::empirical:
+      return d.samples.empty() ? 0.0 : *std::max_element(d.samples.begin(), d.samples.end());
+    default:
+      return HUGE_VAL;
+  }
+}
+
 }  // namespace
 
 void read_initial_state(const Context& ctx, const YAML::Node& node, const std::string& path,
-                        const Scenario& s, JobClassSpec& w) {
+                        const Scenario& /*s*/, JobClassSpec& w) {
   expect_map(ctx, node, path, scenario_child_keys("workloads[].initial_state"));
   const YAML::Node file_node = require(ctx, node, path, "file", "a CSV file of the state at t = 0");
   const std::string fpath = join_path(path, "file");
@@ -53,22 +69,51 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
         has_column(table, "pool") ? table.strings("pool") : std::vector<std::string>();
     const std::vector<std::string> gpus =
         has_column(table, "gpus") ? table.strings("gpus") : std::vector<std::string>();
+    const std::vector<std::string> ages =
+        has_column(table, "age") ? table.strings("age") : std::vector<std::string>();
+    const char* what = instances ? "lifetime" : "work";
     for (std::size_t i = 0; i < remaining.size(); ++i) {
       const std::string row = w.initial_state_file + " data row " + std::to_string(i + 1) + ": ";
       AliveAtStart alive{HUGE_VAL, w.gpus, ""};
-      if (remaining[i].empty()) {
+      alive.row = static_cast<uint32_t>(i + 1);
+      if (!ages.empty() && !ages[i].empty()) {
+        double v = 0;
+        if (!parse_decimal(ages[i], v) || !(v >= 0) || !std::isfinite(v))
+          ctx.fail(file_node, fpath,
+                   row + "age holds \"" + text::excerpt(ages[i]) +
+                       "\"; it must be a number >= 0 (in time_unit), or blank");
+        alive.age_s = v * unit_s;
+      }
+      if (remaining[i] == "unknown") {
+        if (w.arrivals.kind == ArrivalKind::trace)
+          ctx.fail(file_node, fpath,
+                   row + "remaining is unknown, but \"" + w.name + "\" takes its " + what +
+                       "s from its trace, not from a distribution to draw the rest from; give "
+                       "the remaining " +
+                       what + " (or model the " + what + " with `" +
+                       (instances ? "lifetime" : "work") + "`)");
+        const double largest = largest_value(w.work_s);
+        if (!(largest > alive.age_s))
+          ctx.fail(file_node, fpath,
+                   row + "remaining is unknown and age is " + text::format_number(alive.age_s) +
+                       " s, but the " + what + " of \"" + w.name + "\" is at most " +
+                       text::format_number(largest) + " s: no " + what +
+                       " lasts that long; give the remaining " + what);
+        alive.residual = true;
+      } else if (remaining[i].empty()) {
         if (!instances)
           ctx.fail(file_node, fpath,
                    row +
                        "remaining is blank; a job's remaining work must be given (reference-GPU " +
-                       "time, in time_unit)");
+                       "time, in time_unit), or be unknown (drawn from its work given its age)");
       } else {
         double v = 0;
         if (!parse_decimal(remaining[i], v) || !(v > 0))
           ctx.fail(file_node, fpath,
                    row + "remaining holds \"" + text::excerpt(remaining[i]) +
                        "\"; it must be a number > 0" +
-                       (instances ? " (or blank: still running)" : ""));
+                       (instances ? ", blank (still running) or unknown (drawn given the age)"
+                                  : " or unknown (drawn given the age)"));
         alive.end_s = v * unit_s;
       }
       if (!gpus.empty() && !gpus[i].empty()) {

@@ -68,13 +68,17 @@ bool read_instance_rows(const Context& ctx, const YAML::Node& file_node, const s
       }
       const uint32_t gpus = static_cast<uint32_t>(gi);
       if (std::isnan(start) || start < 0) {  // began before the window
-        if (end_s > 0) a.alive_at_start.push_back({end_s, gpus});
+        if (end_s > 0) {
+          AliveAtStart alive{end_s, gpus, ""};
+          alive.row = static_cast<uint32_t>(i + 1);
+          a.alive_at_start.push_back(std::move(alive));
+        }
         continue;
       }
       const double start_s = start * unit_s;
       in_order = in_order && !(start_s < last_start_s);
       last_start_s = start_s;
-      a.trace.push_back({start_s, gpus, end_s - start_s});
+      a.trace.push_back({start_s, gpus, static_cast<uint32_t>(i + 1), end_s - start_s});
     }
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const ScenarioError*>(&e)) throw;

@@ -254,6 +254,10 @@ inline constexpr Hdf5Item kJobPreemptions{Hdf5Kind::dataset, "/jobs", "preemptio
 inline constexpr Hdf5Item kJobCost{Hdf5Kind::dataset, "/jobs", "cost_usd", Hdf5Type::float64,
     "[J]", "USD", "", "what its holds were billed as `cost_usd` counts them: compute at the "
     "pool's price (none on committed pools, billed whole) plus egress"};
+inline constexpr Hdf5Item kJobTraceRow{Hdf5Kind::dataset, "/jobs", "trace_row", Hdf5Type::uint64,
+    "[J]", "", "absent from files written before it (read as 0)", "the data row (1 = the "
+    "first) of the file the job or instance came from: its trace, or the `initial_state` file "
+    "(or a deployment's trace) for the state at t = 0; 0 when an arrival process drew it"};
 // clang-format on
 
 }  // namespace h5
@@ -332,6 +336,7 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kJobRuns,
     &h5::kJobPreemptions,
     &h5::kJobCost,
+    &h5::kJobTraceRow,
 };
 
 /// One field of the compound tables /summary and /pool_summary.

@@ -31,6 +31,7 @@
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/philox.hpp"
+#include "gpucap/residual_life.hpp"
 
 namespace gpucap::engine {
 
@@ -42,7 +43,8 @@ constexpr uint64_t kSlotEventKinds =
 /// JobRecorder (job_recorder.hpp, host only) has the same members and records every job.
 struct NoRecorder {
   static constexpr bool kActive = false;
-  GPUCAP_HD uint32_t arrival(uint32_t, double) { return 0; }
+  GPUCAP_HD uint32_t arrival(uint32_t, double, uint32_t) { return 0; }
+  GPUCAP_HD uint32_t initial(uint32_t, uint32_t) { return 0; }
   GPUCAP_HD void launch(uint32_t, uint32_t, uint32_t, double) {}
   GPUCAP_HD void run_begins(uint32_t) {}
   GPUCAP_HD void billed(uint32_t, double) {}
@@ -303,10 +305,12 @@ class BasicReplicationEngine {
     const CompiledJobClass& cls = m_.classes[c];
     uint32_t gpus = cls.gpus;
     double work_s;
+    uint32_t trace_index = 0xFFFFFFFFu;  // for a recorder: the trace row (none: drawn)
     if (F::kTraceArrivals && cls.arrivals.kind == ArrivalKind::trace) {
       const uint32_t l = class_state_[c].trace_layer;
       TraceLayer& layer = trace_layers_[cls.arrivals.layer_offset + l];
       const uint32_t row = cls.arrivals.trace_offset + layer.next_row;
+      trace_index = row;
       gpus = m_.trace_gpus[row];
       work_s = m_.trace_work_s[row];
       TraceReplay::advance(m_, cls.arrivals, layer, l + 1 == cls.arrivals.layer_count);
@@ -323,12 +327,12 @@ class BasicReplicationEngine {
       return;
     }
     if (F::kDeployments && cls.deployment) {
-      arrive_instance(c, gpus, now_ + work_s);
+      arrive_instance(c, gpus, now_ + work_s, trace_index);
       return;
     }
     if (counted) ++ledger_.jobs().arrived;
     uint32_t flags = 0;  // with a recorder, the job's id rides above the JobFlags bits
-    if constexpr (Recorder::kActive) flags = rec_->arrival(c, now_) << kJobIdShift;
+    if constexpr (Recorder::kActive) flags = rec_->arrival(c, now_, trace_index) << kJobIdShift;
     submit(QueuedJob{now_, work_s, c, gpus, 0, flags, kNoCheckpoint}, counted);
   }
 
@@ -672,11 +676,12 @@ class BasicReplicationEngine {
   // lifetime (absolute, s). Its slot keeps both; restart_s is the run's startup (serving from
   // start_s + restart_s).
 
-  /// An instance arrives now and lives until end_s (+infinity: past the horizon).
-  GPUCAP_HD void arrive_instance(uint32_t c, uint32_t gpus, double end_s) {
+  /// An instance arrives now and lives until end_s (+infinity: past the horizon); trace_index:
+  /// its trace row, for a recorder.
+  GPUCAP_HD void arrive_instance(uint32_t c, uint32_t gpus, double end_s, uint32_t trace_index) {
     ledger_.deployments().demand(now_, end_s);
     uint32_t flags = 0;
-    if constexpr (Recorder::kActive) flags = rec_->arrival(c, now_) << kJobIdShift;
+    if constexpr (Recorder::kActive) flags = rec_->arrival(c, now_, trace_index) << kJobIdShift;
     submit(QueuedJob{now_, end_s, c, gpus, 0, flags, kNoCheckpoint}, now_ >= m_.warmup_s);
   }
 
@@ -684,16 +689,24 @@ class BasicReplicationEngine {
   /// pool, or the first of its placement that fits, it runs at once (an instance serves at
   /// once); where it does not fit it waits as an arrival at t = 0 does.
   GPUCAP_HD void place_initial_state() {
+    RandomStream residuals =
+        RandomStream::make(seed_, replication_, stream_id(StreamKind::initial_state, 0));
     for (uint32_t i = 0; i < m_.initial_count; ++i) {
       const InitialInstance& x = m_.initial[i];
       const CompiledJobClass& cls = m_.classes[x.job_class];
+      double end_s = x.end_s;
+      if (x.residual) {
+        Distribution life = cls.work_s;
+        life.table_offset = x.sorted_offset;
+        end_s = sample_residual(life, x.age_s, residuals, m_.table);
+      }
       if (cls.deployment)
-        ledger_.deployments().demand(0.0, x.end_s);
+        ledger_.deployments().demand(0.0, end_s);
       else if (m_.warmup_s <= 0)
         ++ledger_.jobs().arrived;
       uint32_t id = 0;
-      if constexpr (Recorder::kActive) id = rec_->arrival(x.job_class, 0.0) << kJobIdShift;
-      QueuedJob job{0.0, x.end_s, x.job_class, x.gpus, 0, id | kRunningAtStart, kNoCheckpoint};
+      if constexpr (Recorder::kActive) id = rec_->initial(x.job_class, i) << kJobIdShift;
+      QueuedJob job{0.0, end_s, x.job_class, x.gpus, 0, id | kRunningAtStart, kNoCheckpoint};
       uint32_t pool = kNoPool;
       if (x.pool == InitialInstance::kAnyPool) {
         pool = find_pool(job);
