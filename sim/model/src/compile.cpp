@@ -349,6 +349,31 @@ struct ModelCompiler {
     for (const JobClassSpec& w : s.workloads)
       out.model_.has_checkpoint_moves = out.model_.has_checkpoint_moves || w.checkpoint_size_gb > 0;
   }
+
+  /// The instances or jobs of class `index` alive at t = 0 (a trace's rows that began before the
+  /// window, then the initial_state rows); a sorted copy of an empirical work_s goes to the table
+  /// when some row draws its rest given its age.
+  static void compile_initial_state(const Scenario& s, const JobClassSpec& w, uint32_t index,
+                                    ModelStorage& out) {
+    uint32_t sorted_offset = 0;  // a sorted copy of an empirical work_s, for residual draws
+    const bool residuals = std::any_of(w.initial_state.begin(), w.initial_state.end(),
+                                       [](const AliveAtStart& a) { return a.residual; });
+    if (residuals && w.work_s.kind == DistKind::empirical) {
+      sorted_offset = static_cast<uint32_t>(out.table_.size());
+      out.table_.insert(out.table_.end(), w.work_s.samples.begin(), w.work_s.samples.end());
+      std::sort(out.table_.begin() + sorted_offset, out.table_.end());
+    }
+    for (const auto* rows : {&w.arrivals.alive_at_start, &w.initial_state})
+      for (const AliveAtStart& alive : *rows) {
+        InitialInstance x{alive.end_s, index, alive.gpus,
+                          alive.pool.empty() ? InitialInstance::kAnyPool
+                                             : static_cast<uint32_t>(s.pool_index(alive.pool))};
+        x.residual = alive.residual ? 1 : 0;
+        x.age_s = alive.age_s;
+        x.sorted_offset = sorted_offset;
+        out.initial_.push_back(x);
+      }
+  }
 };
 
 /// compile (with_trace_rows) or compile_without_trace_rows.
@@ -397,25 +422,7 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
       c.startup_s = w.startup_s;
       out.model_.has_deployments = true;
     }
-    const uint32_t index = static_cast<uint32_t>(out.classes_.size());
-    uint32_t sorted_offset = 0;  // a sorted copy of an empirical work_s, for residual draws
-    const bool residuals = std::any_of(w.initial_state.begin(), w.initial_state.end(),
-                                       [](const AliveAtStart& a) { return a.residual; });
-    if (residuals && w.work_s.kind == DistKind::empirical) {
-      sorted_offset = static_cast<uint32_t>(out.table_.size());
-      out.table_.insert(out.table_.end(), w.work_s.samples.begin(), w.work_s.samples.end());
-      std::sort(out.table_.begin() + sorted_offset, out.table_.end());
-    }
-    for (const auto* rows : {&w.arrivals.alive_at_start, &w.initial_state})
-      for (const AliveAtStart& alive : *rows) {
-        InitialInstance x{alive.end_s, index, alive.gpus,
-                          alive.pool.empty() ? InitialInstance::kAnyPool
-                                             : static_cast<uint32_t>(s.pool_index(alive.pool))};
-        x.residual = alive.residual ? 1 : 0;
-        x.age_s = alive.age_s;
-        x.sorted_offset = sorted_offset;
-        out.initial_.push_back(x);
-      }
+    ModelCompiler::compile_initial_state(s, w, static_cast<uint32_t>(out.classes_.size()), out);
     ModelCompiler::compile_transfers(s, w, out);
     out.classes_.push_back(c);
   }

@@ -46,6 +46,46 @@ double largest_value(const DistributionSpec& d) {
   }
 }
 
+/// A row's `remaining` (text_value, in time_unit) into alive.end_s, or alive.residual for
+/// `unknown` (the row's age already read).
+void read_remaining(const Context& ctx, const YAML::Node& file_node, const std::string& fpath,
+                    const std::string& row, const std::string& text_value, double unit_s,
+                    const JobClassSpec& w, AliveAtStart& alive) {
+  const bool instances = w.kind == WorkloadKind::deployment;
+  const char* what = instances ? "lifetime" : "work";
+  if (text_value == "unknown") {
+    if (w.arrivals.kind == ArrivalKind::trace)
+      ctx.fail(file_node, fpath,
+               row + "remaining is unknown, but \"" + w.name + "\" takes its " + what +
+                   "s from its trace, not from a distribution to draw the rest from; give "
+                   "the remaining " +
+                   what + " (or model the " + what + " with `" + (instances ? "lifetime" : "work") +
+                   "`)");
+    const double largest = largest_value(w.work_s);
+    if (!(largest > alive.age_s))
+      ctx.fail(file_node, fpath,
+               row + "remaining is unknown and age is " + text::format_number(alive.age_s) +
+                   " s, but the " + what + " of \"" + w.name + "\" is at most " +
+                   text::format_number(largest) + " s: no " + what +
+                   " lasts that long; give the remaining " + what);
+    alive.residual = true;
+  } else if (text_value.empty()) {
+    if (!instances)
+      ctx.fail(file_node, fpath,
+               row + "remaining is blank; a job's remaining work must be given (reference-GPU " +
+                   "time, in time_unit), or be unknown (drawn from its work given its age)");
+  } else {
+    double v = 0;
+    if (!parse_decimal(text_value, v) || !(v > 0))
+      ctx.fail(file_node, fpath,
+               row + "remaining holds \"" + text::excerpt(text_value) +
+                   "\"; it must be a number > 0" +
+                   (instances ? ", blank (still running) or unknown (drawn given the age)"
+                              : " or unknown (drawn given the age)"));
+    alive.end_s = v * unit_s;
+  }
+}
+
 }  // namespace
 
 void read_initial_state(const Context& ctx, const YAML::Node& node, const std::string& path,
@@ -57,13 +97,12 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
   const double unit_s =
       node["time_unit"] ? read_key_duration(ctx, node["time_unit"], join_path(path, "time_unit"))
                         : 1.0;
-  const bool instances = w.kind == WorkloadKind::deployment;
   try {
     const CsvTable table = ctx.read_csv(file_node, fpath, w.initial_state_file);
     if (!has_column(table, "remaining"))
-      ctx.fail(
-          file_node, fpath,
-          w.initial_state_file + " has no column 'remaining' (and may have 'pool' and 'gpus')");
+      ctx.fail(file_node, fpath,
+               w.initial_state_file +
+                   " has no column 'remaining' (and may have 'age', 'pool' and 'gpus')");
     const std::vector<std::string> remaining = table.strings("remaining");
     const std::vector<std::string> pools =
         has_column(table, "pool") ? table.strings("pool") : std::vector<std::string>();
@@ -71,7 +110,6 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
         has_column(table, "gpus") ? table.strings("gpus") : std::vector<std::string>();
     const std::vector<std::string> ages =
         has_column(table, "age") ? table.strings("age") : std::vector<std::string>();
-    const char* what = instances ? "lifetime" : "work";
     for (std::size_t i = 0; i < remaining.size(); ++i) {
       const std::string row = w.initial_state_file + " data row " + std::to_string(i + 1) + ": ";
       AliveAtStart alive{HUGE_VAL, w.gpus, ""};
@@ -84,38 +122,7 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
                        "\"; it must be a number >= 0 (in time_unit), or blank");
         alive.age_s = v * unit_s;
       }
-      if (remaining[i] == "unknown") {
-        if (w.arrivals.kind == ArrivalKind::trace)
-          ctx.fail(file_node, fpath,
-                   row + "remaining is unknown, but \"" + w.name + "\" takes its " + what +
-                       "s from its trace, not from a distribution to draw the rest from; give "
-                       "the remaining " +
-                       what + " (or model the " + what + " with `" +
-                       (instances ? "lifetime" : "work") + "`)");
-        const double largest = largest_value(w.work_s);
-        if (!(largest > alive.age_s))
-          ctx.fail(file_node, fpath,
-                   row + "remaining is unknown and age is " + text::format_number(alive.age_s) +
-                       " s, but the " + what + " of \"" + w.name + "\" is at most " +
-                       text::format_number(largest) + " s: no " + what +
-                       " lasts that long; give the remaining " + what);
-        alive.residual = true;
-      } else if (remaining[i].empty()) {
-        if (!instances)
-          ctx.fail(file_node, fpath,
-                   row +
-                       "remaining is blank; a job's remaining work must be given (reference-GPU " +
-                       "time, in time_unit), or be unknown (drawn from its work given its age)");
-      } else {
-        double v = 0;
-        if (!parse_decimal(remaining[i], v) || !(v > 0))
-          ctx.fail(file_node, fpath,
-                   row + "remaining holds \"" + text::excerpt(remaining[i]) +
-                       "\"; it must be a number > 0" +
-                       (instances ? ", blank (still running) or unknown (drawn given the age)"
-                                  : " or unknown (drawn given the age)"));
-        alive.end_s = v * unit_s;
-      }
+      read_remaining(ctx, file_node, fpath, row, remaining[i], unit_s, w, alive);
       if (!gpus.empty() && !gpus[i].empty()) {
         double g = 0;
         if (!parse_decimal(gpus[i], g) || !(g >= 1 && g <= kMaxTotalQuotaGpus) ||
