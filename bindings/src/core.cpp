@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "gpucap/backend.hpp"
-#include "gpucap/data_file.hpp"
 #include "gpucap/csv_table.hpp"
+#include "gpucap/data_file.hpp"
 #include "gpucap/hdf5_layout.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/metrics.hpp"
@@ -285,10 +285,11 @@ void translate_non_utf8_error(std::exception_ptr error) {
 py::list metric_table(const gpucap::MetricInfo* info, int count) {
   py::list out;
   for (int m = 0; m < count; ++m) {
-    const char* group = info[m].group == gpucap::MetricGroup::jobs        ? "jobs"
-                        : info[m].group == gpucap::MetricGroup::inference ? "inference"
-                        : info[m].group == gpucap::MetricGroup::deployments ? "deployments"
-                                                                          : "common";
+    const char* group = info[m].group == gpucap::MetricGroup::jobs             ? "jobs"
+                        : info[m].group == gpucap::MetricGroup::inference      ? "inference"
+                        : info[m].group == gpucap::MetricGroup::deployments    ? "deployments"
+                        : info[m].group == gpucap::MetricGroup::cost_by_option ? "cost_by_option"
+                                                                               : "common";
     out.append(py::make_tuple(info[m].name, info[m].unit, info[m].description, group));
   }
   return out;

@@ -108,6 +108,7 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
     const gpucap::MetricGroup group = gpucap::kScalarMetricInfo[m].group;
     if (!gpucap::metric_group_shown(group, has_jobs, has_services, has_deployments)) continue;
     const gpucap::MetricSummary& s = r.summary_of(0, static_cast<gpucap::ScalarMetric>(m));
+    if (!gpucap::metric_row_shown(group, s.mean)) continue;
     // One replication has no interval (NaN bounds): "n/a", not "[x, x]". A bound cut to the
     // metric's range (a share's [0, 1], a time's 0) is starred.
     const std::string ci = std::isnan(s.ci95_low)
@@ -417,12 +418,10 @@ SweepInput load_sweep(const po::variables_map& vm) {
                               : (path.rfind('/') == 0 ? "/" : path.substr(0, path.rfind('/')));
   in.robust = gpucap::cli::read_robust_plan_request(vm, limits.scenario_bytes);
   in.checked = in.robust.active()
-                   ? gpucap::check_robust_points(in.base.original_text, path, dir,
-                                                 overrides_of(vm), full_grid,
-                                                 in.robust.variants, limits)
-                   : gpucap::check_sweep_points(in.base.original_text, path, dir,
-                                                overrides_of(vm), full_grid, limits,
-                                                vm.count("skip-invalid") > 0);
+                   ? gpucap::check_robust_points(in.base.original_text, path, dir, overrides_of(vm),
+                                                 full_grid, in.robust.variants, limits)
+                   : gpucap::check_sweep_points(in.base.original_text, path, dir, overrides_of(vm),
+                                                full_grid, limits, vm.count("skip-invalid") > 0);
   for (const std::string& skipped : in.checked.invalid)
     std::cerr << "gpucap sweep: skipped " << skipped << "\n";
   in.inputs = in.base.input_files;

@@ -190,3 +190,17 @@ def test_metrics_with_no_observations_are_nan_and_the_summary_counts_where_defin
     assert table.loc["jobs_completed", "n"] == 3 and table.loc["jobs_completed", "mean"] == 0
     pools = r.pool_summary(["cost"])
     assert list(pools["n"]) == [3]  # pool costs are always defined
+
+
+def test_cost_by_purchase_option_adds_up_to_the_cost(scenarios):
+    r = gpucap.run(scenarios / "mixed_fleet.yaml", replications=12, seed=5, progress=False)
+    metrics = gpucap.scalar_metrics()
+    options = ["on_demand", "spot", "reserved", "owned", "marketplace", "serverless"]
+    assert all(metrics.loc[f"cost_{o}", "group"] == "cost_by_option" for o in options)
+    assert all(metrics.loc[f"cost_{o}", "unit"] == "USD" for o in options)
+    split = sum(r[f"cost_{o}"][0] for o in options)
+    np.testing.assert_allclose(split, r["cost"][0], rtol=1e-12)
+    # mixed_fleet: one on-demand and one spot pool, each filed under its option
+    pools = list(r.pool_names)
+    np.testing.assert_array_equal(r["cost_spot"][0], r.pool("cost")[0, :, pools.index("aws-h100-spot")])
+    assert (r["cost_spot"][0] > 0).all() and (r["cost_reserved"][0] == 0).all()

@@ -667,6 +667,9 @@ TEST(Hdf5OlderFiles, MetricsAddedLaterReadAsNotRecorded) {
             EXPECT_EQ(r.scalar(p, rep, static_cast<ScalarMetric>(m)), 0.0) << kScalarMetricInfo[m].name;
         }
         EXPECT_EQ(r.pool_value(p, rep, 0, kPoolInstanceHoursServed), 0.0);
+        // The cost by purchase option was not recorded (the pools' options are not in the file).
+        for (uint32_t m = kCostOnDemandUsd; m <= kCostServerlessUsd; ++m)
+          EXPECT_TRUE(std::isnan(r.scalar(p, rep, static_cast<ScalarMetric>(m)))) << kScalarMetricInfo[m].name;
       }
       EXPECT_EQ(r.summary_of(p, kInstanceHoursDemanded).mean, 0.0);
       EXPECT_TRUE(std::isnan(r.summary_of(p, kUnservedFraction).mean));

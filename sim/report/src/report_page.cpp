@@ -174,6 +174,7 @@ std::string summary_section(const RunResults& r, std::size_t point, const Groups
     if (!groups.shows(metric)) continue;
     const MetricInfo& info = kScalarMetricInfo[m];
     const MetricSummary& s = r.summary_of(point, metric);
+    if (!metric_row_shown(info.group, s.mean)) continue;
     const DisplayUnit unit = display_unit(info.unit, magnitude(s));
     clipped |= s.clipped_low || s.clipped_high;
     const std::string note = s.n < r.replications
@@ -436,8 +437,9 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
       for (std::size_t g = 0; g < r.goals.size(); ++g) {
         const GoalSummary& gs = r.goal_summary_of(p, g);
         out += cell(format_number(gs.probability) +
-                    (std::isnan(gs.exact.low) ? "" : " [" + format_number(gs.exact.low) + ", " +
-                                                         format_number(gs.exact.high) + "]"));
+                    (std::isnan(gs.exact.low) ? ""
+                                              : " [" + format_number(gs.exact.low) + ", " +
+                                                    format_number(gs.exact.high) + "]"));
       }
     out += "</tr>\n";
   }

@@ -12,6 +12,7 @@
 
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
+
 #include "hdf5_handles.hpp"
 #include "hdf5_integrity.hpp"
 #include "hdf5_items.hpp"
@@ -24,15 +25,18 @@ namespace {
 /// requests_restarted read as 0 there, which is exact (such files could not run replicas on
 /// spot or marketplace pools); the request waits read as NaN, not recorded. The deployment
 /// metrics read as a run without deployments writes them (such files could have none): 0, and
-/// NaN for the unserved fraction and the restore times (no observation).
+/// NaN for the unserved fraction and the restore times (no observation). The cost by purchase
+/// option reads as NaN: not recorded (the file's pool costs hold it, but not the pools' options).
 bool may_be_absent(std::size_t m) {
   return m == kReplicaPreemptions || m == kRequestsRestarted ||
          (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||
-         (m >= kInstanceHoursDemanded && m <= kInstancesPeak);
+         (m >= kInstanceHoursDemanded && m <= kInstancesPeak) ||
+         (m >= kCostOnDemandUsd && m <= kCostServerlessUsd);
 }
 double value_when_absent(std::size_t m) {
   const bool unobserved = (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||
-                          m == kUnservedFraction || (m >= kRestoreMeanS && m <= kRestoreP99S);
+                          m == kUnservedFraction || (m >= kRestoreMeanS && m <= kRestoreP99S) ||
+                          (m >= kCostOnDemandUsd && m <= kCostServerlessUsd);
   return unobserved ? std::nan("") : 0.0;
 }
 static_assert(kInstanceHoursDemanded < kUnservedFraction && kRestoreP99S < kInstancesPeak,
@@ -95,7 +99,8 @@ void read_goals(const Context& c, hid_t file, RunResults& r) {
                       met);
   r.goal_met.resize(met.size());
   for (std::size_t i = 0; i < met.size(); ++i) {
-    if (met[i] != 0 && met[i] != 1) c.fail("dataset '" + hdf5_item_path(h5::kGoalMet) + "' holds a value other than 0 or 1");
+    if (met[i] != 0 && met[i] != 1)
+      c.fail("dataset '" + hdf5_item_path(h5::kGoalMet) + "' holds a value other than 0 or 1");
     r.goal_met[i] = met[i] == 1 ? 1 : 0;
   }
   if (r.all_rows()) {
@@ -235,18 +240,18 @@ void read_summary(const Context& c, hid_t file, RunResults& r,
     for (const std::size_t m : absent_metrics)
       for (std::size_t p = 0; p < points; ++p) {
         const double* first = r.scalars.data() + p * reps * kScalarMetricCount + m;
-        r.summary[p * kScalarMetricCount + m] =
-            summarize(column_moments(first, reps, kScalarMetricCount),
-                      std::vector<double>(reps, value_when_absent(m)),
-                      metric_range(kScalarMetricInfo[m]));
+        r.summary[p * kScalarMetricCount + m] = summarize(
+            column_moments(first, reps, kScalarMetricCount),
+            std::vector<double>(reps, value_when_absent(m)), metric_range(kScalarMetricInfo[m]));
         seen[p * kScalarMetricCount + m] = 1;
       }
     place_scalar_summaries(c, rows, points, what, seen, r.summary);
   }
   if (!r.all_rows()) {  // the differences from point 0, over every replication
     const std::string what = "dataset '" + hdf5_item_path(h5::kDifferenceSummary) + "'";
-    const auto rows = read_compound_dataset<SummaryRow>(
-        c, file, h5::kDifferenceSummary, false, points * (kScalarMetricCount - absent_metrics.size()));
+    const auto rows =
+        read_compound_dataset<SummaryRow>(c, file, h5::kDifferenceSummary, false,
+                                          points * (kScalarMetricCount - absent_metrics.size()));
     r.difference_summary.assign(count, MetricSummary{});
     std::vector<char> seen(count, 0);
     place_scalar_summaries(c, rows, points, what, seen, r.difference_summary);
@@ -254,9 +259,8 @@ void read_summary(const Context& c, hid_t file, RunResults& r,
     // NaN where that value is NaN.
     for (const std::size_t m : absent_metrics)
       for (std::size_t p = 0; p < points; ++p)
-        r.difference_summary[p * kScalarMetricCount + m] =
-            summarize(std::vector<double>(reps, value_when_absent(m)),
-                      metric_range(kScalarMetricInfo[m]));
+        r.difference_summary[p * kScalarMetricCount + m] = summarize(
+            std::vector<double>(reps, value_when_absent(m)), metric_range(kScalarMetricInfo[m]));
   }
 }
 
@@ -283,11 +287,11 @@ void read_pool_summary(const Context& c, hid_t file, RunResults& r,
   }
   for (const std::size_t m : absent)
     for (std::size_t i = m; i < count; i += kPoolMetricCount)
-      r.pool_summary[i] = m == kPoolQuotaUtilization
-                              ? r.pool_summary[i - kPoolQuotaUtilization + kPoolUtilization]
-                              : summarize(std::vector<double>(r.rows_per_point(),
-                                                              pool_value_when_absent(m)),
-                                          metric_range(kPoolMetricInfo[m]));
+      r.pool_summary[i] =
+          m == kPoolQuotaUtilization
+              ? r.pool_summary[i - kPoolQuotaUtilization + kPoolUtilization]
+              : summarize(std::vector<double>(r.rows_per_point(), pool_value_when_absent(m)),
+                          metric_range(kPoolMetricInfo[m]));
 }
 
 /// /sweep: the varied parameters and their values at every point.
@@ -329,8 +333,8 @@ void verify_content(const Context& c, hid_t file, const RunResults& r, int forma
     std::snprintf(detail, sizeof detail, "stored %016llx, computed %016llx",
                   static_cast<unsigned long long>(stored),
                   static_cast<unsigned long long>(computed));
-    c.fail(std::string("the file is corrupt: its content does not match its checksum (") +
-           detail + ")");
+    c.fail(std::string("the file is corrupt: its content does not match its checksum (") + detail +
+           ")");
   }
 }
 

@@ -1,12 +1,13 @@
 // gpucap: the flat, compiled form of a scenario that the portable core runs.
 //
 // CompiledModel is a view: plain structs and raw pointers into arrays owned by a ModelStorage
-// (sim/model/include/gpucap/compile.hpp) on the host, or by device memory on a GPU backend. Nothing in
-// it allocates. Units: seconds, USD, GPUs.
+// (sim/model/include/gpucap/compile.hpp) on the host, or by device memory on a GPU backend. Nothing
+// in it allocates. Units: seconds, USD, GPUs.
 #pragma once
 #include <cstdint>
 
 #include "gpucap/distribution.hpp"
+#include "gpucap/metrics.hpp"
 
 namespace gpucap {
 
@@ -20,6 +21,10 @@ namespace gpucap {
 ///  serverless: replicas of inference services, started on demand (cold start) and scaled to
 ///             zero; billed per replica lifetime, idle keep-alive time included or not.
 enum class PurchaseOption : uint8_t { on_demand, spot, reserved, owned, marketplace, serverless };
+// A pool's cost is also filed under kCostOnDemandUsd + its option (metrics.hpp), in this order.
+static_assert(kCostOnDemandUsd + static_cast<uint32_t>(PurchaseOption::serverless) ==
+                  kCostServerlessUsd,
+              "one cost metric per purchase option, in the options' order");
 /// A pool's option when its `purchase` is not given. The options' properties and names are the
 /// table of purchase_options.hpp (sim/model); nothing else spells an option.
 inline constexpr PurchaseOption kDefaultPurchaseOption = PurchaseOption::on_demand;
@@ -36,7 +41,9 @@ struct CompiledPool {
   double billing_minimum_s = 0;        ///< and is at least this, per launch
   double speed = 1;                    ///< throughput relative to the reference GPU (work / speed)
   uint32_t quota_gpus = 0;             ///< most GPUs held at once (the count, when committed)
-  PurchaseOption purchase = kDefaultPurchaseOption;  ///< informative: the engine reads the flags
+  /// The engine reads the flags below for behaviour; `purchase` only files the pool's cost under
+  /// its option's metric (kCostOnDemandUsd + purchase).
+  PurchaseOption purchase = kDefaultPurchaseOption;
   bool has_provisioning_delay = false;
   Distribution provisioning_delay_s;  ///< from launch to running (not billed)
   // Stockouts: a launch that finds free quota still fails with this probability; the job tries
@@ -75,14 +82,14 @@ struct CompiledPool {
   double price_level_usd_per_gpu_s = 0;    ///< mean-reverting: e^0 level; OU: the mean
   double price_reversion_per_s = 0;        ///< theta
   double price_volatility_per_sqrt_s = 0;  ///< sigma (OU: relative to the level)
-  double price_decay = 0;          ///< e^(-theta step), computed on the host at compile time
-  double price_noise = 0;          ///< mean-reverting: sigma sqrt((1 - e^(-2 theta step)) /
-                                   ///< (2 theta))
-  double price_stationary_sd = 0;  ///< sigma / sqrt(2 theta); OU: sigma level / sqrt(2 theta)
-                                   ///< (USD per GPU-second)
+  double price_decay = 0;             ///< e^(-theta step), computed on the host at compile time
+  double price_noise = 0;             ///< mean-reverting: sigma sqrt((1 - e^(-2 theta step)) /
+                                      ///< (2 theta))
+  double price_stationary_sd = 0;     ///< sigma / sqrt(2 theta); OU: sigma level / sqrt(2 theta)
+                                      ///< (USD per GPU-second)
   double price_reversion_time_s = 0;  ///< OU: 1 / theta, computed on the host
-  bool has_slowdown = false;       ///< run time multiplied by a factor drawn for each run
-  Distribution slowdown;           ///< the factor (plain number, > 0)
+  bool has_slowdown = false;          ///< run time multiplied by a factor drawn for each run
+  Distribution slowdown;              ///< the factor (plain number, > 0)
   // Availability trace: capacity(t) = min(quota, gpus_per_instance x table[offset + step index
   // mod count]), where the step index of time t is floor((t + start) / step) (after the last
   // row: see availability_after_end). When capacity falls below the GPUs held, the most
@@ -101,7 +108,7 @@ struct CompiledPool {
 
   /// Paid for its whole quota all the time, used or not, never per hold (reserved, owned): set
   /// by compile from the purchase option's row (purchase_options.hpp), as are `preemptible` and
-  /// `bills_idle`; the engine reads these flags, never `purchase`.
+  /// `bills_idle`; the engine reads these flags, never `purchase` (but for the cost split).
   bool committed_quota = false;
   /// Some inference service's pool or fallback pool: its `utilization` is over the GPU-time of
   /// the replicas up in it, not over its quota (pools run either jobs or replicas).
@@ -131,10 +138,10 @@ struct CompiledArrivals {
   double last_layer_keep = 1;
   double trace_start_s = 0;  ///< trace time at t = 0 (resample none)
   TraceResample resample = TraceResample::none;
-  double block_s = 0;        ///< block length (moving) or its mean (stationary), s
-  double phase_s = 0;        ///< a block from target time t starts at t mod phase + k phase
-  double period_s = 0;       ///< the trace as a loop: phases * phase_s
-  uint32_t phases = 0;       ///< period_s / phase_s, a whole number >= 1
+  double block_s = 0;   ///< block length (moving) or its mean (stationary), s
+  double phase_s = 0;   ///< a block from target time t starts at t mod phase + k phase
+  double period_s = 0;  ///< the trace as a loop: phases * phase_s
+  uint32_t phases = 0;  ///< period_s / phase_s, a whole number >= 1
 };
 
 /// A job class: jobs that share GPUs per job, size distribution, priority and placement.
@@ -157,7 +164,7 @@ struct CompiledJobClass {
   double checkpoint_size_gb = 0;  ///< copied when a job resumes in another region; 0: never
   double deadline_s = 0;          ///< from arrival; 0: none
   uint32_t fallback_after_preemptions = 0xFFFFFFFFu;  ///< then avoid preemptible pools
-  double fallback_slack_s = -1;     ///< avoid preemptible pools when slack falls below; <0: never
+  double fallback_slack_s = -1;  ///< avoid preemptible pools when slack falls below; <0: never
   /// fallback.return_to_preemptible: after a run on a pool that is not preemptible, begun while
   /// fallback_after_preemptions held, the job's next launch tries the preemptible pools again.
   bool fallback_returns = false;
@@ -225,9 +232,9 @@ struct CompiledService {
   /// Windows and the delay are whole numbers of ticks; its history lies in the arena at
   /// [history_offset, + stable_ticks + delay_ticks + 1) doubles.
   bool windowed = false;
-  uint32_t stable_ticks = 0;   ///< stable window / tick
-  uint32_t panic_ticks = 0;    ///< panic window / tick, <= stable_ticks
-  uint32_t delay_ticks = 0;    ///< scale-down delay / tick; 0: no delay
+  uint32_t stable_ticks = 0;  ///< stable window / tick
+  uint32_t panic_ticks = 0;   ///< panic window / tick, <= stable_ticks
+  uint32_t delay_ticks = 0;   ///< scale-down delay / tick; 0: no delay
   uint32_t history_offset = 0;
   double tick_s = 0;
   double panic_threshold = 0;  ///< panic when panic-window replicas / warm replicas >= this
@@ -297,7 +304,7 @@ struct CompiledModel {
   bool placement_by_mask = false;
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;
-  bool has_deployments = false;  ///< some class is a deployment (kind: deployment)
+  bool has_deployments = false;              ///< some class is a deployment (kind: deployment)
   const InitialInstance* initial = nullptr;  ///< running or waiting at t = 0, in placement order
   uint32_t initial_count = 0;
   uint32_t replica_count = 0;           ///< replicas of all services (sum of max_replicas)
@@ -338,8 +345,8 @@ struct CompiledModel {
 /// arrivals or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
 /// queue discipline, backfill and a warm-up are core.
 inline bool uses_core_only(const CompiledModel& m) {
-  if (m.service_count > 0 || m.has_deployments || m.initial_count > 0 || m.has_class_launch_rules || m.has_transfers ||
-      m.has_checkpoint_moves || m.has_run_speeds || m.timeseries_bins > 0)
+  if (m.service_count > 0 || m.has_deployments || m.initial_count > 0 || m.has_class_launch_rules ||
+      m.has_transfers || m.has_checkpoint_moves || m.has_run_speeds || m.timeseries_bins > 0)
     return false;
   for (uint32_t p = 0; p < m.pool_count; ++p) {
     const CompiledPool& pool = m.pools[p];

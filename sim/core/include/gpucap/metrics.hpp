@@ -72,7 +72,15 @@ enum ScalarMetric : uint32_t {
   kRestoreP99S,
   kInstancesServedMean,  ///< time-average instances served (running past their startup)
   kInstancesPeak,        ///< most instances holding GPUs at once in the window
-  kEvents,                  ///< events processed by the calendar in the whole run
+  // Cost by purchase option: the costs of the pools bought so (egress included), in the order
+  // of PurchaseOption; they add up to kCostUsd
+  kCostOnDemandUsd,
+  kCostSpotUsd,
+  kCostReservedUsd,
+  kCostOwnedUsd,
+  kCostMarketplaceUsd,
+  kCostServerlessUsd,
+  kEvents,  ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
 
@@ -85,24 +93,32 @@ enum PoolMetric : uint32_t {
   kPoolPreemptions,
   kPoolLaunchFailures,
   kPoolEgressUsd,
-  kPoolGpuHoursUp,         ///< GPU-hours of replicas up (starting or warm) in the pool, window
-  kPoolQuotaUtilization,   ///< GPU-hours used / (quota x window), every pool
+  kPoolGpuHoursUp,           ///< GPU-hours of replicas up (starting or warm) in the pool, window
+  kPoolQuotaUtilization,     ///< GPU-hours used / (quota x window), every pool
   kPoolInstanceHoursServed,  ///< instance-hours of deployments served in the pool, window
   kPoolMetricCount
 };
 
 /// Which workloads a metric describes (reports leave out groups a scenario does not have).
-enum class MetricGroup : uint8_t { common, jobs, inference, deployments };
+/// cost_by_option: every kind of workload, a row where some replication paid for the option.
+enum class MetricGroup : uint8_t { common, jobs, inference, deployments, cost_by_option };
 
 /// Whether a table of results shows a group's metrics, given which workloads the results have
 /// (jobs, services, deployments): the jobs' unless only other kinds ran, the others only when
-/// they ran.
+/// they ran. A cost_by_option row asks, besides, metric_row_shown.
 inline constexpr bool metric_group_shown(MetricGroup g, bool jobs, bool services,
                                          bool deployments) {
   return g == MetricGroup::jobs          ? jobs || !(services || deployments)
          : g == MetricGroup::inference   ? services
          : g == MetricGroup::deployments ? deployments
                                          : true;
+}
+
+/// Whether a table shows a metric of the group whose mean over replications is `mean`: the cost
+/// of a purchase option only where some replication paid for it (not 0; NaN in files written
+/// before the split), the others always.
+inline constexpr bool metric_row_shown(MetricGroup g, double mean) {
+  return g != MetricGroup::cost_by_option || (mean != 0 && mean == mean);
 }
 
 struct MetricInfo {
@@ -137,19 +153,15 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"preemptions", "runs", "runs ended by a preemption in the window"},
     {"launch_failures", "launches", "launches that failed for a stockout in the window"},
     {"wait_probability", "fraction", "share of launched jobs that queued (wait > 0)",
-     MetricGroup::jobs,
-     "a job of the window launched"},
+     MetricGroup::jobs, "a job of the window launched"},
     {"wait_mean", "s", "mean time in the queue, from arrival to launch", MetricGroup::jobs,
      "a job of the window launched"},
     {"wait_p50", "s", "median wait (exact up to 64 jobs, else within 0.39%)", MetricGroup::jobs,
      "a job of the window launched"},
-    {"wait_p95", "s", "95th percentile of wait", MetricGroup::jobs,
-     "a job of the window launched"},
-    {"wait_p99", "s", "99th percentile of wait", MetricGroup::jobs,
-     "a job of the window launched"},
+    {"wait_p95", "s", "95th percentile of wait", MetricGroup::jobs, "a job of the window launched"},
+    {"wait_p99", "s", "99th percentile of wait", MetricGroup::jobs, "a job of the window launched"},
     {"provisioning_mean", "s", "mean delay from launch to running, of started jobs",
-     MetricGroup::jobs,
-     "a job of the window started"},
+     MetricGroup::jobs, "a job of the window started"},
     {"completion_mean", "s", "mean time from arrival to finish", MetricGroup::jobs,
      "a job of the window completed"},
     {"completion_p50", "s", "median completion time", MetricGroup::jobs,
@@ -167,8 +179,7 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"requests_dropped", "requests", "requests dropped because the waiting room was full",
      MetricGroup::inference},
     {"latency_mean", "s", "mean request latency: network round trip + wait + service",
-     MetricGroup::inference,
-     "a request of the window was served"},
+     MetricGroup::inference, "a request of the window was served"},
     {"latency_p50", "s", "median request latency", MetricGroup::inference,
      "a request of the window was served"},
     {"latency_p95", "s", "95th percentile of request latency", MetricGroup::inference,
@@ -177,18 +188,15 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
      "a request of the window was served"},
     {"slo_violation_share", "fraction",
      "requests slower than their SLO or dropped / requests arrived (services with an SLO)",
-     MetricGroup::inference,
-     "a request to a service with an SLO arrived in the window"},
+     MetricGroup::inference, "a request to a service with an SLO arrived in the window"},
     {"cold_starts", "starts", "replica starts (autoscaler scale-ups) in the window",
      MetricGroup::inference},
     {"cold_start_share", "fraction", "share of served requests that waited for a starting replica",
-     MetricGroup::inference,
-     "a request of the window was served"},
+     MetricGroup::inference, "a request of the window was served"},
     {"replicas_mean", "replicas", "time-average replicas up (starting or warm)",
      MetricGroup::inference},
     {"cost_per_1000_requests", "USD", "cost of the inference pools per 1000 requests served",
-     MetricGroup::inference,
-     "a request of the window was served"},
+     MetricGroup::inference, "a request of the window was served"},
     {"replica_preemptions", "replicas", "replica lifetimes ended by a preemption in the window",
      MetricGroup::inference},
     {"requests_restarted", "requests",
@@ -237,6 +245,20 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
      MetricGroup::deployments},
     {"instances_peak", "instances", "most deployment instances holding GPUs at once in the window",
      MetricGroup::deployments},
+    {"cost_on_demand", "USD", "billed cost of the on-demand pools, egress included",
+     MetricGroup::cost_by_option},
+    {"cost_spot", "USD", "billed cost of the spot (preemptible) pools, egress included",
+     MetricGroup::cost_by_option},
+    {"cost_reserved", "USD", "cost of the reserved pools' committed GPUs, egress included",
+     MetricGroup::cost_by_option},
+    {"cost_owned", "USD", "cost of the owned pools (amortized capex + opex), egress included",
+     MetricGroup::cost_by_option},
+    {"cost_marketplace", "USD", "billed cost of the marketplace pools, egress included",
+     MetricGroup::cost_by_option},
+    {"cost_serverless", "USD",
+     "billed cost of the serverless pools (replica lifetimes), egress "
+     "included",
+     MetricGroup::cost_by_option},
     {"events", "events", "events processed in the whole run"},
 };
 

@@ -31,9 +31,9 @@ GPUCAP_HD inline void write_percentiles(QuantileRecorder& recorder, double* out)
   recorder.quantiles(percentiles, 3, out);
 }
 static_assert(kWaitP95S == kWaitP50S + 1 && kWaitP99S == kWaitP50S + 2 &&
-                  kCompletionP95S == kCompletionP50S + 1 && kCompletionP99S == kCompletionP50S + 2 &&
-                  kLatencyP95S == kLatencyP50S + 1 && kLatencyP99S == kLatencyP50S + 2 &&
-                  kRequestWaitP95S == kRequestWaitP50S + 1 &&
+                  kCompletionP95S == kCompletionP50S + 1 &&
+                  kCompletionP99S == kCompletionP50S + 2 && kLatencyP95S == kLatencyP50S + 1 &&
+                  kLatencyP99S == kLatencyP50S + 2 && kRequestWaitP95S == kRequestWaitP50S + 1 &&
                   kRequestWaitP99S == kRequestWaitP50S + 2,
               "percentile metrics are consecutive");
 
@@ -48,13 +48,13 @@ struct JobTotals {
 
 /// The arena parts the ledger writes.
 struct LedgerStorage {
-  double* pool_rows;          ///< [pool][kPoolMetricCount], the replication's output
-  double* price_marks;        ///< per job slot: its pool's price integral when its run began
-  QuantileRecorder* wait;         ///< waits of first launches, s
-  QuantileRecorder* completion;   ///< arrival to finish, s
-  QuantileRecorder* restore;      ///< deployments: reclaim to serving again, s (null: none)
-  PriceState* prices;         ///< per pool
-  RandomStream* price_streams;  ///< per pool
+  double* pool_rows;             ///< [pool][kPoolMetricCount], the replication's output
+  double* price_marks;           ///< per job slot: its pool's price integral when its run began
+  QuantileRecorder* wait;        ///< waits of first launches, s
+  QuantileRecorder* completion;  ///< arrival to finish, s
+  QuantileRecorder* restore;     ///< deployments: reclaim to serving again, s (null: none)
+  PriceState* prices;            ///< per pool
+  RandomStream* price_streams;   ///< per pool
   UsageSeries usage;
 };
 
@@ -86,7 +86,7 @@ class Ledger {
   /// The clock moves from `from_s` to `to_s` with these jobs waiting and holding GPUs; returns
   /// the seconds of that move inside the statistics window.
   GPUCAP_HD GPUCAP_FORCEINLINE double elapse(double from_s, double to_s, uint32_t waiting,
-                                            uint32_t holding) {
+                                             uint32_t holding) {
     const double dt = m_.in_window(from_s, to_s);
     if (dt > 0) {
       jobs_.queue_area += static_cast<double>(waiting) * dt;
@@ -126,7 +126,9 @@ class Ledger {
 
   /// A replica lifetime in pool p was reclaimed (in the window): the pool's count only (the
   /// replication's count of runs is the jobs'; ServiceFleet counts replicas).
-  GPUCAP_HD void replica_preempted(uint32_t p) { rows_[p * kPoolMetricCount + kPoolPreemptions] += 1; }
+  GPUCAP_HD void replica_preempted(uint32_t p) {
+    rows_[p * kPoolMetricCount + kPoolPreemptions] += 1;
+  }
 
   /// A launch in pool p failed for a stockout (in the window).
   GPUCAP_HD void launch_failure(uint32_t p) {
@@ -147,7 +149,8 @@ class Ledger {
   /// billed seconds of the hold before the share.
   GPUCAP_HD double bill_hold(uint32_t p, double held_s, double gpus, double share = 1.0) {
     const CompiledPool& pool = m_.pools[p];
-    const double billed_s = billed_seconds(held_s, pool.billing_increment_s, pool.billing_minimum_s);
+    const double billed_s =
+        billed_seconds(held_s, pool.billing_increment_s, pool.billing_minimum_s);
     rows_[p * kPoolMetricCount + kPoolGpuHoursBilled] += billed_s * share * gpus;
     return billed_s;
   }
@@ -161,12 +164,17 @@ class Ledger {
     rows_[p * kPoolMetricCount + kPoolInstanceHoursServed] += m_.in_window(from_s, to_s);
     deployments_.served(from_s, to_s);
   }
-  GPUCAP_HD void egress(uint32_t p, double usd) { rows_[p * kPoolMetricCount + kPoolEgressUsd] += usd; }
-  GPUCAP_HD double pool_value(uint32_t p, PoolMetric k) const { return rows_[p * kPoolMetricCount + k]; }
+  GPUCAP_HD void egress(uint32_t p, double usd) {
+    rows_[p * kPoolMetricCount + kPoolEgressUsd] += usd;
+  }
+  GPUCAP_HD double pool_value(uint32_t p, PoolMetric k) const {
+    return rows_[p * kPoolMetricCount + k];
+  }
 
   /// Slot s begins a run now: remembers its pool's price integral (pools whose price moves).
   GPUCAP_HD GPUCAP_FORCEINLINE void run_begins(uint32_t s, uint32_t p, double now_s) {
-    if (PriceProcess::moves(m_.pools[p])) price_marks_[s] = prices_.integral_at(p, now_s, price_streams_[p]);
+    if (PriceProcess::moves(m_.pools[p]))
+      price_marks_[s] = prices_.integral_at(p, now_s, price_streams_[p]);
   }
 
   /// Bills and records the usage of a running job's GPUs from its start to `end_s`; F: the
@@ -240,6 +248,7 @@ class Ledger {
                               : up_h > 0          ? row[kPoolGpuHoursUsed] / up_h
                                                   : 0.0;
       out[kCostUsd] += row[kPoolCostUsd];
+      out[kCostOnDemandUsd + static_cast<uint32_t>(pool.purchase)] += row[kPoolCostUsd];
       out[kGpuHoursUsed] += row[kPoolGpuHoursUsed];
       out[kGpuHoursBilled] += row[kPoolGpuHoursBilled];
     }

@@ -1,6 +1,6 @@
 // gpucap: when the provider reclaims a hold on a preemptible pool (spot, marketplace). One draw
 // for every kind of hold: a job's run (replication_engine.hpp) and an inference replica's
-// lifetime (service_fleet.hpp) take the same rule from here.
+// lifetime (replica_lifecycle.hpp) take the same rule from here.
 #pragma once
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/distribution.hpp"

@@ -1,5 +1,5 @@
 // gpucap engine: the windowed autoscaler of an inference service (Knative's KPA model), the
-// decision it takes on each tick. The fleet (service_fleet.hpp) applies it.
+// decision it takes on each tick. The fleet (fleet_autoscaling.hpp) applies it.
 //
 // The observed concurrency is the service's requests in the system (in service + waiting), a
 // piecewise-constant function of time. Its integral over each tick interval ((k-1) tick, k tick]
