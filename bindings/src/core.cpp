@@ -21,6 +21,7 @@
 #include "gpucap/data_file.hpp"
 #include "gpucap/hdf5_layout.hpp"
 #include "gpucap/hdf5_results.hpp"
+#include "gpucap/metric_explain.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/moments.hpp"
 #include "gpucap/run.hpp"
@@ -810,6 +811,8 @@ PYBIND11_MODULE(_core, m) {
         "the JSON Schema (draft 2020-12) of scenario files, as text");
   m.def("explain_key", &gpucap::explain_scenario_key, py::arg("path"),
         "what `gpucap explain PATH` prints; empty for an unknown key");
+  m.def("explain_metric", &gpucap::explain_metric, py::arg("name"),
+        "what `gpucap explain METRIC` prints; empty for an unknown metric");
   m.def(
       "backends",
       [] {

@@ -1,5 +1,6 @@
 // gpucap CLI: the commands that describe gpucap itself: explain (a scenario key), schema (the
 // scenario format's JSON Schema), info (version, build, backends and their devices).
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -8,6 +9,7 @@
 #include "commands.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/detail/text.hpp"
+#include "gpucap/metric_explain.hpp"
 #include "gpucap/scenario_keys.hpp"
 #include "gpucap/version.hpp"
 
@@ -49,15 +51,20 @@ void print_backend(const Backend& backend) {
 
 }  // namespace
 
-/// `gpucap explain KEY_PATH...`: what the key table says of each key; exit 2 for an unknown key.
+/// `gpucap explain KEY_PATH|METRIC...`: what the key table says of each key, or the metric
+/// tables of each metric; exit 2 for a name that is neither.
 int explain_command(const std::vector<std::string>& args) {
   if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "usage: gpucap explain KEY_PATH...\n\n"
+    std::cout << "usage: gpucap explain KEY_PATH|METRIC...\n\n"
                  "Prints the type, unit, range, default, where it applies and the meaning of each\n"
                  "scenario key, from the table the loader itself reads. KEY_PATH is a pattern\n"
                  "(pools.NAME.quota, workloads[].work) or a path as messages write it\n"
                  "(pools.a100.quota, workloads[0].work.sigma); pools.quota is short for\n"
-                 "pools.NAME.quota. 'gpucap explain .' lists the top-level keys.\n";
+                 "pools.NAME.quota. 'gpucap explain .' lists the top-level keys.\n\n"
+                 "For an output metric (latency_p99, unserved_fraction, cost, ...) it prints its\n"
+                 "unit, meaning, the workloads that produce it, when it is NaN, where results\n"
+                 "store it and how goals and constraints name it. 'gpucap explain metrics' lists\n"
+                 "the metrics.\n";
     return args.empty() ? 2 : 0;
   }
   int status = 0;
@@ -67,25 +74,37 @@ int explain_command(const std::vector<std::string>& args) {
                 << "\n";
       continue;
     }
-    const std::string text = explain_scenario_key(path);
-    if (!text.empty()) {
-      std::cout << text;
+    if (path == "metrics") {
+      std::cout << "metrics: " << text::join(metric_names(), ", ") << "\n";
       continue;
     }
-    // Suggest the key whose last part is nearest to the last part given.
+    const std::string key_text = explain_scenario_key(path);
+    const std::string metric_text = explain_metric(path);
+    if (!key_text.empty() || !metric_text.empty()) {
+      std::cout << key_text << (key_text.empty() || metric_text.empty() ? "" : "\n")
+                << metric_text;
+      continue;
+    }
+    // Suggest the key whose last part is nearest to the last part given, or the nearest metric.
     const auto last_part = [](const std::string& p) { return p.substr(p.find_last_of(".]") + 1); };
     std::vector<std::string> names;
     for (const ScenarioKey& k : scenario_keys()) names.push_back(last_part(k.path));
+    const std::vector<std::string> metrics = metric_names();
+    names.insert(names.end(), metrics.begin(), metrics.end());
     const std::string near = text::closest(last_part(path), names);
-    std::string suggestion;
+    std::string suggestion = std::find(metrics.begin(), metrics.end(), near) != metrics.end() &&
+                                     path.find('.') == std::string::npos
+                                 ? near
+                                 : "";
     for (const ScenarioKey& k : scenario_keys())
-      if (!near.empty() && last_part(k.path) == near) {
+      if (suggestion.empty() && !near.empty() && last_part(k.path) == near) {
         suggestion = k.path;
         break;
       }
-    std::cerr << "gpucap explain: no scenario key '" << text::excerpt(path) << "'"
+    std::cerr << "gpucap explain: no scenario key or metric '" << text::excerpt(path) << "'"
               << (suggestion.empty() ? "" : " (did you mean '" + suggestion + "'?)")
-              << "; 'gpucap explain .' lists the top-level keys\n";
+              << "; 'gpucap explain .' lists the top-level keys, 'gpucap explain metrics' the "
+                 "metrics\n";
     status = 2;
   }
   return status;

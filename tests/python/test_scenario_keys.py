@@ -92,6 +92,16 @@ def test_explain_answers_short_forms_and_refuses_unknown_keys():
         gpucap.explain("pools.NAME.qouta")
 
 
+def test_explain_answers_metrics():
+    text = gpucap.explain("latency_p99")
+    assert text.startswith("latency_p99 (metric, one value per replication)\n")
+    assert "  unit:       s\n" in text and "a request of the window was served" in text
+    both = gpucap.explain("utilization")  # a scalar and a pool metric
+    assert "utilization (metric" in both and "utilization (pool metric" in both
+    with pytest.raises(KeyError, match="no scenario key or metric 'latency_p9'"):
+        gpucap.explain("latency_p9")
+
+
 def test_a_slowdown_with_a_time_unit_is_refused_with_the_reason(scenarios):
     with pytest.raises(gpucap.ScenarioError, match="plain factor, not a time"):
         gpucap.Scenario.load(

@@ -354,11 +354,15 @@ def scenario_schema() -> "Dict[str, Any]":
 
 
 def explain(path: str) -> str:
-    """What ``gpucap explain PATH`` prints for a scenario key (e.g. ``"pools.quota"``)."""
-    text = _core.explain_key(path)
-    if not text:
-        raise KeyError(f"no scenario key {path!r}; see gpucap.scenario_keys()")
-    return text
+    """What ``gpucap explain PATH`` prints for a scenario key (e.g. ``"pools.quota"``) or an
+    output metric (e.g. ``"latency_p99"``: unit, meaning, workloads, when it is NaN, where it is
+    stored)."""
+    key, metric = _core.explain_key(path), _core.explain_metric(path)
+    if not key and not metric:
+        raise KeyError(
+            f"no scenario key or metric {path!r}; see gpucap.scenario_keys() and gpucap.scalar_metrics()"
+        )
+    return key + ("\n" if key and metric else "") + metric
 
 
 def pool_metrics() -> "Any":
