@@ -11,8 +11,10 @@
 //   values in [2^-10 s, 2^32 s) (about 1 ms to 136 years): relative error <= 2^-8 = 0.39%;
 //   values below 2^-10 s: absolute error <= 2^-11 s (0.49 ms); exact zeros stay exact;
 //   values from 2^32 s up: reported as 2^32 s (no duration of a valid scenario comes near).
-// (The representative is not clamped to the smallest and largest values seen: tracking them
-// cost a third of the recorder's time per value, for precision the bound already gives.)
+// A representative is clamped to the smallest and largest values seen (tracked in histogram mode
+// with a min and a max per value), and the first and last ranks are those values, so a
+// percentile never leaves the observed range (no completion time passes the horizon), and the
+// 0th and 100th are exact.
 // Everything is integer bit manipulation and IEEE arithmetic in a fixed order: the same bits
 // on every backend. No allocation, and a short replication does not pay for the histogram's
 // 21 KB: the bins of an octave are cleared when the octave receives its first value, and the
@@ -47,6 +49,7 @@ struct QuantileRecorder {
   // Histogram mode (total > kExact): values <= 0, in (0, 2^kMinExponent), from 2^kMaxExponent
   // up, and per bin of an octave (valid only for the octaves whose bit of `touched` is set).
   uint32_t zeros, below, above;
+  double lowest, highest;  ///< the smallest and largest values counted (NaN ignored)
   uint64_t touched;  ///< bit o: octave o has received a value (its bins were cleared then)
   uint32_t counts[kLogBins];  ///< bin o * kSubBins + j: octave o, part j (see log_index)
   static_assert(kOctaves <= 64, "one bit of `touched` per octave");
@@ -161,6 +164,7 @@ struct QuantileRecorder {
         if (octave[j] > 0) walk.bin(octave[j], base + (j + 0.5) * (base / kSubBins));
     }
     walk.bin(above, pmath::pow2i(kMaxExponent));
+    for (int i = 0; i < 2 * m; ++i) values[i] = clamp_to_seen(values[i], ranks[i]);
     for (int i = 0; i < m; ++i)
       out[i] = values[2 * i] + fractions[i] * (values[2 * i + 1] - values[2 * i]);
   }
@@ -191,7 +195,18 @@ struct QuantileRecorder {
     }
   };
 
+  /// The representative of rank `rank` within [lowest, highest], and the extremes themselves for
+  /// the first and last ranks (unchanged when only NaN was seen).
+  GPUCAP_HD double clamp_to_seen(double v, uint64_t rank) const {
+    if (!(lowest <= highest)) return v;
+    if (rank == 0) return lowest;
+    if (rank == total - 1) return highest;
+    return v < lowest ? lowest : v > highest ? highest : v;
+  }
+
   GPUCAP_HD GPUCAP_FORCEINLINE void count(double x) {
+    lowest = x < lowest ? x : lowest;  // minsd / maxsd: no branch
+    highest = x > highest ? x : highest;
     const uint64_t index = log_index(x);
     if (index >= static_cast<uint64_t>(kLogBins)) {
       count_outside(x);
@@ -220,6 +235,8 @@ struct QuantileRecorder {
   GPUCAP_HD void spill() {
     zeros = below = above = 0;
     touched = 0;
+    lowest = pmath::from_bits(0x7FF0000000000000ull);   // +infinity
+    highest = pmath::from_bits(0xFFF0000000000000ull);  // -infinity
     for (uint32_t i = 0; i < kExact; ++i) count(exact[i]);
   }
 
