@@ -73,16 +73,18 @@ int import_command(const std::vector<std::string>& args) {
   add_output_option(visible,
                     "the trace CSV to write (atomically; never onto the input, a link or a special "
                     "file)");
-  visible.add_options()(
-      "report", po::value<std::string>(), "also write the counts kept and dropped as JSON here")(
+  visible.add_options()("report", po::value<std::string>(),
+                        "also write the counts kept and dropped as JSON here")(
       "timezone", po::value<std::string>()->default_value("UTC"),
       "zone of times written without an offset: UTC or a fixed offset (+02:00, -0530); IANA "
       "names are not accepted (their offset changes with daylight saving time)")(
       "time-format", po::value<std::string>()->default_value("auto"),
-      "how times are written: auto (epoch seconds or ISO 8601), epoch, epoch_ms, iso")(
+      "how times are written: auto (epoch seconds or ISO 8601), epoch, epoch_ms, iso, or "
+      "seconds or ms since the log's start (whose 0 is then submit_s = 0)")(
       "origin", po::value<std::string>(),
-      "the time of submit_s = 0 (ISO 8601 or epoch seconds); jobs submitted before it are "
-      "dropped (default: the first submission)")(
+      "the time of submit_s = 0 (ISO 8601 or epoch seconds; seconds of the log with "
+      "--time-format seconds or ms); jobs submitted before it are dropped (default: the first "
+      "submission, or the log's 0 for times since its start)")(
       "log-end", po::value<std::string>(),
       "the log's end, where the run times of jobs still running end (default: the latest time "
       "in the log)")("running", po::value<std::string>()->default_value("censor"),
@@ -98,8 +100,12 @@ int import_command(const std::vector<std::string>& args) {
                        "kubernetes pods on a fraction of a GPU (gpu_milli < 1000): whole (count "
                        "num_gpu whole GPUs) or drop")(
       "map", po::value<std::string>(),
-      "csv (and helios, to rename): field=column pairs, e.g. submit=created_at,start=started,"
-      "end=finished,gpus=n_gpu; fields: submit, start, end, duration, gpus, state, class")(
+      "csv (and helios, kubernetes, to rename): field=column pairs, e.g. submit=created_at,"
+      "start=started,end=finished,gpus=n_gpu; fields: submit, start, end, duration, gpus, "
+      "state, class")(
+      "set-column", po::value<std::string>(),
+      "csv, helios, kubernetes: fields with one value in every row, for a log without the "
+      "column, e.g. gpus=1 (field=value pairs; a field is mapped or set, not both)")(
       "separator", po::value<std::string>()->default_value(","),
       "csv: the field separator, one character, or 'tab'")(
       "instances", po::bool_switch(),
@@ -126,10 +132,13 @@ int import_command(const std::vector<std::string>& args) {
   data::ImportOptions options;
   options.zone = data::parse_time_zone(vm["timezone"].as<std::string>());
   options.time_format = data::parse_time_format(vm["time-format"].as<std::string>());
-  if (vm.count("origin")) options.trace.origin_ms = time_option(vm, "origin", options);
+  if (vm.count("origin"))
+    options.trace.origin_ms = time_option(vm, "origin", options);
+  else if (data::is_relative(options.time_format))
+    options.trace.origin_ms = 0;  // times since the log's start: its 0 is submit_s = 0
   options.trace.instances = vm["instances"].as<bool>();
-  if (options.trace.instances && (format == data::JobLogFormat::slurm ||
-                                  format == data::JobLogFormat::philly))
+  if (options.trace.instances &&
+      (format == data::JobLogFormat::slurm || format == data::JobLogFormat::philly))
     throw po::error("--instances reads kubernetes, csv and helios logs (a " +
                     vm["format"].as<std::string>() + " log is of jobs)");
   if (vm.count("log-end")) options.trace.log_end_ms = time_option(vm, "log-end", options);
@@ -155,20 +164,35 @@ int import_command(const std::vector<std::string>& args) {
           "start=started,end=finished,gpus=n_gpu (fields: submit, start, end, duration, gpus, "
           "state, class)");
   }
-  if (format != data::JobLogFormat::csv && format != data::JobLogFormat::helios && vm.count("map"))
-    throw po::error("--map applies to the csv and helios formats only");
+  if (vm.count("set-column")) {
+    options.constants =
+        data::parse_column_mapping(vm["set-column"].as<std::string>(), "--set-column");
+    for (const auto& [field, value] : options.constants)
+      for (const auto& [mapped, column] : options.mapping)
+        if (field == mapped)
+          throw po::error("the field '" + field + "' is both mapped (--map " + field + "=" +
+                          column + ") and set (--set-column " + field + "=" + value +
+                          "); give one");
+  }
+  const bool tables = format == data::JobLogFormat::csv || format == data::JobLogFormat::helios ||
+                      format == data::JobLogFormat::kubernetes;
+  if (!tables && (vm.count("map") || vm.count("set-column")))
+    throw po::error(std::string(vm.count("map") ? "--map" : "--set-column") +
+                    " applies to the csv, helios and kubernetes formats (a " +
+                    vm["format"].as<std::string>() + " log has its own fields)");
   if (format == data::JobLogFormat::csv) {
     bool submit = false, gpus = false, end = false;
-    for (const auto& [field, column] : options.mapping) {
-      submit = submit || field == "submit";
-      gpus = gpus || field == "gpus";
-      end = end || field == "end" || field == "duration";
-    }
+    for (const auto* given : {&options.mapping, &options.constants})
+      for (const auto& [field, column] : *given) {
+        submit = submit || field == "submit";
+        gpus = gpus || field == "gpus";
+        end = end || field == "end" || field == "duration";
+      }
     if (!submit || !gpus || !end)
       throw po::error(
           "the csv format needs --map with at least submit, gpus, and end or "
           "duration, e.g. --map submit=created_at,start=started,end=finished,"
-          "gpus=n_gpu");
+          "gpus=n_gpu (a field the log lacks can be given one value: --set-column gpus=1)");
   }
   const std::string separator = vm["separator"].as<std::string>();
   if (separator == "tab")

@@ -6,12 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "commands.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/metric_explain.hpp"
 #include "gpucap/scenario_keys.hpp"
 #include "gpucap/version.hpp"
+
+#include "commands.hpp"
 
 namespace gpucap::cli {
 namespace {
@@ -70,8 +71,7 @@ int explain_command(const std::vector<std::string>& args) {
   int status = 0;
   for (const std::string& path : args) {
     if (path == ".") {
-      std::cout << "top-level keys: " << text::join(scenario_child_keys(""), ", ")
-                << "\n";
+      std::cout << "top-level keys: " << text::join(scenario_child_keys(""), ", ") << "\n";
       continue;
     }
     if (path == "metrics") {
@@ -81,8 +81,7 @@ int explain_command(const std::vector<std::string>& args) {
     const std::string key_text = explain_scenario_key(path);
     const std::string metric_text = explain_metric(path);
     if (!key_text.empty() || !metric_text.empty()) {
-      std::cout << key_text << (key_text.empty() || metric_text.empty() ? "" : "\n")
-                << metric_text;
+      std::cout << key_text << (key_text.empty() || metric_text.empty() ? "" : "\n") << metric_text;
       continue;
     }
     // Suggest the key whose last part is nearest to the last part given, or the nearest metric.
@@ -129,8 +128,7 @@ int info_command() {
             << "backends:\n";
   for (const Backend& backend : backends()) print_backend(backend);
   std::cout << "--backend " << kAutoBackendName
-            << " runs on: " << resolve_backend(BackendChoice::automatic).name
-            << "\n";
+            << " runs on: " << resolve_backend(BackendChoice::automatic).name << "\n";
   return 0;
 }
 

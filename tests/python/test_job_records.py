@@ -21,7 +21,9 @@ def test_jobs_frame_adds_up_to_the_metrics_and_round_trips(scenarios, tmp_path):
     assert df.attrs["replications"] == 2
     assert df.attrs["units"]["cost_usd"] == "USD" and df.attrs["units"]["end_s"] == "s"
     assert list(df.columns) == ["point", "replication", "job", "class", "arrival_s", "start_s",
-                                "end_s", "wait_s", "pool", "runs", "preemptions", "cost_usd"]
+                                "end_s", "wait_s", "pool", "runs", "preemptions", "cost_usd",
+                                "trace_row"]
+    assert (df["trace_row"] == 0).all()  # drawn arrivals: no row of a trace
     assert set(df["class"]) == {"finetune"}
     assert set(df["pool"].dropna()) <= set(r.pool_names)
     for rep in range(2):

@@ -178,6 +178,55 @@ TEST(ImportCli, UsageAndIoErrors) {
   EXPECT_FALSE(fs::exists(none));
 }
 
+// A request log in seconds since its start, without a GPU column, from the command line: the
+// trace keeps the log's times, the report says how it read them; conflicting or misplaced
+// options are usage errors that say why.
+TEST(ImportCli, RelativeTimesAndConstantColumns) {
+  const std::string log = write("requests.csv",
+                                "t,exec_s,status\n"
+                                "3973,12.5,SUCCESS\n"
+                                "4100,,PENDING\n"
+                                "4200,7,SUCCESS\n");
+  const fs::path trace = dir() / "requests_trace.csv";
+  const std::string base = "import --format csv " + log + " -o " + trace.string() +
+                           " --map submit=t,duration=exec_s,state=status";
+  const auto o = gpucap_cli(base + " --set-column gpus=1 --time-format seconds");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_EQ(read(trace), "submit_s,gpus,duration_s,censored\n3973,1,12.5,0\n4200,1,7,0\n");
+  EXPECT_NE(o.output.find("times read as seconds since the log's start (--time-format seconds)"),
+            std::string::npos)
+      << o.output;
+  EXPECT_NE(o.output.find("submit_s = 0 s at the log's 0 s"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("never started"), std::string::npos) << o.output;
+  // --origin in seconds of the log moves t = 0 there.
+  const auto moved = gpucap_cli(base + " --set-column gpus=1 --time-format seconds --origin 3900");
+  ASSERT_EQ(moved.exit_code, 0) << moved.output;
+  EXPECT_EQ(read(trace), "submit_s,gpus,duration_s,censored\n73,1,12.5,0\n300,1,7,0\n");
+  // Read as calendar times, the same log warns.
+  const auto guessed = gpucap_cli(base + " --set-column gpus=1");
+  ASSERT_EQ(guessed.exit_code, 0) << guessed.output;
+  EXPECT_NE(guessed.output.find("warning: the times read as calendar times fall before 2000"),
+            std::string::npos)
+      << guessed.output;
+  // Without gpus mapped or set: the csv needs them, and the message names --set-column.
+  const auto no_gpus = gpucap_cli(base);
+  EXPECT_EQ(no_gpus.exit_code, 2);
+  EXPECT_NE(no_gpus.output.find("--set-column gpus=1"), std::string::npos) << no_gpus.output;
+  const auto both = gpucap_cli(base + ",gpus=n --set-column gpus=1");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_NE(both.output.find("both mapped"), std::string::npos) << both.output;
+  const auto slurm = gpucap_cli("import --format slurm " + log + " -o " + trace.string() +
+                                " --set-column gpus=1");
+  EXPECT_EQ(slurm.exit_code, 2);
+  EXPECT_NE(slurm.output.find("applies to the csv, helios and kubernetes formats"),
+            std::string::npos)
+      << slurm.output;
+  const auto format = gpucap_cli(base + " --set-column gpus=1 --time-format hours");
+  EXPECT_EQ(format.exit_code, 2);
+  EXPECT_NE(format.output.find("seconds or ms (since the log's start)"), std::string::npos)
+      << format.output;
+}
+
 TEST(CatalogCli, ImportThenValidateThenList) {
   const std::string vms = write(
       "vms.csv",

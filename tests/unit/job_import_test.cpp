@@ -333,6 +333,29 @@ TEST(KubernetesImport, TheRealOpenbPodListWhenPresent) {
             "submit_s,gpus,duration_s,censored,gpu_milli,gpu_model,qos\n0,1,12537496,0,1000,,LS\n");
 }
 
+// The real GenAI request log, imported as a user would with no glue: ISO times, no GPU column
+// (--set-column gpus=1), statuses SUCCEED, FAILED, PENDING and PROCESSING. Counts from Python's
+// csv module over the file: 26,392 SUCCEED, 398 FAILED, 30 PENDING, 3 PROCESSING.
+TEST(CsvImport, TheRealGenAiRequestLogWhenPresent) {
+  const std::string path = std::string(GPUCAP_SOURCE_DIR) +
+                           "/../shared/data/workload/alibaba_genai_lora_request_trace.csv";
+  if (!fs::exists(path)) GTEST_SKIP() << path << " is absent";
+  ImportOptions o;
+  o.mapping = parse_column_mapping("submit=gmt_create,duration=exec_time_seconds,state=predict_status");
+  o.constants = parse_column_mapping("gpus=1", "--set-column");
+  std::string csv;
+  const ImportReport r =
+      import_job_log(JobLogFormat::csv, path, o, [&](std::string_view b) { csv.append(b); });
+  EXPECT_EQ(r.records, 26823u);
+  EXPECT_EQ(r.dropped_for("never started (pending, or no start time)"), 30u);  // PENDING
+  EXPECT_EQ(r.kept, 26392u + 398u + 3u);
+  EXPECT_EQ(r.censored, 3u);  // PROCESSING at the log's end
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_EQ(format_utc(r.origin_ms), "2024-11-15T16:57:50Z");  // the first request
+  EXPECT_EQ(csv.substr(0, csv.find('\n', csv.find('\n') + 1) + 1),
+            "submit_s,gpus,duration_s,censored\n0,1,32,0\n");
+}
+
 // ---- philly ----
 
 TEST(PhillyImport, AttemptsGpusAndRunningJobs) {
@@ -412,6 +435,106 @@ TEST(CsvImport, MappedColumnsQuotedClassAndEpochTimes) {
   ImportOptions missing;
   missing.mapping = parse_column_mapping("submit=created_at,gpus=nope,end=finished");
   EXPECT_THROW(import(JobLogFormat::csv, "created_at,finished\n1,2\n", missing), DataFileError);
+}
+
+// A request log as real exports write it: times in seconds since the log's start, no GPU
+// column, statuses. --time-format seconds keeps the log's 0 as submit_s = 0 (not the first
+// submission), --set-column gives every row one GPU, a PENDING request never started.
+TEST(CsvImport, RelativeTimesConstantColumnsAndPendingRows) {
+  const std::string log =
+      "t_submit,exec_s,status\n"
+      "3973,12.5,SUCCESS\n"
+      "4000,3,FAILED\n"
+      "4100,,PENDING\n"
+      "4200.25,7,SUCCESS\n";
+  ImportOptions o;
+  o.mapping = parse_column_mapping("submit=t_submit,duration=exec_s,state=status");
+  o.constants = parse_column_mapping("gpus=1", "--set-column");
+  o.time_format = parse_time_format("seconds");
+  o.trace.origin_ms = 0;  // what the CLI sets for times since the log's start
+  const Imported r = import(JobLogFormat::csv, log, o);
+  EXPECT_EQ(r.csv,
+            "submit_s,gpus,duration_s,censored\n"
+            "3973,1,12.5,0\n"
+            "4000,1,3,0\n"
+            "4200.25,1,7,0\n");
+  EXPECT_EQ(r.report.dropped_for("never started (pending, or no start time)"), 1u);
+  EXPECT_NE(r.report.text().find("times read as seconds since the log's start"), std::string::npos);
+  EXPECT_NE(r.report.text().find("submit_s = 0 s at the log's 0 s"), std::string::npos)
+      << r.report.text();
+  EXPECT_TRUE(r.report.warnings.empty());
+  EXPECT_NE(r.report.json().find("\"origin_s\": 0"), std::string::npos);
+  // Milliseconds since the start.
+  ImportOptions ms = o;
+  ms.time_format = parse_time_format("ms");
+  const Imported m = import(JobLogFormat::csv, "t_submit,exec_s,status\n3973000,12.5,OK\n", ms);
+  EXPECT_EQ(m.csv, "submit_s,gpus,duration_s,censored\n3973,1,12.5,0\n");
+  // Read as epoch seconds (auto), the same log starts in 1970: the origin moves to the first
+  // submission, and the report warns and names the fix.
+  ImportOptions automatic = o;
+  automatic.time_format = TimeFormat::automatic;
+  automatic.trace.origin_ms.reset();
+  const Imported a = import(JobLogFormat::csv, log, automatic);
+  EXPECT_EQ(a.csv.substr(0, a.csv.find('\n', a.csv.find('\n') + 1) + 1),
+            "submit_s,gpus,duration_s,censored\n0,1,12.5,0\n");
+  ASSERT_EQ(a.report.warnings.size(), 1u);
+  EXPECT_NE(a.report.warnings[0].find("1970-01-01T01:06:13Z"), std::string::npos);
+  EXPECT_NE(a.report.text().find("warning: the times read as calendar times fall before 2000"),
+            std::string::npos);
+  EXPECT_NE(a.report.text().find("give --time-format seconds"), std::string::npos);
+  // Calendar times of this century: no warning.
+  ImportOptions epoch = o;
+  epoch.time_format = TimeFormat::automatic;
+  epoch.trace.origin_ms.reset();
+  EXPECT_TRUE(import(JobLogFormat::csv, "t_submit,exec_s,status\n1700000000,5,OK\n", epoch)
+                  .report.warnings.empty());
+  // Bad constant lists.
+  EXPECT_THROW(parse_column_mapping("gpus", "--set-column"), std::invalid_argument);
+  EXPECT_THROW(parse_column_mapping("gpu=1", "--set-column"), std::invalid_argument);
+  EXPECT_THROW(parse_column_mapping("gpus=1,gpus=2", "--set-column"), std::invalid_argument);
+  EXPECT_THROW(parse_time_format("minutes"), std::invalid_argument);
+  // A constant that is no GPU count drops every row with the reason.
+  ImportOptions bad = o;
+  bad.constants = {{"gpus", "one"}};
+  const Imported b = import(JobLogFormat::csv, log, bad);
+  EXPECT_EQ(b.report.kept, 0u);
+  EXPECT_EQ(b.report.dropped_for("malformed GPU count"), 3u);
+}
+
+// A pod list with other column names and no GPU column: --map renames, --set-column fills.
+TEST(KubernetesImport, MappedColumnsAndAConstantGpuCount) {
+  const std::string log =
+      "pod,created,scheduled,deleted,phase\n"
+      "a,2024-03-01T00:00:00Z,2024-03-01T00:01:00Z,2024-03-01T01:01:00Z,Succeeded\n"
+      "b,2024-03-01T00:10:00Z,,,Pending\n"
+      "c,2024-03-01T00:20:00Z,2024-03-01T00:20:30Z,2024-03-01T00:30:30Z,Failed\n";
+  ImportOptions o;
+  o.mapping = parse_column_mapping("submit=created,start=scheduled,end=deleted,state=phase");
+  o.constants = parse_column_mapping("gpus=4", "--set-column");
+  const Imported r = import(JobLogFormat::kubernetes, log, o);
+  EXPECT_EQ(r.csv,
+            "submit_s,gpus,duration_s,censored,gpu_milli,gpu_model,qos\n"
+            "0,4,3600,0,1000,,\n"
+            "1200,4,600,0,1000,,\n");
+  EXPECT_EQ(r.report.dropped_for("never scheduled (no scheduled_time, or pod_phase Pending)"), 1u);
+  // Without the mapping the openb names are missing: the error names what --map can do.
+  try {
+    import(JobLogFormat::kubernetes, log);
+    FAIL() << "no error";
+  } catch (const DataFileError& e) {
+    EXPECT_NE(std::string(e.what()).find("--set-column gives a field one value"),
+              std::string::npos)
+        << e.what();
+  }
+  // As instances: no scheduled time needed.
+  ImportOptions inst = o;
+  inst.trace.instances = true;
+  inst.mapping = parse_column_mapping("submit=created,end=deleted");
+  const Imported i = import(JobLogFormat::kubernetes,
+                            "created,deleted\n2024-03-01T00:00:00Z,2024-03-01T02:00:00Z\n"
+                            "2024-03-01T01:00:00Z,\n",
+                            inst);
+  EXPECT_EQ(i.csv, "start_s,end_s,gpus,gpu_milli,gpu_model,qos\n0,7200,4,1000,,\n3600,,4,1000,,\n");
 }
 
 // ---- the writer's ordering ----

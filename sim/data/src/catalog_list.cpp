@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "gpucap/csv_table.hpp"
 #include "gpucap/data/delimited.hpp"
 #include "gpucap/data/line_reader.hpp"
-#include "gpucap/csv_table.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
 
@@ -20,9 +20,7 @@ std::string lower(std::string s) {
 }
 
 /// A number as the scenario loader reads the catalog's numbers (decimal, finite).
-bool number_of(std::string_view text, double& value) {
-  return gpucap::parse_decimal(text, value);
-}
+bool number_of(std::string_view text, double& value) { return gpucap::parse_decimal(text, value); }
 
 /// A price for the table: 4 decimals up to 10^9 USD, an exponent above ("1e+308" rather than
 /// 309 digits cut to the buffer).

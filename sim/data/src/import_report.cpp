@@ -94,11 +94,19 @@ std::string ImportReport::text() const {
   for (const Count& c : notes_)
     out += "  note: " + std::to_string(c.count) + " x " + c.reason + " (first at line " +
            std::to_string(c.first_line) + ")\n";
+  // A time of the log: calendar (UTC) or, for relative times, seconds of the log.
+  const auto when = [&](int64_t ms) {
+    return relative_times
+               ? "the log's " + text::format_number(static_cast<double>(ms) / 1000.0) + " s"
+               : format_utc(ms);
+  };
+  if (!times.empty()) out += "  times read as " + times + "\n";
+  for (const std::string& w : warnings) out += "  warning: " + w + "\n";
   if (has_origin)
     out += std::string(instances ? "  start_s = 0 s at " : "  submit_s = 0 s at ") +
-           format_utc(origin_ms) + "\n";
+           when(origin_ms) + "\n";
   if (has_log_end && censored > 0)
-    out += "  censored run times end at the log's end, " + format_utc(log_end_ms) + "\n";
+    out += "  censored run times end at the log's end, " + when(log_end_ms) + "\n";
   char rate[128];
   std::snprintf(rate, sizeof rate, "  %.3g s, %.3g records/s\n", seconds,
                 seconds > 0 ? static_cast<double>(records) / seconds : 0.0);
@@ -116,7 +124,15 @@ std::string ImportReport::json() const {
   out += "  \"dropped\": " + std::to_string(dropped()) + ",\n";
   out += "  \"dropped_by_reason\": " + json_counts(dropped_) + ",\n";
   out += "  \"notes\": " + json_counts(notes_) + ",\n";
-  out += "  \"origin_utc\": " + (has_origin ? json_string(format_utc(origin_ms)) : "null") + ",\n";
+  out += "  \"times\": " + json_string(times) + ",\n";
+  out += "  \"warnings\": [";
+  for (std::size_t i = 0; i < warnings.size(); ++i)
+    out += (i ? ", " : "") + json_string(warnings[i]);
+  out += "],\n";
+  out += "  \"origin_utc\": " +
+         (has_origin && !relative_times ? json_string(format_utc(origin_ms)) : "null") + ",\n";
+  out += "  \"origin_s\": " +
+         (has_origin && relative_times ? text::format_number(origin_ms / 1000.0) : "null") + ",\n";
   out +=
       "  \"log_end_utc\": " + (has_log_end ? json_string(format_utc(log_end_ms)) : "null") + ",\n";
   char seconds_text[32];

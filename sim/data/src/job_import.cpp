@@ -20,16 +20,17 @@ JobState classify_state(std::string_view state) {
     word += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
   }
   if (word == "CANCELLED" || word == "CANCELED" || word == "KILLED") return JobState::cancelled;
-  if (word == "PENDING") return JobState::pending;
+  if (word == "PENDING" || word == "QUEUED" || word == "WAITING") return JobState::pending;
   if (word == "RUNNING" || word == "SUSPENDED" || word == "COMPLETING" || word == "CONFIGURING" ||
-      word == "RESIZING" || word == "STOPPED" || word == "SIGNALING" || word == "STAGE_OUT")
+      word == "RESIZING" || word == "STOPPED" || word == "SIGNALING" || word == "STAGE_OUT" ||
+      word == "PROCESSING")
     return JobState::running;
   if (word == "REQUEUED" || word == "REQUEUE_HOLD" || word == "REQUEUE_FED")
     return JobState::requeued;
   if (word == "COMPLETED" || word == "FAILED" || word == "TIMEOUT" || word == "NODE_FAIL" ||
       word == "OUT_OF_MEMORY" || word == "OUT_OF_ME" || word == "PREEMPTED" ||
       word == "BOOT_FAIL" || word == "DEADLINE" || word == "PASS" || word == "SUCCEEDED" ||
-      word == "FAILED")
+      word == "SUCCEED" || word == "SUCCESS" || word == "DONE")
     return JobState::ended;
   return JobState::unknown;
 }
@@ -82,6 +83,32 @@ int find_column(const std::vector<std::string>& header, const std::string& name,
                       "; columns found: " + text::join(shown, ", "));
 }
 
+MappedColumns::MappedColumns(std::vector<std::string> header, const ImportOptions& options)
+    : header_(std::move(header)), file_columns_(header_.size()), options_(options) {
+  for (const auto& [field, value] : options.constants) header_.push_back("=" + field);
+}
+
+std::string MappedColumns::column_for(const std::string& field,
+                                      const std::string& default_column) const {
+  for (const auto& [f, value] : options_.constants)
+    if (f == field) return "=" + field;
+  for (const auto& [f, column] : options_.mapping)
+    if (f == field) return column;
+  return default_column;
+}
+
+bool MappedColumns::user_named(const std::string& field) const {
+  for (const auto& [f, value] : options_.constants)
+    if (f == field) return true;
+  for (const auto& [f, column] : options_.mapping)
+    if (f == field) return true;
+  return false;
+}
+
+void MappedColumns::with_constants(std::vector<std::string_view>& fields) const {
+  for (const auto& [field, value] : options_.constants) fields.emplace_back(value);
+}
+
 void append_extra(std::string& extra, std::string_view field, uint64_t line, ImportReport& report) {
   extra += ',';
   TextRepairs repairs;
@@ -105,7 +132,9 @@ JobLogFormat parse_job_log_format(const std::string& name) {
                               "'; valid: " + text::join(names, ", ") + " (see docs/importing.md)");
 }
 
-std::vector<std::pair<std::string, std::string>> parse_column_mapping(const std::string& text) {
+std::vector<std::pair<std::string, std::string>> parse_column_mapping(const std::string& text,
+                                                                      const std::string& option) {
+  const bool constants = option == "--set-column";
   static const std::vector<std::string> fields = {"submit", "start", "end",  "duration",
                                                   "gpus",   "state", "class"};
   std::vector<std::pair<std::string, std::string>> out;
@@ -116,17 +145,19 @@ std::vector<std::pair<std::string, std::string>> parse_column_mapping(const std:
     const std::string field = text::trim(item.substr(0, eq));
     if (eq == std::string::npos || text::trim(item.substr(eq + 1)).empty())
       throw std::invalid_argument(
-          "--map takes field=column pairs separated by commas, e.g. "
-          "submit=created_at,end=finished,gpus=n_gpu; got \"" +
-          text::excerpt(item) + "\"");
+          option +
+          (constants ? " takes field=value pairs separated by commas, e.g. gpus=1,state=done"
+                     : " takes field=column pairs separated by commas, e.g. "
+                       "submit=created_at,end=finished,gpus=n_gpu") +
+          "; got \"" + text::excerpt(item) + "\"");
     bool known = false;
     for (const std::string& f : fields) known |= f == field;
     if (!known)
-      throw std::invalid_argument("--map: unknown field '" + text::excerpt(field) +
+      throw std::invalid_argument(option + ": unknown field '" + text::excerpt(field) +
                                   "'; valid: " + text::join(fields, ", "));
     for (const auto& [f, c] : out)
       if (f == field)
-        throw std::invalid_argument("--map: the field '" + field + "' is mapped twice");
+        throw std::invalid_argument(option + ": the field '" + field + "' is given twice");
     out.emplace_back(field, text::trim(item.substr(eq + 1)));
   }
   return out;
@@ -175,6 +206,16 @@ ImportReport import_job_log(JobLogFormat format, const std::string& input,
     }
   }
   writer.finish();
+  report.times = time_format_text(options.time_format);
+  report.relative_times = is_relative(options.time_format);
+  // Epoch times before 2000 in a GPU log are almost surely times since the log's start.
+  constexpr int64_t k2000Ms = 946684800000;
+  if (!report.relative_times && options.time_format != TimeFormat::iso8601 && report.has_origin &&
+      report.origin_ms < k2000Ms && report.kept > 0)
+    report.warnings.push_back(
+        "the times read as calendar times fall before 2000 (the origin is " +
+        format_utc(report.origin_ms) +
+        "): if they count from the log's start, give --time-format seconds (or ms)");
   report.jobs = report.kept + report.dropped();
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

@@ -51,6 +51,27 @@ std::vector<std::string> read_header(LineReader& in, char separator, bool quotes
 int find_column(const std::vector<std::string>& header, const std::string& name, bool required,
                 const LineReader& in, const std::string& needs);
 
+/// The columns of a table log seen through --map and --set-column: a constant field becomes a
+/// column named "=FIELD" after the file's own, whose cell every row gets (with_constants).
+class MappedColumns {
+ public:
+  MappedColumns(std::vector<std::string> header, const ImportOptions& options);
+  /// The column name that holds `field`: a constant's, the mapped column, or `default_column`.
+  std::string column_for(const std::string& field, const std::string& default_column) const;
+  /// Whether the user named `field` (mapped or set): then its column must exist.
+  bool user_named(const std::string& field) const;
+  /// The file's header followed by the constant columns.
+  const std::vector<std::string>& header() const { return header_; }
+  std::size_t file_columns() const { return file_columns_; }
+  /// A row's fields (file_columns() of them, checked) followed by the constants.
+  void with_constants(std::vector<std::string_view>& fields) const;
+
+ private:
+  std::vector<std::string> header_;
+  std::size_t file_columns_;
+  const ImportOptions& options_;
+};
+
 /// Common reasons, so that every reader reports them in the same words.
 inline const char* const kMissingFields = "missing fields (fewer fields than the header)";
 inline const char* const kExtraFields = "more fields than the header (ragged row)";

@@ -23,21 +23,33 @@ namespace {
 
 constexpr const char* kNeeds =
     "a Kubernetes pod list needs the columns creation_time, scheduled_time, deletion_time and "
-    "num_gpu (and may have gpu_milli, gpu_spec, qos, pod_phase), as Alibaba's openb pod lists";
+    "num_gpu (and may have gpu_milli, gpu_spec, qos, pod_phase), as Alibaba's openb pod lists; "
+    "--map names others (submit=, start=, end=, gpus=, state=) and --set-column gives a field "
+    "one value (gpus=1)";
 
 }  // namespace
 
 void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWriter& out,
                          ImportReport& report) {
-  const std::vector<std::string> header = read_header(in, ',', true, "kubernetes");
-  const auto need = [&](const char* name) { return find_column(header, name, true, in, kNeeds); };
-  const auto may = [&](const char* name) { return find_column(header, name, false, in, kNeeds); };
-  const int c_create = need("creation_time"), c_sched = need("scheduled_time"),
-            c_delete = need("deletion_time"), c_gpus = need("num_gpu");
-  const int c_milli = may("gpu_milli"), c_spec = may("gpu_spec"), c_qos = may("qos"),
-            c_phase = may("pod_phase");
+  // The fields' columns: openb's names, unless --map renames them or --set-column sets them.
+  const MappedColumns columns(read_header(in, ',', true, "kubernetes"), options);
+  const std::vector<std::string>& header = columns.header();
+  const auto need = [&](const char* field, const char* name) {
+    return find_column(header, columns.column_for(field, name), true, in, kNeeds);
+  };
+  const auto may = [&](const char* field, const char* name) {
+    return find_column(header, columns.column_for(field, name), columns.user_named(field), in,
+                       kNeeds);
+  };
+  const bool instances = options.trace.instances;  // they need no scheduled_time
+  const int c_create = need("submit", "creation_time"),
+            c_sched = instances ? may("start", "scheduled_time") : need("start", "scheduled_time"),
+            c_delete = need("end", "deletion_time"), c_gpus = need("gpus", "num_gpu");
+  const int c_milli = find_column(header, "gpu_milli", false, in, kNeeds),
+            c_spec = find_column(header, "gpu_spec", false, in, kNeeds),
+            c_qos = find_column(header, "qos", false, in, kNeeds),
+            c_phase = may("state", "pod_phase");
 
-  const bool instances = options.trace.instances;
   std::string_view line;
   std::vector<std::string_view> f;
   std::vector<std::string> scratch;
@@ -49,10 +61,11 @@ void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWrit
       report.drop(kUnclosedQuote, n);
       continue;
     }
-    if (f.size() != header.size()) {
-      report.drop(f.size() < header.size() ? kMissingFields : kExtraFields, n);
+    if (f.size() != columns.file_columns()) {
+      report.drop(f.size() < columns.file_columns() ? kMissingFields : kExtraFields, n);
       continue;
     }
+    columns.with_constants(f);
     JobRecord job;
     job.line = n;
     if (!parse_gpu_count(f[c_gpus], job.gpus)) {

@@ -20,9 +20,9 @@
 #include <cstring>
 #include <unistd.h>
 
-#include "gpucap/json_reader.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
+#include "gpucap/json_reader.hpp"
 
 #include "job_logs.hpp"
 

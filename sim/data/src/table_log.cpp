@@ -9,6 +9,7 @@
 // end is censored), class (optional: copied to the output's `class` column).
 #include "gpucap/data/delimited.hpp"
 #include "gpucap/detail/text.hpp"
+
 #include "job_logs.hpp"
 
 namespace gpucap::data::detail {
@@ -25,19 +26,20 @@ void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& op
                     TraceWriter& out, ImportReport& report) {
   const bool helios = format == JobLogFormat::helios;
   const char separator = helios ? ',' : options.separator;
-  const std::vector<std::string> header =
-      read_header(in, separator, true, helios ? "helios" : "csv");
+  const MappedColumns columns(read_header(in, separator, true, helios ? "helios" : "csv"), options);
+  const std::vector<std::string>& header = columns.header();
   // The mapping: helios' defaults, then what --map gives.
   std::vector<std::pair<std::string, std::string>> mapping;
   if (helios)
     mapping = {{"submit", "submit_time"}, {"start", "start_time"}, {"end", "end_time"},
                {"duration", "duration"},  {"gpus", "gpu_num"},     {"state", "state"}};
-  for (const auto& [field, column] : options.mapping) {
-    bool replaced = false;
-    for (auto& [f, c] : mapping)
-      if (f == field) c = column, replaced = true;
-    if (!replaced) mapping.emplace_back(field, column);
-  }
+  for (auto& [field, column] : mapping) column = columns.column_for(field, column);
+  for (const auto* given : {&options.mapping, &options.constants})
+    for (const auto& [field, unused] : *given) {
+      bool present = false;
+      for (const auto& [f, c] : mapping) present = present || f == field;
+      if (!present) mapping.emplace_back(field, columns.column_for(field, ""));
+    }
   const std::string needs =
       helios ? "a Helios or Acme trace needs the columns submit_time, start_time, end_time (or "
                "duration), gpu_num and state (other names can be given with --map)"
@@ -48,25 +50,29 @@ void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& op
   for (const auto& [field, column] : mapping) {
     // A helios default that the file lacks is optional (Acme has no vc, Helios no type);
     // a column the user names must exist.
-    bool user_named = false;
-    for (const auto& named : options.mapping) user_named = user_named || named.first == field;
-    const bool required = user_named || field == "submit" || field == "gpus";
+    const bool required = columns.user_named(field) || field == "submit" || field == "gpus";
     const int index = find_column(header, column, required, in, needs);
-    if (field == "submit") c.submit = index, has_submit = true;
-    else if (field == "start") c.start = index;
-    else if (field == "end") c.end = index;
-    else if (field == "duration") c.duration = index;
-    else if (field == "gpus") c.gpus = index, has_gpus = true;
-    else if (field == "state") c.state = index;
-    else if (field == "class") c.klass = index;
+    if (field == "submit")
+      c.submit = index, has_submit = true;
+    else if (field == "start")
+      c.start = index;
+    else if (field == "end")
+      c.end = index;
+    else if (field == "duration")
+      c.duration = index;
+    else if (field == "gpus")
+      c.gpus = index, has_gpus = true;
+    else if (field == "state")
+      c.state = index;
+    else if (field == "class")
+      c.klass = index;
   }
   if (!has_submit || !has_gpus || (c.end < 0 && c.duration < 0 && !helios))
     throw DataFileError(
         "the csv format needs --map with at least submit, gpus, and end or duration, e.g. "
         "--map submit=created_at,start=started,end=finished,gpus=n_gpu (fields: submit, start, "
         "end, duration, gpus, state, class)");
-  if (c.end < 0 && c.duration < 0 && c.state < 0)
-    find_column(header, "end_time", true, in, needs);
+  if (c.end < 0 && c.duration < 0 && c.state < 0) find_column(header, "end_time", true, in, needs);
   if (helios) {
     c.user = column_of(header, "user");
     c.vc = column_of(header, "vc");
@@ -84,12 +90,17 @@ void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& op
       report.drop(kUnclosedQuote, n);
       continue;
     }
-    if (f.size() != header.size()) {
-      report.drop(f.size() < header.size() ? kMissingFields : kExtraFields, n);
+    if (f.size() != columns.file_columns()) {
+      report.drop(f.size() < columns.file_columns() ? kMissingFields : kExtraFields, n);
       continue;
     }
+    columns.with_constants(f);
     const JobState state = c.state >= 0 ? classify_state(f[c.state]) : JobState::unknown;
     const bool instances = options.trace.instances;
+    if (!instances && state == JobState::pending) {  // whatever its times say: it never ran
+      report.drop(kNeverStarted, n);
+      continue;
+    }
     JobRecord job;
     job.line = n;
     const auto time = [&](int column, int64_t& ms) {

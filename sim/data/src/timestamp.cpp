@@ -167,9 +167,29 @@ TimeFormat parse_time_format(const std::string& text) {
   if (text == "epoch" || text == "epoch_s") return TimeFormat::epoch_seconds;
   if (text == "epoch_ms") return TimeFormat::epoch_millis;
   if (text == "iso") return TimeFormat::iso8601;
+  if (text == "seconds" || text == "s") return TimeFormat::relative_seconds;
+  if (text == "ms") return TimeFormat::relative_millis;
   throw std::invalid_argument("unknown time format '" + gpucap::text::excerpt(text) +
                               "'; valid: auto (epoch seconds or ISO 8601), epoch (seconds since "
-                              "1970-01-01 UTC), epoch_ms (milliseconds), iso (ISO 8601)");
+                              "1970-01-01 UTC), epoch_ms (milliseconds), iso (ISO 8601), "
+                              "seconds or ms (since the log's start)");
+}
+
+std::string time_format_text(TimeFormat f) {
+  switch (f) {
+    case TimeFormat::epoch_seconds:
+      return "epoch seconds (--time-format epoch)";
+    case TimeFormat::epoch_millis:
+      return "epoch milliseconds (--time-format epoch_ms)";
+    case TimeFormat::iso8601:
+      return "ISO 8601 (--time-format iso)";
+    case TimeFormat::relative_seconds:
+      return "seconds since the log's start (--time-format seconds)";
+    case TimeFormat::relative_millis:
+      return "milliseconds since the log's start (--time-format ms)";
+    default:
+      return "epoch seconds or ISO 8601 (--time-format auto)";
+  }
 }
 
 TimeZone parse_time_zone(const std::string& text) {
@@ -192,7 +212,8 @@ TimeParse parse_timestamp(std::string_view text, TimeFormat format, TimeZone zon
   const bool number = plain_number(text, value);
   if (format == TimeFormat::automatic && !number) return parse_iso(text, zone, ms);
   if (!number) return TimeParse::malformed;
-  const double seconds = format == TimeFormat::epoch_millis ? value / 1000.0 : value;
+  const bool millis = format == TimeFormat::epoch_millis || format == TimeFormat::relative_millis;
+  const double seconds = millis ? value / 1000.0 : value;
   if (!(seconds <= kMaxEpochSeconds)) return TimeParse::malformed;
   ms = static_cast<int64_t>(std::llround(seconds * 1000.0));
   return TimeParse::ok;

@@ -101,8 +101,8 @@ void TraceWriter::add_instance(JobRecord job) {
   if (!job.running && options_.origin_ms && job.end_ms <= *options_.origin_ms)
     return report_.drop("deleted at or before the origin (--origin): not alive in the window",
                         job.line);
-  Row row{job.submit_ms, sequence_++, job.end_ms, job.gpus, job.running, job.line,
-          std::move(job.extra), job.submit_unknown};
+  Row row{job.submit_ms, sequence_++, job.end_ms,           job.gpus,
+          job.running,   job.line,    std::move(job.extra), job.submit_unknown};
   if (job.submit_unknown) {
     if (report_.has_origin) return write_instance(row);
     unknown_start_.push_back(std::move(row));

@@ -43,10 +43,10 @@ std::string scalar_entry(const MetricInfo& m) {
         "  percentile: of the replication's own observations (exact up to 64, else within 0.39% "
         "relative), never outside their smallest and largest\n";
   out += "  NaN when:   " +
-         (m.defined_when ? "no observation in the replication: defined only when " +
-                               std::string(m.defined_when) +
-                               " (summaries say over how many replications)"
-                         : std::string("never (0 when nothing happened)")) +
+         (m.defined_when
+              ? "no observation in the replication: defined only when " +
+                    std::string(m.defined_when) + " (summaries say over how many replications)"
+              : std::string("never (0 when nothing happened)")) +
          "\n";
   out += "  stored:     HDF5 /replications/" + name + " [point][replication]; /summary row '" +
          name + "'; Python r[\"" + name + "\"]\n";

@@ -27,6 +27,10 @@ class ImportReport {
   bool instances = false;   ///< the rows are instances (--instances): the text says so
   bool has_origin = false;
   bool has_log_end = false;
+  std::string times;          ///< how times were read (time_format_text), for the report
+  bool relative_times = false;  ///< times count from the log's start: origins print as seconds
+  /// What the user should check about the reading as a whole (times that look relative, ...).
+  std::vector<std::string> warnings;
   double seconds = 0;       ///< wall time of the import, s
 
   /// A job not written, for `reason`, first seen at `line`.

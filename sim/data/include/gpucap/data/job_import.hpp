@@ -43,16 +43,22 @@ struct ImportOptions {
   TimeFormat time_format = TimeFormat::automatic;
   TraceOptions trace;
   FractionalGpus fractional_gpus = FractionalGpus::whole;
-  /// csv: which column holds each field, e.g. {"submit", "created_at"}; fields: submit, start,
-  /// end, duration, gpus, state, class. Helios takes its columns by default.
+  /// csv, helios, kubernetes: which column holds each field, e.g. {"submit", "created_at"};
+  /// fields: submit, start, end, duration, gpus, state, class. Helios and kubernetes take their
+  /// columns by default; a mapping renames them.
   std::vector<std::pair<std::string, std::string>> mapping;
+  /// csv, helios, kubernetes: fields that hold one value in every row, e.g. {"gpus", "1"} for
+  /// a log without a GPU column (gpucap import --set-column). A field is mapped or set, not both.
+  std::vector<std::pair<std::string, std::string>> constants;
   /// csv: the field separator (',' by default; '\t' for TSV, '|' for other tools).
   char separator = ',';
 };
 
-/// Parses "--map" text: "submit=created_at,start=started,gpus=n_gpu" into pairs; throws
-/// std::invalid_argument naming the valid fields.
-std::vector<std::pair<std::string, std::string>> parse_column_mapping(const std::string& text);
+/// Parses "--map" text: "submit=created_at,start=started,gpus=n_gpu" into pairs (or, with
+/// option "--set-column", "gpus=1" into constant fields); throws std::invalid_argument naming
+/// the option and the valid fields.
+std::vector<std::pair<std::string, std::string>> parse_column_mapping(
+    const std::string& text, const std::string& option = "--map");
 
 /// Reads `input` in `format` and sends the trace CSV to `sink`. Rows that cannot become jobs
 /// are counted in the report, never fatal; an input that cannot be used at all (unreadable,

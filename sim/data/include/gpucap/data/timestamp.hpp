@@ -22,9 +22,23 @@ enum class TimeFormat {
   epoch_seconds,  ///< seconds since 1970-01-01T00:00:00Z (fractions allowed)
   epoch_millis,   ///< milliseconds since 1970-01-01T00:00:00Z
   iso8601,        ///< ISO 8601 date and time
+  /// Seconds (fractions allowed) or milliseconds since the log's own start, not a calendar
+  /// time: read as if since the epoch, and the origin (submit_s = 0) is the log's 0 unless
+  /// --origin (in seconds) moves it.
+  relative_seconds,
+  relative_millis,
 };
 
-/// "auto", "epoch", "epoch_ms", "iso"; throws std::invalid_argument naming the valid names.
+/// Whether `f` counts from the log's start rather than from the epoch.
+inline bool is_relative(TimeFormat f) {
+  return f == TimeFormat::relative_seconds || f == TimeFormat::relative_millis;
+}
+
+/// How `f` reads times, for import reports ("epoch seconds or ISO 8601 (auto)", ...).
+std::string time_format_text(TimeFormat f);
+
+/// "auto", "epoch", "epoch_ms", "iso", "seconds", "ms"; throws std::invalid_argument naming the
+/// valid names.
 TimeFormat parse_time_format(const std::string& text);
 
 /// Offset of local time from UTC, in minutes (+120 for +02:00).
