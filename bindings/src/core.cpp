@@ -22,6 +22,7 @@
 #include "gpucap/hdf5_layout.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/metric_explain.hpp"
+#include "gpucap/result_warnings.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/moments.hpp"
 #include "gpucap/run.hpp"
@@ -811,6 +812,9 @@ PYBIND11_MODULE(_core, m) {
         "the JSON Schema (draft 2020-12) of scenario files, as text");
   m.def("explain_key", &gpucap::explain_scenario_key, py::arg("path"),
         "what `gpucap explain PATH` prints; empty for an unknown key");
+  m.def(
+      "result_warnings", [](const gpucap::RunResults& r) { return gpucap::result_warnings(r); },
+      py::arg("results"), "what a table of these results should warn about (result_warnings.hpp)");
   m.def("explain_metric", &gpucap::explain_metric, py::arg("name"),
         "what `gpucap explain METRIC` prints; empty for an unknown metric");
   m.def(

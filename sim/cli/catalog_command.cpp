@@ -48,7 +48,8 @@ bool regular_file(const std::string& path) {
 
 /// The project's catalog when --catalog is not given: data/gpu_prices.csv in the current
 /// folder, else beside the build or install tree of this executable (build/<preset>/gpucap ->
-/// data/gpu_prices.csv two folders up; bin/gpucap -> share/gpucap/gpu_prices.csv).
+/// data/gpu_prices.csv two folders up; bin/gpucap -> share/gpucap/gpu_prices.csv), else the
+/// source tree this executable was built from (a build tree elsewhere: cmake -B /elsewhere).
 std::string default_catalog() {
   std::vector<std::string> candidates = {"data/gpu_prices.csv"};
   char exe[PATH_MAX];
@@ -59,6 +60,9 @@ std::string default_catalog() {
     candidates.push_back(dir + "/../../data/gpu_prices.csv");
     candidates.push_back(dir + "/../share/gpucap/gpu_prices.csv");
   }
+#ifdef GPUCAP_SOURCE_CATALOG
+  candidates.push_back(GPUCAP_SOURCE_CATALOG);
+#endif
   for (const std::string& c : candidates)
     if (regular_file(c)) {
       char resolved[PATH_MAX];

@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "gpucap/result_warnings.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/input_file.hpp"
@@ -131,6 +132,7 @@ void print_summary(const gpucap::RunResults& r, std::ostream& out) {
   if (clipped)
     out << "* the t interval went past the metric's range (below 0, or a share above 1): cut "
            "there\n";
+  for (const std::string& w : gpucap::result_warnings(r)) out << "warning: " << w << "\n";
   out << "\nper pool (mean over replications)\n";
   std::snprintf(line, sizeof line, "%-20s %12s %15s %17s %14s %14s\n", "pool", "cost USD",
                 "used GPU-h", "billed GPU-h", "utilization", "jobs started");
@@ -508,6 +510,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
       gpucap::cli::print_robust_plan(in.robust, results, std::cout);
     } else {
       print_sweep_table(results, metrics);
+      for (const std::string& w : gpucap::result_warnings(results))
+        std::cout << "warning: " << w << "\n";
       if (gpucap::cli::wants_decision(vm)) gpucap::cli::print_decision(vm, results, std::cout);
     }
     print_events_rate(results);

@@ -204,3 +204,23 @@ def test_cost_by_purchase_option_adds_up_to_the_cost(scenarios):
     pools = list(r.pool_names)
     np.testing.assert_array_equal(r["cost_spot"][0], r.pool("cost")[0, :, pools.index("aws-h100-spot")])
     assert (r["cost_spot"][0] > 0).all() and (r["cost_reserved"][0] == 0).all()
+
+
+def test_identical_replications_warn_and_random_ones_do_not(tmp_path, mmc):
+    (tmp_path / "trace.csv").write_text("submit_s,gpus,duration_s\n0,1,3600\n100,2,7200\n")
+    (tmp_path / "fixed.yaml").write_text(
+        "name: fixed\nhorizon: 2d\nseed: 1\n"
+        "pools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8}\n"
+        "workloads:\n  - name: jobs\n    placement: [p]\n"
+        "    arrivals: {process: trace, file: trace.csv, submit_column: submit_s, "
+        "gpus_column: gpus, duration_column: duration_s}\n")
+    with pytest.warns(gpucap.ResultsWarning, match="all 4 replications gave the same values"):
+        r = gpucap.run(tmp_path / "fixed.yaml", replications=4, progress=False)
+    assert len(r.warnings) == 1 and "arrivals.resample" in r.warnings[0]
+    assert r.summary().attrs["warnings"] == r.warnings
+    assert np.all(r["cost"][0] == r["cost"][0, 0])
+    import warnings as _warnings
+    with _warnings.catch_warnings():
+        _warnings.simplefilter("error", gpucap.ResultsWarning)
+        random = gpucap.run(mmc, replications=4, progress=False)
+    assert random.warnings == [] and random.summary().attrs["warnings"] == []

@@ -256,6 +256,20 @@ TEST(CatalogCli, ImportThenValidateThenList) {
   EXPECT_EQ(project.exit_code, 0) << project.output;
   EXPECT_NE(project.output.find("aws/p5.48xlarge/us-east-1"), std::string::npos);
   EXPECT_EQ(gpucap_cli("catalog list --gpu NoSuchGpu").exit_code, 1);
+  // From a build tree elsewhere (the binary copied out of the source tree, run from a folder
+  // without data/): the source tree's catalog is found all the same.
+  const fs::path elsewhere = dir() / "elsewhere" / "bin";
+  fs::create_directories(elsewhere);
+  fs::copy_file(GPUCAP_BINARY, elsewhere / "gpucap", fs::copy_options::overwrite_existing);
+  const std::string moved = "cd " + elsewhere.string() + " && ./gpucap catalog list --gpu H100 " +
+                            "--provider aws 2>&1";
+  FILE* pipe = popen(moved.c_str(), "r");
+  std::string moved_output;
+  char buffer[4096];
+  std::size_t got;
+  while ((got = fread(buffer, 1, sizeof buffer, pipe)) > 0) moved_output.append(buffer, got);
+  EXPECT_EQ(pclose(pipe), 0) << moved_output;
+  EXPECT_NE(moved_output.find("aws/p5.48xlarge/us-east-1"), std::string::npos) << moved_output;
   EXPECT_EQ(gpucap_cli("catalog frobnicate").exit_code, 2);
   EXPECT_EQ(gpucap_cli("catalog import " + vms + " -o " + catalog.string() + " --date 30.6.2025")
                 .exit_code,

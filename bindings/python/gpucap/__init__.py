@@ -28,7 +28,7 @@ from ._core import (
     __version__,
 )
 from .cancel import CancelToken, cancel_runs, runs_in_progress
-from .results import CheapestPoint, Results, concat, load_results
+from .results import CheapestPoint, Results, ResultsWarning, concat, load_results
 from .robust import RobustChoice, RobustPlan, robust_plan
 from .run import (
     backends,
@@ -51,6 +51,7 @@ __all__ = [
     "OutputError",
     "Results",
     "ResultsFileError",
+    "ResultsWarning",
     "RobustChoice",
     "RobustPlan",
     "RunCancelled",

@@ -12,6 +12,11 @@ import numpy as np
 
 from . import _core
 
+
+class ResultsWarning(UserWarning):
+    """Results whose numbers cannot be trusted as they look (every replication identical, ...);
+    the text says why and what to change. Filter with ``warnings.simplefilter``."""
+
 _SCALARS = _core.scalar_metrics()  # (name, unit, description, group)
 _POOLS = _core.pool_metrics()
 SCALAR_INDEX = {row[0]: i for i, row in enumerate(_SCALARS)}
@@ -194,6 +199,13 @@ class Results:
         return p % self.points
 
     @property
+    def warnings(self) -> List[str]:
+        """What a table of these results should warn about, one sentence each: every
+        replication identical (zero-width intervals), ... (the CLI prints them under its table,
+        the report shows them). ``gpucap.run`` also issues each as a :class:`ResultsWarning`."""
+        return list(_core.result_warnings(self._core))
+
+    @property
     def pool_names(self) -> List[str]:
         return list(self._core.pool_names)
 
@@ -313,9 +325,10 @@ class Results:
             df.insert(0, "unit", [UNITS[m] for m in names])
             df.insert(2, "n", counts[p, idx])
             frames.append(df)
-        if self.points == 1 or point is not None:
-            return frames[0]
-        return pd.concat(frames, keys=list(points), names=["point", "metric"])
+        out = frames[0] if self.points == 1 or point is not None else pd.concat(
+            frames, keys=list(points), names=["point", "metric"])
+        out.attrs["warnings"] = self.warnings
+        return out
 
     def pool_summary(self, metrics: Optional[Sequence[str]] = None) -> Any:
         """Pool statistics, indexed by (point, pool, metric), with units and ``n`` (the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 from . import _core
 from ._progress import Progress
 from .cancel import CancelToken, check_token
-from .results import Results
+from .results import Results, ResultsWarning
 from .scenario import Scenario, as_scenario, value_limit, yaml_value
 
 ScenarioLike = Union[Scenario, str, os.PathLike]
@@ -302,7 +303,10 @@ def _run_points(
             first_replication, backend, threads or 0, bar.callback(),
             float(precision or 0.0), names, max_replications or 0, keep, device_list, cancel,
         )
-    return Results(core)
+    results = Results(core)
+    for text in results.warnings:  # shown once in a notebook, under the cell
+        warnings.warn(text, ResultsWarning, stacklevel=3)
+    return results
 
 
 def _keep_rows(rows: Union[str, int]) -> Optional[int]:

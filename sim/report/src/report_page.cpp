@@ -8,6 +8,7 @@
 #include "gpucap/detail/text.hpp"
 #include "gpucap/goal_summary.hpp"
 #include "gpucap/metrics.hpp"
+#include "gpucap/result_warnings.hpp"
 #include "gpucap/report/html.hpp"
 #include "gpucap/report/svg_chart.hpp"
 #include "gpucap/version.hpp"
@@ -25,7 +26,7 @@ th{background:#f4f4f4;white-space:normal}td.text,th.text{text-align:left;white-s
 td.text{overflow-wrap:anywhere}th.text{overflow-wrap:break-word}
 tr.chosen td{background:#fff3e0;font-weight:600}
 pre{background:#f7f7f7;padding:10px;overflow-x:auto;font-size:0.85em}
-.note{color:#555;font-size:0.9em}.wide{overflow-x:auto}.charts{display:flex;flex-wrap:wrap;gap:12px}
+.note{color:#555;font-size:0.9em}.warning{background:#fff4e5;border-left:4px solid #e8a33d;padding:6px 10px}.wide{overflow-x:auto}.charts{display:flex;flex-wrap:wrap;gap:12px}
 svg.chart{background:#fff;border:1px solid #e4e4e4;font-size:11px;font-family:inherit}
 svg .grid{stroke:#e6e6e6}svg .tick{stroke:#666}svg .frame{fill:none;stroke:#888}
 svg .chart-title{font-size:13px;font-weight:600}svg .axis-label{font-size:12px}
@@ -477,6 +478,8 @@ std::string render_report(const RunResults& r, const ReportOptions& options) {
       "</h1>\n<p class=\"note\">" +
       (r.points > 1 ? "A sweep of " + std::to_string(r.points) + " points x " : "") +
       std::to_string(r.replications) + " replications, seed " + std::to_string(r.seed) + ".</p>\n";
+  for (const std::string& w : result_warnings(r))
+    page += "<p class=\"warning\"><strong>Warning:</strong> " + escape_html(w) + "</p>\n";
   page += scenario_section(r, options);
   if (r.points > 1) page += sweep_section(r, objective, versus, chosen, have_choice);
   page += summary_section(r, shown, groups);

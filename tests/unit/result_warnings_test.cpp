@@ -1,0 +1,105 @@
+// Warnings on results that cannot be trusted as they look: every replication identical is
+// found bit for bit from the rows (or from the summaries when no row is kept), says what to
+// do, and reaches the CLI's table and the report; runs with any randomness get none.
+#include "gpucap/result_warnings.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <string>
+
+#include "gpucap/metrics.hpp"
+#include "gpucap/results.hpp"
+
+#include "support/cli.hpp"
+#include "support/scratch_dir.hpp"
+
+namespace gpucap {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// `points` x 3 replications, every metric 7 (NaN for wait_mean) but `vary` at point `where`.
+RunResults results(std::size_t points, double vary, std::size_t where) {
+  RunResults r;
+  r.scenario_name = "s";
+  r.points = points;
+  r.replications = 3;
+  r.scalars.assign(points * 3 * kScalarMetricCount, 7.0);
+  for (std::size_t i = 0; i < points * 3; ++i)
+    r.scalars[i * kScalarMetricCount + kWaitMeanS] = std::nan("");
+  r.scalars[(where * 3 + 2) * kScalarMetricCount + kCostUsd] += vary;
+  r.summarize_all();
+  return r;
+}
+
+TEST(ResultWarnings, IdenticalReplicationsBitForBit) {
+  EXPECT_TRUE(replications_identical(results(1, 0.0, 0), 0));
+  EXPECT_FALSE(replications_identical(results(1, 1e-9, 0), 0));  // any difference counts
+  const std::vector<std::string> w = result_warnings(results(1, 0.0, 0));
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].rfind("all 3 replications gave the same values", 0), 0u);
+  EXPECT_NE(w[0].find("workloads[].arrivals.resample"), std::string::npos);
+  EXPECT_TRUE(result_warnings(results(1, 1.0, 0)).empty());
+  // A sweep: the points where it holds are counted.
+  const std::vector<std::string> sweep = result_warnings(results(3, 1.0, 1));
+  ASSERT_EQ(sweep.size(), 1u);
+  EXPECT_EQ(sweep[0].rfind("at 2 of 3 points, all replications gave the same values", 0), 0u);
+  // One replication has no spread to speak of: no warning.
+  RunResults one = results(1, 0.0, 0);
+  one.replications = 1;
+  one.scalars.resize(kScalarMetricCount);
+  one.summarize_all();
+  EXPECT_TRUE(result_warnings(one).empty());
+}
+
+TEST(ResultWarnings, FromSummariesWhenNoRowIsKept) {
+  RunResults same = results(1, 0.0, 0);
+  same.kept_rows = 0;
+  same.scalars.clear();
+  EXPECT_TRUE(replications_identical(same, 0));
+  RunResults differ = results(1, 1.0, 0);
+  differ.kept_rows = 0;
+  differ.scalars.clear();
+  EXPECT_FALSE(replications_identical(differ, 0));
+}
+
+// End to end: a trace replayed as it is on a pool with no random part gives identical
+// replications; the CLI prints the warning under its table, the report shows it, and the same
+// run with a random provisioning delay has none.
+class ResultWarningsCli : public testing_support::ScratchDirTest {};
+
+TEST_F(ResultWarningsCli, TheCliAndTheReportSayIt) {
+  const fs::path dir = dir_;
+  std::ofstream(dir / "trace.csv") << "submit_s,gpus,duration_s\n0,1,3600\n100,2,7200\n";
+  const std::string scenario =
+      "name: fixed\nhorizon: 2d\nseed: 1\n"
+      "pools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8}\n"
+      "workloads:\n  - name: jobs\n    placement: [p]\n"
+      "    arrivals: {process: trace, file: trace.csv, submit_column: submit_s, gpus_column: gpus,"
+      " duration_column: duration_s}\n";
+  std::ofstream(dir / "fixed.yaml") << scenario;
+  const auto fixed = testing_support::gpucap_cli("run " + (dir / "fixed.yaml").string() +
+                                                 " -r 4 -o " + (dir / "fixed.h5").string());
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+  EXPECT_NE(fixed.output.find("warning: all 4 replications gave the same values"),
+            std::string::npos)
+      << fixed.output;
+  const auto report = testing_support::gpucap_cli("report " + (dir / "fixed.h5").string() +
+                                                  " -o " + (dir / "fixed.html").string());
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  const std::string html = testing_support::read_all(dir / "fixed.html");
+  EXPECT_NE(html.find("<p class=\"warning\"><strong>Warning:</strong> all 4 replications"),
+            std::string::npos);
+  std::ofstream(dir / "random.yaml")
+      << std::string(scenario).replace(
+             scenario.find("quota: 8}"), 9,
+             "quota: 8, provisioning_delay: {dist: exponential, mean: 2min}}");
+  const auto random = testing_support::gpucap_cli("run " + (dir / "random.yaml").string() + " -r 4");
+  ASSERT_EQ(random.exit_code, 0) << random.output;
+  EXPECT_EQ(random.output.find("warning:"), std::string::npos) << random.output;
+}
+
+}  // namespace
+}  // namespace gpucap
