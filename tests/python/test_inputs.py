@@ -2,6 +2,8 @@
 
 import hashlib
 
+import pytest
+
 import gpucap
 from gpucap import _core
 
@@ -24,6 +26,7 @@ def write_replay(folder):
     return folder / "replay.yaml"
 
 
+@pytest.mark.filterwarnings("ignore::gpucap.ResultsWarning")  # a fixed trace: identical replications
 def test_results_record_each_data_file_with_its_sha256(tmp_path):
     path = write_replay(tmp_path)
     r = gpucap.run(gpucap.Scenario.load(path), replications=4, progress=False)
@@ -45,6 +48,7 @@ def test_a_scenario_without_data_files_records_an_empty_list(mmc, tmp_path):
     assert gpucap.load_results(tmp_path / "r.h5").inputs == []
 
 
+@pytest.mark.filterwarnings("ignore::gpucap.ResultsWarning")  # a fixed trace: identical replications
 def test_a_sweep_parses_its_trace_once_and_records_it_once(tmp_path):
     path = write_replay(tmp_path)
     _core.clear_data_cache()

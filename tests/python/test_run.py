@@ -179,7 +179,8 @@ def test_metrics_with_no_observations_are_nan_and_the_summary_counts_where_defin
         "workloads:\n  - {name: j, arrivals: {process: trace, file: jobs.csv}}\n",
         base_dir=str(tmp_path),
     )
-    r = gpucap.run(s, replications=3, progress=False, backend="cpu")
+    with pytest.warns(gpucap.ResultsWarning, match="all 3 replications gave the same values"):
+        r = gpucap.run(s, replications=3, progress=False, backend="cpu")
     assert np.isnan(r["completion_mean"]).all()
     assert np.isnan(r["completion_p50"]).all()
     assert (r["wait_mean"] == 0).all()
