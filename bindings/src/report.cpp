@@ -17,10 +17,16 @@ namespace py = pybind11;
 namespace {
 
 gpucap::report::ReportOptions report_options(const std::string& objective,
-                                             const std::optional<std::string>& versus) {
+                                             const std::optional<std::string>& versus,
+                                             const std::vector<std::string>& constraints,
+                                             const std::vector<std::string>& chance,
+                                             bool conservative) {
   gpucap::report::ReportOptions options;
   options.objective = objective;
   if (versus) options.versus = *versus;
+  options.constraints = constraints;
+  options.chance = chance;
+  options.conservative = conservative;
   return options;
 }
 
@@ -33,18 +39,25 @@ void bind_report(py::module_& m) {
   m.def(
       "render_report",
       [](const gpucap::RunResults& results, const std::string& objective,
-         const std::optional<std::string>& versus) {
-        return gpucap::report::render_report(results, report_options(objective, versus));
+         const std::optional<std::string>& versus, const std::vector<std::string>& constraints,
+         const std::vector<std::string>& chance, bool conservative) {
+        return gpucap::report::render_report(
+            results, report_options(objective, versus, constraints, chance, conservative));
       },
       py::arg("results"), py::arg("objective") = "cost", py::arg("versus") = py::none(),
+      py::arg("constraints") = std::vector<std::string>(),
+      py::arg("chance") = std::vector<std::string>(), py::arg("conservative") = false,
       "The self-contained HTML report of the results, as text");
   m.def(
       "write_report",
       [](const gpucap::RunResults& results, const std::string& path, const std::string& objective,
-         const std::optional<std::string>& versus, bool force) {
+         const std::optional<std::string>& versus, bool force,
+         const std::vector<std::string>& constraints, const std::vector<std::string>& chance,
+         bool conservative) {
         gpucap::OutputOptions output;
         output.force = force;
-        const gpucap::report::ReportOptions options = report_options(objective, versus);
+        const gpucap::report::ReportOptions options =
+            report_options(objective, versus, constraints, chance, conservative);
         gpucap::OutputReport written;
         {
           py::gil_scoped_release release;
@@ -54,5 +67,7 @@ void bind_report(py::module_& m) {
       },
       py::arg("results"), py::arg("path"), py::arg("objective") = "cost",
       py::arg("versus") = py::none(), py::arg("force") = false,
+      py::arg("constraints") = std::vector<std::string>(),
+      py::arg("chance") = std::vector<std::string>(), py::arg("conservative") = false,
       "Writes the HTML report atomically; returns stale temporary files it removed");
 }

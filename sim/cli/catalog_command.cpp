@@ -156,9 +156,8 @@ int catalog_list(const std::vector<std::string>& args) {
   // No file argument: --input is refused with a message that says where the catalog goes.
   CommandLine line("gpucap catalog list [options]", "input", false);
   po::options_description& visible = line.options();
-  visible.add_options()(
-      "catalog", po::value<std::string>(),
-      "the catalog (default: the project's data/gpu_prices.csv)")(
+  visible.add_options()("catalog", po::value<std::string>(),
+                        "the catalog (default: the project's data/gpu_prices.csv)")(
       "gpu", po::value<std::string>(), "only this GPU model, e.g. H100 (case-insensitive)")(
       "provider", po::value<std::string>(), "only this provider, e.g. aws")(
       "region", po::value<std::string>(), "only this region, e.g. us-east-1")(

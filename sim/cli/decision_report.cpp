@@ -4,9 +4,10 @@
 #include <cmath>
 #include <cstdio>
 
-#include "command_line.hpp"
 #include "gpucap/cheapest.hpp"
 #include "gpucap/detail/text.hpp"
+
+#include "command_line.hpp"
 
 namespace po = boost::program_options;
 
@@ -32,8 +33,8 @@ ScalarMetric objective_named(const std::string& name) {
     if (name == kScalarMetricInfo[m].name) return static_cast<ScalarMetric>(m);
     names.push_back(kScalarMetricInfo[m].name);
   }
-  throw po::error("--objective: unknown metric '" + text::excerpt(name) + "'; valid: " +
-                  text::join(names, ", "));
+  throw po::error("--objective: unknown metric '" + text::excerpt(name) +
+                  "'; valid: " + text::join(names, ", "));
 }
 
 CheapestQuery query_of(const po::variables_map& vm, const RunResults& r) {
@@ -61,17 +62,20 @@ po::options_description decision_options() {
   add_objective_option(o,
                        "the metric whose mean to minimize, e.g. cost (default cost when "
                        "--constraint or --chance is given)");
-  o.add_options()(
-      "constraint", po::value<std::vector<std::string>>()->composing(),
-      "a bound on a metric's mean: METRIC<=VALUE or METRIC>=VALUE (repeatable), e.g. "
-      "wait_p95<=1h")(
+  add_constraint_options(o);
+  return o;
+}
+
+void add_constraint_options(po::options_description& o) {
+  o.add_options()("constraint", po::value<std::vector<std::string>>()->composing(),
+                  "a bound on a metric's mean: METRIC<=VALUE or METRIC>=VALUE (repeatable), e.g. "
+                  "wait_p95<=1h")(
       "chance", po::value<std::vector<std::string>>()->composing(),
       "a bound on the probability of a goal of the scenario's `goals:`: GOAL>=LEVEL, or GOAL "
       "for its target (repeatable), e.g. on_time>=0.95")(
       "conservative",
       "a point meets a constraint only when the whole 95% interval does (the exact interval "
       "for a probability), not just the estimate");
-  return o;
 }
 
 bool wants_decision(const po::variables_map& vm) {
@@ -118,14 +122,15 @@ void print_decision(const po::variables_map& vm, const RunResults& r, std::ostre
   for (const MeanConstraint& c : q.constraints) out << ", mean " << c.text;
   for (const ChanceConstraint& c : q.chance)
     out << ", P(" << r.goals[c.goal].name << ") >= " << number(c.level);
-  out << (q.conservative ? " (conservative: by the 95% intervals)" : " (by the estimates)")
-      << "\n";
+  out << (q.conservative ? " (conservative: by the 95% intervals)" : " (by the estimates)") << "\n";
   char cell[160];
   std::string header = "point  feasible  ";
-  std::snprintf(cell, sizeof cell, "%14s  ", (std::string(objective.name) + " [" + objective.unit + "]").c_str());
+  std::snprintf(cell, sizeof cell, "%14s  ",
+                (std::string(objective.name) + " [" + objective.unit + "]").c_str());
   header += cell;
   for (const ChanceConstraint& c : q.chance) {
-    std::snprintf(cell, sizeof cell, "%-34s", ("P(" + r.goals[c.goal].name + ") [exact 95%]").c_str());
+    std::snprintf(cell, sizeof cell, "%-34s",
+                  ("P(" + r.goals[c.goal].name + ") [exact 95%]").c_str());
     header += cell;
   }
   header += "minus best (95% CI)";

@@ -13,6 +13,9 @@ namespace gpucap::cli {
 /// The options of a decision over a sweep's points.
 boost::program_options::options_description decision_options();
 
+/// --constraint, --chance and --conservative alone (gpucap report has its own --objective).
+void add_constraint_options(boost::program_options::options_description& o);
+
 /// Checks the decision options against the results (goal names, levels, metrics) before
 /// printing; throws boost::program_options::error naming what is valid.
 void check_decision_options(const boost::program_options::variables_map& vm,

@@ -31,13 +31,13 @@
 #include <unistd.h>
 #include <vector>
 
-#include "gpucap/result_warnings.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/interrupt.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/output_file.hpp"
+#include "gpucap/result_warnings.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/run_journal.hpp"
 #include "gpucap/scenario_loader.hpp"

@@ -3,11 +3,13 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "command_line.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/output_file.hpp"
 #include "gpucap/report/report_page.hpp"
+
+#include "command_line.hpp"
+#include "decision_report.hpp"
 
 namespace po = boost::program_options;
 
@@ -28,13 +30,16 @@ int report_command(const std::vector<std::string>& args) {
       "versus", po::value<std::string>(),
       "for a sweep: the frontier's second metric (default wait_p95, or latency_p95 when the "
       "scenario has only inference services)");
+  add_constraint_options(visible);
   const po::variables_map vm = line.parse(args);
   if (vm.count("help")) {
     std::cout << "Writes one self-contained HTML page (no script, nothing loaded from elsewhere: "
                  "inline style and\nSVG figures) describing a results file of `gpucap run -o` or "
                  "`gpucap sweep -o`: the\nscenario, the summary with 95% intervals, "
                  "distributions across replications, utilization,\nand for a sweep the frontier "
-                 "and the chosen point.\n\n"
+                 "and the chosen point: the lowest mean --objective, among\nthe points that meet "
+                 "--constraint and --chance when they are given (none is chosen\nwhen no point "
+                 "does; each point's standing is in the sweep table).\n\n"
               << visible;
     return 0;
   }
@@ -46,6 +51,9 @@ int report_command(const std::vector<std::string>& args) {
   report::ReportOptions options;
   options.objective = vm["objective"].as<std::string>();
   if (vm.count("versus")) options.versus = vm["versus"].as<std::string>();
+  if (vm.count("constraint")) options.constraints = vm["constraint"].as<std::vector<std::string>>();
+  if (vm.count("chance")) options.chance = vm["chance"].as<std::vector<std::string>>();
+  options.conservative = vm.count("conservative") > 0;
   options.source = input;
   OutputOptions output;
   output.force = vm.count("force") > 0;

@@ -88,3 +88,34 @@ def test_report_renders_in_headless_chromium(sweep_results, tmp_path):
     # thousands of pixels, which only happens when the inline SVG was drawn.
     assert bars > 20000, f"{bars} pixels of the bar colour: the SVG figures did not render"
     assert inked > total // 20, f"only {inked} of {total} pixels are not white"
+
+
+def test_report_answers_the_question_asked_as_a_browser_shows_it(sweep_results, tmp_path):
+    # A bound on the mean wait that the cheapest point (fewest GPUs) misses: the page chooses
+    # what cheapest() chooses, marks the points that miss it, and recommends nothing when no
+    # point meets it; Chromium's DOM shows the same text.
+    waits = sweep_results["wait_mean"].mean(axis=1)
+    bound = float((waits[0] + waits[1]) / 2)
+    best = sweep_results.cheapest("cost", constraints={"wait_mean": bound}).best
+    assert best != 0
+    page = tmp_path / "question.html"
+    sweep_results.report(page, constraints={"wait_mean": bound})
+    text = page.read_text(encoding="utf-8")
+    assert f"<strong>Chosen point: {best}</strong>" in text
+    assert "among the points that meet mean wait_mean" in text
+    assert "<th class=\"text\">meets the constraints</th>" in text
+    assert "<tr><td>0</td>" in text and "(chosen)" not in text.split("<tr><td>0</td>")[1].split("</tr>")[0]
+    nothing = sweep_results.report(constraints={"wait_mean": 1e-9})
+    assert "<strong>No point meets the constraints</strong>" in nothing and "Chosen point" not in nothing
+    with pytest.raises(ValueError, match="on_time"):
+        sweep_results.report(chance={"on_time": 0.9})
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("chromium is not installed (scripts/setup.sh installs it): the page was not "
+                    "rendered in a browser")
+    dom = subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'p'}",
+         "--dump-dom", page.as_uri()],
+        check=True, capture_output=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)},
+    ).stdout.decode("utf-8")
+    assert f"Chosen point: {best}" in dom and "meets the constraints" in dom

@@ -97,7 +97,31 @@ TEST_F(ReportCli, UsageErrorsExit2) {
   EXPECT_EQ(o.exit_code, 2) << o.output;
   EXPECT_NE(o.output.find("--objective: unknown metric 'nope'; valid: cost,"), std::string::npos);
   EXPECT_FALSE(fs::exists(path("r.html")));
+  o = gpucap_cli("report " + path("r.h5") + " -o " + path("r.html") + " --constraint 'cost=<1'");
+  EXPECT_EQ(o.exit_code, 2) << o.output;
+  EXPECT_FALSE(fs::exists(path("r.html")));
+  o = gpucap_cli("report " + path("r.h5") + " -o " + path("r.html") + " --chance on_time");
+  EXPECT_EQ(o.exit_code, 2) << o.output;
   EXPECT_EQ(gpucap_cli("report --help").exit_code, 0);
+}
+
+// The question from the command line: a sweep's report with a bound on the mean wait that the
+// fewest GPUs miss chooses a point that meets it, and says so.
+TEST_F(ReportCli, ConstraintsChooseAPointThatMeetsThem) {
+  const auto sweep = gpucap_cli("sweep " + scenario("default.yaml") +
+                                " --grid pools.lambda-h100.quota=8,32 -r 8 -q -o " + path("s.h5"));
+  ASSERT_EQ(sweep.exit_code, 0) << sweep.output;
+  const auto o = gpucap_cli("report " + path("s.h5") + " -o " + path("s.html") +
+                            " --constraint 'cost>=1' --constraint 'jobs_arrived>=1'");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  const std::string page = read_all(path("s.html"));
+  EXPECT_NE(page.find("among the points that meet mean cost&gt;=1, mean jobs_arrived&gt;=1"),
+            std::string::npos);
+  const auto none = gpucap_cli("report " + path("s.h5") + " -o " + path("n.html") +
+                               " --constraint 'cost<=1'");
+  ASSERT_EQ(none.exit_code, 0) << none.output;
+  EXPECT_NE(read_all(path("n.html")).find("<strong>No point meets the constraints</strong>"),
+            std::string::npos);
 }
 
 }  // namespace

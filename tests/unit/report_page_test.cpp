@@ -153,6 +153,77 @@ TEST(ReportPage, SweepChoosesTheLowestMeanObjectiveAndMarksParetoPoints) {
   EXPECT_NE(render_report(r, options).find("<strong>Chosen point: 2</strong>"), std::string::npos);
 }
 
+// The question asked: with constraints the chosen point is the cheapest that meets them, the
+// sweep table gives every point's standing, and when none meets them none is recommended.
+TEST(ReportPage, ConstraintsChooseTheCheapestFeasiblePointOrNone) {
+  const RunResults r = sample(5);
+  ReportOptions options;
+  // wait_p95 is 7200 / (p + 1) + i s: only points 3 and 4 keep its mean under 2000 s; point 1,
+  // the cheapest, does not, so point 3 (cost 4015) is chosen.
+  options.constraints = {"wait_p95<=2000"};
+  const std::string page = render_report(r, options);
+  EXPECT_NE(page.find("<strong>Chosen point: 3</strong> (pools.a.quota=32), the lowest mean "
+                      "cost among the points that meet mean wait_p95&lt;=2000: 4015 USD"),
+            std::string::npos)
+      << page;
+  EXPECT_NE(page.find("<h2>Summary of point 3</h2>"), std::string::npos);
+  EXPECT_NE(page.find("<th class=\"text\">meets the constraints</th>"), std::string::npos);
+  const std::size_t row1 = page.find("<tr><td>1</td>");
+  ASSERT_NE(row1, std::string::npos);
+  EXPECT_NE(page.substr(row1, page.find("</tr>", row1) - row1).find(">no<"), std::string::npos);
+  EXPECT_EQ(page.find("<strong>Chosen point: 1</strong>"), std::string::npos);
+  // Nothing meets a bound of 10 s: no recommendation, and the page says why.
+  options.constraints = {"wait_p95<=10s"};
+  const std::string none = render_report(r, options);
+  EXPECT_NE(none.find("<strong>No point meets the constraints</strong> (mean wait_p95&lt;=10s): "
+                      "none is recommended."),
+            std::string::npos)
+      << none;
+  EXPECT_EQ(none.find("Chosen point"), std::string::npos);
+  EXPECT_EQ(none.find("(chosen)"), std::string::npos);
+  // A run of one point answers whether it meets them.
+  const RunResults one = sample(1);
+  options.constraints = {"cost<=2000"};
+  EXPECT_NE(render_report(one, options).find("<strong>The run meets the constraints</strong>"),
+            std::string::npos);
+  options.constraints = {"cost<=10"};
+  EXPECT_NE(render_report(one, options).find("<strong>The run does not meet the constraints"),
+            std::string::npos);
+  // Constraints that do not parse, or name no goal, are errors that say so.
+  options.constraints = {"cost=<10"};
+  EXPECT_THROW(render_report(r, options), std::invalid_argument);
+  options.constraints.clear();
+  options.chance = {"on_time>=0.9"};
+  EXPECT_THROW(render_report(r, options), std::invalid_argument);
+}
+
+// Tick labels of any length stay inside the chart: the left margin grows with them.
+TEST(ReportPage, LongTickLabelsWidenTheMargin) {
+  RunResults r = sample(3);
+  for (std::size_t i = 0; i < r.scalars.size(); i += gpucap::kScalarMetricCount)
+    r.scalars[i + gpucap::kCostUsd] *= 1e6;  // costs of about 10^9 USD: 10-character labels
+  r.summarize_all();
+  const std::string page = render_report(r);
+  // Every y tick label's text ends at plot_left - 6 >= 34 + 7 x its length - 6: never left of
+  // the chart's edge (x >= 0 once its length is taken away). Labels such as "1 500 000 000"
+  // (13 characters) were cut at the default margin of 72 px.
+  std::size_t long_labels = 0;
+  for (std::size_t at = page.find("text-anchor=\"end\">"); at != std::string::npos;
+       at = page.find("text-anchor=\"end\">", at + 1)) {
+    const std::size_t x_at = page.rfind("<text x=\"", at) + 9;
+    const double x = std::stod(page.substr(x_at, page.find('"', x_at) - x_at));
+    const std::size_t start = at + 18;
+    std::string label = page.substr(start, page.find('<', start) - start);
+    // Thousands are grouped with a thin space (U+2009, 3 bytes): one character.
+    for (std::size_t k; (k = label.find("\xE2\x80\x89")) != std::string::npos;)
+      label.replace(k, 3, " ");
+    if (label.find_first_not_of("0123456789.e+- ") != std::string::npos) continue;  // not a tick
+    long_labels += label.size() >= 11;
+    EXPECT_GE(x - 7.0 * static_cast<double>(label.size()), 20.0) << label << " at " << x;
+  }
+  EXPECT_GE(long_labels, 3u);
+}
+
 TEST(ReportPage, UnknownMetricsAreUsageErrorsListingTheValidNames) {
   const RunResults r = sample(2);
   ReportOptions options;

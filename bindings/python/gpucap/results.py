@@ -13,6 +13,30 @@ import numpy as np
 from . import _core
 
 
+def _constraint_texts(constraints: Optional[Mapping[str, Any]],
+                      chance: Optional[Mapping[str, Optional[float]]]) -> Tuple[List[str], List[str]]:
+    """Mean constraints ``{"wait_p95": 3600}`` or ``{"drop_fraction": ("<=", 0.01)}`` and chance
+    constraints ``{"on_time": 0.95}`` (None: the goal's target) as the C++ parsers read them."""
+    texts = []
+    for metric, bound in dict(constraints or {}).items():
+        op, value = ("<=", bound) if not isinstance(bound, tuple) else bound
+        _metric_index(metric)
+        if op not in ("<=", "<", ">=", ">"):
+            raise ValueError(f"constraint on {metric}: operator {op!r}; use '<=', '<', '>=' or '>'")
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"constraint on {metric}: the bound must be a number, got {value!r}")
+        texts.append(f"{metric} {op} {float(value)!r}")
+    chance_texts = []
+    for goal, level in dict(chance or {}).items():
+        if level is None:
+            chance_texts.append(str(goal))
+        else:
+            if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
+                raise ValueError(f"chance[{goal!r}]: the level must be a probability between 0 and 1, got {level!r}")
+            chance_texts.append(f"{goal}>={float(level)!r}")
+    return texts, chance_texts
+
+
 class ResultsWarning(UserWarning):
     """Results whose numbers cannot be trusted as they look (every replication identical, ...);
     the text says why and what to change. Filter with ``warnings.simplefilter``."""
@@ -484,23 +508,7 @@ class Results:
         import pandas as pd
 
         _metric_index(objective)
-        texts = []
-        for metric, bound in dict(constraints or {}).items():
-            op, value = ("<=", bound) if not isinstance(bound, tuple) else bound
-            _metric_index(metric)
-            if op not in ("<=", "<", ">=", ">"):
-                raise ValueError(f"constraint on {metric}: operator {op!r}; use '<=', '<', '>=' or '>'")
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise TypeError(f"constraint on {metric}: the bound must be a number, got {value!r}")
-            texts.append(f"{metric} {op} {float(value)!r}")
-        chance_texts = []
-        for goal, level in dict(chance or {}).items():
-            if level is None:
-                chance_texts.append(str(goal))
-            else:
-                if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0 < level < 1:
-                    raise ValueError(f"chance[{goal!r}]: the level must be a probability between 0 and 1, got {level!r}")
-                chance_texts.append(f"{goal}>={float(level)!r}")
+        texts, chance_texts = _constraint_texts(constraints, chance)
         answer = self._core.cheapest(objective, texts, chance_texts, bool(conservative))
         if not answer["found"]:
             raise ValueError(answer["explanation"])
@@ -603,24 +611,32 @@ class Results:
         objective: str = "cost",
         versus: Optional[str] = None,
         force: bool = False,
+        constraints: Optional[Mapping[str, Union[float, Tuple[str, float]]]] = None,
+        chance: Optional[Mapping[str, Optional[float]]] = None,
+        conservative: bool = False,
     ) -> Optional[str]:
         """The self-contained HTML report of these results, as ``gpucap report`` writes it
         (docs/report.md): the scenario, the summary with 95% intervals and units, histograms
         across replications, utilization (over time when recorded), and for a sweep the frontier
         of ``objective`` against ``versus`` (default wait_p95, or latency_p95 for inference-only
         scenarios) with the chosen point (lowest mean objective). No script; figures are inline
-        SVG.
+        SVG. ``constraints``, ``chance`` and ``conservative`` (as :meth:`cheapest` takes them)
+        ask the question: the chosen point is then the cheapest that meets them, none when no
+        point does, and the sweep table gives each point's standing.
 
         With ``path``, writes the file atomically under the rules of :meth:`save` (never through
         a link unless ``force``, never onto a file the run read) and returns None; without it,
         returns the HTML text. Raises ValueError for an unknown metric name and
         :class:`gpucap.OutputError` (an OSError) for a refused output.
         """
+        texts, chance_texts = _constraint_texts(constraints, chance)
+        question = (texts, chance_texts, bool(conservative))
         if path is None:
-            return _core.render_report(self._core, objective, versus)
+            return _core.render_report(self._core, objective, versus, *question)
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path: expected a file name, got {type(path).__name__}")
-        removed = _core.write_report(self._core, os.fsdecode(os.fspath(path)), objective, versus, bool(force))
+        removed = _core.write_report(self._core, os.fsdecode(os.fspath(path)), objective, versus, bool(force),
+                                     *question)
         for stale in removed:
             import warnings
 

@@ -5,12 +5,13 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "gpucap/cheapest.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/goal_summary.hpp"
 #include "gpucap/metrics.hpp"
-#include "gpucap/result_warnings.hpp"
 #include "gpucap/report/html.hpp"
 #include "gpucap/report/svg_chart.hpp"
+#include "gpucap/result_warnings.hpp"
 #include "gpucap/version.hpp"
 
 namespace gpucap::report {
@@ -338,9 +339,76 @@ std::string utilization_bars_section(const RunResults& r, std::size_t point) {
          bar_svg(bars, {"utilization per pool", "pool", "utilization [fraction]"}, frame);
 }
 
+/// The point the page recommends: the lowest mean objective where it is defined or, with
+/// constraints, the cheapest point that meets them (choose_cheapest, as `gpucap sweep`
+/// decides); none when no point qualifies.
+struct Decision {
+  bool constrained = false;
+  bool have_choice = false;
+  std::size_t chosen = 0;
+  CheapestQuery query;
+  CheapestAnswer answer;    ///< when constrained
+  std::string constraints;  ///< "mean wait_p95<=1h, P(on_time) >= 0.95"
+};
+
+Decision decide(const RunResults& r, ScalarMetric objective, const ReportOptions& options) {
+  Decision d;
+  d.query.objective = objective;
+  d.query.conservative = options.conservative;
+  for (const std::string& c : options.constraints) {
+    d.query.constraints.push_back(parse_mean_constraint(c));
+    d.constraints +=
+        (d.constraints.empty() ? "mean " : ", mean ") + d.query.constraints.back().text;
+  }
+  for (const std::string& c : options.chance) {
+    d.query.chance.push_back(parse_chance_constraint(c, r));
+    const ChanceConstraint& cc = d.query.chance.back();
+    d.constraints += (d.constraints.empty() ? "P(" : ", P(") + r.goals[cc.goal].name +
+                     ") >= " + format_number(cc.level);
+  }
+  d.constrained = !d.query.constraints.empty() || !d.query.chance.empty();
+  if (d.constrained) {
+    d.answer = choose_cheapest(r, d.query);
+    d.have_choice = d.answer.found;
+    d.chosen = d.answer.best;
+    return d;
+  }
+  for (std::size_t p = 0; p < r.points; ++p) {
+    const double m = r.summary_of(p, objective).mean;
+    if (r.summary_of(p, objective).n == 0 || !std::isfinite(m)) continue;
+    if (!d.have_choice || m < r.summary_of(d.chosen, objective).mean) d.chosen = p;
+    d.have_choice = true;
+  }
+  return d;
+}
+
+/// How point p stands against the constraints: yes, no, and whether more replications could
+/// change that (its interval holds a bound).
+std::string standing_text(const PointStanding& s) {
+  return std::string(s.feasible ? "yes" : "no") + (s.undecided ? " (undecided)" : "");
+}
+
+/// The answer to a constrained question, for a run of one point (a sweep says it in its
+/// section).
+std::string question_section(const RunResults& r, const Decision& d) {
+  if (!d.constrained || r.points != 1) return "";
+  const PointStanding& s = d.answer.points[0];
+  return "<h2>Question</h2>\n<p><strong>" +
+         std::string(s.feasible ? "The run meets the constraints"
+                                : "The run does not meet the "
+                                  "constraints") +
+         "</strong> (" + escape_html(d.constraints) + ")" +
+         (s.undecided ? ": undecided, an interval holds a bound (more replications could change "
+                        "this)"
+                      : "") +
+         ".</p>\n<p class=\"note\">" + escape_html(d.answer.explanation) + "</p>\n";
+}
+
 /// The frontier, the chosen point and the sweep table.
 std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMetric versus,
-                          std::size_t chosen, bool have_choice) {
+                          const Decision& d) {
+  const std::size_t chosen = d.chosen;
+  const bool have_choice = d.have_choice;
   const MetricInfo& oi = kScalarMetricInfo[objective];
   const MetricInfo& vi = kScalarMetricInfo[versus];
   double omax = 0, vmax = 0;
@@ -379,16 +447,22 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
   frame.width = 820;
   frame.height = 420;
   std::string out = "<h2>Sweep</h2>\n";
+  const std::string among =
+      d.constrained ? " among the points that meet " + escape_html(d.constraints) : "";
   if (have_choice)
     out += "<p><strong>Chosen point: " + std::to_string(chosen) + "</strong> (" +
-           escape_html(parameters(chosen)) + "), the lowest mean " + escape_html(oi.name) + ": " +
-           format_number(r.summary_of(chosen, objective).mean / ou.scale) + " " +
+           escape_html(parameters(chosen)) + "), the lowest mean " + escape_html(oi.name) + among +
+           ": " + format_number(r.summary_of(chosen, objective).mean / ou.scale) + " " +
            escape_html(ou.name) + ", 95% interval " +
            interval(r.summary_of(chosen, objective), ou.scale) + " " + escape_html(ou.name) +
            ".</p>\n";
+  else if (d.constrained)
+    out += "<p><strong>No point meets the constraints</strong> (" + escape_html(d.constraints) +
+           "): none is recommended.</p>\n";
   else
     out += "<p><strong>No point has a defined mean " + escape_html(oi.name) +
            "</strong>: no point is chosen.</p>\n";
+  if (d.constrained) out += "<p class=\"note\">" + escape_html(d.answer.explanation) + "</p>\n";
   out += "<p class=\"note\">Each point's mean " + escape_html(oi.name) + " against its mean " +
          escape_html(vi.name) +
          "; the Pareto points (no other point is as low on both and lower on one) are in "
@@ -407,6 +481,7 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
   out += "<th>" + escape_html(vi.name) + " [" + escape_html(vu.name) +
          "]</th><th>95% interval</th>"
          "<th class=\"text\">Pareto</th>";
+  if (d.constrained) out += "<th class=\"text\">meets the constraints</th>";
   const bool goals = !r.goals.empty() && r.goal_summary.size() >= r.points * r.goals.size();
   if (goals)
     for (const GoalSpec& g : r.goals)
@@ -434,6 +509,7 @@ std::string sweep_section(const RunResults& r, ScalarMetric objective, ScalarMet
     }
     out += cell(format_number(v.mean / vu.scale)) + cell(interval(v, vu.scale)) +
            cell(pareto[p] ? "yes" : "", true);
+    if (d.constrained) out += cell(standing_text(d.answer.points[p]), true);
     if (goals)
       for (std::size_t g = 0; g < r.goals.size(); ++g) {
         const GoalSummary& gs = r.goal_summary_of(p, g);
@@ -458,16 +534,10 @@ std::string render_report(const RunResults& r, const ReportOptions& options) {
   if (r.points == 0 || r.replications == 0)
     throw std::invalid_argument("the results have no points or no replications: nothing to report");
 
-  // The chosen point: lowest mean objective among points where it is defined (first on ties).
-  std::size_t chosen = 0;
-  bool have_choice = false;
-  for (std::size_t p = 0; p < r.points; ++p) {
-    const double m = r.summary_of(p, objective).mean;
-    if (r.summary_of(p, objective).n == 0 || !std::isfinite(m)) continue;
-    if (!have_choice || m < r.summary_of(chosen, objective).mean) chosen = p;
-    have_choice = true;
-  }
-  const std::size_t shown = have_choice ? chosen : 0;
+  // The chosen point: lowest mean objective among points where it is defined (first on ties),
+  // among those that meet the constraints when there are some.
+  const Decision decision = decide(r, objective, options);
+  const std::size_t shown = decision.have_choice ? decision.chosen : 0;
 
   std::string page =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -481,7 +551,8 @@ std::string render_report(const RunResults& r, const ReportOptions& options) {
   for (const std::string& w : result_warnings(r))
     page += "<p class=\"warning\"><strong>Warning:</strong> " + escape_html(w) + "</p>\n";
   page += scenario_section(r, options);
-  if (r.points > 1) page += sweep_section(r, objective, versus, chosen, have_choice);
+  page += question_section(r, decision);
+  if (r.points > 1) page += sweep_section(r, objective, versus, decision);
   page += summary_section(r, shown, groups);
   page += goals_section(r, shown);
   page += distributions_section(r, shown, groups);

@@ -44,6 +44,17 @@ std::string text_at(double x, double y, const std::string& anchor, const std::st
          extra + ">" + escape_html(text) + "</text>\n";
 }
 
+/// `f` with a left margin wide enough for the y tick labels (about 7 px a character at the
+/// charts' 11 px font) beside the rotated axis label (centred 16 px from the left edge), so that
+/// no number is cut at the chart's edge.
+ChartFrame with_room_for(const ChartFrame& f, const NiceScale& y) {
+  std::size_t longest = 0;
+  for (double t : y.ticks) longest = std::max(longest, tick_label(t, y.step).size());
+  ChartFrame out = f;
+  out.margin_left = std::max(f.margin_left, 34.0 + 7.0 * static_cast<double>(longest));
+  return out;
+}
+
 /// Grid lines, ticks, tick labels and axis labels of a chart with scales x and y.
 std::string axes(const ChartFrame& f, const NiceScale& x, const NiceScale& y,
                  const ChartText& text) {
@@ -174,7 +185,7 @@ Histogram make_histogram(const std::vector<double>& values, int target_bins) {
   return h;
 }
 
-std::string histogram_svg(const Histogram& h, const ChartText& text, const ChartFrame& f) {
+std::string histogram_svg(const Histogram& h, const ChartText& text, const ChartFrame& frame) {
   NiceScale x;
   x.low = h.edges.front();
   x.high = h.edges.back();
@@ -186,6 +197,7 @@ std::string histogram_svg(const Histogram& h, const ChartText& text, const Chart
   const std::size_t most =
       h.counts.empty() ? 0 : *std::max_element(h.counts.begin(), h.counts.end());
   const NiceScale y = nice_scale(0, static_cast<double>(std::max<std::size_t>(most, 1)), 5, 1);
+  const ChartFrame f = with_room_for(frame, y);
   std::string out = svg_open(f, text) + axes(f, x, y, text) + "<g class=\"bars\" fill=\"" +
                     series_colour(0) + "\">\n";
   for (std::size_t b = 0; b < h.counts.size(); ++b) {
@@ -203,7 +215,7 @@ std::string histogram_svg(const Histogram& h, const ChartText& text, const Chart
 }
 
 std::string line_band_svg(const std::vector<Series>& series, const ChartText& text,
-                          const ChartFrame& f) {
+                          const ChartFrame& frame) {
   std::vector<double> xs, ys;
   for (const Series& s : series) {
     xs.insert(xs.end(), s.x.begin(), s.x.end());
@@ -216,6 +228,7 @@ std::string line_band_svg(const std::vector<Series>& series, const ChartText& te
   if (!(y_lo < 0)) y_lo = 0;
   const NiceScale x = nice_scale(x_lo, x_hi, 8);
   const NiceScale y = nice_scale(y_lo, y_hi, 5);
+  const ChartFrame f = with_room_for(frame, y);
   std::string out = svg_open(f, text) + axes(f, x, y, text);
   const auto point = [&](double px, double py) {
     return coord(map(x, px, f.plot_left(), f.plot_right())) + "," +
@@ -245,7 +258,7 @@ std::string line_band_svg(const std::vector<Series>& series, const ChartText& te
 }
 
 std::string scatter_svg(const std::vector<ScatterPoint>& points, const ChartText& text,
-                        const ChartFrame& f) {
+                        const ChartFrame& frame) {
   constexpr std::size_t kMaxLabelledPoints = 20;
   std::vector<double> xs, ys;
   for (const ScatterPoint& p : points) {
@@ -256,6 +269,7 @@ std::string scatter_svg(const std::vector<ScatterPoint>& points, const ChartText
   const auto [y_lo, y_hi] = finite_range(ys);
   const NiceScale x = nice_scale(x_lo, x_hi, 6);
   const NiceScale y = nice_scale(y_lo, y_hi, 5);
+  const ChartFrame f = with_room_for(frame, y);
   std::string out = svg_open(f, text) + axes(f, x, y, text);
   const auto px = [&](double v) { return map(x, v, f.plot_left(), f.plot_right()); };
   const auto py = [&](double v) { return map(y, v, f.plot_bottom(), f.plot_top()); };
@@ -279,18 +293,53 @@ std::string scatter_svg(const std::vector<ScatterPoint>& points, const ChartText
     if (p.chosen)
       out += "<circle cx=\"" + cx + "\" cy=\"" + cy + "\" r=\"9\" fill=\"none\" stroke=\"" +
              series_colour(3) + "\" stroke-width=\"2\" class=\"chosen\"/>\n";
-    // Labels run toward the middle of the plot, so that they stay inside the chart.
-    const bool right_half = px(p.x) > (f.plot_left() + f.plot_right()) / 2;
-    if (p.highlighted || p.chosen || points.size() <= kMaxLabelledPoints)
-      out += text_at(px(p.x) + (right_half ? -8 : 8), py(p.y) - 8, right_half ? "end" : "start",
-                     p.label,
-                     p.highlighted || p.chosen ? " class=\"point-label\""
-                                               : " class=\"point-label\" fill=\"#777\"");
+  }
+  // Labels, the chosen point's first, then the Pareto points', then the others': each goes
+  // above or below its point where it overlaps no label placed before it and stays inside the
+  // plot, or is left out (the point keeps its label as a tooltip). Labels run toward the middle
+  // of the plot. Boxes are estimated at 6.5 px a character, 12 px high.
+  struct Box {
+    double left, right, top, bottom;
+  };
+  std::vector<Box> placed;
+  std::vector<const ScatterPoint*> order;
+  for (int rank = 0; rank < 3; ++rank)
+    for (const ScatterPoint& p : points) {
+      const int r = p.chosen ? 0 : p.highlighted ? 1 : 2;
+      if (r == rank && std::isfinite(p.x) && std::isfinite(p.y) &&
+          (r < 2 || points.size() <= kMaxLabelledPoints))
+        order.push_back(&p);
+    }
+  for (const ScatterPoint* p : order) {
+    const bool right_half = px(p->x) > (f.plot_left() + f.plot_right()) / 2;
+    const double x = px(p->x) + (right_half ? -8 : 8);
+    const double width = 6.5 * static_cast<double>(p->label.size());
+    const Box across{right_half ? x - width : x, right_half ? x : x + width, 0, 0};
+    for (double dy : {-8.0, 16.0, -20.0, 28.0}) {
+      const double baseline = py(p->y) + dy;
+      const Box b{across.left, across.right, baseline - 11, baseline + 1};
+      const bool inside = b.top >= f.plot_top() && b.bottom <= f.plot_bottom() &&
+                          b.left >= f.plot_left() - 4 && b.right <= f.plot_right() + 4;
+      const bool clear = std::none_of(placed.begin(), placed.end(), [&](const Box& o) {
+        return b.left < o.right && o.left < b.right && b.top < o.bottom && o.top < b.bottom;
+      });
+      if (!inside || !clear) continue;
+      placed.push_back(b);
+      out += text_at(x, baseline, right_half ? "end" : "start", p->label,
+                     p->highlighted || p->chosen ? " class=\"point-label\""
+                                                 : " class=\"point-label\" fill=\"#777\"");
+      break;
+    }
+    if (p->chosen && placed.empty()) {  // the answer's label is shown, wherever it must go
+      placed.push_back({across.left, across.right, py(p->y) - 19, py(p->y) - 7});
+      out += text_at(x, py(p->y) - 8, right_half ? "end" : "start", p->label,
+                     " class=\"point-label\"");
+    }
   }
   return out + "</svg>\n";
 }
 
-std::string bar_svg(const std::vector<Bar>& bars, const ChartText& text, const ChartFrame& f) {
+std::string bar_svg(const std::vector<Bar>& bars, const ChartText& text, const ChartFrame& frame) {
   std::vector<double> ys = {0};
   for (const Bar& b : bars) {
     ys.push_back(b.value);
@@ -299,6 +348,7 @@ std::string bar_svg(const std::vector<Bar>& bars, const ChartText& text, const C
   }
   const auto [y_lo, y_hi] = finite_range(ys);
   const NiceScale y = nice_scale(y_lo, y_hi, 5);
+  const ChartFrame f = with_room_for(frame, y);
   NiceScale x;  // no numeric x ticks: categories are labelled below their bars
   x.low = 0;
   x.high = static_cast<double>(std::max<std::size_t>(bars.size(), 1));

@@ -32,8 +32,7 @@ std::vector<std::string> result_warnings(const RunResults& r) {
   if (identical.empty()) return out;
   std::string which = r.points == 1 ? "all " + std::to_string(r.replications) + " replications"
                                     : "at " + std::to_string(identical.size()) + " of " +
-                                          std::to_string(r.points) +
-                                          " points, all replications";
+                                          std::to_string(r.points) + " points, all replications";
   out.push_back(which +
                 " gave the same values: no random draw of the scenario changed them (a trace "
                 "replayed as it is, fixed times), so the intervals have zero width and say "

@@ -18,10 +18,13 @@
 //     pool's mean utilization with its 95% interval;
 //   - for a sweep: the frontier (the objective's mean against a second metric's mean at every
 //     point, Pareto points highlighted: lower is better for both), the chosen point (lowest
-//     mean objective) and the sweep table.
+//     mean objective; with constraints, among the points that meet them, as `gpucap sweep
+//     --constraint/--chance` decides: no point is chosen when none does) and the sweep table
+//     with each point's standing against the constraints.
 // Every string from the results (names, YAML, paths) is HTML-escaped.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "gpucap/output_file.hpp"
 #include "gpucap/results.hpp"
@@ -36,10 +39,16 @@ struct ReportOptions {
   std::string versus;
   /// Where the results came from (shown on the page; empty: not shown).
   std::string source;
+  /// The question's constraints, as `gpucap sweep` takes them: bounds on means
+  /// ("wait_p95<=1h") and on goals' probabilities ("on_time>=0.95", or a goal's name for its
+  /// target); `conservative`: met only when the whole 95% interval is (cheapest.hpp).
+  std::vector<std::string> constraints, chance;
+  bool conservative = false;
 };
 
 /// The page. Throws std::invalid_argument for an objective or versus that is not a scalar
-/// metric name (the message lists the valid names) or results without points or replications.
+/// metric name (the message lists the valid names), a constraint that does not parse or names
+/// no goal of the results, or results without points or replications.
 std::string render_report(const RunResults& results, const ReportOptions& options = {});
 
 /// Writes render_report(results, options) to `path` atomically with the rules of
