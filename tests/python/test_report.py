@@ -96,7 +96,7 @@ def test_report_answers_the_question_asked_as_a_browser_shows_it(sweep_results, 
     # point meets it; Chromium's DOM shows the same text.
     waits = sweep_results["wait_mean"].mean(axis=1)
     bound = float((waits[0] + waits[1]) / 2)
-    best = sweep_results.cheapest("cost", constraints={"wait_mean": bound}).best
+    best = sweep_results.cheapest("cost", constraints={"wait_mean": bound}).point
     assert best != 0
     page = tmp_path / "question.html"
     sweep_results.report(page, constraints={"wait_mean": bound})
