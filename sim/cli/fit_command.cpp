@@ -12,6 +12,7 @@
 
 #include "command_line.hpp"
 #include "gpucap/data/delimited.hpp"
+#include "gpucap/data/timestamp.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/fit/arrival_fit.hpp"
 #include "gpucap/fit/job_trace.hpp"
@@ -35,6 +36,9 @@ struct FitOptions {
   double window_s = 0;
   double alpha = 0.01;
   fit::RunTimeChoice family = fit::RunTimeChoice::automatic;
+  fit::TrendChoice trend = fit::TrendChoice::average;
+  std::string origin;           ///< --origin as given ("" when absent)
+  double origin_offset_s = 0;   ///< t = 0 after the Monday 00:00 of the log's local calendar
   bool force = false, quiet = false;
   uint64_t max_data_bytes = InputLimits::kDefaultDataBytes;
 };
@@ -55,6 +59,16 @@ fit::RunTimeChoice parse_family(const std::string& name) {
       text::excerpt(name) + "\"");
 }
 
+/// The local calendar offset of an ISO time's own suffix (Z, +02:00, -0530), else `zone`'s.
+int local_offset_minutes(const std::string& text, const data::TimeZone& zone) {
+  const std::size_t time = text.find_first_of("T ", 10);
+  if (time == std::string::npos) return zone.offset_minutes;
+  if (text.back() == 'Z' || text.back() == 'z') return 0;
+  const std::size_t sign = text.find_last_of("+-");
+  if (sign == std::string::npos || sign < time) return zone.offset_minutes;
+  return data::parse_time_zone(text.substr(sign)).offset_minutes;
+}
+
 /// Parses the arguments; returns false when --help was printed.
 bool parse(const std::vector<std::string>& args, FitOptions& o) {
   CommandLine line("gpucap fit TRACE.csv -o WORKLOAD.yaml [options]", "trace");
@@ -64,7 +78,7 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
       "class-by", po::value<std::string>()->default_value("gpus"),
       "one class per distinct value of this column")(
       "submit-column", po::value<std::string>()->default_value("submit_s"),
-      "submit times, seconds from t = 0 (Monday 00:00)")(
+      "submit times, seconds from t = 0 (--origin)")(
       "duration-column", po::value<std::string>()->default_value("duration_s"),
       "run times, seconds")("gpus-column", po::value<std::string>()->default_value("gpus"),
                             "GPUs per job")(
@@ -78,6 +92,16 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
       "the end of the last censored job")(
       "alpha", po::value<double>()->default_value(0.01),
       "level of the test of an hour-of-week profile against a constant rate")(
+      "origin", po::value<std::string>(),
+      "the calendar time of t = 0 (ISO 8601, its offset or --timezone giving the local clock; "
+      "or epoch seconds), as `gpucap import` reports it: hour-of-week profiles are then of the "
+      "log's real weekdays and hours (default: t = 0 is taken as Monday 00:00)")(
+      "timezone", po::value<std::string>()->default_value("UTC"),
+      "the local clock of an --origin written without an offset: UTC or a fixed offset")(
+      "trend", po::value<std::string>()->default_value("average"),
+      "an arrival rate that drifts over the window (log-linear trend test at --alpha): average "
+      "(the window's mean, with a warning), extrapolate (the fitted level at the window's "
+      "end) or last-week (fit the last 7 days alone)")(
       "family", po::value<std::string>()->default_value("auto"),
       "run-time model: auto (AIC, then the empirical rule), exponential, lognormal, gamma, "
       "weibull or empirical");
@@ -129,6 +153,29 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   if (!(o.alpha > 0 && o.alpha < 1))
     throw po::error("--alpha must be a probability between 0 and 1 (exclusive), e.g. 0.01");
   o.family = parse_family(vm["family"].as<std::string>());
+  const std::string trend = vm["trend"].as<std::string>();
+  if (trend == "average")
+    o.trend = fit::TrendChoice::average;
+  else if (trend == "extrapolate")
+    o.trend = fit::TrendChoice::extrapolate;
+  else if (trend == "last-week")
+    o.trend = fit::TrendChoice::last_week;
+  else
+    throw po::error("--trend must be average, extrapolate or last-week, got \"" +
+                    text::excerpt(trend) + "\"");
+  if (vm.count("origin")) {
+    o.origin = vm["origin"].as<std::string>();
+    const data::TimeZone zone = data::parse_time_zone(vm["timezone"].as<std::string>());
+    int64_t ms = 0;
+    if (data::parse_timestamp(o.origin, data::TimeFormat::automatic, zone, ms) !=
+        data::TimeParse::ok)
+      throw po::error("--origin must be a time: ISO 8601 (2024-11-15T16:57:50Z, with an "
+                      "optional offset) or epoch seconds; got \"" +
+                      text::excerpt(o.origin) + "\"");
+    const double local_s =
+        static_cast<double>(ms) / 1000.0 + 60.0 * local_offset_minutes(o.origin, zone);
+    o.origin_offset_s = fit::seconds_since_monday(local_s);
+  }
   o.force = vm.count("force") > 0;
   o.quiet = vm.count("quiet") > 0;
   if (vm.count("max-data-size")) {
@@ -158,6 +205,9 @@ int run(const FitOptions& o) {
   fit_options.yaml.source = o.trace;
   fit_options.yaml.placement = o.placement;
   fit_options.yaml.alpha = o.alpha;
+  fit_options.yaml.origin = o.origin;
+  fit_options.origin_offset_s = o.origin_offset_s;
+  fit_options.trend = o.trend;
   const fit::FittedWorkloads result = fit::fit_workloads(trace, o.output, fit_options);
   for (const fit::SamplesFile& s : result.samples) check_output_path(s.path, output_options);
   // Samples first: the YAML, written last, never names a file that is not there.
@@ -168,10 +218,15 @@ int run(const FitOptions& o) {
   if (o.quiet) return kExitOk;  // the warnings are comments in the YAML
   const std::string output_shown = text::excerpt(o.output, 300);
   std::size_t warnings = 0;
-  for (const fit::ClassFit& f : result.fits)
+  for (const fit::ClassFit& f : result.fits) {
     for (const std::string& w : f.run_time.warnings)
       if (++warnings <= kMaxWarningLines)
         std::cerr << "gpucap fit: warning: class " << f.job_class->name << ": " << w << "\n";
+    for (const std::string& n : f.arrival_notes)
+      if (++warnings <= kMaxWarningLines)
+        std::cerr << "gpucap fit: " << (f.arrival_warning ? "warning" : "note") << ": class "
+                  << f.job_class->name << ": " << n << "\n";
+  }
   if (warnings > kMaxWarningLines)
     std::cerr << "gpucap fit: " << warnings - kMaxWarningLines
               << " more warning(s): see the '# WARNING' comments in " << output_shown << "\n";

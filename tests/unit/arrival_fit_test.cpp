@@ -2,6 +2,7 @@
 // strongly diurnal trace and keeps it on a Poisson one at its stated level.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -94,4 +95,93 @@ TEST(ArrivalFit, BinsFollowTheDataAndTheWindow) {
   a = fit::fit_arrivals(std::vector<double>(1000, 10.0), 1.5 * kWeek);
   EXPECT_TRUE(a.profile_chosen);
   EXPECT_NEAR(a.mean_rate_per_s, 1000 / (1.5 * kWeek), 1e-15);
+}
+
+// The trend test. Under a constant rate b̂ is near 0 (its standard error is sqrt(12 / (n W²)):
+// the Fisher information of b at b = 0 is n Var(t), t uniform on the window) and the test
+// rejects at its level; over 200 seeds the count is Binomial(200, 0.01) (P(>= 9) < 1e-4).
+TEST(ArrivalFit, NoTrendOnAConstantRateAtTheStatedLevel) {
+  const double rate = 2 / kHour;
+  int rejected = 0;
+  for (uint64_t seed = 1; seed <= 200; ++seed) {
+    const auto t = thinned([&](double) { return rate; }, rate, 4 * kWeek, seed);
+    const fit::ArrivalFit a = fit::fit_arrivals(t, 4 * kWeek);
+    ASSERT_TRUE(a.trend_tried);
+    const double se = std::sqrt(12.0 / (double(t.size()) * 16 * kWeek * kWeek));
+    if (seed == 1) EXPECT_LT(std::fabs(a.trend_per_s), 4 * se) << a.trend_per_s / se;
+    rejected += a.trend_significant;
+  }
+  EXPECT_LE(rejected, 8);
+}
+
+// A rate that grows as e^(b t), b = ln 2 per 3 weeks, over 3 weeks: b̂ within 4 standard errors
+// (the information n Var(t) under the tilted law of t), significant, and the end factor is
+// b W e^(bW) / (e^(bW) - 1) of b̂. With a weekly profile as well (a Friday-evening peak), the
+// profile is kept and the trend still found: the geometric sum over whole weeks is exact.
+TEST(ArrivalFit, FindsALogLinearTrendWithAndWithoutAProfile) {
+  const double window = 3 * kWeek, b = std::log(2.0) / window, base = 3 / kHour;
+  for (bool weekly : {false, true}) {
+    SCOPED_TRACE(weekly ? "with a weekly profile" : "constant but for the trend");
+    const auto shape = [&](double s) {
+      const double hour_of_week = std::fmod(s, kWeek) / kHour;
+      return weekly && hour_of_week >= 112 && hour_of_week < 118 ? 4.0 : 1.0;
+    };
+    const auto t = thinned([&](double s) { return base * shape(s) * std::exp(b * s); },
+                           base * 4 * 2, window, 7);
+    const fit::ArrivalFit a = fit::fit_arrivals(t, window);
+    ASSERT_TRUE(a.trend_tried);
+    EXPECT_TRUE(a.trend_significant) << a.trend_p_value;
+    EXPECT_EQ(a.profile_chosen, weekly);
+    // Var(t) under density ∝ e^(bt) on [0, W], for the standard error.
+    const double bw = b * window;
+    const double mean_t = window * (1 / (1 - std::exp(-bw)) - 1 / bw);
+    const double var_t = window * window * (1 / (bw * bw) - std::exp(bw) / std::pow(std::expm1(bw), 2));
+    const double se = 1 / std::sqrt(double(t.size()) * var_t);
+    EXPECT_NEAR(a.trend_per_s, b, 4 * se) << "mean t " << mean_t;
+    const double fitted = a.trend_per_s * window;
+    EXPECT_NEAR(a.trend_end_factor, fitted * std::exp(fitted) / std::expm1(fitted), 1e-12);
+  }
+}
+
+// Profiles follow the calendar: a log that starts on a Friday at 16:57 (t = 0) whose arrivals
+// come between 18:00 and 20:00 on Fridays has its peak at hours 114 and 115 of the week
+// (Monday 00:00 = hour 0) when the origin's offset is given, and at hours 1 and 2 without it.
+TEST(ArrivalFit, ProfilesUseTheOriginsWeekdayAndHour) {
+  const double offset = fit::seconds_since_monday(1731689870.0);  // 2024-11-15T16:57:50Z
+  EXPECT_DOUBLE_EQ(offset, (4 * 24 + 16) * kHour + 57 * 60 + 50);
+  EXPECT_DOUBLE_EQ(fit::seconds_since_monday(4 * kDay), 0.0);  // 1970-01-05 was a Monday
+  EXPECT_DOUBLE_EQ(fit::seconds_since_monday(-3 * kDay), 0.0);  // 1969-12-29 too
+  const double base = 1 / kHour;
+  const auto t = thinned(
+      [&](double s) {
+        const double h = std::fmod(s + offset, kWeek) / kHour;
+        return h >= 114 && h < 116 ? 40 * base : base;
+      },
+      40 * base, 4 * kWeek, 3);
+  const fit::ArrivalFit with = fit::fit_arrivals(t, 4 * kWeek, 0.01, offset);
+  ASSERT_TRUE(with.profile_chosen);
+  const auto peak = [](const fit::ArrivalFit& a) {
+    return std::max_element(a.multipliers.begin(), a.multipliers.end()) - a.multipliers.begin();
+  };
+  EXPECT_TRUE(peak(with) == 114 || peak(with) == 115) << peak(with);
+  EXPECT_GT(with.multipliers[114], 10);
+  EXPECT_GT(with.multipliers[115], 10);
+  const fit::ArrivalFit without = fit::fit_arrivals(t, 4 * kWeek);
+  ASSERT_TRUE(without.profile_chosen);
+  EXPECT_TRUE(peak(without) == 1 || peak(without) == 2) << peak(without);
+  // A window of 3.5 weeks, whose last half week wraps past the week's end from Friday 16:57:
+  // each hour's exposure counts it once, so the off-peak multipliers stay near 1 / (mean).
+  std::vector<double> first;
+  for (double s : t)
+    if (s < 3.5 * kWeek) first.push_back(s);
+  const fit::ArrivalFit part = fit::fit_arrivals(first, 3.5 * kWeek, 0.01, offset);
+  ASSERT_TRUE(part.profile_chosen);
+  EXPECT_TRUE(peak(part) == 114 || peak(part) == 115) << peak(part);
+  // Off-peak rate base, peak 40 base in 2 of 168 hours: mean rate 1.464 base; an off-peak hour
+  // of about 3.5 arrivals has a multiplier near 0.683, and their average over 166 hours is
+  // within a few percent of it.
+  double off = 0;
+  for (int h = 0; h < 168; ++h)
+    if (h != 114 && h != 115) off += part.multipliers[h];
+  EXPECT_NEAR(off / 166, 1 / (1 + 78.0 / 168), 0.06);
 }

@@ -190,3 +190,46 @@ TEST_F(FitCommand, BadUsageAndOutputs) {
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_NE(r.output.find("--class-by"), std::string::npos);
 }
+
+// A rate that triples over 3 weeks (arrivals at the quantiles of a log-linear intensity): the
+// fit warns and names --trend; extrapolate writes the level at the end, last-week the last
+// week's mean; --origin aligns the calendar and is named in the header; each section runs.
+TEST_F(FitCommand, TrendsWarnAndTheTrendChoiceApplies) {
+  const double window = 21 * 86400.0, b = std::log(3.0) / window;
+  std::string csv = "submit_s,gpus,duration_s\n";
+  const int n = 3000;
+  for (int i = 0; i < n; ++i) {  // t_i = F^-1((i + 0.5) / n), F(t) = (e^(bt) - 1) / (e^(bW) - 1)
+    const double u = (i + 0.5) / n;
+    csv += std::to_string(std::log1p(u * std::expm1(b * window)) / b) + ",1,600\n";
+  }
+  const std::string trace = write("rising.csv", csv);
+  const auto averaged = gpucap_cli("fit " + trace + " -o " + path("a.yaml") + " --window 21d");
+  ASSERT_EQ(averaged.exit_code, 0) << averaged.output;
+  EXPECT_NE(averaged.output.find("warning: class gpus-1: the arrival rate rises 44.2% a week (x3 "
+                                 "over the window"),
+            std::string::npos)
+      << averaged.output;
+  EXPECT_NE(averaged.output.find("--trend extrapolate"), std::string::npos);
+  EXPECT_NE(read_all(path("a.yaml")).find("# WARNING: the arrival rate rises"), std::string::npos);
+  EXPECT_NE(read_all(path("a.yaml")).find("taken as Monday 00:00: give --origin"),
+            std::string::npos);
+  // Averaged: 3000 / 21 d = 142.9 jobs/day; at the end: x (ln 3 · 3 / 2) = 1.648: 235.4/day.
+  EXPECT_NE(read_all(path("a.yaml")).find("rate_per_hour: 5.952381"), std::string::npos);
+  fit_validate_run(trace, "--window 21d --trend extrapolate --origin 2024-11-15T16:57:50+08:00");
+  const std::string end = read_all(path("w.yaml"));
+  EXPECT_NE(end.find("from t = 0 (2024-11-15T16:57:50+08:00)"), std::string::npos);
+  const std::size_t rate = end.find("rate_per_hour: ");
+  ASSERT_NE(rate, std::string::npos);
+  EXPECT_NEAR(std::stod(end.substr(rate + 15)), 3000.0 / 504 * std::log(3.0) * 1.5, 0.05);
+  fit_validate_run(trace, "--window 21d --trend last-week");
+  const std::string last = read_all(path("w.yaml"));
+  const std::size_t r2 = last.find("rate_per_hour: ");
+  ASSERT_NE(r2, std::string::npos);
+  // Arrivals in the last week: n (1 - F(2W/3)) = 3000 (1 - (3^(2/3) - 1) / 2) = 1379.8.
+  EXPECT_NEAR(std::stod(last.substr(r2 + 15)) * 168, 3000 * (1 - (std::cbrt(9.0) - 1) / 2), 1);
+  EXPECT_EQ(gpucap_cli("fit " + trace + " -o " + path("x.yaml") + " --trend linear").exit_code, 2);
+  EXPECT_EQ(gpucap_cli("fit " + trace + " -o " + path("x.yaml") + " --origin friday").exit_code, 2);
+  const auto short_window =
+      gpucap_cli("fit " + trace + " -o " + path("x.yaml") + " --window 10d --trend last-week");
+  EXPECT_EQ(short_window.exit_code, 2) << short_window.output;
+}

@@ -352,6 +352,15 @@ TEST(CsvImport, TheRealGenAiRequestLogWhenPresent) {
   EXPECT_EQ(r.censored, 3u);  // PROCESSING at the log's end
   EXPECT_TRUE(r.warnings.empty());
   EXPECT_EQ(format_utc(r.origin_ms), "2024-11-15T16:57:50Z");  // the first request
+  EXPECT_NE(r.text().find("for gpucap fit (hour-of-week profiles on the log's calendar): --origin "
+                          "2024-11-15T16:57:50Z\n"),
+            std::string::npos)
+      << r.text();
+  ImportOptions east = o;
+  east.zone = parse_time_zone("+08:00");  // the same clock read 8 h east of UTC
+  const ImportReport e = import_job_log(JobLogFormat::csv, path, east, [](std::string_view) {});
+  EXPECT_EQ(format_utc(e.origin_ms), "2024-11-15T08:57:50Z");
+  EXPECT_NE(e.text().find("--origin 2024-11-15T16:57:50+08:00\n"), std::string::npos) << e.text();
   EXPECT_EQ(csv.substr(0, csv.find('\n', csv.find('\n') + 1) + 1),
             "submit_s,gpus,duration_s,censored\n0,1,32,0\n");
 }
@@ -464,6 +473,7 @@ TEST(CsvImport, RelativeTimesConstantColumnsAndPendingRows) {
       << r.report.text();
   EXPECT_TRUE(r.report.warnings.empty());
   EXPECT_NE(r.report.json().find("\"origin_s\": 0"), std::string::npos);
+  EXPECT_EQ(r.report.text().find("for gpucap fit"), std::string::npos);  // no calendar to give
   // Milliseconds since the start.
   ImportOptions ms = o;
   ms.time_format = parse_time_format("ms");

@@ -107,6 +107,19 @@ std::string ImportReport::text() const {
            when(origin_ms) + "\n";
   if (has_log_end && censored > 0)
     out += "  censored run times end at the log's end, " + when(log_end_ms) + "\n";
+  if (has_origin && !relative_times) {
+    // The origin on the log's local clock, for gpucap fit's calendar profiles.
+    std::string local = format_utc(origin_ms + int64_t{60000} * zone_offset_minutes);
+    if (zone_offset_minutes != 0) {
+      char zone[16];
+      const int m = zone_offset_minutes < 0 ? -zone_offset_minutes : zone_offset_minutes;
+      std::snprintf(zone, sizeof zone, "%c%02d:%02d", zone_offset_minutes < 0 ? '-' : '+', m / 60,
+                    m % 60);
+      local = local.substr(0, local.size() - 1) + zone;
+    }
+    out += "  for gpucap fit (hour-of-week profiles on the log's calendar): --origin " + local +
+           "\n";
+  }
   char rate[128];
   std::snprintf(rate, sizeof rate, "  %.3g s, %.3g records/s\n", seconds,
                 seconds > 0 ? static_cast<double>(records) / seconds : 0.0);

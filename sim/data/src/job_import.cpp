@@ -207,6 +207,7 @@ ImportReport import_job_log(JobLogFormat format, const std::string& input,
   }
   writer.finish();
   report.times = time_format_text(options.time_format);
+  report.zone_offset_minutes = options.zone.offset_minutes;
   report.relative_times = is_relative(options.time_format);
   // Epoch times before 2000 in a GPU log are almost surely times since the log's start.
   constexpr int64_t k2000Ms = 946684800000;

@@ -6,22 +6,103 @@
 #include "gpucap/fit/special_functions.hpp"
 
 namespace gpucap::fit {
+namespace {
 
-ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, double alpha) {
+constexpr double kHour = 3600.0;
+constexpr double kWeek = 168 * kHour;
+
+/// The profile's multiplier at trace time t (1 without a chosen profile).
+double multiplier_at(const ArrivalFit& a, double t) {
+  if (!a.profile_chosen) return 1.0;
+  const double period_s = a.period_hours * kHour;
+  const int h = static_cast<int>(std::fmod(t + a.origin_offset_s, period_s) / kHour);
+  return a.multipliers[static_cast<std::size_t>(std::clamp(h, 0, a.period_hours - 1))];
+}
+
+/// ∫ m(t) e^(b t) dt over [0, length], length at most a period (or any length without a
+/// profile), in pieces that end at the profile's hour boundaries.
+double integral_within_period(const ArrivalFit& a, double b, double length) {
+  if (!a.profile_chosen) return b == 0 ? length : std::expm1(b * length) / b;
+  double total = 0, t0 = 0;
+  while (t0 < length) {
+    // The next hour boundary of the calendar (hours are aligned to the origin's offset).
+    const double calendar = t0 + a.origin_offset_s;
+    double t1 = (std::floor(calendar / kHour) + 1) * kHour - a.origin_offset_s;
+    if (t1 <= t0) t1 = t0 + kHour;
+    t1 = std::min(t1, length);
+    const double piece = b == 0 ? t1 - t0 : std::exp(b * t0) * std::expm1(b * (t1 - t0)) / b;
+    total += multiplier_at(a, 0.5 * (t0 + t1)) * piece;
+    t0 = t1;
+  }
+  return total;
+}
+
+/// ∫ m(t) e^(b t) dt over the window: K whole periods P (m repeats, so period k is period 0
+/// times e^(b k P): a geometric sum) and the rest. Without a profile, in closed form.
+double trend_integral(const ArrivalFit& a, double b) {
+  if (!a.profile_chosen) return integral_within_period(a, b, a.window_s);
+  const double period_s = a.period_hours * kHour;
+  const double whole = std::floor(a.window_s / period_s);
+  const double rest = a.window_s - whole * period_s;
+  const double periods = b == 0 ? whole : std::expm1(b * whole * period_s) / std::expm1(b * period_s);
+  return periods * integral_within_period(a, b, period_s) +
+         std::exp(b * whole * period_s) * integral_within_period(a, b, rest);
+}
+
+/// The log-linear trend test (arrival_fit.hpp).
+void test_trend(ArrivalFit& a, const std::vector<double>& submit_s, double alpha) {
+  if (a.arrivals < 10 || a.window_s < 2 * 24 * kHour) return;
+  a.trend_tried = true;
+  const double n = static_cast<double>(a.arrivals);
+  double sum_t = 0;
+  for (double t : submit_s) sum_t += t;
+  const auto l = [&](double b) { return n * std::log(n / trend_integral(a, b)) + b * sum_t; };
+  // Golden-section search for the maximum of the concave l on |b| window <= 20.
+  double lo = -20 / a.window_s, hi = 20 / a.window_s;
+  const double g = 0.5 * (std::sqrt(5.0) - 1);
+  double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+  double f1 = l(x1), f2 = l(x2);
+  for (int i = 0; i < 100 && hi - lo > 1e-9 / a.window_s; ++i) {
+    if (f1 < f2) {
+      lo = x1, x1 = x2, f1 = f2, x2 = lo + g * (hi - lo), f2 = l(x2);
+    } else {
+      hi = x2, x2 = x1, f2 = f1, x1 = hi - g * (hi - lo), f1 = l(x1);
+    }
+  }
+  a.trend_per_s = 0.5 * (lo + hi);
+  a.trend_g = std::max(0.0, 2 * (l(a.trend_per_s) - l(0)));
+  a.trend_p_value = chi_square_sf(a.trend_g, 1);
+  a.trend_significant = a.trend_p_value < alpha;
+  // Base rate at the window's end over the average base rate: e^(bW) W / ∫ e^(bt) dt.
+  const double bw = a.trend_per_s * a.window_s;
+  a.trend_end_factor = bw == 0 ? 1.0 : bw * std::exp(bw) / std::expm1(bw);
+}
+
+}  // namespace
+
+double seconds_since_monday(double epoch_s) {
+  // 1970-01-01 was a Thursday: 3 days after a Monday 00:00.
+  const double s = std::fmod(epoch_s + 3 * 24 * kHour, kWeek);
+  return s < 0 ? s + kWeek : s;
+}
+
+ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, double alpha,
+                        double origin_offset_s) {
   ArrivalFit a;
   a.arrivals = submit_s.size();
   a.window_s = window_s;
+  a.origin_offset_s = origin_offset_s;
   const double n = static_cast<double>(a.arrivals);
   a.mean_rate_per_s = n / window_s;
   a.profile_rate_per_s = a.mean_rate_per_s;
 
-  constexpr double kHour = 3600.0;
   if (window_s >= 168 * kHour) {
     a.period_hours = 168;
   } else if (window_s >= 24 * kHour) {
     a.period_hours = 24;
   } else {
     a.bins_reason = "the window is shorter than a day: no profile tried";
+    test_trend(a, submit_s, alpha);
     return a;
   }
   const std::vector<int> widths = a.period_hours == 168
@@ -37,22 +118,31 @@ ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, do
     a.period_hours = 0;
     a.bins_reason = "too few arrivals for a profile (" + std::to_string(a.arrivals) +
                     "; 5 per bin are needed for the test)";
+    test_trend(a, submit_s, alpha);
     return a;
   }
   const int bins = a.period_hours / a.bin_hours;
   a.bins_reason = std::to_string(bins) + " bins of " + std::to_string(a.bin_hours) +
                   " h of the " + period + " (the finest with >= 5 arrivals per bin on average)";
 
-  // Exposure: whole periods give every bin the same time; the rest of the window, from the
-  // start of a period, fills the bins in order.
+  // Exposure: whole periods give every bin the same time; the rest of the window fills the
+  // bins in calendar order from the window's phase in the period (the origin's offset), wrapping
+  // around the period's end.
   const double period_s = a.period_hours * kHour, bin_s = a.bin_hours * kHour;
   const double whole = std::floor(window_s / period_s);
   const double rest = window_s - whole * period_s;
+  const double phase = std::fmod(origin_offset_s, period_s);
   std::vector<double> exposure(bins), count(bins, 0.0);
-  for (int b = 0; b < bins; ++b)
-    exposure[b] = whole * bin_s + std::clamp(rest - b * bin_s, 0.0, bin_s);
+  for (int b = 0; b < bins; ++b) {
+    exposure[b] = whole * bin_s;
+    // The part of [phase, phase + rest) in bin b, and in its copy one period later.
+    for (double shift : {0.0, period_s}) {
+      const double lo = b * bin_s + shift, hi = lo + bin_s;
+      exposure[b] += std::max(0.0, std::min(hi, phase + rest) - std::max(lo, phase));
+    }
+  }
   for (double t : submit_s) {
-    const int b = static_cast<int>(std::fmod(t, period_s) / bin_s);
+    const int b = static_cast<int>(std::fmod(t + origin_offset_s, period_s) / bin_s);
     count[std::clamp(b, 0, bins - 1)] += 1;
   }
   double g = 0;
@@ -62,7 +152,10 @@ ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, do
   a.degrees_of_freedom = bins - 1;
   a.p_value = chi_square_sf(a.g_statistic, a.degrees_of_freedom);
   a.profile_chosen = a.p_value < alpha;
-  if (!a.profile_chosen) return a;
+  if (!a.profile_chosen) {
+    test_trend(a, submit_s, alpha);
+    return a;
+  }
   // Per-hour rates, and their mean as the base rate, so the multipliers average exactly 1.
   std::vector<double> rate(a.period_hours);
   double mean = 0;
@@ -74,6 +167,7 @@ ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, do
   mean /= a.period_hours;
   a.profile_rate_per_s = mean;
   for (double r : rate) a.multipliers.push_back(r / mean);
+  test_trend(a, submit_s, alpha);
   return a;
 }
 

@@ -118,6 +118,9 @@ std::string arrival_comments(const ArrivalFit& a, double alpha) {
   std::ostringstream out;
   out << "  # arrivals: " << a.arrivals << " in " << format_seconds(a.window_s) << ", mean "
       << fmt("%.4g", a.mean_rate_per_s * 86400) << " jobs/day\n";
+  if (a.trend_tried && !a.trend_significant)
+    out << "  #   no trend: log-linear rate vs constant, G = " << fmt("%.3g", a.trend_g)
+        << " on 1 df, p = " << fmt("%.3g", a.trend_p_value) << "\n";
   if (a.bin_hours == 0) {
     out << "  #   constant rate (poisson): " << a.bins_reason << "\n";
     return out.str();
@@ -167,6 +170,52 @@ std::string run_time_comments(const ClassFit& c) {
   return out.str();
 }
 
+/// The arrivals of class `c`, with the trend choice applied (TrendChoice).
+void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOptions& options,
+                        ClassFit& f) {
+  const double alpha = options.yaml.alpha;
+  f.arrivals = fit_arrivals(c.submit_s, window_s, alpha, options.origin_offset_s);
+  const ArrivalFit& a = f.arrivals;
+  if (!a.trend_tried) return;
+  const double per_week = std::expm1(a.trend_per_s * 7 * 86400) * 100;
+  const std::string drift = "the arrival rate " + std::string(per_week >= 0 ? "rises " : "falls ") +
+                            fmt("%.3g", std::fabs(per_week)) + "% a week (x" +
+                            fmt("%.3g", std::exp(a.trend_per_s * window_s)) +
+                            " over the window; log-linear trend, likelihood ratio G = " +
+                            fmt("%.3g", a.trend_g) + ", p = " + fmt("%.3g", a.trend_p_value) + ")";
+  if (!a.trend_significant) return;
+  switch (options.trend) {
+    case TrendChoice::average:
+      f.arrival_warning = true;
+      f.arrival_notes.push_back(drift + ": the rate written is the window's average, which the "
+                                "start of the window overstates and its end understates; "
+                                "--trend extrapolate writes the level at the window's end, "
+                                "--trend last-week fits the last 7 days alone");
+      return;
+    case TrendChoice::extrapolate:
+      f.arrivals.profile_rate_per_s *= a.trend_end_factor;
+      f.arrival_notes.push_back(drift + ": --trend extrapolate: the rate written is the fitted "
+                                "level at the window's end, x" + fmt("%.4g", a.trend_end_factor) +
+                                " the window's average");
+      return;
+    case TrendChoice::last_week: {
+      constexpr double kWeekS = 7 * 86400.0;
+      if (window_s < 2 * kWeekS)
+        throw std::invalid_argument("--trend last-week needs a window of at least 14 days (this "
+                                    "one is " + format_seconds(window_s) + ")");
+      const double from = window_s - kWeekS;
+      std::vector<double> last;
+      for (double t : c.submit_s)
+        if (t >= from) last.push_back(t - from);
+      f.arrivals = fit_arrivals(last, kWeekS, alpha,
+                                std::fmod(options.origin_offset_s + from, kWeekS));
+      f.arrival_notes.push_back(drift + ": --trend last-week: fitted on the last 7 days alone (" +
+                                std::to_string(last.size()) + " arrivals)");
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 std::string format_seconds(double seconds) {
@@ -179,7 +228,11 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
   out << "# Written by `gpucap fit` from " << comment_text(options.source, 200) << ".\n"
       << "# " << trace.rows << " jobs in " << fits.size() << " class(es); " << trace.censored_rows
       << " censored (still running at the log's end); observation window "
-      << format_seconds(trace.window_s) << " from t = 0 (Monday 00:00).\n"
+      << format_seconds(trace.window_s) << " from t = 0"
+      << (options.origin.empty() ? std::string(" (taken as Monday 00:00: give --origin to align "
+                                               "profiles with the log's calendar)")
+                                 : " (" + comment_text(options.origin, 60) + ")")
+      << ".\n"
       << "# Put this section into a scenario that has name, horizon and pools (docs/fitting.md).\n"
       << "# AIC = 2 parameters - 2 ln L (lower is better); KS D is the largest CDF distance to\n"
       << "# the data; p-values treat the parameters as known (conservative).\n"
@@ -189,6 +242,8 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
     out << "\n  # class " << jc.name << " (column value \"" << comment_text(jc.value, 60)
         << "\"): " << jc.submit_s.size() << " jobs\n";
     out << arrival_comments(c.arrivals, options.alpha);
+    for (const std::string& n : c.arrival_notes)
+      out << (c.arrival_warning ? "  # WARNING: " : "  #   trend: ") << n << "\n";
     out << run_time_comments(c);
     for (const std::string& w : c.run_time.warnings) out << "  # WARNING: " << w << "\n";
     out << "  - name: " << quoted(jc.name) << "\n    kind: batch\n    gpus: " << jc.gpus;
@@ -219,7 +274,7 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
   for (const JobClass& c : trace.classes) {
     ClassFit f;
     f.job_class = &c;
-    f.arrivals = fit_arrivals(c.submit_s, trace.window_s, options.yaml.alpha);
+    fit_class_arrivals(c, trace.window_s, options, f);
     if (c.run_times.size()) {
       f.run_time = choose_run_time_model(c.run_times, options.family);
     } else {

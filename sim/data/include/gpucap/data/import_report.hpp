@@ -29,6 +29,7 @@ class ImportReport {
   bool has_log_end = false;
   std::string times;          ///< how times were read (time_format_text), for the report
   bool relative_times = false;  ///< times count from the log's start: origins print as seconds
+  int zone_offset_minutes = 0;  ///< the zone times without an offset were read in (--timezone)
   /// What the user should check about the reading as a whole (times that look relative, ...).
   std::vector<std::string> warnings;
   double seconds = 0;       ///< wall time of the import, s

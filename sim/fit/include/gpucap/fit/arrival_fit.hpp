@@ -1,8 +1,10 @@
 // gpucap fitting: arrivals of one job class as a constant-rate Poisson process or a
 // non-homogeneous one whose rate follows the hour of the week (or of the day).
 //
-// Window: arrivals are observed over [0, window_s], t = 0 being Monday 00:00 as in the scenario
-// format's `weekly_profile`. The period is a week when the window holds at least one (every
+// Window: arrivals are observed over [0, window_s]. Hour h of the profile is hour h of the
+// calendar week (or day), Monday 00:00 first as in the scenario format's `weekly_profile`: t = 0
+// of the trace is `origin_offset_s` seconds after a Monday 00:00 (0: t = 0 is Monday 00:00;
+// gpucap fit --origin gives the log's real start). The period is a week when the window holds at least one (every
 // hour of the week then has exposure), a day when it holds at least a day, else none (constant
 // rate only). The period is cut into bins of w hours, w the smallest of 1, 2, 3, 4, 6, 8, 12,
 // 24 (24 for weeks only) that leaves at least 5 arrivals per bin on average, so that the
@@ -12,6 +14,14 @@
 // E_b seconds of exposure in bin b) against λ = N / window:
 //   G = 2 Σ_b N_b ln(λ_b / λ),  G ~ χ²(bins − 1) under a constant rate;
 // the profile is chosen when p < alpha (default 1%).
+//
+// Trend: a log-linear intensity λ(t) = m(t) e^(a + b t) (m: the chosen profile, else 1) against
+// b = 0, by the likelihood ratio with a profiled out: l(b) = n ln(n / I(b)) + b Σ t_i - n,
+// I(b) = ∫ m(t) e^(b t) dt over the window (exact per hour), G = 2 (l(b̂) - l(0)) ~ χ²(1).
+// l is concave in b (ln I is a log-sum-exp), so b̂ is found by golden-section search on
+// |b| window <= 20. Tried with at least 10 arrivals over at least 2 days; a rate that drifts
+// (p < alpha) is one the window's average misrepresents: gpucap fit then says so and offers
+// --trend.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -34,10 +44,26 @@ struct ArrivalFit {
   /// profile_rate_per_s · multipliers[h]; the multipliers average 1.
   double profile_rate_per_s = 0;
   std::vector<double> multipliers;
+  double origin_offset_s = 0;  ///< t = 0 is this long after a Monday 00:00
+
+  // The trend test (see above).
+  bool trend_tried = false;
+  double trend_per_s = 0;      ///< b̂: the rate grows by e^(b̂ t) at time t
+  double trend_g = 0;          ///< likelihood-ratio G on 1 df
+  double trend_p_value = 1;
+  bool trend_significant = false;  ///< p < alpha
+  /// The fitted base rate at the window's end over the window's average: what
+  /// `--trend extrapolate` multiplies the rate by (1 without a trend).
+  double trend_end_factor = 1;
 };
 
-/// Fits the arrivals at `submit_s` (seconds, each in [0, window_s]); window_s > 0.
+/// Fits the arrivals at `submit_s` (seconds, each in [0, window_s]); window_s > 0;
+/// origin_offset_s in [0, 604800).
 ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s,
-                        double alpha = 0.01);
+                        double alpha = 0.01, double origin_offset_s = 0);
+
+/// Seconds from the Monday 00:00 before `epoch_s` (seconds since 1970-01-01, local time of the
+/// log's zone) to it: the origin_offset_s of a log that starts then.
+double seconds_since_monday(double epoch_s);
 
 }  // namespace gpucap::fit

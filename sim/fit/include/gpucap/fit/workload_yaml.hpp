@@ -27,12 +27,26 @@ struct ClassFit {
   /// When run_time is empirical with more than kInlineEmpiricalValues values: the samples
   /// file's name as the YAML refers to it (relative to the YAML's folder).
   std::string samples_file;
+  /// About the arrivals: a rate that drifts, and what was done about it (YAML comments and
+  /// stderr, as the run-time warnings).
+  std::vector<std::string> arrival_notes;
+  bool arrival_warning = false;  ///< arrival_notes hold a warning (a drift left averaged)
+};
+
+/// What `gpucap fit` does with an arrival rate that drifts over the window (the trend test of
+/// arrival_fit.hpp):
+enum class TrendChoice {
+  average,      ///< the window's average rate (said loudly when the drift is significant)
+  extrapolate,  ///< the fitted level at the window's end (the log-linear trend carried there)
+  last_week,    ///< fitted on the window's last 7 days alone (windows of at least 14 days)
 };
 
 struct WorkloadYamlOptions {
   std::string source;                  ///< the trace's path, for the header comment
   std::vector<std::string> placement;  ///< pools for every class; empty: a comment instead
   double alpha = 0.01;                 ///< the arrival test's level, for the comments
+  /// The calendar time of t = 0, as given to --origin (empty: taken as Monday 00:00).
+  std::string origin;
 };
 
 /// The `workloads:` section. Throws std::invalid_argument when a fitted arrival rate is beyond
@@ -61,6 +75,10 @@ struct SamplesFile {
 struct FitWorkloadsOptions {
   WorkloadYamlOptions yaml;
   RunTimeChoice family = RunTimeChoice::automatic;
+  /// t = 0 of the trace is this long after a Monday 00:00 (gpucap fit --origin): profiles are of
+  /// the calendar's hours.
+  double origin_offset_s = 0;
+  TrendChoice trend = TrendChoice::average;
 };
 
 /// What `gpucap fit` writes for a trace: the fits, the section and its samples files.
