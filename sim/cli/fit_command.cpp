@@ -10,7 +10,6 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "command_line.hpp"
 #include "gpucap/data/delimited.hpp"
 #include "gpucap/data/timestamp.hpp"
 #include "gpucap/detail/text.hpp"
@@ -21,6 +20,8 @@
 #include "gpucap/input_file.hpp"
 #include "gpucap/output_file.hpp"
 #include "gpucap/quantities.hpp"
+
+#include "command_line.hpp"
 
 namespace po = boost::program_options;
 
@@ -37,8 +38,9 @@ struct FitOptions {
   double alpha = 0.01;
   fit::RunTimeChoice family = fit::RunTimeChoice::automatic;
   fit::TrendChoice trend = fit::TrendChoice::average;
-  std::string origin;           ///< --origin as given ("" when absent)
-  double origin_offset_s = 0;   ///< t = 0 after the Monday 00:00 of the log's local calendar
+  fit::FitKind kind = fit::FitKind::job;
+  std::string origin;          ///< --origin as given ("" when absent)
+  double origin_offset_s = 0;  ///< t = 0 after the Monday 00:00 of the log's local calendar
   bool force = false, quiet = false;
   uint64_t max_data_bytes = InputLimits::kDefaultDataBytes;
 };
@@ -74,9 +76,8 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   CommandLine line("gpucap fit TRACE.csv -o WORKLOAD.yaml [options]", "trace");
   po::options_description& visible = line.options();
   add_output_option(visible, "the workloads YAML to write (required)");
-  visible.add_options()(
-      "class-by", po::value<std::string>()->default_value("gpus"),
-      "one class per distinct value of this column")(
+  visible.add_options()("class-by", po::value<std::string>()->default_value("gpus"),
+                        "one class per distinct value of this column")(
       "submit-column", po::value<std::string>()->default_value("submit_s"),
       "submit times, seconds from t = 0 (--origin)")(
       "duration-column", po::value<std::string>()->default_value("duration_s"),
@@ -98,6 +99,10 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
       "log's real weekdays and hours (default: t = 0 is taken as Monday 00:00)")(
       "timezone", po::value<std::string>()->default_value("UTC"),
       "the local clock of an --origin written without an offset: UTC or a fixed offset")(
+      "kind", po::value<std::string>()->default_value("job"),
+      "what the rows are: job (a batch workload per class, run times as `work`) or service "
+      "(requests of an inference service per class, on the first --placement pool, run times "
+      "as `service`, with replicas for about 70% busy)")(
       "trend", po::value<std::string>()->default_value("average"),
       "an arrival rate that drifts over the window (log-linear trend test at --alpha): average "
       "(the window's mean, with a warning), extrapolate (the fitted level at the window's "
@@ -153,6 +158,19 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   if (!(o.alpha > 0 && o.alpha < 1))
     throw po::error("--alpha must be a probability between 0 and 1 (exclusive), e.g. 0.01");
   o.family = parse_family(vm["family"].as<std::string>());
+  const std::string kind = vm["kind"].as<std::string>();
+  if (kind == "job")
+    o.kind = fit::FitKind::job;
+  else if (kind == "service")
+    o.kind = fit::FitKind::service;
+  else
+    throw po::error("--kind must be job or service, got \"" + text::excerpt(kind) +
+                    "\" (a log of long-running instances: gpucap import --instances, then a "
+                    "deployment's trace arrivals; docs/importing.md)");
+  if (o.kind == fit::FitKind::service && o.placement.empty())
+    throw po::error(
+        "--kind service needs --placement POOL: the pool whose GPUs run the "
+        "service's replicas");
   const std::string trend = vm["trend"].as<std::string>();
   if (trend == "average")
     o.trend = fit::TrendChoice::average;
@@ -169,9 +187,10 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
     int64_t ms = 0;
     if (data::parse_timestamp(o.origin, data::TimeFormat::automatic, zone, ms) !=
         data::TimeParse::ok)
-      throw po::error("--origin must be a time: ISO 8601 (2024-11-15T16:57:50Z, with an "
-                      "optional offset) or epoch seconds; got \"" +
-                      text::excerpt(o.origin) + "\"");
+      throw po::error(
+          "--origin must be a time: ISO 8601 (2024-11-15T16:57:50Z, with an "
+          "optional offset) or epoch seconds; got \"" +
+          text::excerpt(o.origin) + "\"");
     const double local_s =
         static_cast<double>(ms) / 1000.0 + 60.0 * local_offset_minutes(o.origin, zone);
     o.origin_offset_s = fit::seconds_since_monday(local_s);
@@ -206,6 +225,7 @@ int run(const FitOptions& o) {
   fit_options.yaml.placement = o.placement;
   fit_options.yaml.alpha = o.alpha;
   fit_options.yaml.origin = o.origin;
+  fit_options.yaml.kind = o.kind;
   fit_options.origin_offset_s = o.origin_offset_s;
   fit_options.trend = o.trend;
   const fit::FittedWorkloads result = fit::fit_workloads(trace, o.output, fit_options);

@@ -233,3 +233,28 @@ TEST_F(FitCommand, TrendsWarnAndTheTrendChoiceApplies) {
       gpucap_cli("fit " + trace + " -o " + path("x.yaml") + " --window 10d --trend last-week");
   EXPECT_EQ(short_window.exit_code, 2) << short_window.output;
 }
+
+// --kind service: each class becomes an inference service on the first --placement pool, its
+// run times the service time, with replicas for about 70% busy at the mean load; the section
+// validates and runs. A service needs its pool; other kinds are refused with the way to go.
+TEST_F(FitCommand, ServicesFromARequestLog) {
+  // 1,200 requests over 2 days, one every 144 s, 60 s each: load 60 / 144 = 0.417 replicas
+  // busy, so ceil(0.417 / 0.7) = 1 replica.
+  std::string csv = "submit_s,gpus,duration_s\n";
+  for (int i = 0; i < 1200; ++i) csv += std::to_string(144.0 * i) + ",1,60\n";
+  const std::string trace = write("requests.csv", csv);
+  fit_validate_run(trace, "--kind service --placement od --window 2d");
+  const std::string yaml = read_all(path("w.yaml"));
+  EXPECT_NE(yaml.find("    kind: inference\n    gpus: 1\n    pool: \"od\"\n    replicas: 1  # "
+                      "mean load 0.4167 replicas busy"),
+            std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("    service: {dist: "), std::string::npos);
+  EXPECT_EQ(yaml.find("    work: "), std::string::npos);
+  const auto no_pool = gpucap_cli("fit " + trace + " -o " + path("x.yaml") + " --kind service");
+  EXPECT_EQ(no_pool.exit_code, 2);
+  EXPECT_NE(no_pool.output.find("--kind service needs --placement POOL"), std::string::npos);
+  const auto other = gpucap_cli("fit " + trace + " -o " + path("x.yaml") + " --kind deployment");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_NE(other.output.find("gpucap import --instances"), std::string::npos) << other.output;
+}

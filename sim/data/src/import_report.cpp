@@ -117,8 +117,8 @@ std::string ImportReport::text() const {
                     m % 60);
       local = local.substr(0, local.size() - 1) + zone;
     }
-    out += "  for gpucap fit (hour-of-week profiles on the log's calendar): --origin " + local +
-           "\n";
+    out +=
+        "  for gpucap fit (hour-of-week profiles on the log's calendar): --origin " + local + "\n";
   }
   char rate[128];
   std::snprintf(rate, sizeof rate, "  %.3g s, %.3g records/s\n", seconds,

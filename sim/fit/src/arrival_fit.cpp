@@ -44,7 +44,8 @@ double trend_integral(const ArrivalFit& a, double b) {
   const double period_s = a.period_hours * kHour;
   const double whole = std::floor(a.window_s / period_s);
   const double rest = a.window_s - whole * period_s;
-  const double periods = b == 0 ? whole : std::expm1(b * whole * period_s) / std::expm1(b * period_s);
+  const double periods =
+      b == 0 ? whole : std::expm1(b * whole * period_s) / std::expm1(b * period_s);
   return periods * integral_within_period(a, b, period_s) +
          std::exp(b * whole * period_s) * integral_within_period(a, b, rest);
 }
@@ -105,9 +106,8 @@ ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, do
     test_trend(a, submit_s, alpha);
     return a;
   }
-  const std::vector<int> widths = a.period_hours == 168
-                                      ? std::vector<int>{1, 2, 3, 4, 6, 8, 12, 24}
-                                      : std::vector<int>{1, 2, 3, 4, 6, 8, 12};
+  const std::vector<int> widths = a.period_hours == 168 ? std::vector<int>{1, 2, 3, 4, 6, 8, 12, 24}
+                                                        : std::vector<int>{1, 2, 3, 4, 6, 8, 12};
   for (int w : widths)
     if (n / (a.period_hours / w) >= 5.0) {
       a.bin_hours = w;
@@ -122,8 +122,8 @@ ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, do
     return a;
   }
   const int bins = a.period_hours / a.bin_hours;
-  a.bins_reason = std::to_string(bins) + " bins of " + std::to_string(a.bin_hours) +
-                  " h of the " + period + " (the finest with >= 5 arrivals per bin on average)";
+  a.bins_reason = std::to_string(bins) + " bins of " + std::to_string(a.bin_hours) + " h of the " +
+                  period + " (the finest with >= 5 arrivals per bin on average)";
 
   // Exposure: whole periods give every bin the same time; the rest of the window fills the
   // bins in calendar order from the window's phase in the period (the origin's offset), wrapping

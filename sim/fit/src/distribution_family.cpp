@@ -12,10 +12,14 @@ constexpr double kLogSqrt2Pi = 0.91893853320467274178;
 
 const char* family_name(Family family) {
   switch (family) {
-    case Family::exponential: return "exponential";
-    case Family::lognormal: return "lognormal";
-    case Family::gamma: return "gamma";
-    case Family::weibull: return "weibull";
+    case Family::exponential:
+      return "exponential";
+    case Family::lognormal:
+      return "lognormal";
+    case Family::gamma:
+      return "gamma";
+    case Family::weibull:
+      return "weibull";
   }
   return "?";
 }
@@ -24,7 +28,8 @@ int parameter_count(Family family) { return family == Family::exponential ? 1 : 
 
 double log_pdf(Family family, const FamilyParams& p, double t) {
   switch (family) {
-    case Family::exponential: return -std::log(p.a) - t / p.a;
+    case Family::exponential:
+      return -std::log(p.a) - t / p.a;
     case Family::lognormal: {
       const double z = (std::log(t) - p.a) / p.b;
       return -std::log(t * p.b) - kLogSqrt2Pi - 0.5 * z * z;
@@ -41,27 +46,33 @@ double log_pdf(Family family, const FamilyParams& p, double t) {
 
 double log_sf(Family family, const FamilyParams& p, double t) {
   switch (family) {
-    case Family::exponential: return -t / p.a;
-    case Family::lognormal: return log_normal_sf((std::log(t) - p.a) / p.b);
-    case Family::gamma: return log_gamma_q(p.a, t / p.b);
-    case Family::weibull: return -std::pow(t / p.b, p.a);
+    case Family::exponential:
+      return -t / p.a;
+    case Family::lognormal:
+      return log_normal_sf((std::log(t) - p.a) / p.b);
+    case Family::gamma:
+      return log_gamma_q(p.a, t / p.b);
+    case Family::weibull:
+      return -std::pow(t / p.b, p.a);
   }
   return 0;
 }
 
 double cdf(Family family, const FamilyParams& p, double t) {
   switch (family) {
-    case Family::exponential: return -std::expm1(-t / p.a);
-    case Family::lognormal: return normal_cdf((std::log(t) - p.a) / p.b);
-    case Family::gamma: return std::exp(log_gamma_p(p.a, t / p.b));
-    case Family::weibull: return -std::expm1(-std::pow(t / p.b, p.a));
+    case Family::exponential:
+      return -std::expm1(-t / p.a);
+    case Family::lognormal:
+      return normal_cdf((std::log(t) - p.a) / p.b);
+    case Family::gamma:
+      return std::exp(log_gamma_p(p.a, t / p.b));
+    case Family::weibull:
+      return -std::expm1(-std::pow(t / p.b, p.a));
   }
   return 0;
 }
 
-double sf(Family family, const FamilyParams& p, double t) {
-  return std::exp(log_sf(family, p, t));
-}
+double sf(Family family, const FamilyParams& p, double t) { return std::exp(log_sf(family, p, t)); }
 
 std::string describe(Family family, const FamilyParams& p) {
   char buffer[128];

@@ -48,8 +48,8 @@ double anderson_darling_statistic(const RunTimeSample& sample,
   double sum = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const double weight = 2.0 * static_cast<double>(i) + 1.0;
-    sum += weight * (std::log(std::max(cdf(x[i]), kFloor)) +
-                     std::log(std::max(sf(x[n - 1 - i]), kFloor)));
+    sum += weight *
+           (std::log(std::max(cdf(x[i]), kFloor)) + std::log(std::max(sf(x[n - 1 - i]), kFloor)));
   }
   return -static_cast<double>(n) - sum / static_cast<double>(n);
 }
@@ -57,9 +57,10 @@ double anderson_darling_statistic(const RunTimeSample& sample,
 double anderson_darling_p_value(double a) {
   if (!(a > 0)) return 1.0;
   if (a < 2.0) {
-    const double cdf = std::exp(-1.2337141 / a) / std::sqrt(a) *
-                       (2.00012 + (0.247105 - (0.0649821 - (0.0347962 - (0.011672 -
-                       0.00168691 * a) * a) * a) * a) * a);
+    const double cdf =
+        std::exp(-1.2337141 / a) / std::sqrt(a) *
+        (2.00012 +
+         (0.247105 - (0.0649821 - (0.0347962 - (0.011672 - 0.00168691 * a) * a) * a) * a) * a);
     return std::clamp(1.0 - cdf, 0.0, 1.0);
   }
   // P(A² <= a) = exp(−exp(c(a))): the upper tail is −expm1(−exp(c)), exact far out.

@@ -17,7 +17,10 @@ double decreasing_root(const std::function<double(double)>& g,
                        const std::function<double(double)>& dg, double lo, double hi, double x) {
   for (int i = 0; i < 200; ++i) {
     const double gx = g(x);
-    if (gx > 0) lo = x; else hi = x;
+    if (gx > 0)
+      lo = x;
+    else
+      hi = x;
     const double slope = dg(x);
     double next = slope < 0 && std::isfinite(slope) ? x - gx / slope : 0.5 * (lo + hi);
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
@@ -133,8 +136,8 @@ FamilyFit fit_gamma(const RunTimeSample& s) {
       return -log_likelihood(Family::gamma, {std::exp(x[0]), std::exp(x[1])}, s) /
              static_cast<double>(s.size());
     };
-    const auto r = detail::nelder_mead(nll, {std::log(f.params.a), std::log(f.params.b)},
-                                       {0.3, 0.3});
+    const auto r =
+        detail::nelder_mead(nll, {std::log(f.params.a), std::log(f.params.b)}, {0.3, 0.3});
     f.params = {std::exp(r.x[0]), std::exp(r.x[1])};
   }
   f.ok = true;
@@ -180,15 +183,22 @@ FamilyFit fit_family(Family family, const RunTimeSample& sample) {
     std::set<double> distinct;
     for (std::size_t i = 0; i < sample.size() && distinct.size() < 2; ++i)
       if (!sample.censored[i]) distinct.insert(sample.time_s[i]);
-    if (distinct.size() < 2)
-      return fail(family, "needs at least 2 distinct finished run times");
+    if (distinct.size() < 2) return fail(family, "needs at least 2 distinct finished run times");
   }
   FamilyFit f;
   switch (family) {
-    case Family::exponential: f = fit_exponential(sample); break;
-    case Family::lognormal: f = fit_lognormal(sample); break;
-    case Family::gamma: f = fit_gamma(sample); break;
-    case Family::weibull: f = fit_weibull(sample); break;
+    case Family::exponential:
+      f = fit_exponential(sample);
+      break;
+    case Family::lognormal:
+      f = fit_lognormal(sample);
+      break;
+    case Family::gamma:
+      f = fit_gamma(sample);
+      break;
+    case Family::weibull:
+      f = fit_weibull(sample);
+      break;
   }
   if (!f.ok) return f;
   f.log_likelihood = log_likelihood(family, f.params, sample);

@@ -33,8 +33,8 @@ MinimizeResult one_run(const std::function<double(const Point2&)>& f, Point2 sta
     double size = 0;
     for (int i : {mid, worst})
       for (int d = 0; d < 2; ++d) size = std::max(size, std::fabs(x[i][d] - x[best][d]));
-    if (std::isfinite(v[worst]) &&
-        v[worst] - v[best] <= 1e-12 * (1.0 + std::fabs(v[best])) && size <= 1e-10)
+    if (std::isfinite(v[worst]) && v[worst] - v[best] <= 1e-12 * (1.0 + std::fabs(v[best])) &&
+        size <= 1e-10)
       break;
     const Point2 centroid = point(x[best], x[mid], 0.5);
     const Point2 reflected = point(centroid, x[worst], -1.0);
@@ -69,8 +69,8 @@ MinimizeResult one_run(const std::function<double(const Point2&)>& f, Point2 sta
 
 }  // namespace
 
-MinimizeResult nelder_mead(const std::function<double(const Point2&)>& f, Point2 start,
-                           Point2 step, int max_evaluations) {
+MinimizeResult nelder_mead(const std::function<double(const Point2&)>& f, Point2 start, Point2 step,
+                           int max_evaluations) {
   MinimizeResult first = one_run(f, start, step, max_evaluations / 2);
   const Point2 small{std::max(std::fabs(step[0]) * 0.1, 1e-4),
                      std::max(std::fabs(step[1]) * 0.1, 1e-4)};

@@ -15,10 +15,12 @@ std::string number(double v) {
 }
 
 std::string out_of_range(const char* what, double v, double lo, double hi, const char* unit) {
-  if (v < lo) return std::string(what) + " " + number(v) + unit + " is below the format's " +
-                     number(lo) + unit;
-  if (v > hi) return std::string(what) + " " + number(v) + unit + " is above the format's " +
-                     number(hi) + unit;
+  if (v < lo)
+    return std::string(what) + " " + number(v) + unit + " is below the format's " + number(lo) +
+           unit;
+  if (v > hi)
+    return std::string(what) + " " + number(v) + unit + " is above the format's " + number(hi) +
+           unit;
   return "";
 }
 
@@ -108,17 +110,16 @@ RunTimeModel choose_run_time_model(const RunTimeSample& sample, RunTimeChoice ch
   for (const CandidateFit& c : m.candidates)
     if (usable(c) && (!best || c.fit.aic < best->fit.aic)) best = &c;
   if (!best) {  // cannot happen while exponential is writable; a mean out of range can
-    use_empirical("fallback: no family could be fit and written (" +
-                  m.candidates[0].fit.note + m.candidates[0].unwritable + ")");
+    use_empirical("fallback: no family could be fit and written (" + m.candidates[0].fit.note +
+                  m.candidates[0].unwritable + ")");
     m.warnings.push_back(m.reason);
     return m;
   }
   const bool two_parameter_failed = !m.candidates[1].fit.ok && !m.candidates[3].fit.ok;
   if (best->fit.family == Family::exponential && two_parameter_failed) {
-    use_family(Family::exponential,
-               "fallback: exponential, the only family estimable from " +
-                   std::to_string(m.finished) + " finished job(s) (" +
-                   m.candidates[1].fit.note + ")");
+    use_family(Family::exponential, "fallback: exponential, the only family estimable from " +
+                                        std::to_string(m.finished) + " finished job(s) (" +
+                                        m.candidates[1].fit.note + ")");
     m.warnings.push_back(m.reason);
     return m;
   }
@@ -130,12 +131,12 @@ RunTimeModel choose_run_time_model(const RunTimeSample& sample, RunTimeChoice ch
                   std::to_string(m.finished) + " finished jobs");
     return m;
   }
-  use_family(best->fit.family, std::string(family_name(best->fit.family)) +
-                                   ": lowest AIC of the families" +
-                                   (m.finished >= kEmpiricalMinFinished
-                                        ? ", and it passes KS at 1%"
-                                        : " (fewer than 500 finished jobs: empirical not "
-                                          "considered)"));
+  use_family(
+      best->fit.family,
+      std::string(family_name(best->fit.family)) + ": lowest AIC of the families" +
+          (m.finished >= kEmpiricalMinFinished ? ", and it passes KS at 1%"
+                                               : " (fewer than 500 finished jobs: empirical not "
+                                                 "considered)"));
   return m;
 }
 

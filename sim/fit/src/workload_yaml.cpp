@@ -86,32 +86,68 @@ std::string arrivals_yaml(const ArrivalFit& a) {
   return out.str();
 }
 
-std::string work_yaml(const ClassFit& c) {
+/// The run-time distribution under `key` (work for jobs, service for requests).
+std::string work_yaml(const ClassFit& c, const char* key = "work") {
   const RunTimeModel& m = c.run_time;
+  const std::string head = std::string("    ") + key + ": {dist: ";
   if (m.empirical) {
     if (!c.samples_file.empty())
-      return "    work: {dist: empirical, file: " + quoted(c.samples_file) +
-             ", column: duration_s}\n";
+      return head + "empirical, file: " + quoted(c.samples_file) + ", column: duration_s}\n";
     std::string values;
     for (std::size_t i = 0; i < m.values.size(); ++i)
       values += (i ? ", " : "") + duration(m.values[i]);
-    return "    work: {dist: empirical, values: [" + values + "]}\n";
+    return head + "empirical, values: [" + values + "]}\n";
   }
   const FamilyParams& p = m.params;
   switch (m.family) {
     case Family::exponential:
-      return "    work: {dist: exponential, mean: " + duration(p.a) + "}\n";
+      return head + "exponential, mean: " + duration(p.a) + "}\n";
     case Family::lognormal:
-      return "    work: {dist: lognormal, median: " + duration(std::exp(p.a)) +
+      return head + "lognormal, median: " + duration(std::exp(p.a)) +
              ", sigma: " + fmt("%.6g", p.b) + "}\n";
     case Family::gamma:
-      return "    work: {dist: gamma, shape: " + fmt("%.6g", p.a) + ", scale: " + duration(p.b) +
-             "}\n";
+      return head + "gamma, shape: " + fmt("%.6g", p.a) + ", scale: " + duration(p.b) + "}\n";
     case Family::weibull:
-      return "    work: {dist: weibull, shape: " + fmt("%.6g", p.a) + ", scale: " + duration(p.b) +
-             "}\n";
+      return head + "weibull, shape: " + fmt("%.6g", p.a) + ", scale: " + duration(p.b) + "}\n";
   }
   return "";
+}
+
+/// The mean of the fitted run-time model, seconds.
+double model_mean_s(const RunTimeModel& m) {
+  if (m.empirical) {
+    double sum = 0;
+    for (double v : m.values) sum += v;
+    return m.values.empty() ? 0.0 : sum / static_cast<double>(m.values.size());
+  }
+  const FamilyParams& p = m.params;
+  switch (m.family) {
+    case Family::exponential:
+      return p.a;
+    case Family::lognormal:
+      return std::exp(p.a + 0.5 * p.b * p.b);
+    case Family::gamma:
+      return p.a * p.b;
+    case Family::weibull:
+      return p.b * std::tgamma(1 + 1 / p.a);
+  }
+  return 0;
+}
+
+/// A service's keys after its name: kind, gpus, pool, replicas for about 70% busy at the mean
+/// load (λ E[S] replicas busy on average; at least 1), arrivals and service.
+std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) {
+  const JobClass& jc = *c.job_class;
+  const double load = c.arrivals.mean_rate_per_s * model_mean_s(c.run_time);
+  const double replicas = std::max(1.0, std::ceil(load / 0.7));
+  std::ostringstream out;
+  out << "    kind: inference\n    gpus: " << jc.gpus
+      << "\n    pool: " << quoted(options.placement.front())
+      << "\n    replicas: " << fmt("%.0f", replicas) << "  # mean load " << fmt("%.4g", load)
+      << " replicas busy (rate x mean service): about 70% busy; sweep it, or give autoscaling\n";
+  out << arrivals_yaml(c.arrivals);
+  out << work_yaml(c, "service");
+  return out.str();
 }
 
 std::string arrival_comments(const ArrivalFit& a, double alpha) {
@@ -178,37 +214,42 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
   const ArrivalFit& a = f.arrivals;
   if (!a.trend_tried) return;
   const double per_week = std::expm1(a.trend_per_s * 7 * 86400) * 100;
-  const std::string drift = "the arrival rate " + std::string(per_week >= 0 ? "rises " : "falls ") +
-                            fmt("%.3g", std::fabs(per_week)) + "% a week (x" +
-                            fmt("%.3g", std::exp(a.trend_per_s * window_s)) +
-                            " over the window; log-linear trend, likelihood ratio G = " +
-                            fmt("%.3g", a.trend_g) + ", p = " + fmt("%.3g", a.trend_p_value) + ")";
+  const std::string drift =
+      "the arrival rate " + std::string(per_week >= 0 ? "rises " : "falls ") +
+      fmt("%.3g", std::fabs(per_week)) + "% a week (x" +
+      fmt("%.3g", std::exp(a.trend_per_s * window_s)) +
+      " over the window; log-linear trend, likelihood ratio G = " + fmt("%.3g", a.trend_g) +
+      ", p = " + fmt("%.3g", a.trend_p_value) + ")";
   if (!a.trend_significant) return;
   switch (options.trend) {
     case TrendChoice::average:
       f.arrival_warning = true;
-      f.arrival_notes.push_back(drift + ": the rate written is the window's average, which the "
+      f.arrival_notes.push_back(drift +
+                                ": the rate written is the window's average, which the "
                                 "start of the window overstates and its end understates; "
                                 "--trend extrapolate writes the level at the window's end, "
                                 "--trend last-week fits the last 7 days alone");
       return;
     case TrendChoice::extrapolate:
       f.arrivals.profile_rate_per_s *= a.trend_end_factor;
-      f.arrival_notes.push_back(drift + ": --trend extrapolate: the rate written is the fitted "
-                                "level at the window's end, x" + fmt("%.4g", a.trend_end_factor) +
-                                " the window's average");
+      f.arrival_notes.push_back(drift +
+                                ": --trend extrapolate: the rate written is the fitted "
+                                "level at the window's end, x" +
+                                fmt("%.4g", a.trend_end_factor) + " the window's average");
       return;
     case TrendChoice::last_week: {
       constexpr double kWeekS = 7 * 86400.0;
       if (window_s < 2 * kWeekS)
-        throw std::invalid_argument("--trend last-week needs a window of at least 14 days (this "
-                                    "one is " + format_seconds(window_s) + ")");
+        throw std::invalid_argument(
+            "--trend last-week needs a window of at least 14 days (this "
+            "one is " +
+            format_seconds(window_s) + ")");
       const double from = window_s - kWeekS;
       std::vector<double> last;
       for (double t : c.submit_s)
         if (t >= from) last.push_back(t - from);
-      f.arrivals = fit_arrivals(last, kWeekS, alpha,
-                                std::fmod(options.origin_offset_s + from, kWeekS));
+      f.arrivals =
+          fit_arrivals(last, kWeekS, alpha, std::fmod(options.origin_offset_s + from, kWeekS));
       f.arrival_notes.push_back(drift + ": --trend last-week: fitted on the last 7 days alone (" +
                                 std::to_string(last.size()) + " arrivals)");
       return;
@@ -246,7 +287,12 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
       out << (c.arrival_warning ? "  # WARNING: " : "  #   trend: ") << n << "\n";
     out << run_time_comments(c);
     for (const std::string& w : c.run_time.warnings) out << "  # WARNING: " << w << "\n";
-    out << "  - name: " << quoted(jc.name) << "\n    kind: batch\n    gpus: " << jc.gpus;
+    out << "  - name: " << quoted(jc.name) << "\n";
+    if (options.kind == FitKind::service) {
+      out << service_yaml(c, options);
+      continue;
+    }
+    out << "    kind: batch\n    gpus: " << jc.gpus;
     if (jc.mixed_gpus)
       out << "  # jobs of this class ask for different GPU counts: the most common";
     out << "\n";

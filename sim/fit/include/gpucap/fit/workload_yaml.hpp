@@ -41,12 +41,20 @@ enum class TrendChoice {
   last_week,    ///< fitted on the window's last 7 days alone (windows of at least 14 days)
 };
 
+/// What the trace's rows are, and so which kind of workload each class becomes.
+enum class FitKind {
+  job,      ///< jobs: `kind: batch` with `work` (a run on the reference GPU)
+  service,  ///< requests of an inference service: `kind: inference` with `service`, on the
+            ///< first --placement pool, with replicas for about 70% busy at the mean load
+};
+
 struct WorkloadYamlOptions {
   std::string source;                  ///< the trace's path, for the header comment
   std::vector<std::string> placement;  ///< pools for every class; empty: a comment instead
   double alpha = 0.01;                 ///< the arrival test's level, for the comments
   /// The calendar time of t = 0, as given to --origin (empty: taken as Monday 00:00).
   std::string origin;
+  FitKind kind = FitKind::job;
 };
 
 /// The `workloads:` section. Throws std::invalid_argument when a fitted arrival rate is beyond
