@@ -98,8 +98,18 @@ void bind_decisions(py::module_& m) {
           "cheapest",
           [](const Results& r, const std::string& objective,
              const std::vector<std::string>& constraints, const std::vector<std::string>& chance,
-             bool conservative) {
+             bool conservative, const std::vector<std::size_t>& points) {
             gpucap::CheapestQuery q;
+            if (!points.empty()) {
+              q.candidates.assign(r.points, false);
+              for (std::size_t p : points) {
+                if (p >= r.points)
+                  throw std::invalid_argument("points: " + std::to_string(p) +
+                                              " is beyond the last point, " +
+                                              std::to_string(r.points - 1));
+                q.candidates[p] = true;
+              }
+            }
             const gpucap::MeanConstraint o = gpucap::parse_mean_constraint(objective + " <= 0");
             q.objective = o.metric;
             for (const std::string& c : constraints)
@@ -137,6 +147,7 @@ void bind_decisions(py::module_& m) {
             return out;
           },
           py::arg("objective"), py::arg("constraints"), py::arg("chance"), py::arg("conservative"),
+          py::arg("points") = std::vector<std::size_t>(),
           "the cheapest point under mean constraints (METRIC OP NUMBER) and chance constraints "
           "(GOAL>=LEVEL or GOAL): a dict");
   m.def(

@@ -52,6 +52,13 @@ CheapestQuery query_of(const po::variables_map& vm, const RunResults& r) {
                     e.what());
   }
   q.conservative = vm.count("conservative") > 0;
+  if (vm.count("points")) {
+    try {
+      q.candidates = parse_point_list(vm["points"].as<std::string>(), r.points);
+    } catch (const std::invalid_argument& e) {
+      throw po::error(std::string("--") + e.what());
+    }
+  }
   return q;
 }
 
@@ -75,11 +82,15 @@ void add_constraint_options(po::options_description& o) {
       "for its target (repeatable), e.g. on_time>=0.95")(
       "conservative",
       "a point meets a constraint only when the whole 95% interval does (the exact interval "
-      "for a probability), not just the estimate");
+      "for a probability), not just the estimate")(
+      "points", po::value<std::string>(),
+      "the points that may be chosen, part of the grid: indices and ranges, e.g. 0,2,5-7 (the "
+      "others are still shown with their standing)");
 }
 
 bool wants_decision(const po::variables_map& vm) {
-  return vm.count("objective") || vm.count("constraint") || vm.count("chance");
+  return vm.count("objective") || vm.count("constraint") || vm.count("chance") ||
+         vm.count("points");
 }
 
 void check_decision_options(const po::variables_map& vm, const RunResults& r) {

@@ -477,6 +477,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
   const gpucap::OutputOptions output = output_options(vm, in.inputs);
   gpucap::RunOptions options = read_execution_options(vm);
   check_sweep_rows(vm, options, in.robust);
+  if (vm.count("points") && (vm.count("select-best") || in.robust.active()))
+    throw po::error(
+        "--points limits the cheapest-point decision (--objective, --constraint, "
+        "--chance); --select-best and --variant choose among every point of the grid "
+        "(give a smaller --grid instead)");
   if (vm.count("select-best")) {
     if (vm.count("resume")) throw po::error("--resume does not apply to --select-best");
     options.journal_path.clear();  // its races run many small batches
@@ -494,6 +499,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     // Goal names, levels and metrics of the decision are checked before anything runs.
     gpucap::RunResults goals_only;
     goals_only.goals = in.base.goals;
+    goals_only.points = points.size();  // --points is checked against the grid
     gpucap::cli::check_decision_options(vm, goals_only);
   }
   const gpucap::RunResults results = run_interruptible(points, grid, in.base, options);

@@ -54,6 +54,7 @@ int report_command(const std::vector<std::string>& args) {
   if (vm.count("constraint")) options.constraints = vm["constraint"].as<std::vector<std::string>>();
   if (vm.count("chance")) options.chance = vm["chance"].as<std::vector<std::string>>();
   options.conservative = vm.count("conservative") > 0;
+  if (vm.count("points")) options.points = vm["points"].as<std::string>();
   options.source = input;
   OutputOptions output;
   output.force = vm.count("force") > 0;

@@ -77,6 +77,18 @@ def test_cheapest_under_a_chance_constraint(mmc_goals):
     lows = best.comparisons["P(short_waits) low"].to_numpy()
     assert careful.point == int(np.flatnonzero(lows >= level)[np.argmin(costs[lows >= level])])
     assert isinstance(best.certain, bool) and "cheapest feasible point" in best.explanation
+    # Part of the grid: only the points allowed may be chosen; the others are still judged.
+    allowed = [q for q in range(r.points) if q != best.point]
+    mask = feasible.copy()
+    mask[best.point] = False
+    if mask.any():
+        part = r.cheapest("cost", chance={"short_waits": level}, points=allowed)
+        assert part.point == int(np.flatnonzero(mask)[np.argmin(costs[mask])])
+        assert list(part.comparisons["feasible"]) == list(feasible)
+    with pytest.raises(ValueError, match="out of range"):
+        r.cheapest("cost", points=[r.points])
+    with pytest.raises(TypeError):
+        r.cheapest("cost", points=["0"])
 
 
 def test_chance_errors_name_what_is_valid(mmc_goals, mmc):

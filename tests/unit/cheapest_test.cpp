@@ -159,3 +159,50 @@ TEST(Cheapest, SweepChanceFromTheCommandLine) {
   EXPECT_EQ(lonely.exit_code, 2);
   EXPECT_NE(lonely.output.find("--conservative only applies with"), std::string::npos);
 }
+
+// Part of a grid: costs fall with the point (300, 200, 100 USD); every point meets the goal at
+// 0.5; limited to points 0 and 1, point 1 is chosen, point 2 is still judged but never chosen;
+// a point list is read as indices and inclusive ranges, and refused with the reason.
+TEST(Cheapest, CandidatesLimitTheChoiceToPartOfTheGrid) {
+  const RunResults r = three_points({100, 100, 100});
+  CheapestQuery q = chance(0.5);
+  EXPECT_EQ(choose_cheapest(r, q).best, 2u);
+  q.candidates = parse_point_list("0-1", 3);
+  const CheapestAnswer a = choose_cheapest(r, q);
+  ASSERT_TRUE(a.found);
+  EXPECT_EQ(a.best, 1u);
+  EXPECT_TRUE(a.points[2].feasible);  // judged, not chosen
+  q.candidates = parse_point_list("0", 3);
+  EXPECT_EQ(choose_cheapest(r, q).best, 0u);
+  // Point 2 undecided (met 55 of 100 around 0.55) and cheaper, but not a candidate: not named.
+  const RunResults u = three_points({100, 100, 55});
+  CheapestQuery qu = chance(0.55);
+  qu.candidates = parse_point_list("0,1", 3);
+  const CheapestAnswer au = choose_cheapest(u, qu);
+  EXPECT_EQ(au.best, 1u);
+  EXPECT_TRUE(au.undecided_cheaper.empty());
+  EXPECT_EQ(parse_point_list("0,2", 3), (std::vector<bool>{true, false, true}));
+  EXPECT_EQ(parse_point_list(" 1 - 2 ", 3), (std::vector<bool>{false, true, true}));
+  for (const char* bad : {"", "3", "2-1", "a", "-1", "0,,1", "1.5"})
+    EXPECT_THROW(parse_point_list(bad, 3), std::invalid_argument) << bad;
+  q.candidates = {true};  // not one flag per point
+  EXPECT_THROW(choose_cheapest(r, q), std::invalid_argument);
+}
+
+TEST(Cheapest, PointsFromTheCommandLine) {
+  const std::string scenario = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/default.yaml";
+  const std::string sweep = "sweep " + scenario + " --grid pools.lambda-h100.quota=8,16,32 -r 4 ";
+  const auto part = testing_support::gpucap_cli(sweep + "--points 0-1");
+  ASSERT_EQ(part.exit_code, 0) << part.output;
+  EXPECT_NE(part.output.find("cheapest feasible point: 1,"), std::string::npos) << part.output;
+  const auto beyond = testing_support::gpucap_cli(sweep + "--points 0-5");
+  EXPECT_EQ(beyond.exit_code, 2);
+  EXPECT_NE(beyond.output.find("5 is beyond the last point, 2"), std::string::npos) << beyond.output;
+  const auto race = testing_support::gpucap_cli(
+      "sweep " + scenario +
+      " --grid pools.lambda-h100.quota=8,16,32 --points 0 --select-best --objective cost "
+      "--delta 100");
+  EXPECT_EQ(race.exit_code, 2);
+  EXPECT_NE(race.output.find("--points limits the cheapest-point decision"), std::string::npos)
+      << race.output;
+}

@@ -487,6 +487,7 @@ class Results:
         conservative: bool = False,
         confidence: float = 0.95,
         chance: Optional[Mapping[str, Optional[float]]] = None,
+        points: Optional[Sequence[int]] = None,
     ) -> CheapestPoint:
         """The point with the lowest mean `objective` among those meeting every constraint.
 
@@ -503,13 +504,16 @@ class Results:
         whether another point would be the answer (``explanation`` names them and about how many
         replications would decide). The comparisons give, for every point, the paired difference
         of the objective from the chosen point and each goal's probability with its interval.
-        Raises ValueError when no point meets the constraints (with the same explanation).
+        ``points`` limits the choice to part of the grid (point indices; the others are still
+        judged and listed in ``comparisons``). Raises ValueError when no point meets the
+        constraints (with the same explanation).
         """
         import pandas as pd
 
         _metric_index(objective)
         texts, chance_texts = _constraint_texts(constraints, chance)
-        answer = self._core.cheapest(objective, texts, chance_texts, bool(conservative))
+        allowed = [self._point(p, "points: point") for p in (points or [])]
+        answer = self._core.cheapest(objective, texts, chance_texts, bool(conservative), allowed)
         if not answer["found"]:
             raise ValueError(answer["explanation"])
         best = int(answer["best"])

@@ -366,7 +366,13 @@ Decision decide(const RunResults& r, ScalarMetric objective, const ReportOptions
     d.constraints += (d.constraints.empty() ? "P(" : ", P(") + r.goals[cc.goal].name +
                      ") >= " + format_number(cc.level);
   }
-  d.constrained = !d.query.constraints.empty() || !d.query.chance.empty();
+  if (!options.points.empty()) {
+    d.query.candidates = parse_point_list(options.points, r.points);
+    d.constraints += (d.constraints.empty() ? "" : ", ") + std::string("one of points ") +
+                     text::trim(options.points);
+  }
+  d.constrained =
+      !d.query.constraints.empty() || !d.query.chance.empty() || !d.query.candidates.empty();
   if (d.constrained) {
     d.answer = choose_cheapest(r, d.query);
     d.have_choice = d.answer.found;

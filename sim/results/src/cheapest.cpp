@@ -14,10 +14,14 @@ namespace {
 
 bool compare(double a, GoalOp op, double b) {
   switch (op) {
-    case GoalOp::le: return a <= b;
-    case GoalOp::lt: return a < b;
-    case GoalOp::ge: return a >= b;
-    case GoalOp::gt: return a > b;
+    case GoalOp::le:
+      return a <= b;
+    case GoalOp::lt:
+      return a < b;
+    case GoalOp::ge:
+      return a >= b;
+    case GoalOp::gt:
+      return a > b;
   }
   return false;
 }
@@ -59,8 +63,9 @@ ChanceConstraint parse_chance_constraint(const std::string& text_in, const RunRe
   std::vector<std::string> names;
   for (const GoalSpec& g : r.goals) names.push_back(g.name);
   const std::string goals_named =
-      names.empty() ? std::string("these results have no goals (add a `goals:` section to the "
-                                  "scenario)")
+      names.empty() ? std::string(
+                          "these results have no goals (add a `goals:` section to the "
+                          "scenario)")
                     : "goals: " + text::join(names, ", ");
   const std::size_t at = t.find(">=");
   const std::string name = text::trim(at == std::string::npos ? t : t.substr(0, at));
@@ -95,6 +100,32 @@ ChanceConstraint parse_chance_constraint(const std::string& text_in, const RunRe
   return c;
 }
 
+std::vector<bool> parse_point_list(const std::string& text, std::size_t points) {
+  std::vector<bool> out(points, false);
+  const auto index = [&](const std::string& s) -> std::size_t {
+    const std::string t = text::trim(s);
+    if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument("points: \"" + text::excerpt(t) +
+                                  "\" is not a point index (0 to " + std::to_string(points - 1) +
+                                  "); write e.g. 0,2,5-7");
+    const std::size_t i = std::stoul(t);
+    if (i >= points)
+      throw std::invalid_argument("points: " + t + " is beyond the last point, " +
+                                  std::to_string(points - 1));
+    return i;
+  };
+  bool any = false;
+  for (const std::string& part : text::split(text, ',')) {
+    const std::size_t dash = part.find('-');
+    const std::size_t lo = index(part.substr(0, dash));
+    const std::size_t hi = dash == std::string::npos ? lo : index(part.substr(dash + 1));
+    if (hi < lo) throw std::invalid_argument("points: the range " + text::trim(part) + " is empty");
+    for (std::size_t i = lo; i <= hi; ++i) out[i] = any = true;
+  }
+  if (!any) throw std::invalid_argument("points: no point given; write e.g. 0,2,5-7");
+  return out;
+}
+
 CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& q) {
   if (q.objective >= kScalarMetricCount) throw std::invalid_argument("objective out of range");
   for (const ChanceConstraint& c : q.chance)
@@ -102,6 +133,9 @@ CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& q) {
       throw std::invalid_argument("chance constraint out of range");
   for (const MeanConstraint& c : q.constraints)
     if (c.metric >= kScalarMetricCount) throw std::invalid_argument("constraint out of range");
+  if (!q.candidates.empty() && q.candidates.size() != r.points)
+    throw std::invalid_argument("candidate points: one flag per point is needed");
+  const auto candidate = [&](std::size_t p) { return q.candidates.empty() || q.candidates[p]; };
   CheapestAnswer a;
   a.points.resize(r.points);
   for (std::size_t p = 0; p < r.points; ++p) {
@@ -127,7 +161,8 @@ CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& q) {
       s.meets_chance.push_back(ok);
       s.feasible = s.feasible && ok;
     }
-    if (s.feasible && (!a.found || s.objective.mean < a.points[a.best].objective.mean)) {
+    if (s.feasible && candidate(p) &&
+        (!a.found || s.objective.mean < a.points[a.best].objective.mean)) {
       a.found = true;
       a.best = p;
     }
@@ -150,16 +185,16 @@ CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& q) {
     for (const MeanConstraint& c : q.constraints) {
       const MetricSummary& m = r.summary_of(p, c.metric);
       if (m.ci95_low <= c.bound && c.bound <= m.ci95_high)  // false when NaN
-        why += std::string(why.empty() ? "" : "; ") + kScalarMetricInfo[c.metric].name +
-               " mean " + format(m.mean) + " [" + format(m.ci95_low) + ", " +
-               format(m.ci95_high) + "] around " + format(c.bound);
+        why += std::string(why.empty() ? "" : "; ") + kScalarMetricInfo[c.metric].name + " mean " +
+               format(m.mean) + " [" + format(m.ci95_low) + ", " + format(m.ci95_high) +
+               "] around " + format(c.bound);
     }
     return "\n  point " + std::to_string(p) + ": " + why;
   };
   std::string cheaper_lines;
   for (std::size_t p = 0; p < r.points; ++p) {
     const PointStanding& s = a.points[p];
-    if (!s.undecided || s.feasible) continue;
+    if (!s.undecided || s.feasible || !candidate(p)) continue;
     if (a.found && !(s.objective.mean < a.points[a.best].objective.mean)) continue;
     a.undecided_cheaper.push_back(p);
     cheaper_lines += why_undecided(p);
@@ -169,26 +204,28 @@ CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& q) {
       a.points[p].minus_best = paired_difference(r, q.objective, p, a.best);
     const PointStanding& b = a.points[a.best];
     a.certain = !b.undecided && a.undecided_cheaper.empty();
-    a.explanation = "cheapest feasible point: " + std::to_string(a.best) + ", " + objective +
-                    " " + format(b.objective.mean) + " " + unit;
+    a.explanation = "cheapest feasible point: " + std::to_string(a.best) + ", " + objective + " " +
+                    format(b.objective.mean) + " " + unit;
     if (!std::isnan(b.objective.ci95_low))
-      a.explanation += " [" + format(b.objective.ci95_low) + ", " +
-                       format(b.objective.ci95_high) + "]";
+      a.explanation +=
+          " [" + format(b.objective.ci95_low) + ", " + format(b.objective.ci95_high) + "]";
     if (b.undecided)
-      a.explanation += "\nthe data cannot tell whether it meets every constraint:" +
-                       why_undecided(a.best);
+      a.explanation +=
+          "\nthe data cannot tell whether it meets every constraint:" + why_undecided(a.best);
     if (!a.undecided_cheaper.empty())
       a.explanation +=
           "\nthe data cannot tell whether these cheaper points are feasible:" + cheaper_lines;
   } else {
-    a.explanation = "no point meets the constraints";
+    a.explanation = q.candidates.empty() ? "no point meets the constraints"
+                                         : "no point of those allowed meets the constraints";
     if (!a.undecided_cheaper.empty())
       a.explanation += "; the data cannot tell for these points:" + cheaper_lines;
   }
   a.replications_to_decide = need;
   if (need == UINT64_MAX)
-    a.explanation += "\na probability estimate sits exactly on its level: more replications "
-                     "may not decide it";
+    a.explanation +=
+        "\na probability estimate sits exactly on its level: more replications "
+        "may not decide it";
   else if (need > 0)
     a.explanation += "\nabout " + std::to_string(need) +
                      " replications in all would decide them (-r), if the estimates hold";

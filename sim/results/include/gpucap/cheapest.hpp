@@ -43,7 +43,15 @@ struct CheapestQuery {
   std::vector<MeanConstraint> constraints;
   std::vector<ChanceConstraint> chance;
   bool conservative = false;
+  /// The points that may be chosen (part of a grid): empty, every point; else one flag per
+  /// point. The others are still judged (their standing is reported) but never chosen, and
+  /// never named as undecided cheaper points.
+  std::vector<bool> candidates;
 };
+
+/// "0,2,5-7": point indices (ranges inclusive) as CheapestQuery::candidates for `points`
+/// points. Throws std::invalid_argument naming what is valid.
+std::vector<bool> parse_point_list(const std::string& text, std::size_t points);
 
 /// How one point stands against the query.
 struct PointStanding {

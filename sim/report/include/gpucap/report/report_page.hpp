@@ -44,6 +44,8 @@ struct ReportOptions {
   /// target); `conservative`: met only when the whole 95% interval is (cheapest.hpp).
   std::vector<std::string> constraints, chance;
   bool conservative = false;
+  /// The points that may be chosen, "0,2,5-7" (part of a grid); empty: every point.
+  std::string points;
 };
 
 /// The page. Throws std::invalid_argument for an objective or versus that is not a scalar
