@@ -98,11 +98,11 @@ void bind_decisions(py::module_& m) {
           "cheapest",
           [](const Results& r, const std::string& objective,
              const std::vector<std::string>& constraints, const std::vector<std::string>& chance,
-             bool conservative, const std::vector<std::size_t>& points) {
+             bool conservative, const std::vector<std::size_t>& allowed) {
             gpucap::CheapestQuery q;
-            if (!points.empty()) {
+            if (!allowed.empty()) {
               q.candidates.assign(r.points, false);
-              for (std::size_t p : points) {
+              for (std::size_t p : allowed) {
                 if (p >= r.points)
                   throw std::invalid_argument("points: " + std::to_string(p) +
                                               " is beyond the last point, " +

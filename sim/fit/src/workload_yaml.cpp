@@ -138,7 +138,7 @@ double model_mean_s(const RunTimeModel& m) {
 /// load (λ E[S] replicas busy on average; at least 1), arrivals and service.
 std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) {
   const JobClass& jc = *c.job_class;
-  const double load = c.arrivals.mean_rate_per_s * model_mean_s(c.run_time);
+  const double load = c.arrivals.profile_rate_per_s * model_mean_s(c.run_time);  // rate written
   const double replicas = std::max(1.0, std::ceil(load / 0.7));
   std::ostringstream out;
   out << "    kind: inference\n    gpus: " << jc.gpus
