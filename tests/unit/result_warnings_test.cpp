@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <string>
 
@@ -86,19 +87,74 @@ TEST_F(ResultWarningsCli, TheCliAndTheReportSayIt) {
   EXPECT_NE(fixed.output.find("warning: all 4 replications gave the same values"),
             std::string::npos)
       << fixed.output;
-  const auto report = testing_support::gpucap_cli("report " + (dir / "fixed.h5").string() +
-                                                  " -o " + (dir / "fixed.html").string());
+  const auto report = testing_support::gpucap_cli("report " + (dir / "fixed.h5").string() + " -o " +
+                                                  (dir / "fixed.html").string());
   ASSERT_EQ(report.exit_code, 0) << report.output;
   const std::string html = testing_support::read_all(dir / "fixed.html");
   EXPECT_NE(html.find("<p class=\"warning\"><strong>Warning:</strong> all 4 replications"),
             std::string::npos);
-  std::ofstream(dir / "random.yaml")
-      << std::string(scenario).replace(
-             scenario.find("quota: 8}"), 9,
-             "quota: 8, provisioning_delay: {dist: exponential, mean: 2min}}");
-  const auto random = testing_support::gpucap_cli("run " + (dir / "random.yaml").string() + " -r 4");
+  std::ofstream(dir / "random.yaml") << std::string(scenario).replace(
+      scenario.find("quota: 8}"), 9,
+      "quota: 8, provisioning_delay: {dist: exponential, mean: 2min}}");
+  const auto random =
+      testing_support::gpucap_cli("run " + (dir / "random.yaml").string() + " -r 4");
   ASSERT_EQ(random.exit_code, 0) << random.output;
   EXPECT_EQ(random.output.find("warning:"), std::string::npos) << random.output;
+}
+
+}  // namespace
+}  // namespace gpucap
+
+namespace gpucap {
+namespace {
+
+/// One point, `reps` replications, one pool, `bins` bins of 1 h whose GPUs in use follow
+/// `level(bin)` plus a replication's small offset; `warmup` in the scenario's text.
+RunResults with_series(std::size_t bins, const std::function<double(std::size_t)>& level,
+                       const std::string& warmup) {
+  RunResults r;
+  r.scenario_name = "s";
+  r.scenario_text = "name: s\nhorizon: " + std::to_string(bins) + "h\nwarmup: " + warmup + "\n";
+  r.points = 1;
+  r.replications = 4;
+  r.pool_names = {"p"};
+  r.scalars.assign(4 * kScalarMetricCount, 0.0);
+  for (std::size_t k = 0; k < 4; ++k) r.scalars[k * kScalarMetricCount + kCostUsd] = 1.0 + k;
+  r.pool_values.assign(4 * kPoolMetricCount, 0.0);
+  r.timeseries_step_s = 3600;
+  r.timeseries_bins = bins;
+  for (std::size_t k = 0; k < 4; ++k)
+    for (std::size_t b = 0; b < bins; ++b)
+      r.timeseries.push_back(level(b) + 0.01 * static_cast<double>((b * 7 + k * 3) % 5));
+  r.summarize_all();
+  return r;
+}
+
+// MSER-5 finds where a ramp ends: GPUs in use rise over the first 30 h of 200 h, then hold; the
+// truncation lands within a batch (5 h) of 30 h. It warns past the warm-up (or with none), not
+// when the warm-up covers it, not on a flat series, and says "do not settle" for a trend.
+TEST(ResultWarnings, AStartUpTransientPastTheWarmUp) {
+  const auto ramp = [](std::size_t b) {
+    return b < 30 ? 10.0 * static_cast<double>(b) / 30 : 10.0;
+  };
+  const RunResults none = with_series(200, ramp, "0s");
+  const double end = transient_end_s(none, 0);
+  EXPECT_GE(end, 25 * 3600.0);
+  EXPECT_LE(end, 35 * 3600.0);
+  const std::vector<std::string> w = result_warnings(none);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("settle only after about"), std::string::npos) << w[0];
+  EXPECT_NE(w[0].find("past the start (no warm-up)"), std::string::npos) << w[0];
+  EXPECT_TRUE(result_warnings(with_series(200, ramp, "40h")).empty());
+  EXPECT_TRUE(result_warnings(with_series(
+                                  200, [](std::size_t) { return 10.0; }, "0s"))
+                  .empty());
+  const std::vector<std::string> trend = result_warnings(with_series(
+      200, [](std::size_t b) { return 0.1 * static_cast<double>(b); }, "0s"));
+  ASSERT_EQ(trend.size(), 1u);
+  EXPECT_NE(trend[0].find("do not settle within the first half of the horizon"), std::string::npos);
+  // No series, or too short a one: nothing to say.
+  EXPECT_LT(transient_end_s(with_series(40, ramp, "0s"), 0), 0.0);
 }
 
 }  // namespace

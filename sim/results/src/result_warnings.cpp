@@ -1,11 +1,101 @@
 #include "gpucap/result_warnings.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <yaml-cpp/yaml.h>
 
+#include "gpucap/detail/text.hpp"
 #include "gpucap/metrics.hpp"
+#include "gpucap/quantities.hpp"
 
 namespace gpucap {
+namespace {
+
+/// The scenario's warm-up, seconds (0 when its text does not say).
+double warmup_of(const RunResults& r) {
+  try {
+    const YAML::Node root = YAML::Load(r.scenario_text);
+    if (root.IsMap() && root["warmup"]) return parse_duration_s(root["warmup"].as<std::string>());
+  } catch (const std::exception&) {
+  }
+  return 0;
+}
+
+}  // namespace
+
+namespace {
+
+/// The mean series of GPUs in use in batches of kBatch bins (all pools, summed over the kept
+/// replications of `point`); empty without a series or with fewer than 10 batches.
+constexpr std::size_t kBatch = 5;
+std::vector<double> batch_series(const RunResults& r, std::size_t point) {
+  const std::size_t bins = r.timeseries_bins, pools = r.pool_count(), rows = r.rows_per_point();
+  if (bins == 0 || rows == 0 || point >= r.points ||
+      r.timeseries.size() < r.points * rows * pools * bins)
+    return {};
+  const std::size_t m = bins / kBatch;  // whole batches (a last partial one is left out)
+  if (m < 10) return {};
+  std::vector<double> y(m, 0.0);
+  for (std::size_t k = 0; k < rows; ++k)
+    for (std::size_t p = 0; p < pools; ++p) {
+      const double* series = r.timeseries.data() + ((point * rows + k) * pools + p) * bins;
+      for (std::size_t j = 0; j < m; ++j)
+        for (std::size_t b = 0; b < kBatch; ++b) y[j] += series[j * kBatch + b];
+    }
+  return y;
+}
+
+/// MSER's truncation of `y`, in batches.
+std::size_t mser_batches(const std::vector<double>& y) {
+  const std::size_t m = y.size();
+  std::vector<double> value(m / 2 + 1);
+  double level = 0;
+  for (double v : y) level += v;
+  level /= static_cast<double>(m);
+  for (std::size_t d = 0; d <= m / 2; ++d) {
+    double mean = 0;
+    for (std::size_t j = d; j < m; ++j) mean += y[j];
+    mean /= static_cast<double>(m - d);
+    double ss = 0;
+    for (std::size_t j = d; j < m; ++j) ss += (y[j] - mean) * (y[j] - mean);
+    value[d] = ss / static_cast<double>((m - d) * (m - d));
+  }
+  // The first d at the minimum, values within rounding of it (1e-12 of the level squared) being
+  // ties: a flat series settles at once.
+  const double least = *std::min_element(value.begin(), value.end());
+  std::size_t best = 0;
+  while (value[best] > least + 1e-12 * level * level) ++best;
+  return best;
+}
+
+/// Whether batches [from, d) differ from batches [d, m) by more than 5 standard errors (the
+/// batch means' spread after d; adjacent batches are correlated and d is chosen where they
+/// differ most, hence 5, not 2) and by more than 2% of the level: MSER also truncates noise,
+/// which this leaves out.
+bool differs(const std::vector<double>& y, std::size_t from, std::size_t d) {
+  const std::size_t m = y.size();
+  if (from >= d || m - d < 2) return false;
+  double before = 0, after = 0;
+  for (std::size_t j = from; j < d; ++j) before += y[j];
+  for (std::size_t j = d; j < m; ++j) after += y[j];
+  before /= static_cast<double>(d - from);
+  after /= static_cast<double>(m - d);
+  double ss = 0;
+  for (std::size_t j = d; j < m; ++j) ss += (y[j] - after) * (y[j] - after);
+  const double sd = std::sqrt(ss / static_cast<double>(m - d - 1));
+  const double se =
+      sd * std::sqrt(1.0 / static_cast<double>(d - from) + 1.0 / static_cast<double>(m - d));
+  return std::fabs(before - after) > std::max(5 * se, 0.02 * std::fabs(after));
+}
+
+}  // namespace
+
+double transient_end_s(const RunResults& r, std::size_t point) {
+  const std::vector<double> y = batch_series(r, point);
+  if (y.empty()) return -1;
+  return static_cast<double>(mser_batches(y) * kBatch) * r.timeseries_step_s;
+}
 
 bool replications_identical(const RunResults& r, std::size_t point) {
   if (r.replications < 2 || point >= r.points) return false;
@@ -29,6 +119,48 @@ std::vector<std::string> result_warnings(const RunResults& r) {
   for (std::size_t p = 0; p < r.points; ++p)
     if (replications_identical(r, p)) identical.push_back(p);
   std::vector<std::string> out;
+  // A start-up transient past the warm-up: where the mean series settles, beyond the warm-up
+  // by more than a batch (5 bins), at any point.
+  const double warmup = warmup_of(r);
+  double latest = -1;
+  std::size_t latest_point = 0;
+  for (std::size_t p = 0; p < r.points; ++p) {
+    const std::vector<double> y = batch_series(r, p);
+    if (y.empty()) continue;
+    const std::size_t d = mser_batches(y);
+    // The batches after the warm-up and before the truncation must differ from the rest.
+    const std::size_t from = static_cast<std::size_t>(
+        std::ceil(warmup / (static_cast<double>(kBatch) * r.timeseries_step_s)));
+    const double end = static_cast<double>(d * kBatch) * r.timeseries_step_s;
+    if (differs(y, from, d) && end > latest) latest = end, latest_point = p;
+  }
+  const double batch_s = 5 * r.timeseries_step_s;
+  const double horizon = r.timeseries_step_s * static_cast<double>(r.timeseries_bins);
+  // It matters when the unsettled stretch after the warm-up is over 2% of the window.
+  if (latest > warmup + batch_s && latest - warmup > 0.02 * (horizon - warmup)) {
+    const bool at_cap = latest >= horizon / 2 - batch_s;
+    const std::string where =
+        r.points > 1 ? " (point " + std::to_string(latest_point) + ")" : std::string();
+    if (at_cap)
+      out.push_back("the GPUs in use do not settle within the first half of the horizon" + where +
+                    " (MSER-5 on the time series, averaged over replications): demand drifts "
+                    "over the run (a trend), or a start-up transient outlasts half of it; means "
+                    "and percentiles are of a changing system, not of a steady state. For a "
+                    "steady state, lengthen the horizon and the warm-up (now " +
+                    (warmup > 0 ? text::format_duration(warmup) : std::string("none")) + ")");
+    else
+      out.push_back(
+          "the GPUs in use settle only after about " + text::format_duration(latest) + where +
+          ", past " +
+          (warmup > 0 ? "the warm-up of " + text::format_duration(warmup)
+                      : "the start (no warm-up)") +
+          " (MSER-5 on the time series, averaged over replications): the statistics include the "
+          "start-up transient of a run that starts empty, which biases means and percentiles; "
+          "set warmup to at least " +
+          text::format_duration(latest) +
+          " and keep the horizon several times longer than that, or start from today's state "
+          "(initial_state)");
+  }
   if (identical.empty()) return out;
   std::string which = r.points == 1 ? "all " + std::to_string(r.replications) + " replications"
                                     : "at " + std::to_string(identical.size()) + " of " +
