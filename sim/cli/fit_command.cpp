@@ -39,6 +39,7 @@ struct FitOptions {
   fit::RunTimeChoice family = fit::RunTimeChoice::automatic;
   fit::TrendChoice trend = fit::TrendChoice::average;
   fit::FitKind kind = fit::FitKind::job;
+  fit::StateChoice state = fit::StateChoice::start;
   std::string origin;          ///< --origin as given ("" when absent)
   double origin_offset_s = 0;  ///< t = 0 after the Monday 00:00 of the log's local calendar
   bool force = false, quiet = false;
@@ -78,8 +79,12 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   add_output_option(visible, "the workloads YAML to write (required)");
   visible.add_options()("class-by", po::value<std::string>()->default_value("gpus"),
                         "one class per distinct value of this column")(
-      "submit-column", po::value<std::string>()->default_value("submit_s"),
-      "submit times, seconds from t = 0 (--origin)")(
+      "submit-column", po::value<std::string>(),
+      "submit times, seconds from t = 0 (--origin); default submit_s, or start_s with --kind "
+      "deployment (blank or negative: created before t = 0)")(
+      "end-column", po::value<std::string>()->default_value("end_s"),
+      "--kind deployment: each instance's end, seconds from t = 0 (blank: still running at the "
+      "log's end)")(
       "duration-column", po::value<std::string>()->default_value("duration_s"),
       "run times, seconds")("gpus-column", po::value<std::string>()->default_value("gpus"),
                             "GPUs per job")(
@@ -100,9 +105,15 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
       "timezone", po::value<std::string>()->default_value("UTC"),
       "the local clock of an --origin written without an offset: UTC or a fixed offset")(
       "kind", po::value<std::string>()->default_value("job"),
-      "what the rows are: job (a batch workload per class, run times as `work`) or service "
+      "what the rows are: job (a batch workload per class, run times as `work`), service "
       "(requests of an inference service per class, on the first --placement pool, run times "
-      "as `service`, with replicas for about 70% busy)")(
+      "as `service`, with replicas for about 70% busy) or deployment (an instance log as "
+      "`gpucap import --instances` writes it: start_s, end_s, gpus; a deployment per class "
+      "with its lifetime and its state at t = 0)")(
+      "state", po::value<std::string>()->default_value("start"),
+      "--kind deployment: the initial_state written: start (the instances alive at the log's "
+      "start, with their logged ends: the log's own window) or end (those still running at its "
+      "end, remaining drawn given their age: a forecast from the log's end)")(
       "trend", po::value<std::string>()->default_value("average"),
       "an arrival rate that drifts over the window (log-linear trend test at --alpha): average "
       "(the window's mean, with a warning), extrapolate (the fitted level at the window's "
@@ -115,8 +126,10 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   add_quiet_option(visible, "print nothing on success");
   const po::variables_map vm = line.parse(args);
   if (vm.count("help")) {
-    std::cout << "Fits a job trace (CSV: submit_s, gpus, duration_s, optional censored) into a\n"
-                 "scenario's workloads: section, one workload per class. See docs/fitting.md.\n\n"
+    std::cout << "Fits a job trace (CSV: submit_s, gpus, duration_s, optional censored), a request\n"
+                 "log (--kind service) or an instance log (--kind deployment: start_s, end_s,\n"
+                 "gpus) into a scenario's workloads: section, one workload per class. See\n"
+                 "docs/fitting.md.\n\n"
               << visible;
     return false;
   }
@@ -125,7 +138,11 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   o.trace = vm["trace"].as<std::string>();
   o.output = vm["output"].as<std::string>();
   o.columns.class_by = vm["class-by"].as<std::string>();
-  o.columns.submit = vm["submit-column"].as<std::string>();
+  o.columns.submit = vm.count("submit-column") ? vm["submit-column"].as<std::string>()
+                                                : std::string(vm["kind"].as<std::string>() ==
+                                                                      "deployment"
+                                                                  ? "start_s"
+                                                                  : "submit_s");
   o.columns.duration = vm["duration-column"].as<std::string>();
   o.columns.gpus = vm["gpus-column"].as<std::string>();
   o.columns.censored = vm["censored-column"].as<std::string>();
@@ -163,10 +180,21 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
     o.kind = fit::FitKind::job;
   else if (kind == "service")
     o.kind = fit::FitKind::service;
+  else if (kind == "deployment")
+    o.kind = fit::FitKind::deployment;
   else
-    throw po::error("--kind must be job or service, got \"" + text::excerpt(kind) +
-                    "\" (a log of long-running instances: gpucap import --instances, then a "
-                    "deployment's trace arrivals; docs/importing.md)");
+    throw po::error("--kind must be job, service or deployment, got \"" + text::excerpt(kind) +
+                    "\"");
+  if (o.kind == fit::FitKind::deployment) o.columns.end = vm["end-column"].as<std::string>();
+  const std::string state = vm["state"].as<std::string>();
+  if (state == "start")
+    o.state = fit::StateChoice::start;
+  else if (state == "end")
+    o.state = fit::StateChoice::end;
+  else
+    throw po::error("--state must be start or end, got \"" + text::excerpt(state) + "\"");
+  if (o.kind != fit::FitKind::deployment && !vm["state"].defaulted())
+    throw po::error("--state applies to --kind deployment only");
   if (o.kind == fit::FitKind::service && o.placement.empty())
     throw po::error(
         "--kind service needs --placement POOL: the pool whose GPUs run the "
@@ -226,6 +254,7 @@ int run(const FitOptions& o) {
   fit_options.yaml.alpha = o.alpha;
   fit_options.yaml.origin = o.origin;
   fit_options.yaml.kind = o.kind;
+  fit_options.yaml.state = o.state;
   fit_options.origin_offset_s = o.origin_offset_s;
   fit_options.trend = o.trend;
   const fit::FittedWorkloads result = fit::fit_workloads(trace, o.output, fit_options);
@@ -250,12 +279,20 @@ int run(const FitOptions& o) {
   if (warnings > kMaxWarningLines)
     std::cerr << "gpucap fit: " << warnings - kMaxWarningLines
               << " more warning(s): see the '# WARNING' comments in " << output_shown << "\n";
-  if (trace.zero_duration_rows)
+  const bool instances = trace.instances;
+  if (trace.zero_duration_rows && instances)
+    std::cerr << "gpucap fit: note: " << trace.zero_duration_rows
+              << " instance(s) created at the log's end count as arrivals but are left out of "
+                 "the lifetime fits\n";
+  else if (trace.zero_duration_rows)
     std::cerr << "gpucap fit: note: " << trace.zero_duration_rows
               << " job(s) with run time 0 s count as arrivals but are left out of the run-time "
                  "fits\n";
-  std::cout << text::excerpt(o.trace, 300) << ": " << trace.rows << " jobs, " << trace.censored_rows
-            << " censored, window " << fit::format_seconds(trace.window_s) << ", "
+  std::cout << text::excerpt(o.trace, 300) << ": " << trace.rows
+            << (instances ? " instances, " + std::to_string(trace.alive_at_start_rows) +
+                                " alive at t = 0, "
+                          : std::string(" jobs, "))
+            << trace.censored_rows << " censored, window " << fit::format_seconds(trace.window_s) << ", "
             << result.fits.size() << " class(es) by \"" << text::excerpt(o.columns.class_by)
             << "\"\n";
   char line[512];
@@ -277,10 +314,17 @@ int run(const FitOptions& o) {
       std::snprintf(ks, sizeof ks, ", KS D %.4f (p %.3g)", c.ks_d, c.ks_p);
       work += ks;
     }
-    std::snprintf(line, sizeof line, "  %-20s %6zu jobs, %8.4g jobs/day, %s; run time %s\n",
-                  f.job_class->name.c_str(), f.job_class->submit_s.size(),
-                  a.mean_rate_per_s * 86400, arrivals.c_str(), work.c_str());
+    const char* noun = instances ? "instances" : "jobs";
+    std::snprintf(line, sizeof line, "  %-20s %6zu %s, %8.4g %s/day, %s; %s %s\n",
+                  f.job_class->name.c_str(), f.job_class->submit_s.size(), noun,
+                  a.mean_rate_per_s * 86400, noun, arrivals.c_str(),
+                  instances ? "lifetime" : "run time", work.c_str());
     std::cout << line;
+    if (instances)
+      std::cout << "  " << std::string(20, ' ') << " state at "
+                << (o.state == fit::StateChoice::start ? "t = 0 (the log's start): "
+                                                       : "the log's end: ")
+                << f.state_rows << " instance(s)\n";
   }
   for (const fit::SamplesFile& s : result.samples)
     std::cout << "wrote " << text::excerpt(s.path, 300) << "\n";

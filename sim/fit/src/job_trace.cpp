@@ -12,14 +12,12 @@
 #include "gpucap/detail/text.hpp"
 #include "gpucap/fit/run_time_model.hpp"
 
+#include "trace_classes.hpp"
+
 namespace gpucap::fit {
 namespace {
 
 constexpr double kMaxGpus = 1048575;
-
-/// Distinct texts of the class column read at most: more than kMaxClasses, as "1" and "1.0"
-/// are one class, but bounded, so that a column of unique ids costs no more than these.
-constexpr std::size_t kMaxClassTexts = 16 * kMaxClasses;
 
 /// Text safe in a workload name and in a file name: letters, digits, '-', '_' and '.' kept,
 /// every other byte '_' (so no '/', no control character), at most `max_bytes` bytes.
@@ -43,79 +41,14 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-JobTrace read_job_trace(const std::string& text, const std::string& origin,
-                        const TraceColumns& columns, double window_s) {
-  JobTrace trace;
-  trace.origin = origin;
-  gpucap::CsvTable table;
-  // Shared with the table rather than copied (a large trace's columns are its bulk).
-  gpucap::NumberColumn submit, duration, gpus, censored;
-  gpucap::CsvTable::Categories class_values;
-  try {
-    table = gpucap::CsvTable::parse(text, origin);
-    submit = table.number_column(columns.submit);
-    duration = table.number_column(columns.duration);
-    gpus = table.number_column(columns.gpus);
-    const auto& header = table.header();
-    trace.has_censored_column =
-        std::find(header.begin(), header.end(), columns.censored) != header.end();
-    if (trace.has_censored_column) censored = table.number_column(columns.censored);
-    class_values = table.categories(columns.class_by, kMaxClassTexts);
-  } catch (const std::runtime_error& e) {
-    throw TraceDataError(e.what());
-  }
-  trace.rows = table.rows();
-  if (trace.rows == 0)
-    throw TraceDataError(table.origin() +
-                         ": the trace has a header but no jobs; it needs at "
-                         "least one row (" +
-                         text::excerpt(columns.submit) + "," + text::excerpt(columns.gpus) + "," +
-                         text::excerpt(columns.duration) + ")");
-  auto where = [&](std::size_t r, const std::string& column) {
-    return table.origin() + ":" + std::to_string(table.line_of_row(r)) + ": column \"" +
-           text::excerpt(column) + "\" ";
-  };
-  auto number = [](double v) { return text::format_number(v); };
-  double derived_window = 0;
-  for (std::size_t r = 0; r < trace.rows; ++r) {
-    if (submit[r] < 0 || submit[r] > kMaxDurationS)
-      throw TraceDataError(where(r, columns.submit) + "holds " + number(submit[r]) +
-                           "; a submit time is seconds from 0 to 3.156e11 (10000 years)");
-    if (duration[r] < 0 || duration[r] > kMaxDurationS)
-      throw TraceDataError(where(r, columns.duration) + "holds " + number(duration[r]) +
-                           "; a run time is seconds from 0 to 3.156e11 (10000 years)");
-    if (duration[r] > 0 && duration[r] < kMinDurationS)
-      throw TraceDataError(where(r, columns.duration) + "holds " + number(duration[r]) +
-                           "; a run time is 0 or at least 1e-6 s (1 us)");
-    if (gpus[r] < 1 || gpus[r] > kMaxGpus || gpus[r] != std::floor(gpus[r]))
-      throw TraceDataError(where(r, columns.gpus) + "holds " + number(gpus[r]) +
-                           "; GPUs are a whole number from 1 to 1048575");
-    if (trace.has_censored_column && censored[r] != 0 && censored[r] != 1)
-      throw TraceDataError(where(r, columns.censored) + "holds " + number(censored[r]) +
-                           "; it is 1 (still running at the log's end) or 0 (finished)");
-    const bool is_censored = trace.has_censored_column && censored[r] == 1;
-    trace.censored_rows += is_censored;
-    derived_window = std::max(derived_window, submit[r]);
-    if (is_censored) derived_window = std::max(derived_window, submit[r] + duration[r]);
-  }
-  if (window_s > 0) {
-    for (std::size_t r = 0; r < trace.rows; ++r)
-      if (submit[r] > window_s)
-        throw TraceDataError(where(r, columns.submit) + "holds " + number(submit[r]) +
-                             " s, after the end of the window (--window " + number(window_s) +
-                             " s); the window must hold every submit time");
-    trace.window_s = window_s;
-  } else {
-    if (!(derived_window > 0))
-      throw TraceDataError(table.origin() +
-                           ": every job was submitted at 0 s, so the trace spans no "
-                           "time and no arrival rate can be estimated; give the "
-                           "observation window with --window (e.g. --window 7d)");
-    trace.window_s = derived_window;
-  }
+namespace detail {
 
-  // Classes, ordered by number when every value is one (values of equal number, "1" and
-  // "1.0", are one class), else by text. Each distinct text is read once.
+/// Makes trace.classes from the class column, ordered by number when every value is one
+/// (values of equal number, "1" and "1.0", are one class), else by text, and returns each
+/// text's class (index into class_values.values -> index into trace.classes).
+std::vector<uint32_t> make_classes(const gpucap::CsvTable& table, const TraceColumns& columns,
+                                   const gpucap::CsvTable::Categories& class_values,
+                                   JobTrace& trace) {
   const std::vector<std::string>& texts = class_values.values;
   const std::string too_many =
       table.origin() + ": column \"" + text::excerpt(columns.class_by) + "\" has ";
@@ -170,6 +103,94 @@ JobTrace read_job_trace(const std::string& text, const std::string& origin,
     taken.insert(lower(c.name));
     trace.classes.push_back(std::move(c));
   }
+  return class_of;
+}
+
+/// Each class's GPUs: the most common count among its rows (`counts` per class).
+void set_class_gpus(const std::vector<std::map<uint32_t, std::size_t>>& counts, JobTrace& trace) {
+  for (std::size_t i = 0; i < trace.classes.size(); ++i) {
+    auto mode = std::max_element(counts[i].begin(), counts[i].end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+    trace.classes[i].gpus = mode->first;
+    trace.classes[i].mixed_gpus = counts[i].size() > 1;
+  }
+}
+
+}  // namespace detail
+
+JobTrace read_job_trace(const std::string& text, const std::string& origin,
+                        const TraceColumns& columns, double window_s) {
+  JobTrace trace;
+  trace.origin = origin;
+  gpucap::CsvTable table;
+  // Shared with the table rather than copied (a large trace's columns are its bulk).
+  gpucap::NumberColumn submit, duration, gpus, censored;
+  gpucap::CsvTable::Categories class_values;
+  try {
+    table = gpucap::CsvTable::parse(text, origin);
+    class_values = table.categories(columns.class_by, detail::kMaxClassTexts);
+    if (!columns.end.empty()) return detail::read_instance_log(table, columns, class_values, window_s);
+    submit = table.number_column(columns.submit);
+    duration = table.number_column(columns.duration);
+    gpus = table.number_column(columns.gpus);
+    const auto& header = table.header();
+    trace.has_censored_column =
+        std::find(header.begin(), header.end(), columns.censored) != header.end();
+    if (trace.has_censored_column) censored = table.number_column(columns.censored);
+  } catch (const std::runtime_error& e) {
+    throw TraceDataError(e.what());
+  }
+  trace.rows = table.rows();
+  if (trace.rows == 0)
+    throw TraceDataError(table.origin() +
+                         ": the trace has a header but no jobs; it needs at "
+                         "least one row (" +
+                         text::excerpt(columns.submit) + "," + text::excerpt(columns.gpus) + "," +
+                         text::excerpt(columns.duration) + ")");
+  auto where = [&](std::size_t r, const std::string& column) {
+    return table.origin() + ":" + std::to_string(table.line_of_row(r)) + ": column \"" +
+           text::excerpt(column) + "\" ";
+  };
+  auto number = [](double v) { return text::format_number(v); };
+  double derived_window = 0;
+  for (std::size_t r = 0; r < trace.rows; ++r) {
+    if (submit[r] < 0 || submit[r] > kMaxDurationS)
+      throw TraceDataError(where(r, columns.submit) + "holds " + number(submit[r]) +
+                           "; a submit time is seconds from 0 to 3.156e11 (10000 years)");
+    if (duration[r] < 0 || duration[r] > kMaxDurationS)
+      throw TraceDataError(where(r, columns.duration) + "holds " + number(duration[r]) +
+                           "; a run time is seconds from 0 to 3.156e11 (10000 years)");
+    if (duration[r] > 0 && duration[r] < kMinDurationS)
+      throw TraceDataError(where(r, columns.duration) + "holds " + number(duration[r]) +
+                           "; a run time is 0 or at least 1e-6 s (1 us)");
+    if (gpus[r] < 1 || gpus[r] > kMaxGpus || gpus[r] != std::floor(gpus[r]))
+      throw TraceDataError(where(r, columns.gpus) + "holds " + number(gpus[r]) +
+                           "; GPUs are a whole number from 1 to 1048575");
+    if (trace.has_censored_column && censored[r] != 0 && censored[r] != 1)
+      throw TraceDataError(where(r, columns.censored) + "holds " + number(censored[r]) +
+                           "; it is 1 (still running at the log's end) or 0 (finished)");
+    const bool is_censored = trace.has_censored_column && censored[r] == 1;
+    trace.censored_rows += is_censored;
+    derived_window = std::max(derived_window, submit[r]);
+    if (is_censored) derived_window = std::max(derived_window, submit[r] + duration[r]);
+  }
+  if (window_s > 0) {
+    for (std::size_t r = 0; r < trace.rows; ++r)
+      if (submit[r] > window_s)
+        throw TraceDataError(where(r, columns.submit) + "holds " + number(submit[r]) +
+                             " s, after the end of the window (--window " + number(window_s) +
+                             " s); the window must hold every submit time");
+    trace.window_s = window_s;
+  } else {
+    if (!(derived_window > 0))
+      throw TraceDataError(table.origin() +
+                           ": every job was submitted at 0 s, so the trace spans no "
+                           "time and no arrival rate can be estimated; give the "
+                           "observation window with --window (e.g. --window 7d)");
+    trace.window_s = derived_window;
+  }
+
+  const std::vector<uint32_t> class_of = detail::make_classes(table, columns, class_values, trace);
   // Each class's vectors sized exactly (no growth slack on a large trace).
   std::vector<std::size_t> jobs(trace.classes.size()), timed(trace.classes.size());
   for (std::size_t r = 0; r < trace.rows; ++r) {
@@ -195,13 +216,7 @@ JobTrace read_job_trace(const std::string& text, const std::string& origin,
     c.run_times.time_s.push_back(duration[r]);
     c.run_times.censored.push_back(trace.has_censored_column && censored[r] == 1);
   }
-  for (std::size_t i = 0; i < trace.classes.size(); ++i) {
-    const auto& counts = gpu_counts[i];
-    auto mode = std::max_element(counts.begin(), counts.end(),
-                                 [](const auto& a, const auto& b) { return a.second < b.second; });
-    trace.classes[i].gpus = mode->first;
-    trace.classes[i].mixed_gpus = counts.size() > 1;
-  }
+  detail::set_class_gpus(gpu_counts, trace);
   return trace;
 }
 

@@ -1,5 +1,6 @@
 #include "gpucap/fit/workload_yaml.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -150,10 +151,48 @@ std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) 
   return out.str();
 }
 
-std::string arrival_comments(const ArrivalFit& a, double alpha) {
+/// A deployment's keys after its name: kind, gpus, arrivals, lifetime, placement (by the
+/// caller) and initial_state.
+std::string deployment_yaml(const ClassFit& c) {
+  const JobClass& jc = *c.job_class;
+  std::ostringstream out;
+  out << "    kind: deployment\n    gpus: " << jc.gpus;
+  if (jc.mixed_gpus)
+    out << "  # instances of this class ask for different GPU counts: the most common";
+  out << "\n" << arrivals_yaml(c.arrivals) << work_yaml(c, "lifetime");
+  out << "    # startup: 5min  # optional: each (re)start's time before serving (not in the log)\n";
+  return out.str();
+}
+
+/// The comment and key of a deployment's state file.
+std::string initial_state_yaml(const ClassFit& c, const WorkloadYamlOptions& options) {
+  const JobClass& jc = *c.job_class;
+  std::ostringstream out;
+  if (options.state == StateChoice::start) {
+    std::size_t running = 0;
+    for (const AliveInstance& a : jc.alive_at_start) running += a.remaining_s == HUGE_VAL;
+    out << "    # the state at t = 0, the log's start: " << jc.alive_at_start.size()
+        << " instances created before it, each with its logged end; " << running
+        << " still running at the log's end have a blank remaining, so they run past any "
+           "horizon (--state end: the state at the log's end, for a forecast)\n";
+  } else {
+    out << "    # the state at the log's end (t = 0 of a forecast): " << jc.age_at_end_s.size()
+        << " instances still running, remaining: unknown, drawn from the lifetime above given "
+           "each one's age";
+    if (jc.ages_at_end_lower_bounds)
+      out << "; " << jc.ages_at_end_lower_bounds
+          << " created before the log have the window as their age, a lower bound";
+    out << "\n";
+  }
+  if (c.state_file.empty()) return out.str() + "    # (none: no initial_state)\n";
+  out << "    initial_state: {file: " << quoted(c.state_file) << ", time_unit: 1s}\n";
+  return out.str();
+}
+
+std::string arrival_comments(const ArrivalFit& a, double alpha, const char* noun) {
   std::ostringstream out;
   out << "  # arrivals: " << a.arrivals << " in " << format_seconds(a.window_s) << ", mean "
-      << fmt("%.4g", a.mean_rate_per_s * 86400) << " jobs/day\n";
+      << fmt("%.4g", a.mean_rate_per_s * 86400) << " " << noun << "/day\n";
   if (a.trend_tried && !a.trend_significant)
     out << "  #   no trend: log-linear rate vs constant, G = " << fmt("%.3g", a.trend_g)
         << " on 1 df, p = " << fmt("%.3g", a.trend_p_value) << "\n";
@@ -170,13 +209,19 @@ std::string arrival_comments(const ArrivalFit& a, double alpha) {
   return out.str();
 }
 
-std::string run_time_comments(const ClassFit& c) {
+std::string run_time_comments(const ClassFit& c, bool instances) {
   const RunTimeModel& m = c.run_time;
   std::ostringstream out;
   const JobClass& jc = *c.job_class;
-  out << "  # run time: " << m.jobs << " jobs, " << m.finished << " finished, "
-      << m.jobs - m.finished << " censored";
-  if (jc.zero_duration_jobs) out << "; " << jc.zero_duration_jobs << " with run time 0 s left out";
+  if (instances)
+    out << "  # lifetime: " << m.jobs << " instances created in the window, " << m.finished
+        << " ended, " << m.jobs - m.finished << " censored (still running at the log's end)";
+  else
+    out << "  # run time: " << m.jobs << " jobs, " << m.finished << " finished, "
+        << m.jobs - m.finished << " censored";
+  if (jc.zero_duration_jobs)
+    out << "; " << jc.zero_duration_jobs
+        << (instances ? " created at the log's end left out" : " with run time 0 s left out");
   out << "\n";
   double best_aic = INFINITY;
   for (const CandidateFit& k : m.candidates)
@@ -202,7 +247,8 @@ std::string run_time_comments(const ClassFit& c) {
   }
   out << "  #   -> " << m.reason << "\n";
   if (m.jobs > m.finished)
-    out << "  #   (censored jobs: likelihoods use S(t); KS against Kaplan-Meier; AD n/a)\n";
+    out << "  #   (censored " << (instances ? "instances" : "jobs")
+        << ": likelihoods use S(t); KS against Kaplan-Meier; AD n/a)\n";
   return out.str();
 }
 
@@ -266,9 +312,13 @@ std::string format_seconds(double seconds) {
 std::string render_workloads_yaml(const JobTrace& trace, const std::vector<ClassFit>& fits,
                                   const WorkloadYamlOptions& options) {
   std::ostringstream out;
+  const bool instances = options.kind == FitKind::deployment;
   out << "# Written by `gpucap fit` from " << comment_text(options.source, 200) << ".\n"
-      << "# " << trace.rows << " jobs in " << fits.size() << " class(es); " << trace.censored_rows
-      << " censored (still running at the log's end); observation window "
+      << "# " << trace.rows << (instances ? " instances" : " jobs") << " in " << fits.size()
+      << " class(es); ";
+  if (instances)
+    out << trace.alive_at_start_rows << " alive at t = 0 (created before it); ";
+  out << trace.censored_rows << " censored (still running at the log's end); observation window "
       << format_seconds(trace.window_s) << " from t = 0"
       << (options.origin.empty() ? std::string(" (taken as Monday 00:00: give --origin to align "
                                                "profiles with the log's calendar)")
@@ -281,23 +331,30 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
   for (const ClassFit& c : fits) {
     const JobClass& jc = *c.job_class;
     out << "\n  # class " << jc.name << " (column value \"" << comment_text(jc.value, 60)
-        << "\"): " << jc.submit_s.size() << " jobs\n";
-    out << arrival_comments(c.arrivals, options.alpha);
+        << "\"): " << jc.submit_s.size()
+        << (instances ? " instances created in the window, " +
+                            std::to_string(jc.alive_at_start.size()) + " before it\n"
+                      : std::string(" jobs\n"));
+    out << arrival_comments(c.arrivals, options.alpha, instances ? "instances" : "jobs");
     for (const std::string& n : c.arrival_notes)
       out << (c.arrival_warning ? "  # WARNING: " : "  #   trend: ") << n << "\n";
-    out << run_time_comments(c);
+    out << run_time_comments(c, instances);
     for (const std::string& w : c.run_time.warnings) out << "  # WARNING: " << w << "\n";
     out << "  - name: " << quoted(jc.name) << "\n";
     if (options.kind == FitKind::service) {
       out << service_yaml(c, options);
       continue;
     }
-    out << "    kind: batch\n    gpus: " << jc.gpus;
-    if (jc.mixed_gpus)
-      out << "  # jobs of this class ask for different GPU counts: the most common";
-    out << "\n";
-    out << arrivals_yaml(c.arrivals);
-    out << work_yaml(c);
+    if (instances) {
+      out << deployment_yaml(c);
+    } else {
+      out << "    kind: batch\n    gpus: " << jc.gpus;
+      if (jc.mixed_gpus)
+        out << "  # jobs of this class ask for different GPU counts: the most common";
+      out << "\n";
+      out << arrivals_yaml(c.arrivals);
+      out << work_yaml(c);
+    }
     if (options.placement.empty()) {
       out << "    # placement: [POOL, ...]  # optional; without it the class may use every "
              "pool (serverless excepted)\n";
@@ -307,19 +364,94 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
         out << (i ? ", " : "") << quoted(options.placement[i]);
       out << "]\n";
     }
+    if (instances) out << initial_state_yaml(c, options);
   }
   return out.str();
 }
 
+namespace {
+
+/// A file beside the output named "<stem>.<class name><suffix>", whose name stays in the
+/// output's folder whatever the data.
+SamplesFile side_file(const std::filesystem::path& out_path, const JobClass& c,
+                      const std::string& suffix, std::string csv) {
+  SamplesFile file;
+  file.name = out_path.stem().string() + "." + c.name + suffix;
+  // The class name holds no '/' (job_trace.hpp); checked again.
+  if (c.name.find_first_of("/\\") != std::string::npos || c.name.find('\0') != std::string::npos)
+    throw std::invalid_argument("class name \"" + comment_text(c.name, 80) +
+                                "\" cannot name a file");
+  if (file.name.size() > 255)
+    throw std::invalid_argument(
+        "the " + (suffix == ".state.csv" ? std::string("state") : std::string("samples")) +
+        " file of class " + c.name + " would be named with " +
+        std::to_string(file.name.size()) + " bytes (\"" + comment_text(file.name, 80) +
+        "\"), above the 255 a file name may have; give the output a shorter name");
+  file.path = (out_path.parent_path() / file.name).string();
+  file.csv = std::move(csv);
+  return file;
+}
+
+/// A number for a CSV cell: enough digits to read back the same double.
+std::string cell(double v) { return fmt("%.17g", v); }
+
+/// A deployment's state file (StateChoice), `gpus,remaining,age` in seconds; empty when no
+/// instance is in the state. Throws std::invalid_argument when an age of --state end is beyond
+/// every value of an empirical lifetime (no residual life to draw).
+std::string render_state_csv(const ClassFit& f, StateChoice state, std::size_t& rows) {
+  const JobClass& c = *f.job_class;
+  std::string csv = "gpus,remaining,age\n";
+  rows = 0;
+  if (state == StateChoice::start) {
+    for (const AliveInstance& a : c.alive_at_start) {
+      csv += std::to_string(a.gpus) + "," + (a.remaining_s == HUGE_VAL ? "" : cell(a.remaining_s)) +
+             "," + (std::isnan(a.age_s) ? "" : cell(a.age_s)) + "\n";
+      ++rows;
+    }
+    return rows ? csv : std::string();
+  }
+  const RunTimeModel& m = f.run_time;
+  const double largest = m.empirical && !m.values.empty()
+                             ? *std::max_element(m.values.begin(), m.values.end())
+                             : HUGE_VAL;
+  std::size_t beyond = 0;
+  for (std::size_t i = 0; i < c.age_at_end_s.size(); ++i) {
+    beyond += c.age_at_end_s[i] >= largest;
+    csv += std::to_string(c.gpus_at_end[i]) + ",unknown," + cell(c.age_at_end_s[i]) + "\n";
+    ++rows;
+  }
+  if (beyond)
+    throw std::invalid_argument(
+        "class " + c.name + ": --state end draws each running instance's remaining lifetime "
+        "given its age, and " + std::to_string(beyond) + " of them are at least as old as the "
+        "longest value of the empirical lifetime (" + format_seconds(largest) +
+        "), which leaves nothing to draw; give a parametric --family (lognormal, weibull, "
+        "gamma or exponential)");
+  return rows ? csv : std::string();
+}
+
+}  // namespace
+
 FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_path,
                               const FitWorkloadsOptions& options) {
   const std::filesystem::path out_path(output_path);
-  const std::string stem = out_path.stem().string();
+  const bool instances = options.yaml.kind == FitKind::deployment;
+  if (instances != trace.instances)
+    throw std::invalid_argument(instances ? "--kind deployment fits an instance log (start and "
+                                            "end columns), not a job trace"
+                                          : "an instance log fits only as --kind deployment");
   FittedWorkloads result;
   result.fits.reserve(trace.classes.size());
   for (const JobClass& c : trace.classes) {
     ClassFit f;
     f.job_class = &c;
+    if (instances && c.run_times.size() == 0)
+      throw std::invalid_argument(
+          "class " + c.name + ": no instance was created in the window (" +
+          std::to_string(c.alive_at_start.size()) +
+          " were alive at its start), so neither an arrival rate nor a lifetime can be fitted; "
+          "class by another column (--class-by), or replay the log (arrivals: {process: trace, "
+          "end_column: ...}; docs/importing.md)");
     fit_class_arrivals(c, trace.window_s, options, f);
     if (c.run_times.size()) {
       f.run_time = choose_run_time_model(c.run_times, options.family);
@@ -332,23 +464,16 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
       f.run_time.warnings.push_back(f.run_time.reason);
     }
     if (f.run_time.empirical && f.run_time.values.size() > kInlineEmpiricalValues) {
-      SamplesFile file;
-      file.name = stem + "." + c.name + ".runtimes.csv";
-      // The class name holds no '/' (job_trace.hpp); checked again, as the file must stay in
-      // the output's folder whatever the data.
-      if (c.name.find_first_of("/\\") != std::string::npos ||
-          c.name.find('\0') != std::string::npos)
-        throw std::invalid_argument("class name \"" + comment_text(c.name, 80) +
-                                    "\" cannot name a file");
-      if (file.name.size() > 255)
-        throw std::invalid_argument(
-            "the samples file of class " + c.name + " would be named with " +
-            std::to_string(file.name.size()) + " bytes (\"" + comment_text(file.name, 80) +
-            "\"), above the 255 a file name may have; give the output a shorter name");
-      file.path = (out_path.parent_path() / file.name).string();
-      file.csv = render_samples_csv(f.run_time.values);
-      f.samples_file = file.name;
-      result.samples.push_back(std::move(file));
+      result.samples.push_back(
+          side_file(out_path, c, ".runtimes.csv", render_samples_csv(f.run_time.values)));
+      f.samples_file = result.samples.back().name;
+    }
+    if (instances) {
+      std::string state = render_state_csv(f, options.yaml.state, f.state_rows);
+      if (!state.empty()) {
+        result.samples.push_back(side_file(out_path, c, ".state.csv", std::move(state)));
+        f.state_file = result.samples.back().name;
+      }
     }
     result.fits.push_back(std::move(f));
   }

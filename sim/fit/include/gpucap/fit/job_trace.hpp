@@ -9,6 +9,12 @@
 //
 //   JobTrace t = read_job_trace(text, "trace.csv", TraceColumns{});
 //   for (const JobClass& c : t.classes) fit_arrivals(c.submit_s, t.window_s);
+//
+// An instance log (TraceColumns::end set: what `gpucap import --instances` writes) has a start
+// and an end per row instead, either blank: a blank or negative start is an instance created
+// before the window (alive at t = 0), a blank end one still running when the log ended. The
+// instances created in the window are the arrivals, their lifetimes the run times (censored at
+// the window's end when still running); the others are each class's state at t = 0.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +43,17 @@ struct TraceColumns {
   std::string gpus = "gpus";
   std::string censored = "censored";  ///< optional: used when the header has it
   std::string class_by = "gpus";      ///< one class per distinct value of this column
+  /// An instance log's end column (s since t = 0, blank: still running at the log's end);
+  /// empty for a job trace. `submit` is then the start column (blank or < 0: before t = 0)
+  /// and `duration` and `censored` are not read.
+  std::string end;
+};
+
+/// An instance of an instance log alive at t = 0 (created before it, not ended by it).
+struct AliveInstance {
+  double age_s = 0;          ///< how long it had run at t = 0; NaN when its start is blank
+  double remaining_s = 0;    ///< its end; +infinity when still running at the log's end
+  uint32_t gpus = 1;
 };
 
 struct JobClass {
@@ -50,6 +67,13 @@ struct JobClass {
   std::vector<double> submit_s;  ///< every job's submit time, seconds
   RunTimeSample run_times;       ///< jobs with run time > 0
   std::size_t zero_duration_jobs = 0;
+  // Instance logs only:
+  std::vector<AliveInstance> alive_at_start;  ///< created before t = 0, alive at it
+  /// Every instance still running at the log's end: its age then (window end - start), s;
+  /// for one whose start is blank, the window (a lower bound: it ran the whole window).
+  std::vector<double> age_at_end_s;
+  std::vector<uint32_t> gpus_at_end;           ///< their GPUs, index for index
+  std::size_t ages_at_end_lower_bounds = 0;    ///< of them, those whose start is blank
 };
 
 struct JobTrace {
@@ -58,6 +82,8 @@ struct JobTrace {
   std::size_t censored_rows = 0;
   std::size_t zero_duration_rows = 0;
   bool has_censored_column = false;
+  bool instances = false;               ///< an instance log (TraceColumns::end)
+  std::size_t alive_at_start_rows = 0;  ///< instance logs: created before t = 0, alive at it
   /// Observation window, seconds: given, or the largest of every submit time and every
   /// censored job's submit + run time (when the log ended).
   double window_s = 0;
@@ -65,7 +91,8 @@ struct JobTrace {
 };
 
 /// Reads `text` (a whole CSV file; `origin` names it in messages). `window_s` > 0 fixes the
-/// observation window (every submit time must lie inside it); 0 derives it from the data.
+/// observation window (every submit time must lie inside it); 0 derives it from the data (for
+/// an instance log: its last start or end). With columns.end set, reads an instance log.
 /// Throws TraceDataError, also when the class column has more than kMaxClasses values.
 JobTrace read_job_trace(const std::string& text, const std::string& origin,
                         const TraceColumns& columns, double window_s = 0);

@@ -21,6 +21,10 @@ constexpr std::size_t kInlineEmpiricalValues = 20;
 
 /// What was fitted for one class.
 struct ClassFit {
+  /// Deployments: the `initial_state` file's name (relative to the YAML's folder); empty when
+  /// no instance is in the state chosen.
+  std::string state_file;
+  std::size_t state_rows = 0;  ///< its instances
   const JobClass* job_class = nullptr;
   ArrivalFit arrivals;
   RunTimeModel run_time;
@@ -46,6 +50,16 @@ enum class FitKind {
   job,      ///< jobs: `kind: batch` with `work` (a run on the reference GPU)
   service,  ///< requests of an inference service: `kind: inference` with `service`, on the
             ///< first --placement pool, with replicas for about 70% busy at the mean load
+  deployment,  ///< instances of an instance log: `kind: deployment` with `lifetime` and an
+               ///< `initial_state` file (StateChoice)
+};
+
+/// Which moment of an instance log a deployment's `initial_state` file describes.
+enum class StateChoice {
+  start,  ///< the log's start (t = 0): the instances alive then, with their logged ends
+          ///< (blank when still running at the log's end), to run the log's own window
+  end,    ///< the log's end: the instances still running, `remaining: unknown` with their age
+          ///< then, drawn from the fitted lifetime given the age: a forecast from today
 };
 
 struct WorkloadYamlOptions {
@@ -55,6 +69,7 @@ struct WorkloadYamlOptions {
   /// The calendar time of t = 0, as given to --origin (empty: taken as Monday 00:00).
   std::string origin;
   FitKind kind = FitKind::job;
+  StateChoice state = StateChoice::start;  ///< deployments only
 };
 
 /// The `workloads:` section. Throws std::invalid_argument when a fitted arrival rate is beyond
@@ -73,9 +88,11 @@ std::string format_seconds(double seconds);
 /// and the section leaves 64 KiB of it to the scenario's name, horizon and pools.
 constexpr std::size_t kMaxWorkloadsYamlBytes = (std::size_t{1} << 20) - (std::size_t{64} << 10);
 
-/// A samples file of an empirical run-time distribution, written beside the YAML.
+/// A file written beside the YAML: the samples of an empirical run-time distribution, or a
+/// deployment's state at t = 0.
 struct SamplesFile {
-  std::string name;  ///< as the YAML names it: "<stem>.<class name>.runtimes.csv", no folder
+  std::string name;  ///< as the YAML names it: "<stem>.<class name>.runtimes.csv" (or
+                     ///< ".state.csv"), no folder
   std::string path;  ///< the output's folder / name
   std::string csv;   ///< render_samples_csv's text
 };
