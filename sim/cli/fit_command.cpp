@@ -20,8 +20,11 @@
 #include "gpucap/input_file.hpp"
 #include "gpucap/output_file.hpp"
 #include "gpucap/quantities.hpp"
+#include "gpucap/scenario_error.hpp"
 
 #include "command_line.hpp"
+#include "fit_check.hpp"
+#include "run_options.hpp"
 
 namespace po = boost::program_options;
 
@@ -44,6 +47,8 @@ struct FitOptions {
   double origin_offset_s = 0;  ///< t = 0 after the Monday 00:00 of the log's local calendar
   bool force = false, quiet = false;
   uint64_t max_data_bytes = InputLimits::kDefaultDataBytes;
+  bool check = false;  ///< --check given
+  FitCheckOptions check_options;
 };
 
 fit::RunTimeChoice parse_family(const std::string& name) {
@@ -120,7 +125,16 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
       "end) or last-week (fit the last 7 days alone)")(
       "family", po::value<std::string>()->default_value("auto"),
       "run-time model: auto (AIC, then the empirical rule), exponential, lognormal, gamma, "
-      "weibull or empirical");
+      "weibull or empirical")(
+      "check", po::value<std::string>(),
+      "METRIC,...: run the log replayed and the fitted section on the pools of "
+      "--check-scenario and compare these metrics (means and 95% intervals); a warning when "
+      "they disagree")(
+      "check-scenario", po::value<std::string>(),
+      "--check: a scenario with name, horizon (best: the log's window) and pools; its "
+      "workloads are replaced")(
+      "check-replications", po::value<std::string>()->default_value("100"),
+      "--check: replications of each of the two runs (the scenario's seed)");
   add_force_option(visible, "replace a symbolic link at the output path");
   add_max_data_size_option(visible, "largest trace read (default 256MiB)");
   add_quiet_option(visible, "print nothing on success");
@@ -225,6 +239,29 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   }
   o.force = vm.count("force") > 0;
   o.quiet = vm.count("quiet") > 0;
+  if (vm.count("check")) {
+    o.check = true;
+    try {
+      for (const std::string& name : text::split(vm["check"].as<std::string>(), ','))
+        o.check_options.metrics.push_back(metric_for_check(text::trim(name)));
+    } catch (const std::invalid_argument& e) {
+      throw po::error(e.what());
+    }
+    if (!vm.count("check-scenario"))
+      throw po::error(
+          "--check needs --check-scenario SCENARIO.yaml: the pools (name, horizon, pools) that "
+          "the log and the fitted section run on");
+    o.check_options.scenario = vm["check-scenario"].as<std::string>();
+    o.check_options.replications =
+        parse_count("--check-replications", vm["check-replications"].as<std::string>(), 2,
+                    1000000);
+    if (o.kind == fit::FitKind::deployment && o.state == fit::StateChoice::end)
+      throw po::error(
+          "--check compares the fit with its log over the log's own window, from its start: "
+          "--state end starts from the log's end; check with --state start (the default)");
+  } else if (vm.count("check-scenario") || !vm["check-replications"].defaulted()) {
+    throw po::error("--check-scenario and --check-replications apply with --check METRIC,...");
+  }
   if (vm.count("max-data-size")) {
     try {
       o.max_data_bytes = parse_byte_size(vm["max-data-size"].as<std::string>());
@@ -237,6 +274,47 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
 
 /// At most this many warning lines on stderr; the rest are counted (every one is in the YAML).
 constexpr std::size_t kMaxWarningLines = 20;
+
+/// --check: the replay and the fitted section side by side (fit_check.hpp); a warning per
+/// metric on which they disagree. The fit is written either way.
+int run_check(const FitOptions& o, const fit::JobTrace& trace, const fit::FittedWorkloads& result) {
+  FittedLog fitted;
+  fitted.trace_path = o.trace;
+  fitted.columns = o.columns;
+  fitted.kind = o.kind;
+  fitted.trace = &trace;
+  fitted.yaml = result.yaml;
+  fitted.output_path = o.output;
+  FitCheckOptions options = o.check_options;
+  options.limits.data_bytes = o.max_data_bytes;
+  if (!o.quiet)
+    std::cerr << "gpucap fit: checking the fit: the log replayed and the fitted section, "
+              << options.replications << " replications each\n";
+  std::vector<MetricCheck> checks;
+  try {
+    checks = check_fit(options, fitted);
+  } catch (const InputFileError&) {
+    throw;
+  } catch (const ScenarioError& e) {
+    throw po::error(std::string("--check: ") + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw po::error(e.what());
+  }
+  if (!o.quiet) print_fit_check(checks, options, std::cout);
+  std::cout.flush();
+  for (const MetricCheck& c : checks)
+    if (!c.agree)
+      std::cerr << "gpucap fit: warning: the fitted model does not reproduce the log's "
+                << kScalarMetricInfo[c.metric].name << ": the log's "
+                << text::format_table_value(c.replay) << " " << kScalarMetricInfo[c.metric].unit
+                << " is outside the central 95% of the model's futures ["
+                << text::format_table_value(c.fitted_low) << ", "
+                << text::format_table_value(c.fitted_high)
+                << "]; the fit leaves out what drives it (a trend, a burst, correlated run "
+                   "times, the state at t = 0): docs/fitting.md, \"Checking a fit against its "
+                   "log\"\n";
+  return kExitOk;
+}
 
 int run(const FitOptions& o) {
   OutputOptions output_options;
@@ -264,7 +342,7 @@ int run(const FitOptions& o) {
     write_output_atomically(s.path, s.csv.data(), s.csv.size(), output_options);
   write_output_atomically(o.output, result.yaml.data(), result.yaml.size(), output_options);
 
-  if (o.quiet) return kExitOk;  // the warnings are comments in the YAML
+  if (o.quiet) return o.check ? run_check(o, trace, result) : kExitOk;  // warnings: in the YAML
   const std::string output_shown = text::excerpt(o.output, 300);
   std::size_t warnings = 0;
   for (const fit::ClassFit& f : result.fits) {
@@ -329,6 +407,7 @@ int run(const FitOptions& o) {
   for (const fit::SamplesFile& s : result.samples)
     std::cout << "wrote " << text::excerpt(s.path, 300) << "\n";
   std::cout << "wrote " << output_shown << "\n";
+  if (o.check) return run_check(o, trace, result);
   return kExitOk;
 }
 

@@ -271,15 +271,19 @@ namespace {
 /// a blank end, 20 with a blank start ending at 3600 s * (1..20), 20 created 7200 s before t = 0
 /// and still running. The generator is written out (inverse CDF of a fixed mt19937_64), so the
 /// log is the same everywhere.
-std::string instance_log() {
+/// With `growth` > 1 the creations rise instead, from 5 an hour to 5 x growth an hour at the
+/// log's end (exponentially; by thinning).
+std::string instance_log(double growth = 1) {
   std::mt19937_64 rng(20261205);
   auto uniform = [&] { return (static_cast<double>(rng() >> 11) + 0.5) * 0x1.0p-53; };
-  const double window = 240 * 3600.0, mean_life = 48 * 3600.0, rate = 10 / 3600.0;
+  const double window = 240 * 3600.0, mean_life = 48 * 3600.0;
+  const double rate = growth == 1 ? 10 / 3600.0 : 5 * growth / 3600.0;  // the largest
   std::string csv = "start_s,end_s,gpus\n";
   for (int i = 0; i < 20; ++i) csv += ",,1\n";
   for (int i = 1; i <= 20; ++i) csv += "," + std::to_string(3600 * i) + ",1\n";
   for (int i = 0; i < 20; ++i) csv += "-7200,,1\n";
   for (double t = -std::log(uniform()) / rate; t < window; t += -std::log(uniform()) / rate) {
+    if (growth != 1 && uniform() > std::pow(growth, t / window - 1)) continue;
     const double end = t - mean_life * std::log(uniform());
     char row[96];
     if (end < window)
@@ -407,5 +411,85 @@ TEST_F(FitCommand, DeploymentLogErrors) {
     const auto fit = gpucap_cli("fit " + log + " -o " + path("x.yaml") + " " + options);
     EXPECT_EQ(fit.exit_code, 2) << c.csv << fit.output;
     EXPECT_NE(fit.output.find(c.message), std::string::npos) << c.csv << fit.output;
+  }
+}
+
+// --check: the log replayed and the fitted model side by side on the pools of a scenario. A
+// fit of a steady log reproduces it: the log's instance-hours, peak and mean instances and cost
+// lie within the central 95% of the model's replications (each a 5% chance to miss when the
+// model is right; with this seed none does). A log whose creations triple over its window,
+// fitted at its average rate, does not: the model starts too busy and ends too quiet, so the
+// log's peak (at its end) is above every one of the model's futures. The fit is written and the
+// exit code is 0 either way.
+TEST_F(FitCommand, CheckAgainstTheLog) {
+  const std::string base = write(
+      "base.yaml",
+      "name: fleet\nhorizon: 10d\nseed: 5\npools:\n"
+      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 2000}\n");
+  const std::string metrics = "instance_hours_demanded,instances_peak,instances_served_mean,cost";
+  const std::string steady = write("steady.csv", instance_log());
+  const auto fit = gpucap_cli("fit " + steady + " -o " + path("w.yaml") +
+                              " --kind deployment --family exponential --window 10d --check " +
+                              metrics + " --check-scenario " + base + " --check-replications 60");
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  for (const char* m : {"instance_hours_demanded ", "instances_peak ", "instances_served_mean ",
+                        "cost "}) {
+    const std::size_t row = fit.output.find(std::string("\n") + m);
+    ASSERT_NE(row, std::string::npos) << m << fit.output;
+    const std::string line = fit.output.substr(row + 1, fit.output.find('\n', row + 1) - row - 1);
+    EXPECT_NE(line.find("  agree"), std::string::npos) << line;
+  }
+  EXPECT_EQ(fit.output.find("does not reproduce"), std::string::npos) << fit.output;
+  EXPECT_TRUE(std::filesystem::exists(path("w.yaml")));
+
+  const std::string rising = write("rising.csv", instance_log(3));
+  const auto trend = gpucap_cli("fit " + rising + " -o " + path("r.yaml") +
+                                " --kind deployment --family exponential --window 10d --check " +
+                                metrics + " --check-scenario " + base +
+                                " --check-replications 60");
+  ASSERT_EQ(trend.exit_code, 0) << trend.output;
+  const std::size_t peak = trend.output.find("\ninstances_peak ");
+  ASSERT_NE(peak, std::string::npos) << trend.output;
+  const std::string line = trend.output.substr(peak + 1, trend.output.find('\n', peak + 1) - peak);
+  EXPECT_NE(line.find("100.0%  DISAGREE"), std::string::npos) << line;
+  EXPECT_NE(trend.output.find("warning: the fitted model does not reproduce the log's "
+                              "instances_peak"),
+            std::string::npos)
+      << trend.output;
+  EXPECT_NE(trend.output.find("the arrival rate rises"), std::string::npos) << trend.output;
+}
+
+// --check's errors: what it needs, what it cannot compare.
+TEST_F(FitCommand, CheckErrors) {
+  const std::string log = write("log.csv", instance_log());
+  const std::string base = write("base.yaml",
+                                 "name: b\nhorizon: 1d\npools:\n"
+                                 "  od: {gpu: H100, purchase: on_demand, "
+                                 "price_usd_per_gpu_hour: 2.5, quota: 2000}\n");
+  const std::string no_pools = write("nopools.yaml", "name: b\nhorizon: 1d\n");
+  std::string requests = "submit_s,gpus,duration_s\n";
+  for (int i = 0; i < 200; ++i) requests += std::to_string(60 * i) + "," + (i % 2 ? "1" : "2") + ",5\n";
+  const std::string request_log = write("requests.csv", requests);
+  const std::string dep = " --kind deployment --check cost";
+  struct Case {
+    std::string args, message;
+  };
+  const Case cases[] = {
+      {log + dep, "--check needs --check-scenario"},
+      {log + " --kind deployment --check costs --check-scenario " + base,
+       "--check: unknown metric 'costs'; valid: cost,"},
+      {log + dep + " --check-scenario " + base + " --state end", "--state end starts from"},
+      {log + dep + " --check-scenario " + no_pools, "must be a scenario with name, horizon and pools"},
+      {log + dep + " --check-scenario " + base + " --check-replications 1",
+       "--check-replications"},
+      {log + " --kind deployment --check-scenario " + base, "apply with --check METRIC"},
+      {request_log + " --kind service --placement od --check latency_p99 --check-scenario " + base,
+       "--check of a request log needs one class (this one has 2)"},
+      {log + dep + " --check-scenario " + path("missing.yaml"), "missing.yaml"},
+  };
+  for (const Case& c : cases) {
+    const auto fit = gpucap_cli("fit " + c.args + " -o " + path("x.yaml"));
+    EXPECT_NE(fit.exit_code, 0) << c.args << fit.output;
+    EXPECT_NE(fit.output.find(c.message), std::string::npos) << c.args << "\n" << fit.output;
   }
 }

@@ -28,6 +28,7 @@ from ._core import (
     __version__,
 )
 from .cancel import CancelToken, cancel_runs, runs_in_progress
+from .catalog import catalog, catalog_path
 from .results import CheapestPoint, Results, ResultsWarning, concat, load_results
 from .robust import RobustChoice, RobustPlan, robust_plan
 from .run import (
@@ -62,6 +63,8 @@ __all__ = [
     "__version__",
     "backends",
     "cancel_runs",
+    "catalog",
+    "catalog_path",
     "concat",
     "explain",
     "load_results",

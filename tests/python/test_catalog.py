@@ -1,0 +1,62 @@
+"""gpucap.catalog_path() and gpucap.catalog(): the project's price catalog is installed with the
+package (pip install .) and found from it, so that a scenario written in a notebook can name it
+wherever gpucap runs."""
+
+import os
+
+import pytest
+
+import gpucap
+
+REPO = os.path.join(os.path.dirname(__file__), "..", "..")
+
+
+def test_the_catalog_is_found_and_is_the_projects():
+    path = gpucap.catalog_path()
+    assert os.path.isfile(path)
+    package = os.path.dirname(os.path.realpath(gpucap.__file__))
+    in_package = os.path.join(package, "data", "gpu_prices.csv")
+    in_tree = os.path.realpath(os.path.join(REPO, "data", "gpu_prices.csv"))
+    # Installed: the package's own copy (so it is there without the source tree).
+    if os.path.isfile(in_package):
+        assert path == os.path.realpath(in_package)
+    else:
+        assert path == in_tree
+    with open(path, "rb") as found, open(in_tree, "rb") as project:
+        assert found.read() == project.read()
+
+
+def test_rows_filter_and_order():
+    rows = gpucap.catalog(gpu="H100", provider="aws")
+    # docs/importing.md, `gpucap catalog list --gpu H100 --provider aws`: the same two rows.
+    assert list(rows.index) == ["aws/p5.48xlarge/us-east-1", "aws/p5.48xlarge/us-west-2"]
+    assert rows["on_demand_usd_per_gpu_hour"].tolist() == [12.29, 12.29]
+    assert rows["spot_usd_per_gpu_hour"].tolist() == pytest.approx([2.624175, 3.822475])
+    everything = gpucap.catalog()
+    assert len(everything) == 60
+    prices = everything["on_demand_usd_per_gpu_hour"].tolist()
+    assert prices == sorted(prices)
+    assert gpucap.catalog(gpu="no such GPU").empty
+
+
+def test_a_scenario_from_python_names_it(tmp_path):
+    # One 8-GPU job of exactly 1 h on the catalog's aws/p5.48xlarge/us-east-1 (12.29 USD per
+    # GPU-hour, per-second billing): cost 8 x 12.29 = 98.32 USD in every replication.
+    text = f"""
+name: catalog from the package
+horizon: 1d
+seed: 1
+catalog: {gpucap.catalog_path()}
+pools:
+  p5:
+    catalog_row: aws/p5.48xlarge/us-east-1
+    quota: 8
+workloads:
+  - name: one
+    gpus: 8
+    arrivals: {{process: trace, file: one.csv}}
+"""
+    (tmp_path / "one.csv").write_text("submit_s,gpus,duration_s\n0,8,3600\n")
+    scenario = gpucap.Scenario.from_yaml(text, base_dir=str(tmp_path))
+    results = gpucap.run(scenario, replications=2, backend="cpu", progress=False)
+    assert results["cost"][0].tolist() == pytest.approx([98.32, 98.32], rel=1e-12)
