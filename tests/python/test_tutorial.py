@@ -29,6 +29,10 @@ def test_the_tutorial_runs_and_gives_its_answers(cli, tmp_path):
     assert "the arrival rate rises 28.1% a week" in out
     # The service: 3 replicas (point 2) is the cheapest that meets the goal.
     assert "cheapest feasible point: 2, cost 357.84 USD" in out
+    # The fitted fleet reproduces its log: the log's value inside the model's 95% of futures.
+    assert re.search(r"\ninstance_hours_demanded +instance-h +95460 .*  agree\n", out), out
+    assert re.search(r"\ninstances_peak +instances +300 .*  agree\n", out), out
+    assert "does not reproduce" not in out
     # The fleet: undecided at 100 replications, decided at 700: commit 300 (point 3).
     assert "about 688 replications in all would decide them" in out
     assert out.count("cheapest feasible point: 3, cost") == 2
