@@ -477,11 +477,11 @@ int cmd_sweep(const std::vector<std::string>& args) {
   const gpucap::OutputOptions output = output_options(vm, in.inputs);
   gpucap::RunOptions options = read_execution_options(vm);
   check_sweep_rows(vm, options, in.robust);
-  if (vm.count("points") && (vm.count("select-best") || in.robust.active()))
+  if (vm.count("points") && in.robust.active())
     throw po::error(
         "--points limits the cheapest-point decision (--objective, --constraint, "
-        "--chance); --select-best and --variant choose among every point of the grid "
-        "(give a smaller --grid instead)");
+        "--chance) and the race of --select-best; --variant chooses among every point of the "
+        "grid (give a smaller --grid instead)");
   if (vm.count("select-best")) {
     if (vm.count("resume")) throw po::error("--resume does not apply to --select-best");
     options.journal_path.clear();  // its races run many small batches

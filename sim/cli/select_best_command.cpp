@@ -10,6 +10,7 @@
 #include <string>
 
 #include "gpucap/backend.hpp"
+#include "gpucap/cheapest.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/interrupt.hpp"
 #include "gpucap/metrics.hpp"
@@ -53,8 +54,9 @@ std::string cell(const std::string& text, std::size_t width, bool right = false)
   return "  " + (right ? padding + text : text + padding);
 }
 
+/// `ids[i]`: the grid's index of raced point i (--points races part of the grid).
 void print_table(const SelectionResult& s, const std::vector<SweepParameter>& grid,
-                 const MetricInfo& metric) {
+                 const std::vector<std::size_t>& ids, const MetricInfo& metric) {
   const std::string unit = metric.unit;
   std::vector<std::string> header = {"point"}, ci(s.points.size());
   for (const SweepParameter& p : grid) header.push_back(text::excerpt(p.path, 60));
@@ -65,8 +67,8 @@ void print_table(const SelectionResult& s, const std::vector<SweepParameter>& gr
   std::vector<std::vector<std::string>> rows;
   for (std::size_t i = 0; i < s.points.size(); ++i) {
     const SelectionPoint& p = s.points[i];
-    std::vector<std::string> row = {std::to_string(i)};
-    for (const SweepParameter& g : grid) row.push_back(text::excerpt(g.values[i], 40));
+    std::vector<std::string> row = {std::to_string(ids[i])};
+    for (const SweepParameter& g : grid) row.push_back(text::excerpt(g.values[ids[i]], 40));
     row.push_back(std::to_string(p.replications));
     row.push_back(number(p.mean));
     row.push_back(std::isnan(p.ci95_low)
@@ -137,9 +139,28 @@ void check_select_best_usage(const po::variables_map& vm) {
         "detecting, in its unit (e.g. --delta 100 for 100 USD)");
 }
 
-int select_best_command(const po::variables_map& vm, const std::vector<Scenario>& points,
+int select_best_command(const po::variables_map& vm, const std::vector<Scenario>& grid_points,
                         const std::vector<SweepParameter>& grid, const Scenario& base,
                         const RunOptions& options) {
+  // --points: race only those points of the grid (with their grid indices in the table).
+  std::vector<std::size_t> ids;
+  std::vector<Scenario> chosen;
+  if (vm.count("points")) {
+    std::vector<bool> in;
+    try {
+      in = parse_point_list(vm["points"].as<std::string>(), grid_points.size());
+    } catch (const std::invalid_argument& e) {
+      throw po::error(std::string("--points: ") + e.what());
+    }
+    for (std::size_t i = 0; i < grid_points.size(); ++i)
+      if (in[i]) {
+        ids.push_back(i);
+        chosen.push_back(grid_points[i]);
+      }
+  } else {
+    for (std::size_t i = 0; i < grid_points.size(); ++i) ids.push_back(i);
+  }
+  const std::vector<Scenario>& points = vm.count("points") ? chosen : grid_points;
   const ScalarMetric objective = objective_named(text::trim(vm["objective"].as<std::string>()));
   const MetricInfo& metric = kScalarMetricInfo[objective];
   SelectionOptions o;
@@ -160,8 +181,10 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
   else
     o.max_replications = std::max(o.max_replications, o.initial);
   if (points.size() < 2)
-    throw po::error("--select-best needs at least 2 sweep points, the grid gives " +
-                    std::to_string(points.size()) + "; give --grid more values");
+    throw po::error("--select-best needs at least 2 sweep points, " +
+                    (vm.count("points") ? "--points gives " : std::string("the grid gives ")) +
+                    std::to_string(points.size()) + "; give " +
+                    (vm.count("points") ? "more --points" : std::string("--grid more values")));
   try {
     check_selection_options(points.size(), o);
   } catch (const std::invalid_argument& e) {
@@ -192,13 +215,17 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
   }
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // The points the race names (who eliminated whom) by their grid indices.
+  for (SelectionPoint& p : s.points)
+    if (p.status == SelectionStatus::eliminated || p.status == SelectionStatus::tied)
+      p.eliminated_by = ids[p.eliminated_by];
   const std::string unit = metric.unit;
   std::string label;
   for (std::size_t k = 0; k < grid.size(); ++k)
     label += (k ? ", " : "") + text::excerpt(grid[k].path, 60) + " = " +
-             text::excerpt(grid[k].values[s.best], 40);
+             text::excerpt(grid[k].values[ids[s.best]], 40);
   const std::string best_line =
-      "best: point " + std::to_string(s.best) + (label.empty() ? "" : " (" + label + ")") + ", " +
+      "best: point " + std::to_string(ids[s.best]) + (label.empty() ? "" : " (" + label + ")") + ", " +
       metric.name + " " + number(s.points[s.best].mean) + " " + unit +
       (s.guaranteed ? ""
                     : "; NO GUARANTEE: several points were still in the race at "
@@ -209,7 +236,11 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
     return 0;
   }
   const uint64_t seed = options.has_seed ? options.seed : points.front().seed;
-  std::cout << "select the best of " << points.size() << " points of \""
+  std::cout << "select the best of " << points.size() << " points"
+            << (vm.count("points") ? " (--points " + text::excerpt(vm["points"].as<std::string>(), 80) +
+                                         " of the grid's " + std::to_string(grid_points.size()) + ")"
+                                   : std::string())
+            << " of \""
             << text::excerpt(base.name, 200) << "\": " << (o.maximize ? "maximize " : "minimize ")
             << metric.name << " [" << unit << "], delta " << number(o.delta) << " " << unit
             << ", alpha " << number(o.alpha) << ", initial " << o.initial << " replications, seed "
@@ -217,7 +248,7 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
             << number(wall_s) << " s\n"
             << "P(correct selection) >= " << number(100 * (1 - o.alpha))
             << "% when the best mean is at least delta better than every other\n\n";
-  print_table(s, grid, metric);
+  print_table(s, grid, ids, metric);
   std::cout << "\n"
             << best_line << "\n"
             << "replications: " << s.used << " used by the procedure, " << s.simulated

@@ -84,3 +84,32 @@ def test_bad_arguments_say_what_is_valid(mmc8):
         gpucap.select_best(mmc8, {"pools.gpus.quota": [8]}, objective="cost", delta=1)
     with pytest.raises(TypeError, match="delta must be a number"):
         gpucap.select_best(mmc8, GRID, objective="cost", delta="100")
+
+
+def test_part_of_the_grid(mmc8, cli, scenarios):
+    # Points 0 and 2 only: the table, best and eliminated_by keep the grid's indices, and each
+    # raced point's mean is a plain sweep's over its replications (replication r of a point draws
+    # the same numbers whichever points race beside it).
+    sel = gpucap.select_best(mmc8, GRID, objective="wait_mean", delta=60, points=[2, 0])
+    assert list(sel.table.index) == [0, 2]
+    assert sel.best == 2 and sel.parameters == {"pools.gpus.quota": "12"}
+    assert sel.table.loc[0, "eliminated_by"] == 2
+    assert sel.table.loc[0, "detail"].endswith("by point 2")
+    for point, row in sel.table.iterrows():
+        plain = gpucap.sweep(mmc8, GRID, replications=int(row["replications"]), progress=False)
+        assert math.isclose(row["mean"], plain["wait_mean"][point].mean(), rel_tol=1e-12)
+    assert "best: point 2 (pools.gpus.quota = 12)" in str(sel)
+    out = subprocess.run(
+        [str(cli), "sweep", str(scenarios / "mmc_validation.yaml"), "--grid", "pools.gpus.quota=8,9,12",
+         "--set", OVERRIDES[0], "--set", OVERRIDES[1], "--select-best", "--objective", "wait_mean",
+         "--delta", "60", "--points", "0,2"],
+        capture_output=True, text=True, check=True).stdout
+    for point, row in sel.table.iterrows():
+        assert row["detail"] in out
+        assert f"{row['mean']:.4g}" in out
+    with pytest.raises(ValueError, match="needs at least 2 points, points= gives 1"):
+        gpucap.select_best(mmc8, GRID, objective="wait_mean", delta=60, points=[1, 1])
+    with pytest.raises(ValueError, match="point 3 is out of range: the grid has 3 points"):
+        gpucap.select_best(mmc8, GRID, objective="wait_mean", delta=60, points=[0, 3])
+    with pytest.raises(TypeError, match="a point must be a whole number"):
+        gpucap.select_best(mmc8, GRID, objective="wait_mean", delta=60, points=[0, "1"])

@@ -198,11 +198,35 @@ TEST(Cheapest, PointsFromTheCommandLine) {
   const auto beyond = testing_support::gpucap_cli(sweep + "--points 0-5");
   EXPECT_EQ(beyond.exit_code, 2);
   EXPECT_NE(beyond.output.find("5 is beyond the last point, 2"), std::string::npos) << beyond.output;
-  const auto race = testing_support::gpucap_cli(
+  const auto one = testing_support::gpucap_cli(
       "sweep " + scenario +
       " --grid pools.lambda-h100.quota=8,16,32 --points 0 --select-best --objective cost "
       "--delta 100");
-  EXPECT_EQ(race.exit_code, 2);
-  EXPECT_NE(race.output.find("--points limits the cheapest-point decision"), std::string::npos)
+  EXPECT_EQ(one.exit_code, 2);
+  EXPECT_NE(one.output.find("--select-best needs at least 2 sweep points, --points gives 1"),
+            std::string::npos)
+      << one.output;
+}
+
+// --select-best --points races part of the grid: the table and the verdicts name the grid's
+// indices. docs/decisions.md's race without point 2 (quota 12): quota 14 still wins, and the
+// two others are eliminated by it (point 3), not by the race's third point (2).
+TEST(Cheapest, SelectBestRacesPartOfTheGrid) {
+  const std::string scenario = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/mmc_validation.yaml";
+  const auto race = testing_support::gpucap_cli(
+      "sweep " + scenario +
+      " --grid pools.gpus.quota=10,11,12,14 --set horizon=200h --set warmup=10h --select-best "
+      "--objective wait_mean --delta 5 --points 0-1,3");
+  ASSERT_EQ(race.exit_code, 0) << race.output;
+  EXPECT_NE(race.output.find("select the best of 3 points (--points 0-1,3 of the grid's 4)"),
+            std::string::npos)
+      << race.output;
+  EXPECT_NE(race.output.find("best: point 3 (pools.gpus.quota = 14)"), std::string::npos)
+      << race.output;
+  EXPECT_EQ(race.output.find("\n    2  12"), std::string::npos) << race.output;
+  EXPECT_EQ(race.output.find("by point 2"), std::string::npos) << race.output;
+  EXPECT_NE(race.output.find("\n    1  11                          20"), std::string::npos)
+      << race.output;
+  EXPECT_NE(race.output.find("eliminated at replication 20 by point 3"), std::string::npos)
       << race.output;
 }

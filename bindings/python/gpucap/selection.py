@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import numbers
+import re
 from typing import Any, Dict, Mapping, Optional, Sequence
 
 from . import _core
@@ -30,7 +31,8 @@ class Selection:
     """The answer of :func:`select_best`.
 
     Attributes:
-        best: index of the selected point (in grid order, first key slowest).
+        best: index of the selected point (in grid order, first key slowest; with ``points``,
+            still the grid's index).
         parameters: that point's swept values.
         guaranteed: True when the procedure ended by its own rule, so that the best is the
             true best with probability at least ``1 - alpha`` whenever it is at least ``delta``
@@ -85,7 +87,7 @@ class Selection:
         ]
         shown["status"] = shown.pop("detail")
         label = ", ".join(f"{k} = {v}" for k, v in self.parameters.items())
-        best_mean = self.table["mean"].iloc[self.best]
+        best_mean = self.table["mean"].loc[self.best]
         tail = f"\n\nbest: point {self.best} ({label}), {self.objective} {best_mean:.4g} {u}"
         if not self.guaranteed:
             tail += (f"; NO GUARANTEE: several points were still in the race at "
@@ -102,6 +104,17 @@ def _number(value: Any, name: str) -> float:
     return float(value)
 
 
+def _grid_index(point: Any, count: int) -> int:
+    """A point index of a grid of `count` points (negative counts from the end), checked."""
+    if isinstance(point, bool) or not isinstance(point, numbers.Integral):
+        raise TypeError(f"select_best: points: a point must be a whole number (an index), got {point!r}")
+    p = int(point)
+    if not -count <= p < count:
+        raise ValueError(f"select_best: points: point {p} is out of range: the grid has {count} "
+                         f"points (0 to {count - 1})")
+    return p % count
+
+
 def select_best(
     scenario: ScenarioLike,
     grid: Mapping[str, Sequence[Any]],
@@ -116,6 +129,7 @@ def select_best(
     threads: Optional[int] = None,
     skip_invalid: bool = False,
     cancel: Optional[CancelToken] = None,
+    points: Optional[Sequence[int]] = None,
 ) -> Selection:
     """Selects the best point of a parameter grid with a guarantee (procedure KN).
 
@@ -140,6 +154,10 @@ def select_best(
         seed, backend, threads: as for :func:`gpucap.run`.
         skip_invalid: as for :func:`gpucap.sweep`.
         cancel: a :class:`gpucap.CancelToken`, as for :func:`gpucap.run`.
+        points: race only these points of the grid (indices in grid order, as
+            :meth:`Results.cheapest` takes them; at least 2); the table, ``best`` and
+            ``eliminated_by`` keep the grid's indices. Replication r of a point draws the same
+            random numbers whichever points race beside it.
 
     Returns:
         :class:`Selection`, whose ``table`` says each point's replications, mean with its 95%
@@ -159,17 +177,27 @@ def select_best(
     seed = _whole(seed, "seed", 0, MAX_SEED)
     threads = _whole(threads, "threads", 0, MAX_THREADS)
     _check_backend(backend)
-    points, parameters = _grid_points(scenario, grid, skip_invalid, "select_best")
-    if len(points) < 2:
-        raise ValueError(f"select_best: needs at least 2 points, the grid gives {len(points)}; "
-                         "give the grid more values")
+    grid_points, parameters = _grid_points(scenario, grid, skip_invalid, "select_best")
+    ids = list(range(len(grid_points)))
+    if points is not None:
+        ids = sorted({_grid_index(p, len(grid_points)) for p in points})
+    raced = [grid_points[i] for i in ids]
+    if len(raced) < 2:
+        given = "points= gives" if points is not None else "the grid gives"
+        raise ValueError(f"select_best: needs at least 2 points, {given} {len(raced)}; "
+                         + ("give more points" if points is not None else "give the grid more values"))
+    parameters = [(path, [values[i] for i in ids]) for path, values in parameters]
     out = _core.select_best(
-        [p._core for p in points], scenario._core, objective, delta, alpha, initial,
+        [p._core for p in raced], scenario._core, objective, delta, alpha, initial,
         max_replications, bool(maximize), seed, backend, threads or 0, cancel,
     )
     import pandas as pd
 
     rows = out["points"]
+    if ids != list(range(len(ids))):  # the race's "by point k" in grid indices
+        for r in rows:
+            r["detail"] = re.sub(r"(by point|with point) (\d+)",
+                                 lambda m: f"{m.group(1)} {ids[int(m.group(2))]}", r["detail"])
     table = pd.DataFrame(
         {
             **{path: values for path, values in parameters},
@@ -178,12 +206,14 @@ def select_best(
                 "eliminated_by", "detail")},
         }
     )
-    table["eliminated_by"] = pd.array(table["eliminated_by"].tolist(), dtype="Int64")
-    table.index.name = "point"
+    table["eliminated_by"] = pd.array(
+        [None if e is None or pd.isna(e) else ids[int(e)] for e in table["eliminated_by"].tolist()],
+        dtype="Int64")
+    table.index = pd.Index(ids, name="point")
     table.attrs["units"] = {k: out["unit"] for k in ("mean", "std", "ci95_low", "ci95_high")}
     best = out["best"]
     return Selection(
-        best=best,
+        best=ids[best],
         parameters={path: values[best] for path, values in parameters},
         guaranteed=out["guaranteed"],
         objective=objective,
