@@ -14,6 +14,7 @@
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/job_records_run.hpp"
+#include "gpucap/settling_probe.hpp"
 #include "gpucap/memory_estimate.hpp"
 #include "gpucap/progress.hpp"
 #include "gpucap/replication.hpp"
@@ -172,6 +173,7 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
     r = run_points_fixed(points, sweep, base, options);
   }
   add_job_records(r, points);  // after the run: it neither slows nor changes it
+  if (options.settling_probe) add_settling_probe(r, points);
   return r;
 }
 

@@ -23,6 +23,7 @@ SelectionResult select_best_points(const std::vector<Scenario>& points, const Sc
     o.replications = count;
     o.progress = false;
     o.writes_file = false;
+    o.settling_probe = false;
     const RunResults results = run_points(subset, {}, base, o);
     std::vector<double> values(which.size() * count);
     for (std::size_t j = 0; j < which.size(); ++j)

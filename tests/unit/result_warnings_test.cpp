@@ -4,6 +4,7 @@
 #include "gpucap/result_warnings.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -155,6 +156,86 @@ TEST(ResultWarnings, AStartUpTransientPastTheWarmUp) {
   EXPECT_NE(trend[0].find("do not settle within the first half of the horizon"), std::string::npos);
   // No series, or too short a one: nothing to say.
   EXPECT_LT(transient_end_s(with_series(40, ramp, "0s"), 0), 0.0);
+}
+
+}  // namespace
+}  // namespace gpucap
+
+#include "gpucap/run.hpp"
+#include "gpucap/scenario_loader.hpp"
+#include "gpucap/settling_probe.hpp"
+
+namespace gpucap {
+namespace {
+
+/// An M/M/16 queue at load 0.9 (14.4 jobs an hour of 1 h on 16 GPUs) that starts empty.
+const char* kMm16 =
+    "name: M/M/16 at load 0.9, starting empty\n"
+    "horizon: 100h\nseed: 3\n"
+    "pools:\n  gpus: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2, quota: 16}\n"
+    "workloads:\n  - name: jobs\n    gpus: 1\n"
+    "    arrivals: {process: poisson, rate_per_hour: 14.4}\n"
+    "    work: {dist: exponential, mean: 1h}\n";
+
+// Without a time series of its own, a run simulates its first 32 replications again with one
+// (settling_probe.hpp). The probe's series is exactly the mean of those replications' series in
+// a run that records them at the probe's step: the same futures.
+TEST(SettlingProbe, IsTheMeanOfTheRunsOwnFirstReplications) {
+  const Scenario plain = parse_scenario(kMm16, "mm16.yaml", ".");
+  RunOptions options;
+  options.replications = 40;
+  options.backend = BackendChoice::cpu;
+  const RunResults r = run(plain, options);
+  ASSERT_EQ(r.settling.replications, kSettlingReplications);
+  ASSERT_EQ(r.settling.bins, kSettlingBins);
+  EXPECT_EQ(r.settling.step_s, 100 * 3600.0 / kSettlingBins);
+  const Scenario recorded = parse_scenario(
+      std::string(kMm16) + "timeseries: {step: " + std::to_string(100 * 3600 / kSettlingBins) +
+          "s}\n",
+      "mm16.yaml", ".");
+  const RunResults t = run(recorded, options);
+  ASSERT_EQ(t.timeseries_bins, kSettlingBins);
+  EXPECT_EQ(t.settling.bins, 0u);  // its own series is used
+  for (std::size_t b = 0; b < kSettlingBins; ++b) {
+    double mean = 0;
+    for (std::size_t k = 0; k < kSettlingReplications; ++k)
+      mean += t.timeseries[k * kSettlingBins + b] / static_cast<double>(kSettlingReplications);
+    ASSERT_EQ(r.settling.mean_in_use[b], mean) << "bin " << b;
+  }
+  // The probe changes no result of the run (bit for bit, NaN included).
+  ASSERT_EQ(r.scalars.size(), t.scalars.size());
+  EXPECT_EQ(std::memcmp(r.scalars.data(), t.scalars.data(), r.scalars.size() * sizeof(double)), 0);
+  // Fewer replications than the probe's: all of them.
+  options.replications = 3;
+  EXPECT_EQ(run(plain, options).settling.replications, 3u);
+}
+
+// The M/M/16 warns that it settles only after about 14 h (no warm-up; over 100 h its start-up
+// deficit moves the mean GPUs in use by over 1%), and not with a warm-up of 30 h. A trace
+// replayed asks about a given period: no probe.
+TEST_F(ResultWarningsCli, AStartUpTransientWithoutATimeSeries) {
+  const fs::path dir = dir_;
+  std::ofstream(dir / "mm16.yaml") << kMm16;
+  const auto cold = testing_support::gpucap_cli("run " + (dir / "mm16.yaml").string() + " -r 200");
+  ASSERT_EQ(cold.exit_code, 0) << cold.output;
+  EXPECT_NE(cold.output.find("warning: the GPUs in use settle only after about 13.75 h, past the "
+                             "start (no warm-up) (MSER-5 on the GPUs in use of the first 32 "
+                             "replications, simulated again)"),
+            std::string::npos)
+      << cold.output;
+  const auto warm = testing_support::gpucap_cli("run " + (dir / "mm16.yaml").string() +
+                                                " -r 200 --set warmup=30h");
+  ASSERT_EQ(warm.exit_code, 0) << warm.output;
+  EXPECT_EQ(warm.output.find("warning:"), std::string::npos) << warm.output;
+  std::ofstream(dir / "trace.csv") << "submit_s,gpus,duration_s\n0,1,3600\n100,2,7200\n";
+  const Scenario replay = parse_scenario(
+      "name: replay\nhorizon: 2d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8}\n"
+      "workloads:\n  - name: jobs\n    arrivals: {process: trace, file: trace.csv}\n",
+      "replay.yaml", dir.string());
+  RunOptions options;
+  options.replications = 4;
+  options.backend = BackendChoice::cpu;
+  EXPECT_EQ(run(replay, options).settling.bins, 0u);
 }
 
 }  // namespace

@@ -36,6 +36,10 @@ struct RunOptions {
   DeviceLimits device_limits;      ///< device backends: memory, batch and worker caps (0 = theirs)
   uint64_t first_replication = 0;  ///< run replications [first, first + replications): a chunk
   RunMonitor* monitor = nullptr;   ///< progress count and cancellation from another thread
+  /// Simulate the first replications again with a coarse time series when the scenario records
+  /// none (settling_probe.hpp), for the start-up transient warning; off for the many small
+  /// batches of a selection.
+  bool settling_probe = true;
   /// The caller will write the results to a file: the memory check counts the file's image.
   bool writes_file = false;
   /// Rows to keep per point (`--rows`): every one (kKeepAllRows), or those of the first

@@ -226,6 +226,25 @@ RunResults concat_results(const std::vector<const RunResults*>& parts, ConcatAxi
   }
   out = axis == ConcatAxis::points ? join_points(parts, std::move(out))
                                    : join_replications(parts, std::move(out));
+  // The settling probe (in memory only): part 0's first replications when parts add
+  // replications; every part's points when they add points and were all probed alike.
+  if (axis == ConcatAxis::replications) {
+    out.settling = base.settling;
+  } else {
+    bool alike = base.settling.bins > 0;
+    for (const RunResults* r : parts)
+      alike = alike && r->settling.bins == base.settling.bins &&
+              r->settling.replications == base.settling.replications &&
+              r->settling.step_s == base.settling.step_s;
+    if (alike) {
+      out.settling = base.settling;
+      out.settling.mean_in_use.clear();
+      for (const RunResults* r : parts)
+        out.settling.mean_in_use.insert(out.settling.mean_in_use.end(),
+                                        r->settling.mean_in_use.begin(),
+                                        r->settling.mean_in_use.end());
+    }
+  }
   out.block_moments.clear();  // the host reduces: the same bits as a device's blocks
   out.summarize_all();
   return out;

@@ -29,8 +29,28 @@ namespace {
 /// The mean series of GPUs in use in batches of kBatch bins (all pools, summed over the kept
 /// replications of `point`); empty without a series or with fewer than 10 batches.
 constexpr std::size_t kBatch = 5;
+/// The bin width and count of the series batch_series reads: the run's time series, else the
+/// settling probe's.
+double series_step_s(const RunResults& r) {
+  return r.timeseries_bins > 0 ? r.timeseries_step_s : r.settling.step_s;
+}
+std::size_t series_bins(const RunResults& r) {
+  return r.timeseries_bins > 0 ? r.timeseries_bins : r.settling.bins;
+}
+
 std::vector<double> batch_series(const RunResults& r, std::size_t point) {
   const std::size_t bins = r.timeseries_bins, pools = r.pool_count(), rows = r.rows_per_point();
+  if (bins == 0 && r.settling.bins > 0 && point < r.points &&
+      r.settling.mean_in_use.size() >= r.points * r.settling.bins) {
+    // No time series of the run's own: the settling probe's mean series.
+    const std::size_t m = r.settling.bins / kBatch;
+    if (m < 10) return {};
+    std::vector<double> y(m, 0.0);
+    const double* series = r.settling.mean_in_use.data() + point * r.settling.bins;
+    for (std::size_t j = 0; j < m; ++j)
+      for (std::size_t b = 0; b < kBatch; ++b) y[j] += series[j * kBatch + b];
+    return y;
+  }
   if (bins == 0 || rows == 0 || point >= r.points ||
       r.timeseries.size() < r.points * rows * pools * bins)
     return {};
@@ -72,7 +92,8 @@ std::size_t mser_batches(const std::vector<double>& y) {
 /// Whether batches [from, d) differ from batches [d, m) by more than 5 standard errors (the
 /// batch means' spread after d; adjacent batches are correlated and d is chosen where they
 /// differ most, hence 5, not 2) and by more than 2% of the level: MSER also truncates noise,
-/// which this leaves out.
+/// which this leaves out; and whether that stretch moves the mean of batches [from, m) by more
+/// than 1% of the level (a short, small transient biases no statistic that matters).
 bool differs(const std::vector<double>& y, std::size_t from, std::size_t d) {
   const std::size_t m = y.size();
   if (from >= d || m - d < 2) return false;
@@ -86,7 +107,11 @@ bool differs(const std::vector<double>& y, std::size_t from, std::size_t d) {
   const double sd = std::sqrt(ss / static_cast<double>(m - d - 1));
   const double se =
       sd * std::sqrt(1.0 / static_cast<double>(d - from) + 1.0 / static_cast<double>(m - d));
-  return std::fabs(before - after) > std::max(5 * se, 0.02 * std::fabs(after));
+  // And it matters: the stretch moves the mean of the window after the warm-up by over 1%.
+  const double shift = std::fabs(before - after) * static_cast<double>(d - from) /
+                       static_cast<double>(m - from);
+  return std::fabs(before - after) > std::max(5 * se, 0.02 * std::fabs(after)) &&
+         shift > 0.01 * std::fabs(after);
 }
 
 }  // namespace
@@ -94,7 +119,7 @@ bool differs(const std::vector<double>& y, std::size_t from, std::size_t d) {
 double transient_end_s(const RunResults& r, std::size_t point) {
   const std::vector<double> y = batch_series(r, point);
   if (y.empty()) return -1;
-  return static_cast<double>(mser_batches(y) * kBatch) * r.timeseries_step_s;
+  return static_cast<double>(mser_batches(y) * kBatch) * series_step_s(r);
 }
 
 bool replications_identical(const RunResults& r, std::size_t point) {
@@ -130,12 +155,17 @@ std::vector<std::string> result_warnings(const RunResults& r) {
     const std::size_t d = mser_batches(y);
     // The batches after the warm-up and before the truncation must differ from the rest.
     const std::size_t from = static_cast<std::size_t>(
-        std::ceil(warmup / (static_cast<double>(kBatch) * r.timeseries_step_s)));
-    const double end = static_cast<double>(d * kBatch) * r.timeseries_step_s;
+        std::ceil(warmup / (static_cast<double>(kBatch) * series_step_s(r))));
+    const double end = static_cast<double>(d * kBatch) * series_step_s(r);
     if (differs(y, from, d) && end > latest) latest = end, latest_point = p;
   }
-  const double batch_s = 5 * r.timeseries_step_s;
-  const double horizon = r.timeseries_step_s * static_cast<double>(r.timeseries_bins);
+  const std::string how =
+      r.timeseries_bins > 0
+          ? std::string("MSER-5 on the time series, averaged over replications")
+          : "MSER-5 on the GPUs in use of the first " + std::to_string(r.settling.replications) +
+                " replications, simulated again";
+  const double batch_s = 5 * series_step_s(r);
+  const double horizon = series_step_s(r) * static_cast<double>(series_bins(r));
   // It matters when the unsettled stretch after the warm-up is over 2% of the window.
   if (latest > warmup + batch_s && latest - warmup > 0.02 * (horizon - warmup)) {
     const bool at_cap = latest >= horizon / 2 - batch_s;
@@ -143,7 +173,7 @@ std::vector<std::string> result_warnings(const RunResults& r) {
         r.points > 1 ? " (point " + std::to_string(latest_point) + ")" : std::string();
     if (at_cap)
       out.push_back("the GPUs in use do not settle within the first half of the horizon" + where +
-                    " (MSER-5 on the time series, averaged over replications): demand drifts "
+                    " (" + how + "): demand drifts "
                     "over the run (a trend), or a start-up transient outlasts half of it; means "
                     "and percentiles are of a changing system, not of a steady state. For a "
                     "steady state, lengthen the horizon and the warm-up (now " +
@@ -154,7 +184,7 @@ std::vector<std::string> result_warnings(const RunResults& r) {
           ", past " +
           (warmup > 0 ? "the warm-up of " + text::format_duration(warmup)
                       : "the start (no warm-up)") +
-          " (MSER-5 on the time series, averaged over replications): the statistics include the "
+          " (" + how + "): the statistics include the "
           "start-up transient of a run that starts empty, which biases means and percentiles; "
           "set warmup to at least " +
           text::format_duration(latest) +

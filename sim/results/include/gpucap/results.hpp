@@ -27,6 +27,16 @@ struct SweepParameter {
 ///   pool_values  [point][replication][pool][kPoolMetricCount]
 ///   summary      [point][kScalarMetricCount]
 ///   pool_summary [point][pool][kPoolMetricCount]
+/// GPUs in use over the horizon, summed over pools and averaged over a run's first replications
+/// (the settling probe of a run without a time series: settling_probe.hpp), for the start-up
+/// transient warning (result_warnings.hpp). In memory only; empty when not probed.
+struct SettlingSeries {
+  std::size_t replications = 0;  ///< replications averaged
+  double step_s = 0;             ///< bin width
+  std::size_t bins = 0;
+  std::vector<double> mean_in_use;  ///< [point][bin], GPUs
+};
+
 struct RunResults {
   std::string gpucap_version;
   std::string scenario_name;
@@ -70,6 +80,7 @@ struct RunResults {
   double timeseries_step_s = 0;
   std::size_t timeseries_bins = 0;
   std::vector<double> timeseries;
+  SettlingSeries settling;  ///< when timeseries is empty: the settling probe's mean series
   std::vector<MetricSummary> summary;
   std::vector<MetricSummary> pool_summary;
   /// When not every row is kept: the paired difference of each scalar metric from point 0,
