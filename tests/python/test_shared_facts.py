@@ -117,10 +117,15 @@ def test_the_hdf5_layout_table_is_the_file(mmc, tmp_path):
                      replications=3, progress=False, rows=2)
     path = tmp_path / "r.h5"
     r.save(path)
-    metric_datasets = [i for i in layout if i["kind"] == "dataset" and i["type"] == "float64"]
+    metric_datasets = [i for i in layout if i["kind"] == "dataset" and i["type"] == "float64"
+                       and i["parent"] != "/settling"]
     listed = set()
     with h5py.File(path, "r") as f:
         for item in layout:
+            # /settling is in files without a time series (this one has one): the settling
+            # probe's round trip is tests/unit/result_warnings_test.cpp's.
+            if item["parent"] == "/settling" or (item["parent"] == "/" and item["name"] == "settling"):
+                continue
             for name in expand(item):
                 if item["kind"] == "attribute":
                     owners = ([f[d["parent"]][n] for d in metric_datasets for n in expand(d)]

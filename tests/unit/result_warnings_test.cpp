@@ -161,6 +161,9 @@ TEST(ResultWarnings, AStartUpTransientPastTheWarmUp) {
 }  // namespace
 }  // namespace gpucap
 
+#include <unistd.h>
+
+#include "gpucap/hdf5_results.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/settling_probe.hpp"
@@ -205,6 +208,18 @@ TEST(SettlingProbe, IsTheMeanOfTheRunsOwnFirstReplications) {
   // The probe changes no result of the run (bit for bit, NaN included).
   ASSERT_EQ(r.scalars.size(), t.scalars.size());
   EXPECT_EQ(std::memcmp(r.scalars.data(), t.scalars.data(), r.scalars.size() * sizeof(double)), 0);
+  // A results file keeps it (/settling), and a file with a time series does not have one.
+  const fs::path file = fs::path(testing::TempDir()) / ("settling_" + std::to_string(::getpid()) + ".h5");
+  write_results_hdf5(r, file.string());
+  const RunResults back = read_results_hdf5(file.string());
+  EXPECT_EQ(back.settling.replications, r.settling.replications);
+  EXPECT_EQ(back.settling.step_s, r.settling.step_s);
+  EXPECT_EQ(back.settling.bins, r.settling.bins);
+  EXPECT_EQ(back.settling.mean_in_use, r.settling.mean_in_use);
+  EXPECT_EQ(result_warnings(back), result_warnings(r));
+  write_results_hdf5(t, file.string());
+  EXPECT_EQ(read_results_hdf5(file.string()).settling.bins, 0u);
+  fs::remove(file);
   // Fewer replications than the probe's: all of them.
   options.replications = 3;
   EXPECT_EQ(run(plain, options).settling.replications, 3u);

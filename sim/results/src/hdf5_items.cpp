@@ -175,6 +175,14 @@ const auto kAttributes = std::make_tuple(
     AttributeRow<double>{&h5::kTimeseriesStep, 1, false,
         [](const RunResults& r) { return r.timeseries_step_s; },
         [](const Context&, RunResults& r, double v) { r.timeseries_step_s = v; }},
+    AttributeRow<double>{&h5::kSettlingStep, 1, false,
+        [](const RunResults& r) { return r.settling.step_s; },
+        [](const Context&, RunResults& r, double v) { r.settling.step_s = v; }},
+    AttributeRow<uint64_t>{&h5::kSettlingReplications, 1, false,
+        [](const RunResults& r) { return static_cast<uint64_t>(r.settling.replications); },
+        [](const Context& c, RunResults& r, uint64_t v) {
+          r.settling.replications = to_size(c, v, h5::kSettlingReplications.name);
+        }},
     AttributeRow<int32_t>{&h5::kSweepParameters, 1, false,
         [](const RunResults& r) { return static_cast<int32_t>(r.sweep.size()); }, nullptr,
         "read by hand: checked, it sizes the datasets of /sweep"},
@@ -461,6 +469,8 @@ std::vector<Hdf5ItemHandling> hdf5_item_handling() {
       {&h5::kSweepValues, kByHand, "the sweep's values, [S, P]: split into its parameters"},
       {&h5::kTimeseriesGroup, kByHand, group},
       {&h5::kGpusInUse, kByHand, metric},
+      {&h5::kSettlingGroup, kByHand, group},
+      {&h5::kSettlingMean, kByHand, "[P * B]: the bins B are its length over P"},
       {&h5::kInputsGroup, kByHand, group},
       {&h5::kGoalsGroup, kByHand, group},
       {&h5::kGoalMet, kByHand, "an array of 0 and 1 per replication, checked as such"},

@@ -224,6 +224,26 @@ void read_timeseries(const Context& c, hid_t file, RunResults& r, int format) {
                       {hp, hr, static_cast<hsize_t>(r.pool_count()), dims[3]}, r.timeseries);
 }
 
+/// The settling probe (the file has /settling): its series, [P * B].
+void read_settling(const Context& c, hid_t file, RunResults& r, int format) {
+  Handle group = open_group(c, file, h5::kSettlingGroup);
+  read_plain_attributes(c, group.get(), h5::kSettlingGroup, r, format);
+  const std::string what = "dataset '" + hdf5_item_path(h5::kSettlingMean) + "'";
+  Handle dset = open_dataset(c, group.get(), h5::kSettlingMean);
+  const std::vector<hsize_t> dims = dataset_dims(c, dset.get(), what);
+  if (dims.size() != 1 || r.points == 0 || dims[0] % r.points != 0 || dims[0] == 0 ||
+      dims[0] / r.points > 1000000)
+    c.fail(what + " is not [points * bins] with at most 10^6 bins per point");
+  r.settling.bins = static_cast<std::size_t>(dims[0] / r.points);
+  r.settling.mean_in_use.resize(static_cast<std::size_t>(dims[0]));
+  c.check_status(H5Dread(dset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                         r.settling.mean_in_use.data()),
+                 "reading " + what);
+  if (!(r.settling.step_s > 0) || r.settling.replications == 0)
+    c.fail("group '" + hdf5_item_path(h5::kSettlingGroup) +
+           "' needs step_s > 0 and replications > 0");
+}
+
 /// /summary (and /difference_summary when the file keeps fewer rows than ran): rows are placed
 /// by (point, metric name), so their order does not matter. A metric the file lacks is
 /// summarized from its zeros.
@@ -346,6 +366,8 @@ RunResults read_file(const Context& c, hid_t file) {
   absent.pool = read_pools(c, file, r);
   if (H5Lexists(file, h5::kTimeseriesGroup.name, H5P_DEFAULT) > 0)
     read_timeseries(c, file, r, format);
+  else if (H5Lexists(file, h5::kSettlingGroup.name, H5P_DEFAULT) > 0)
+    read_settling(c, file, r, format);
   read_summary(c, file, r, absent.scalar);
   read_pool_summary(c, file, r, absent.pool);
   read_sweep(c, file, r);

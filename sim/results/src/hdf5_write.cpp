@@ -219,6 +219,14 @@ void write_timeseries(const Context& c, hid_t file, const RunResults& r, unsigne
                         {r.points, r.rows_per_point(), pools, r.timeseries_bins}, threads);
 }
 
+/// /settling: the settling probe's mean series (only when the run has one).
+void write_settling(const Context& c, hid_t file, const RunResults& r) {
+  Handle group = create_ordered_group(c, file, h5::kSettlingGroup);
+  write_plain_attributes(c, group.get(), h5::kSettlingGroup, r);
+  write_column(c, group.get(), h5::kSettlingMean, r.settling.mean_in_use,
+               native_type(Hdf5Type::float64));
+}
+
 /// /pool_summary, ordered [point][pool][metric].
 void write_pool_summary(const Context& c, hid_t file, const RunResults& r) {
   const std::size_t pools = r.pool_count();
@@ -296,6 +304,9 @@ void write_file(const Context& c, hid_t file, const RunResults& r, unsigned thre
   write_replications(c, file, r, threads);
   write_pools(c, file, r, threads);
   if (r.timeseries_bins > 0) write_timeseries(c, file, r, threads);
+  if (r.timeseries_bins == 0 && r.settling.bins > 0 &&
+      r.settling.mean_in_use.size() == r.points * r.settling.bins)
+    write_settling(c, file, r);
   write_pool_summary(c, file, r);
   write_sweep(c, file, r);
   if (!r.goals.empty()) write_goals(c, file, r, threads);
