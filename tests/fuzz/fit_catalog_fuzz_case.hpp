@@ -7,7 +7,9 @@
 //   fit      a job trace CSV (the layout of `process: trace`) fitted as `gpucap fit` does
 //            (read_job_trace, fit_workloads); the samples files and the section are written to
 //            the case folder, and the section under a pools header (horizon: the trace's
-//            window) is loaded (parse_scenario) and compiled;
+//            window) is loaded (parse_scenario) and compiled; a text whose header has `end_s`
+//            is an instance log (start_s, end_s) fitted as `--kind deployment`, its state file
+//            (at the log's start or end, by an option bit) written and loaded with it;
 //   sky      a SkyPilot catalog imported as `gpucap catalog import` does
 //            (import_skypilot_catalog_text); the catalog written is read back by `catalog list`'s
 //            reader and by the scenario loader (one pool on its first row, one on its last);
@@ -58,6 +60,7 @@ struct FitCatalogOptions {
   fit::RunTimeChoice family = fit::RunTimeChoice::automatic;
   double window_s = 0;  ///< 0: derived from the data
   bool placement = false;
+  bool state_at_end = false;  ///< instance logs: --state end
   // sky
   std::string provider = "aws";
   std::string source;
@@ -88,6 +91,7 @@ inline FitCatalogOptions fit_catalog_options(uint32_t bits) {
   static const char* const gpus[] = {"", "H100", "h100", "\x1b"};
   o.gpu_filter = gpus[(bits >> 17) % 4];
   o.by_spot = (bits >> 19) & 1;
+  o.state_at_end = (bits >> 20) & 1;
   return o;
 }
 
@@ -153,6 +157,13 @@ inline std::string run_fit_case(const std::string& text, const FitCatalogOptions
   fit::FitWorkloadsOptions options;
   options.family = o.family;
   options.yaml.source = "fuzz/trace.csv";
+  const std::vector<std::string> cells = naive_header(text);
+  if (std::find(cells.begin(), cells.end(), "end_s") != cells.end()) {  // an instance log
+    columns.submit = "start_s";
+    columns.end = "end_s";
+    options.yaml.kind = fit::FitKind::deployment;
+    options.yaml.state = o.state_at_end ? fit::StateChoice::end : fit::StateChoice::start;
+  }
   if (o.placement) options.yaml.placement = {"od"};
   const std::string output = dir + "/w.yaml";
   fit::JobTrace trace;
@@ -181,7 +192,7 @@ inline std::string run_fit_case(const std::string& text, const FitCatalogOptions
   for (const fit::SamplesFile& s : fitted.samples) {
     if (fs::path(s.path).parent_path() != fs::path(dir) ||
         fs::path(s.path).filename().string() != s.name)
-      return "a samples file outside the output's folder: " + s.path;
+      return "a samples or state file outside the output's folder: " + s.path;
     if (!write_file(s.path, s.csv)) return "cannot write " + s.path;
   }
   if (!write_file(output, fitted.yaml)) return "cannot write " + output;
