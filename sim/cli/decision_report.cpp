@@ -6,6 +6,7 @@
 
 #include "gpucap/cheapest.hpp"
 #include "gpucap/detail/text.hpp"
+#include "gpucap/metric_explain.hpp"
 
 #include "command_line.hpp"
 
@@ -28,13 +29,11 @@ std::string bounds(const BinomialInterval& i) {
 }
 
 ScalarMetric objective_named(const std::string& name) {
-  std::vector<std::string> names;
-  for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
-    if (name == kScalarMetricInfo[m].name) return static_cast<ScalarMetric>(m);
-    names.push_back(kScalarMetricInfo[m].name);
+  try {
+    return scalar_metric_named("--objective", name);
+  } catch (const std::invalid_argument& e) {
+    throw po::error(e.what());
   }
-  throw po::error("--objective: unknown metric '" + text::excerpt(name) +
-                  "'; valid: " + text::join(names, ", "));
 }
 
 CheapestQuery query_of(const po::variables_map& vm, const RunResults& r) {

@@ -11,6 +11,7 @@
 
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
+#include "gpucap/metric_explain.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 
@@ -96,13 +97,7 @@ RunResults run_checked(const Scenario& s, uint64_t replications) {
 }  // namespace
 
 ScalarMetric metric_for_check(const std::string& name) {
-  std::vector<std::string> names;
-  for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
-    if (name == kScalarMetricInfo[m].name) return static_cast<ScalarMetric>(m);
-    names.push_back(kScalarMetricInfo[m].name);
-  }
-  throw std::invalid_argument("--check: unknown metric '" + text::excerpt(name) +
-                              "'; valid: " + text::join(names, ", "));
+  return scalar_metric_named("--check", name);
 }
 
 std::vector<MetricCheck> check_fit(const FitCheckOptions& options, const FittedLog& f) {

@@ -35,6 +35,7 @@
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/interrupt.hpp"
+#include "gpucap/metric_explain.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/output_file.hpp"
 #include "gpucap/result_warnings.hpp"
@@ -244,12 +245,11 @@ void print_events_rate(const gpucap::RunResults& results) {
 
 /// Index of the scalar metric called `name`, or a usage error listing the valid names.
 gpucap::ScalarMetric metric_named(const std::string& name) {
-  for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m)
-    if (name == gpucap::kScalarMetricInfo[m].name) return static_cast<gpucap::ScalarMetric>(m);
-  std::string valid;
-  for (uint32_t m = 0; m < gpucap::kScalarMetricCount; ++m)
-    valid += std::string(m ? ", " : "") + gpucap::kScalarMetricInfo[m].name;
-  throw po::error("--metrics: unknown metric '" + name + "'; valid: " + valid);
+  try {
+    return gpucap::scalar_metric_named("--metrics", name);
+  } catch (const std::invalid_argument& e) {
+    throw po::error(e.what());
+  }
 }
 
 int cmd_run(const std::vector<std::string>& args) {

@@ -13,6 +13,7 @@
 #include "gpucap/cheapest.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/interrupt.hpp"
+#include "gpucap/metric_explain.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/select_best.hpp"
 #include "run_options.hpp"
@@ -40,12 +41,11 @@ double parse_number(const std::string& name, const std::string& text, const std:
 }
 
 ScalarMetric objective_named(const std::string& name) {
-  std::string valid;
-  for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
-    if (name == kScalarMetricInfo[m].name) return static_cast<ScalarMetric>(m);
-    valid += std::string(m ? ", " : "") + kScalarMetricInfo[m].name;
+  try {
+    return scalar_metric_named("--objective", name);
+  } catch (const std::invalid_argument& e) {
+    throw po::error(e.what());
   }
-  throw po::error("--objective: unknown metric '" + text::excerpt(name) + "'; valid: " + valid);
 }
 
 /// Left-aligned cell of `width`, two spaces before it.

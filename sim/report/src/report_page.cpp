@@ -8,6 +8,7 @@
 #include "gpucap/cheapest.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/goal_summary.hpp"
+#include "gpucap/metric_explain.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/report/html.hpp"
 #include "gpucap/report/svg_chart.hpp"
@@ -36,13 +37,7 @@ svg .bars rect{stroke:#fff;stroke-width:0.5}
 )";
 
 ScalarMetric metric_named(const std::string& option, const std::string& name) {
-  for (uint32_t m = 0; m < kScalarMetricCount; ++m)
-    if (name == kScalarMetricInfo[m].name) return static_cast<ScalarMetric>(m);
-  std::string valid;
-  for (uint32_t m = 0; m < kScalarMetricCount; ++m)
-    valid += std::string(m ? ", " : "") + kScalarMetricInfo[m].name;
-  throw std::invalid_argument(option + ": unknown metric '" + gpucap::text::excerpt(name) +
-                              "'; valid: " + valid);
+  return scalar_metric_named(option, name);
 }
 
 /// Which metric groups the results have (as `gpucap run` chooses its rows).

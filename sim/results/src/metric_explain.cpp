@@ -1,7 +1,9 @@
 #include "gpucap/metric_explain.hpp"
 
 #include <cstring>
+#include <stdexcept>
 
+#include "gpucap/detail/text.hpp"
 #include "gpucap/metrics.hpp"
 
 namespace gpucap {
@@ -82,6 +84,16 @@ std::vector<std::string> metric_names() {
   for (const MetricInfo& m : kScalarMetricInfo) out.emplace_back(m.name);
   for (const MetricInfo& m : kPoolMetricInfo) out.emplace_back(m.name);
   return out;
+}
+
+ScalarMetric scalar_metric_named(const std::string& option, const std::string& name) {
+  std::string valid;
+  for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
+    if (name == kScalarMetricInfo[m].name) return static_cast<ScalarMetric>(m);
+    valid += std::string(m ? ", " : "") + kScalarMetricInfo[m].name;
+  }
+  throw std::invalid_argument(option + ": unknown metric '" + text::excerpt(name) +
+                              "'; valid: " + valid);
 }
 
 }  // namespace gpucap

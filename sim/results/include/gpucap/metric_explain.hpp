@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/metrics.hpp"
+
 namespace gpucap {
 
 /// The explanation of every metric named `name`: a scalar metric, a pool metric, or both (cost,
@@ -15,5 +17,9 @@ std::string explain_metric(const std::string& name);
 
 /// Every metric name, scalar then pool (for suggestions).
 std::vector<std::string> metric_names();
+
+/// The scalar metric called `name`; throws std::invalid_argument "<option>: unknown metric
+/// '<name>'; valid: cost, ..." (the name escaped and cut) for any other text.
+ScalarMetric scalar_metric_named(const std::string& option, const std::string& name);
 
 }  // namespace gpucap
