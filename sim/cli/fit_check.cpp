@@ -1,13 +1,12 @@
 #include "fit_check.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <ostream>
 #include <stdexcept>
+#include <yaml-cpp/yaml.h>
 
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
@@ -101,9 +100,8 @@ ScalarMetric metric_for_check(const std::string& name) {
 }
 
 std::vector<MetricCheck> check_fit(const FitCheckOptions& options, const FittedLog& f) {
-  const std::string base_text =
-      read_input_file(options.scenario, options.limits.scenario_bytes, "scenario file",
-                      "--max-scenario-size");
+  const std::string base_text = read_input_file(options.scenario, options.limits.scenario_bytes,
+                                                "scenario file", "--max-scenario-size");
   YAML::Node base;
   try {
     base = YAML::Load(base_text);
@@ -118,8 +116,7 @@ std::vector<MetricCheck> check_fit(const FitCheckOptions& options, const FittedL
   const YAML::Node fitted = YAML::Load(f.yaml)["workloads"];
   if (f.kind == fit::FitKind::service && fitted.size() != 1)
     throw std::invalid_argument(
-        "--check of a request log needs one class (this one has " +
-        std::to_string(fitted.size()) +
+        "--check of a request log needs one class (this one has " + std::to_string(fitted.size()) +
         "): the log is replayed as one service; fit the classes' logs one at a time");
   const fs::path folder = fs::absolute(fs::path(f.output_path)).parent_path();
   YAML::Node fitted_workloads(YAML::NodeType::Sequence);
@@ -137,9 +134,8 @@ std::vector<MetricCheck> check_fit(const FitCheckOptions& options, const FittedL
   const std::string origin = text::excerpt(options.scenario, 200);
   const Scenario replay_scenario =
       compose(base, replay, origin + " (with the log replayed)", base_dir, options.limits);
-  const Scenario fitted_scenario =
-      compose(base, fitted_workloads, origin + " (with the fitted section)", base_dir,
-              options.limits);
+  const Scenario fitted_scenario = compose(
+      base, fitted_workloads, origin + " (with the fitted section)", base_dir, options.limits);
   const RunResults a = run_checked(replay_scenario, options.replications);
   const RunResults b = run_checked(fitted_scenario, options.replications);
 
@@ -182,9 +178,11 @@ void print_fit_check(const std::vector<MetricCheck>& checks, const FitCheckOptio
         c.defined ? "[" + value(c.fitted_low) + ", " + value(c.fitted_high) + "]" : "n/a";
     char rank[32] = "n/a";
     if (c.defined) std::snprintf(rank, sizeof rank, "%.1f%%", c.rank * 100);
-    std::snprintf(line, sizeof line, "%-24s %-10s %11s %11s  %-25s %8s  %s\n", info.name,
-                  info.unit, value(c.replay).c_str(), value(c.fitted_mean).c_str(), range.c_str(),
-                  rank, !c.defined ? "undefined" : c.agree ? "agree" : "DISAGREE");
+    std::snprintf(line, sizeof line, "%-24s %-10s %11s %11s  %-25s %8s  %s\n", info.name, info.unit,
+                  value(c.replay).c_str(), value(c.fitted_mean).c_str(), range.c_str(), rank,
+                  !c.defined ? "undefined"
+                  : c.agree  ? "agree"
+                             : "DISAGREE");
     out << line;
   }
 }

@@ -89,10 +89,9 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
       "deployment (blank or negative: created before t = 0)")(
       "end-column", po::value<std::string>()->default_value("end_s"),
       "--kind deployment: each instance's end, seconds from t = 0 (blank: still running at the "
-      "log's end)")(
-      "duration-column", po::value<std::string>()->default_value("duration_s"),
-      "run times, seconds")("gpus-column", po::value<std::string>()->default_value("gpus"),
-                            "GPUs per job")(
+      "log's end)")("duration-column", po::value<std::string>()->default_value("duration_s"),
+                    "run times, seconds")(
+      "gpus-column", po::value<std::string>()->default_value("gpus"), "GPUs per job")(
       "censored-column", po::value<std::string>()->default_value("censored"),
       "1 when the job was still running at the log's end (optional column)")(
       "placement", po::value<std::vector<std::string>>()->composing(),
@@ -140,11 +139,12 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   add_quiet_option(visible, "print nothing on success");
   const po::variables_map vm = line.parse(args);
   if (vm.count("help")) {
-    std::cout << "Fits a job trace (CSV: submit_s, gpus, duration_s, optional censored), a request\n"
-                 "log (--kind service) or an instance log (--kind deployment: start_s, end_s,\n"
-                 "gpus) into a scenario's workloads: section, one workload per class. See\n"
-                 "docs/fitting.md.\n\n"
-              << visible;
+    std::cout
+        << "Fits a job trace (CSV: submit_s, gpus, duration_s, optional censored), a request\n"
+           "log (--kind service) or an instance log (--kind deployment: start_s, end_s,\n"
+           "gpus) into a scenario's workloads: section, one workload per class. See\n"
+           "docs/fitting.md.\n\n"
+        << visible;
     return false;
   }
   if (!vm.count("trace")) throw po::error("fit needs a TRACE.csv argument");
@@ -152,11 +152,10 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
   o.trace = vm["trace"].as<std::string>();
   o.output = vm["output"].as<std::string>();
   o.columns.class_by = vm["class-by"].as<std::string>();
-  o.columns.submit = vm.count("submit-column") ? vm["submit-column"].as<std::string>()
-                                                : std::string(vm["kind"].as<std::string>() ==
-                                                                      "deployment"
-                                                                  ? "start_s"
-                                                                  : "submit_s");
+  o.columns.submit =
+      vm.count("submit-column")
+          ? vm["submit-column"].as<std::string>()
+          : std::string(vm["kind"].as<std::string>() == "deployment" ? "start_s" : "submit_s");
   o.columns.duration = vm["duration-column"].as<std::string>();
   o.columns.gpus = vm["gpus-column"].as<std::string>();
   o.columns.censored = vm["censored-column"].as<std::string>();
@@ -253,8 +252,7 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
           "the log and the fitted section run on");
     o.check_options.scenario = vm["check-scenario"].as<std::string>();
     o.check_options.replications =
-        parse_count("--check-replications", vm["check-replications"].as<std::string>(), 2,
-                    1000000);
+        parse_count("--check-replications", vm["check-replications"].as<std::string>(), 2, 1000000);
     if (o.kind == fit::FitKind::deployment && o.state == fit::StateChoice::end)
       throw po::error(
           "--check compares the fit with its log over the log's own window, from its start: "
@@ -370,8 +368,8 @@ int run(const FitOptions& o) {
             << (instances ? " instances, " + std::to_string(trace.alive_at_start_rows) +
                                 " alive at t = 0, "
                           : std::string(" jobs, "))
-            << trace.censored_rows << " censored, window " << fit::format_seconds(trace.window_s) << ", "
-            << result.fits.size() << " class(es) by \"" << text::excerpt(o.columns.class_by)
+            << trace.censored_rows << " censored, window " << fit::format_seconds(trace.window_s)
+            << ", " << result.fits.size() << " class(es) by \"" << text::excerpt(o.columns.class_by)
             << "\"\n";
   char line[512];
   for (const fit::ClassFit& f : result.fits) {

@@ -16,6 +16,7 @@
 #include "gpucap/metric_explain.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/select_best.hpp"
+
 #include "run_options.hpp"
 
 namespace po = boost::program_options;
@@ -225,8 +226,8 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
     label += (k ? ", " : "") + text::excerpt(grid[k].path, 60) + " = " +
              text::excerpt(grid[k].values[ids[s.best]], 40);
   const std::string best_line =
-      "best: point " + std::to_string(ids[s.best]) + (label.empty() ? "" : " (" + label + ")") + ", " +
-      metric.name + " " + number(s.points[s.best].mean) + " " + unit +
+      "best: point " + std::to_string(ids[s.best]) + (label.empty() ? "" : " (" + label + ")") +
+      ", " + metric.name + " " + number(s.points[s.best].mean) + " " + unit +
       (s.guaranteed ? ""
                     : "; NO GUARANTEE: several points were still in the race at "
                       "--max-replications " +
@@ -237,15 +238,15 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
   }
   const uint64_t seed = options.has_seed ? options.seed : points.front().seed;
   std::cout << "select the best of " << points.size() << " points"
-            << (vm.count("points") ? " (--points " + text::excerpt(vm["points"].as<std::string>(), 80) +
-                                         " of the grid's " + std::to_string(grid_points.size()) + ")"
-                                   : std::string())
-            << " of \""
-            << text::excerpt(base.name, 200) << "\": " << (o.maximize ? "maximize " : "minimize ")
-            << metric.name << " [" << unit << "], delta " << number(o.delta) << " " << unit
-            << ", alpha " << number(o.alpha) << ", initial " << o.initial << " replications, seed "
-            << seed << ", backend " << resolve_backend(options.backend).label << ", "
-            << number(wall_s) << " s\n"
+            << (vm.count("points")
+                    ? " (--points " + text::excerpt(vm["points"].as<std::string>(), 80) +
+                          " of the grid's " + std::to_string(grid_points.size()) + ")"
+                    : std::string())
+            << " of \"" << text::excerpt(base.name, 200)
+            << "\": " << (o.maximize ? "maximize " : "minimize ") << metric.name << " [" << unit
+            << "], delta " << number(o.delta) << " " << unit << ", alpha " << number(o.alpha)
+            << ", initial " << o.initial << " replications, seed " << seed << ", backend "
+            << resolve_backend(options.backend).label << ", " << number(wall_s) << " s\n"
             << "P(correct selection) >= " << number(100 * (1 - o.alpha))
             << "% when the best mean is at least delta better than every other\n\n";
   print_table(s, grid, ids, metric);

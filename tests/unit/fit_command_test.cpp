@@ -1,12 +1,11 @@
 // gpucap fit (sim/cli/fit_command.cpp): the written workloads section validates and runs when
 // combined with a pools section; hostile traces and outputs give clear errors and exit codes
 // (2 for a trace that cannot be fitted or bad usage, 1 for I/O), never a crash.
-#include <gtest/gtest.h>
-
-#include <filesystem>
-#include <fstream>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <gtest/gtest.h>
 #include <random>
 #include <sstream>
 #include <string>
@@ -308,13 +307,15 @@ double number_after(const std::string& text, const std::string& key) {
 // with the censoring of the instances still running at the log's end: the exponential's MLE is
 // the total time observed over the instances that ended, so the mean comes back within 4
 // standard errors (mean/sqrt(events): 2.3%) of 48 h, where reading the cut lifetimes as ended
-// would give 48 (1 - (48 / 240)(1 - e^-5)) = 38.5 h. The rate comes back within 4 standard errors (2%) of 10 an hour.
+// would give 48 (1 - (48 / 240)(1 - e^-5)) = 38.5 h. The rate comes back within 4 standard errors
+// (2%) of 10 an hour.
 // --state start writes the 60 instances alive at t = 0 with their logged ends; --state end the
 // instances still running at the log's end, remaining unknown, with their ages.
 TEST_F(FitCommand, DeploymentsFromAnInstanceLog) {
   const std::string log = write("instances.csv", instance_log());
-  const auto fit = gpucap_cli("fit " + log + " -o " + path("w.yaml") +
-                              " --kind deployment --family exponential --placement od --window 10d");
+  const auto fit =
+      gpucap_cli("fit " + log + " -o " + path("w.yaml") +
+                 " --kind deployment --family exponential --placement od --window 10d");
   ASSERT_EQ(fit.exit_code, 0) << fit.output;
   EXPECT_NE(fit.output.find("60 alive at t = 0"), std::string::npos) << fit.output;
   EXPECT_NE(fit.output.find("state at t = 0 (the log's start): 60 instance(s)"), std::string::npos)
@@ -366,7 +367,8 @@ TEST_F(FitCommand, DeploymentsFromAnInstanceLog) {
   std::istringstream log_rows(instance_log());
   std::string line;
   std::getline(log_rows, line);
-  while (std::getline(log_rows, line)) still_running += line.back() == '1' && line[line.size() - 3] == ',';
+  while (std::getline(log_rows, line))
+    still_running += line.back() == '1' && line[line.size() - 3] == ',';
   std::size_t unknown_rows = 0, window_ages = 0;
   std::istringstream erows(end_state.substr(end_state.find('\n') + 1));
   for (std::string row; std::getline(erows, row);) {
@@ -390,8 +392,9 @@ TEST_F(FitCommand, DeploymentLogErrors) {
   };
   const Case cases[] = {
       {"start_s,end_s,gpus\n0,100,1\n50,20,1\n", "", ":3: column \"end_s\" holds 20, not after"},
-      {"start_s,end_s,gpus\n0,100,1\n-50,-5,1\n", "", ":3: column \"end_s\" holds -5: the instance "
-                                                       "ended at or before t = 0"},
+      {"start_s,end_s,gpus\n0,100,1\n-50,-5,1\n", "",
+       ":3: column \"end_s\" holds -5: the instance "
+       "ended at or before t = 0"},
       {"start_s,end_s,gpus\n0,100,1\nabc,200,1\n", "", ":3: column \"start_s\" holds \"abc\""},
       {"start_s,end_s,gpus\n0,100,0\n", "", "GPUs are a whole number"},
       {"start_s,gpus\n0,1\n", "", "end_s"},
@@ -422,18 +425,18 @@ TEST_F(FitCommand, DeploymentLogErrors) {
 // log's peak (at its end) is above every one of the model's futures. The fit is written and the
 // exit code is 0 either way.
 TEST_F(FitCommand, CheckAgainstTheLog) {
-  const std::string base = write(
-      "base.yaml",
-      "name: fleet\nhorizon: 10d\nseed: 5\npools:\n"
-      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 2000}\n");
+  const std::string base =
+      write("base.yaml",
+            "name: fleet\nhorizon: 10d\nseed: 5\npools:\n"
+            "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 2000}\n");
   const std::string metrics = "instance_hours_demanded,instances_peak,instances_served_mean,cost";
   const std::string steady = write("steady.csv", instance_log());
   const auto fit = gpucap_cli("fit " + steady + " -o " + path("w.yaml") +
                               " --kind deployment --family exponential --window 10d --check " +
                               metrics + " --check-scenario " + base + " --check-replications 60");
   ASSERT_EQ(fit.exit_code, 0) << fit.output;
-  for (const char* m : {"instance_hours_demanded ", "instances_peak ", "instances_served_mean ",
-                        "cost "}) {
+  for (const char* m :
+       {"instance_hours_demanded ", "instances_peak ", "instances_served_mean ", "cost "}) {
     const std::size_t row = fit.output.find(std::string("\n") + m);
     ASSERT_NE(row, std::string::npos) << m << fit.output;
     const std::string line = fit.output.substr(row + 1, fit.output.find('\n', row + 1) - row - 1);
@@ -445,8 +448,7 @@ TEST_F(FitCommand, CheckAgainstTheLog) {
   const std::string rising = write("rising.csv", instance_log(3));
   const auto trend = gpucap_cli("fit " + rising + " -o " + path("r.yaml") +
                                 " --kind deployment --family exponential --window 10d --check " +
-                                metrics + " --check-scenario " + base +
-                                " --check-replications 60");
+                                metrics + " --check-scenario " + base + " --check-replications 60");
   ASSERT_EQ(trend.exit_code, 0) << trend.output;
   const std::size_t peak = trend.output.find("\ninstances_peak ");
   ASSERT_NE(peak, std::string::npos) << trend.output;
@@ -468,7 +470,8 @@ TEST_F(FitCommand, CheckErrors) {
                                  "price_usd_per_gpu_hour: 2.5, quota: 2000}\n");
   const std::string no_pools = write("nopools.yaml", "name: b\nhorizon: 1d\n");
   std::string requests = "submit_s,gpus,duration_s\n";
-  for (int i = 0; i < 200; ++i) requests += std::to_string(60 * i) + "," + (i % 2 ? "1" : "2") + ",5\n";
+  for (int i = 0; i < 200; ++i)
+    requests += std::to_string(60 * i) + "," + (i % 2 ? "1" : "2") + ",5\n";
   const std::string request_log = write("requests.csv", requests);
   const std::string dep = " --kind deployment --check cost";
   struct Case {
@@ -479,9 +482,9 @@ TEST_F(FitCommand, CheckErrors) {
       {log + " --kind deployment --check costs --check-scenario " + base,
        "--check: unknown metric 'costs'; valid: cost,"},
       {log + dep + " --check-scenario " + base + " --state end", "--state end starts from"},
-      {log + dep + " --check-scenario " + no_pools, "must be a scenario with name, horizon and pools"},
-      {log + dep + " --check-scenario " + base + " --check-replications 1",
-       "--check-replications"},
+      {log + dep + " --check-scenario " + no_pools,
+       "must be a scenario with name, horizon and pools"},
+      {log + dep + " --check-scenario " + base + " --check-replications 1", "--check-replications"},
       {log + " --kind deployment --check-scenario " + base, "apply with --check METRIC"},
       {request_log + " --kind service --placement od --check latency_p99 --check-scenario " + base,
        "--check of a request log needs one class (this one has 2)"},

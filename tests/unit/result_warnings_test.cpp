@@ -192,10 +192,9 @@ TEST(SettlingProbe, IsTheMeanOfTheRunsOwnFirstReplications) {
   ASSERT_EQ(r.settling.replications, kSettlingReplications);
   ASSERT_EQ(r.settling.bins, kSettlingBins);
   EXPECT_EQ(r.settling.step_s, 100 * 3600.0 / kSettlingBins);
-  const Scenario recorded = parse_scenario(
-      std::string(kMm16) + "timeseries: {step: " + std::to_string(100 * 3600 / kSettlingBins) +
-          "s}\n",
-      "mm16.yaml", ".");
+  const Scenario recorded = parse_scenario(std::string(kMm16) + "timeseries: {step: " +
+                                               std::to_string(100 * 3600 / kSettlingBins) + "s}\n",
+                                           "mm16.yaml", ".");
   const RunResults t = run(recorded, options);
   ASSERT_EQ(t.timeseries_bins, kSettlingBins);
   EXPECT_EQ(t.settling.bins, 0u);  // its own series is used
@@ -209,7 +208,8 @@ TEST(SettlingProbe, IsTheMeanOfTheRunsOwnFirstReplications) {
   ASSERT_EQ(r.scalars.size(), t.scalars.size());
   EXPECT_EQ(std::memcmp(r.scalars.data(), t.scalars.data(), r.scalars.size() * sizeof(double)), 0);
   // A results file keeps it (/settling), and a file with a time series does not have one.
-  const fs::path file = fs::path(testing::TempDir()) / ("settling_" + std::to_string(::getpid()) + ".h5");
+  const fs::path file =
+      fs::path(testing::TempDir()) / ("settling_" + std::to_string(::getpid()) + ".h5");
   write_results_hdf5(r, file.string());
   const RunResults back = read_results_hdf5(file.string());
   EXPECT_EQ(back.settling.replications, r.settling.replications);

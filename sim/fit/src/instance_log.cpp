@@ -68,8 +68,8 @@ JobTrace read_instance_log(const gpucap::CsvTable& table, const TraceColumns& co
                            "; GPUs are a whole number from 1 to 1048575");
     if (!std::isnan(start[r]) && !std::isnan(end[r]) && !(end[r] > start[r]))
       throw TraceDataError(where(r, columns.end) + "holds " + text::format_number(end[r]) +
-                           ", not after the instance's start (" +
-                           text::format_number(start[r]) + "); an instance lives a while");
+                           ", not after the instance's start (" + text::format_number(start[r]) +
+                           "); an instance lives a while");
     if (!std::isnan(end[r]) && !(end[r] > 0))
       throw TraceDataError(where(r, columns.end) + "holds " + text::format_number(end[r]) +
                            ": the instance ended at or before t = 0, so it is not in the "

@@ -129,7 +129,8 @@ JobTrace read_job_trace(const std::string& text, const std::string& origin,
   try {
     table = gpucap::CsvTable::parse(text, origin);
     class_values = table.categories(columns.class_by, detail::kMaxClassTexts);
-    if (!columns.end.empty()) return detail::read_instance_log(table, columns, class_values, window_s);
+    if (!columns.end.empty())
+      return detail::read_instance_log(table, columns, class_values, window_s);
     submit = table.number_column(columns.submit);
     duration = table.number_column(columns.duration);
     gpus = table.number_column(columns.gpus);

@@ -316,8 +316,7 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
   out << "# Written by `gpucap fit` from " << comment_text(options.source, 200) << ".\n"
       << "# " << trace.rows << (instances ? " instances" : " jobs") << " in " << fits.size()
       << " class(es); ";
-  if (instances)
-    out << trace.alive_at_start_rows << " alive at t = 0 (created before it); ";
+  if (instances) out << trace.alive_at_start_rows << " alive at t = 0 (created before it); ";
   out << trace.censored_rows << " censored (still running at the log's end); observation window "
       << format_seconds(trace.window_s) << " from t = 0"
       << (options.origin.empty() ? std::string(" (taken as Monday 00:00: give --origin to align "
@@ -384,8 +383,8 @@ SamplesFile side_file(const std::filesystem::path& out_path, const JobClass& c,
   if (file.name.size() > 255)
     throw std::invalid_argument(
         "the " + (suffix == ".state.csv" ? std::string("state") : std::string("samples")) +
-        " file of class " + c.name + " would be named with " +
-        std::to_string(file.name.size()) + " bytes (\"" + comment_text(file.name, 80) +
+        " file of class " + c.name + " would be named with " + std::to_string(file.name.size()) +
+        " bytes (\"" + comment_text(file.name, 80) +
         "\"), above the 255 a file name may have; give the output a shorter name");
   file.path = (out_path.parent_path() / file.name).string();
   file.csv = std::move(csv);
@@ -422,9 +421,13 @@ std::string render_state_csv(const ClassFit& f, StateChoice state, std::size_t& 
   }
   if (beyond)
     throw std::invalid_argument(
-        "class " + c.name + ": --state end draws each running instance's remaining lifetime "
-        "given its age, and " + std::to_string(beyond) + " of them are at least as old as the "
-        "longest value of the empirical lifetime (" + format_seconds(largest) +
+        "class " + c.name +
+        ": --state end draws each running instance's remaining lifetime "
+        "given its age, and " +
+        std::to_string(beyond) +
+        " of them are at least as old as the "
+        "longest value of the empirical lifetime (" +
+        format_seconds(largest) +
         "), which leaves nothing to draw; give a parametric --family (lognormal, weibull, "
         "gamma or exponential)");
   return rows ? csv : std::string();

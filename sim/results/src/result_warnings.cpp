@@ -108,8 +108,8 @@ bool differs(const std::vector<double>& y, std::size_t from, std::size_t d) {
   const double se =
       sd * std::sqrt(1.0 / static_cast<double>(d - from) + 1.0 / static_cast<double>(m - d));
   // And it matters: the stretch moves the mean of the window after the warm-up by over 1%.
-  const double shift = std::fabs(before - after) * static_cast<double>(d - from) /
-                       static_cast<double>(m - from);
+  const double shift =
+      std::fabs(before - after) * static_cast<double>(d - from) / static_cast<double>(m - from);
   return std::fabs(before - after) > std::max(5 * se, 0.02 * std::fabs(after)) &&
          shift > 0.01 * std::fabs(after);
 }
@@ -159,11 +159,11 @@ std::vector<std::string> result_warnings(const RunResults& r) {
     const double end = static_cast<double>(d * kBatch) * series_step_s(r);
     if (differs(y, from, d) && end > latest) latest = end, latest_point = p;
   }
-  const std::string how =
-      r.timeseries_bins > 0
-          ? std::string("MSER-5 on the time series, averaged over replications")
-          : "MSER-5 on the GPUs in use of the first " + std::to_string(r.settling.replications) +
-                " replications, simulated again";
+  const std::string how = r.timeseries_bins > 0
+                              ? std::string("MSER-5 on the time series, averaged over replications")
+                              : "MSER-5 on the GPUs in use of the first " +
+                                    std::to_string(r.settling.replications) +
+                                    " replications, simulated again";
   const double batch_s = 5 * series_step_s(r);
   const double horizon = series_step_s(r) * static_cast<double>(series_bins(r));
   // It matters when the unsettled stretch after the warm-up is over 2% of the window.
@@ -173,7 +173,8 @@ std::vector<std::string> result_warnings(const RunResults& r) {
         r.points > 1 ? " (point " + std::to_string(latest_point) + ")" : std::string();
     if (at_cap)
       out.push_back("the GPUs in use do not settle within the first half of the horizon" + where +
-                    " (" + how + "): demand drifts "
+                    " (" + how +
+                    "): demand drifts "
                     "over the run (a trend), or a start-up transient outlasts half of it; means "
                     "and percentiles are of a changing system, not of a steady state. For a "
                     "steady state, lengthen the horizon and the warm-up (now " +
@@ -184,7 +185,8 @@ std::vector<std::string> result_warnings(const RunResults& r) {
           ", past " +
           (warmup > 0 ? "the warm-up of " + text::format_duration(warmup)
                       : "the start (no warm-up)") +
-          " (" + how + "): the statistics include the "
+          " (" + how +
+          "): the statistics include the "
           "start-up transient of a run that starts empty, which biases means and percentiles; "
           "set warmup to at least " +
           text::format_duration(latest) +

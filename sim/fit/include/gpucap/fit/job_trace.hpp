@@ -51,8 +51,8 @@ struct TraceColumns {
 
 /// An instance of an instance log alive at t = 0 (created before it, not ended by it).
 struct AliveInstance {
-  double age_s = 0;          ///< how long it had run at t = 0; NaN when its start is blank
-  double remaining_s = 0;    ///< its end; +infinity when still running at the log's end
+  double age_s = 0;        ///< how long it had run at t = 0; NaN when its start is blank
+  double remaining_s = 0;  ///< its end; +infinity when still running at the log's end
   uint32_t gpus = 1;
 };
 
@@ -72,8 +72,8 @@ struct JobClass {
   /// Every instance still running at the log's end: its age then (window end - start), s;
   /// for one whose start is blank, the window (a lower bound: it ran the whole window).
   std::vector<double> age_at_end_s;
-  std::vector<uint32_t> gpus_at_end;           ///< their GPUs, index for index
-  std::size_t ages_at_end_lower_bounds = 0;    ///< of them, those whose start is blank
+  std::vector<uint32_t> gpus_at_end;         ///< their GPUs, index for index
+  std::size_t ages_at_end_lower_bounds = 0;  ///< of them, those whose start is blank
 };
 
 struct JobTrace {

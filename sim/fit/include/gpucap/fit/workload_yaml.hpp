@@ -47,9 +47,9 @@ enum class TrendChoice {
 
 /// What the trace's rows are, and so which kind of workload each class becomes.
 enum class FitKind {
-  job,      ///< jobs: `kind: batch` with `work` (a run on the reference GPU)
-  service,  ///< requests of an inference service: `kind: inference` with `service`, on the
-            ///< first --placement pool, with replicas for about 70% busy at the mean load
+  job,         ///< jobs: `kind: batch` with `work` (a run on the reference GPU)
+  service,     ///< requests of an inference service: `kind: inference` with `service`, on the
+               ///< first --placement pool, with replicas for about 70% busy at the mean load
   deployment,  ///< instances of an instance log: `kind: deployment` with `lifetime` and an
                ///< `initial_state` file (StateChoice)
 };
