@@ -496,3 +496,32 @@ TEST_F(FitCommand, CheckErrors) {
     EXPECT_NE(fit.output.find(c.message), std::string::npos) << c.args << "\n" << fit.output;
   }
 }
+
+// --check of a job trace: the week of data/sample_week_trace.csv (600 jobs) replayed and its
+// fit (a daily profile per class) on 64 on-demand GPUs. The model's arrivals are Poisson with
+// mean 600 over the week: its mean over 60 replications is within 4 standard errors
+// (4 sqrt(600 / 60) = 12.6) of 600, and the log's 600 lies within the model's 95% of futures,
+// as do its GPU-hours and cost.
+TEST_F(FitCommand, CheckAJobTrace) {
+  const std::string base = write(
+      "base.yaml",
+      "name: week\nhorizon: 7d\nseed: 5\npools:\n"
+      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 64}\n");
+  const auto fit = gpucap_cli("fit " + kSample + " -o " + path("w.yaml") +
+                              " --placement od --window 7d --check jobs_arrived,gpu_hours_used,"
+                              "cost --check-scenario " + base + " --check-replications 60");
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  for (const char* m : {"jobs_arrived ", "gpu_hours_used ", "cost "}) {
+    const std::size_t row = fit.output.find(std::string("\n") + m);
+    ASSERT_NE(row, std::string::npos) << m << fit.output;
+    const std::string line = fit.output.substr(row + 1, fit.output.find('\n', row + 1) - row - 1);
+    EXPECT_NE(line.find("  agree"), std::string::npos) << line;
+  }
+  const std::size_t row = fit.output.find("\njobs_arrived ");
+  std::istringstream cells(fit.output.substr(row + 1));
+  std::string name, unit;
+  double log = 0, model = 0;
+  cells >> name >> unit >> log >> model;
+  EXPECT_EQ(log, 600);
+  EXPECT_NEAR(model, 600, 4 * std::sqrt(600.0 / 60)) << fit.output;
+}
