@@ -13,6 +13,7 @@
 #include "gpucap/metric_explain.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+#include "gpucap/summary.hpp"
 
 namespace gpucap::cli {
 namespace {
@@ -78,14 +79,6 @@ std::vector<double> sorted_values(const RunResults& r, ScalarMetric m) {
   return v;
 }
 
-/// The type-7 quantile (linear interpolation, numpy's default) of sorted, non-empty values.
-double quantile(const std::vector<double>& v, double q) {
-  const double h = q * static_cast<double>(v.size() - 1);
-  const std::size_t lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (h - static_cast<double>(lo)) * (v[hi] - v[lo]);
-}
-
 RunResults run_checked(const Scenario& s, uint64_t replications) {
   RunOptions options;
   options.replications = replications;
@@ -148,8 +141,8 @@ std::vector<MetricCheck> check_fit(const FitCheckOptions& options, const FittedL
     const std::vector<double> futures = sorted_values(b, m);
     c.defined = !std::isnan(c.replay) && !futures.empty();
     if (c.defined) {
-      c.fitted_low = quantile(futures, 0.025);
-      c.fitted_high = quantile(futures, 0.975);
+      c.fitted_low = type7_quantile(futures, 0.025);
+      c.fitted_high = type7_quantile(futures, 0.975);
       c.rank = static_cast<double>(std::upper_bound(futures.begin(), futures.end(), c.replay) -
                                    futures.begin()) /
                static_cast<double>(futures.size());

@@ -226,7 +226,7 @@ RunResults concat_results(const std::vector<const RunResults*>& parts, ConcatAxi
   }
   out = axis == ConcatAxis::points ? join_points(parts, std::move(out))
                                    : join_replications(parts, std::move(out));
-  // The settling probe (in memory only): part 0's first replications when parts add
+  // The settling probe: part 0's first replications when parts add
   // replications; every part's points when they add points and were all probed alike.
   if (axis == ConcatAxis::replications) {
     out.settling = base.settling;

@@ -26,9 +26,9 @@ double warmup_of(const RunResults& r) {
 
 namespace {
 
-/// The mean series of GPUs in use in batches of kBatch bins (all pools, summed over the kept
-/// replications of `point`); empty without a series or with fewer than 10 batches.
+/// Bins per batch of MSER-5.
 constexpr std::size_t kBatch = 5;
+
 /// The bin width and count of the series batch_series reads: the run's time series, else the
 /// settling probe's.
 double series_step_s(const RunResults& r) {
@@ -38,6 +38,9 @@ std::size_t series_bins(const RunResults& r) {
   return r.timeseries_bins > 0 ? r.timeseries_bins : r.settling.bins;
 }
 
+/// The mean series of GPUs in use in batches of kBatch bins (all pools, summed over the kept
+/// replications of `point`, or the settling probe's mean when the run has no time series);
+/// empty without a series or with fewer than 10 batches.
 std::vector<double> batch_series(const RunResults& r, std::size_t point) {
   const std::size_t bins = r.timeseries_bins, pools = r.pool_count(), rows = r.rows_per_point();
   if (bins == 0 && r.settling.bins > 0 && point < r.points &&

@@ -8,10 +8,7 @@
 #include <utility>
 
 namespace gpucap {
-namespace {
 
-/// Type-7 quantile (numpy's default) of values whose positions floor(h) and the next one hold
-/// the order statistics a sorted copy would (select_order_statistics), h = (n - 1) q.
 double type7_quantile(const std::vector<double>& values, double q) {
   if (values.empty()) return 0.0;
   const double h = (static_cast<double>(values.size()) - 1.0) * q;
@@ -19,6 +16,8 @@ double type7_quantile(const std::vector<double>& values, double q) {
   const std::size_t hi = std::min(lo + 1, values.size() - 1);
   return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
 }
+
+namespace {
 
 /// Puts at the positions the type-7 quantiles `qs` need the order statistics of `values` (no
 /// NaN), by selection (O(n) each) rather than a sort: values[k] is then the k-th smallest for

@@ -29,7 +29,8 @@ struct SweepParameter {
 ///   pool_summary [point][pool][kPoolMetricCount]
 /// GPUs in use over the horizon, summed over pools and averaged over a run's first replications
 /// (the settling probe of a run without a time series: settling_probe.hpp), for the start-up
-/// transient warning (result_warnings.hpp). In memory only; empty when not probed.
+/// transient warning (result_warnings.hpp); results files keep it as /settling. Empty when not
+/// probed.
 struct SettlingSeries {
   std::size_t replications = 0;  ///< replications averaged
   double step_s = 0;             ///< bin width

@@ -29,6 +29,11 @@ struct MetricRange {
   double high = std::numeric_limits<double>::infinity();
 };
 
+/// Type-7 quantile (linear interpolation, numpy's default) of `values`, whose positions
+/// floor(h) and the next one hold the order statistics a sorted copy would, h = (n - 1) q
+/// (a sorted vector qualifies); 0 when empty.
+double type7_quantile(const std::vector<double>& values, double q);
+
 /// Moments of values[i * stride], i < n, reduced in the blocks of moments.hpp and merged in order:
 /// the same bits as merging the blocks a device backend reduced.
 Moments column_moments(const double* values, std::size_t n, std::size_t stride);
