@@ -1,6 +1,8 @@
 // gpucap: the backend table, and how a run's choice resolves on this machine.
 #include "gpucap/backend.hpp"
 
+#include <algorithm>
+
 #include "backend_code.hpp"
 
 namespace gpucap {
@@ -89,6 +91,37 @@ const Backend& resolve_backend(BackendChoice choice) {
     throw BackendUnavailable(std::string("backend ") + b.name + ": " +
                              (probe.why_none.empty() ? "no device found" : probe.why_none));
   return b;
+}
+
+const Backend& choose_backend(BackendChoice choice, const RunShape& shape, int host_threads,
+                              const std::vector<int>& only_devices, std::string* why) {
+  if (why) why->clear();
+  if (choice != BackendChoice::automatic) return resolve_backend(choice);
+  const auto& table = backends();
+  const Backend& cpu = table[static_cast<std::size_t>(BackendChoice::cpu)];
+  const int threads = resolve_thread_count(host_threads);
+  std::string no_device = "no GPU backend in this build";
+  for (const Backend& b : table) {
+    if (!b.automatic) continue;
+    if (!b.built()) continue;
+    const DeviceProbe probe = b.probe();
+    if (!probe.usable()) {
+      no_device = std::string("no usable ") + b.name + " device: " + probe.why_none;
+      continue;
+    }
+    std::vector<DeviceDescription> devices;
+    for (const DeviceInfo& d : probe.devices)
+      if (only_devices.empty() ||
+          std::find(only_devices.begin(), only_devices.end(), d.index) != only_devices.end())
+        devices.push_back({d.name + " (sm_" + std::to_string(d.compute_major) +
+                             std::to_string(d.compute_minor) + ")",
+                         d.multiprocessors, d.free_memory_bytes, d.startup_s});
+    const BackendEstimate estimate = estimate_backends(shape, threads, devices);
+    if (why) *why = estimate.reason(b.name, cpu.name);
+    return estimate.device_faster() ? b : cpu;
+  }
+  if (why) *why = estimate_backends(shape, threads, {}).reason("", cpu.name) + "; " + no_device;
+  return cpu;
 }
 
 }  // namespace gpucap

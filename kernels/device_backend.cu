@@ -22,11 +22,13 @@
 // log and exp), so every row is the same bits as on the CPU backend.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -584,7 +586,7 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
   return stats;
 }
 
-DeviceProbe probe_devices() {
+DeviceProbe probe_devices_untimed() {
   DeviceProbe probe;
 #if GPUCAP_DEVICE_IS_CUDA
   int count = 0;
@@ -633,6 +635,22 @@ DeviceProbe probe_devices() {
   } catch (const std::invalid_argument& e) {
     probe.why_none = e.what();
   }
+#endif
+  return probe;
+}
+
+/// probe_devices_untimed, with each device's start-up: what the first probe of this process
+/// took (on CUDA the driver's start and a context on each device; later probes find them up).
+DeviceProbe probe_devices() {
+  static std::mutex first_mutex;
+  static double first_probe_s = -1;
+  const auto start = std::chrono::steady_clock::now();
+  DeviceProbe probe = probe_devices_untimed();
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::lock_guard<std::mutex> lock(first_mutex);
+  if (first_probe_s < 0) first_probe_s = took;
+#if GPUCAP_DEVICE_IS_CUDA
+  for (DeviceInfo& d : probe.devices) d.startup_s = first_probe_s;
 #endif
   return probe;
 }

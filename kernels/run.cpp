@@ -12,6 +12,7 @@
 #include "gpucap/compile.hpp"
 #include "gpucap/concat.hpp"
 #include "gpucap/detail/text.hpp"
+#include "gpucap/event_estimate.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/job_records_run.hpp"
 #include "gpucap/memory_estimate.hpp"
@@ -182,6 +183,7 @@ namespace {
 /// A run's compiled points and the backend that runs them.
 struct PreparedRun {
   const Backend* backend = nullptr;
+  std::string backend_choice;  ///< auto's one-line reason; "" when the backend was named
   bool on_device = false;
   std::vector<ModelStorage> models;
   uint64_t arena_bytes = 0;  ///< the largest point's engine arena
@@ -233,8 +235,10 @@ void run_rows(const PreparedRun& run, const RunOptions& options, RunResults& r, 
   }
   DeviceLimits limits = options.device_limits;
   if (!run.on_device) limits.workers = static_cast<uint64_t>(options.threads);
+  if (!run.on_device) limits.devices.clear();  // `auto` chose the cpu over the named devices
   const DeviceRunStats stats = run.backend->run(task, limits);
   r.backend = run.backend->label;
+  r.backend_choice = run.backend_choice;
   r.device = stats.device;
   r.threads = static_cast<int>(stats.workers);
 }
@@ -273,16 +277,29 @@ PreparedRun prepare_run(const std::vector<Scenario>& points, const RunResults& r
         "start at a multiple of " +
         std::to_string(kMomentBlock) + " replications, got " + std::to_string(r.first_replication));
   PreparedRun run;
-  run.backend = &resolve_backend(options.backend);
-  run.on_device = run.backend->kind == BackendKind::device;
-  if (!run.on_device && !options.device_limits.devices.empty())
-    throw std::invalid_argument(std::string("devices apply to the device backends (cuda, "
-                                            "thrust-omp); this run is on the ") +
-                                run.backend->name + " backend");
+  if (options.backend == BackendChoice::cpu && !options.device_limits.devices.empty())
+    throw std::invalid_argument(
+        "devices apply to the device backends (cuda, thrust-omp); this run is on the cpu "
+        "backend");
   run.models.reserve(points.size());
   for (const Scenario& point : points) run.models.push_back(compile(point));
   for (const ModelStorage& m : run.models)
     run.arena_bytes = std::max<uint64_t>(run.arena_bytes, replication_arena_bytes(m.model()));
+  // `auto` weighs the run: all its replications, its longest point's expected events.
+  RunShape shape;
+  shape.replications = r.points * r.replications;
+  for (const Scenario& point : points)
+    shape.events_per_replication =
+        std::max(shape.events_per_replication, expected_events_per_replication(point));
+  shape.arena_bytes = run.arena_bytes;
+  run.backend = &choose_backend(options.backend, shape, options.threads,
+                                options.device_limits.devices, &run.backend_choice);
+  run.on_device = run.backend->kind == BackendKind::device;
+  if (!run.on_device && !options.device_limits.devices.empty() &&
+      resolve_backend(options.backend).kind == BackendKind::cpu)
+    throw std::invalid_argument(
+        "devices apply to the device backends (cuda, thrust-omp); this run is on the cpu "
+        "backend (no usable GPU)");
   return run;
 }
 
@@ -338,6 +355,7 @@ void run_in_chunks(const PreparedRun& run, const RunOptions& options, RunResults
   }
   if (!part.backend.empty()) {
     r.backend = part.backend;
+    r.backend_choice = part.backend_choice;
     r.device = part.device;
     r.threads = part.threads;
   }
@@ -543,6 +561,7 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
   bar.finish();
   if (r.backend.empty()) {  // every chunk was in the journal: nothing ran here
     r.backend = run.backend->label;
+    r.backend_choice = run.backend_choice;
     r.device = "none (resumed from the journal: every replication had run)";
   }
   r.wall_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,4 +1,5 @@
 // gpucap: procedure KN over sweep points simulated by the engine (select_best.hpp).
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,7 @@ SelectionResult select_best_points(const std::vector<Scenario>& points, const Sc
                                    ScalarMetric objective, const SelectionOptions& options,
                                    const RunOptions& run) {
   check_selection_options(points.size(), options);
+  std::vector<std::string> backends;  // each batch's, as `auto` chose for its size
   const SelectionSampler sample = [&](const std::vector<std::size_t>& which, uint64_t first,
                                       uint64_t count) {
     std::vector<Scenario> subset;
@@ -25,6 +27,8 @@ SelectionResult select_best_points(const std::vector<Scenario>& points, const Sc
     o.writes_file = false;
     o.settling_probe = false;
     const RunResults results = run_points(subset, {}, base, o);
+    if (std::find(backends.begin(), backends.end(), results.backend) == backends.end())
+      backends.push_back(results.backend);
     std::vector<double> values(which.size() * count);
     for (std::size_t j = 0; j < which.size(); ++j)
       for (uint64_t t = 0; t < count; ++t) {
@@ -40,7 +44,9 @@ SelectionResult select_best_points(const std::vector<Scenario>& points, const Sc
       }
     return values;
   };
-  return select_best(points.size(), sample, options);
+  SelectionResult result = select_best(points.size(), sample, options);
+  for (const std::string& b : backends) result.backend += (result.backend.empty() ? "" : " + ") + b;
+  return result;
 }
 
 }  // namespace gpucap

@@ -427,6 +427,7 @@ PYBIND11_MODULE(_core, m) {
       .def_readonly("scenario_overrides", &gpucap::RunResults::scenario_overrides)
       .def_readonly("backend", &gpucap::RunResults::backend)
       .def_readonly("device", &gpucap::RunResults::device)
+      .def_readonly("backend_choice", &gpucap::RunResults::backend_choice)
       .def_readonly("seed", &gpucap::RunResults::seed)
       .def_readonly("points", &gpucap::RunResults::points)
       .def_readonly("replications", &gpucap::RunResults::replications)
@@ -827,7 +828,8 @@ PYBIND11_MODULE(_core, m) {
             gpucap::resolve_backend(gpucap::BackendChoice::automatic).name;
         return out;
       },
-      "the backend table: {name: row} in its order, then 'auto': the name auto resolves to");
+      "the backend table: {name: row} in its order, then 'auto': the GPU backend auto may use "
+      "(each run weighs it against the cpu: Results.backend_choice says why), or 'cpu'");
   m.def(
       "backend_choices",
       [] {

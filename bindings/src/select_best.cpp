@@ -96,7 +96,7 @@ py::dict select_best(const std::vector<gpucap::Scenario>& points, const gpucap::
       monitor, [&] { result = gpucap::select_best_points(points, base, metric, o, run); }, nullptr,
       token);
   py::dict out = selection_dict(result);
-  out["backend"] = gpucap::resolve_backend(run.backend).label;
+  out["backend"] = result.backend;
   out["seed"] = seed ? *seed : points.front().seed;
   out["unit"] = gpucap::kScalarMetricInfo[metric].unit;
   return out;

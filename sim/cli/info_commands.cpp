@@ -127,8 +127,13 @@ int info_command() {
             << (kOpenMP ? "on" : "off") << ", HDF5 " << kHdf5Version << "\n"
             << "backends:\n";
   for (const Backend& backend : backends()) print_backend(backend);
-  std::cout << "--backend " << kAutoBackendName
-            << " runs on: " << resolve_backend(BackendChoice::automatic).name << "\n";
+  // auto weighs each run (backend_choice.hpp): with a usable GPU, either one.
+  const Backend& device = resolve_backend(BackendChoice::automatic);
+  std::cout << "--backend " << kAutoBackendName << " runs on: " << device.name;
+  if (device.kind == BackendKind::device)
+    std::cout << " or cpu, whichever a cost model expects to finish the run first (`gpucap run "
+                 "-v` says which and why)";
+  std::cout << "\n";
   return 0;
 }
 

@@ -210,6 +210,15 @@ gpucap::RunResults run_interruptible(const std::vector<gpucap::Scenario>& points
   }
 }
 
+/// -v: which backend ran and why, one line on stderr.
+void print_backend_choice(const po::variables_map& vm, const gpucap::RunResults& results) {
+  if (!vm.count("verbose")) return;
+  std::cerr << "gpucap: backend " << results.backend << " (" << results.device << "): "
+            << (results.backend_choice.empty() ? std::string("named by --backend")
+                                               : "--backend auto chose " + results.backend_choice)
+            << "\n";
+}
+
 /// Writes -o if asked; returns the exit code.
 int write_output(const po::variables_map& vm, const gpucap::RunResults& results,
                  const gpucap::OutputOptions& output) {
@@ -279,6 +288,7 @@ int cmd_run(const std::vector<std::string>& args) {
   check_output(vm, output);
 
   const gpucap::RunResults results = run_interruptible({scenario}, {}, scenario, options);
+  print_backend_choice(vm, results);
   if (!quiet) {
     std::cout << "scenario \"" << gpucap::text::excerpt(results.scenario_name, 200)
               << "\": " << results.replications << " replications" << rows_kept_note(results)
@@ -503,6 +513,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     gpucap::cli::check_decision_options(vm, goals_only);
   }
   const gpucap::RunResults results = run_interruptible(points, grid, in.base, options);
+  print_backend_choice(vm, results);
   if (metrics.empty()) metrics = default_sweep_metrics(results);
   if (!quiet) {
     std::cout << "sweep of \"" << gpucap::text::excerpt(results.scenario_name, 200)

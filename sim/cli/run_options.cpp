@@ -149,6 +149,9 @@ po::options_description execution_options() {
       backend_help().c_str())("threads,t", po::value<std::string>(),
                               "CPU threads, 0 (all cores, the default) to 1024");
   add_quiet_option(o, "no progress bar and no summary table");
+  o.add_options()("verbose,v",
+                  "say on stderr which backend ran and why (with --backend auto: the cost "
+                  "model's expected seconds on the CPU and on the GPU)");
   o.add_options()(
       "precision", po::value<std::string>(),
       "run until the 95% interval of the mean of each --metrics metric (default cost), at every "

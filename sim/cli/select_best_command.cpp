@@ -246,7 +246,7 @@ int select_best_command(const po::variables_map& vm, const std::vector<Scenario>
             << "\": " << (o.maximize ? "maximize " : "minimize ") << metric.name << " [" << unit
             << "], delta " << number(o.delta) << " " << unit << ", alpha " << number(o.alpha)
             << ", initial " << o.initial << " replications, seed " << seed << ", backend "
-            << resolve_backend(options.backend).label << ", " << number(wall_s) << " s\n"
+            << s.backend << ", " << number(wall_s) << " s\n"
             << "P(correct selection) >= " << number(100 * (1 - o.alpha))
             << "% when the best mean is at least delta better than every other\n\n";
   print_table(s, grid, ids, metric);

@@ -547,11 +547,11 @@ TEST_F(Hdf5ResultsTest, EveryItemOfTheLayoutTableIsInTheFileWithItsTypeAndRank) 
     }
   }
   H5Fclose(f);
-  // 20 root attributes, 48 other items named once (5 of them /inputs, 5 coordinates, 7 /goals,
+  // 21 root attributes, 48 other items named once (5 of them /inputs, 5 coordinates, 7 /goals,
   // 16 /jobs; /difference_summary skipped), one dataset per metric, and two attributes on each
   // metric dataset.
   EXPECT_EQ(checked,
-            20u + 48u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
+            21u + 48u + kScalarMetricCount + kPoolMetricCount + 2 * metric_datasets.size());
 }
 
 /// The value of the fixed-string attribute `name` of `object` ("" when absent).

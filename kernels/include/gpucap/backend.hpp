@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/backend_choice.hpp"
 #include "gpucap/compile.hpp"
 #include "gpucap/moments.hpp"
 
@@ -83,6 +84,9 @@ struct DeviceInfo {
   std::size_t free_memory_bytes = 0;
   int compute_major = 0, compute_minor = 0;  ///< compute capability (0.0 for the host)
   int multiprocessors = 0;                   ///< SMs, or host threads
+  /// Seconds the first probe in this process took (driver start and a context on each GPU):
+  /// part of a device run's start-up, which `auto` weighs (backend_choice.hpp); 0 for the host.
+  double startup_s = 0;
 };
 
 /// The devices a backend sees, and why it cannot run when it cannot (no driver, no device,
@@ -154,7 +158,8 @@ enum class BackendChoice { cpu, cuda, thrust_omp, automatic };
 
 /// The name and description of `auto`, the choice that is not a row.
 inline constexpr const char* kAutoBackendName = "auto";
-inline constexpr const char* kAutoBackendDescription = "a GPU when one works, else the CPU";
+inline constexpr const char* kAutoBackendDescription =
+    "whichever of the CPU and a working GPU a cost model expects to be faster for the run";
 
 /// Every name parse_backend accepts, "auto" first, then the table's names in order.
 std::vector<std::string> backend_choice_names();
@@ -163,10 +168,20 @@ std::vector<std::string> backend_choice_names();
 BackendChoice parse_backend(const std::string& name);
 
 /// The row a choice resolves to on this machine. `auto` picks the first `automatic` row that is
-/// built and has a usable device, else the cpu. Throws BackendUnavailable (one line: what was
+/// built and has a usable device, else the cpu: the device auto may use (a run's choice is
+/// choose_backend's, which weighs the run). Throws BackendUnavailable (one line: what was
 /// asked and why it cannot run here) when the row is not built or its probe finds no usable
 /// device.
 const Backend& resolve_backend(BackendChoice choice);
+
+/// The row `choice` runs a run of `shape` on. A named row is resolve_backend's. `auto` takes the
+/// cpu or the first `automatic` row that is built and usable, whichever the cost model
+/// (backend_choice.hpp) expects to finish first with `host_threads` CPU threads (0 = all) and
+/// the devices `only_devices` names (empty: every one); its one-line reason goes to `why` when
+/// not null ("" for a named row).
+const Backend& choose_backend(BackendChoice choice, const RunShape& shape, int host_threads,
+                              const std::vector<int>& only_devices = {},
+                              std::string* why = nullptr);
 
 /// Runs `task` on the CPU with `threads` OpenMP threads (0 = all); leaves block_moments alone.
 /// The cpu row's `run` is this, with `threads` = limits.workers.

@@ -102,6 +102,9 @@ struct SelectionResult {
   /// The replication by which it ends at the latest, ties aside: max(n0, ceil(max h2 S2/delta^2)).
   uint64_t bound = 0;
   std::vector<SelectionPoint> points;
+  /// select_best_points: the backends that ran its batches, by label, in the order first used
+  /// ("cpu-openmp", or "cpu-openmp + cuda" when `auto` sent small and large batches apart).
+  std::string backend;
 };
 
 /// Point i's status in words, as tables print it: "best", "eliminated at replication 20 by

@@ -214,6 +214,7 @@ RunResults concat_results(const std::vector<const RunResults*>& parts, ConcatAxi
   out.timeseries_bins = base.timeseries_bins;
   out.backend = common_or_mixed(parts, &RunResults::backend);
   out.device = common_or_mixed(parts, &RunResults::device);
+  out.backend_choice = common_or_mixed(parts, &RunResults::backend_choice);
   for (const RunResults* r : parts) {
     out.threads = std::max(out.threads, r->threads);
     out.wall_time_s += r->wall_time_s;

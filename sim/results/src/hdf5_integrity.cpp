@@ -73,6 +73,7 @@ void hash_description(ContentHash& h, const RunResults& r) {
   for (const std::string* s : {&r.gpucap_version, &r.scenario_name, &r.scenario_text,
                                &r.scenario_original_text, &r.backend, &r.device})
     h.text(*s);
+  if (!r.backend_choice.empty()) h.text(r.backend_choice);  // files before it keep their sum
   h.word(r.scenario_overrides.size());
   for (const auto& [path, value] : r.scenario_overrides) {
     h.text(path);

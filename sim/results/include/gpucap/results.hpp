@@ -54,6 +54,9 @@ struct RunResults {
   std::vector<DataFileRecord> data_files;
   std::string backend;  ///< "cpu-openmp", "cpu-serial", "cuda", "thrust-omp"
   std::string device;   ///< what ran it, e.g. "NVIDIA H200 (sm_90)" or "host, 2 threads"
+  /// Why `--backend auto` chose `backend`: the cost model's one line (backend_choice.hpp), e.g.
+  /// "cpu: expected 0.46 s on 16 CPU threads against ..."; "" when the backend was named.
+  std::string backend_choice;
   uint64_t seed = 0;
   std::size_t points = 1;
   std::size_t replications = 0;
