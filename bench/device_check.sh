@@ -9,8 +9,11 @@
 #  2. `gpucap info`: the device found;
 #  3. the GPU tests (cuda_backend_test): every shipped scenario bit for bit against the CPU
 #     backend, batching, memory budgets, sweep points, device moments;
-#  4. GPU against CPU through the CLI on every shipped scenario: the same seed on both backends,
-#     the two results files compared bit for bit (bench/compare_results.py), wall times;
+#  4. GPU against CPU through the CLI on every shipped scenario, each sized to run a few seconds
+#     (replications from its expected events; a service's horizon cut so one replication fits):
+#     the same seed on cpu, the device and auto, cpu's and the device's results compared bit for
+#     bit (bench/compare_results.py), the three wall times, auto's pick and its time against the
+#     better of the two;
 #  5. the benchmarks (engine_bench --device): each scenario's ratio to the reference loop on 1
 #     CPU thread, then events/s and replications/s on all CPU threads and the GPU, with the ratios
 #     (docs/performance.md).
@@ -20,13 +23,13 @@
 #
 # GPUCAP_CHECK_BACKEND=thrust-omp rehearses steps 4 and 5 on a machine without a GPU (the device
 # backend on the host's cores); steps 2 and 3 then only report that there is no GPU. With it,
-# GPUCAP_CHECK_SCALE (e.g. 0.02) scales step 4's replications and GPUCAP_CHECK_BENCH_ARGS adds
+# GPUCAP_CHECK_SCALE (e.g. 0.02) scales step 4's replications, GPUCAP_CHECK_TARGET_S (default 2)
+# sets the CPU seconds step 4 sizes each scenario to, and GPUCAP_CHECK_BENCH_ARGS adds
 # engine_bench options (e.g. "--device-scale 0.001 --min-seconds 0.2").
 #
 # Budgets: GPUCAP_CHECK_SECONDS (default 470) for the whole check; GPUCAP_CHECK_SCENARIO_S
-# (default 30) for one scenario's device run in step 4 (a slower one is reported as "slow", not
-# compared, and does not fail the check: one GPU thread per replication makes a run of few, long
-# replications, such as a week of inference requests each, far slower than on CPU cores);
+# (default 30) for one run in step 4 (a slower one is reported as "slow", not compared, and
+# does not fail the check);
 # GPUCAP_CHECK_GTEST_FILTER selects step 3's tests (default: all but EveryShippedScenario, whose
 # inference scenarios run a few week-long replications, minutes on one GPU thread each; step 4
 # compares every scenario through the CLI instead).
@@ -106,50 +109,85 @@ fi
 step "GPU tests" 150 bash -c "$gpu_test --gtest_filter='${GPUCAP_CHECK_GTEST_FILTER:--*EveryShippedScenario*}' >'$logs/gpu_tests.log' 2>&1"
 tail -3 "$logs/gpu_tests.log"
 
-# 4. GPU against CPU through the CLI, every shipped scenario.
+# 4. GPU against CPU through the CLI, every shipped scenario, sized to run a few seconds each:
+# replications from the scenario's expected events (`gpucap validate`: the cost model's work
+# estimate) so the CPU takes about GPUCAP_CHECK_TARGET_S (default 2) on this machine's threads;
+# a scenario whose one replication would take longer than that on one GPU thread (a week of
+# requests: minutes) runs with its horizon cut to fit (--set horizon=...; the bits are compared
+# all the same). Each runs on cpu, on the device and on auto; the table gives the three times,
+# auto's pick (`-v`) and auto's time against the better of the two (target: within 10%).
 compare_all() {
-  local work
+  local work threads
   work="$(mktemp -d)"
-  printf '%-34s %8s %10s %10s %8s  %s\n' scenario reps "cpu s" "$backend s" ratio result
+  threads=$(nproc)
+  printf '%-28s %7s %-9s %8s %8s %8s %-5s %7s  %s\n' scenario reps horizon "cpu s" \
+    "$backend s" "auto s" auto "vs best" result
   for file in scenarios/*.yaml; do
-    local name reps
+    local name line events horizon warmup reps cut=""
     name="$(basename "$file" .yaml)"
-    case "$name" in
-      serverless_vs_dedicated | edge_vs_cloud_inference) reps=128 ;;
-      inference_mmc_validation) reps=1024 ;;
-      *) reps=8192 ;;
-    esac
-    reps=$(awk -v r="$reps" -v s="${reps_scale:-1}" 'BEGIN { v = int(r * s); print (v < 1 ? 1 : v) }')
-    local t0 t1 t2 cpu_s cuda_s result
-    rm -f "$work/cpu.h5" "$work/device.h5"
-    t0=$(date +%s.%N)
-    $gpucap run "$file" -r $reps -q --backend cpu -o "$work/cpu.h5" || failed=1
-    t1=$(date +%s.%N)
-    timeout "${scenario_s:-60}" $gpucap run "$file" -r $reps -q --backend "$backend" -o "$work/device.h5"
-    local rc=$?
-    t2=$(date +%s.%N)
-    cpu_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
-    cuda_s=$(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", b - a }')
-    if [ $rc -eq 124 ]; then
-      printf '%-34s %8d %10s %10s %8s  %s\n' "$name" $reps "$cpu_s" ">${scenario_s:-60}" "" \
-        "slow: not compared"
+    line="$($gpucap validate "$file" 2>/dev/null | grep '^work: ')"
+    read -r events horizon warmup < <(echo "$line" | sed -n \
+      's/^work: about \([^ ]*\) events per replication (horizon \([^ ]*\) s, warm-up \([^ ]*\) s).*/\1 \2 \3/p')
+    if [ -z "$events" ] || [ -z "$horizon" ]; then
+      printf '%-28s %s\n' "$name" "FAILED: gpucap validate gave no work line"
+      failed=1
       continue
     fi
-    [ $rc -ne 0 ] && failed=1
-    if python3 bench/compare_results.py "$work/cpu.h5" "$work/device.h5" >"$work/diff.txt" 2>&1; then
+    # Model figures (kernels/backend_choice.hpp): 1e7 events/s per host thread, a device thread
+    # alone 170 times slower.
+    read -r reps cut cut_warmup < <(awk -v e="$events" -v h="$horizon" -v w="$warmup" -v t="$threads" \
+      -v target="${target_s:-2}" -v scale="${reps_scale:-1}" 'BEGIN {
+        one_gpu_thread = e * 170 / 1e7; f = 1
+        if (one_gpu_thread > target) { f = target / one_gpu_thread; e = e * f }
+        r = int(target * t * 1e7 / e * scale)
+        if (r > 65536) r = 65536
+        if (r >= 256) r = int(r / 256) * 256
+        if (r < 16) r = 16
+        if (f < 1) printf "%d %.0fs %.0fs\n", r, h * f, w * f; else printf "%d\n", r
+      }')
+    local set_args=()
+    [ -n "$cut" ] && set_args=(--set "horizon=$cut" --set "warmup=$cut_warmup")
+    local times=() rc result pick
+    rm -f "$work"/*.h5
+    for b in cpu "$backend" auto; do
+      local t0 t1
+      t0=$(date +%s.%N)
+      timeout "${scenario_s:-60}" $gpucap run "$file" -r "$reps" "${set_args[@]}" -q -v \
+        --backend "$b" -o "$work/$b.h5" 2>"$work/$b.err"
+      rc=$?
+      t1=$(date +%s.%N)
+      if [ $rc -eq 124 ]; then
+        times+=(">${scenario_s:-60}")
+      else
+        [ $rc -ne 0 ] && failed=1
+        times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')")
+      fi
+    done
+    pick=$(sed -n 's/^gpucap: backend \([^ ]*\) .*/\1/p' "$work/auto.err" | head -1)
+    case "$pick" in cpu-*) pick=cpu ;; esac
+    if [ ! -f "$work/$backend.h5" ]; then
+      result="slow: not compared"
+    elif ${PYTHON:-python3} bench/compare_results.py "$work/cpu.h5" "$work/$backend.h5" >"$work/diff.txt" 2>&1; then
       result="identical"
     else
       result="DIFFERENT: $(head -1 "$work/diff.txt")"
       failed=1
     fi
-    printf '%-34s %8d %10s %10s %8s  %s\n' "$name" $reps "$cpu_s" "$cuda_s" \
-      "$(awk -v a="$cpu_s" -v b="$cuda_s" 'BEGIN { if (b > 0) printf "%.1fx", a / b }')" "$result"
+    printf '%-28s %7d %-9s %8s %8s %8s %-5s %7s  %s\n' "$name" "$reps" "${cut:--}" \
+      "${times[0]}" "${times[1]}" "${times[2]}" "${pick:-?}" \
+      "$(awk -v c="${times[0]}" -v d="${times[1]}" -v a="${times[2]}" 'BEGIN {
+          if (c ~ />/ || a ~ />/) { print "n/a"; exit }
+          best = c; if (d !~ />/ && d + 0 < best + 0) best = d
+          if (best > 0) printf "%.2fx", a / best }')" "$result"
   done
   rm -rf "$work"
   return $failed
 }
-step "GPU vs CPU, all scenarios" 200 bash -c "$(declare -f compare_all); gpucap='$gpucap'; backend='$backend'; reps_scale='${GPUCAP_CHECK_SCALE:-1}'; scenario_s='${GPUCAP_CHECK_SCENARIO_S:-30}'; failed=0; compare_all >'$logs/compare.txt' 2>&1"
+step "GPU vs CPU vs auto, all scenarios" 240 bash -c "$(declare -f compare_all); gpucap='$gpucap'; PYTHON='${PYTHON:-python3}'; backend='$backend'; reps_scale='${GPUCAP_CHECK_SCALE:-1}'; target_s='${GPUCAP_CHECK_TARGET_S:-2}'; scenario_s='${GPUCAP_CHECK_SCENARIO_S:-30}'; failed=0; compare_all >'$logs/compare.txt' 2>&1"
 cat "$logs/compare.txt"
+# auto within 10% of the better backend, per scenario (a target, not a failure of the check).
+awk 'NR > 1 && $8 ~ /x$/ { n++; if ($8 + 0 <= 1.10) ok++ } END { if (n) printf "auto within 10%% of the better backend: %d of %d scenarios\n", ok, n }' \
+  "$logs/compare.txt" | tee -a "$summary"
 
 # 5. Benchmarks.
 # engine_bench writes line by line by itself: a benchmark stopped at its limit keeps its rows.

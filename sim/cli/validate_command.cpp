@@ -2,6 +2,7 @@
 // of it would take (state per replication, memory on this machine's cores).
 #include <boost/program_options.hpp>
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "commands.hpp"
 #include "gpucap/backend.hpp"
 #include "gpucap/detail/text.hpp"
+#include "gpucap/event_estimate.hpp"
 #include "gpucap/memory_estimate.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/replication.hpp"
@@ -87,6 +89,18 @@ int validate_command(const std::vector<std::string>& args) {
                    static_cast<uint64_t>(threads), true)
                    .describe()
             << " at any replication count\n";
+  // The work, and where `--backend auto` would run the scenario's replications (the cost
+  // model of backend_choice.hpp: a GPU only where it is expected to finish first).
+  const RunShape shape{s.replications, expected_events_per_replication(s),
+                       replication_arena_bytes(compile_without_trace_rows(s).model())};
+  std::string why;
+  choose_backend(BackendChoice::automatic, shape, 0, {}, &why);
+  char events[64];
+  std::snprintf(events, sizeof events, "%.3g", shape.events_per_replication);
+  std::cout << "work: about " << events << " events per replication (horizon "
+            << format_value(s.horizon_s) << " s, warm-up " << format_value(s.warmup_s)
+            << " s); --backend auto for "
+            << s.replications << " replications: " << why << "\n";
   return 0;
 }
 

@@ -50,6 +50,7 @@ TEST(BackendChoice, PicksTheCpuWhereTheH200WasSlower) {
   EXPECT_GT(edge.device_s, 40.0);
   const gpucap::BackendEstimate fallback = on_h200("spot_inference_fallback", 256);
   EXPECT_FALSE(fallback.device_faster());
+  std::printf("spot_inference_fallback at 256: %s\n", fallback.reason("cuda", "cpu").c_str());
   // The measured ratio, 27.95 / 2.58 = 10.8, within a factor of 1.5.
   EXPECT_GT(fallback.device_s / fallback.cpu_s, 10.8 / 1.5);
   EXPECT_LT(fallback.device_s / fallback.cpu_s, 10.8 * 1.5);
