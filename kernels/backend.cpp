@@ -93,17 +93,20 @@ const Backend& resolve_backend(BackendChoice choice) {
   return b;
 }
 
-const Backend& choose_backend(BackendChoice choice, const RunShape& shape, int host_threads,
-                              const std::vector<int>& only_devices, std::string* why) {
-  if (why) why->clear();
-  if (choice != BackendChoice::automatic) return resolve_backend(choice);
+BackendPick choose_backend(BackendChoice choice, const RunShape& shape, int host_threads,
+                           const std::vector<int>& only_devices) {
+  BackendPick pick;
+  if (choice != BackendChoice::automatic) {
+    pick.backend = &resolve_backend(choice);
+    return pick;
+  }
   const auto& table = backends();
   const Backend& cpu = table[static_cast<std::size_t>(BackendChoice::cpu)];
+  pick.backend = &cpu;
   const int threads = resolve_thread_count(host_threads);
   std::string no_device = "no GPU backend in this build";
   for (const Backend& b : table) {
-    if (!b.automatic) continue;
-    if (!b.built()) continue;
+    if (!b.automatic || !b.built()) continue;
     const DeviceProbe probe = b.probe();
     if (!probe.usable()) {
       no_device = std::string("no usable ") + b.name + " device: " + probe.why_none;
@@ -114,14 +117,20 @@ const Backend& choose_backend(BackendChoice choice, const RunShape& shape, int h
       if (only_devices.empty() ||
           std::find(only_devices.begin(), only_devices.end(), d.index) != only_devices.end())
         devices.push_back({d.name + " (sm_" + std::to_string(d.compute_major) +
-                             std::to_string(d.compute_minor) + ")",
-                         d.multiprocessors, d.free_memory_bytes, d.startup_s});
+                               std::to_string(d.compute_minor) + ")",
+                           d.multiprocessors, d.free_memory_bytes, d.startup_s});
     const BackendEstimate estimate = estimate_backends(shape, threads, devices);
-    if (why) *why = estimate.reason(b.name, cpu.name);
-    return estimate.device_faster() ? b : cpu;
+    pick.why = estimate.reason(b.name, cpu.name);
+    if (estimate.hybrid_best()) {
+      pick.backend = &b;
+      pick.host_threads = estimate.hybrid_host_threads;
+    } else if (estimate.device_faster()) {
+      pick.backend = &b;
+    }
+    return pick;
   }
-  if (why) *why = estimate_backends(shape, threads, {}).reason("", cpu.name) + "; " + no_device;
-  return cpu;
+  pick.why = estimate_backends(shape, threads, {}).reason("", cpu.name) + "; " + no_device;
+  return pick;
 }
 
 }  // namespace gpucap

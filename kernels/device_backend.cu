@@ -523,6 +523,52 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
   return stats;
 }
 
+/// The host's part of a run beside the devices (DeviceLimits::host_threads): it claims batches
+/// of `batch` replications (whole moment blocks) from `cursor` until none is left, runs each on
+/// `threads` CPU threads straight into the task's host arrays, and reduces the blocks' moments
+/// as the device does (ReduceBlocks: the same block_moments of the same rows).
+DeviceRunStats run_host_part(const ReplicationTask& task, int threads, uint64_t batch,
+                             SharedCursor& cursor) {
+  DeviceRunStats stats;
+  stats.device = "host, " + std::to_string(threads) + " threads";
+  stats.workers = static_cast<uint64_t>(threads);
+  const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
+  const std::size_t columns = kScalars + pool_stride;
+  const std::size_t series_stride = task.timeseries_stride();
+  const uint64_t total_blocks = (task.count + kMomentBlock - 1) / kMomentBlock;
+  while (!cursor.stop.load(std::memory_order_relaxed)) {
+    const uint64_t done = cursor.next.fetch_add(batch);
+    if (done >= task.count) break;
+    const uint64_t count = std::min<uint64_t>(batch, task.count - done);
+    for (std::size_t p = 0; p < task.points; ++p) {
+      const std::size_t row = p * task.count + done;
+      ReplicationTask part = task;
+      part.models = task.models + p;
+      part.points = 1;
+      part.first = task.first + done;
+      part.count = count;
+      part.scalars = task.scalars + row * kScalars;
+      part.pool_values = task.pool_values + row * pool_stride;
+      part.timeseries = series_stride ? task.timeseries + row * series_stride : nullptr;
+      part.block_moments = nullptr;
+      run_replications_cpu(part, threads);  // advances progress and the monitor itself
+      if (!task.block_moments) continue;
+      for (uint64_t b = 0; b * kMomentBlock < count; ++b) {
+        const uint64_t n = std::min<uint64_t>(kMomentBlock, count - b * kMomentBlock);
+        Moments* out = task.block_moments + (p * total_blocks + done / kMomentBlock + b) * columns;
+        const double* scalars = part.scalars + b * kMomentBlock * kScalars;
+        const double* pools = part.pool_values + b * kMomentBlock * pool_stride;
+        for (std::size_t c = 0; c < columns; ++c)
+          out[c] = c < static_cast<std::size_t>(kScalars)
+                       ? block_moments(scalars + c, n, kScalars)
+                       : block_moments(pools + (c - kScalars), n, pool_stride);
+      }
+    }
+    ++stats.batches;
+  }
+  return stats;
+}
+
 /// run_device_part with the backend's errors as RunError (the device named when there are
 /// several).
 DeviceRunStats run_device_part_checked(const ReplicationTask& task, const DeviceLimits& limits,
@@ -554,29 +600,50 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
   const std::vector<int> devices = devices_to_use(limits, probe_devices());
   if (devices.empty()) throw RunError(std::string(kBackendName) + ": no device to run on");
   if (task.points == 0 || task.count == 0) return DeviceRunStats{};
+  if (limits.host_threads < 0 || limits.host_threads > kMaxThreads)
+    throw std::invalid_argument("host threads must be from 0 to " + std::to_string(kMaxThreads) +
+                                ", got " + std::to_string(limits.host_threads));
   SharedCursor cursor;
-  if (devices.size() == 1) return run_device_part_checked(task, limits, devices[0], 1, cursor);
+  const bool with_host = limits.host_threads > 0;
+  if (devices.size() == 1 && !with_host)
+    return run_device_part_checked(task, limits, devices[0], 1, cursor);
 
-  // One host thread per device; the first error (in device order) stops the others after
-  // their current batch and is the one reported.
-  std::vector<DeviceRunStats> parts(devices.size());
-  std::vector<std::exception_ptr> errors(devices.size());
+  // One host thread per device, and one for the host's part; the first error (in device order,
+  // the host's last) stops the others after their current batch and is the one reported.
+  const std::size_t parts_count = devices.size() + (with_host ? 1 : 0);
+  std::vector<DeviceRunStats> parts(parts_count);
+  std::vector<std::exception_ptr> errors(parts_count);
   std::vector<std::thread> threads;
   for (std::size_t k = 0; k < devices.size(); ++k)
     threads.emplace_back([&, k] {
       try {
-        parts[k] = run_device_part_checked(task, limits, devices[k], devices.size(), cursor);
+        // (The host counts as a device for the batches' size: more, smaller batches.)
+        parts[k] = run_device_part_checked(task, limits, devices[k], parts_count, cursor);
       } catch (...) {
         errors[k] = std::current_exception();
         cursor.stop = true;
       }
     });
+  if (with_host) {
+    // Small batches, whole moment blocks, at least two replications per thread: the host
+    // finishes one soon after the devices run out, and takes more where they are slow.
+    const uint64_t per_thread = 2 * static_cast<uint64_t>(limits.host_threads);
+    const uint64_t batch = (per_thread + kMomentBlock - 1) / kMomentBlock * kMomentBlock;
+    threads.emplace_back([&, batch] {
+      try {
+        parts.back() = run_host_part(task, limits.host_threads, batch, cursor);
+      } catch (...) {
+        errors.back() = std::current_exception();
+        cursor.stop = true;
+      }
+    });
+  }
   for (std::thread& t : threads) t.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
   DeviceRunStats stats;
-  stats.device = std::to_string(devices.size()) + " devices: ";
-  for (std::size_t k = 0; k < devices.size(); ++k) {
+  stats.device = devices.size() > 1 ? std::to_string(devices.size()) + " devices: " : "";
+  for (std::size_t k = 0; k < parts_count; ++k) {
     stats.device += (k ? " + " : "") + parts[k].device;
     stats.batches += parts[k].batches;
     stats.workers += parts[k].workers;

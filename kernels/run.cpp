@@ -185,6 +185,7 @@ struct PreparedRun {
   const Backend* backend = nullptr;
   std::string backend_choice;  ///< auto's one-line reason; "" when the backend was named
   bool on_device = false;
+  int host_threads = 0;  ///< CPU threads beside the devices (DeviceLimits::host_threads)
   std::vector<ModelStorage> models;
   uint64_t arena_bytes = 0;  ///< the largest point's engine arena
 };
@@ -236,6 +237,7 @@ void run_rows(const PreparedRun& run, const RunOptions& options, RunResults& r, 
   DeviceLimits limits = options.device_limits;
   if (!run.on_device) limits.workers = static_cast<uint64_t>(options.threads);
   if (!run.on_device) limits.devices.clear();  // `auto` chose the cpu over the named devices
+  limits.host_threads = run.on_device ? run.host_threads : 0;
   const DeviceRunStats stats = run.backend->run(task, limits);
   r.backend = run.backend->label;
   r.backend_choice = run.backend_choice;
@@ -292,9 +294,18 @@ PreparedRun prepare_run(const std::vector<Scenario>& points, const RunResults& r
     shape.events_per_replication =
         std::max(shape.events_per_replication, expected_events_per_replication(point));
   shape.arena_bytes = run.arena_bytes;
-  run.backend = &choose_backend(options.backend, shape, options.threads,
-                                options.device_limits.devices, &run.backend_choice);
+  const BackendPick pick =
+      choose_backend(options.backend, shape, options.threads, options.device_limits.devices);
+  run.backend = pick.backend;
+  run.backend_choice = pick.why;
   run.on_device = run.backend->kind == BackendKind::device;
+  // Named by --host-threads (with auto: when it picks a device), or auto's choice of both.
+  run.host_threads = options.device_limits.host_threads > 0 ? options.device_limits.host_threads
+                                                            : pick.host_threads;
+  if (options.backend == BackendChoice::cpu && options.device_limits.host_threads > 0)
+    throw std::invalid_argument(
+        "host threads join the devices of a device backend (cuda, thrust-omp); this run is on "
+        "the cpu backend (its threads are --threads)");
   if (!run.on_device && !options.device_limits.devices.empty() &&
       resolve_backend(options.backend).kind == BackendKind::cpu)
     throw std::invalid_argument(
@@ -307,9 +318,11 @@ PreparedRun prepare_run(const std::vector<Scenario>& points, const RunResults& r
 /// the memory available. `chunk` > 0: a streaming run keeping options.keep_rows rows.
 void check_memory(const PreparedRun& run, const RunResults& r, const RunOptions& options,
                   uint64_t chunk) {
-  // A device backend holds the same host rows; the cpu one an arena per thread.
-  const uint64_t threads =
-      run.on_device ? 0 : static_cast<uint64_t>(resolve_thread_count(options.threads));
+  // A device backend holds the same host rows (and an arena per host thread beside its
+  // devices); the cpu one an arena per thread.
+  const uint64_t threads = run.on_device
+                               ? static_cast<uint64_t>(run.host_threads)
+                               : static_cast<uint64_t>(resolve_thread_count(options.threads));
   const bool streaming = chunk > 0;
   const MemoryEstimate estimate =
       streaming

@@ -161,6 +161,10 @@ po::options_description execution_options() {
       "with --precision: the most replications per point (default 1000000); with "
       "--select-best: the most replications of one point (default 10000), a race still open "
       "there ends without the guarantee")(
+      "host-threads", po::value<std::string>(),
+      "device backends: CPU threads that join the devices, taking batches of replications from "
+      "the same queue (0 to 1024; default 0, or auto's choice where its cost model expects the "
+      "GPU and the CPU together to finish first); the results are the same bits")(
       "devices", po::value<std::string>(),
       "device backends: the devices to use, by index, e.g. 0,1 (default: every device the "
       "backend sees; `gpucap info` lists them); results are the same bits on any")(
@@ -202,6 +206,9 @@ RunOptions read_execution_options(const po::variables_map& vm) {
   if (vm.count("threads"))
     options.threads = static_cast<int>(
         parse_count("--threads", vm["threads"].as<std::string>(), 0, kMaxThreads));
+  if (vm.count("host-threads"))
+    options.device_limits.host_threads = static_cast<int>(
+        parse_count("--host-threads", vm["host-threads"].as<std::string>(), 0, kMaxThreads));
   if (vm.count("precision")) {
     const std::string text = vm["precision"].as<std::string>();
     char* end = nullptr;

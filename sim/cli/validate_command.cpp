@@ -93,8 +93,7 @@ int validate_command(const std::vector<std::string>& args) {
   // model of backend_choice.hpp: a GPU only where it is expected to finish first).
   const RunShape shape{s.replications, expected_events_per_replication(s),
                        replication_arena_bytes(compile_without_trace_rows(s).model())};
-  std::string why;
-  choose_backend(BackendChoice::automatic, shape, 0, {}, &why);
+  const std::string why = choose_backend(BackendChoice::automatic, shape, 0).why;
   char events[64];
   std::snprintf(events, sizeof events, "%.3g", shape.events_per_replication);
   std::cout << "work: about " << events << " events per replication (horizon "

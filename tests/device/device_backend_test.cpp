@@ -412,4 +412,69 @@ TEST(GPUCAP_TEST_SUITE, SeveralDevicesGiveTheBitsOfOne) {
   EXPECT_THROW(gpucap::run(scenario, options), std::invalid_argument);
 }
 
+TEST(GPUCAP_TEST_SUITE, HostThreadsBesideTheDevicesGiveTheBitsOfOne) {
+  const SimulatedDevices two(2);
+  REQUIRE_DEVICE_BACKEND(backend);
+  const auto models = points_of({3, 5});
+  const TaskOutput cpu = run_task(nullptr, models, 512, 2300, {});
+  gpucap::DeviceLimits alone;
+  alone.devices = {0};
+  const TaskOutput device = run_task(backend, models, 512, 2300, alone);
+  // 1 or 3 host threads beside one device or every one, device batches of 256 or the plan's:
+  // the rows and the block moments are the bits of the device alone, whoever ran what.
+  for (int host_threads : {1, 3}) {
+    for (bool every_device : {false, true}) {
+      for (uint64_t batch : {uint64_t{0}, uint64_t{256}}) {
+        SCOPED_TRACE(std::to_string(host_threads) + " host threads, " +
+                     (every_device ? "every device" : "device 0") + ", batch " +
+                     std::to_string(batch));
+        gpucap::DeviceLimits limits;
+        limits.host_threads = host_threads;
+        limits.batch_replications = batch;
+        if (!every_device) limits.devices = {0};
+        const TaskOutput both = run_task(backend, models, 512, 2300, limits);
+        EXPECT_NE(both.stats.device.find("host, " + std::to_string(host_threads) + " threads"),
+                  std::string::npos)
+            << both.stats.device;
+        EXPECT_TRUE(same_bits(cpu.scalars, both.scalars))
+            << "first difference at value " << first_difference(cpu.scalars, both.scalars);
+        EXPECT_TRUE(same_bits(cpu.pool_values, both.pool_values));
+        ASSERT_EQ(device.moments.size(), both.moments.size());
+        EXPECT_EQ(std::memcmp(device.moments.data(), both.moments.data(),
+                              device.moments.size() * sizeof(gpucap::Moments)),
+                  0);
+      }
+    }
+  }
+  // A first replication off the blocks (no moments), and a task smaller than one batch.
+  gpucap::DeviceLimits host;
+  host.host_threads = 2;
+  EXPECT_TRUE(same_bits(run_task(nullptr, models, 77, 600, {}).scalars,
+                        run_task(backend, models, 77, 600, host).scalars));
+  EXPECT_TRUE(same_bits(run_task(nullptr, models, 0, 5, {}).scalars,
+                        run_task(backend, models, 0, 5, host).scalars));
+  gpucap::DeviceLimits too_many;
+  too_many.host_threads = gpucap::kMaxThreads + 1;
+  EXPECT_THROW(run_task(backend, models, 0, 10, too_many), std::invalid_argument);
+
+  // Through run(): --host-threads on a device backend gives the CPU's results and summaries,
+  // and is refused on the cpu backend.
+  const gpucap::Scenario scenario =
+      gpucap::load_scenario(source_dir() + "/scenarios/spot_training.yaml");
+  gpucap::RunOptions options;
+  options.replications = 1300;
+  options.backend = gpucap::BackendChoice::cpu;
+  const gpucap::RunResults on_cpu = gpucap::run(scenario, options);
+  options.backend = choice_of(backend);
+  options.device_limits.host_threads = 1;
+  options.device_limits.batch_replications = 256;
+  const gpucap::RunResults together = gpucap::run(scenario, options);
+  EXPECT_NE(together.device.find("host, 1 threads"), std::string::npos) << together.device;
+  EXPECT_TRUE(same_bits(on_cpu.scalars, together.scalars));
+  for (std::size_t m = 0; m < on_cpu.summary.size(); ++m)
+    EXPECT_TRUE(same_summary(on_cpu.summary[m], together.summary[m])) << "metric " << m;
+  options.backend = gpucap::BackendChoice::cpu;
+  EXPECT_THROW(gpucap::run(scenario, options), std::invalid_argument);
+}
+
 }  // namespace

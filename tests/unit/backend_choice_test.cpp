@@ -50,6 +50,9 @@ TEST(BackendChoice, PicksTheCpuWhereTheH200WasSlower) {
   EXPECT_GT(edge.device_s, 40.0);
   const gpucap::BackendEstimate fallback = on_h200("spot_inference_fallback", 256);
   EXPECT_FALSE(fallback.device_faster());
+  EXPECT_FALSE(fallback.hybrid_best());
+  EXPECT_FALSE(serverless.hybrid_best());
+  EXPECT_FALSE(edge.hybrid_best());
   std::printf("spot_inference_fallback at 256: %s\n", fallback.reason("cuda", "cpu").c_str());
   // The measured ratio, 27.95 / 2.58 = 10.8, within a factor of 1.5.
   EXPECT_GT(fallback.device_s / fallback.cpu_s, 10.8 / 1.5);
@@ -84,8 +87,14 @@ TEST(BackendChoice, ReasonGivesBothTimesAndTheWork) {
             std::string::npos)
       << why;
   EXPECT_NE(why.find(" events expected"), std::string::npos) << why;
+  // At scale, the GPU with the CPU's threads but one beside it.
   const gpucap::BackendEstimate big = on_h200("default", 1 << 20);
-  EXPECT_EQ(big.reason("cuda", "cpu").rfind("cuda: expected ", 0), 0u);
+  ASSERT_TRUE(big.hybrid_best());
+  const std::string both = big.reason("cuda", "cpu");
+  EXPECT_EQ(both.rfind("cuda + 15 CPU threads: expected ", 0), 0u) << both;
+  EXPECT_NE(both.find("% of the replications on NVIDIA H200 (sm_90), against "), std::string::npos)
+      << both;
+  EXPECT_NE(both.find(" alone (0.30 s start-up)"), std::string::npos) << both;
 }
 
 TEST(BackendChoice, ModelByHand) {
@@ -125,6 +134,40 @@ TEST(BackendChoice, ModelByHand) {
   EXPECT_NEAR(two.device_s, 21.0, 1e-9);
   EXPECT_EQ(two.device_name, "d x 2");
   EXPECT_EQ(two.device_threads, 1000u);
+}
+
+TEST(BackendChoice, BothTogetherByHand) {
+  // 1,000 replications of 1e6 events; 10 host threads at 1e7 events/s: 10 s alone. A device
+  // with no start-up, 10 times slower per thread, 1e8 events/s saturated: n replications on it
+  // take n x 1e6 x (10 / (n x 1e7) + 1 / 1e8) = 1 + 0.01 n s (11 s for all 1,000). Beside it,
+  // 9 host threads take the rest in (1000 - n) / 90 s. Both end together at n = 478.9: 478
+  // replications to the device (5.78 s), 522 to the host (5.80 s).
+  gpucap::BackendCostModel model;
+  model.host_events_per_second = 1e7;
+  model.device_thread_slowdown = 10;
+  model.device_host_threads_per_sm = 1;
+  model.device_threads_per_sm = 1000;
+  model.device_startup_s = 0;
+  const gpucap::DeviceDescription device{"d", 10, 0, 0};
+  const gpucap::BackendEstimate e = gpucap::estimate_backends({1000, 1e6, 0}, 10, {device}, model);
+  EXPECT_NEAR(e.cpu_s, 10.0, 1e-9);
+  EXPECT_NEAR(e.device_s, 11.0, 1e-9);
+  EXPECT_EQ(e.hybrid_host_threads, 9);
+  EXPECT_NEAR(e.hybrid_device_share, 0.478, 1e-12);
+  EXPECT_NEAR(e.hybrid_s, 522.0 / 90.0, 1e-9);
+  EXPECT_TRUE(e.hybrid_best());
+  // A device that helps little (start-up 1 s, 100 times slower per thread, 5e7 events/s): its
+  // best share, 3 replications, saves a third of a second of 10: not worth the second backend.
+  model.device_startup_s = 1;
+  model.device_thread_slowdown = 100;
+  model.device_host_threads_per_sm = 0.5;
+  const gpucap::BackendEstimate weak = gpucap::estimate_backends({1000, 1e6, 0}, 10, {device}, model);
+  EXPECT_NEAR(weak.hybrid_device_share, 0.003, 1e-12);
+  EXPECT_FALSE(weak.hybrid_best());
+  EXPECT_FALSE(weak.device_faster());
+  // One host thread per device drives it: with a single host thread there is no host part.
+  const gpucap::BackendEstimate lone = gpucap::estimate_backends({1000, 1e6, 0}, 1, {device}, model);
+  EXPECT_FALSE(lone.hybrid_best());
 }
 
 TEST(BackendChoice, FewerHostThreadsLowerTheCrossover) {

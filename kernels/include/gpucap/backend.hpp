@@ -109,6 +109,10 @@ struct DeviceLimits {
   /// Device backends: the devices to use, by index (`--devices 0,1`); empty: every one the
   /// probe lists. Batches go to whichever device is free; the bits do not depend on it.
   std::vector<int> devices;
+  /// Device backends: CPU threads that join the devices as one more (`--host-threads`; `auto`
+  /// sets it where the cost model expects both to help). They take batches of whole moment
+  /// blocks from the same cursor, so the bits do not depend on who ran what. 0: none.
+  int host_threads = 0;
 };
 
 /// What a run on a backend did.
@@ -174,14 +178,21 @@ BackendChoice parse_backend(const std::string& name);
 /// device.
 const Backend& resolve_backend(BackendChoice choice);
 
-/// The row `choice` runs a run of `shape` on. A named row is resolve_backend's. `auto` takes the
-/// cpu or the first `automatic` row that is built and usable, whichever the cost model
+/// What a run runs on: a row, the CPU threads that join its devices, and why.
+struct BackendPick {
+  const Backend* backend = nullptr;
+  /// A device row's DeviceLimits::host_threads: `auto`'s choice of both together (the host's
+  /// threads but one per device), else 0.
+  int host_threads = 0;
+  std::string why;  ///< `auto`'s one-line reason (backend_choice.hpp); "" for a named row
+};
+
+/// What a run of `shape` runs on. A named row is resolve_backend's. `auto` takes the cpu, the
+/// first `automatic` row that is built and usable, or both together, whichever the cost model
 /// (backend_choice.hpp) expects to finish first with `host_threads` CPU threads (0 = all) and
-/// the devices `only_devices` names (empty: every one); its one-line reason goes to `why` when
-/// not null ("" for a named row).
-const Backend& choose_backend(BackendChoice choice, const RunShape& shape, int host_threads,
-                              const std::vector<int>& only_devices = {},
-                              std::string* why = nullptr);
+/// the devices `only_devices` names (empty: every one).
+BackendPick choose_backend(BackendChoice choice, const RunShape& shape, int host_threads,
+                           const std::vector<int>& only_devices = {});
 
 /// Runs `task` on the CPU with `threads` OpenMP threads (0 = all); leaves block_moments alone.
 /// The cpu row's `run` is this, with `threads` = limits.workers.

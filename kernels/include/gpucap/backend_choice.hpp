@@ -14,6 +14,7 @@
 // busy is the harmonic combination of the two limits, so a few long replications (a week of
 // requests each) stay slow on the device and many short ones approach its full rate.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -33,9 +34,9 @@ struct BackendCostModel {
   /// 174 M on 16 threads (0.40), default 355 M against 115 M (0.37), spot_training 235 M
   /// against 83 M (0.34).
   double device_host_threads_per_sm = 0.37;
-  /// Device threads resident per SM (the simulation kernel's occupancy at 80 registers per
-  /// thread: 3 blocks of 256).
-  double device_threads_per_sm = 768;
+  /// Device threads resident per SM: the simulation kernel's occupancy at its 64 registers per
+  /// thread, 4 blocks of 256 (tests/device/kernel_resource_budget.txt).
+  double device_threads_per_sm = 1024;
   /// Seconds a device run spends before its first replication: a one-replication run took 0.34
   /// to 0.50 s on the H200 against 0.05 s on the CPU.
   double device_startup_s = 0.30;
@@ -67,11 +68,23 @@ struct BackendEstimate {
   double device_startup_s = 0;
   uint64_t device_threads = 0;  ///< replications running at once on the devices
 
+  /// The devices and the CPU together (DeviceLimits::host_threads): the host's threads but one
+  /// per device take batches beside them. The model splits the replications so both finish
+  /// together; 0 replications to the device when it would not finish first even with one.
+  double hybrid_s = 0;
+  int hybrid_host_threads = 0;
+  double hybrid_device_share = 0;  ///< of the replications, in [0, 1]
+
   bool device_faster() const { return has_device && device_s < cpu_s; }
-  /// One line: the choice, both times and what they rest on, e.g. "cpu: expected 0.46 s on 16
-  /// CPU threads, 0.60 s on NVIDIA H200 (sm_90) (0.30 s start-up, 8192 replications at once);
-  /// 74.0 M events (8192 replications x 9030 expected)". `device_backend` names the device's
-  /// backend ("cuda").
+  /// Both together, when the model expects them to beat the better alone by 10% or more (less
+  /// is within the model's error, and a lone backend is simpler to reason about).
+  bool hybrid_best() const {
+    return has_device && hybrid_host_threads > 0 && hybrid_device_share > 0 &&
+           hybrid_s < 0.9 * std::min(cpu_s, device_s);
+  }
+  /// One line: the choice, the times and what they rest on, e.g. "cpu: expected 0.38 s on 16
+  /// CPU threads against 0.55 s on NVIDIA H200 (sm_90) (0.30 s start-up, 8192 replications at
+  /// once); 61 M events expected". `device_backend` names the device's backend ("cuda").
   std::string reason(const std::string& device_backend, const std::string& cpu_backend) const;
 };
 
