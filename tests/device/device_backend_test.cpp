@@ -307,6 +307,49 @@ TEST(GPUCAP_TEST_SUITE, SweepPointsAndAnOffsetFirstReplication) {
             out.scalars[10 * gpucap::kScalarMetricCount + gpucap::kWaitMeanS]);
 }
 
+// A kernel holds one engine instantiation: the core's where every point is core_only, the
+// whole engine's otherwise, which then runs the core_only points too, with the same bits.
+TEST(GPUCAP_TEST_SUITE, CoreAndWholeEngineKernelsGiveTheCpuBits) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  std::vector<gpucap::ModelStorage> models = points_of({4});
+  const std::string spot = R"(
+name: device batching, preemptible
+horizon: 300h
+warmup: 10h
+pools:
+  gpus:
+    gpu: H100
+    purchase: spot
+    price_usd_per_gpu_hour: 2.0
+    quota: 4
+    preemption: {time_to_preemption: {dist: exponential, mean: 20h}}
+workloads:
+  - name: jobs
+    arrivals: {process: poisson, rate_per_hour: 3.0}
+    work: {dist: exponential, mean: 1h}
+policy: {queue_capacity: 500}
+)";
+  models.push_back(gpucap::compile(gpucap::parse_scenario(spot, "device-spot", ".")));
+  ASSERT_TRUE(models[0].model().core_only);
+  ASSERT_FALSE(models[1].model().core_only);
+  gpucap::DeviceLimits limits;
+  limits.batch_replications = 256;
+  const TaskOutput cpu = run_task(nullptr, models, 0, 700, {});
+  const TaskOutput mixed = run_task(backend, models, 0, 700, limits);
+  EXPECT_TRUE(same_bits(cpu.scalars, mixed.scalars))
+      << "first difference at value " << first_difference(cpu.scalars, mixed.scalars);
+  EXPECT_TRUE(same_bits(cpu.pool_values, mixed.pool_values));
+  // The core point alone runs on the core's kernel: the same bits as within the mixed run.
+  const std::vector<gpucap::ModelStorage> core = points_of({4});
+  const TaskOutput alone = run_task(backend, core, 0, 700, limits);
+  EXPECT_EQ(std::memcmp(alone.scalars.data(), mixed.scalars.data(),
+                        alone.scalars.size() * sizeof(double)),
+            0);
+  EXPECT_EQ(std::memcmp(alone.moments.data(), mixed.moments.data(),
+                        alone.moments.size() * sizeof(gpucap::Moments)),
+            0);
+}
+
 TEST(GPUCAP_TEST_SUITE, MomentsNeedABlockAlignedFirstReplication) {
   REQUIRE_DEVICE_BACKEND(backend);
   const auto models = points_of({4});
