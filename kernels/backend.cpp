@@ -2,6 +2,8 @@
 #include "gpucap/backend.hpp"
 
 #include <algorithm>
+#include <mutex>
+#include <thread>
 
 #include "backend_code.hpp"
 
@@ -20,7 +22,40 @@ Backend row(const char* name, BackendKind kind, const char* description, bool au
           code->label, code->targets, code->probe, code->run};
 }
 
+/// The background probe of warm_up_devices: joined before any other probe, and at exit.
+struct DeviceWarmUp {
+  std::mutex mutex;
+  std::thread thread;
+  bool started = false;
+  ~DeviceWarmUp() {
+    if (thread.joinable()) thread.join();
+  }
+};
+
+DeviceWarmUp& device_warm_up() {
+  static DeviceWarmUp warm_up;
+  return warm_up;
+}
+
+/// Waits for warm_up_devices' probe, if one runs.
+void wait_for_warm_up() {
+  DeviceWarmUp& w = device_warm_up();
+  const std::lock_guard<std::mutex> lock(w.mutex);
+  if (w.thread.joinable()) w.thread.join();
+}
+
 }  // namespace
+
+void warm_up_devices() {
+  DeviceWarmUp& w = device_warm_up();
+  const std::lock_guard<std::mutex> lock(w.mutex);
+  if (w.started) return;
+  w.started = true;
+  w.thread = std::thread([] {
+    for (const Backend& b : backends())
+      if (b.automatic && b.built()) b.probe();
+  });
+}
 
 const std::array<Backend, kBackendCount>& backends() {
   static const std::array<Backend, kBackendCount> table = [] {
@@ -76,6 +111,7 @@ BackendChoice parse_backend(const std::string& name) {
 }
 
 const Backend& resolve_backend(BackendChoice choice) {
+  wait_for_warm_up();
   const auto& table = backends();
   if (choice == BackendChoice::automatic) {
     for (const Backend& b : table)
@@ -95,6 +131,7 @@ const Backend& resolve_backend(BackendChoice choice) {
 
 BackendPick choose_backend(BackendChoice choice, const RunShape& shape, int host_threads,
                            const std::vector<int>& only_devices) {
+  wait_for_warm_up();
   BackendPick pick;
   if (choice != BackendChoice::automatic) {
     pick.backend = &resolve_backend(choice);

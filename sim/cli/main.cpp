@@ -275,6 +275,7 @@ int cmd_run(const std::vector<std::string>& args) {
     return kExitOk;
   }
   if (!vm.count("scenario")) throw po::error("run needs a SCENARIO.yaml argument");
+  gpucap::cli::warm_up_devices_for(vm);  // the GPU's start overlaps reading the scenario
   const bool quiet = vm.count("quiet") > 0;
   const gpucap::Scenario scenario = gpucap::load_scenario(vm["scenario"].as<std::string>(),
                                                           overrides_of(vm), read_input_limits(vm));
@@ -480,6 +481,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   if (!vm.count("scenario")) throw po::error("sweep needs a SCENARIO.yaml argument");
   if (!vm.count("grid")) throw po::error("sweep needs at least one --grid path=v1,v2,...");
   gpucap::cli::check_select_best_usage(vm);
+  gpucap::cli::warm_up_devices_for(vm);  // the GPU's start overlaps reading the points
   const bool quiet = vm.count("quiet") > 0;
   const SweepInput in = load_sweep(vm);
   const std::vector<gpucap::Scenario>& points = in.checked.points;

@@ -185,6 +185,12 @@ po::options_description execution_options() {
   return o;
 }
 
+void warm_up_devices_for(const po::variables_map& vm) {
+  const std::string backend =
+      vm.count("backend") ? vm["backend"].as<std::string>() : std::string(kAutoBackendName);
+  if (backend == kAutoBackendName || backend == "cuda") warm_up_devices();
+}
+
 RunOptions read_execution_options(const po::variables_map& vm) {
   RunOptions options;
   if (vm.count("replications"))

@@ -34,6 +34,11 @@ uint64_t parse_count(const std::string& name, const std::string& text, uint64_t 
 /// GPUCAP_JOURNAL_* in the environment when the run writes a file.
 RunOptions read_execution_options(const boost::program_options::variables_map& vm);
 
+/// Starts the GPU's probe in the background (warm_up_devices) when --backend is auto or cuda:
+/// first thing in `run` and `sweep`, before the scenario is read. A bad --backend is left to
+/// read_execution_options to report.
+void warm_up_devices_for(const boost::program_options::variables_map& vm);
+
 /// Where and how -o writes: --force, and the run's inputs (never replaced); its chunks are
 /// compressed on the run's threads (--threads).
 OutputOptions output_options(const boost::program_options::variables_map& vm,

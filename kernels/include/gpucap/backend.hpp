@@ -194,6 +194,13 @@ struct BackendPick {
 BackendPick choose_backend(BackendChoice choice, const RunShape& shape, int host_threads,
                            const std::vector<int>& only_devices = {});
 
+/// Starts, once per process, the GPU rows' probe on a thread of its own: the driver's start and
+/// a context on each device (a third of a second or so) then overlap what a run does before it
+/// needs them (reading and compiling the scenario). resolve_backend and choose_backend wait for
+/// it. The CLI calls it first thing for `run` and `sweep` on auto or cuda. A process keeps its
+/// contexts (nothing resets a device), so Python's later runs find them up.
+void warm_up_devices();
+
 /// Runs `task` on the CPU with `threads` OpenMP threads (0 = all); leaves block_moments alone.
 /// The cpu row's `run` is this, with `threads` = limits.workers.
 void run_replications_cpu(const ReplicationTask& task, int threads);
