@@ -186,11 +186,7 @@ GPUCAP_HD inline void fetch_min(Counter* counter, Counter value) {
 enum : int { kNextItem = 0, kFirstFailure = 1, kCounterCount = 2 };
 
 /// One persistent worker: takes items (point * batch_count + i = replication first + i of the
-/// point) until none is left, each run in the worker's own arena, by the engine's instantiation
-/// for Features F (engine_features.hpp). A kernel holds one instantiation, so that ptxas sizes
-/// its registers and spills for that one alone: CoreFeatures where every point of the run is
-/// core_only (the smaller loop), AllFeatures otherwise (it runs any model, with the same bits).
-template <typename F>
+/// point) until none is left, each run in the worker's own arena.
 struct SimulateItems {
   const CompiledModel* models;
   uint64_t seed;
@@ -213,9 +209,10 @@ struct SimulateItems {
       if (item >= items) return;
       const uint64_t point = item / batch_count;
       const uint64_t replication = first + item % batch_count;
-      const int status = run_replication_with<F>(
-          models[point], seed, replication, arena, scalars + item * kScalars,
-          pool_values + item * pool_stride, timeseries ? timeseries + item * series_stride : nullptr);
+      const int status =
+          run_replication(models[point], seed, replication, arena, scalars + item * kScalars,
+                          pool_values + item * pool_stride,
+                          timeseries ? timeseries + item * series_stride : nullptr);
       if (status != kReplicationOk) fetch_min(counters + kFirstFailure, item);
     }
   }
@@ -317,20 +314,15 @@ DeviceInfo describe_device(int index) {
 
 /// Worker threads the device keeps resident at once (the simulation kernel's occupancy):
 /// every worker runs from the start, so none waits for a slot while others finish.
-uint64_t resident_threads(const DeviceInfo& d, bool core_only) {
+uint64_t resident_threads(const DeviceInfo& d) {
 #if GPUCAP_DEVICE_IS_CUDA
   int blocks_per_sm = 0;
-  check_cuda(core_only ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                             &blocks_per_sm, for_each_index<SimulateItems<engine::CoreFeatures>>,
-                             kBlockThreads, 0)
-                       : cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-                             &blocks_per_sm, for_each_index<SimulateItems<engine::AllFeatures>>,
-                             kBlockThreads, 0),
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                 &blocks_per_sm, for_each_index<SimulateItems>, kBlockThreads, 0),
              "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   return static_cast<uint64_t>(d.multiprocessors) * static_cast<uint64_t>(blocks_per_sm) *
          kBlockThreads;
 #else
-  (void)core_only;
   return static_cast<uint64_t>(d.multiprocessors);
 #endif
 }
@@ -356,7 +348,7 @@ struct BatchPlan {
 
 BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
                        const DeviceInfo& device, std::size_t model_bytes, std::size_t arena_bytes,
-                       std::size_t device_count, bool core_only) {
+                       std::size_t device_count) {
   const uint64_t items = task.points * task.count;
   const std::size_t row_bytes =
       sizeof(double) * (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount +
@@ -383,7 +375,7 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
   // budget and leaving room for one block of rows.
   const std::size_t arena_room =
       std::min(plan.budget_bytes / 2, plan.budget_bytes - min_rows_bytes);
-  uint64_t workers = limits.workers > 0 ? limits.workers : resident_threads(device, core_only);
+  uint64_t workers = limits.workers > 0 ? limits.workers : resident_threads(device);
   workers = std::min<uint64_t>(workers, items);
   workers = std::min<uint64_t>(workers, arena_room / arena_bytes);
   workers = std::max<uint64_t>(workers, 1);
@@ -459,11 +451,7 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
   arena_bytes = (arena_bytes + kArenaAlignment - 1) / kArenaAlignment * kArenaAlignment;
   // An explicit memory cap covers the models too; the free memory was read with them loaded.
   const std::size_t model_bytes = limits.memory_bytes > 0 ? models.bytes() : 0;
-  // The core's kernel where every point is core_only, the whole engine's otherwise.
-  bool core_only = true;
-  for (std::size_t p = 0; p < task.points; ++p) core_only = core_only && task.models[p].model().core_only;
-  const BatchPlan plan =
-      plan_batches(task, limits, device, model_bytes, arena_bytes, device_count, core_only);
+  const BatchPlan plan = plan_batches(task, limits, device, model_bytes, arena_bytes, device_count);
 
   const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
   const std::size_t columns = kScalars + pool_stride;
@@ -487,27 +475,20 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
     const uint64_t count = std::min<uint64_t>(plan.batch_count, task.count - done);
     const Counter start[kCounterCount] = {0, ~Counter{0}};
     upload(start, kCounterCount, counters);
-    const auto simulate = [&](auto features) {
-      using F = decltype(features);
-      const SimulateItems<F> items{models.views(),
-                                   task.seed,
-                                   task.first + done,
-                                   count,
-                                   task.points * count,
-                                   arenas.get(),
-                                   arena_bytes,
-                                   scalars.get(),
-                                   pool_values.get(),
-                                   pool_stride,
-                                   series_stride ? timeseries.get() : nullptr,
-                                   series_stride,
-                                   counters.get()};
-      launch(items, std::min<uint64_t>(plan.workers, task.points * count));
-    };
-    if (core_only)
-      simulate(engine::CoreFeatures{});
-    else
-      simulate(engine::AllFeatures{});
+    const SimulateItems simulate{models.views(),
+                                 task.seed,
+                                 task.first + done,
+                                 count,
+                                 task.points * count,
+                                 arenas.get(),
+                                 arena_bytes,
+                                 scalars.get(),
+                                 pool_values.get(),
+                                 pool_stride,
+                                 series_stride ? timeseries.get() : nullptr,
+                                 series_stride,
+                                 counters.get()};
+    launch(simulate, std::min<uint64_t>(plan.workers, task.points * count));
     Counter result[kCounterCount];
     download(counters, 0, kCounterCount, result);  // waits for the workers
     if (result[kFirstFailure] != ~Counter{0}) {

@@ -307,9 +307,10 @@ TEST(GPUCAP_TEST_SUITE, SweepPointsAndAnOffsetFirstReplication) {
             out.scalars[10 * gpucap::kScalarMetricCount + gpucap::kWaitMeanS]);
 }
 
-// A kernel holds one engine instantiation: the core's where every point is core_only, the
-// whole engine's otherwise, which then runs the core_only points too, with the same bits.
-TEST(GPUCAP_TEST_SUITE, CoreAndWholeEngineKernelsGiveTheCpuBits) {
+// A core_only point beside one that needs the whole engine, in one batch: each runs its own
+// instantiation (run_replication's dispatch), with the CPU's bits, and the core point gives the
+// same bits as when it runs alone.
+TEST(GPUCAP_TEST_SUITE, CoreAndWholeEnginePointsGiveTheCpuBits) {
   REQUIRE_DEVICE_BACKEND(backend);
   std::vector<gpucap::ModelStorage> models = points_of({4});
   const std::string spot = R"(
@@ -339,7 +340,7 @@ policy: {queue_capacity: 500}
   EXPECT_TRUE(same_bits(cpu.scalars, mixed.scalars))
       << "first difference at value " << first_difference(cpu.scalars, mixed.scalars);
   EXPECT_TRUE(same_bits(cpu.pool_values, mixed.pool_values));
-  // The core point alone runs on the core's kernel: the same bits as within the mixed run.
+  // The core point alone: the same bits as within the mixed run.
   const std::vector<gpucap::ModelStorage> core = points_of({4});
   const TaskOutput alone = run_task(backend, core, 0, 700, limits);
   EXPECT_EQ(std::memcmp(alone.scalars.data(), mixed.scalars.data(),
