@@ -88,6 +88,16 @@ def test_thrust_omp_backend_gives_the_cpu_bits(mmc):
     assert np.array_equal(cpu._core.summary, dev._core.summary, equal_nan=True)
 
 
+def test_auto_says_why_it_chose_and_a_named_backend_says_nothing(mmc, tmp_path):
+    r = gpucap.run(mmc, replications=16, seed=3, progress=False)
+    if gpucap.backends()["auto"] == "cpu":  # no usable GPU: the model's CPU time, and why
+        assert r.backend_choice.startswith("cpu: expected ") and " events expected; no " in r.backend_choice
+    assert r.backend_choice.split(":")[0].split(" + ")[0] in ("cpu", "cuda")
+    r.save(tmp_path / "auto.h5")
+    assert gpucap.load_results(tmp_path / "auto.h5").backend_choice == r.backend_choice
+    assert gpucap.run(mmc, replications=16, seed=3, progress=False, backend="cpu").backend_choice == ""
+
+
 def test_backend_errors_are_clear(mmc):
     with pytest.raises(ValueError, match="valid backends are auto, cpu, cuda, thrust-omp"):
         gpucap.run(mmc, replications=2, backend="tpu", progress=False)

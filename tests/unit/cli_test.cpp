@@ -187,6 +187,67 @@ TEST(Cli, ThrustOmpBackendWritesTheCpuResults) {
   }
 }
 
+TEST(Cli, VerboseSaysWhichBackendRanAndWhyAndResultsRecordIt) {
+  const fs::path out = temp_dir() / "auto.h5";
+  const std::string args = "run " + kScenarios + "mmc_validation.yaml -r 8 -q -v --set horizon=50h --set warmup=0s ";
+  const Outcome automatic = gpucap_cli(args + "--force -o " + out.string());
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.output;
+  const gpucap::RunResults r = gpucap::read_results_hdf5(out.string());
+  const gpucap::Backend& device = gpucap::resolve_backend(gpucap::BackendChoice::automatic);
+  if (device.kind == gpucap::BackendKind::cpu) {
+    // No usable GPU: the cpu, with the model's time on this machine's threads and why.
+    EXPECT_NE(automatic.output.find("gpucap: backend " + gpucap::cpu_backend_name() +
+                                    " (host, "),
+              std::string::npos)
+        << automatic.output;
+    EXPECT_NE(automatic.output.find("): --backend auto chose cpu: expected "), std::string::npos)
+        << automatic.output;
+    EXPECT_EQ(r.backend_choice.rfind("cpu: expected ", 0), 0u) << r.backend_choice;
+  }
+  EXPECT_NE(automatic.output.find(r.backend_choice), std::string::npos);  // the same line
+  const Outcome named = gpucap_cli(args + "--backend cpu");
+  EXPECT_NE(named.output.find("): named by --backend\n"), std::string::npos) << named.output;
+  // Without -v, nothing.
+  EXPECT_EQ(gpucap_cli("run " + kScenarios + "mmc_validation.yaml -r 8 -q --set horizon=50h --set warmup=0s")
+                .output,
+            "");
+}
+
+TEST(Cli, HostThreadsJoinADeviceBackendOnly) {
+  const std::string args = "run " + kScenarios + "default.yaml -r 40 -q --set horizon=10d ";
+  const Outcome on_cpu = gpucap_cli(args + "--backend cpu --host-threads 2");
+  EXPECT_EQ(on_cpu.exit_code, 2) << on_cpu.output;
+  EXPECT_NE(on_cpu.output.find("host threads join the devices of a device backend"),
+            std::string::npos)
+      << on_cpu.output;
+  const Outcome too_many = gpucap_cli(args + "--backend cpu --host-threads 5000");
+  EXPECT_EQ(too_many.exit_code, 2) << too_many.output;
+  EXPECT_NE(too_many.output.find("--host-threads"), std::string::npos) << too_many.output;
+  if (!gpucap::find_backend("thrust-omp")->built())
+    GTEST_SKIP() << "this build has no thrust-omp backend";
+  const fs::path cpu = temp_dir() / "cpu_h.h5", both = temp_dir() / "both_h.h5";
+  ASSERT_EQ(gpucap_cli(args + "--backend cpu --force -o " + cpu.string()).exit_code, 0);
+  const Outcome together =
+      gpucap_cli(args + "--backend thrust-omp --host-threads 1 --force -o " + both.string());
+  ASSERT_EQ(together.exit_code, 0) << together.output;
+  const gpucap::RunResults a = gpucap::read_results_hdf5(cpu.string());
+  const gpucap::RunResults b = gpucap::read_results_hdf5(both.string());
+  EXPECT_NE(b.device.find(" + host, 1 threads"), std::string::npos) << b.device;
+  EXPECT_TRUE(gpucap::testing_support::same_bits(a.scalars, b.scalars));
+  for (std::size_t m = 0; m < a.summary.size(); ++m)
+    EXPECT_TRUE(gpucap::testing_support::same_bits(a.summary[m].mean, b.summary[m].mean)) << m;
+}
+
+TEST(Cli, ValidateGivesTheWorkAndWhereAutoWouldRunIt) {
+  const Outcome o = gpucap_cli("validate " + kScenarios + "spot_inference_fallback.yaml");
+  ASSERT_EQ(o.exit_code, 0) << o.output;
+  // 3 days of requests: about 1.34 M events per replication (event_estimate.hpp).
+  EXPECT_NE(o.output.find("work: about 1.34e+06 events per replication (horizon 259200 s, "
+                          "warm-up 86400 s); --backend auto for "),
+            std::string::npos)
+      << o.output;
+}
+
 TEST(Cli, UnsetDeletesAKeySoThatAnotherFormCanReplaceIt) {
   const std::string edge = kScenarios + "edge_vs_cloud_inference.yaml";
   const std::string autoscaling =

@@ -187,6 +187,12 @@ class Results:
         return self._core.device
 
     @property
+    def backend_choice(self) -> str:
+        """Why ``backend="auto"`` chose :attr:`backend`: the cost model's expected seconds on the
+        CPU and on the GPU (docs/backends.md, "What auto picks"); "" when the backend was named."""
+        return self._core.backend_choice
+
+    @property
     def wall_time_s(self) -> float:
         return self._core.wall_time_s
 
@@ -462,7 +468,8 @@ class Results:
                                    {"unit": "GPUs", "description": "mean GPUs in use per pool over each bin"})
         attrs = {"scenario_name": self.scenario_name, "scenario": self.scenario_text,
                  "seed": self.seed, "first_replication": self.first_replication,
-                 "backend": self.backend, "device": self.device, "gpucap_version": self._core.gpucap_version}
+                 "backend": self.backend, "backend_choice": self.backend_choice, "device": self.device,
+                 "gpucap_version": self._core.gpucap_version}
         if series is not None:
             attrs["timeseries_step_s"] = self.timeseries_step_s
         return xr.Dataset(data, coords=coords, attrs=attrs)
