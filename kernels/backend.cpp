@@ -156,6 +156,10 @@ BackendPick choose_backend(BackendChoice choice, const RunShape& shape, int host
         devices.push_back({d.name + " (sm_" + std::to_string(d.compute_major) +
                                std::to_string(d.compute_minor) + ")",
                            d.multiprocessors, d.free_memory_bytes, d.startup_s});
+    if (devices.size() < only_devices.size()) {  // a device named twice or not there:
+      pick.backend = &b;                          // the device backend's run says which
+      return pick;
+    }
     const BackendEstimate estimate = estimate_backends(shape, threads, devices);
     pick.why = estimate.reason(b.name, cpu.name);
     if (estimate.hybrid_best()) {

@@ -153,10 +153,11 @@ ResultsPtr run_points(const std::vector<gpucap::Scenario>& points,
                       const std::function<void(uint64_t)>& progress, double precision,
                       const std::vector<std::string>& precision_metrics, uint64_t max_replications,
                       std::optional<uint64_t> keep_rows, const std::vector<int>& devices,
-                      const gpucap::bindings::CancelToken* token) {
+                      const gpucap::bindings::CancelToken* token, int host_threads) {
   gpucap::RunOptions options;
   if (keep_rows) options.keep_rows = *keep_rows;
   options.device_limits.devices = devices;
+  options.device_limits.host_threads = host_threads;
   options.replications = replications;
   options.precision = precision;
   options.max_replications = max_replications;
@@ -709,11 +710,12 @@ PYBIND11_MODULE(_core, m) {
         py::arg("threads"), py::arg("progress"), py::arg("precision") = 0.0,
         py::arg("precision_metrics") = std::vector<std::string>{}, py::arg("max_replications") = 0,
         py::arg("keep_rows") = py::none(), py::arg("devices") = std::vector<int>{},
-        py::arg("cancel") = nullptr,
+        py::arg("cancel") = nullptr, py::arg("host_threads") = 0,
         "Runs the points (sweep variants) with common random numbers; GIL released, Ctrl-C "
         "or the CancelToken cancel= cancels; precision > 0 applies the stopping rule; "
         "keep_rows: the rows of the first keep_rows replications per point (None: all), "
-        "summaries of all; devices: the device backend's devices to use (empty: all)");
+        "summaries of all; devices: the device backend's devices to use (empty: all); "
+        "host_threads: CPU threads beside a device backend's devices (0: none)");
   m.def("student_t_quantile", &gpucap::student_t_quantile, py::arg("confidence"), py::arg("dof"),
         "two-sided Student t quantile, e.g. 1.96 for 0.95 and many degrees of freedom");
   m.def(

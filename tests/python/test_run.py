@@ -98,6 +98,20 @@ def test_auto_says_why_it_chose_and_a_named_backend_says_nothing(mmc, tmp_path):
     assert gpucap.run(mmc, replications=16, seed=3, progress=False, backend="cpu").backend_choice == ""
 
 
+def test_host_threads_beside_a_device_give_the_cpu_bits(mmc):
+    if not gpucap.backends()["thrust-omp"]["usable"]:
+        pytest.skip("this build has no thrust-omp backend")
+    cpu = gpucap.run(mmc, replications=600, progress=False, backend="cpu")
+    both = gpucap.run(mmc, replications=600, progress=False, backend="thrust-omp", host_threads=1)
+    assert both.device.endswith(" + host, 1 threads")
+    assert np.array_equal(cpu.scalars, both.scalars, equal_nan=True)
+    assert np.array_equal(cpu._core.summary, both._core.summary, equal_nan=True)
+    with pytest.raises(ValueError, match="host threads join the devices"):
+        gpucap.run(mmc, replications=2, progress=False, backend="cpu", host_threads=1)
+    with pytest.raises(ValueError, match="host_threads"):
+        gpucap.run(mmc, replications=2, progress=False, backend="thrust-omp", host_threads=-1)
+
+
 def test_backend_errors_are_clear(mmc):
     with pytest.raises(ValueError, match="valid backends are auto, cpu, cuda, thrust-omp"):
         gpucap.run(mmc, replications=2, backend="tpu", progress=False)

@@ -64,6 +64,7 @@ def run(
     rows: Union[str, int] = "all",
     devices: Optional[Sequence[int]] = None,
     cancel: Optional[CancelToken] = None,
+    host_threads: Optional[int] = None,
 ) -> Results:
     """Simulates `replications` independent futures of `scenario`.
 
@@ -94,6 +95,10 @@ def run(
         devices: with a device backend, the devices to use by index (default: every one the
             backend sees, :func:`backends` lists them); the batches go to whichever device is
             free, with the same bits on any set of devices.
+        host_threads: with a device backend, CPU threads that join the devices, taking batches
+            from the same queue (default 0; ``backend="auto"`` sets it where its cost model
+            expects both to finish first); the same bits. ``Results.backend_choice`` says why
+            auto chose what it did.
         cancel: a :class:`gpucap.CancelToken`; its ``cancel()``, from any thread, stops the run
             at its next replication (a device: batch) and the run raises
             :class:`gpucap.RunCancelled` (also when the token was cancelled before the run
@@ -110,7 +115,7 @@ def run(
     return _run_points([scenario], [], scenario, replications, seed, backend, threads, progress,
                        first_replication, precision=precision, metrics=metrics,
                        max_replications=max_replications, rows=rows, devices=devices,
-                       cancel=cancel)
+                       cancel=cancel, host_threads=host_threads)
 
 
 run.__doc__ = run.__doc__.replace(
@@ -269,6 +274,7 @@ def _run_points(
     rows: Union[str, int] = "all",
     devices: Optional[Sequence[int]] = None,
     cancel: Optional[CancelToken] = None,
+    host_threads: Optional[int] = None,
 ) -> Results:
     _check_backend(backend)
     cancel = check_token(cancel, "run")
@@ -279,6 +285,7 @@ def _run_points(
     replications = _whole(replications, "replications", 1, MAX_REPLICATIONS)
     seed = _whole(seed, "seed", 0, MAX_SEED)
     threads = _whole(threads, "threads", 0, MAX_THREADS)
+    host_threads = _whole(host_threads, "host_threads", 0, MAX_THREADS)
     first_replication = _whole(first_replication, "first_replication", 0, MAX_SEED)
     max_replications = _whole(max_replications, "max_replications", 2, MAX_REPLICATIONS)
     names: List[str] = []
@@ -302,6 +309,7 @@ def _run_points(
             [p._core for p in points], parameters, base._core, replications or 0, seed,
             first_replication, backend, threads or 0, bar.callback(),
             float(precision or 0.0), names, max_replications or 0, keep, device_list, cancel,
+            host_threads or 0,
         )
     results = Results(core)
     for text in results.warnings:  # shown once in a notebook, under the cell
