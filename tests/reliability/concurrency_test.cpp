@@ -104,5 +104,33 @@ TEST(Concurrency, SweepsOnManyThreadsGiveTheSerialBits) {
   EXPECT_EQ(serial.summary_of(1, kCostUsd).mean, threaded.summary_of(1, kCostUsd).mean);
 }
 
+// The devices' background probe (warm_up_devices, which the CLI starts before reading a
+// scenario) beside runs on auto from several threads, as Python may start them: every choice
+// waits for the probe, and every run gives the serial bits.
+TEST(Concurrency, DeviceWarmUpBesideRunsOnAutoFromSeveralThreads) {
+  const Scenario s = short_mmc();
+  RunOptions options;
+  options.replications = 16;
+  options.settling_probe = false;
+  options.backend = BackendChoice::cpu;
+  const RunResults reference = run(s, options);
+  options.backend = BackendChoice::automatic;
+  std::vector<RunResults> results(4);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < results.size(); ++i)
+    threads.emplace_back([&, i] {
+      warm_up_devices();
+      results[i] = run(s, options);
+    });
+  warm_up_devices();
+  for (std::thread& t : threads) t.join();
+  const std::string expected = resolve_backend(BackendChoice::automatic).label;
+  for (const RunResults& r : results) {
+    EXPECT_TRUE(same_bits(reference.scalars, r.scalars));
+    EXPECT_FALSE(r.backend_choice.empty());
+    if (expected == cpu_backend_name()) EXPECT_EQ(r.backend, expected);
+  }
+}
+
 }  // namespace
 }  // namespace gpucap
