@@ -24,7 +24,10 @@
 # GPUCAP_CHECK_BACKEND=thrust-omp rehearses steps 4 and 5 on a machine without a GPU (the device
 # backend on the host's cores); steps 2 and 3 then only report that there is no GPU. With it,
 # GPUCAP_CHECK_SCALE (e.g. 0.02) scales step 4's replications, GPUCAP_CHECK_TARGET_S (default 2)
-# sets the CPU seconds step 4 sizes each scenario to, and GPUCAP_CHECK_BENCH_ARGS adds
+# sets the CPU seconds step 4 sizes each scenario to, GPUCAP_CHECK_REPLICATIONS (e.g. 1000 or
+# 100000: issue 30's two sizes for auto's target) runs every scenario at that count instead (a
+# service's horizon is still cut; a run over GPUCAP_CHECK_SCENARIO_S is "slow"), and
+# GPUCAP_CHECK_BENCH_ARGS adds
 # engine_bench options (e.g. "--device-scale 0.001 --min-seconds 0.2").
 #
 # Budgets: GPUCAP_CHECK_SECONDS (default 470) for the whole check; GPUCAP_CHECK_SCENARIO_S
@@ -136,13 +139,14 @@ compare_all() {
     # Model figures (kernels/backend_choice.hpp): 1e7 events/s per host thread, a device thread
     # alone 170 times slower.
     read -r reps cut cut_warmup < <(awk -v e="$events" -v h="$horizon" -v w="$warmup" -v t="$threads" \
-      -v target="${target_s:-2}" -v scale="${reps_scale:-1}" 'BEGIN {
+      -v target="${target_s:-2}" -v scale="${reps_scale:-1}" -v fixed="${fixed_reps:-0}" 'BEGIN {
         one_gpu_thread = e * 170 / 1e7; f = 1
         if (one_gpu_thread > target) { f = target / one_gpu_thread; e = e * f }
         r = int(target * t * 1e7 / e * scale)
         if (r > 65536) r = 65536
         if (r >= 256) r = int(r / 256) * 256
         if (r < 16) r = 16
+        if (fixed > 0) r = fixed
         if (f < 1) printf "%d %.0fs %.0fs\n", r, h * f, w * f; else printf "%d\n", r
       }')
     local set_args=()
@@ -183,7 +187,7 @@ compare_all() {
   rm -rf "$work"
   return $failed
 }
-step "GPU vs CPU vs auto, all scenarios" 240 bash -c "$(declare -f compare_all); gpucap='$gpucap'; PYTHON='${PYTHON:-python3}'; backend='$backend'; reps_scale='${GPUCAP_CHECK_SCALE:-1}'; target_s='${GPUCAP_CHECK_TARGET_S:-2}'; scenario_s='${GPUCAP_CHECK_SCENARIO_S:-30}'; failed=0; compare_all >'$logs/compare.txt' 2>&1"
+step "GPU vs CPU vs auto, all scenarios" 240 bash -c "$(declare -f compare_all); gpucap='$gpucap'; PYTHON='${PYTHON:-python3}'; backend='$backend'; reps_scale='${GPUCAP_CHECK_SCALE:-1}'; target_s='${GPUCAP_CHECK_TARGET_S:-2}'; fixed_reps='${GPUCAP_CHECK_REPLICATIONS:-0}'; scenario_s='${GPUCAP_CHECK_SCENARIO_S:-30}'; failed=0; compare_all >'$logs/compare.txt' 2>&1"
 cat "$logs/compare.txt"
 # auto within 10% of the better backend, per scenario (a target, not a failure of the check).
 awk 'NR > 1 && $8 ~ /x$/ { n++; if ($8 + 0 <= 1.10) ok++ } END { if (n) printf "auto within 10%% of the better backend: %d of %d scenarios\n", ok, n }' \
