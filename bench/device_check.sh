@@ -16,9 +16,11 @@
 #     better of the two;
 #  5. the benchmarks (engine_bench --device): each scenario's ratio to the reference loop on 1
 #     CPU thread, then events/s and replications/s on all CPU threads and the GPU, with the ratios
-#     (docs/performance.md).
-# Everything goes to LOGDIR: build.log, info.txt, gpu_tests.log, compare.txt, bench.txt and
-# summary.txt (one line per step: ok, FAILED or skipped, and its time). Exit 0 when every step
+#     (docs/performance.md);
+#  6. `--rows none` at scale on three scenarios, the CPU against the device, which then reduces
+#     its batches itself (summaries compared bit for bit).
+# Everything goes to LOGDIR: build.log, info.txt, gpu_tests.log, compare.txt, bench.txt,
+# rows_none.txt and summary.txt (one line per step: ok, FAILED or skipped, and its time). Exit 0 when every step
 # passed.
 #
 # GPUCAP_CHECK_BACKEND=thrust-omp rehearses steps 4 and 5 on a machine without a GPU (the device
@@ -28,14 +30,15 @@
 # 100000: issue 30's two sizes for auto's target) runs every scenario at that count instead (a
 # service's horizon is still cut; a run over GPUCAP_CHECK_SCENARIO_S is "slow"), and
 # GPUCAP_CHECK_BENCH_ARGS adds
-# engine_bench options (e.g. "--device-scale 0.001 --min-seconds 0.2").
+# engine_bench options (e.g. "--device-scale 0.001 --min-seconds 0.2"); GPUCAP_CHECK_ROWS_NONE_S
+# (default 5) sizes step 6's runs, which GPUCAP_CHECK_SCALE scales too.
 #
 # Budgets: GPUCAP_CHECK_SECONDS (default 470) for the whole check; GPUCAP_CHECK_SCENARIO_S
 # (default 30) for one run in step 4 (a slower one is reported as "slow", not compared, and
 # does not fail the check);
-# GPUCAP_CHECK_GTEST_FILTER selects step 3's tests (default: all but EveryShippedScenario, whose
-# inference scenarios run a few week-long replications, minutes on one GPU thread each; step 4
-# compares every scenario through the CLI instead).
+# GPUCAP_CHECK_GTEST_FILTER selects step 3's tests (default: all but the *EveryShippedScenario
+# ones, whose inference scenarios run a few week-long replications, minutes on one GPU thread
+# each; step 4 compares every scenario through the CLI instead).
 set -uo pipefail
 if [ $# -ne 1 ]; then
   echo "usage: bench/device_check.sh LOGDIR" >&2
@@ -197,6 +200,55 @@ awk 'NR > 1 && $8 ~ /x$/ { n++; if ($8 + 0 <= 1.10) ok++ } END { if (n) printf "
 # engine_bench writes line by line by itself: a benchmark stopped at its limit keeps its rows.
 step "benchmarks" 150 bash -c "$bench --device $backend --min-seconds 1 ${GPUCAP_CHECK_BENCH_ARGS:-} >'$logs/bench.txt' 2>&1"
 cat "$logs/bench.txt"
+
+# 6. Keeping no rows, at scale: default, spot_training and mmc_validation with --rows none on the
+# CPU and the device, each sized so the CPU takes about GPUCAP_CHECK_ROWS_NONE_S (default 5) s
+# on this machine's threads (at most 2^20 replications; GPUCAP_CHECK_SCALE scales it). The
+# device reduces its batches there and copies back no rows (docs/backends.md, step 4); the
+# summaries are compared bit for bit (their percentiles come from the sketches on both).
+rows_none_at_scale() {
+  local work threads
+  work="$(mktemp -d)"
+  threads=$(nproc)
+  printf '%-16s %8s %10s %8s %8s %7s  %s\n' scenario reps "events" "cpu s" "$backend s" ratio result
+  for name in default spot_training mmc_validation; do
+    local file="scenarios/$name.yaml" events reps times=() rc result
+    events="$($gpucap validate "$file" 2>/dev/null | sed -n 's/^work: about \([^ ]*\) events per replication.*/\1/p')"
+    reps=$(awk -v e="${events:-1000}" -v t="$threads" -v target="${target_s:-5}" -v scale="${reps_scale:-1}" 'BEGIN {
+      r = int(target * t * 1e7 / e * scale); if (r > 1048576) r = 1048576
+      r = int(r / 256) * 256; if (r < 256) r = 256; print r }')
+    rm -f "$work"/*.h5
+    for b in cpu "$backend"; do
+      local t0 t1
+      t0=$(date +%s.%N)
+      timeout "${scenario_s:-60}" $gpucap run "$file" -r "$reps" --rows none -q --backend "$b" \
+        -o "$work/$b.h5" 2>"$work/$b.err"
+      rc=$?
+      t1=$(date +%s.%N)
+      if [ $rc -eq 124 ]; then
+        times+=(">${scenario_s:-60}")
+      else
+        [ $rc -ne 0 ] && failed=1
+        times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')")
+      fi
+    done
+    if [ ! -f "$work/$backend.h5" ] || [ ! -f "$work/cpu.h5" ]; then
+      result="not compared: $(head -c 200 "$work/$backend.err" "$work/cpu.err" 2>/dev/null | tr '\n' ' ')"
+    elif ${PYTHON:-python3} bench/compare_results.py "$work/cpu.h5" "$work/$backend.h5" >"$work/diff.txt" 2>&1; then
+      result="identical summaries"
+    else
+      result="DIFFERENT: $(head -1 "$work/diff.txt")"
+      failed=1
+    fi
+    printf '%-16s %8d %10s %8s %8s %7s  %s\n' "$name" "$reps" "$events" "${times[0]}" "${times[1]}" \
+      "$(awk -v c="${times[0]}" -v d="${times[1]}" 'BEGIN {
+          if (c ~ />/ || d ~ />/ || d + 0 <= 0) { print "n/a"; exit } printf "%.2fx", c / d }')" "$result"
+  done
+  rm -rf "$work"
+  return $failed
+}
+step "rows none at scale" 120 bash -c "$(declare -f rows_none_at_scale); gpucap='$gpucap'; PYTHON='${PYTHON:-python3}'; backend='$backend'; reps_scale='${GPUCAP_CHECK_SCALE:-1}'; target_s='${GPUCAP_CHECK_ROWS_NONE_S:-5}'; scenario_s='${GPUCAP_CHECK_SCENARIO_S:-30}'; failed=0; rows_none_at_scale >'$logs/rows_none.txt' 2>&1"
+cat "$logs/rows_none.txt"
 
 echo "device check: $(($(date +%s) - started)) s in all" | tee -a "$summary"
 cat "$summary"

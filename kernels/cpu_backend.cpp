@@ -57,6 +57,9 @@ DeviceRunStats run_on_host(const ReplicationTask& task, const DeviceLimits& limi
   stats.device = "host, " + std::to_string(threads) + " threads";
   stats.workers = static_cast<uint64_t>(threads);
   stats.batches = 1;
+  if (task.summary)
+    throw std::logic_error("the cpu backend runs into rows (summarize_chunk reduces them); "
+                           "ReplicationTask::summary is for device backends");
   run_replications_cpu(task, threads);
   return stats;
 }

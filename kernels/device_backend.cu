@@ -16,6 +16,10 @@
 //     there is no long tail of threads waiting for the slowest replication of their own slice.
 //     Then one device thread per (point, block of kMomentBlock replications, metric) reduces the
 //     block's moments (gpucap/moments.hpp), and the batch's rows and moments are copied back;
+//     a run that keeps no rows (ReplicationTask::summary) instead reduces the batch on the
+//     device to its chunk summary (batch_reduction.hpp: paired differences, goal counts, and
+//     the values sorted by quantile-sketch bucket and reduced to a count, smallest and largest
+//     per bucket) and copies back only that;
 //  4. reports progress after every batch.
 // Replication r of a point always draws from the Philox streams keyed by (seed, r), and the
 // portable core uses the same floating-point operations everywhere (no FMA contraction, its own
@@ -39,7 +43,13 @@
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/zip_iterator.h>
+#include <thrust/reduce.h>
+#include <thrust/sort.h>
+#include <thrust/tuple.h>
 #include <type_traits>
 #include <vector>
 
@@ -48,6 +58,7 @@
 #include "gpucap/replication.hpp"
 
 #include "backend_code.hpp"
+#include "batch_reduction.hpp"
 
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
 #include <cuda_runtime.h>
@@ -243,6 +254,20 @@ struct ReduceBlocks {
   }
 };
 
+/// (count, smallest, largest) of a run of values of one sketch bucket.
+using BucketTuple = thr::tuple<uint64_t, double, double>;
+
+/// Two runs of one bucket as one: counts add, the smaller minimum and the larger maximum (no
+/// NaN reaches here, and -0 and +0 lie in different buckets, so the order does not matter).
+struct BucketMerge {
+  GPUCAP_HD BucketTuple operator()(const BucketTuple& a, const BucketTuple& b) const {
+    const double min_a = thr::get<1>(a), min_b = thr::get<1>(b);
+    const double max_a = thr::get<2>(a), max_b = thr::get<2>(b);
+    return BucketTuple(thr::get<0>(a) + thr::get<0>(b), min_b < min_a ? min_b : min_a,
+                       max_b > max_a ? max_b : max_a);
+  }
+};
+
 #if GPUCAP_DEVICE_IS_CUDA
 /// Threads per block of the CUDA kernels.
 constexpr int kBlockThreads = 256;
@@ -339,6 +364,10 @@ std::string megabytes(std::size_t bytes) {
   return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
 }
 
+/// Device bytes per value of a batch that a run keeping no rows sorts by sketch bucket: its key
+/// and value, Thrust's sorted copies of both, and a bucket's key, count, minimum and maximum.
+constexpr std::size_t kSortBytesPerValue = 8 + 8 + 16 + 32;
+
 /// How a run is cut: workers and replications per batch (per point).
 struct BatchPlan {
   uint64_t workers = 0;
@@ -350,13 +379,15 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
                        const DeviceInfo& device, std::size_t model_bytes, std::size_t arena_bytes,
                        std::size_t device_count) {
   const uint64_t items = task.points * task.count;
-  const std::size_t row_bytes =
-      sizeof(double) * (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount +
-                        task.timeseries_stride());
-  // Moments per replication: one Moments per column per kMomentBlock rows (rounded up below).
   const std::size_t columns =
       kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
-  const std::size_t moment_block_bytes = sizeof(Moments) * columns;
+  // A run that keeps no rows also sorts every value by sketch bucket (kSortBytesPerValue).
+  const std::size_t row_bytes = sizeof(double) * (columns + task.timeseries_stride()) +
+                                (task.summary ? columns * kSortBytesPerValue : 0);
+  // Moments per replication: one Moments per column per kMomentBlock rows (rounded up below),
+  // and per scalar metric for the paired differences of a run that keeps no rows.
+  const std::size_t moment_block_bytes =
+      sizeof(Moments) * (columns + (task.summary ? kScalars : 0));
   BatchPlan plan;
   const std::size_t available =
       limits.memory_bytes > 0 ? limits.memory_bytes : device.free_memory_bytes / 10 * 9;
@@ -422,12 +453,102 @@ std::vector<int> devices_to_use(const DeviceLimits& limits, const DeviceProbe& p
   return limits.devices;
 }
 
+/// The device buffers of a run that keeps no rows (ReplicationTask::summary), for batches of up
+/// to `batch_count` replications per point.
+struct BatchSummaryBuffers {
+  BatchSummaryBuffers(const ReplicationTask& task, const GoalTests& goals, uint64_t batch_count,
+                      uint64_t max_blocks)
+      : values_per_batch(task.points * batch_count *
+                         (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount)),
+        differences(task.points * max_blocks * kScalars),
+        tests(goals.tests.size()),
+        goal_first(goals.first.size()),
+        goal_met(task.points * (goals.first.size() - 1)),
+        keys(values_per_batch),
+        values(values_per_batch),
+        bucket_keys(values_per_batch),
+        bucket_counts(values_per_batch),
+        bucket_min(values_per_batch),
+        bucket_max(values_per_batch) {
+    upload(goals.tests.data(), goals.tests.size(), tests);
+    upload(goals.first.data(), goals.first.size(), goal_first);
+  }
+  std::size_t values_per_batch;
+  DeviceBuffer<Moments> differences;  ///< [point][block][scalar metric]
+  DeviceBuffer<ConditionTest> tests;
+  DeviceBuffer<uint32_t> goal_first;
+  DeviceBuffer<uint64_t> goal_met;  ///< [point][goal]
+  DeviceBuffer<uint64_t> keys;      ///< SketchKeys, then sorted
+  DeviceBuffer<double> values;
+  DeviceBuffer<uint64_t> bucket_keys, bucket_counts;
+  DeviceBuffer<double> bucket_min, bucket_max;
+};
+
 /// Replications of every point claimed by the devices so far (a device claims its next batch
 /// by adding its batch size), errors and cancellation shared by the devices of one run.
 struct SharedCursor {
   std::atomic<uint64_t> next{0};
   std::atomic<bool> stop{false};
+  std::mutex summary_mutex;  ///< guards the sketches and goal counts of ReplicationTask::summary
 };
+
+/// Adds a batch's sketch buckets (sorted keys; kNoBucket last) and goal counts ([point][goal])
+/// to the run's summary, under the cursor's lock (devices and the host add as they finish).
+void add_to_summary(const ReplicationTask& task, const std::vector<uint64_t>& keys,
+                    const std::vector<uint64_t>& counts, const std::vector<double>& min,
+                    const std::vector<double>& max, const std::vector<uint64_t>& goal_met,
+                    SharedCursor& cursor) {
+  const std::lock_guard<std::mutex> lock(cursor.summary_mutex);
+  ChunkSummary& summary = *task.summary;
+  for (std::size_t i = 0; i < keys.size() && keys[i] != kNoBucket; ++i)
+    summary.sketches[keys[i] >> 32].add_bucket(static_cast<uint32_t>(keys[i]), counts[i], min[i],
+                                               max[i]);
+  for (std::size_t i = 0; i < goal_met.size(); ++i) summary.goal_met[i] += goal_met[i];
+}
+
+/// A batch of `count` replications per point (from replication task.first + done), whose rows
+/// are in `scalars` and `pool_values` on the device, reduced there to its part of the chunk
+/// summary: the paired differences into summary->difference_blocks, and the sketch buckets and
+/// goal counts added to the summary (add_to_summary). Only those cross to the host.
+void reduce_batch(const ReplicationTask& task, const DeviceBuffer<double>& scalars,
+                  const DeviceBuffer<double>& pool_values, uint64_t count, uint64_t done,
+                  BatchSummaryBuffers& b, SharedCursor& cursor) {
+  const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
+  const uint64_t blocks = (count + kMomentBlock - 1) / kMomentBlock;
+  const uint64_t total_blocks = (task.count + kMomentBlock - 1) / kMomentBlock;
+  const uint64_t goal_count = b.goal_first.size() - 1;
+  const uint64_t values = task.points * count * (kScalars + pool_stride);
+  launch(DifferenceBlocks{scalars.get(), count, blocks, b.differences.get()},
+         task.points * blocks * kScalars);
+  launch(CountGoals{scalars.get(), pool_values.get(), count, pool_stride, b.tests.get(),
+                    b.goal_first.get(), goal_count, b.goal_met.get()},
+         task.points * goal_count);
+  launch(SketchKeys{scalars.get(), pool_values.get(), count, pool_stride, b.keys.get(),
+                    b.values.get()},
+         values);
+  // Values by (point, column, bucket), then one (count, smallest, largest) per bucket.
+  thr::sort_by_key(thr::device, b.keys.begin(), b.keys.begin() + values, b.values.begin());
+  const auto runs = thr::make_zip_iterator(
+      thr::make_tuple(thr::make_constant_iterator<uint64_t>(1), b.values.begin(), b.values.begin()));
+  const auto buckets_out = thr::make_zip_iterator(
+      thr::make_tuple(b.bucket_counts.begin(), b.bucket_min.begin(), b.bucket_max.begin()));
+  const auto ends = thr::reduce_by_key(thr::device, b.keys.begin(), b.keys.begin() + values, runs,
+                                       b.bucket_keys.begin(), buckets_out,
+                                       thr::equal_to<uint64_t>(), BucketMerge{});
+  const std::size_t buckets = static_cast<std::size_t>(ends.first - b.bucket_keys.begin());
+  std::vector<uint64_t> keys(buckets), counts(buckets), goal_met(task.points * goal_count);
+  std::vector<double> min(buckets), max(buckets);
+  download(b.bucket_keys, 0, buckets, keys.data());
+  download(b.bucket_counts, 0, buckets, counts.data());
+  download(b.bucket_min, 0, buckets, min.data());
+  download(b.bucket_max, 0, buckets, max.data());
+  download(b.goal_met, 0, goal_met.size(), goal_met.data());
+  for (std::size_t p = 0; p < task.points; ++p)
+    download(b.differences, p * blocks * kScalars, blocks * kScalars,
+             task.summary->difference_blocks.data() +
+                 (p * total_blocks + done / kMomentBlock) * kScalars);
+  add_to_summary(task, keys, counts, min, max, goal_met, cursor);
+}
 
 /// One device's part of a run: it claims batches of `plan.batch_count` replications (per
 /// point) from `cursor` until none is left, runs each, and copies its rows and block moments to
@@ -463,6 +584,11 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
   DeviceBuffer<double> timeseries(task.points * plan.batch_count * series_stride);
   DeviceBuffer<Moments> moments(task.block_moments ? task.points * max_blocks * columns : 0);
   DeviceBuffer<Counter> counters(kCounterCount);
+  const GoalTests goals = task.summary ? goal_tests(*task.goals) : GoalTests{};
+  const std::unique_ptr<BatchSummaryBuffers> reduced =
+      task.summary
+          ? std::make_unique<BatchSummaryBuffers>(task, goals, plan.batch_count, max_blocks)
+          : nullptr;
 
   stats.device = device_label(device);
   stats.workers = plan.workers;
@@ -504,16 +630,19 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
                                 blocks,        pool_stride,       moments.get()};
       launch(reduce, task.points * blocks * columns);
     }
+    if (reduced)
+      reduce_batch(task, scalars, pool_values, count, done, *reduced, cursor);
     for (std::size_t p = 0; p < task.points; ++p) {
       const std::size_t host_row = p * task.count + done;
+      if (task.block_moments)
+        download(moments, p * blocks * columns, blocks * columns,
+                 task.block_moments + (p * total_blocks + done / kMomentBlock) * columns);
+      if (reduced) continue;  // no rows to the host
       download(scalars, p * count * kScalars, count * kScalars, task.scalars + host_row * kScalars);
       download(pool_values, p * count * pool_stride, count * pool_stride,
                task.pool_values + host_row * pool_stride);
       download(timeseries, p * count * series_stride, count * series_stride,
                task.timeseries + host_row * series_stride);
-      if (task.block_moments)
-        download(moments, p * blocks * columns, blocks * columns,
-                 task.block_moments + (p * total_blocks + done / kMomentBlock) * columns);
     }
     ++stats.batches;
     if (task.progress) task.progress->advance(task.points * count);
@@ -526,7 +655,9 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
 /// The host's part of a run beside the devices (DeviceLimits::host_threads): it claims batches
 /// of `batch` replications (whole moment blocks) from `cursor` until none is left, runs each on
 /// `threads` CPU threads straight into the task's host arrays, and reduces the blocks' moments
-/// as the device does (ReduceBlocks: the same block_moments of the same rows).
+/// as the device does (ReduceBlocks: the same block_moments of the same rows). A run that keeps
+/// no rows runs each batch into rows of its own and reduces them with the device's functors
+/// (batch_reduction.hpp), its sketches directly: the same bits as the device's.
 DeviceRunStats run_host_part(const ReplicationTask& task, int threads, uint64_t batch,
                              SharedCursor& cursor) {
   DeviceRunStats stats;
@@ -536,10 +667,17 @@ DeviceRunStats run_host_part(const ReplicationTask& task, int threads, uint64_t 
   const std::size_t columns = kScalars + pool_stride;
   const std::size_t series_stride = task.timeseries_stride();
   const uint64_t total_blocks = (task.count + kMomentBlock - 1) / kMomentBlock;
+  const GoalTests goals = task.summary ? goal_tests(*task.goals) : GoalTests{};
+  const uint64_t goal_count = goals.first.size() - 1;
+  std::vector<double> own_scalars, own_pools;  // a run that keeps no rows: [point][row][...]
   while (!cursor.stop.load(std::memory_order_relaxed)) {
     const uint64_t done = cursor.next.fetch_add(batch);
     if (done >= task.count) break;
     const uint64_t count = std::min<uint64_t>(batch, task.count - done);
+    if (task.summary) {
+      own_scalars.assign(task.points * count * kScalars, 0.0);
+      own_pools.assign(task.points * count * pool_stride, 0.0);
+    }
     for (std::size_t p = 0; p < task.points; ++p) {
       const std::size_t row = p * task.count + done;
       ReplicationTask part = task;
@@ -547,10 +685,13 @@ DeviceRunStats run_host_part(const ReplicationTask& task, int threads, uint64_t 
       part.points = 1;
       part.first = task.first + done;
       part.count = count;
-      part.scalars = task.scalars + row * kScalars;
-      part.pool_values = task.pool_values + row * pool_stride;
+      part.scalars = task.summary ? own_scalars.data() + p * count * kScalars
+                                  : task.scalars + row * kScalars;
+      part.pool_values = task.summary ? own_pools.data() + p * count * pool_stride
+                                      : task.pool_values + row * pool_stride;
       part.timeseries = series_stride ? task.timeseries + row * series_stride : nullptr;
       part.block_moments = nullptr;
+      part.summary = nullptr;
       run_replications_cpu(part, threads);  // advances progress and the monitor itself
       if (!task.block_moments) continue;
       for (uint64_t b = 0; b * kMomentBlock < count; ++b) {
@@ -563,6 +704,35 @@ DeviceRunStats run_host_part(const ReplicationTask& task, int threads, uint64_t 
                        ? block_moments(scalars + c, n, kScalars)
                        : block_moments(pools + (c - kScalars), n, pool_stride);
       }
+    }
+    if (task.summary) {
+      const uint64_t blocks = (count + kMomentBlock - 1) / kMomentBlock;
+      std::vector<Moments> differences(task.points * blocks * kScalars);
+      const DifferenceBlocks difference{own_scalars.data(), count, blocks, differences.data()};
+      for (uint64_t i = 0; i < differences.size(); ++i) difference(i);
+      for (std::size_t p = 0; p < task.points; ++p)
+        std::copy_n(differences.begin() + p * blocks * kScalars, blocks * kScalars,
+                    task.summary->difference_blocks.begin() +
+                        (p * total_blocks + done / kMomentBlock) * kScalars);
+      std::vector<uint64_t> goal_met(task.points * goal_count);
+      const CountGoals count_goals{own_scalars.data(), own_pools.data(), count,
+                                   pool_stride,        goals.tests.data(), goals.first.data(),
+                                   goal_count,         goal_met.data()};
+      for (uint64_t i = 0; i < goal_met.size(); ++i) count_goals(i);
+      std::vector<QuantileSketch> sketches(task.points * columns);
+      for (std::size_t p = 0; p < task.points; ++p)
+        for (uint64_t r = 0; r < count; ++r)
+          for (std::size_t c = 0; c < columns; ++c) {
+            const std::size_t item = p * count + r;
+            const double x = c < static_cast<std::size_t>(kScalars)
+                                 ? own_scalars[item * kScalars + c]
+                                 : own_pools[item * pool_stride + (c - kScalars)];
+            if (x == x) sketches[p * columns + c].add(x);
+          }
+      const std::lock_guard<std::mutex> lock(cursor.summary_mutex);
+      for (std::size_t k = 0; k < sketches.size(); ++k)
+        task.summary->sketches[k].merge(sketches[k]);
+      for (std::size_t i = 0; i < goal_met.size(); ++i) task.summary->goal_met[i] += goal_met[i];
     }
     ++stats.batches;
   }
@@ -597,6 +767,20 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
   if (task.block_moments && task.first % kMomentBlock != 0)
     throw RunError("device backends reduce moments only from a replication that is a multiple of " +
                    std::to_string(kMomentBlock));
+  if (task.summary) {
+    const ChunkSummary& c = *task.summary;
+    const std::size_t columns =
+        kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
+    if (!task.goals || c.points != task.points || c.columns != columns ||
+        c.goals != task.goals->size() || c.first != task.first || c.count != task.count ||
+        task.block_moments != c.blocks.data() || task.scalars || task.pool_values ||
+        task.timeseries)
+      throw std::logic_error("a device run that keeps no rows needs a summary of its shape "
+                             "(empty_chunk_summary), its blocks as block_moments, and no rows");
+    if (task.points * columns >= (uint64_t{1} << 32) - 1)
+      throw RunError(std::to_string(task.points) + " points of " + std::to_string(columns) +
+                     " metric columns are too many to reduce on the device; keep rows");
+  }
   const std::vector<int> devices = devices_to_use(limits, probe_devices());
   if (devices.empty()) throw RunError(std::string(kBackendName) + ": no device to run on");
   if (task.points == 0 || task.count == 0) return DeviceRunStats{};

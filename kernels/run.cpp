@@ -210,25 +210,34 @@ uint64_t chunk_replications(const RunResults& r, bool on_device, uint64_t asked)
 }
 
 /// Runs r's replications [r.first_replication, + r.replications) of every point into r's rows
-/// (allocated here), advancing `bar`; sets r's backend, device and threads.
-void run_rows(const PreparedRun& run, const RunOptions& options, RunResults& r, ProgressBar& bar) {
-  r.scalars.assign(r.points * r.replications * kScalarMetricCount, 0.0);
-  r.pool_values.assign(r.points * r.replications * r.pool_count() * kPoolMetricCount, 0.0);
-  r.timeseries.assign(r.points * r.replications * r.pool_count() * r.timeseries_bins, 0.0);
+/// (allocated here), advancing `bar`; sets r's backend, device and threads. `summary` not null
+/// (a device run, from a multiple of kMomentBlock): the device reduces the rows to it
+/// (empty_chunk_summary(r) before) and r keeps no rows.
+void run_rows(const PreparedRun& run, const RunOptions& options, RunResults& r, ProgressBar& bar,
+              ChunkSummary* summary = nullptr) {
+  const std::size_t rows = summary ? 0 : r.points * r.replications;
+  r.scalars.assign(rows * kScalarMetricCount, 0.0);
+  r.pool_values.assign(rows * r.pool_count() * kPoolMetricCount, 0.0);
+  r.timeseries.assign(rows * r.pool_count() * r.timeseries_bins, 0.0);
+  r.goal_met.clear();
   ReplicationTask task;
   task.models = run.models.data();
   task.points = run.models.size();
   task.seed = r.seed;
   task.first = r.first_replication;
   task.count = r.replications;
-  task.scalars = r.scalars.data();
-  task.pool_values = r.pool_values.data();
-  task.timeseries = r.timeseries_bins > 0 ? r.timeseries.data() : nullptr;
+  task.scalars = summary ? nullptr : r.scalars.data();
+  task.pool_values = summary ? nullptr : r.pool_values.data();
+  task.timeseries = r.timeseries_bins > 0 && !summary ? r.timeseries.data() : nullptr;
   task.monitor = options.monitor;
   task.progress = &bar;
   // The device reduces the summary's moments when its blocks line up with the host's.
   r.block_moments.clear();
-  if (run.on_device && task.first % kMomentBlock == 0) {
+  if (summary) {
+    task.summary = summary;
+    task.goals = &r.goals;
+    task.block_moments = summary->blocks.data();
+  } else if (run.on_device && task.first % kMomentBlock == 0) {
     r.block_moments.assign(
         r.points * ((r.replications + kMomentBlock - 1) / kMomentBlock) * r.moment_columns(),
         Moments{});
@@ -347,9 +356,11 @@ void check_memory(const PreparedRun& run, const RunResults& r, const RunOptions&
 
 /// Runs r's replications from `done` on, chunk by chunk (`chunk` each, whole moment blocks),
 /// and hands each chunk's rows (every row of the chunk) and, when `summarize`, its summary to
-/// `consume`, in order; sets r's backend, device and threads.
+/// `consume`, in order; sets r's backend, device and threads. A device run reduces a chunk
+/// to its summary on the device, and hands no rows, when `summarize` and the chunk lies past
+/// the first `rows_wanted` replications (those whose rows `consume` keeps).
 void run_in_chunks(const PreparedRun& run, const RunOptions& options, RunResults& r, uint64_t chunk,
-                   uint64_t done, bool summarize, ProgressBar& bar,
+                   uint64_t done, bool summarize, uint64_t rows_wanted, ProgressBar& bar,
                    const std::function<void(const RunResults&, ChunkSummary&&)>& consume) {
   const unsigned summary_threads =
       run.on_device ? 0u : static_cast<unsigned>(resolve_thread_count(options.threads));
@@ -362,6 +373,12 @@ void run_in_chunks(const PreparedRun& run, const RunOptions& options, RunResults
   for (; done < r.replications; done += chunk) {
     part.first_replication = r.first_replication + done;
     part.replications = static_cast<std::size_t>(std::min<uint64_t>(chunk, r.replications - done));
+    if (summarize && run.on_device && done >= rows_wanted) {
+      ChunkSummary summary = empty_chunk_summary(part);
+      run_rows(run, options, part, bar, &summary);
+      consume(part, std::move(summary));
+      continue;
+    }
     run_rows(run, options, part, bar);
     if (summarize) part.evaluate_goals();
     consume(part, summarize ? summarize_chunk(part, summary_threads) : ChunkSummary{});
@@ -540,7 +557,7 @@ RunResults run_points_fixed(const std::vector<Scenario>& points,
     journal = RunJournal::start(options.journal_path, identity());
   }
   run_in_chunks(
-      run, options, r, chunk, done, streaming, bar,
+      run, options, r, chunk, done, streaming, r.rows_per_point(), bar,
       [&](const RunResults& part, ChunkSummary&& summary) {
         if (streaming) fold.add(summary);
         keep_rows_of(part, r);
@@ -600,7 +617,7 @@ ChunkSummary run_chunk_summary(const std::vector<Scenario>& points,
   ProgressBar bar(r.points * r.replications, "replications", options.progress);
   ChunkSummary total;
   bool first = true;
-  run_in_chunks(run, options, r, chunk, 0, true, bar,
+  run_in_chunks(run, options, r, chunk, 0, true, 0, bar,
                 [&](const RunResults&, ChunkSummary&& summary) {
                   if (first)
                     total = std::move(summary);

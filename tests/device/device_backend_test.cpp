@@ -21,6 +21,7 @@
 #include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+#include "gpucap/streaming_summary.hpp"
 
 #if !defined(GPUCAP_TEST_BACKEND) || !defined(GPUCAP_TEST_SUITE)
 #error "define GPUCAP_TEST_BACKEND (\"thrust-omp\" or \"cuda\") and GPUCAP_TEST_SUITE"
@@ -61,6 +62,16 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 bool same_summary(const gpucap::MetricSummary& a, const gpucap::MetricSummary& b) {
   return a.n == b.n && std::memcmp(&a.mean, &b.mean, sizeof(double) * 7) == 0;
 }
+
+/// Sets GPUCAP_THRUST_OMP_DEVICES for a test's lifetime (the OpenMP system then presents that
+/// many simulated devices; CUDA ignores it).
+class SimulatedDevices {
+ public:
+  explicit SimulatedDevices(int n) {
+    setenv("GPUCAP_THRUST_OMP_DEVICES", std::to_string(n).c_str(), 1);
+  }
+  ~SimulatedDevices() { unsetenv("GPUCAP_THRUST_OMP_DEVICES"); }
+};
 
 /// Index of the first differing value, for the failure message.
 std::size_t first_difference(const std::vector<double>& a, const std::vector<double>& b) {
@@ -112,6 +123,126 @@ TEST(GPUCAP_TEST_SUITE, EveryShippedScenarioGivesTheCpuBits) {
     for (std::size_t m = 0; m < cpu.pool_summary.size(); ++m)
       EXPECT_TRUE(same_summary(cpu.pool_summary[m], device.pool_summary[m]))
           << "pool summary " << m;
+  }
+}
+
+/// A chunk summary of the scenario at these points (none: the scenario alone), no rows kept,
+/// on `choice` with `limits`.
+gpucap::ChunkSummary chunk_summary_of(const gpucap::Scenario& scenario,
+                                      const std::vector<gpucap::Scenario>& points,
+                                      const std::vector<gpucap::SweepParameter>& sweep,
+                                      uint64_t replications, gpucap::BackendChoice choice,
+                                      const gpucap::DeviceLimits& limits = {},
+                                      uint64_t chunk = 0) {
+  gpucap::RunOptions options;
+  options.replications = replications;
+  options.backend = choice;
+  options.device_limits = limits;
+  options.chunk_replications = chunk;
+  return gpucap::run_chunk_summary(points.empty() ? std::vector<gpucap::Scenario>{scenario} : points,
+                                   sweep, scenario, options);
+}
+
+/// `--rows none` on a device reduces each batch there (batch_reduction.hpp) to the chunk
+/// summary the CPU reduces from the rows: the same bytes (block moments, paired differences,
+/// every sketch bucket's count, smallest and largest value, goal counts), every shipped scenario.
+TEST(GPUCAP_TEST_SUITE, RowsNoneReducesToTheCpusSummaryOnEveryShippedScenario) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(source_dir() + "/scenarios"))
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 19u);
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.filename().string());
+    const gpucap::Scenario scenario = gpucap::load_scenario(file.string());
+    const uint64_t n = replications_for(file.filename().string());
+    const gpucap::ChunkSummary cpu =
+        chunk_summary_of(scenario, {}, {}, n, gpucap::BackendChoice::cpu);
+    const gpucap::ChunkSummary device = chunk_summary_of(scenario, {}, {}, n, choice_of(backend));
+    ASSERT_EQ(cpu.count, n);
+    uint64_t sketched = 0;
+    for (const gpucap::QuantileSketch& sketch : cpu.sketches) sketched += sketch.count();
+    EXPECT_GT(sketched, n);  // most metrics are defined in most replications
+    EXPECT_EQ(cpu.serialize(), device.serialize());
+  }
+}
+
+/// The same with sweep points (paired differences), goals, a time series (not needed without
+/// rows), batches of one moment block, several devices with host threads beside them, and rows
+/// kept for the first replications only (those chunks keep their rows, the others reduce on
+/// the device).
+TEST(GPUCAP_TEST_SUITE, RowsNoneWithPointsGoalsAndSeveralDevices) {
+  const SimulatedDevices two(2);
+  REQUIRE_DEVICE_BACKEND(backend);
+  const std::string file = source_dir() + "/scenarios/spot_training.yaml";
+  const std::vector<std::string> common = {
+      "goals.cheap.require=[cost <= 14000]",
+      "goals.quick.require=[completion_p99 <= 9d, jobs_completed >= 0.9 * jobs_arrived]",
+      "timeseries.step=1d"};
+  const gpucap::Scenario base = gpucap::load_scenario(file, common);
+  const std::vector<gpucap::SweepParameter> sweep = {
+      {"pools.aws-h100-spot.price_usd_per_gpu_hour", {"2.5", "3.5", "4.5"}}};
+  std::vector<gpucap::Scenario> points;
+  for (const std::string& price : sweep[0].values) {
+    std::vector<std::string> o = common;
+    o.push_back(sweep[0].path + "=" + price);
+    points.push_back(gpucap::load_scenario(file, o));
+  }
+  const uint64_t n = 1100;  // four blocks and a partial one
+  const gpucap::ChunkSummary cpu =
+      chunk_summary_of(base, points, sweep, n, gpucap::BackendChoice::cpu);
+  ASSERT_EQ(cpu.goals, 2u);
+  for (std::size_t p = 0; p < 3; ++p) {
+    EXPECT_GT(cpu.goal_met[p * 2], 0u);
+    EXPECT_LT(cpu.goal_met[p * 2], n);  // a goal met in some replications, not all
+  }
+  const std::string expected = cpu.serialize();
+  gpucap::DeviceLimits small;
+  small.batch_replications = 256;
+  gpucap::DeviceLimits both;  // every device and 2 host threads
+  both.host_threads = 2;
+  gpucap::DeviceLimits one;
+  one.devices = {0};
+  for (const auto& [what, limits] :
+       {std::pair<std::string, gpucap::DeviceLimits>{"the plan's batches", {}},
+        {"batches of 256", small},
+        {"every device and 2 host threads", both},
+        {"device 0", one}}) {
+    SCOPED_TRACE(what);
+    EXPECT_EQ(chunk_summary_of(base, points, sweep, n, choice_of(backend), limits).serialize(),
+              expected);
+  }
+  // Chunks of 512: three summaries appended, the same bytes.
+  EXPECT_EQ(chunk_summary_of(base, points, sweep, n, choice_of(backend), small, 512).serialize(),
+            expected);
+
+  // Through run(): rows none, and the first 300 rows kept (chunks of 256: the first two keep
+  // rows, the rest reduce on the device), give the CPU's summaries and rows.
+  gpucap::RunOptions options;
+  options.replications = n;
+  options.chunk_replications = 256;
+  for (uint64_t keep : {uint64_t{0}, uint64_t{300}}) {
+    SCOPED_TRACE("rows kept: " + std::to_string(keep));
+    options.keep_rows = keep;
+    options.backend = gpucap::BackendChoice::cpu;
+    const gpucap::RunResults on_cpu = gpucap::run_points(points, sweep, base, options);
+    options.backend = choice_of(backend);
+    const gpucap::RunResults on_device = gpucap::run_points(points, sweep, base, options);
+    EXPECT_TRUE(same_bits(on_cpu.scalars, on_device.scalars));
+    EXPECT_TRUE(same_bits(on_cpu.timeseries, on_device.timeseries));
+    EXPECT_EQ(on_cpu.scalars.size(), 3 * keep * gpucap::kScalarMetricCount);
+    ASSERT_EQ(on_cpu.summary.size(), on_device.summary.size());
+    for (std::size_t m = 0; m < on_cpu.summary.size(); ++m)
+      EXPECT_TRUE(same_summary(on_cpu.summary[m], on_device.summary[m])) << "metric " << m;
+    for (std::size_t m = 0; m < on_cpu.pool_summary.size(); ++m)
+      EXPECT_TRUE(same_summary(on_cpu.pool_summary[m], on_device.pool_summary[m])) << m;
+    for (std::size_t m = 0; m < on_cpu.difference_summary.size(); ++m)
+      EXPECT_TRUE(same_summary(on_cpu.difference_summary[m], on_device.difference_summary[m]))
+          << "difference " << m;
+    ASSERT_EQ(on_cpu.goal_summary.size(), 6u);
+    for (std::size_t g = 0; g < 6; ++g)
+      EXPECT_EQ(on_cpu.goal_summary[g].met, on_device.goal_summary[g].met);
   }
 }
 
@@ -377,16 +508,6 @@ TEST(GPUCAP_TEST_SUITE, ProbeDescribesDeviceZero) {
   EXPECT_GT(probe.devices[0].multiprocessors, 0);
   EXPECT_NE(std::string(backend->targets), "");
 }
-
-/// Sets GPUCAP_THRUST_OMP_DEVICES for a test's lifetime (the OpenMP system then presents that
-/// many simulated devices; CUDA ignores it).
-class SimulatedDevices {
- public:
-  explicit SimulatedDevices(int n) {
-    setenv("GPUCAP_THRUST_OMP_DEVICES", std::to_string(n).c_str(), 1);
-  }
-  ~SimulatedDevices() { unsetenv("GPUCAP_THRUST_OMP_DEVICES"); }
-};
 
 TEST(GPUCAP_TEST_SUITE, SeveralDevicesGiveTheBitsOfOne) {
   const SimulatedDevices three(3);

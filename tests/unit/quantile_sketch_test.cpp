@@ -121,6 +121,51 @@ TEST(QuantileSketch, AnySplitAndMergeOrderGivesTheSameBits) {
   EXPECT_EQ(bigger.memory_bytes(), whole.memory_bytes());
 }
 
+// A device groups a batch's values by bucket (sketch_bucket_key) and hands the host one
+// (count, smallest, largest) per bucket: the same bits as adding the values one by one.
+TEST(QuantileSketch, ValuesAddedByBucketGiveTheBitsOfAddingThemOneByOne) {
+  std::mt19937_64 rng(11);
+  std::lognormal_distribution<double> skewed(3.0, 2.0);
+  std::vector<double> values;
+  for (int i = 0; i < 20000; ++i) values.push_back(i % 7 == 0 ? -skewed(rng) : skewed(rng));
+  values.insert(values.end(), {0.0, -0.0, 0.0, 5.0, 5.0, std::numeric_limits<double>::infinity(),
+                               -std::numeric_limits<double>::infinity()});
+  QuantileSketch one_by_one;
+  for (double x : values) one_by_one.add(x);
+  std::vector<double> sorted = values;
+  std::sort(sorted.begin(), sorted.end(), [](double a, double b) {
+    return sketch_ordered_bits(a) < sketch_ordered_bits(b);
+  });
+  QuantileSketch by_bucket;
+  std::size_t buckets = 0;
+  for (std::size_t i = 0; i < sorted.size();) {
+    std::size_t j = i;
+    while (j < sorted.size() && sketch_bucket_key(sorted[j]) == sketch_bucket_key(sorted[i])) ++j;
+    by_bucket.add_bucket(sketch_bucket_key(sorted[i]), j - i, sorted[i], sorted[j - 1]);
+    ++buckets;
+    i = j;
+  }
+  EXPECT_EQ(buckets, one_by_one.occupied_buckets());
+  EXPECT_LT(buckets, values.size() / 2);  // grouping saves most of the values
+  EXPECT_TRUE(by_bucket == one_by_one);
+  std::string a, b;
+  one_by_one.serialize(a);
+  by_bucket.serialize(b);
+  EXPECT_EQ(a, b);
+  // -0 lies just below +0, in a bucket of its own; keys increase with the values.
+  EXPECT_LT(sketch_bucket_key(-0.0), sketch_bucket_key(0.0));
+  EXPECT_LT(sketch_bucket_key(-1e300), sketch_bucket_key(-1e-300));
+  EXPECT_LT(sketch_bucket_key(1.0), sketch_bucket_key(1.0 + 1.0 / 256));
+  EXPECT_EQ(sketch_bucket_key(1.0), sketch_bucket_key(1.0 + 1.0 / 1024));
+  // Bounds outside the bucket, or the wrong way round, are refused; no values add nothing.
+  const uint32_t key = sketch_bucket_key(1.0);
+  EXPECT_THROW(by_bucket.add_bucket(key, 2, 1.0, 2.0), std::invalid_argument);
+  EXPECT_THROW(by_bucket.add_bucket(key, 2, 1.001, 1.0), std::invalid_argument);
+  EXPECT_THROW(by_bucket.add_bucket(key, 1, std::nan(""), 1.0), std::invalid_argument);
+  by_bucket.add_bucket(key, 0, 7.0, 9.0);
+  EXPECT_TRUE(by_bucket == one_by_one);
+}
+
 TEST(QuantileSketch, TheByteFormRoundTripsAndRefusesWhatItDidNotWrite) {
   std::vector<double> values;
   for (int i = 0; i < 5000; ++i) values.push_back(std::ldexp(1.0 + (i % 97) / 97.0, i % 40 - 20));

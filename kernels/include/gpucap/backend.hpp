@@ -29,6 +29,7 @@
 #include "gpucap/backend_choice.hpp"
 #include "gpucap/compile.hpp"
 #include "gpucap/moments.hpp"
+#include "gpucap/streaming_summary.hpp"
 
 namespace gpucap {
 
@@ -52,6 +53,11 @@ struct RunMonitor {
 ///   block_moments  [point][block][kScalarMetricCount + pool_count * kPoolMetricCount], one block
 ///                  per kMomentBlock replications (device backends fill it when not null; first
 ///                  must then be a multiple of kMomentBlock).
+/// A device run that keeps no rows (`summary` not null, device backends only) reduces each
+/// batch on the device to the chunk summary of the task's replications (streaming_summary.hpp:
+/// block moments into `block_moments` = summary->blocks, paired differences from point 0,
+/// quantile sketches, goal counts) and copies back no rows: scalars, pool_values and
+/// timeseries are then null. The summary is the bits summarize_chunk gives of the rows.
 struct ReplicationTask {
   const ModelStorage* models = nullptr;
   std::size_t points = 1;
@@ -62,6 +68,10 @@ struct ReplicationTask {
   double* pool_values = nullptr;
   double* timeseries = nullptr;
   Moments* block_moments = nullptr;
+  /// Not null: reduce on the device, keep no rows (above). Shaped by empty_chunk_summary; the
+  /// backend adds to its difference blocks, sketches and goal counts.
+  ChunkSummary* summary = nullptr;
+  const std::vector<GoalSpec>* goals = nullptr;  ///< the goals summary->goal_met counts
   ProgressBar* progress = nullptr;  ///< advanced by the replications done (all points); may be null
   RunMonitor* monitor = nullptr;    ///< counts replications done and asks to cancel; may be null
 

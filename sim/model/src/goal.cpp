@@ -89,10 +89,6 @@ int unit_class(const char* unit) {
 
 bool is_metric_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 
-double value_of(const MetricRef& ref, const double* scalars, const double* pool_values) {
-  return ref.is_pool ? pool_values[ref.pool * kPoolMetricCount + ref.metric] : scalars[ref.metric];
-}
-
 }  // namespace
 
 bool valid_goal_name(const std::string& name) {
@@ -174,19 +170,8 @@ GoalCondition parse_goal_condition(const std::string& text_in,
 }
 
 bool goal_met_in(const GoalSpec& goal, const double* scalars, const double* pool_values) {
-  for (const GoalCondition& c : goal.conditions) {
-    const double a = value_of(c.lhs, scalars, pool_values);
-    const double b =
-        c.has_rhs_metric ? c.factor * value_of(c.rhs_metric, scalars, pool_values) : c.constant;
-    bool holds = false;  // NaN on either side: does not hold
-    switch (c.op) {
-      case GoalOp::le: holds = a <= b; break;
-      case GoalOp::lt: holds = a < b; break;
-      case GoalOp::ge: holds = a >= b; break;
-      case GoalOp::gt: holds = a > b; break;
-    }
-    if (!holds) return false;
-  }
+  for (const GoalCondition& c : goal.conditions)
+    if (!condition_holds(condition_test(c), scalars, pool_values)) return false;
   return true;
 }
 

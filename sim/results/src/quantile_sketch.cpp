@@ -10,16 +10,9 @@
 namespace gpucap {
 namespace {
 
-constexpr int kDroppedBits = 52 - QuantileSketch::kMantissaBits;
+constexpr int kDroppedBits = kSketchDroppedBits;
 constexpr uint64_t kSignBit = uint64_t{1} << 63;
-
-/// The value's bits mapped to an unsigned key that increases with the value (negative values
-/// below positive ones; -0 just below +0).
-uint64_t ordered_bits(double x) {
-  uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  return (bits & kSignBit) ? ~bits : bits | kSignBit;
-}
+static_assert(QuantileSketch::kMantissaBits == kSketchMantissaBits);
 
 double from_ordered_bits(uint64_t key) {
   const uint64_t bits = (key & kSignBit) ? key & ~kSignBit : ~key;
@@ -27,9 +20,6 @@ double from_ordered_bits(uint64_t key) {
   std::memcpy(&x, &bits, sizeof x);
   return x;
 }
-
-/// The bucket of a value: its ordered bits without the low mantissa bits (21 bits).
-uint32_t bucket_key(double x) { return static_cast<uint32_t>(ordered_bits(x) >> kDroppedBits); }
 
 uint32_t octave_of(uint32_t key) { return key >> QuantileSketch::kMantissaBits; }
 uint32_t slot_of(uint32_t key) { return key & (QuantileSketch::kBucketsPerOctave - 1); }
@@ -103,7 +93,16 @@ void QuantileSketch::add_to_bucket(uint32_t key, uint64_t n, double min, double 
   count_ += n;
 }
 
-void QuantileSketch::add(double x) { add_to_bucket(bucket_key(x), 1, x, x); }
+void QuantileSketch::add(double x) { add_to_bucket(sketch_bucket_key(x), 1, x, x); }
+
+void QuantileSketch::add_bucket(uint32_t key, uint64_t n, double min, double max) {
+  if (n == 0) return;
+  if (!(min <= max) || sketch_bucket_key(min) != key || sketch_bucket_key(max) != key)
+    throw std::invalid_argument("quantile sketch: values " + std::to_string(min) + " to " +
+                                std::to_string(max) + " are not all in bucket " +
+                                std::to_string(key));
+  add_to_bucket(key, n, min, max);
+}
 
 void QuantileSketch::merge(const QuantileSketch& other) {
   for (const auto& page : other.pages_)
@@ -183,8 +182,8 @@ QuantileSketch QuantileSketch::deserialize(const std::string& data, std::size_t&
       throw std::invalid_argument("quantile sketch: buckets out of order");
     if (n == 0 || n > std::numeric_limits<uint64_t>::max() - s.count_)
       throw std::invalid_argument("quantile sketch: a bucket's count is 0 or too large");
-    if (std::isnan(min) || std::isnan(max) || !(min <= max) || bucket_key(min) != key ||
-        bucket_key(max) != key)
+    if (std::isnan(min) || std::isnan(max) || !(min <= max) || sketch_bucket_key(min) != key ||
+        sketch_bucket_key(max) != key)
       throw std::invalid_argument("quantile sketch: a bucket's bounds are not in it");
     s.add_to_bucket(key, n, min, max);
     previous = key;

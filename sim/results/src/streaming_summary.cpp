@@ -131,22 +131,28 @@ ChunkSummary ChunkSummary::deserialize(const std::string& bytes) {
   return c;
 }
 
+ChunkSummary empty_chunk_summary(const RunResults& described) {
+  ChunkSummary c;
+  c.points = described.points;
+  c.columns = described.moment_columns();
+  c.goals = described.goals.size();
+  c.first = described.first_replication;
+  c.count = described.replications;
+  c.blocks.assign(c.points * c.block_count() * c.columns, Moments{});
+  c.difference_blocks.assign(c.points * c.block_count() * kScalarMetricCount, Moments{});
+  c.sketches.resize(c.points * c.columns);
+  c.goal_met.assign(c.points * c.goals, 0);
+  return c;
+}
+
 ChunkSummary summarize_chunk(const RunResults& rows, unsigned threads) {
   if (!rows.all_rows()) throw std::logic_error("summarize_chunk needs every row of its chunk");
   if (rows.first_replication % kMomentBlock != 0)
     throw std::invalid_argument("a chunk must start at a multiple of " +
                                 std::to_string(kMomentBlock) + " replications");
-  ChunkSummary c;
-  c.points = rows.points;
-  c.columns = rows.moment_columns();
-  c.goals = rows.goals.size();
-  c.first = rows.first_replication;
-  c.count = rows.replications;
+  ChunkSummary c = empty_chunk_summary(rows);
   const std::size_t n = rows.replications, blocks = c.block_count(), columns = c.columns;
   const std::size_t pool_stride = rows.pool_count() * kPoolMetricCount;
-  c.blocks.assign(c.points * blocks * columns, Moments{});
-  c.difference_blocks.assign(c.points * blocks * kScalarMetricCount, Moments{});
-  c.sketches.resize(c.points * columns);
 
   // One task per (point, column), then per (point, scalar metric) for the differences.
   const std::size_t per_point = columns + kScalarMetricCount;
@@ -180,20 +186,16 @@ ChunkSummary summarize_chunk(const RunResults& rows, unsigned threads) {
       const std::size_t m = k - columns;
       const double* mine = rows.scalars.data() + point * n * kScalarMetricCount + m;
       const double* base = rows.scalars.data() + m;  // point 0
-      double difference[kMomentBlock];
       for (std::size_t b = 0; b < blocks; ++b) {
         const std::size_t start = b * kMomentBlock;
         const std::size_t count = std::min<std::size_t>(kMomentBlock, n - start);
-        for (std::size_t i = 0; i < count; ++i)
-          difference[i] =
-              mine[(start + i) * kScalarMetricCount] - base[(start + i) * kScalarMetricCount];
         c.difference_blocks[(point * blocks + b) * kScalarMetricCount + m] =
-            block_moments(difference, count, 1);
+            difference_block_moments(mine + start * kScalarMetricCount,
+                                     base + start * kScalarMetricCount, count, kScalarMetricCount);
       }
     }
   });
 
-  c.goal_met.assign(c.points * c.goals, 0);
   if (c.goals > 0) {
     if (rows.goal_met.size() != c.points * n * c.goals)
       throw std::logic_error("summarize_chunk: goal_met has the wrong shape");

@@ -25,18 +25,29 @@ struct Moments {
   double m2 = 0;
 };
 
+/// Adds x to m (Welford's update); a NaN is left out.
+GPUCAP_HD inline void add_to_moments(Moments& m, double x) {
+  if (x != x) return;  // not defined in this replication
+  m.n += 1.0;
+  const double delta = x - m.mean;
+  m.mean += delta / m.n;
+  m.m2 += delta * (x - m.mean);
+}
+
 /// Moments of values[0], values[stride], ..., values[(count - 1) * stride], in that order,
 /// NaNs left out.
 GPUCAP_HD inline Moments block_moments(const double* values, uint64_t count, uint64_t stride) {
   Moments m;
-  for (uint64_t i = 0; i < count; ++i) {
-    const double x = values[i * stride];
-    if (x != x) continue;  // not defined in this replication
-    m.n += 1.0;
-    const double delta = x - m.mean;
-    m.mean += delta / m.n;
-    m.m2 += delta * (x - m.mean);
-  }
+  for (uint64_t i = 0; i < count; ++i) add_to_moments(m, values[i * stride]);
+  return m;
+}
+
+/// Moments of the paired differences mine[i * stride] - base[i * stride], i < count, in that
+/// order, NaNs left out (a sweep point against point 0, replication by replication).
+GPUCAP_HD inline Moments difference_block_moments(const double* mine, const double* base,
+                                                  uint64_t count, uint64_t stride) {
+  Moments m;
+  for (uint64_t i = 0; i < count; ++i) add_to_moments(m, mine[i * stride] - base[i * stride]);
   return m;
 }
 

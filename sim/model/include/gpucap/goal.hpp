@@ -24,6 +24,9 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/metrics.hpp"
+#include "gpucap/portable.hpp"
+
 namespace gpucap {
 
 /// One metric of a replication's row: a scalar metric, or a pool metric of one pool.
@@ -68,6 +71,42 @@ bool valid_goal_name(const std::string& name);
 /// message that says what is wrong and what is valid (the loader adds file, line and key path).
 GoalCondition parse_goal_condition(const std::string& text,
                                    const std::vector<std::string>& pool_names);
+
+/// A condition as plain data (no text), evaluated by the same code on the host and on a device
+/// (a device run that keeps no rows counts the replications that meet each goal itself).
+struct ConditionTest {
+  MetricRef lhs;
+  GoalOp op = GoalOp::le;
+  bool has_rhs_metric = false;
+  MetricRef rhs_metric;
+  double factor = 1;
+  double constant = 0;
+};
+
+inline ConditionTest condition_test(const GoalCondition& c) {
+  return {c.lhs, c.op, c.has_rhs_metric, c.rhs_metric, c.factor, c.constant};
+}
+
+/// The value of `ref` in a replication's rows (scalars, then [pool][kPoolMetricCount]).
+GPUCAP_HD inline double metric_in_row(const MetricRef& ref, const double* scalars,
+                                      const double* pool_values) {
+  return ref.is_pool ? pool_values[ref.pool * kPoolMetricCount + ref.metric] : scalars[ref.metric];
+}
+
+/// Whether the condition holds in a replication's rows (NaN on either side: it does not).
+GPUCAP_HD inline bool condition_holds(const ConditionTest& c, const double* scalars,
+                                      const double* pool_values) {
+  const double a = metric_in_row(c.lhs, scalars, pool_values);
+  const double b =
+      c.has_rhs_metric ? c.factor * metric_in_row(c.rhs_metric, scalars, pool_values) : c.constant;
+  switch (c.op) {
+    case GoalOp::le: return a <= b;
+    case GoalOp::lt: return a < b;
+    case GoalOp::ge: return a >= b;
+    case GoalOp::gt: return a > b;
+  }
+  return false;
+}
 
 /// Whether every condition of `goal` holds for a replication whose scalar row is `scalars`
 /// (kScalarMetricCount values) and pool rows `pool_values` ([pool][kPoolMetricCount]).

@@ -30,11 +30,13 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/sketch_bucket.hpp"
+
 namespace gpucap {
 
 class QuantileSketch {
  public:
-  static constexpr int kMantissaBits = 9;
+  static constexpr int kMantissaBits = kSketchMantissaBits;
   static constexpr int kBucketsPerOctave = 1 << kMantissaBits;
   /// Bound on the error of a percentile relative to the exact one (values of one sign).
   static constexpr double kRelativeError = 1.0 / (2 * kBucketsPerOctave);
@@ -47,6 +49,10 @@ class QuantileSketch {
 
   /// Adds one value (not NaN: callers leave undefined values out).
   void add(double x);
+  /// Adds n values of bucket `key` (sketch_bucket.hpp), the smallest `min` and the largest
+  /// `max`: the same bits as adding them one by one (a device groups a batch's values so).
+  /// Throws std::invalid_argument when min or max lies outside the bucket, or min > max.
+  void add_bucket(uint32_t key, uint64_t n, double min, double max);
   /// Adds every value of `other`: the same bits as adding them one by one, in any order.
   void merge(const QuantileSketch& other);
 
@@ -71,7 +77,7 @@ class QuantileSketch {
  private:
   /// The buckets of one octave (one sign, one exponent).
   struct Page {
-    uint32_t octave = 0;  ///< the bucket key's high bits (see bucket_key)
+    uint32_t octave = 0;  ///< the bucket key's high bits (see sketch_bucket_key)
     std::array<uint64_t, kBucketsPerOctave> n{};
     std::array<double, kBucketsPerOctave> min{}, max{};
   };

@@ -54,6 +54,11 @@ struct ChunkSummary {
   static ChunkSummary deserialize(const std::string& bytes);
 };
 
+/// The summary of no values of replications [described.first_replication, +
+/// described.replications) of its points, pools and goals: zero moments, empty sketches, no
+/// goal met. Whoever reduces the rows (summarize_chunk, a device backend) adds to it.
+ChunkSummary empty_chunk_summary(const RunResults& described);
+
 /// The summary of `rows`: a RunResults with every row of its replications (all_rows()), whose
 /// first_replication is a multiple of kMomentBlock. Columns are reduced on up to `threads`
 /// threads (0: every core), with the same bits on any count.
