@@ -212,9 +212,23 @@ struct SimulateItems {
   double* timeseries;         ///< [point][batch_count][series_stride]; null: none
   std::size_t series_stride;  ///< pools x bins
   Counter* counters;
+  /// Each worker's event calendar apart from its arena, calendar_bytes each (0: in the arena):
+  /// on CUDA in the block's shared memory, on the OpenMP system in `calendars` (its rehearsal).
+  std::size_t calendar_bytes;
+  unsigned char* calendars;
 
   GPUCAP_HD void operator()(uint64_t worker) const {
     void* arena = arenas + worker * arena_bytes;
+    void* calendar = nullptr;
+    if (calendar_bytes > 0) {
+#if defined(__CUDA_ARCH__)
+      // The launch's dynamic shared memory: the block's workers' calendars (place_calendars).
+      extern __shared__ double shared_calendars[];
+      calendar = reinterpret_cast<unsigned char*>(shared_calendars) + threadIdx.x * calendar_bytes;
+#else
+      calendar = calendars + worker * calendar_bytes;
+#endif
+    }
     for (;;) {
       const Counter item = fetch_add(counters + kNextItem, 1);
       if (item >= items) return;
@@ -223,7 +237,7 @@ struct SimulateItems {
       const int status =
           run_replication(models[point], seed, replication, arena, scalars + item * kScalars,
                           pool_values + item * pool_stride,
-                          timeseries ? timeseries + item * series_stride : nullptr);
+                          timeseries ? timeseries + item * series_stride : nullptr, calendar);
       if (status != kReplicationOk) fetch_min(counters + kFirstFailure, item);
     }
   }
@@ -281,15 +295,17 @@ __global__ void __launch_bounds__(kBlockThreads) for_each_index(F f, uint64_t n)
 }
 #endif
 
-/// f(i) for every i < n on the device.
+/// f(i) for every i < n on the device; on CUDA with `shared_bytes` of dynamic shared memory per
+/// block of kBlockThreads.
 template <class F>
-void launch(const F& f, uint64_t n) {
+void launch(const F& f, uint64_t n, std::size_t shared_bytes = 0) {
   if (n == 0) return;
 #if GPUCAP_DEVICE_IS_CUDA
   const uint64_t blocks = (n + kBlockThreads - 1) / kBlockThreads;
-  for_each_index<<<static_cast<unsigned>(blocks), kBlockThreads>>>(f, n);
+  for_each_index<<<static_cast<unsigned>(blocks), kBlockThreads, shared_bytes>>>(f, n);
   check_cuda(cudaGetLastError(), "a kernel launch");
 #else
+  (void)shared_bytes;
   thr::for_each_n(thr::device, thr::counting_iterator<uint64_t>(0), n, f);
 #endif
 }
@@ -349,6 +365,60 @@ uint64_t resident_threads(const DeviceInfo& d) {
          kBlockThreads;
 #else
   return static_cast<uint64_t>(d.multiprocessors);
+#endif
+}
+
+/// Where the workers' event calendars live: apart from the arenas, `bytes` each (0: in the
+/// arenas), in `shared_bytes` of shared memory per block of kBlockThreads on CUDA.
+struct CalendarPlacement {
+  std::size_t bytes = 0;
+  std::size_t shared_bytes = 0;
+};
+
+/// Largest calendar the OpenMP system keeps apart (its rehearsal of shared memory): a block of
+/// 256 such calendars is 256 KiB, about an SM's shared memory.
+constexpr std::size_t kRehearsedCalendarBytes = 1024;
+
+/// GPUCAP_SHARED_CALENDARS: "on" keeps each worker's event calendar apart from its arena, in
+/// shared memory on CUDA, where it fits without lowering the kernel's occupancy; "off" keeps it
+/// in the arena. Unset: off on CUDA (not yet measured on a device), on for the OpenMP system
+/// (so that its tests run the path). The results are the same bits either way.
+bool shared_calendars_wanted() {
+  const char* text = std::getenv("GPUCAP_SHARED_CALENDARS");
+  if (!text || !*text) return !GPUCAP_DEVICE_IS_CUDA;
+  const std::string v = text;
+  if (v == "on" || v == "1") return true;
+  if (v == "off" || v == "0") return false;
+  throw std::invalid_argument("GPUCAP_SHARED_CALENDARS must be on or off, got '" + v + "'");
+}
+
+/// The placement of calendars of `calendar_bytes` (8-byte multiple) on `device`.
+CalendarPlacement place_calendars(const DeviceInfo& device, std::size_t calendar_bytes) {
+  CalendarPlacement none;
+  if (calendar_bytes == 0 || !shared_calendars_wanted()) return none;
+#if GPUCAP_DEVICE_IS_CUDA
+  const std::size_t per_block = calendar_bytes * kBlockThreads;
+  int most = 0;
+  check_cuda(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device.index),
+             "cudaDeviceGetAttribute");
+  if (per_block > static_cast<std::size_t>(most)) return none;
+  check_cuda(cudaFuncSetAttribute(for_each_index<SimulateItems>,
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(per_block)),
+             "cudaFuncSetAttribute");
+  int without = 0, with = 0;
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&without, for_each_index<SimulateItems>,
+                                                           kBlockThreads, 0),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&with, for_each_index<SimulateItems>,
+                                                           kBlockThreads, per_block),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (with < without) return none;  // fewer resident workers would cost more than it saves
+  return {calendar_bytes, per_block};
+#else
+  (void)device;
+  if (calendar_bytes > kRehearsedCalendarBytes) return none;
+  return {calendar_bytes, 0};
 #endif
 }
 
@@ -573,6 +643,10 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
   // An explicit memory cap covers the models too; the free memory was read with them loaded.
   const std::size_t model_bytes = limits.memory_bytes > 0 ? models.bytes() : 0;
   const BatchPlan plan = plan_batches(task, limits, device, model_bytes, arena_bytes, device_count);
+  std::size_t calendar_bytes = 0;
+  for (std::size_t p = 0; p < task.points; ++p)
+    calendar_bytes = std::max(calendar_bytes, replication_calendar_bytes(task.models[p].model()));
+  const CalendarPlacement calendars = place_calendars(device, calendar_bytes);
 
   const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
   const std::size_t columns = kScalars + pool_stride;
@@ -584,6 +658,9 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
   DeviceBuffer<double> timeseries(task.points * plan.batch_count * series_stride);
   DeviceBuffer<Moments> moments(task.block_moments ? task.points * max_blocks * columns : 0);
   DeviceBuffer<Counter> counters(kCounterCount);
+  // The OpenMP system's stand-in for shared memory: one calendar per worker.
+  DeviceBuffer<unsigned char> calendar_memory(
+      calendars.bytes > 0 && !GPUCAP_DEVICE_IS_CUDA ? plan.workers * calendars.bytes : 0);
   const GoalTests goals = task.summary ? goal_tests(*task.goals) : GoalTests{};
   const std::unique_ptr<BatchSummaryBuffers> reduced =
       task.summary
@@ -591,6 +668,10 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
           : nullptr;
 
   stats.device = device_label(device);
+  if (calendars.bytes > 0)
+    stats.device += std::string(GPUCAP_DEVICE_IS_CUDA ? ", calendars in shared memory ("
+                                                      : ", calendars apart (") +
+                    std::to_string(calendars.bytes) + " B each)";
   stats.workers = plan.workers;
   stats.arena_bytes = arena_bytes;
   stats.memory_budget_bytes = plan.budget_bytes;
@@ -613,8 +694,10 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
                                  pool_stride,
                                  series_stride ? timeseries.get() : nullptr,
                                  series_stride,
-                                 counters.get()};
-    launch(simulate, std::min<uint64_t>(plan.workers, task.points * count));
+                                 counters.get(),
+                                 calendars.bytes,
+                                 calendar_memory.get()};
+    launch(simulate, std::min<uint64_t>(plan.workers, task.points * count), calendars.shared_bytes);
     Counter result[kCounterCount];
     download(counters, 0, kCounterCount, result);  // waits for the workers
     if (result[kFirstFailure] != ~Counter{0}) {

@@ -351,6 +351,72 @@ std::vector<gpucap::ModelStorage> points_of(std::initializer_list<int> gpus) {
   return models;
 }
 
+/// Sets GPUCAP_SHARED_CALENDARS for a test's lifetime.
+class SharedCalendars {
+ public:
+  explicit SharedCalendars(const char* value) { setenv("GPUCAP_SHARED_CALENDARS", value, 1); }
+  ~SharedCalendars() { unsetenv("GPUCAP_SHARED_CALENDARS"); }
+};
+
+/// Each worker's event calendar apart from its arena (CUDA: in shared memory, where it keeps
+/// the occupancy; the OpenMP system: a buffer of its own, up to 1 KiB) gives the same bits as
+/// the calendar inside the arena, and as the CPU; a calendar too large stays in the arena.
+TEST(GPUCAP_TEST_SUITE, CalendarsApartFromTheArenasGiveTheSameBits) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const bool omp = std::string(backend->name) == "thrust-omp";
+  const auto models = points_of({3, 5});
+  const std::size_t calendar_bytes = gpucap::replication_calendar_bytes(models[1].model());
+  EXPECT_GT(calendar_bytes, 0u);
+  EXPECT_EQ(calendar_bytes % 8, 0u);
+  EXPECT_LT(calendar_bytes, gpucap::replication_arena_bytes(models[1].model()));
+  const TaskOutput cpu = run_task(nullptr, models, 512, 2300, {});
+  TaskOutput inside, apart;
+  {
+    const SharedCalendars off("off");
+    inside = run_task(backend, models, 512, 2300, {});
+  }
+  {
+    const SharedCalendars on("on");
+    apart = run_task(backend, models, 512, 2300, {});
+  }
+  EXPECT_EQ(inside.stats.device.find("calendars"), std::string::npos) << inside.stats.device;
+  if (omp) {
+    ASSERT_LE(calendar_bytes, 1024u);
+    EXPECT_NE(apart.stats.device.find(", calendars apart (" + std::to_string(calendar_bytes) +
+                                      " B each)"),
+              std::string::npos)
+        << apart.stats.device;
+  }
+  for (const TaskOutput* out : {&inside, &apart}) {
+    EXPECT_TRUE(same_bits(cpu.scalars, out->scalars))
+        << out->stats.device << ": first difference at value "
+        << first_difference(cpu.scalars, out->scalars);
+    EXPECT_TRUE(same_bits(cpu.pool_values, out->pool_values));
+  }
+  ASSERT_EQ(inside.moments.size(), apart.moments.size());
+  EXPECT_EQ(std::memcmp(inside.moments.data(), apart.moments.data(),
+                        inside.moments.size() * sizeof(gpucap::Moments)),
+            0);
+  {
+    // The unset default is on for the OpenMP system; a calendar of 300 GPUs' events (over
+    // 1 KiB) stays in the arena there.
+    const auto large = points_of({300});
+    ASSERT_GT(gpucap::replication_calendar_bytes(large[0].model()), 1024u);
+    const TaskOutput in_arena = run_task(backend, large, 0, 300, {});
+    if (omp) EXPECT_EQ(in_arena.stats.device.find("calendars"), std::string::npos);
+    EXPECT_TRUE(same_bits(run_task(nullptr, large, 0, 300, {}).scalars, in_arena.scalars));
+  }
+  const SharedCalendars wrong("maybe");
+  try {
+    run_task(backend, models, 0, 10, {});
+    ADD_FAILURE() << "GPUCAP_SHARED_CALENDARS=maybe was taken";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("GPUCAP_SHARED_CALENDARS must be on or off, got 'maybe'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(GPUCAP_TEST_SUITE, BatchesAndWorkersDoNotChangeTheBits) {
   REQUIRE_DEVICE_BACKEND(backend);
   const auto models = points_of({4});

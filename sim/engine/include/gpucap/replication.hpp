@@ -37,22 +37,33 @@ GPUCAP_HD inline size_t replication_arena_bytes(const CompiledModel& model) {
 template <typename F>
 GPUCAP_HD inline int run_replication_with(const CompiledModel& model, uint64_t seed,
                                           uint64_t replication, void* arena, double* scalars,
-                                          double* pool_values, double* timeseries = nullptr) {
-  engine::BasicReplicationEngine<engine::NoRecorder, F> engine(model, seed, replication, arena,
-                                                               scalars, pool_values, timeseries);
+                                          double* pool_values, double* timeseries = nullptr,
+                                          void* calendar_memory = nullptr) {
+  engine::BasicReplicationEngine<engine::NoRecorder, F> engine(
+      model, seed, replication, arena, scalars, pool_values, timeseries, nullptr, calendar_memory);
   return engine.run();
 }
 
 /// Runs replication `replication` of `model` under `seed`. Returns a ReplicationStatus.
 /// `timeseries` receives pool_count x model.timeseries_bins values (GPUs in use per pool and
-/// bin) when the model records a time series; it may be null otherwise.
+/// bin) when the model records a time series; it may be null otherwise. `calendar_memory`, when
+/// not null, holds the event calendar instead of the arena's first
+/// ArenaLayout::calendar_part_bytes (a GPU's shared memory): the same results.
 GPUCAP_HD inline int run_replication(const CompiledModel& model, uint64_t seed,
                                      uint64_t replication, void* arena, double* scalars,
-                                     double* pool_values, double* timeseries = nullptr) {
-  return model.core_only ? run_replication_with<engine::CoreFeatures>(
-                               model, seed, replication, arena, scalars, pool_values, timeseries)
-                         : run_replication_with<engine::AllFeatures>(
-                               model, seed, replication, arena, scalars, pool_values, timeseries);
+                                     double* pool_values, double* timeseries = nullptr,
+                                     void* calendar_memory = nullptr) {
+  return model.core_only
+             ? run_replication_with<engine::CoreFeatures>(model, seed, replication, arena, scalars,
+                                                          pool_values, timeseries, calendar_memory)
+             : run_replication_with<engine::AllFeatures>(model, seed, replication, arena, scalars,
+                                                         pool_values, timeseries, calendar_memory);
+}
+
+/// Bytes of `model`'s event calendar (with its arrival slots), which run_replication's
+/// `calendar_memory` holds when given.
+GPUCAP_HD inline size_t replication_calendar_bytes(const CompiledModel& model) {
+  return engine::ArenaLayout::of(model).calendar_part_bytes;
 }
 
 /// As run_replication, but stops after `max_events` events with kReplicationEventLimit (its

@@ -65,6 +65,9 @@ struct ArenaLayout {
       service_state, replicas,
       waiting_requests, latency_quantiles, request_wait_quantiles, trace_layers, autoscalers,
       autoscale_history, tracked_requests, total_bytes;
+  /// Bytes of the event calendar and its arrival slots, the first parts of the arena: a device
+  /// may keep them apart, in faster memory (the engine's `calendar_memory`).
+  size_t calendar_part_bytes;
   uint32_t calendar_capacity, arrival_slot_count, slot_capacity, stream_count;
 
   GPUCAP_HD static size_t align8(size_t n) { return (n + 7) & ~static_cast<size_t>(7); }
@@ -90,6 +93,7 @@ struct ArenaLayout {
     a.calendar = part(sizeof(Event) * a.calendar_capacity);
     a.arrival_slots =
         part(sizeof(Event) * EventCalendar::slot_storage_events(a.arrival_slot_count));
+    a.calendar_part_bytes = at;  // the calendar and its slots come first (offset 0)
     a.slots = part(sizeof(JobSlot) * a.slot_capacity);
     a.free_slots = part(sizeof(uint32_t) * a.slot_capacity);
     a.queue = part(sizeof(QueuedJob) * (m.queue_capacity + 1));

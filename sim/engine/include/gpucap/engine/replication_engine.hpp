@@ -62,13 +62,18 @@ class BasicReplicationEngine {
  public:
   GPUCAP_HD BasicReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
                                    void* arena, double* scalars, double* pool_values,
-                                   double* timeseries, Recorder* recorder = nullptr)
+                                   double* timeseries, Recorder* recorder = nullptr,
+                                   void* calendar_memory = nullptr)
       : m_(model), seed_(seed), replication_(replication), out_(scalars), run_(model),
         ledger_(model), rec_(recorder) {
     const ArenaLayout a = ArenaLayout::of(model);
     char* base = static_cast<char*>(arena);
-    calendar_.reset(reinterpret_cast<Event*>(base + a.calendar), a.calendar_capacity,
-                    reinterpret_cast<Event*>(base + a.arrival_slots), a.arrival_slot_count);
+    // The calendar lives in `calendar_memory` (calendar_part_bytes, 8-byte aligned) when given,
+    // else at the start of the arena; where it lives changes no result.
+    char* calendar = calendar_memory ? static_cast<char*>(calendar_memory) : base + a.calendar;
+    calendar_.reset(reinterpret_cast<Event*>(calendar), a.calendar_capacity,
+                    reinterpret_cast<Event*>(calendar + (a.arrival_slots - a.calendar)),
+                    a.arrival_slot_count);
     slots_.bind(reinterpret_cast<JobSlot*>(base + a.slots),
                 reinterpret_cast<uint32_t*>(base + a.free_slots), a.slot_capacity);
     queue_.bind(model, reinterpret_cast<QueuedJob*>(base + a.queue));
