@@ -122,6 +122,22 @@ tail -3 "$logs/gpu_tests.log"
 # requests: minutes) runs with its horizon cut to fit (--set horizon=...; the bits are compared
 # all the same). Each runs on cpu, on the device and on auto; the table gives the three times,
 # auto's pick (`-v`) and auto's time against the better of the two (target: within 10%).
+# timed_run LIMIT_S COMMAND...: runs COMMAND (its output to stderr) under a time limit and prints
+# its wall seconds, or ">LIMIT_S" when it ran out; returns 1 when it failed otherwise.
+timed_run() {
+  local limit="$1" t0 t1 rc
+  shift
+  t0=$(date +%s.%N)
+  timeout "$limit" "$@" >&2
+  rc=$?
+  t1=$(date +%s.%N)
+  if [ $rc -eq 124 ]; then
+    echo ">$limit"
+    return 0
+  fi
+  awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f\n", b - a }'
+  [ $rc -eq 0 ]
+}
 compare_all() {
   local work threads
   work="$(mktemp -d)"
@@ -154,21 +170,12 @@ compare_all() {
       }')
     local set_args=()
     [ -n "$cut" ] && set_args=(--set "horizon=$cut" --set "warmup=$cut_warmup")
-    local times=() rc result pick
+    local times=() t result pick
     rm -f "$work"/*.h5
     for b in cpu "$backend" auto; do
-      local t0 t1
-      t0=$(date +%s.%N)
-      timeout "${scenario_s:-60}" $gpucap run "$file" -r "$reps" "${set_args[@]}" -q -v \
-        --backend "$b" -o "$work/$b.h5" 2>"$work/$b.err"
-      rc=$?
-      t1=$(date +%s.%N)
-      if [ $rc -eq 124 ]; then
-        times+=(">${scenario_s:-60}")
-      else
-        [ $rc -ne 0 ] && failed=1
-        times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')")
-      fi
+      t=$(timed_run "${scenario_s:-60}" $gpucap run "$file" -r "$reps" "${set_args[@]}" -q -v \
+        --backend "$b" -o "$work/$b.h5" 2>"$work/$b.err") || failed=1
+      times+=("$t")
     done
     pick=$(sed -n 's/^gpucap: backend \([^ ]*\) .*/\1/p' "$work/auto.err" | head -1)
     case "$pick" in cpu-*) pick=cpu ;; esac
@@ -190,7 +197,7 @@ compare_all() {
   rm -rf "$work"
   return $failed
 }
-step "GPU vs CPU vs auto, all scenarios" 240 bash -c "$(declare -f compare_all); gpucap='$gpucap'; PYTHON='${PYTHON:-python3}'; backend='$backend'; reps_scale='${GPUCAP_CHECK_SCALE:-1}'; target_s='${GPUCAP_CHECK_TARGET_S:-2}'; fixed_reps='${GPUCAP_CHECK_REPLICATIONS:-0}'; scenario_s='${GPUCAP_CHECK_SCENARIO_S:-30}'; failed=0; compare_all >'$logs/compare.txt' 2>&1"
+step "GPU vs CPU vs auto, all scenarios" 240 bash -c "$(declare -f timed_run compare_all); gpucap='$gpucap'; PYTHON='${PYTHON:-python3}'; backend='$backend'; reps_scale='${GPUCAP_CHECK_SCALE:-1}'; target_s='${GPUCAP_CHECK_TARGET_S:-2}'; fixed_reps='${GPUCAP_CHECK_REPLICATIONS:-0}'; scenario_s='${GPUCAP_CHECK_SCENARIO_S:-30}'; failed=0; compare_all >'$logs/compare.txt' 2>&1"
 cat "$logs/compare.txt"
 # auto within 10% of the better backend, per scenario (a target, not a failure of the check).
 awk 'NR > 1 && $8 ~ /x$/ { n++; if ($8 + 0 <= 1.10) ok++ } END { if (n) printf "auto within 10%% of the better backend: %d of %d scenarios\n", ok, n }' \
@@ -212,25 +219,16 @@ rows_none_at_scale() {
   threads=$(nproc)
   printf '%-16s %8s %10s %8s %8s %7s  %s\n' scenario reps "events" "cpu s" "$backend s" ratio result
   for name in default spot_training mmc_validation; do
-    local file="scenarios/$name.yaml" events reps times=() rc result
+    local file="scenarios/$name.yaml" events reps times=() t result
     events="$($gpucap validate "$file" 2>/dev/null | sed -n 's/^work: about \([^ ]*\) events per replication.*/\1/p')"
     reps=$(awk -v e="${events:-1000}" -v t="$threads" -v target="${target_s:-5}" -v scale="${reps_scale:-1}" 'BEGIN {
       r = int(target * t * 1e7 / e * scale); if (r > 1048576) r = 1048576
       r = int(r / 256) * 256; if (r < 256) r = 256; print r }')
     rm -f "$work"/*.h5
     for b in cpu "$backend"; do
-      local t0 t1
-      t0=$(date +%s.%N)
-      timeout "${scenario_s:-60}" $gpucap run "$file" -r "$reps" --rows none -q --backend "$b" \
-        -o "$work/$b.h5" 2>"$work/$b.err"
-      rc=$?
-      t1=$(date +%s.%N)
-      if [ $rc -eq 124 ]; then
-        times+=(">${scenario_s:-60}")
-      else
-        [ $rc -ne 0 ] && failed=1
-        times+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')")
-      fi
+      t=$(timed_run "${scenario_s:-60}" $gpucap run "$file" -r "$reps" --rows none -q \
+        --backend "$b" -o "$work/$b.h5" 2>"$work/$b.err") || failed=1
+      times+=("$t")
     done
     if [ ! -f "$work/$backend.h5" ] || [ ! -f "$work/cpu.h5" ]; then
       result="not compared: $(head -c 200 "$work/$backend.err" "$work/cpu.err" 2>/dev/null | tr '\n' ' ')"
@@ -247,7 +245,7 @@ rows_none_at_scale() {
   rm -rf "$work"
   return $failed
 }
-step "rows none at scale" 120 bash -c "$(declare -f rows_none_at_scale); gpucap='$gpucap'; PYTHON='${PYTHON:-python3}'; backend='$backend'; reps_scale='${GPUCAP_CHECK_SCALE:-1}'; target_s='${GPUCAP_CHECK_ROWS_NONE_S:-5}'; scenario_s='${GPUCAP_CHECK_SCENARIO_S:-30}'; failed=0; rows_none_at_scale >'$logs/rows_none.txt' 2>&1"
+step "rows none at scale" 120 bash -c "$(declare -f timed_run rows_none_at_scale); gpucap='$gpucap'; PYTHON='${PYTHON:-python3}'; backend='$backend'; reps_scale='${GPUCAP_CHECK_SCALE:-1}'; target_s='${GPUCAP_CHECK_ROWS_NONE_S:-5}'; scenario_s='${GPUCAP_CHECK_SCENARIO_S:-30}'; failed=0; rows_none_at_scale >'$logs/rows_none.txt' 2>&1"
 cat "$logs/rows_none.txt"
 
 echo "device check: $(($(date +%s) - started)) s in all" | tee -a "$summary"

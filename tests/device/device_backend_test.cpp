@@ -95,12 +95,18 @@ uint64_t replications_for(const std::string& file) {
   return 300 * scale;
 }
 
-TEST(GPUCAP_TEST_SUITE, EveryShippedScenarioGivesTheCpuBits) {
-  REQUIRE_DEVICE_BACKEND(backend);
+/// The shipped scenarios (scenarios/*.yaml), sorted.
+std::vector<fs::path> shipped_scenarios() {
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(source_dir() + "/scenarios"))
     if (entry.path().extension() == ".yaml") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(GPUCAP_TEST_SUITE, EveryShippedScenarioGivesTheCpuBits) {
+  REQUIRE_DEVICE_BACKEND(backend);
+  const std::vector<fs::path> files = shipped_scenarios();
   ASSERT_GE(files.size(), 19u);
   for (const fs::path& file : files) {
     SCOPED_TRACE(file.filename().string());
@@ -148,10 +154,7 @@ gpucap::ChunkSummary chunk_summary_of(const gpucap::Scenario& scenario,
 /// every sketch bucket's count, smallest and largest value, goal counts), every shipped scenario.
 TEST(GPUCAP_TEST_SUITE, RowsNoneReducesToTheCpusSummaryOnEveryShippedScenario) {
   REQUIRE_DEVICE_BACKEND(backend);
-  std::vector<fs::path> files;
-  for (const auto& entry : fs::directory_iterator(source_dir() + "/scenarios"))
-    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
-  std::sort(files.begin(), files.end());
+  const std::vector<fs::path> files = shipped_scenarios();
   ASSERT_GE(files.size(), 19u);
   for (const fs::path& file : files) {
     SCOPED_TRACE(file.filename().string());
