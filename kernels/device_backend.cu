@@ -596,16 +596,19 @@ void reduce_batch(const ReplicationTask& task, const DeviceBuffer<double>& scala
   launch(SketchKeys{scalars.get(), pool_values.get(), count, pool_stride, b.keys.get(),
                     b.values.get()},
          values);
-  // Values by (point, column, bucket), then one (count, smallest, largest) per bucket.
-  thr::sort_by_key(thr::device, b.keys.begin(), b.keys.begin() + values, b.values.begin());
+  // Values by (point, column, bucket), then one (count, smallest, largest) per bucket. Raw
+  // pointers under the device policy: Thrust's device_ptr references would read through a
+  // null system pointer on the OpenMP system (undefined behaviour that UBSan reports).
+  uint64_t* keys_first = b.keys.get();
+  thr::sort_by_key(thr::device, keys_first, keys_first + values, b.values.get());
   const auto runs = thr::make_zip_iterator(
-      thr::make_tuple(thr::make_constant_iterator<uint64_t>(1), b.values.begin(), b.values.begin()));
+      thr::make_tuple(thr::make_constant_iterator<uint64_t>(1), b.values.get(), b.values.get()));
   const auto buckets_out = thr::make_zip_iterator(
-      thr::make_tuple(b.bucket_counts.begin(), b.bucket_min.begin(), b.bucket_max.begin()));
-  const auto ends = thr::reduce_by_key(thr::device, b.keys.begin(), b.keys.begin() + values, runs,
-                                       b.bucket_keys.begin(), buckets_out,
-                                       thr::equal_to<uint64_t>(), BucketMerge{});
-  const std::size_t buckets = static_cast<std::size_t>(ends.first - b.bucket_keys.begin());
+      thr::make_tuple(b.bucket_counts.get(), b.bucket_min.get(), b.bucket_max.get()));
+  const auto ends =
+      thr::reduce_by_key(thr::device, keys_first, keys_first + values, runs, b.bucket_keys.get(),
+                         buckets_out, thr::equal_to<uint64_t>(), BucketMerge{});
+  const std::size_t buckets = static_cast<std::size_t>(ends.first - b.bucket_keys.get());
   std::vector<uint64_t> keys(buckets), counts(buckets), goal_met(task.points * goal_count);
   std::vector<double> min(buckets), max(buckets);
   download(b.bucket_keys, 0, buckets, keys.data());
