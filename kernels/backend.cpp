@@ -2,6 +2,7 @@
 #include "gpucap/backend.hpp"
 
 #include <algorithm>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -22,13 +23,18 @@ Backend row(const char* name, BackendKind kind, const char* description, bool au
           code->label, code->targets, code->probe, code->run};
 }
 
-/// The background probe of warm_up_devices: joined before any other probe, and at exit.
+/// The background probe of warm_up_devices: waited for before any other probe, and at exit.
+/// Its thread is detached and says when it is done: a thread left joinable would be reported
+/// as leaked by ThreadSanitizer when a signal ends the process (_exit) before anyone joins it.
 struct DeviceWarmUp {
   std::mutex mutex;
-  std::thread thread;
+  std::condition_variable done_changed;
   bool started = false;
-  ~DeviceWarmUp() {
-    if (thread.joinable()) thread.join();
+  bool done = false;
+  ~DeviceWarmUp() { wait(); }
+  void wait() {
+    std::unique_lock<std::mutex> lock(mutex);
+    done_changed.wait(lock, [this] { return !started || done; });
   }
 };
 
@@ -38,11 +44,7 @@ DeviceWarmUp& device_warm_up() {
 }
 
 /// Waits for warm_up_devices' probe, if one runs.
-void wait_for_warm_up() {
-  DeviceWarmUp& w = device_warm_up();
-  const std::lock_guard<std::mutex> lock(w.mutex);
-  if (w.thread.joinable()) w.thread.join();
-}
+void wait_for_warm_up() { device_warm_up().wait(); }
 
 }  // namespace
 
@@ -51,10 +53,13 @@ void warm_up_devices() {
   const std::lock_guard<std::mutex> lock(w.mutex);
   if (w.started) return;
   w.started = true;
-  w.thread = std::thread([] {
+  std::thread([&w] {
     for (const Backend& b : backends())
       if (b.automatic && b.built()) b.probe();
-  });
+    const std::lock_guard<std::mutex> done_lock(w.mutex);
+    w.done = true;
+    w.done_changed.notify_all();  // under the lock: the waiter returns only after it is released
+  }).detach();
 }
 
 const std::array<Backend, kBackendCount>& backends() {
