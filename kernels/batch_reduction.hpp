@@ -110,7 +110,7 @@ struct GoalTests {
 inline GoalTests goal_tests(const std::vector<GoalSpec>& goals) {
   GoalTests t;
   for (const GoalSpec& goal : goals) {
-    for (const GoalCondition& c : goal.conditions) t.tests.push_back(condition_test(c));
+    for (const ConditionTest& c : goal.conditions) t.tests.push_back(c);
     t.first.push_back(static_cast<uint32_t>(t.tests.size()));
   }
   return t;

@@ -171,7 +171,7 @@ GoalCondition parse_goal_condition(const std::string& text_in,
 
 bool goal_met_in(const GoalSpec& goal, const double* scalars, const double* pool_values) {
   for (const GoalCondition& c : goal.conditions)
-    if (!condition_holds(condition_test(c), scalars, pool_values)) return false;
+    if (!condition_holds(c, scalars, pool_values)) return false;
   return true;
 }
 

@@ -12,7 +12,6 @@ namespace {
 
 constexpr int kDroppedBits = kSketchDroppedBits;
 constexpr uint64_t kSignBit = uint64_t{1} << 63;
-static_assert(QuantileSketch::kMantissaBits == kSketchMantissaBits);
 
 double from_ordered_bits(uint64_t key) {
   const uint64_t bits = (key & kSignBit) ? key & ~kSignBit : ~key;

@@ -38,15 +38,21 @@ struct MetricRef {
 
 enum class GoalOp : uint8_t { le, lt, ge, gt };
 
-/// lhs op rhs, where rhs = constant, or factor * rhs_metric when has_rhs_metric.
-struct GoalCondition {
-  std::string text;  ///< as written (trimmed)
+/// lhs op rhs, where rhs = constant, or factor * rhs_metric when has_rhs_metric. Plain data
+/// (no text), so that a device evaluates it with the host's code (condition_holds below): a
+/// device run that keeps no rows counts the replications that meet each goal itself.
+struct ConditionTest {
   MetricRef lhs;
   GoalOp op = GoalOp::le;
   bool has_rhs_metric = false;
   MetricRef rhs_metric;
   double factor = 1;    ///< multiplies rhs_metric
   double constant = 0;  ///< the bound when !has_rhs_metric (in the lhs metric's unit; s for durations)
+};
+
+/// A condition of a goal, and its text.
+struct GoalCondition : ConditionTest {
+  std::string text;  ///< as written (trimmed)
 };
 
 struct GoalSpec {
@@ -71,21 +77,6 @@ bool valid_goal_name(const std::string& name);
 /// message that says what is wrong and what is valid (the loader adds file, line and key path).
 GoalCondition parse_goal_condition(const std::string& text,
                                    const std::vector<std::string>& pool_names);
-
-/// A condition as plain data (no text), evaluated by the same code on the host and on a device
-/// (a device run that keeps no rows counts the replications that meet each goal itself).
-struct ConditionTest {
-  MetricRef lhs;
-  GoalOp op = GoalOp::le;
-  bool has_rhs_metric = false;
-  MetricRef rhs_metric;
-  double factor = 1;
-  double constant = 0;
-};
-
-inline ConditionTest condition_test(const GoalCondition& c) {
-  return {c.lhs, c.op, c.has_rhs_metric, c.rhs_metric, c.factor, c.constant};
-}
 
 /// The value of `ref` in a replication's rows (scalars, then [pool][kPoolMetricCount]).
 GPUCAP_HD inline double metric_in_row(const MetricRef& ref, const double* scalars,
