@@ -9,7 +9,9 @@
 //  1. copies each sweep point's compiled model into device memory (plain allocations);
 //  2. sizes the work from the free device memory: `workers` persistent device threads, each with
 //     its own arena (replication_arena_bytes, reused from one replication to the next), and
-//     batches of replications whose metric rows fit beside them;
+//     batches of replications whose metric rows fit beside them. The arenas of a warp's threads
+//     are interleaved element by element (a group of kArenaLanes, arena_ptr.hpp), so that the
+//     threads' loads of the same part of their state coalesce;
 //  3. per batch: the workers take (point, replication) items from an atomic counter until the
 //     batch is done. Replications vary in length (a spot job preempted ten times runs ten times
 //     the events), and a thread that finishes early takes the next item instead of idling, so
@@ -79,6 +81,19 @@ namespace thr = THRUST_NS_QUALIFIER;
 constexpr int kScalars = kScalarMetricCount;
 /// Arenas start on this boundary (a GPU's memory transaction size).
 constexpr std::size_t kArenaAlignment = 256;
+
+/// Workers that share a group of kArenaLanes interleaved arenas (arena_ptr.hpp) as its lanes:
+/// a warp's threads on CUDA. On the OpenMP system each worker has a group of its own, as lane
+/// worker % kArenaLanes (the CUDA layout, without two threads writing one cache line).
+#if GPUCAP_DEVICE_IS_CUDA
+constexpr uint64_t kWorkersPerGroup = kArenaLanes;
+#else
+constexpr uint64_t kWorkersPerGroup = 1;
+#endif
+/// Groups of arenas that `workers` workers use.
+GPUCAP_HD inline uint64_t arena_groups(uint64_t workers) {
+  return (workers + kWorkersPerGroup - 1) / kWorkersPerGroup;
+}
 /// Batches per run when the run is long enough to keep the device busy: progress granularity.
 constexpr uint64_t kTargetBatches = 8;
 /// A batch holds at least this many items per worker, so that a worker's last replication (the
@@ -201,32 +216,37 @@ enum : int { kNextItem = 0, kFirstFailure = 1, kCounterCount = 2 };
 struct SimulateItems {
   const CompiledModel* models;
   uint64_t seed;
-  uint64_t first;        ///< first replication of the batch
-  uint64_t batch_count;  ///< replications per point in the batch
-  uint64_t items;        ///< points * batch_count
-  unsigned char* arenas;
-  std::size_t arena_bytes;
-  double* scalars;      ///< [point][batch_count][kScalars]
-  double* pool_values;  ///< [point][batch_count][pool_stride]
+  uint64_t first;           ///< first replication of the batch
+  uint64_t batch_count;     ///< replications per point in the batch
+  uint64_t items;           ///< points * batch_count
+  unsigned char* arenas;    ///< arena_groups(workers) groups of group_bytes
+  std::size_t group_bytes;  ///< kArenaLanes x one replication's arena bytes
+  double* scalars;          ///< [point][batch_count][kScalars]
+  double* pool_values;      ///< [point][batch_count][pool_stride]
   std::size_t pool_stride;
   double* timeseries;         ///< [point][batch_count][series_stride]; null: none
   std::size_t series_stride;  ///< pools x bins
   Counter* counters;
-  /// Each worker's event calendar apart from its arena, calendar_bytes each (0: in the arena):
-  /// on CUDA in the block's shared memory, on the OpenMP system in `calendars` (its rehearsal).
+  /// Each worker's event calendar apart from its arena, calendar_bytes each (0: in the arena),
+  /// interleaved as the arenas are: on CUDA in the block's shared memory, on the OpenMP system
+  /// in `calendars` (its rehearsal).
   std::size_t calendar_bytes;
   unsigned char* calendars;
 
   GPUCAP_HD void operator()(uint64_t worker) const {
-    void* arena = arenas + worker * arena_bytes;
+    const uint64_t group = worker / kWorkersPerGroup;
+    const uint32_t lane = static_cast<uint32_t>(worker % kArenaLanes);
+    void* arena = arenas + group * group_bytes;
     void* calendar = nullptr;
     if (calendar_bytes > 0) {
 #if defined(__CUDA_ARCH__)
-      // The launch's dynamic shared memory: the block's workers' calendars (place_calendars).
+      // The launch's dynamic shared memory: the block's groups' calendars (place_calendars).
+      // Blocks are whole groups, so the thread's group in its block is threadIdx.x / lanes.
       extern __shared__ double shared_calendars[];
-      calendar = reinterpret_cast<unsigned char*>(shared_calendars) + threadIdx.x * calendar_bytes;
+      calendar = reinterpret_cast<unsigned char*>(shared_calendars) +
+                 threadIdx.x / kArenaLanes * kArenaLanes * calendar_bytes;
 #else
-      calendar = calendars + worker * calendar_bytes;
+      calendar = calendars + group * kArenaLanes * calendar_bytes;
 #endif
     }
     for (;;) {
@@ -237,7 +257,7 @@ struct SimulateItems {
       const int status =
           run_replication(models[point], seed, replication, arena, scalars + item * kScalars,
                           pool_values + item * pool_stride,
-                          timeseries ? timeseries + item * series_stride : nullptr, calendar);
+                          timeseries ? timeseries + item * series_stride : nullptr, calendar, lane);
       if (status != kReplicationOk) fetch_min(counters + kFirstFailure, item);
     }
   }
@@ -285,6 +305,7 @@ struct BucketMerge {
 #if GPUCAP_DEVICE_IS_CUDA
 /// Threads per block of the CUDA kernels.
 constexpr int kBlockThreads = 256;
+static_assert(kBlockThreads % kArenaLanes == 0, "a block holds whole groups of arenas");
 
 /// f(i) for every i < n, one CUDA thread each (one thread per worker: the worker loop must not
 /// be unrolled into one thread, as Thrust's for_each does with several items per thread).
@@ -466,9 +487,14 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
   // One block of rows for every point must fit beside one arena.
   const std::size_t min_rows_bytes =
       task.points * (std::min<uint64_t>(kMomentBlock, task.count) * row_bytes + moment_block_bytes);
-  if (plan.budget_bytes < arena_bytes + min_rows_bytes)
-    throw RunError(std::string(kBackendName) + ": not enough device memory: a replication needs " +
-                   megabytes(arena_bytes) + " of state and a batch " + megabytes(min_rows_bytes) +
+  // Arenas come in groups of kArenaLanes (interleaved; arena_ptr.hpp), one at least.
+  const std::size_t group_bytes = kArenaLanes * arena_bytes;
+  if (plan.budget_bytes < group_bytes + min_rows_bytes)
+    throw RunError(std::string(kBackendName) + ": not enough device memory: " +
+                   (kArenaLanes > 1 ? "a group of " + std::to_string(kArenaLanes) +
+                                          " replications (their arenas interleaved) needs "
+                                    : std::string("a replication needs ")) +
+                   megabytes(group_bytes) + " of state and a batch " + megabytes(min_rows_bytes) +
                    " of results, but only " + megabytes(plan.budget_bytes) +
                    " are free for the run");
 
@@ -478,7 +504,7 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
       std::min(plan.budget_bytes / 2, plan.budget_bytes - min_rows_bytes);
   uint64_t workers = limits.workers > 0 ? limits.workers : resident_threads(device);
   workers = std::min<uint64_t>(workers, items);
-  workers = std::min<uint64_t>(workers, arena_room / arena_bytes);
+  workers = std::min<uint64_t>(workers, arena_room / group_bytes * kWorkersPerGroup);
   workers = std::max<uint64_t>(workers, 1);
   plan.workers = workers;
 
@@ -486,7 +512,8 @@ BatchPlan plan_batches(const ReplicationTask& task, const DeviceLimits& limits,
   // each still gives every worker kItemsPerWorker items; whole moment blocks.
   const std::size_t per_replication_bytes =
       task.points * (row_bytes + (moment_block_bytes + kMomentBlock - 1) / kMomentBlock);
-  const uint64_t fits = (plan.budget_bytes - workers * arena_bytes) / per_replication_bytes;
+  const uint64_t fits =
+      (plan.budget_bytes - arena_groups(workers) * group_bytes) / per_replication_bytes;
   const uint64_t busy = (workers * kItemsPerWorker + task.points - 1) / task.points;
   // (With several devices, about kTargetBatches per device, which they take as they finish.)
   const uint64_t target = kTargetBatches * device_count;
@@ -528,8 +555,9 @@ std::vector<int> devices_to_use(const DeviceLimits& limits, const DeviceProbe& p
 struct BatchSummaryBuffers {
   BatchSummaryBuffers(const ReplicationTask& task, const GoalTests& goals, uint64_t batch_count,
                       uint64_t max_blocks)
-      : values_per_batch(task.points * batch_count *
-                         (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount)),
+      : values_per_batch(
+            task.points * batch_count *
+            (kScalars + static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount)),
         differences(task.points * max_blocks * kScalars),
         tests(goals.tests.size()),
         goal_first(goals.first.size()),
@@ -654,16 +682,19 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
   const std::size_t pool_stride = static_cast<std::size_t>(task.pool_count()) * kPoolMetricCount;
   const std::size_t columns = kScalars + pool_stride;
   const uint64_t max_blocks = (plan.batch_count + kMomentBlock - 1) / kMomentBlock;
-  DeviceBuffer<unsigned char> arenas(plan.workers * arena_bytes);
+  const std::size_t arena_memory_bytes = arena_groups(plan.workers) * kArenaLanes * arena_bytes;
+  DeviceBuffer<unsigned char> arenas(arena_memory_bytes);
   DeviceBuffer<double> scalars(task.points * plan.batch_count * kScalars);
   DeviceBuffer<double> pool_values(task.points * plan.batch_count * pool_stride);
   const std::size_t series_stride = task.timeseries_stride();
   DeviceBuffer<double> timeseries(task.points * plan.batch_count * series_stride);
   DeviceBuffer<Moments> moments(task.block_moments ? task.points * max_blocks * columns : 0);
   DeviceBuffer<Counter> counters(kCounterCount);
-  // The OpenMP system's stand-in for shared memory: one calendar per worker.
-  DeviceBuffer<unsigned char> calendar_memory(
-      calendars.bytes > 0 && !GPUCAP_DEVICE_IS_CUDA ? plan.workers * calendars.bytes : 0);
+  // The OpenMP system's stand-in for shared memory: one group of calendars per group of arenas.
+  DeviceBuffer<unsigned char> calendar_memory(calendars.bytes > 0 && !GPUCAP_DEVICE_IS_CUDA
+                                                  ? arena_groups(plan.workers) * kArenaLanes *
+                                                        calendars.bytes
+                                                  : 0);
   const GoalTests goals = task.summary ? goal_tests(*task.goals) : GoalTests{};
   const std::unique_ptr<BatchSummaryBuffers> reduced =
       task.summary
@@ -671,12 +702,14 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
           : nullptr;
 
   stats.device = device_label(device);
+  if (kArenaLanes > 1) stats.device += ", arenas interleaved by " + std::to_string(kArenaLanes);
   if (calendars.bytes > 0)
     stats.device += std::string(GPUCAP_DEVICE_IS_CUDA ? ", calendars in shared memory ("
                                                       : ", calendars apart (") +
                     std::to_string(calendars.bytes) + " B each)";
   stats.workers = plan.workers;
   stats.arena_bytes = arena_bytes;
+  stats.arena_memory_bytes = arena_memory_bytes;
   stats.memory_budget_bytes = plan.budget_bytes;
   const uint64_t total_blocks = (task.count + kMomentBlock - 1) / kMomentBlock;
   while (!cursor.stop.load(std::memory_order_relaxed)) {
@@ -691,7 +724,7 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
                                  count,
                                  task.points * count,
                                  arenas.get(),
-                                 arena_bytes,
+                                 kArenaLanes * arena_bytes,
                                  scalars.get(),
                                  pool_values.get(),
                                  pool_stride,
@@ -716,8 +749,7 @@ DeviceRunStats run_device_part(const ReplicationTask& task, const DeviceLimits& 
                                 blocks,        pool_stride,       moments.get()};
       launch(reduce, task.points * blocks * columns);
     }
-    if (reduced)
-      reduce_batch(task, scalars, pool_values, count, done, *reduced, cursor);
+    if (reduced) reduce_batch(task, scalars, pool_values, count, done, *reduced, cursor);
     for (std::size_t p = 0; p < task.points; ++p) {
       const std::size_t host_row = p * task.count + done;
       if (task.block_moments)
@@ -771,8 +803,8 @@ DeviceRunStats run_host_part(const ReplicationTask& task, int threads, uint64_t 
       part.points = 1;
       part.first = task.first + done;
       part.count = count;
-      part.scalars = task.summary ? own_scalars.data() + p * count * kScalars
-                                  : task.scalars + row * kScalars;
+      part.scalars =
+          task.summary ? own_scalars.data() + p * count * kScalars : task.scalars + row * kScalars;
       part.pool_values = task.summary ? own_pools.data() + p * count * pool_stride
                                       : task.pool_values + row * pool_stride;
       part.timeseries = series_stride ? task.timeseries + row * series_stride : nullptr;
@@ -801,7 +833,7 @@ DeviceRunStats run_host_part(const ReplicationTask& task, int threads, uint64_t 
                     task.summary->difference_blocks.begin() +
                         (p * total_blocks + done / kMomentBlock) * kScalars);
       std::vector<uint64_t> goal_met(task.points * goal_count);
-      const CountGoals count_goals{own_scalars.data(), own_pools.data(), count,
+      const CountGoals count_goals{own_scalars.data(), own_pools.data(),   count,
                                    pool_stride,        goals.tests.data(), goals.first.data(),
                                    goal_count,         goal_met.data()};
       for (uint64_t i = 0; i < goal_met.size(); ++i) count_goals(i);
@@ -861,8 +893,9 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
         c.goals != task.goals->size() || c.first != task.first || c.count != task.count ||
         task.block_moments != c.blocks.data() || task.scalars || task.pool_values ||
         task.timeseries)
-      throw std::logic_error("a device run that keeps no rows needs a summary of its shape "
-                             "(empty_chunk_summary), its blocks as block_moments, and no rows");
+      throw std::logic_error(
+          "a device run that keeps no rows needs a summary of its shape "
+          "(empty_chunk_summary), its blocks as block_moments, and no rows");
     if (task.points * columns >= (uint64_t{1} << 32) - 1)
       throw RunError(std::to_string(task.points) + " points of " + std::to_string(columns) +
                      " metric columns are too many to reduce on the device; keep rows");
@@ -919,6 +952,7 @@ DeviceRunStats run_on_device(const ReplicationTask& task, const DeviceLimits& li
     stats.workers += parts[k].workers;
     stats.memory_budget_bytes += parts[k].memory_budget_bytes;
     stats.arena_bytes = std::max(stats.arena_bytes, parts[k].arena_bytes);
+    stats.arena_memory_bytes += parts[k].arena_memory_bytes;
   }
   return stats;
 }
@@ -983,7 +1017,8 @@ DeviceProbe probe_devices() {
   static double first_probe_s = -1;
   const auto start = std::chrono::steady_clock::now();
   DeviceProbe probe = probe_devices_untimed();
-  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::lock_guard<std::mutex> lock(first_mutex);
   if (first_probe_s < 0) first_probe_s = took;
 #if GPUCAP_DEVICE_IS_CUDA

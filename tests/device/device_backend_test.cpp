@@ -139,15 +139,14 @@ gpucap::ChunkSummary chunk_summary_of(const gpucap::Scenario& scenario,
                                       const std::vector<gpucap::Scenario>& points,
                                       const std::vector<gpucap::SweepParameter>& sweep,
                                       uint64_t replications, gpucap::BackendChoice choice,
-                                      const gpucap::DeviceLimits& limits = {},
-                                      uint64_t chunk = 0) {
+                                      const gpucap::DeviceLimits& limits = {}, uint64_t chunk = 0) {
   gpucap::RunOptions options;
   options.replications = replications;
   options.backend = choice;
   options.device_limits = limits;
   options.chunk_replications = chunk;
-  return gpucap::run_chunk_summary(points.empty() ? std::vector<gpucap::Scenario>{scenario} : points,
-                                   sweep, scenario, options);
+  return gpucap::run_chunk_summary(
+      points.empty() ? std::vector<gpucap::Scenario>{scenario} : points, sweep, scenario, options);
 }
 
 /// `--rows none` on a device reduces each batch there (batch_reduction.hpp) to the chunk
@@ -472,10 +471,19 @@ TEST(GPUCAP_TEST_SUITE, MemoryBudgetSizesWorkersAndBatches) {
   const TaskOutput cpu = run_task(nullptr, models, 0, 2000, {});
   const std::size_t arena = gpucap::replication_arena_bytes(models[0].model());
   gpucap::DeviceLimits tight;
-  // Room for the model, 4 arenas and about 600 result rows: several batches of 256.
-  tight.memory_bytes = 64 * 1024 + 8 * (arena + 256) + 600 * 8 * (gpucap::kScalarMetricCount + 8);
+  // Room for the model, 2 groups of interleaved arenas (kArenaLanes each: a warp's) and about
+  // 600 result rows: several batches of 256.
+  const std::size_t lanes = GPUCAP_TEST_ARENA_LANES;
+  tight.memory_bytes =
+      64 * 1024 + 4 * lanes * (arena + 256) + 600 * 8 * (gpucap::kScalarMetricCount + 8);
   const TaskOutput device = run_task(backend, models, 0, 2000, tight);
-  EXPECT_LE(device.stats.workers * device.stats.arena_bytes, device.stats.memory_budget_bytes / 2);
+  EXPECT_GE(device.stats.arena_memory_bytes, device.stats.workers * device.stats.arena_bytes);
+  EXPECT_EQ(device.stats.arena_memory_bytes % (lanes * device.stats.arena_bytes), 0u);
+  EXPECT_LE(device.stats.arena_memory_bytes, device.stats.memory_budget_bytes / 2);
+  if (lanes > 1)
+    EXPECT_NE(device.stats.device.find(", arenas interleaved by " + std::to_string(lanes)),
+              std::string::npos)
+        << device.stats.device;
   EXPECT_GE(device.stats.batches, 4u);
   EXPECT_TRUE(same_bits(cpu.scalars, device.scalars));
 

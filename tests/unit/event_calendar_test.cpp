@@ -5,19 +5,21 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <queue>
 #include <random>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace gpucap {
 namespace {
 
 struct Calendar {
-  explicit Calendar(uint32_t capacity) : storage(capacity) { cal.reset(storage.data(), capacity); }
+  explicit Calendar(uint32_t capacity) : storage(capacity) {
+    cal.reset(ArenaPtr<Event>::contiguous(storage.data()), capacity);
+  }
   std::vector<Event> storage;
   EventCalendar cal;
 };
@@ -192,7 +194,7 @@ TEST(EventCalendar, ResetEmptiesTheCalendar) {
   Calendar c(4);
   ASSERT_TRUE(c.cal.push(1.0, kArrival, 0));
   ASSERT_TRUE(c.cal.push(2.0, kArrival, 1));
-  c.cal.reset(c.storage.data(), 4);
+  c.cal.reset(ArenaPtr<Event>::contiguous(c.storage.data()), 4);
   EXPECT_TRUE(c.cal.empty());
   EXPECT_EQ(c.cal.next_sequence, 0u);
   for (uint32_t i = 0; i < 4; ++i) EXPECT_TRUE(c.cal.push(5.0, kArrival, i));
@@ -203,7 +205,8 @@ TEST(EventCalendar, SlotsAndHeapFollowOneOrder) {
   // Events kept in slots beside the heap leave in the same order as if they were in it.
   std::vector<Event> heap(8), slots(EventCalendar::slot_storage_events(3));
   EventCalendar cal;
-  cal.reset(heap.data(), 8, slots.data(), 3);
+  cal.reset(ArenaPtr<Event>::contiguous(heap.data()), 8, ArenaPtr<Event>::contiguous(slots.data()),
+            3);
   ASSERT_TRUE(cal.push(2.0, EventKind::completion, 10));
   cal.set_slot(0, 2.0, EventKind::arrival, 0);  // same time, later class: after the completion
   cal.set_slot(1, 1.0, EventKind::arrival, 1);
@@ -214,7 +217,8 @@ TEST(EventCalendar, SlotsAndHeapFollowOneOrder) {
   while (cal.pop_until(10.0, e)) {
     order.push_back(e.payload());
     // The contract: the source of a slot event taken sets its next one (here: none).
-    if (e.kind() == EventKind::arrival) cal.set_slot(e.payload(), EventCalendar::kNever, EventKind::arrival, e.payload());
+    if (e.kind() == EventKind::arrival)
+      cal.set_slot(e.payload(), EventCalendar::kNever, EventKind::arrival, e.payload());
   }
   EXPECT_EQ(order, (std::vector<uint32_t>{1, 10, 11, 0}));
   EXPECT_TRUE(cal.empty());
@@ -233,7 +237,8 @@ TEST(EventCalendar, SlotWinnerTreeKeepsTheOrderForAnySourceCount) {
     const uint32_t capacity = 64;
     std::vector<Event> heap(capacity), slots(EventCalendar::slot_storage_events(sources));
     EventCalendar cal;
-    cal.reset(heap.data(), capacity, slots.data(), sources);
+    cal.reset(ArenaPtr<Event>::contiguous(heap.data()), capacity,
+              ArenaPtr<Event>::contiguous(slots.data()), sources);
     ASSERT_TRUE(cal.empty());
     // Reference: each source's pending (time, key) or none, and the heap's events.
     std::vector<Event> pending(sources, Event{EventCalendar::kNever, 0});
@@ -373,13 +378,13 @@ TEST(EventCalendar, MatchesReferenceOrderUnderRandomInterleaving) {
 TEST(EventCalendarRemove, RemovesTheRightEventAndKeepsTheOrder) {
   std::vector<Event> storage(512);
   EventCalendar cal;
-  cal.reset(storage.data(), 512);
+  cal.reset(ArenaPtr<Event>::contiguous(storage.data()), 512);
   std::mt19937_64 gen(11);
   // (time, tie class, payload); payloads unique and increasing, so FIFO = lower payload first.
   std::vector<std::tuple<double, TieClass, uint32_t>> reference;
   const EventKind kinds[] = {EventKind::run_start, EventKind::completion, EventKind::preemption};
-  const uint64_t slot_kinds =
-      kind_bit(EventKind::run_start) | kind_bit(EventKind::completion) | kind_bit(EventKind::preemption);
+  const uint64_t slot_kinds = kind_bit(EventKind::run_start) | kind_bit(EventKind::completion) |
+                              kind_bit(EventKind::preemption);
   uint32_t next_payload = 0;
   for (int step = 0; step < 20000; ++step) {
     const int action = static_cast<int>(gen() % 3);

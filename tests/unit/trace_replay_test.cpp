@@ -2,6 +2,8 @@
 // superposed, and resampled by moving-block and stationary bootstraps; and the loader's rules
 // for `start`, `scale_rate` and `resample`. The component is driven directly, so each job it
 // replays (target time, row) is seen.
+#include "gpucap/engine/trace_replay.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -12,10 +14,10 @@
 #include <vector>
 
 #include "gpucap/compile.hpp"
-#include "gpucap/engine/trace_replay.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/replication.hpp"
 #include "gpucap/run.hpp"
+
 #include "support/one_replication.hpp"
 #include "support/scenario_fixture.hpp"
 
@@ -38,10 +40,11 @@ std::vector<Job> replay(const ModelStorage& storage, uint64_t replication, uint6
   const CompiledModel& m = storage.model();
   const CompiledArrivals& a = m.classes[0].arrivals;
   std::vector<TraceLayer> layers(a.layer_count);
-  TraceReplay::start(m, a, layers.data(), seed, replication, 0);
+  TraceReplay::start(m, a, ArenaPtr<TraceLayer>::contiguous(layers.data()), seed, replication, 0);
   std::vector<Job> jobs;
   for (;;) {
-    const uint32_t l = TraceReplay::earliest(layers.data(), a.layer_count);
+    const uint32_t l =
+        TraceReplay::earliest(ArenaPtr<TraceLayer>::contiguous(layers.data()), a.layer_count);
     if (!(layers[l].next_s <= m.horizon_s)) break;
     jobs.push_back({layers[l].next_s, layers[l].next_row});
     TraceReplay::advance(m, a, layers[l], l + 1 == a.layer_count);
@@ -128,7 +131,7 @@ TEST_F(TraceReplayTest, MovingBlocksOfADayReplayWholeDaysAtTheirTimeOfDay) {
   write_three_days();
   const ModelStorage storage = compile(scenario(", resample: {block: 1d}", "30d"));
   EXPECT_EQ(storage.model().classes[0].arrivals.phases, 3u);  // period 3 d, phase 1 d
-  std::map<int, int> chosen;  // source day -> how often
+  std::map<int, int> chosen;                                  // source day -> how often
   const int replications = 200;
   for (int r = 0; r < replications; ++r) {
     std::map<int, std::vector<Job>> by_day;
@@ -177,7 +180,8 @@ TEST_F(TraceReplayTest, BlocksOfTwoDaysWrapAroundTheTrace) {
 TEST_F(TraceReplayTest, PhaseOfAWeekKeepsTheDayOfTheWeek) {
   // 14 days, day d has one job at 12:00 and d + 1 GPUs: the GPUs tell the source day.
   std::string csv = "submit_s,gpus,duration_s\n";
-  for (int d = 0; d < 14; ++d) csv += std::to_string(d * kDay + 43200) + "," + std::to_string(d + 1) + ",60\n";
+  for (int d = 0; d < 14; ++d)
+    csv += std::to_string(d * kDay + 43200) + "," + std::to_string(d + 1) + ",60\n";
   write("trace.csv", csv);
   const ModelStorage storage = compile(scenario(", resample: {block: 1d, phase: 7d}", "28d"));
   const CompiledModel& m = storage.model();
@@ -240,8 +244,8 @@ TEST_F(TraceReplayTest, ScaleRatesShareTheirBlocksCommonRandomNumbers) {
   write("trace.csv", csv);
   const auto jobs_at = [&](const std::string& scale) {
     std::multiset<std::pair<double, uint32_t>> out;
-    for (const Job& j : replay(compile(scenario(", scale_rate: " + scale +
-                                               ", resample: {block: 1d}", "20d")), 3))
+    for (const Job& j :
+         replay(compile(scenario(", scale_rate: " + scale + ", resample: {block: 1d}", "20d")), 3))
       out.insert({j.t, j.row});
     return out;
   };
@@ -275,7 +279,8 @@ TEST_F(TraceReplayTest, LoaderRules) {
   write_three_days();
   const std::string head =
       "name: t\nhorizon: 9d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 8}\n"
-      "workloads:\n  - name: w\n    placement: [p]\n    arrivals: {process: trace, file: trace.csv, ";
+      "workloads:\n  - name: w\n    placement: [p]\n    arrivals: {process: trace, file: "
+      "trace.csv, ";
   const auto error = [&](const std::string& keys) { return error_of(head + keys + "}\n"); };
   EXPECT_NE(error("scale_rate: 2").find("add resample: {block: 1d}"), std::string::npos)
       << error("scale_rate: 2");

@@ -129,8 +129,11 @@ struct DeviceLimits {
 struct DeviceRunStats {
   std::string device;  ///< e.g. "NVIDIA H200 (sm_90)", "host, 16 threads"
   uint64_t batches = 0;
-  uint64_t workers = 0;                 ///< device worker threads, or the cpu's threads
-  std::size_t arena_bytes = 0;          ///< per worker
+  uint64_t workers = 0;         ///< device worker threads, or the cpu's threads
+  std::size_t arena_bytes = 0;  ///< per worker
+  /// Device memory the arenas take: whole groups of interleaved arenas (arena_ptr.hpp), so on
+  /// a device at least workers x arena_bytes (0 on the cpu).
+  std::size_t arena_memory_bytes = 0;
   std::size_t memory_budget_bytes = 0;  ///< what the batches were sized to (0 on the cpu)
 };
 

@@ -6,15 +6,17 @@
 // their kind decides (event_kinds.hpp: work that finishes, then runs ending, capacity changes,
 // starts, arrivals), and within a class they leave in the order they were scheduled (FIFO).
 // The rule is in the key, so every way an event is scheduled obeys it, and every run is
-// deterministic. The storage is a plain array sized by the caller (no allocation); push()
-// reports false instead of overflowing.
+// deterministic. The storage is an array in the arena (arena_ptr.hpp) sized by the caller (no
+// allocation); push() reports false instead of overflowing.
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/event_kinds.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// One scheduled event: 16 bytes. `key` = tie class | sequence | kind | payload (high to low
 /// bits), so comparing keys applies the tie rule and then FIFO.
@@ -52,7 +54,7 @@ struct EventCalendar {
   static constexpr int kArity = 4;
   static_assert(kEventKindCount <= kMaxEventKinds, "the key has room for every declared kind");
 
-  Event* heap = nullptr;
+  ArenaPtr<Event> heap = nullptr;
   uint32_t size = 0;
   uint32_t capacity = 0;
   uint64_t next_sequence = 0;
@@ -61,7 +63,7 @@ struct EventCalendar {
   /// padding leaf), tree[j] for 1 <= j < slot_leaves the earlier of tree[2j] and tree[2j + 1],
   /// so tree[1] is the earliest slot event (tree[0] unused; with one source, tree[1] is its
   /// leaf). Null: no sources, every event goes through the heap.
-  Event* tree = nullptr;
+  ArenaPtr<Event> tree = nullptr;
   uint32_t slot_count = 0;
   uint32_t slot_leaves = 0;
   bool overflowed = false;  ///< a schedule() found the heap full: the run is invalid
@@ -79,8 +81,8 @@ struct EventCalendar {
 
   /// `slot_storage` holds slot_storage_events(slot_sources) events (0 sources: every event goes
   /// through the heap).
-  GPUCAP_HD void reset(Event* storage, uint32_t storage_capacity, Event* slot_storage = nullptr,
-                       uint32_t slot_sources = 0) {
+  GPUCAP_HD void reset(ArenaPtr<Event> storage, uint32_t storage_capacity,
+                       ArenaPtr<Event> slot_storage = nullptr, uint32_t slot_sources = 0) {
     heap = storage;
     capacity = storage_capacity;
     size = 0;
@@ -229,4 +231,5 @@ struct EventCalendar {
   }
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/engine/job_queue.hpp"
 #include "gpucap/engine/job_slots.hpp"
@@ -13,17 +14,18 @@
 #include "gpucap/engine/service_fleet.hpp"
 #include "gpucap/engine/trace_replay.hpp"
 #include "gpucap/event_calendar.hpp"
-#include "gpucap/quantile_recorder.hpp"
 #include "gpucap/philox.hpp"
+#include "gpucap/quantile_recorder.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// Per job class: the next unit-exponential gap and the next job's work, drawn one job ahead so
 /// that their logarithms are computed off the critical path (the draws, and so the results, are
 /// the same as drawing them on demand), and which trace layer holds the next job of a trace.
 struct ClassState {
-  double next_unit_gap;  ///< Exp(1) variate for the next inter-arrival time
-  double next_work_s;    ///< reference-GPU seconds of the next job
+  double next_unit_gap;   ///< Exp(1) variate for the next inter-arrival time
+  double next_work_s;     ///< reference-GPU seconds of the next job
   uint32_t trace_layer;   ///< a trace class: the layer whose job is the pending arrival
   uint32_t limited_jobs;  ///< jobs of the class holding GPUs in its placement_limit pool
   uint32_t holding_jobs;  ///< a class with placement_limit.share: its jobs holding GPUs anywhere
@@ -62,9 +64,8 @@ GPUCAP_HD inline StreamKind pool_stream_kind(uint32_t k) {
 struct ArenaLayout {
   size_t calendar, arrival_slots, slots, free_slots, queue, streams, class_state, free_gpus,
       availability, prices, price_marks, wait_quantiles, completion_quantiles, restore_quantiles,
-      service_state, replicas,
-      waiting_requests, latency_quantiles, request_wait_quantiles, trace_layers, autoscalers,
-      autoscale_history, tracked_requests, total_bytes;
+      service_state, replicas, waiting_requests, latency_quantiles, request_wait_quantiles,
+      trace_layers, autoscalers, autoscale_history, tracked_requests, total_bytes;
   /// Bytes of the event calendar and its arrival slots, the first parts of the arena: a device
   /// may keep them apart, in faster memory (the engine's `calendar_memory`).
   size_t calendar_part_bytes;
@@ -121,4 +122,16 @@ struct ArenaLayout {
   }
 };
 
+/// One lane's parts in a group of kArenaLanes interleaved arenas (arena_ptr.hpp): the part at
+/// byte `offset` of one replication's layout starts at kArenaLanes x `offset` in the group.
+struct LaneParts {
+  char* group;  ///< the group's storage, 8-byte aligned
+  uint32_t lane;
+  template <typename T>
+  GPUCAP_HD ArenaPtr<T> at(size_t offset) const {
+    return ArenaPtr<T>::in_group(group + offset * kArenaLanes, lane);
+  }
+};
+
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/metrics.hpp"
 #include "gpucap/portable.hpp"
@@ -17,10 +18,11 @@
 #include "gpucap/quantile_recorder.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 class DeploymentTotals {
  public:
-  GPUCAP_HD void bind(const CompiledModel& m, QuantileRecorder* restore) {
+  GPUCAP_HD void bind(const CompiledModel& m, ArenaPtr<QuantileRecorder> restore) {
     m_ = &m;
     restore_ = restore;
     if (restore_ != nullptr) restore_->clear();
@@ -86,10 +88,11 @@ class DeploymentTotals {
  private:
   static constexpr double kRoundingShare = 1e-11;
   const CompiledModel* m_ = nullptr;
-  QuantileRecorder* restore_ = nullptr;  ///< null when the model has no deployment
+  ArenaPtr<QuantileRecorder> restore_ = nullptr;  ///< null when the model has no deployment
   double demanded_s_ = 0, served_s_ = 0, waiting_s_ = 0, restore_sum_s_ = 0;
   uint64_t interruptions_ = 0, restores_ = 0, dropped_ = 0;
   uint32_t up_ = 0, peak_up_ = 0;
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

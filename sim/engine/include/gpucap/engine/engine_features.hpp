@@ -10,7 +10,10 @@
 // (uses_core_only in compiled_model.hpp says which), AllFeatures for every other.
 #pragma once
 
+#include "gpucap/arena_ptr.hpp"
+
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// Every part: runs any model.
 struct AllFeatures {
@@ -38,4 +41,5 @@ struct CoreFeatures {
   static constexpr bool kDeployments = false;
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

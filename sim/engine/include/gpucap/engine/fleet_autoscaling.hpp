@@ -31,6 +31,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/engine/fleet_state.hpp"
 #include "gpucap/engine/replica_lifecycle.hpp"
@@ -40,6 +41,7 @@
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 struct FleetAutoscaling {
   static constexpr uint32_t kNoPool = CompiledServiceSite::kNone;
@@ -174,4 +176,5 @@ struct FleetAutoscaling {
   }
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

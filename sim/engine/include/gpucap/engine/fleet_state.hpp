@@ -19,6 +19,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/engine/ledger.hpp"
 #include "gpucap/engine/pool_capacity.hpp"
@@ -29,6 +30,7 @@
 #include "gpucap/quantile_recorder.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 enum ReplicaStateKind : uint16_t { kReplicaOff = 0, kReplicaStarting = 1, kReplicaWarm = 2 };
 
@@ -87,22 +89,22 @@ struct FleetContext {
   EventCalendar* calendar;
   PoolCapacity* capacity;
   Ledger* ledger;
-  RandomStream* provisioning_streams;  ///< per pool
-  RandomStream* preemption_streams;    ///< per pool
-  RandomStream* stockout_streams;      ///< per pool
-  const double* now_s;                 ///< the engine's clock
+  ArenaPtr<RandomStream> provisioning_streams;  ///< per pool
+  ArenaPtr<RandomStream> preemption_streams;    ///< per pool
+  ArenaPtr<RandomStream> stockout_streams;      ///< per pool
+  const double* now_s;                          ///< the engine's clock
 };
 
 /// The fleet's own arena parts.
 struct FleetStorage {
-  ServiceState* state;      ///< per service
-  ReplicaSlot* replicas;    ///< model.replica_count
-  WaitingRequest* waiting;  ///< model.request_queue_capacity
-  QuantileRecorder* latency;
-  QuantileRecorder* request_wait;
-  AutoscalerState* autoscalers;  ///< per service when some service is windowed, else none
-  double* autoscale_history;     ///< model.autoscale_history
-  TrackedRequest* tracked;       ///< model.tracked_requests
+  ArenaPtr<ServiceState> state;      ///< per service
+  ArenaPtr<ReplicaSlot> replicas;    ///< model.replica_count
+  ArenaPtr<WaitingRequest> waiting;  ///< model.request_queue_capacity
+  ArenaPtr<QuantileRecorder> latency;
+  ArenaPtr<QuantileRecorder> request_wait;
+  ArenaPtr<AutoscalerState> autoscalers;  ///< per service when some service is windowed, else none
+  ArenaPtr<double> autoscale_history;     ///< model.autoscale_history
+  ArenaPtr<TrackedRequest> tracked;       ///< model.tracked_requests
 };
 
 /// Everything the fleet's parts read and change: the arena's parts (FleetStorage), the engine's
@@ -110,24 +112,25 @@ struct FleetStorage {
 /// of static functions over one FleetState, which ServiceFleet holds and binds.
 struct FleetState {
   const CompiledModel* model = nullptr;
-  ServiceState* state = nullptr;    ///< per service
-  ReplicaSlot* replicas = nullptr;  ///< model.replica_count
-  WaitingRequest* waiting =
+  ArenaPtr<ServiceState> state = nullptr;    ///< per service
+  ArenaPtr<ReplicaSlot> replicas = nullptr;  ///< model.replica_count
+  ArenaPtr<WaitingRequest> waiting =
       nullptr;  ///< the services' waiting rooms (CompiledService::queue_offset)
-  QuantileRecorder* latency = nullptr;
-  QuantileRecorder* request_wait = nullptr;
-  AutoscalerState* autoscalers = nullptr;  ///< per service when any_windowed
-  double* autoscale_history = nullptr;
+  ArenaPtr<QuantileRecorder> latency = nullptr;
+  ArenaPtr<QuantileRecorder> request_wait = nullptr;
+  ArenaPtr<AutoscalerState> autoscalers = nullptr;  ///< per service when any_windowed
+  ArenaPtr<double> autoscale_history = nullptr;
   bool any_windowed = false;  ///< some service has a windowed autoscaler
   EventCalendar* calendar = nullptr;
   PoolCapacity* capacity = nullptr;
   Ledger* ledger = nullptr;
-  RandomStream* provisioning_streams = nullptr;  ///< per pool: cold starts' provisioning delays
-  RandomStream* preemption_streams = nullptr;    ///< per pool: replica lifetimes' reclaims
-  RandomStream* stockout_streams = nullptr;      ///< per pool: launch stockouts
-  TrackedRequest* tracked = nullptr;             ///< CompiledService::tracked_offset
-  const double* now_s = nullptr;                 ///< the engine's clock
-  uint32_t replicas_up = 0;                      ///< over all services: starting or warm
+  ArenaPtr<RandomStream> provisioning_streams =
+      nullptr;  ///< per pool: cold starts' provisioning delays
+  ArenaPtr<RandomStream> preemption_streams = nullptr;  ///< per pool: replica lifetimes' reclaims
+  ArenaPtr<RandomStream> stockout_streams = nullptr;    ///< per pool: launch stockouts
+  ArenaPtr<TrackedRequest> tracked = nullptr;           ///< CompiledService::tracked_offset
+  const double* now_s = nullptr;                        ///< the engine's clock
+  uint32_t replicas_up = 0;                             ///< over all services: starting or warm
   ServiceTotals totals;
 
   /// Points the state at the replication's context and arena, and empties it: every replica
@@ -179,4 +182,5 @@ struct FleetState {
   }
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

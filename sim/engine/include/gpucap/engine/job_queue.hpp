@@ -6,10 +6,12 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 constexpr uint32_t kNoCheckpoint = 0xFFFFFFFFu;
 
@@ -42,7 +44,7 @@ struct QueuedJob {
 
 class JobQueue {
  public:
-  GPUCAP_HD void bind(const CompiledModel& m, QueuedJob* storage) {
+  GPUCAP_HD void bind(const CompiledModel& m, ArenaPtr<QueuedJob> storage) {
     m_ = &m;
     jobs_ = storage;
     head_ = 0;
@@ -106,8 +108,9 @@ class JobQueue {
   }
 
   const CompiledModel* m_ = nullptr;
-  QueuedJob* jobs_ = nullptr;
+  ArenaPtr<QueuedJob> jobs_ = nullptr;
   uint32_t head_ = 0, size_ = 0;
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

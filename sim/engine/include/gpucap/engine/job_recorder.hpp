@@ -12,10 +12,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/job_record.hpp"
 #include "gpucap/portable_math.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// The file row of each of a model's trace rows (by index into CompiledModel::trace_*) and of
 /// each row of its state at t = 0 (by index into CompiledModel::initial); 0: not from a file.
@@ -88,4 +90,5 @@ class JobRecorder {
   std::vector<JobRecord> jobs_;     ///< by job id
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

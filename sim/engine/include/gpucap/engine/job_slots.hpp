@@ -3,9 +3,11 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 enum SlotState : uint16_t { kSlotFree = 0, kSlotProvisioning = 1, kSlotRunning = 2 };
 
@@ -33,7 +35,7 @@ class JobSlots {
   static constexpr uint32_t kNoSlot = 0xFFFFFFFFu;
 
   /// `slots` and `free_list` hold `capacity` entries each.
-  GPUCAP_HD void bind(JobSlot* slots, uint32_t* free_list, uint32_t capacity) {
+  GPUCAP_HD void bind(ArenaPtr<JobSlot> slots, ArenaPtr<uint32_t> free_list, uint32_t capacity) {
     slots_ = slots;
     free_ = free_list;
     capacity_ = capacity;
@@ -72,10 +74,11 @@ class JobSlots {
   }
 
  private:
-  JobSlot* slots_ = nullptr;
-  uint32_t* free_ = nullptr;
+  ArenaPtr<JobSlot> slots_ = nullptr;
+  ArenaPtr<uint32_t> free_ = nullptr;
   uint32_t capacity_ = 0;
   uint32_t free_count_ = 0;
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

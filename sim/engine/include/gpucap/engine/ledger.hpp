@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/billing.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/engine/deployment_totals.hpp"
@@ -23,6 +24,7 @@
 #include "gpucap/quantile_recorder.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// The per-replication percentiles of durations, p50, p95 and p99, into out[0..2] (metrics.hpp
 /// keeps them in this order). The probabilities are local: device code reads no host arrays.
@@ -48,13 +50,13 @@ struct JobTotals {
 
 /// The arena parts the ledger writes.
 struct LedgerStorage {
-  double* pool_rows;             ///< [pool][kPoolMetricCount], the replication's output
-  double* price_marks;           ///< per job slot: its pool's price integral when its run began
-  QuantileRecorder* wait;        ///< waits of first launches, s
-  QuantileRecorder* completion;  ///< arrival to finish, s
-  QuantileRecorder* restore;     ///< deployments: reclaim to serving again, s (null: none)
-  PriceState* prices;            ///< per pool
-  RandomStream* price_streams;   ///< per pool
+  double* pool_rows;                ///< [pool][kPoolMetricCount], the replication's output
+  ArenaPtr<double> price_marks;     ///< per job slot: its pool's price integral when its run began
+  ArenaPtr<QuantileRecorder> wait;  ///< waits of first launches, s
+  ArenaPtr<QuantileRecorder> completion;  ///< arrival to finish, s
+  ArenaPtr<QuantileRecorder> restore;     ///< deployments: reclaim to serving again, s (null: none)
+  ArenaPtr<PriceState> prices;            ///< per pool
+  ArenaPtr<RandomStream> price_streams;   ///< per pool
   UsageSeries usage;
 };
 
@@ -291,11 +293,12 @@ class Ledger {
   JobTotals jobs_;
   DeploymentTotals deployments_;
   double* rows_ = nullptr;
-  double* price_marks_ = nullptr;
-  QuantileRecorder* wait_ = nullptr;
-  QuantileRecorder* completion_ = nullptr;
-  RandomStream* price_streams_ = nullptr;
+  ArenaPtr<double> price_marks_ = nullptr;
+  ArenaPtr<QuantileRecorder> wait_ = nullptr;
+  ArenaPtr<QuantileRecorder> completion_ = nullptr;
+  ArenaPtr<RandomStream> price_streams_ = nullptr;
   UsageSeries usage_;
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

@@ -7,12 +7,14 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/engine/step_trace.hpp"
 #include "gpucap/philox.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// Per pool: its availability trace's position.
 struct AvailabilityState {
@@ -26,7 +28,8 @@ class PoolCapacity {
  public:
   static constexpr double kNever = __builtin_huge_val();
 
-  GPUCAP_HD void bind(const CompiledModel& m, int32_t* free_gpus, AvailabilityState* state) {
+  GPUCAP_HD void bind(const CompiledModel& m, ArenaPtr<int32_t> free_gpus,
+                      ArenaPtr<AvailabilityState> state) {
     m_ = &m;
     free_ = free_gpus;
     state_ = state;
@@ -125,9 +128,10 @@ class PoolCapacity {
   }
 
   const CompiledModel* m_ = nullptr;
-  int32_t* free_ = nullptr;
-  AvailabilityState* state_ = nullptr;
+  ArenaPtr<int32_t> free_ = nullptr;
+  ArenaPtr<AvailabilityState> state_ = nullptr;
   uint64_t with_free_ = 0;  ///< see pools_with_free_gpus()
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

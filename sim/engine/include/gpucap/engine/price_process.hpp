@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/engine/step_trace.hpp"
@@ -14,6 +15,7 @@
 #include "gpucap/portable_math.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// The exact transition over an interval of an Ornstein-Uhlenbeck price
 ///   dP = theta (level - P) dt + s dW    (s in USD per GPU-second per sqrt(second)),
@@ -77,7 +79,7 @@ struct PriceState {
 
 class PriceProcess {
  public:
-  GPUCAP_HD void bind(const CompiledModel& m, PriceState* state) {
+  GPUCAP_HD void bind(const CompiledModel& m, ArenaPtr<PriceState> state) {
     m_ = &m;
     state_ = state;
   }
@@ -189,7 +191,8 @@ class PriceProcess {
   }
 
   const CompiledModel* m_ = nullptr;
-  PriceState* state_ = nullptr;
+  ArenaPtr<PriceState> state_ = nullptr;
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

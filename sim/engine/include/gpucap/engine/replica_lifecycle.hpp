@@ -38,6 +38,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/engine/fleet_state.hpp"
@@ -47,6 +48,7 @@
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 struct ReplicaLifecycle {
   /// Takes the lowest off replica slot of service v and its GPUs in `pool` now; in a
@@ -248,4 +250,5 @@ struct ReplicaLifecycle {
   }
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/engine/arena_layout.hpp"
@@ -34,10 +35,12 @@
 #include "gpucap/residual_life.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// Event kinds that belong to a job slot.
-constexpr uint64_t kSlotEventKinds =
-    kind_bit(EventKind::run_start) | kind_bit(EventKind::completion) | kind_bit(EventKind::preemption);
+constexpr uint64_t kSlotEventKinds = kind_bit(EventKind::run_start) |
+                                     kind_bit(EventKind::completion) |
+                                     kind_bit(EventKind::preemption);
 
 /// The observer of every run: nothing, at no cost (`kActive` false compiles each hook out).
 /// JobRecorder (job_recorder.hpp, host only) has the same members and records every job.
@@ -60,28 +63,36 @@ struct NoRecorder {
 template <typename Recorder = NoRecorder, typename F = AllFeatures>
 class BasicReplicationEngine {
  public:
+  /// `arena`: the arena of this replication (kArenaLanes = 1), or of the group of kArenaLanes
+  /// replications whose arenas are interleaved (arena_ptr.hpp), this one lane `lane` of them;
+  /// kArenaLanes x ArenaLayout::total_bytes, 8-byte aligned. `calendar_memory` likewise holds
+  /// the group's event calendars (kArenaLanes x ArenaLayout::calendar_part_bytes) apart from the
+  /// arenas, or is null (the calendars in the arenas). Where state lives changes no result.
   GPUCAP_HD BasicReplicationEngine(const CompiledModel& model, uint64_t seed, uint64_t replication,
                                    void* arena, double* scalars, double* pool_values,
                                    double* timeseries, Recorder* recorder = nullptr,
-                                   void* calendar_memory = nullptr)
-      : m_(model), seed_(seed), replication_(replication), out_(scalars), run_(model),
-        ledger_(model), rec_(recorder) {
+                                   void* calendar_memory = nullptr, uint32_t lane = 0)
+      : m_(model),
+        seed_(seed),
+        replication_(replication),
+        out_(scalars),
+        run_(model),
+        ledger_(model),
+        rec_(recorder) {
     const ArenaLayout a = ArenaLayout::of(model);
-    char* base = static_cast<char*>(arena);
-    // The calendar lives in `calendar_memory` (calendar_part_bytes, 8-byte aligned) when given,
-    // else at the start of the arena; where it lives changes no result.
-    char* calendar = calendar_memory ? static_cast<char*>(calendar_memory) : base + a.calendar;
-    calendar_.reset(reinterpret_cast<Event*>(calendar), a.calendar_capacity,
-                    reinterpret_cast<Event*>(calendar + (a.arrival_slots - a.calendar)),
-                    a.arrival_slot_count);
-    slots_.bind(reinterpret_cast<JobSlot*>(base + a.slots),
-                reinterpret_cast<uint32_t*>(base + a.free_slots), a.slot_capacity);
-    queue_.bind(model, reinterpret_cast<QueuedJob*>(base + a.queue));
-    streams_ = reinterpret_cast<RandomStream*>(base + a.streams);
-    class_state_ = reinterpret_cast<ClassState*>(base + a.class_state);
-    trace_layers_ = reinterpret_cast<TraceLayer*>(base + a.trace_layers);
-    capacity_.bind(model, reinterpret_cast<int32_t*>(base + a.free_gpus),
-                   reinterpret_cast<AvailabilityState*>(base + a.availability));
+    char* const group = static_cast<char*>(arena);
+    const LaneParts part{group, lane};
+    const LaneParts calendar_parts{calendar_memory ? static_cast<char*>(calendar_memory) : group,
+                                   lane};
+    calendar_.reset(calendar_parts.at<Event>(a.calendar), a.calendar_capacity,
+                    calendar_parts.at<Event>(a.arrival_slots), a.arrival_slot_count);
+    slots_.bind(part.at<JobSlot>(a.slots), part.at<uint32_t>(a.free_slots), a.slot_capacity);
+    queue_.bind(model, part.at<QueuedJob>(a.queue));
+    streams_ = part.at<RandomStream>(a.streams);
+    class_state_ = part.at<ClassState>(a.class_state);
+    trace_layers_ = part.at<TraceLayer>(a.trace_layers);
+    capacity_.bind(model, part.at<int32_t>(a.free_gpus),
+                   part.at<AvailabilityState>(a.availability));
 
     for (uint32_t c = 0; c < m_.class_count; ++c) {
       streams_[2 * c] = RandomStream::make(seed, replication, stream_id(StreamKind::arrivals, c));
@@ -109,26 +120,20 @@ class BasicReplicationEngine {
     usage.step_s = model.timeseries_step_s;
     usage.bins = model.timeseries_bins;
     usage.pool_count = model.pool_count;
-    ledger_.bind(LedgerStorage{pool_values, reinterpret_cast<double*>(base + a.price_marks),
-                               reinterpret_cast<QuantileRecorder*>(base + a.wait_quantiles),
-                               reinterpret_cast<QuantileRecorder*>(base + a.completion_quantiles),
-                               model.has_deployments
-                                   ? reinterpret_cast<QuantileRecorder*>(base + a.restore_quantiles)
-                                   : nullptr,
-                               reinterpret_cast<PriceState*>(base + a.prices),
-                               &pool_stream(kPriceStream, 0), usage});
-    fleet_.bind(FleetContext{&model, &calendar_, &capacity_, &ledger_,
-                             &pool_stream(kProvisioningStream, 0),
-                             &pool_stream(kPreemptionStream, 0), &pool_stream(kStockoutStream, 0),
-                             &now_},
-                FleetStorage{reinterpret_cast<ServiceState*>(base + a.service_state),
-                             reinterpret_cast<ReplicaSlot*>(base + a.replicas),
-                             reinterpret_cast<WaitingRequest*>(base + a.waiting_requests),
-                             reinterpret_cast<QuantileRecorder*>(base + a.latency_quantiles),
-                             reinterpret_cast<QuantileRecorder*>(base + a.request_wait_quantiles),
-                             reinterpret_cast<AutoscalerState*>(base + a.autoscalers),
-                             reinterpret_cast<double*>(base + a.autoscale_history),
-                             reinterpret_cast<TrackedRequest*>(base + a.tracked_requests)});
+    ledger_.bind(LedgerStorage{
+        pool_values, part.at<double>(a.price_marks), part.at<QuantileRecorder>(a.wait_quantiles),
+        part.at<QuantileRecorder>(a.completion_quantiles),
+        model.has_deployments ? part.at<QuantileRecorder>(a.restore_quantiles) : nullptr,
+        part.at<PriceState>(a.prices), pool_streams(kPriceStream), usage});
+    fleet_.bind(
+        FleetContext{&model, &calendar_, &capacity_, &ledger_, pool_streams(kProvisioningStream),
+                     pool_streams(kPreemptionStream), pool_streams(kStockoutStream), &now_},
+        FleetStorage{part.at<ServiceState>(a.service_state), part.at<ReplicaSlot>(a.replicas),
+                     part.at<WaitingRequest>(a.waiting_requests),
+                     part.at<QuantileRecorder>(a.latency_quantiles),
+                     part.at<QuantileRecorder>(a.request_wait_quantiles),
+                     part.at<AutoscalerState>(a.autoscalers), part.at<double>(a.autoscale_history),
+                     part.at<TrackedRequest>(a.tracked_requests)});
     for (uint32_t i = 0; i < kScalarMetricCount; ++i) out_[i] = 0;
   }
 
@@ -240,6 +245,10 @@ class BasicReplicationEngine {
   GPUCAP_HD RandomStream& pool_stream(uint32_t which, uint32_t p) {
     return streams_[2 * m_.class_count + which * m_.pool_count + p];
   }
+  /// The streams of kind `which`, one per pool.
+  GPUCAP_HD ArenaPtr<RandomStream> pool_streams(uint32_t which) {
+    return streams_ + (2 * m_.class_count + which * m_.pool_count);
+  }
 
   GPUCAP_HD GPUCAP_FORCEINLINE void push(double time_s, EventKind kind, uint32_t payload) {
     GPUCAP_INVARIANT(time_s >= now_, "no event is scheduled in the past (nor at NaN)");
@@ -266,7 +275,7 @@ class BasicReplicationEngine {
     const CompiledArrivals& arr = m_.classes[c].arrivals;
     ClassState& cs = class_state_[c];
     if (F::kTraceArrivals && arr.kind == ArrivalKind::trace) {
-      const TraceLayer* layers = trace_layers_ + arr.layer_offset;
+      const ArenaPtr<TraceLayer> layers = trace_layers_ + arr.layer_offset;
       cs.trace_layer = arr.layer_count == 1 ? 0 : TraceReplay::earliest(layers, arr.layer_count);
       return layers[cs.trace_layer].next_s;
     }
@@ -439,9 +448,8 @@ class BasicReplicationEngine {
   /// waits for ever.
   GPUCAP_HD static bool within_placement_limit(const ClassState& cs, const CompiledJobClass& cls) {
     if (cs.limited_jobs >= cls.limit_jobs) return false;
-    return !(cls.limit_share > 0) ||
-           static_cast<double>(cs.limited_jobs) + 1e-9 <
-               cls.limit_share * static_cast<double>(cs.holding_jobs + 1);
+    return !(cls.limit_share > 0) || static_cast<double>(cs.limited_jobs) + 1e-9 <
+                                         cls.limit_share * static_cast<double>(cs.holding_jobs + 1);
   }
 
   /// The fallback policy: true once the job was preempted often enough (unless its last run
@@ -478,7 +486,8 @@ class BasicReplicationEngine {
     release_placement_limit(slot, cls);
     const uint32_t flags = slot.flags;
     if (!cls.fallback_returns) return flags;
-    if (m_.pools[slot.pool].preemptible) return flags & ~static_cast<uint32_t>(kReturnsToPreemptible);
+    if (m_.pools[slot.pool].preemptible)
+      return flags & ~static_cast<uint32_t>(kReturnsToPreemptible);
     return slot.preemptions >= cls.fallback_after_preemptions ? flags | kReturnsToPreemptible
                                                               : flags;
   }
@@ -604,7 +613,7 @@ class BasicReplicationEngine {
     if (!own_event) calendar_.remove(s, kSlotEventKinds);
     const uint32_t flags = m_.has_class_launch_rules ? end_run_rules(s) : slot.flags;
     if (slot.state == kSlotProvisioning) {  // reclaimed before it ran: nothing done or billed
-      const QueuedJob job{slot.arrival_s, slot.work_s,      slot.job_class,      slot.gpus,
+      const QueuedJob job{slot.arrival_s,   slot.work_s,         slot.job_class,      slot.gpus,
                           slot.preemptions, job_flags(s, flags), slot.checkpoint_pool};
       release(s);
       submit(job, slot.arrival_s >= m_.warmup_s);
@@ -626,9 +635,8 @@ class BasicReplicationEngine {
     const double left_s = slot.work_s - progress.saved_s * slot.speed;
     // The checkpoint now lives where this run wrote one (if it saved anything).
     const uint32_t checkpoint_pool = progress.saved_s > 0 ? slot.pool : slot.checkpoint_pool;
-    const QueuedJob job{slot.arrival_s, left_s > 0 ? left_s : 0.0, slot.job_class,
-                        slot.gpus,      slot.preemptions + 1,      job_flags(s, flags),
-                        checkpoint_pool};
+    const QueuedJob job{slot.arrival_s,       left_s > 0 ? left_s : 0.0, slot.job_class, slot.gpus,
+                        slot.preemptions + 1, job_flags(s, flags),       checkpoint_pool};
     release(s);
     submit(job, slot.arrival_s >= m_.warmup_s);
   }
@@ -880,10 +888,11 @@ class BasicReplicationEngine {
   RunArithmetic run_;
   Ledger ledger_;
   ServiceFleet fleet_;
-  RandomStream* streams_;
-  ClassState* class_state_;
-  TraceLayer* trace_layers_;  ///< CompiledModel::trace_layer_count, by class (layer_offset)
-  Recorder* rec_;  ///< null for NoRecorder
+  ArenaPtr<RandomStream> streams_;
+  ArenaPtr<ClassState> class_state_;
+  ArenaPtr<TraceLayer>
+      trace_layers_;  ///< CompiledModel::trace_layer_count, by class (layer_offset)
+  Recorder* rec_;     ///< null for NoRecorder
   double now_ = 0;
   bool retry_pending_ = false;
 };
@@ -891,4 +900,5 @@ class BasicReplicationEngine {
 /// The engine of every run.
 using ReplicationEngine = BasicReplicationEngine<NoRecorder>;
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

@@ -32,12 +32,14 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/engine/fleet_state.hpp"
 #include "gpucap/event_calendar.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 struct RequestRouting {
   /// A request of service `cs` arrived now (counted when it arrived in the window).
@@ -61,7 +63,7 @@ struct RequestRouting {
   /// The first warm replica with a free slot; with a fallback pool, replicas in the service's
   /// own pool first. Precondition: the service has a free slot.
   GPUCAP_HD static uint32_t free_replica(const FleetState& f, const CompiledService& cs) {
-    const ReplicaSlot* replicas = f.replicas;
+    const ArenaPtr<ReplicaSlot> replicas = f.replicas;
     uint32_t r = cs.replica_offset;
     if (cs.fallback.pool != CompiledServiceSite::kNone) {
       for (; r < cs.replica_offset + cs.max_replicas; ++r)
@@ -147,7 +149,7 @@ struct RequestRouting {
   GPUCAP_HD static uint32_t take_in_service(FleetState& f, uint32_t r) {
     const ReplicaSlot& rep = f.replicas[r];
     const CompiledService& cs = f.model->services[rep.service];
-    TrackedRequest* block = f.tracked + tracked_block(cs, r);
+    const ArenaPtr<TrackedRequest> block = f.tracked + tracked_block(cs, r);
     const uint32_t n = gather_by_arrival(block, cs.concurrency);
     GPUCAP_INVARIANT(n == rep.active, "every request in service is tracked");
     return n;
@@ -162,7 +164,7 @@ struct RequestRouting {
     const CompiledService& cs = f.model->services[v];
     ServiceState& st = f.state[v];
     const double warmup_s = f.model->warmup_s;
-    TrackedRequest* block = f.tracked + tracked_block(cs, r);
+    const ArenaPtr<TrackedRequest> block = f.tracked + tracked_block(cs, r);
     st.in_service -= n;
     // Restart: free slots first, then the front of the waiting room (kept in arrival order).
     uint32_t k = 0;
@@ -236,7 +238,7 @@ struct RequestRouting {
     const double service_s =
         rep.pool == cs.pool ? w.service_s : w.service_s * cs.fallback.time_factor;
     if (cs.preemptible) {
-      TrackedRequest* q = f.tracked + tracked_block(cs, r);
+      ArenaPtr<TrackedRequest> q = f.tracked + tracked_block(cs, r);
       while (q->busy) {  // active <= concurrency: a free entry exists
         ++q;
         GPUCAP_INVARIANT(q < f.tracked + tracked_block(cs, r) + cs.concurrency, "a free entry");
@@ -251,7 +253,7 @@ struct RequestRouting {
   /// A request of a preemptible service on replica r ends now: it is served.
   GPUCAP_HD static void finish_tracked(FleetState& f, uint32_t r, double now) {
     const CompiledService& cs = f.model->services[f.replicas[r].service];
-    TrackedRequest* q = f.tracked + tracked_block(cs, r);
+    ArenaPtr<TrackedRequest> q = f.tracked + tracked_block(cs, r);
     while (!(q->busy && q->start_s + q->service_s == now)) {  // its request_done is now
       ++q;
       GPUCAP_INVARIANT(q < f.tracked + tracked_block(cs, r) + cs.concurrency, "it is tracked");
@@ -267,7 +269,7 @@ struct RequestRouting {
 
   /// Moves the busy entries of a replica's block to its front in arrival order (stable);
   /// returns how many there are.
-  GPUCAP_HD static uint32_t gather_by_arrival(TrackedRequest* block, uint32_t size) {
+  GPUCAP_HD static uint32_t gather_by_arrival(ArenaPtr<TrackedRequest> block, uint32_t size) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < size; ++i) {
       if (!block[i].busy) continue;
@@ -305,4 +307,5 @@ struct RequestRouting {
   }
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

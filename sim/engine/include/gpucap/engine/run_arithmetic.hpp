@@ -8,12 +8,14 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/engine/job_queue.hpp"
 #include "gpucap/engine/job_slots.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// Where a run stands some seconds into it: computing done, the part of it that completed
 /// checkpoints saved, and time spent writing checkpoints (partial ones too).
@@ -52,7 +54,9 @@ class RunArithmetic {
   }
 
   /// Wall-clock seconds of computing the run needs.
-  GPUCAP_HD GPUCAP_FORCEINLINE double compute_s(const JobSlot& slot) const { return slot.work_s / slot.speed; }
+  GPUCAP_HD GPUCAP_FORCEINLINE double compute_s(const JobSlot& slot) const {
+    return slot.work_s / slot.speed;
+  }
 
   /// Periodic checkpoints a complete run writes.
   GPUCAP_HD GPUCAP_FORCEINLINE double checkpoints_needed(const JobSlot& slot) const {
@@ -66,7 +70,8 @@ class RunArithmetic {
   GPUCAP_HD GPUCAP_FORCEINLINE double duration_s(const JobSlot& slot) const {
     const CompiledJobClass& cls = m_.classes[slot.job_class];
     double duration = slot.restart_s + compute_s(slot);
-    if (cls.checkpoint_interval_s > 0) duration += checkpoints_needed(slot) * cls.checkpoint_write_s;
+    if (cls.checkpoint_interval_s > 0)
+      duration += checkpoints_needed(slot) * cls.checkpoint_write_s;
     return duration;
   }
 
@@ -116,4 +121,5 @@ class RunArithmetic {
   const CompiledModel& m_;
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

@@ -36,6 +36,7 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/engine/fleet_autoscaling.hpp"
 #include "gpucap/engine/fleet_state.hpp"
@@ -48,6 +49,7 @@
 #include "gpucap/quantile_recorder.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 class ServiceFleet {
  public:
@@ -212,4 +214,5 @@ class ServiceFleet {
   FleetState f_;
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

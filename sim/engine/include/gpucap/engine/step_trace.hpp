@@ -11,10 +11,12 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 struct StepTrace {
   /// 2^-20 s (about 0.95 us): the grid of trace origins. Every multiple of it below 2^33 s
@@ -54,4 +56,5 @@ struct StepTrace {
   }
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

@@ -19,20 +19,22 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/philox.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// One layer's position in its trace, and its random streams.
 struct TraceLayer {
-  double offset_s;     ///< source time - target time in the current block (before wraps)
-  double block_end_s;  ///< target time where the current block ends (+inf: no resampling)
-  double next_s;       ///< target time of the layer's next job; +inf: none before the horizon
-  uint32_t next_row;   ///< that job's row, from the class's trace_offset
-  uint32_t cursor;     ///< the next row to look at
+  double offset_s;        ///< source time - target time in the current block (before wraps)
+  double block_end_s;     ///< target time where the current block ends (+inf: no resampling)
+  double next_s;          ///< target time of the layer's next job; +inf: none before the horizon
+  uint32_t next_row;      ///< that job's row, from the class's trace_offset
+  uint32_t cursor;        ///< the next row to look at
   RandomStream blocks;    ///< where and how long each block is
   RandomStream thinning;  ///< which jobs the last layer keeps
 };
@@ -46,13 +48,15 @@ struct TraceReplay {
                 "the layers' block streams and thinning streams do not overlap");
 
   /// Places each layer of job class c's arrivals `a` before its first job and finds that job.
-  GPUCAP_HD static void start(const CompiledModel& m, const CompiledArrivals& a, TraceLayer* layers,
-                              uint64_t seed, uint64_t replication, uint32_t c) {
+  GPUCAP_HD static void start(const CompiledModel& m, const CompiledArrivals& a,
+                              ArenaPtr<TraceLayer> layers, uint64_t seed, uint64_t replication,
+                              uint32_t c) {
     for (uint32_t l = 0; l < a.layer_count; ++l) {
       TraceLayer& layer = layers[l];
       const uint32_t blocks = static_cast<uint32_t>(StreamKind::trace_blocks) + l;
       const uint32_t thinning = static_cast<uint32_t>(StreamKind::trace_thinning) + l;
-      layer.blocks = RandomStream::make(seed, replication, stream_id(static_cast<StreamKind>(blocks), c));
+      layer.blocks =
+          RandomStream::make(seed, replication, stream_id(static_cast<StreamKind>(blocks), c));
       layer.thinning =
           RandomStream::make(seed, replication, stream_id(static_cast<StreamKind>(thinning), c));
       layer.next_s = kNever;
@@ -108,7 +112,7 @@ struct TraceReplay {
   }
 
   /// The layer whose next job comes first (the lowest index among equal times).
-  GPUCAP_HD static uint32_t earliest(const TraceLayer* layers, uint32_t count) {
+  GPUCAP_HD static uint32_t earliest(ArenaPtr<TraceLayer> layers, uint32_t count) {
     uint32_t best = 0;
     for (uint32_t l = 1; l < count; ++l)
       if (layers[l].next_s < layers[best].next_s) best = l;
@@ -132,4 +136,5 @@ struct TraceReplay {
   }
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

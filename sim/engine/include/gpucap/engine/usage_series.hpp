@@ -8,9 +8,11 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 struct UsageSeries {
   double* values = nullptr;  ///< [pool][bin]; null: no time series
@@ -52,4 +54,5 @@ struct UsageSeries {
   }
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine

@@ -23,10 +23,12 @@
 #pragma once
 #include <cstdint>
 
+#include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// Per service with a windowed autoscaler (the arena's autoscaler part, indexed by service).
 struct AutoscalerState {
@@ -53,8 +55,9 @@ struct WindowedAutoscaler {
   }
 
   /// Tick a.ticks + 1 at `now`: closes its interval into `history`, returns the replicas desired.
-  GPUCAP_HD static uint32_t tick(AutoscalerState& a, double* history, const CompiledService& cs,
-                                 uint32_t in_system, uint32_t warm, double now) {
+  GPUCAP_HD static uint32_t tick(AutoscalerState& a, ArenaPtr<double> history,
+                                 const CompiledService& cs, uint32_t in_system, uint32_t warm,
+                                 double now) {
     observe(a, in_system, now);
     const uint32_t k = ++a.ticks;
     history[(k - 1) % cs.stable_ticks] = a.area;
@@ -91,7 +94,7 @@ struct WindowedAutoscaler {
     uint32_t count = clamp_count(desired, cs.max_replicas);
     if (cs.delay_ticks > 0) {  // the largest count over the last delay_ticks + 1 ticks
       const uint32_t n = cs.delay_ticks + 1;
-      double* recent = history + cs.stable_ticks;
+      const ArenaPtr<double> recent = history + cs.stable_ticks;
       recent[(k - 1) % n] = count;
       const uint32_t have = k < n ? k : n;
       for (uint32_t j = 0; j < have; ++j) {
@@ -111,4 +114,5 @@ struct WindowedAutoscaler {
   }
 };
 
+GPUCAP_ARENA_NAMESPACE_END
 }  // namespace gpucap::engine
