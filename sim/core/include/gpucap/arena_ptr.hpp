@@ -77,6 +77,8 @@ class ArenaPtr {
     return *this;
   }
   GPUCAP_HD explicit operator bool() const { return p_ != nullptr; }
+  /// Order of elements of one lane's array (for invariants: an element before the array's end).
+  GPUCAP_HD bool operator<(const ArenaPtr& other) const { return p_ < other.p_; }
   GPUCAP_HD bool operator==(std::nullptr_t) const { return p_ == nullptr; }
   GPUCAP_HD bool operator!=(std::nullptr_t) const { return p_ != nullptr; }
   /// Address of element 0 (for tests of the layout).
