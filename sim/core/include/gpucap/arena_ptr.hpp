@@ -81,8 +81,6 @@ class ArenaPtr {
   GPUCAP_HD bool operator<(const ArenaPtr& other) const { return p_ < other.p_; }
   GPUCAP_HD bool operator==(std::nullptr_t) const { return p_ == nullptr; }
   GPUCAP_HD bool operator!=(std::nullptr_t) const { return p_ != nullptr; }
-  /// Address of element 0 (for tests of the layout).
-  GPUCAP_HD T* first() const { return p_; }
 
  private:
   GPUCAP_HD explicit ArenaPtr(T* p) : p_(p) {}

@@ -19,7 +19,6 @@
 #include "gpucap/metrics.hpp"
 
 namespace gpucap {
-GPUCAP_ARENA_NAMESPACE_BEGIN
 
 enum ReplicationStatus : int {
   kReplicationOk = 0,
@@ -27,6 +26,27 @@ enum ReplicationStatus : int {
   kReplicationEventLimit = 2,        ///< stopped after the caller's max_events (tests, fuzzing)
   kReplicationCancelled = 3,         ///< stopped because the run was cancelled (host only)
 };
+
+namespace detail {
+/// The stop condition of run_replication_cancellable. Host only (it reads an atomic); it is
+/// marked for both sides because the event loop it is passed to is, and never stops on a device.
+struct CancelFlag {
+  static constexpr bool kActive = true;
+  const std::atomic<bool>* cancel;
+  GPUCAP_HD int status(uint64_t events) const {
+#if defined(__CUDA_ARCH__)
+    (void)events;
+    return kReplicationOk;
+#else
+    return (events & 0xFFFF) == 0 && cancel->load(std::memory_order_relaxed) ? kReplicationCancelled
+                                                                             : kReplicationOk;
+#endif
+  }
+};
+}  // namespace detail
+
+// What follows depends on the arena layout (arena_ptr.hpp): one copy per lane count.
+GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// Bytes of state one replication of `model` needs (a group of interleaved arenas needs
 /// kArenaLanes times as many).
@@ -89,27 +109,6 @@ inline int run_replication_limited(const CompiledModel& model, uint64_t seed, ui
 /// As run_replication, on the host, but stops with kReplicationCancelled (its metrics partial)
 /// soon after `*cancel` becomes true: the flag is read every 65,536 events (a few milliseconds),
 /// so that Ctrl-C does not wait for a long replication to end. Until then, the same bits.
-GPUCAP_ARENA_NAMESPACE_END  // (detail is gpucap::detail, whatever the lanes)
-    namespace detail {
-  /// The stop condition of run_replication_cancellable. Host only (it reads an atomic); it is
-  /// marked for both sides because the event loop it is passed to is, and never stops on a device.
-  struct CancelFlag {
-    static constexpr bool kActive = true;
-    const std::atomic<bool>* cancel;
-    GPUCAP_HD int status(uint64_t events) const {
-#if defined(__CUDA_ARCH__)
-      (void)events;
-      return kReplicationOk;
-#else
-      return (events & 0xFFFF) == 0 && cancel->load(std::memory_order_relaxed)
-                 ? kReplicationCancelled
-                 : kReplicationOk;
-#endif
-    }
-  };
-}  // namespace detail
-GPUCAP_ARENA_NAMESPACE_BEGIN
-
 inline int run_replication_cancellable(const CompiledModel& model, uint64_t seed,
                                        uint64_t replication, void* arena, double* scalars,
                                        double* pool_values, double* timeseries,
