@@ -1,10 +1,17 @@
 // gpucap: the CPU backend: OpenMP over (point, replication), one arena per thread.
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <new>
 #include <stdexcept>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include "gpucap/backend.hpp"
 #include "gpucap/memory_estimate.hpp"
@@ -79,7 +86,48 @@ int resolve_thread_count(int threads) {
 #endif
 }
 
+void ensure_threads_can_start(int threads) {
+  static std::mutex mutex;
+  static int verified = 1;  // the calling thread
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (threads <= verified) return;
+  // Threads with the default attributes (OpenMP's, unless OMP_STACKSIZE says otherwise), all
+  // alive at once, as a parallel region's team is.
+  std::mutex gate;
+  std::condition_variable opened;
+  bool open = false;
+  std::vector<std::thread> started;
+  started.reserve(static_cast<std::size_t>(threads - 1));
+  std::string refused;
+  try {
+    for (int k = 1; k < threads; ++k)
+      started.emplace_back([&] {
+        std::unique_lock<std::mutex> wait(gate);
+        opened.wait(wait, [&] { return open; });
+      });
+  } catch (const std::system_error& e) {
+    refused = e.what();
+  }
+  {
+    const std::lock_guard<std::mutex> release(gate);
+    open = true;
+  }
+  opened.notify_all();
+  for (std::thread& t : started) t.join();
+  if (refused.empty()) {
+    verified = threads;
+    return;
+  }
+  const int could = static_cast<int>(started.size()) + 1;
+  throw RunError("cannot run " + std::to_string(threads) + " threads: the system refused thread " +
+                 std::to_string(could + 1) + " (" + refused +
+                 "), as a limit on the address space (ulimit -v), on threads (ulimit -u) or a "
+                 "container's memory does; ask for at most " +
+                 std::to_string(std::max(1, could / 2)) + " threads (--threads, threads=)");
+}
+
 void run_replications_cpu(const ReplicationTask& task, int threads) {
+  ensure_threads_can_start(resolve_thread_count(threads));
   std::size_t arena_bytes = 0;
   for (std::size_t p = 0; p < task.points; ++p)
     arena_bytes = std::max(arena_bytes, replication_arena_bytes(task.models[p].model()));
@@ -87,13 +135,16 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
   const std::size_t series_stride = task.timeseries_stride();
   const int64_t n = static_cast<int64_t>(task.points * task.count);
   int64_t failed = -1;
+  std::atomic<bool> out_of_memory{false};
 #if defined(_OPENMP)
 #pragma omp parallel num_threads(resolve_thread_count(threads))
 #endif
   {
     // 8-byte aligned and left uninitialized: the engine initializes what it uses, and pages of a
     // large waiting room that are never reached are never touched.
-    const std::unique_ptr<uint64_t[]> arena(new uint64_t[(arena_bytes + 7) / 8]);
+    const std::unique_ptr<uint64_t[]> arena(new (std::nothrow) uint64_t[(arena_bytes + 7) / 8]);
+    // An exception may not leave a parallel region: a thread without its arena says so.
+    if (!arena) out_of_memory.store(true, std::memory_order_relaxed);
     // Whether this thread's replications are long enough (over 2^20 events, some 50 ms) for a
     // cancel to be checked inside them: the check costs about 1% of a short replication's time,
     // and a short one ends soon anyway. The first replication of each thread is checked.
@@ -102,7 +153,8 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
 #pragma omp for schedule(dynamic, 1)
 #endif
     for (int64_t item = 0; item < n; ++item) {
-      if (task.cancelled()) continue;  // OpenMP loops cannot break: skip what is left
+      // OpenMP loops cannot break: skip what is left
+      if (task.cancelled() || out_of_memory.load(std::memory_order_relaxed)) continue;
       const std::size_t point = static_cast<std::size_t>(item) / task.count;
       const uint64_t replication = task.first + static_cast<uint64_t>(item) % task.count;
       double* const series = series_stride ? task.timeseries + item * series_stride : nullptr;
@@ -129,6 +181,11 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
     }
   }
   (void)threads;
+  if (out_of_memory.load())
+    throw RunError("not enough memory for an engine arena of " +
+                   std::to_string((arena_bytes + (1 << 20) - 1) >> 20) + " MiB on each of " +
+                   std::to_string(resolve_thread_count(threads)) +
+                   " threads; run with fewer threads (--threads, threads=)");
   if (task.cancelled()) throw RunCancelled();
   if (failed >= 0)
     throw RunError("replication " + std::to_string(task.first + failed % task.count) +

@@ -174,7 +174,8 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
     r = run_points_fixed(points, sweep, base, options);
   }
   add_job_records(r, points);  // after the run: it neither slows nor changes it
-  if (options.settling_probe) add_settling_probe(r, points);
+  if (options.settling_probe)
+    add_settling_probe(r, points, options.monitor ? &options.monitor->cancel : nullptr);
   return r;
 }
 

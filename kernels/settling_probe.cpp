@@ -8,12 +8,14 @@
 #include <string>
 
 #include "gpucap/compile.hpp"
-#include "gpucap/engine/replication_engine.hpp"
+#include "gpucap/backend.hpp"
+#include "gpucap/replication.hpp"
 #include "gpucap/metrics.hpp"
 
 namespace gpucap {
 
-void add_settling_probe(RunResults& r, const std::vector<Scenario>& points) {
+void add_settling_probe(RunResults& r, const std::vector<Scenario>& points,
+                        const std::atomic<bool>* cancel) {
   r.settling = SettlingSeries{};
   if (points.empty() || r.timeseries_bins > 0 || r.replications == 0) return;
   // A trace replayed, or a run from today's state, asks about a given period, not a steady
@@ -50,15 +52,23 @@ void add_settling_probe(RunResults& r, const std::vector<Scenario>& points) {
     const std::size_t p = static_cast<std::size_t>(item) / n;
     const std::size_t k = static_cast<std::size_t>(item) % n;
     const CompiledModel& model = models[p].model();
-    const engine::ArenaLayout layout = engine::ArenaLayout::of(model);
-    const std::unique_ptr<uint64_t[]> arena(new uint64_t[(layout.total_bytes + 7) / 8]);
+    const std::size_t arena_bytes = replication_arena_bytes(model);
+    const std::unique_ptr<uint64_t[]> arena(new uint64_t[(arena_bytes + 7) / 8]);
     double row[kScalarMetricCount];
     std::vector<double> pool_values(pools * kPoolMetricCount);
     std::vector<double>& s = series[static_cast<std::size_t>(item)];
     s.assign(pools * series_bins, 0.0);
-    engine::ReplicationEngine engine(model, r.seed, r.first_replication + k, arena.get(), row,
-                                     pool_values.data(), s.data());
-    const int status = engine.run();
+    // Read the cancel flag as the run's own replications do (every 65,536 events); one
+    // cancelled replication ends the probe.
+    if (cancel && cancel->load(std::memory_order_relaxed)) {
+      mismatch[static_cast<std::size_t>(item)] = 1;
+      continue;
+    }
+    const int status =
+        cancel ? run_replication_cancellable(model, r.seed, r.first_replication + k, arena.get(),
+                                             row, pool_values.data(), s.data(), cancel)
+               : run_replication(model, r.seed, r.first_replication + k, arena.get(), row,
+                                 pool_values.data(), s.data());
     // Bit for bit (NaN included) when the run kept the row: the probe is of the run's futures.
     mismatch[static_cast<std::size_t>(item)] =
         status != 0 ||
@@ -66,6 +76,7 @@ void add_settling_probe(RunResults& r, const std::vector<Scenario>& points) {
          std::memcmp(row, &r.scalars[(p * r.rows_per_point() + k) * kScalarMetricCount],
                      sizeof(row)) != 0);
   }
+  if (cancel && cancel->load(std::memory_order_relaxed)) throw RunCancelled();
   // A replication the host does not simulate to the run's bits (a device backend that differs
   // from the CPU's on this scenario, docs/backends.md) leaves the run unprobed: a warning must
   // be about the futures the run reports.

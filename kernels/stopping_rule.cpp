@@ -64,6 +64,32 @@ uint64_t StoppingRule::first_batch(uint64_t asked) const {
 }
 
 uint64_t StoppingRule::next_total(const RunResults& r, uint64_t available_bytes, bool writes_file) {
+  // A metric that no replication of a batch defines (NaN in every row: wait_mean where no job
+  // runs) would run to the cap without ever becoming precise: refused after the first batch.
+  for (ScalarMetric m : metrics_) {
+    std::vector<std::size_t> undefined;
+    for (std::size_t p = 0; p < r.points; ++p) {
+      const Moments mo =
+          column_moments(r.scalars.data() + p * r.replications * kScalarMetricCount + m,
+                         r.replications, kScalarMetricCount);
+      if (mo.n == 0) undefined.push_back(p);
+    }
+    if (undefined.empty()) continue;
+    const MetricInfo& info = kScalarMetricInfo[m];
+    std::string where = r.points == 1 ? std::string("the run") : "point";
+    if (r.points > 1) {
+      where += undefined.size() > 1 ? "s " : " ";
+      for (std::size_t i = 0; i < undefined.size() && i < 10; ++i)
+        where += (i ? ", " : "") + std::to_string(undefined[i]);
+      if (undefined.size() > 10) where += " and " + std::to_string(undefined.size() - 10) + " more";
+    }
+    throw std::invalid_argument(
+        std::string("the precision metric ") + info.name + " is not defined in any of the " +
+        std::to_string(r.replications) + " replications of " + where +
+        (info.defined_when ? std::string(" (it needs: ") + info.defined_when + ")" : "") +
+        ", so no number of replications makes it precise; choose metrics this scenario "
+        "measures (--metrics)");
+  }
   worst_ = 0;
   for (std::size_t p = 0; p < r.points; ++p)
     for (ScalarMetric m : metrics_) {

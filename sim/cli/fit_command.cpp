@@ -18,6 +18,7 @@
 #include "gpucap/fit/run_time_model.hpp"
 #include "gpucap/fit/workload_yaml.hpp"
 #include "gpucap/input_file.hpp"
+#include "gpucap/interrupt.hpp"
 #include "gpucap/output_file.hpp"
 #include "gpucap/quantities.hpp"
 #include "gpucap/scenario_error.hpp"
@@ -318,6 +319,8 @@ int run(const FitOptions& o) {
   OutputOptions output_options;
   output_options.force = o.force;
   output_options.inputs = {o.trace};
+  // --check reads its scenario after the fit is written: an output may not overwrite it.
+  if (o.check) output_options.inputs.push_back(o.check_options.scenario);
   check_output_path(o.output, output_options);
   const std::string text =
       read_input_file(o.trace, o.max_data_bytes, "trace file", "--max-data-size");
@@ -339,6 +342,14 @@ int run(const FitOptions& o) {
   for (const fit::SamplesFile& s : result.samples)
     write_output_atomically(s.path, s.csv.data(), s.csv.size(), output_options);
   write_output_atomically(o.output, result.yaml.data(), result.yaml.size(), output_options);
+  if (o.check) {
+    // From here a signal stops only the check: say what stays written.
+    std::string written = text::excerpt(o.output, 300);
+    for (const fit::SamplesFile& s : result.samples) written += ", " + text::excerpt(s.path, 300);
+    interrupt::set_stop_note(("only the check of the fit stopped; the fit was written and stays: " +
+                              written)
+                                 .c_str());
+  }
 
   if (o.quiet) return o.check ? run_check(o, trace, result) : kExitOk;  // warnings: in the YAML
   const std::string output_shown = text::excerpt(o.output, 300);

@@ -141,6 +141,14 @@ int import_command(const std::vector<std::string>& args) {
       (format == data::JobLogFormat::slurm || format == data::JobLogFormat::philly))
     throw po::error("--instances reads kubernetes, csv and helios logs (a " +
                     vm["format"].as<std::string>() + " log is of jobs)");
+  if (options.trace.instances)
+    for (const char* option : {"log-end", "running"})
+      if (vm.count(option) && !vm[option].defaulted())
+        throw po::error(std::string("--") + option +
+                        " does not apply with --instances: an instance still running at the "
+                        "log's end is written with a blank end_s (the replay keeps it running), "
+                        "whatever the log's end; leave --" +
+                        option + " out");
   if (vm.count("log-end")) options.trace.log_end_ms = time_option(vm, "log-end", options);
   options.trace.running = choice(vm, "running", {"censor", "drop"}) == "drop"
                               ? data::RunningJobs::drop

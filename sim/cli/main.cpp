@@ -28,12 +28,14 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <utility>
 #include <unistd.h>
 #include <vector>
 
 #include "gpucap/detail/text.hpp"
 #include "gpucap/hdf5_results.hpp"
 #include "gpucap/input_file.hpp"
+#include "gpucap/default_metrics.hpp"
 #include "gpucap/interrupt.hpp"
 #include "gpucap/metric_explain.hpp"
 #include "gpucap/metrics.hpp"
@@ -252,6 +254,27 @@ void print_events_rate(const gpucap::RunResults& results) {
   std::cout << rate;
 }
 
+
+/// Warns, on stderr, of the jobs and deployment instances dropped because the waiting room was
+/// full where the scenario left policy.queue_capacity at its default: a limit the user did not
+/// choose (instances alive at t = 0 beyond the quotas wait there too).
+void warn_default_waiting_room(const gpucap::RunResults& results, const gpucap::Scenario* points,
+                               std::size_t count) {
+  for (const auto& [metric, noun] : {std::pair{gpucap::kJobsDropped, "jobs"},
+                                     std::pair{gpucap::kInstancesDropped, "deployment instances"}})
+    for (std::size_t p = 0; p < results.points && p < count; ++p) {
+      const double dropped = results.summary_of(p, metric).mean;
+      if (!(dropped > 0) || points[p].policy.queue_capacity_set) continue;
+      std::cerr << "warning: on average " << format_value(dropped) << " " << noun
+                << " per replication" << (results.points > 1 ? " at point " + std::to_string(p) : "")
+                << " were dropped because the waiting room was full (default "
+                   "policy.queue_capacity = "
+                << points[p].policy.queue_capacity
+                << " waiting at once); raise it if that is not intended\n";
+      break;  // one line per kind: the first point that drops
+    }
+}
+
 /// Index of the scalar metric called `name`, or a usage error listing the valid names.
 gpucap::ScalarMetric metric_named(const std::string& name) {
   try {
@@ -301,12 +324,7 @@ int cmd_run(const std::vector<std::string>& args) {
     gpucap::cli::print_goals(results, 0, std::cout);
     print_events_rate(results);
   }
-  const double dropped = results.summary_of(0, gpucap::kJobsDropped).mean;
-  if (dropped > 0 && !scenario.policy.queue_capacity_set)
-    std::cerr << "warning: on average " << format_value(dropped)
-              << " jobs per replication were dropped because the waiting room was full "
-                 "(default policy.queue_capacity = "
-              << scenario.policy.queue_capacity << " jobs); raise it if that is not intended\n";
+  warn_default_waiting_room(results, &scenario, 1);
   return write_output(vm, results, output);
 }
 
@@ -396,8 +414,9 @@ gpucap::cli::CommandLine sweep_command_line() {
       "without it, every invalid point is listed and nothing runs");
   gpucap::cli::add_metrics_option(
       visible,
-      "comma-separated metrics for the table (default: cost, then wait_mean and wait_p95 for "
-      "jobs or latency_p95 and slo_violation_share for inference)");
+      "comma-separated metrics for the table (default: cost, then latency_p95 and "
+      "slo_violation_share for inference, unserved_fraction and instances_served_mean for "
+      "deployments alone, else wait_mean and wait_p95)");
   visible.add(gpucap::cli::execution_options());
   visible.add(gpucap::cli::decision_options());
   visible.add(gpucap::cli::scenario_options());
@@ -458,14 +477,6 @@ void check_sweep_rows(const po::variables_map& vm, const gpucap::RunOptions& opt
                     " compares points replication by replication and needs every row; "
                     "drop --rows (the sweep table needs only the differences from point 0, "
                     "which --rows keeps)");
-}
-
-/// The sweep table's metrics when --metrics gives none: cost, then the services' latency
-/// and SLO or the jobs' waits.
-std::vector<gpucap::ScalarMetric> default_sweep_metrics(const gpucap::RunResults& results) {
-  if (results.summary_of(0, gpucap::kRequestsArrived).mean > 0)
-    return {gpucap::kCostUsd, gpucap::kLatencyP95S, gpucap::kSloViolationShare};
-  return {gpucap::kCostUsd, gpucap::kWaitMeanS, gpucap::kWaitP95S};
 }
 
 int cmd_sweep(const std::vector<std::string>& args) {
@@ -535,6 +546,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     }
     print_events_rate(results);
   }
+  warn_default_waiting_room(results, points.data(), points.size());
   return write_output(vm, results, output);
 }
 

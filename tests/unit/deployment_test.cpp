@@ -197,8 +197,53 @@ TEST_F(Deployment, UnknownRemainingErrorsNameTheRow) {
             std::string::npos) << e;
   write("state.csv", "remaining\nlater\n");
   e = error_of(state_scenario(poisson + "    work: 5h\n"));
-  EXPECT_NE(e.find("it must be a number > 0 or unknown (drawn given the age)"), std::string::npos)
+  EXPECT_NE(e.find("it must be a number > 0 (at most 10000 years) or unknown (drawn given the age)"),
+            std::string::npos)
       << e;
+  // Durations beyond 10000 years, as everywhere else: an age of 3e14 h (whose rest drew -1152 s
+  // before) and a remaining of 1e9 h.
+  write("state.csv", "age,remaining\n3e14,unknown\n");
+  e = error_of(state_scenario(poisson + "    work: {dist: weibull, shape: 20, scale: 1h}\n"));
+  EXPECT_NE(e.find("data row 1: age holds \"3e14\"; it must be a number >= 0 (in time_unit) and "
+                   "at most 10000 years, or blank"),
+            std::string::npos) << e;
+  write("state.csv", "remaining\n1e9\n");
+  e = error_of(state_scenario(poisson + "    work: 5h\n"));
+  EXPECT_NE(e.find("data row 1: remaining holds \"1e9\"; it must be a number > 0 (at most 10000 "
+                   "years)"),
+            std::string::npos) << e;
+}
+
+// An old job in a light tail (Weibull shape 20, scale 1 h, aged 300 h): its rest is tiny and
+// never negative, so its completion time is its remaining wait, >= 0 (it was -4.7e-10 s, and
+// -1,152 s at larger ages, with an inverted interval).
+TEST_F(Deployment, ResidualWorkFarInATailIsNeverNegative) {
+  write("state.csv", "age,remaining\n300,unknown\n300,unknown\n");
+  Scenario s = parse(state_scenario(
+      "    arrivals: {process: poisson, rate_per_day: 0.000001}\n"
+      "    work: {dist: weibull, shape: 20, scale: 1h}\n"));
+  RunOptions o;
+  o.replications = 64;
+  const RunResults r = run(s, o);
+  for (std::size_t k = 0; k < r.rows_per_point(); ++k) {
+    EXPECT_EQ(r.scalar(0, k, kJobsCompleted), 2.0);
+    EXPECT_GE(r.scalar(0, k, kCompletionMeanS), 0.0);
+    EXPECT_LT(r.scalar(0, k, kCompletionMeanS), 1e-6);
+  }
+}
+
+// The state at t = 0 holds at most 2,000,000 rows a workload, refused before anything is kept
+// (10 M rows took 2.66 GB in `run`); memory is the rows kept, read without a string per cell.
+TEST_F(Deployment, StateFileRowLimitNamesTheKey) {
+  std::string rows = "remaining\n";
+  rows.reserve(4000020);
+  for (int i = 0; i < 2000001; ++i) rows += "1\n";
+  write("state.csv", rows);
+  const std::string e =
+      error_of(state_scenario("    arrivals: {process: poisson, rate_per_hour: 1}\n    work: 5h\n"));
+  EXPECT_NE(e.find("workloads[0].initial_state.file: state.csv has 2000001 data rows; the state at "
+                   "t = 0 may hold at most 2000000 jobs or instances per workload"),
+            std::string::npos) << e;
 }
 
 // Records carry the trace row: jobs from an unsorted trace, an instance of the state at t = 0

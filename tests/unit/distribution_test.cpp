@@ -390,6 +390,40 @@ TEST(ResidualLife, GammaNearTheModeAndInTheTail) {
   }
 }
 
+TEST(ResidualLife, WeibullFarInItsTailKeepsItsPrecision) {
+  // Shape 20, scale 1 h: past a = age / scale of 1.5 the rest is a tiny fraction of the age, which
+  // L - age computed as a difference lost to rounding (negative rests at a = 300 and 3e14). The
+  // rest given the age, r, has P(R > r) = exp(-(((age + r) / scale)^k - a^k)) = exp(-a^k
+  // expm1(k log1p(r / age))): a KS test against it, every draw >= 0.
+  const double k = 20.0, scale = 3600.0;
+  uint32_t index = 30;
+  for (double a : {1.5, 3.0, 300.0, 3e14}) {
+    const double age = a * scale;
+    const std::vector<double> x = draw_residual(make(DistKind::weibull, k, scale), age, {}, index++);
+    for (double v : x) ASSERT_TRUE(std::isfinite(v) && v >= 0) << "a = " << a << ": " << v;
+    const double t = std::pow(a, k);
+    expect_ks(x, [&](double r) { return -std::expm1(-t * std::expm1(k * std::log1p(r / age))); });
+  }
+}
+
+TEST(ResidualLife, OldAgesInEveryTailGiveRestsAtLeastZero) {
+  // Ages where L and age share nearly all their digits: no rest may round below zero.
+  RandomStream rng = RandomStream::make(7, 1, stream_id(StreamKind::test, 40));
+  const std::vector<std::pair<Distribution, double>> cases = {
+      {make(DistKind::lognormal, 1.0, 0.1), std::exp(1.0 + 0.1 * 30.0)},
+      {make(DistKind::lognormal, 1.0, 0.1), std::exp(1.0 + 0.1 * 300.0)},
+      {make(DistKind::gamma, 50.0, 1.0), 1e7},
+      {make(DistKind::gamma, 0.5, 1.0), 1e12},
+      {make(DistKind::pareto, 40.0, 1.0), 1e15},
+      {make(DistKind::weibull, 50.0, 1.0), 1e6},
+      {make(DistKind::uniform, 0.0, 1e15), 1e15 - 0.5}};
+  for (const auto& [d, age] : cases)
+    for (int i = 0; i < 20000; ++i) {
+      const double r = sample_residual(d, age, rng, nullptr);
+      ASSERT_TRUE(r >= 0 && std::isfinite(r)) << static_cast<int>(d.kind) << " at " << age;
+    }
+}
+
 TEST(ResidualLife, DeterministicAndEmpiricalAreExact) {
   RandomStream rng = RandomStream::make(1, 1, stream_id(StreamKind::test, 20));
   EXPECT_EQ(sample_residual(make(DistKind::deterministic, 5.0), 2.0, rng, nullptr), 3.0);

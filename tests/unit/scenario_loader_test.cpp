@@ -502,9 +502,13 @@ TEST_F(ScenarioLoader, TraceCsvWithANonNumericCell) {
 }
 
 TEST_F(ScenarioLoader, TraceRowValuesAreChecked) {
-  write("trace.csv", "submit_s,gpus,duration_s\n0,1,60\n10,1,0\n");
+  write("trace.csv", "submit_s,gpus,duration_s\n0,1,60\n10,1,-1\n");
   EXPECT_HAS(error_of(trace_workload("trace.csv")),
-             "workloads[0].arrivals.file: trace.csv data row 2: duration_s must be > 0");
+             "workloads[0].arrivals.file: trace.csv data row 2: duration_s must be >= 0 and at "
+             "most 10000 years");
+  write("trace.csv", "submit_s,gpus,duration_s\n0,1,60\n10,1,1e300\n");
+  EXPECT_HAS(error_of(trace_workload("trace.csv")),
+             "trace.csv data row 2: duration_s must be >= 0 and at most 10000 years");
   write("trace.csv", "submit_s,gpus,duration_s\n0,1.5,60\n");
   EXPECT_HAS(error_of(trace_workload("trace.csv")),
              "trace.csv data row 1: gpus must be a whole number >= 1");

@@ -225,6 +225,12 @@ inline constexpr int kMaxThreads = 1024;
 /// The number of threads `threads` (0 = all) resolves to.
 int resolve_thread_count(int threads);
 
+/// Checks, once per larger count, that the system lets this process run `threads` threads at
+/// once (a limit on address space, threads or a container's memory can refuse them), by
+/// starting threads - 1 threads that wait and then end. Throws RunError naming how many
+/// started: OpenMP itself ends the process when it cannot create a thread it asked for.
+void ensure_threads_can_start(int threads);
+
 /// Name of the CPU backend in this build, as results record it: "cpu-openmp" or "cpu-serial"
 /// (the cpu row's label).
 std::string cpu_backend_name();

@@ -6,6 +6,7 @@
 // rows the host does not reproduce (a device backend that differs on the scenario) is left
 // unprobed. Cost: up to kSettlingReplications replications per point, on the host's cores.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <vector>
 
@@ -25,7 +26,9 @@ inline constexpr std::size_t kSettlingReplications = 32;
 /// is used), has no horizon, or replays a trace or starts from a state at t = 0 (a workload's
 /// `process: trace` or `initial_state`): those ask about a given period, not a steady state;
 /// nothing either for a sweep of the horizon, or when a replication simulated again differs
-/// from the run's row.
-void add_settling_probe(RunResults& r, const std::vector<Scenario>& points);
+/// from the run's row. With `cancel`, a cancel (Ctrl-C, CancelToken) stops the probe within
+/// milliseconds, as it stops the run's own replications, and throws RunCancelled.
+void add_settling_probe(RunResults& r, const std::vector<Scenario>& points,
+                        const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace gpucap

@@ -14,7 +14,8 @@
 // the rule stops at a block boundary, and the results are the same bits as a fixed run with
 // the final number of replications (the rows are the same replications, and the summaries are
 // computed once, from all of them). A metric whose mean and spread are both 0 is precise; one
-// that is undefined in every replication (NaN) is never precise and runs to the cap.
+// that no replication of a point defines (NaN in every row) could never be, and is refused
+// after the first batch (std::invalid_argument naming it).
 //
 // StoppingRule is the decision alone: it runs nothing. run_points (kernels/run.cpp) runs the
 // batches and asks it, after each, how many replications to have next:
@@ -58,8 +59,9 @@ class StoppingRule {
 
   /// Given every row run so far (r.replications per point, from the run's first), 0 when the
   /// rule stops (every metric precise at every point, or the cap reached), else how many
-  /// replications per point to have after the next batch. Throws std::invalid_argument when
-  /// the rows of that many would not fit in `available_bytes` (with the file's image when
+  /// replications per point to have after the next batch. Throws std::invalid_argument when a
+  /// metric is undefined in every replication of a point, or when the rows of that many would
+  /// not fit in `available_bytes` (with the file's image when
   /// `writes_file`).
   uint64_t next_total(const RunResults& r, uint64_t available_bytes, bool writes_file);
 

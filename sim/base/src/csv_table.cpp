@@ -683,6 +683,18 @@ std::vector<std::string> CsvTable::strings(const std::string& column) const {
   return out;
 }
 
+void CsvTable::for_each_cell(
+    const std::string& column,
+    const std::function<void(std::size_t row, std::string_view cell)>& visit) const {
+  const std::size_t c = column_index(column);
+  const std::string& text = file_ ? file_->text() : *own_text_;
+  Lines lines(text, structure_->data_begin, structure_->header_line + 1);
+  std::string_view line;
+  std::size_t number = 0, row = 0;
+  std::string scratch;
+  while (lines.next(line, number)) visit(row++, field_of(line, c, scratch));
+}
+
 CsvTable::Categories CsvTable::categories(const std::string& column, std::size_t max_values) const {
   const std::size_t c = column_index(column);
   const std::string& text = file_ ? file_->text() : *own_text_;

@@ -1,6 +1,7 @@
 // gpucap: signal handling for the CLI (see interrupt.hpp).
 #include "gpucap/interrupt.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -23,6 +24,9 @@ std::atomic<bool> g_temporary_set{false};
 // The output's lock file, the same way.
 char g_lock_path[kPathBytes];
 std::atomic<bool> g_lock_set{false};
+// The note said in place of "stopped, nothing was written", the same way.
+char g_stop_note[kPathBytes];
+std::atomic<bool> g_stop_note_set{false};
 // Whether stderr is a terminal (read once at install: a progress bar may need its line ended).
 std::atomic<bool> g_stderr_terminal{false};
 
@@ -51,7 +55,9 @@ void handle(int signal) {
   if (g_stderr_terminal.load()) write_stderr("\n");
   write_stderr("gpucap: interrupted by ");
   write_stderr(signal_name(signal));
-  write_stderr("; stopped, nothing was written\n");
+  write_stderr("; ");
+  write_stderr(g_stop_note_set.load() ? g_stop_note : "stopped, nothing was written");
+  write_stderr("\n");
   if (g_lock_set.exchange(false)) ::unlink(g_lock_path);
   ::_exit(exit_status_for(signal));
 }
@@ -101,6 +107,15 @@ void set_temporary_file(const char* path) {
 }
 
 void set_lock_file(const char* path) { register_path(path, g_lock_path, g_lock_set); }
+
+void set_stop_note(const char* note) {
+  g_stop_note_set.store(false);
+  if (note == nullptr) return;
+  const std::size_t length = std::min(std::strlen(note), kPathBytes - 1);
+  std::memcpy(g_stop_note, note, length);
+  g_stop_note[length] = '\0';
+  g_stop_note_set.store(true);
+}
 
 static_assert(sizeof(sigset_t) <= 128, "Deferred::saved_ holds a sigset_t");
 

@@ -60,8 +60,6 @@ void TraceWriter::add(JobRecord job) {
     return report_.drop("started before it was submitted", job.line);
   if (!job.running && job.end_ms < job.start_ms)
     return report_.drop("ended before it started (negative run time)", job.line);
-  if (!job.running && job.end_ms == job.start_ms)
-    return report_.drop("zero run time (the replay needs a duration > 0)", job.line);
   if (options_.origin_ms && job.submit_ms < *options_.origin_ms)
     return report_.drop("submitted before the origin (--origin)", job.line);
   if (job.running) {
@@ -87,6 +85,9 @@ void TraceWriter::add(JobRecord job) {
   }
   if (job.censored && options_.running == RunningJobs::drop)
     return report_.drop("still running at the log's end (--running drop)", job.line);
+  if (!job.running && job.end_ms == job.start_ms)
+    report_.note("jobs with zero run time (kept: replayed as arriving and ending at once)",
+                 job.line);
   if (options_.log_end_ms && job.end_ms > *options_.log_end_ms) {
     report_.note("jobs that end after --log-end (kept whole)", job.line);
   }
@@ -105,6 +106,14 @@ void TraceWriter::add_instance(JobRecord job) {
           job.running,   job.line,    std::move(job.extra), job.submit_unknown};
   if (job.submit_unknown) {
     if (report_.has_origin) return write_instance(row);
+    // Held until the origin is known, in the reorder window's budget (as running jobs are).
+    if (unknown_start_.size() >= options_.reorder_window ||
+        unknown_start_bytes_ + held_bytes(row) > options_.reorder_window_bytes)
+      return report_.drop(
+          "no creation time, beyond the reorder window of such instances held until the origin "
+          "is known (give --origin, or raise --reorder-window)",
+          row.line);
+    unknown_start_bytes_ += held_bytes(row);
     unknown_start_.push_back(std::move(row));
     return;
   }
@@ -112,6 +121,14 @@ void TraceWriter::add_instance(JobRecord job) {
 }
 
 void TraceWriter::write_instance(const Row& row) {
+  // Known only now without --origin: an instance without a creation time that was deleted
+  // before the first creation kept was not alive in the window.
+  if (!row.censored && row.duration_ms <= report_.origin_ms)
+    return report_.drop(options_.origin_ms
+                            ? "deleted at or before the origin (--origin): not alive in the window"
+                            : "deleted at or before the origin (the first creation time, without "
+                              "--origin): not alive in the window",
+                        row.line);
   if (!row.submit_unknown) buffer_ += format_millis_as_seconds(row.submit_ms - report_.origin_ms);
   buffer_ += ',';
   if (!row.censored) buffer_ += format_millis_as_seconds(row.duration_ms - report_.origin_ms);
@@ -143,7 +160,8 @@ void TraceWriter::emit(const Row& row) {
   if (options_.instances) {
     // Those with a blank start first, once the origin is known.
     for (const Row& unknown : unknown_start_) write_instance(unknown);
-    unknown_start_.clear();
+    std::vector<Row>().swap(unknown_start_);
+    unknown_start_bytes_ = 0;
     return write_instance(row);
   }
   if (row.submit_ms < report_.origin_ms)

@@ -106,7 +106,7 @@ std::vector<ScenarioKey> workload_rows() {
     key("workloads[].initial_state.file").shown("`file`").table("initial-state")
         .type(KeyType::text, UnitKind::none, "–")
         .by_default("*required*").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
-        .valid("a readable CSV file with a column `remaining`, and optionally `pool` and `gpus`; relative paths are relative to the scenario file's directory")
+        .valid("a readable CSV file of at most 2,000,000 data rows with a column `remaining`, and optionally `age`, `pool` and `gpus`; relative paths are relative to the scenario file's directory")
         .means("one row per job or instance running or waiting at t = 0"),
     key("workloads[].initial_state.time_unit").shown("`time_unit`").table("initial-state")
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
@@ -388,7 +388,7 @@ std::vector<ScenarioKey> workload_rows() {
         .type(KeyType::text, UnitKind::none, "–")
         .by_default("`duration_s`").applies(ArrivalKind::trace)
         .valid("a column of the file")
-        .means("run time on the reference GPU (speed 1), in `time_unit`s; each `> 0`. For a deployment, its lifetime (blank: still running, with `blank_end`)"),
+        .means("run time on the reference GPU (speed 1), in `time_unit`s; each `>= 0` (0: a job that ends as it starts, as a log's failed jobs do). For a deployment, its lifetime (`> 0`) (blank: still running, with `blank_end`)"),
     key("workloads[].arrivals.end_column").shown("`end_column`").table("trace")
         .type(KeyType::text, UnitKind::none, "–")
         .by_default("none (lifetimes from `duration_column`)").applies(ArrivalKind::trace)

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "gpucap/cheapest.hpp"
+#include "gpucap/default_metrics.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/goal_summary.hpp"
 #include "gpucap/metric_explain.hpp"
@@ -40,23 +41,8 @@ ScalarMetric metric_named(const std::string& option, const std::string& name) {
   return scalar_metric_named(option, name);
 }
 
-/// Which metric groups the results have (as `gpucap run` chooses its rows).
-struct Groups {
-  bool jobs = false, services = false, deployments = false;
-  bool shows(ScalarMetric m) const {
-    return metric_group_shown(kScalarMetricInfo[m].group, jobs, services, deployments);
-  }
-};
-
-Groups groups_of(const RunResults& r) {
-  Groups g;
-  for (std::size_t p = 0; p < r.points; ++p) {
-    g.jobs |= r.summary_of(p, kJobsArrived).mean > 0;
-    g.services |= r.summary_of(p, kRequestsArrived).mean > 0;
-    g.deployments |= r.summary_of(p, kInstanceHoursDemanded).mean > 0;
-  }
-  return g;
-}
+using Groups = MeasuredKinds;
+Groups groups_of(const RunResults& r) { return measured_kinds(r); }
 
 /// Largest finite magnitude among a summary's statistics (chooses a duration's display unit).
 double magnitude(const MetricSummary& s) {
@@ -244,6 +230,8 @@ std::string distributions_section(const RunResults& r, std::size_t point, const 
     metrics.insert(metrics.end(), {kWaitMeanS, kWaitP95S, kCompletionMeanS, kJobsCompleted});
   if (groups.services)
     metrics.insert(metrics.end(), {kLatencyP95S, kSloViolationShare, kCostPer1000RequestsUsd});
+  if (groups.deployments)
+    metrics.insert(metrics.end(), {kUnservedFraction, kInstancesServedMean, kInterruptions});
   std::string out = "<h2>Distributions across replications</h2>\n";
   const std::size_t rows = r.rows_per_point();
   if (rows == 0)
@@ -530,7 +518,7 @@ std::string render_report(const RunResults& r, const ReportOptions& options) {
   const ScalarMetric objective = metric_named("--objective", options.objective);
   const Groups groups = groups_of(r);
   const ScalarMetric versus = options.versus.empty()
-                                  ? (groups.services && !groups.jobs ? kLatencyP95S : kWaitP95S)
+                                  ? default_service_level_metric(groups)
                                   : metric_named("--versus", options.versus);
   if (r.points == 0 || r.replications == 0)
     throw std::invalid_argument("the results have no points or no replications: nothing to report");

@@ -12,9 +12,12 @@
 namespace gpucap {
 namespace {
 
-/// The scenario's warm-up, seconds (0 when its text does not say).
-double warmup_of(const RunResults& r) {
+/// The warm-up of `point`, seconds: its sweep value when the sweep varies it, else the
+/// scenario's (0 when its text does not say).
+double warmup_of(const RunResults& r, std::size_t point) {
   try {
+    for (const SweepParameter& p : r.sweep)
+      if (p.path == "warmup" && point < p.values.size()) return parse_duration_s(p.values[point]);
     const YAML::Node root = YAML::Load(r.scenario_text);
     if (root.IsMap() && root["warmup"]) return parse_duration_s(root["warmup"].as<std::string>());
   } catch (const std::exception&) {
@@ -149,28 +152,32 @@ std::vector<std::string> result_warnings(const RunResults& r) {
   std::vector<std::string> out;
   // A start-up transient past the warm-up: where the mean series settles, beyond the warm-up
   // by more than a batch (5 bins), at any point.
-  const double warmup = warmup_of(r);
-  double latest = -1;
+  // The point whose transient outlasts its own warm-up the most.
+  double latest = -1, warmup = 0;
   std::size_t latest_point = 0;
+  const double batch_s = 5 * series_step_s(r);
+  const double horizon = series_step_s(r) * static_cast<double>(series_bins(r));
   for (std::size_t p = 0; p < r.points; ++p) {
     const std::vector<double> y = batch_series(r, p);
     if (y.empty()) continue;
     const std::size_t d = mser_batches(y);
+    const double point_warmup = warmup_of(r, p);
     // The batches after the warm-up and before the truncation must differ from the rest.
     const std::size_t from = static_cast<std::size_t>(
-        std::ceil(warmup / (static_cast<double>(kBatch) * series_step_s(r))));
+        std::ceil(point_warmup / (static_cast<double>(kBatch) * series_step_s(r))));
     const double end = static_cast<double>(d * kBatch) * series_step_s(r);
-    if (differs(y, from, d) && end > latest) latest = end, latest_point = p;
+    // It matters when the unsettled stretch after the warm-up is over 2% of the window.
+    const bool matters = end > point_warmup + batch_s &&
+                         end - point_warmup > 0.02 * (horizon - point_warmup);
+    if (matters && differs(y, from, d) && end - point_warmup > latest - warmup)
+      latest = end, warmup = point_warmup, latest_point = p;
   }
   const std::string how = r.timeseries_bins > 0
                               ? std::string("MSER-5 on the time series, averaged over replications")
                               : "MSER-5 on the GPUs in use of the first " +
                                     std::to_string(r.settling.replications) +
                                     " replications, simulated again";
-  const double batch_s = 5 * series_step_s(r);
-  const double horizon = series_step_s(r) * static_cast<double>(series_bins(r));
-  // It matters when the unsettled stretch after the warm-up is over 2% of the window.
-  if (latest > warmup + batch_s && latest - warmup > 0.02 * (horizon - warmup)) {
+  if (latest >= 0) {
     const bool at_cap = latest >= horizon / 2 - batch_s;
     const std::string where =
         r.points > 1 ? " (point " + std::to_string(latest_point) + ")" : std::string();

@@ -18,6 +18,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -71,6 +72,11 @@ class CsvTable {
   NumberColumn number_column(const std::string& column) const;
   /// The column as text, cells as written (trimmed).
   std::vector<std::string> strings(const std::string& column) const;
+  /// Calls visit(row, cell) for each data row's cell of the column in order (row 0 = the first
+  /// data row; cell as strings() gives it, valid during the call only): a column read without a
+  /// string per row.
+  void for_each_cell(const std::string& column,
+                     const std::function<void(std::size_t row, std::string_view cell)>& visit) const;
   /// A column of few distinct values (classes, names) without a string per row.
   struct Categories {
     std::vector<std::string> values;  ///< each distinct cell (as strings() gives it), by first row

@@ -6,7 +6,8 @@
 //    Ctrl-C) and a one-line message; a second signal ends the process at once;
 //  - while an output's temporary file exists: removes it, then ends the process (128 + signal);
 //    a registered lock file of the output (held by this process) is removed the same way;
-//  - otherwise: ends the process (128 + signal) with a one-line message.
+//  - otherwise: ends the process (128 + signal) with a one-line message: "stopped, nothing was
+//    written", or the note a command registered once it has written something (set_stop_note).
 // SIGXFSZ (a file size limit reached) is ignored, so that a write fails with EFBIG and a
 // message instead of killing the process.
 //
@@ -35,6 +36,12 @@ void set_temporary_file(const char* path);
 /// (run_journal.hpp), registered only while this process holds its lock. Copied like the
 /// temporary file's path. Pass nullptr to clear (before the lock is released).
 void set_lock_file(const char* path);
+
+/// While set, a signal that ends the process says this after "interrupted by SIGINT; " in
+/// place of "stopped, nothing was written": for a command that has written its outputs and
+/// goes on (fit --check: "the fit was written to ...; its check stopped"). Copied like the
+/// temporary file's path (at most 4095 bytes; a longer note is cut). Pass nullptr to clear.
+void set_stop_note(const char* note);
 
 /// Holds SIGINT, SIGTERM and SIGHUP back on this thread while it lives; a signal that arrives
 /// meanwhile is handled when it ends. For steps that must not be cut in two (taking a lock and

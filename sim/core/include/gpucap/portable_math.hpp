@@ -101,4 +101,24 @@ GPUCAP_HD inline double pow(double x, double y) {
   return exp(y * log(x));
 }
 
+/// ln(1 + x) for x > -1, accurate for small x (Goldberg's correction of log(1 + x): the
+/// rounding of 1 + x is undone by x / ((1 + x) - 1)); log1p(+inf) = +inf.
+GPUCAP_HD inline double log1p(double x) {
+  const double u = 1.0 + x;
+  if (u == 1.0) return x;
+  if (u == kInfinity) return kInfinity;
+  return log(u) * (x / (u - 1.0));
+}
+
+/// e^x - 1, accurate for small x (Kahan's correction: (e^x - 1) x / ln(e^x)); expm1(+inf) =
+/// +inf, expm1(-inf) = -1.
+GPUCAP_HD inline double expm1(double x) {
+  const double u = exp(x);
+  if (u == 1.0) return x;
+  const double um1 = u - 1.0;
+  if (um1 == -1.0) return -1.0;
+  if (u == kInfinity) return kInfinity;
+  return um1 * (x / log(u));
+}
+
 }  // namespace gpucap::pmath

@@ -8,7 +8,7 @@
 //  - uniform [a, b]: uniform [max(a, age), b] - age;
 //  - weibull (k, lambda): L = lambda ((age / lambda)^k + E)^(1/k), E unit exponential (the
 //    cumulative hazard grows by E);
-//  - pareto (alpha, x_m): L = max(x_m, age) U^(-1/alpha) (a Pareto tail is Pareto again);
+//  - pareto (alpha, x_m): L = max(x_m, age) e^(E / alpha) (a Pareto tail is Pareto again);
 //  - lognormal (mu, sigma): L = e^(mu + sigma Z), Z a standard normal above z0 = (ln age - mu) /
 //    sigma: below z0 = 0.5 by drawing normals until one lies above (at least 31% accepted),
 //    above it by Robert's (1995) exponential proposal, rate (z0 + sqrt(z0^2 + 4)) / 2;
@@ -81,33 +81,58 @@ GPUCAP_HD inline uint32_t first_above(const double* sorted, uint32_t count, doub
   return lo;
 }
 
-/// L - age, with L drawn from `dist` given L > age (age >= 0). For an empirical distribution,
-/// `sorted_table` + dist.table_offset holds its values in increasing order.
+/// L - age, with L drawn from `dist` given L > age (age >= 0), never negative. For an
+/// empirical distribution, `sorted_table` + dist.table_offset holds its values in increasing
+/// order. Where L and age agree in most of their digits (an old age far in a light tail: a
+/// Weibull of shape 20 at 300 scales), the rest is computed as age x (L / age - 1) through
+/// expm1/log1p rather than as a difference of two large numbers, so it keeps its precision
+/// instead of cancelling to rounding noise of either sign.
 GPUCAP_HD inline double sample_residual(const Distribution& dist, double age, RandomStream& rng,
                                         const double* sorted_table) {
+  double rest = 0.0;
   switch (dist.kind) {
     case DistKind::deterministic:
-      return dist.p0 - age;
+      rest = dist.p0 - age;
+      break;
     case DistKind::exponential:
       return dist.p0 * sample_standard_exponential(rng);
     case DistKind::uniform: {
       const double low = dist.p0 > age ? dist.p0 : age;
-      return low + (dist.p1 - low) * rng.next_uniform() - age;
+      rest = low + (dist.p1 - low) * rng.next_uniform() - age;
+      break;
     }
     case DistKind::lognormal: {
       if (!(age > 0)) return pmath::exp(dist.p0 + dist.p1 * sample_standard_normal(rng));
+      // L = e^(mu + sigma z) with z > z0, e^(mu + sigma z0) = age: L - age = age (e^(sigma (z -
+      // z0)) - 1).
       const double z0 = (pmath::log(age) - dist.p0) / dist.p1;
-      return pmath::exp(dist.p0 + dist.p1 * detail::normal_above(z0, rng)) - age;
+      rest = age * pmath::expm1(dist.p1 * (detail::normal_above(z0, rng) - z0));
+      break;
     }
-    case DistKind::gamma:
-      return dist.p1 * detail::gamma_above(dist.p0, age / dist.p1, rng) - age;
+    case DistKind::gamma: {
+      const double x0 = age / dist.p1;  // L = theta X with X > x0: L - age = theta (X - x0)
+      rest = dist.p1 * (detail::gamma_above(dist.p0, x0, rng) - x0);
+      break;
+    }
     case DistKind::weibull: {
-      const double h = pmath::pow(age / dist.p1, dist.p0) + sample_standard_exponential(rng);
-      return dist.p1 * pmath::pow(h, 1.0 / dist.p0) - age;
+      // L = lambda (a^k + E)^(1/k), a = age / lambda. With t = a^k and E < t, L - age =
+      // lambda a ((1 + E / t)^(1/k) - 1), exact to rounding however large t is; otherwise the
+      // difference loses few digits (L >= 2^(1/k) age).
+      const double a = age / dist.p1, k = dist.p0;
+      const double t = pmath::pow(a, k), e = sample_standard_exponential(rng);
+      if (e < t)
+        rest = dist.p1 * a * pmath::expm1(pmath::log1p(e / t) / k);
+      else
+        rest = dist.p1 * pmath::pow(t + e, 1.0 / k) - age;
+      break;
     }
     case DistKind::pareto: {
-      const double low = dist.p1 > age ? dist.p1 : age;
-      return low * pmath::pow(rng.next_uniform(), -1.0 / dist.p0) - age;
+      const double x = -pmath::log(rng.next_uniform()) / dist.p0;  // L = low e^x, x exponential
+      if (dist.p1 > age)
+        rest = dist.p1 * pmath::exp(x) - age;
+      else
+        rest = age * pmath::expm1(x);
+      break;
     }
     case DistKind::empirical: {
       const double* values = sorted_table + dist.table_offset;
@@ -115,10 +140,11 @@ GPUCAP_HD inline double sample_residual(const Distribution& dist, double age, Ra
       const uint32_t above = dist.table_count - first;
       uint32_t i = static_cast<uint32_t>(rng.next_uniform() * above);
       if (i >= above) i = above - 1;
-      return values[first + i] - age;
+      rest = values[first + i] - age;
+      break;
     }
   }
-  return 0.0;
+  return rest > 0.0 ? rest : 0.0;
 }
 
 }  // namespace gpucap

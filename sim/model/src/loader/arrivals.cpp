@@ -141,11 +141,13 @@ bool read_trace_rows(const Context& ctx, const YAML::Node& file_node, const std:
       // A whole number in [1, kMaxTotalQuotaGpus] converts to uint32_t and back unchanged.
       const bool gpus_ok = gi >= 1 && gi <= kMaxTotalQuotaGpus &&
                            static_cast<double>(static_cast<uint32_t>(gi)) == gi;
-      if (!(ti >= 0) || !gpus_ok || !(wi > 0)) {
+      // A run time of 0 (a job that failed at once, as logs hold) arrives and ends at once, as
+      // a work distribution's 0 does.
+      if (!(ti >= 0) || !gpus_ok || !(wi >= 0) || !(wi * unit_s <= kMaxDurationS)) {
         const std::string row = a.trace_file + " data row " + std::to_string(i + 1) + ": ";
         if (!(ti >= 0)) ctx.fail(file_node, fpath, row + submit + " must be >= 0");
         if (!gpus_ok) ctx.fail(file_node, fpath, row + gpus + " must be a whole number >= 1");
-        ctx.fail(file_node, fpath, row + duration + " must be > 0");
+        ctx.fail(file_node, fpath, row + duration + " must be >= 0 and at most 10000 years");
       }
       const double submit_s = ti * unit_s;
       in_order = in_order && !(submit_s < last_submit_s);

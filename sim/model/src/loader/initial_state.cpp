@@ -76,10 +76,10 @@ void read_remaining(const Context& ctx, const YAML::Node& file_node, const std::
                    "time, in time_unit), or be unknown (drawn from its work given its age)");
   } else {
     double v = 0;
-    if (!parse_decimal(text_value, v) || !(v > 0))
+    if (!parse_decimal(text_value, v) || !(v > 0) || !(v * unit_s <= kMaxDurationS))
       ctx.fail(file_node, fpath,
                row + "remaining holds \"" + text::excerpt(text_value) +
-                   "\"; it must be a number > 0" +
+                   "\"; it must be a number > 0 (at most 10000 years)" +
                    (instances ? ", blank (still running) or unknown (drawn given the age)"
                               : " or unknown (drawn given the age)"));
     alive.end_s = v * unit_s;
@@ -103,44 +103,59 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
       ctx.fail(file_node, fpath,
                w.initial_state_file +
                    " has no column 'remaining' (and may have 'age', 'pool' and 'gpus')");
-    const std::vector<std::string> remaining = table.strings("remaining");
-    const std::vector<std::string> pools =
-        has_column(table, "pool") ? table.strings("pool") : std::vector<std::string>();
-    const std::vector<std::string> gpus =
-        has_column(table, "gpus") ? table.strings("gpus") : std::vector<std::string>();
-    const std::vector<std::string> ages =
-        has_column(table, "age") ? table.strings("age") : std::vector<std::string>();
-    for (std::size_t i = 0; i < remaining.size(); ++i) {
-      const std::string row = w.initial_state_file + " data row " + std::to_string(i + 1) + ": ";
+    if (table.rows() > kMaxInitialStateRows)
+      ctx.fail(file_node, fpath,
+               w.initial_state_file + " has " + std::to_string(table.rows()) +
+                   " data rows; the state at t = 0 may hold at most " +
+                   std::to_string(kMaxInitialStateRows) +
+                   " jobs or instances per workload (more than any fleet runs and queues at "
+                   "once); keep the rows that run or wait at t = 0");
+    // Column by column, each cell read in place (no string per row): memory is the rows kept.
+    const auto row_of = [&](std::size_t i) {
+      return w.initial_state_file + " data row " + std::to_string(i + 1) + ": ";
+    };
+    std::vector<double> ages(table.rows(), 0.0);
+    if (has_column(table, "age"))
+      table.for_each_cell("age", [&](std::size_t i, std::string_view cell) {
+        if (cell.empty()) return;
+        double v = 0;
+        if (!parse_decimal(cell, v) || !(v >= 0) || !(v * unit_s <= kMaxDurationS))
+          ctx.fail(file_node, fpath,
+                   row_of(i) + "age holds \"" + text::excerpt(std::string(cell)) +
+                       "\"; it must be a number >= 0 (in time_unit) and at most 10000 years, "
+                       "or blank");
+        ages[i] = v * unit_s;
+      });
+    w.initial_state.reserve(table.rows());
+    table.for_each_cell("remaining", [&](std::size_t i, std::string_view cell) {
       AliveAtStart alive{HUGE_VAL, w.gpus, ""};
       alive.row = static_cast<uint32_t>(i + 1);
-      if (!ages.empty() && !ages[i].empty()) {
-        double v = 0;
-        if (!parse_decimal(ages[i], v) || !(v >= 0) || !std::isfinite(v))
-          ctx.fail(file_node, fpath,
-                   row + "age holds \"" + text::excerpt(ages[i]) +
-                       "\"; it must be a number >= 0 (in time_unit), or blank");
-        alive.age_s = v * unit_s;
-      }
-      read_remaining(ctx, file_node, fpath, row, remaining[i], unit_s, w, alive);
-      if (!gpus.empty() && !gpus[i].empty()) {
+      alive.age_s = ages[i];
+      read_remaining(ctx, file_node, fpath, row_of(i), std::string(cell), unit_s, w, alive);
+      w.initial_state.push_back(std::move(alive));
+    });
+    std::vector<double>().swap(ages);
+    if (has_column(table, "gpus"))
+      table.for_each_cell("gpus", [&](std::size_t i, std::string_view cell) {
+        if (cell.empty()) return;
         double g = 0;
-        if (!parse_decimal(gpus[i], g) || !(g >= 1 && g <= kMaxTotalQuotaGpus) ||
+        if (!parse_decimal(cell, g) || !(g >= 1 && g <= kMaxTotalQuotaGpus) ||
             static_cast<double>(static_cast<uint32_t>(g)) != g)
           ctx.fail(file_node, fpath,
-                   row + "gpus must be a whole number >= 1 (or blank: the workload's gpus)");
-        alive.gpus = static_cast<uint32_t>(g);
-      }
-      if (!pools.empty() && !pools[i].empty()) {
-        if (std::find(w.placement.begin(), w.placement.end(), pools[i]) == w.placement.end())
+                   row_of(i) + "gpus must be a whole number >= 1 (or blank: the workload's gpus)");
+        w.initial_state[i].gpus = static_cast<uint32_t>(g);
+      });
+    if (has_column(table, "pool"))
+      table.for_each_cell("pool", [&](std::size_t i, std::string_view cell) {
+        if (cell.empty()) return;
+        const auto in_placement = std::find(w.placement.begin(), w.placement.end(), cell);
+        if (in_placement == w.placement.end())
           ctx.fail(file_node, fpath,
-                   row + "pool \"" + text::excerpt(pools[i]) +
+                   row_of(i) + "pool \"" + text::excerpt(std::string(cell)) +
                        "\" is not in the placement list of \"" + w.name + "\" (" +
                        text::join(w.placement, ", ") + ")");
-        alive.pool = pools[i];
-      }
-      w.initial_state.push_back(std::move(alive));
-    }
+        w.initial_state[i].pool = *in_placement;
+      });
   } catch (const std::runtime_error& e) {
     if (dynamic_cast<const ScenarioError*>(&e)) throw;
     ctx.fail(file_node, fpath, e.what());

@@ -64,6 +64,9 @@ constexpr double kMinMagnitude = 1e-12, kMaxMagnitude = 1e12;
 /// Durations are 0 or within [1 us, 10000 years]: below 1 us a recurring process no longer moves
 /// the clock, and 10000 years bound every sum of durations far inside a double's exact range.
 constexpr double kMinDurationS = 1e-6, kMaxDurationS = 1e4 * 365.25 * 86400.0;
+/// The most rows of one `initial_state` file (jobs or instances of a workload at t = 0): more
+/// than any fleet runs and queues at once, and about 150 MB of loaded state at most.
+constexpr std::size_t kMaxInitialStateRows = 2000000;
 
 /// Longest message a scenario error carries (bytes); longer ones are cut with their length.
 constexpr std::size_t kMaxMessageBytes = 2000;

@@ -7,7 +7,7 @@
 //
 // - submit_s: seconds since the origin (the first submission kept, or --origin), >= 0;
 // - gpus: a whole number from 1 to kMaxTraceGpus;
-// - duration_s: run time in seconds (end - start), > 0;
+// - duration_s: run time in seconds (end - start), >= 0 (0: a job that failed at once);
 // - censored: 1 for a job still running at the log's end, whose duration_s runs to the log's
 //   end (a lower bound of its run time), else 0. The replay ignores this column and any other.
 // Times are written with millisecond resolution, without trailing zeros.
@@ -104,7 +104,7 @@ class TraceWriter {
   TraceWriter(const std::vector<std::string>& extra_columns, const TraceOptions& options,
               ImportReport& report, Sink sink);
 
-  /// Checks `job` (zero GPUs, negative or zero run time, start before submit, ...) and queues
+  /// Checks `job` (zero GPUs, negative run time, start before submit, ...) and queues
   /// it, or counts it as dropped in the report.
   void add(JobRecord job);
   /// Writes what is held (running jobs included) and flushes the sink.
@@ -147,6 +147,7 @@ class TraceWriter {
   std::vector<JobRecord> running_;  ///< running jobs held until the log's end is known
   std::size_t running_bytes_ = 0;   ///< held_bytes of running_
   std::vector<Row> unknown_start_;  ///< instances with a blank start, until the origin is known
+  std::size_t unknown_start_bytes_ = 0;  ///< held_bytes of unknown_start_
   std::string buffer_;
   uint64_t sequence_ = 0;
   bool any_time_ = false;

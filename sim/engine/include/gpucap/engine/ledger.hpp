@@ -3,8 +3,9 @@
 //
 // During the run the pool rows (kPoolMetricCount per pool) hold GPU-seconds (used, billed) and
 // USD (price-process cost, egress); finish() turns them into GPU-hours and USD. Usage is
-// clipped to the statistics window [warmup, horizon]; a hold is billed when it ends inside
-// the window. Counters and sums cover the jobs of the window (arrived at or after the warm-up).
+// clipped to the statistics window [warmup, horizon]; a job's hold is billed when it ends
+// inside the window, a deployment instance's run (as a replica's lifetime) for its share
+// inside it. Counters and sums cover the jobs of the window (arrived at or after the warm-up).
 #pragma once
 #include <cstdint>
 
@@ -193,13 +194,20 @@ class Ledger {
                             m_.pool_egress_usd_per_gb[slot.checkpoint_pool]);
     if (end_s < m_.warmup_s || p.committed()) return;  // committed pools: charged in finish()
     const double held_s = end_s - slot.start_s;
-    const double billed_s = bill_hold(slot.pool, held_s, slot.gpus);
+    // A job's hold is billed whole when it ends in the window. A deployment instance's run
+    // that began before the warm-up pays, as a replica's lifetime does, only the share of its
+    // bill inside the window (its served hours are clipped to it too).
+    double share = 1.0;
+    if (F::kDeployments && slot.start_s < m_.warmup_s && held_s > 0 &&
+        m_.classes[slot.job_class].deployment)
+      share = m_.in_window(slot.start_s, end_s) / held_s;
+    const double billed_s = bill_hold(slot.pool, held_s, slot.gpus, share);
     if (F::kMovingPrices && PriceProcess::moves(p)) {
       // The price paid over the run, and the end price for billed time beyond it.
       const double run_usd =
           prices_.integral_at(slot.pool, end_s, price_streams_[slot.pool]) - price_marks_[s];
       rows_[slot.pool * kPoolMetricCount + kPoolCostUsd] +=
-          (run_usd + (billed_s - held_s) * prices_.price(slot.pool)) * slot.gpus;
+          (run_usd + (billed_s - held_s) * prices_.price(slot.pool)) * slot.gpus * share;
     }
   }
 
