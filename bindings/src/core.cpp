@@ -45,6 +45,7 @@ void bind_robust_plan(py::module_& m);  // robust_plan.cpp
 void bind_concat(py::module_& m);
 void bind_report(py::module_& m);   // report.cpp
 void bind_records(py::module_& m);  // records.cpp
+void bind_catalog(py::module_& m);  // catalog.cpp
 
 namespace {
 
@@ -847,4 +848,5 @@ PYBIND11_MODULE(_core, m) {
   bind_concat(m);
   bind_records(m);
   bind_report(m);
+  bind_catalog(m);
 }

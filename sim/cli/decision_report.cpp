@@ -1,8 +1,11 @@
 // gpucap CLI: goals tables and chance-constrained choices (see decision_report.hpp).
 #include "decision_report.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "gpucap/cheapest.hpp"
 #include "gpucap/detail/text.hpp"
@@ -134,7 +137,18 @@ void print_decision(const po::variables_map& vm, const RunResults& r, std::ostre
     out << ", P(" << r.goals[c.goal].name << ") >= " << number(c.level);
   out << (q.conservative ? " (conservative: by the 95% intervals)" : " (by the estimates)") << "\n";
   char cell[160];
-  std::string header = "point  feasible  ";
+  // Each point's parameter values beside its index, as the sweep table shows them.
+  std::vector<std::size_t> widths;
+  std::string header = "point  ";
+  for (const SweepParameter& p : r.sweep) {
+    std::size_t w = std::min<std::size_t>(p.path.size(), 40);
+    for (const std::string& v : p.values) w = std::max(w, std::min<std::size_t>(v.size(), 24));
+    widths.push_back(w);
+    std::snprintf(cell, sizeof cell, "%-*s  ", static_cast<int>(w),
+                  text::excerpt(p.path, 40).c_str());
+    header += cell;
+  }
+  header += "feasible  ";
   std::snprintf(cell, sizeof cell, "%14s  ",
                 (std::string(objective.name) + " [" + objective.unit + "]").c_str());
   header += cell;
@@ -148,7 +162,15 @@ void print_decision(const po::variables_map& vm, const RunResults& r, std::ostre
   for (std::size_t p = 0; p < r.points; ++p) {
     const PointStanding& s = a.points[p];
     std::string row;
-    std::snprintf(cell, sizeof cell, "%5zu  %-8s  %14s  ", p,
+    std::snprintf(cell, sizeof cell, "%5zu  ", p);
+    row += cell;
+    for (std::size_t k = 0; k < r.sweep.size(); ++k) {
+      const std::vector<std::string>& values = r.sweep[k].values;
+      std::snprintf(cell, sizeof cell, "%-*s  ", static_cast<int>(widths[k]),
+                    p < values.size() ? text::excerpt(values[p], 24).c_str() : "");
+      row += cell;
+    }
+    std::snprintf(cell, sizeof cell, "%-8s  %14s  ",
                   s.feasible ? (s.undecided ? "yes?" : "yes") : (s.undecided ? "no?" : "no"),
                   number(s.objective.mean).c_str());
     row += cell;

@@ -13,7 +13,11 @@
 //   sky      a SkyPilot catalog imported as `gpucap catalog import` does
 //            (import_skypilot_catalog_text); the catalog written is read back by `catalog list`'s
 //            reader and by the scenario loader (one pool on its first row, one on its last);
-//   catalog  a gpucap price catalog read and printed as `gpucap catalog list` does.
+//   catalog  a gpucap price catalog read and printed as `gpucap catalog list` does;
+//   state    a workload's `initial_state` file (jobs or deployment instances at t = 0, rows of
+//            unknown remaining drawn given their age) loaded under two pools and run.
+// A fit case with the option `check` (a small log) also runs `gpucap fit --check` on it: the
+// log replayed beside the fitted section, which must take exactly the rows the fit accepted.
 //
 // What counts as a finding (the functions return a description, "" otherwise):
 //   - an exception of another type than the command's refusals (TraceDataError and
@@ -26,6 +30,7 @@
 // unbounded memory.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -36,6 +41,7 @@
 #include <typeinfo>
 #include <vector>
 
+#include "fit_check.hpp"  // sim/cli: gpucap fit --check
 #include "gpucap/compile.hpp"
 #include "gpucap/data/catalog_import.hpp"
 #include "gpucap/data/catalog_list.hpp"
@@ -43,13 +49,15 @@
 #include "gpucap/data/line_reader.hpp"
 #include "gpucap/fit/job_trace.hpp"
 #include "gpucap/fit/workload_yaml.hpp"
+#include "gpucap/metrics.hpp"
+#include "gpucap/replication.hpp"
 #include "gpucap/scenario_loader.hpp"
 
 namespace gpucap::fuzz {
 
-enum class FitCatalogKind { fit, sky, catalog };
-inline constexpr std::size_t kFitCatalogKinds = 3;
-inline const char* const kFitCatalogKindNames[] = {"fit", "sky", "catalog"};
+enum class FitCatalogKind { fit, sky, catalog, state };
+inline constexpr std::size_t kFitCatalogKinds = 4;
+inline const char* const kFitCatalogKindNames[] = {"fit", "sky", "catalog", "state"};
 
 /// Options of a case, from bits (the driver's draw, or the libFuzzer target's first bytes), so
 /// that every number names a valid combination.
@@ -68,7 +76,25 @@ struct FitCatalogOptions {
   // catalog
   std::string gpu_filter;
   bool by_spot = false;
+  // state
+  bool state_instances = false;  ///< a deployment's state (else a job workload's)
+  int state_distribution = 0;    ///< index into kStateDistributions
+  bool state_in_hours = false;   ///< time_unit: 1h (else 1s)
+  // fit: run `gpucap fit --check` on what was fitted (small logs only)
+  bool check = false;
 };
+
+/// The lifetimes (deployments) or work (jobs) a state case draws residuals from: light and
+/// heavy tails, bounded and empirical ones.
+inline const char* const kStateDistributions[] = {
+    "{dist: weibull, shape: 20, scale: 1h}",   "{dist: weibull, shape: 0.5, scale: 1h}",
+    "{dist: lognormal, median: 1h, sigma: 0.1}", "{dist: lognormal, median: 1h, sigma: 3}",
+    "{dist: gamma, mean: 1h, cv: 0.2}",          "{dist: gamma, mean: 1h, cv: 3}",
+    "{dist: pareto, shape: 40, scale: 1min}",   "{dist: exponential, mean: 1h}",
+    "{dist: uniform, min: 1min, max: 2h}",      "5h",
+    "{dist: empirical, values: [60, 600, 3600, 36000]}"};
+inline constexpr std::size_t kStateDistributionCount =
+    sizeof kStateDistributions / sizeof kStateDistributions[0];
 
 inline FitCatalogOptions fit_catalog_options(uint32_t bits) {
   FitCatalogOptions o;
@@ -92,6 +118,10 @@ inline FitCatalogOptions fit_catalog_options(uint32_t bits) {
   o.gpu_filter = gpus[(bits >> 17) % 4];
   o.by_spot = (bits >> 19) & 1;
   o.state_at_end = (bits >> 20) & 1;
+  o.state_instances = (bits >> 3) & 1;
+  o.state_distribution = static_cast<int>((bits >> 4) % kStateDistributionCount);
+  o.state_in_hours = (bits >> 9) & 1;
+  o.check = (bits >> 12) & 1;
   return o;
 }
 
@@ -144,6 +174,42 @@ inline std::string fit_pools(double window_s) {
   return std::string("name: fitted\nhorizon: ") + horizon +
          "\nseed: 3\npools:\n"
          "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 1048575}\n";
+}
+
+/// `gpucap fit --check` of a fitted log (its section written at `output`): the log replayed
+/// beside the section on the pools of the fit's own load-back, 2 replications each. The check
+/// may refuse (std::invalid_argument, with a sane message); anything else it throws is a
+/// finding: the replay must take every row the fit accepted.
+inline std::string run_fit_check(const std::string& text, const fit::TraceColumns& columns,
+                                 fit::FitKind kind, const fit::JobTrace& trace,
+                                 const fit::FittedWorkloads& fitted, const std::string& output,
+                                 const std::string& dir) {
+  const std::string log = dir + "/trace.csv", base = dir + "/check.yaml";
+  if (!write_file(log, text) || !write_file(base, fit_pools(trace.window_s)))
+    return "cannot write the check's files";
+  cli::FitCheckOptions options;
+  options.scenario = base;
+  options.replications = 2;
+  options.metrics = {kind == fit::FitKind::deployment ? kInstanceHoursDemanded : kJobsArrived,
+                     kCostUsd};
+  cli::FittedLog f;
+  f.trace_path = log;
+  f.columns = columns;
+  f.kind = kind;
+  f.trace = &trace;
+  f.yaml = fitted.yaml;
+  f.output_path = output;
+  try {
+    const std::vector<cli::MetricCheck> checks = cli::check_fit(options, f);
+    if (checks.size() != options.metrics.size()) return "the check compared other metrics";
+  } catch (const std::invalid_argument& e) {
+    const std::string bad = check_message(e.what());
+    return bad.empty() ? "" : "the check's refusal has " + bad;
+  } catch (const std::exception& e) {
+    return std::string("fit --check failed on rows the fit accepted: ") + typeid(e).name() +
+           ": " + e.what();
+  }
+  return "";
 }
 
 /// A fit case in the folder `dir` (which must exist).
@@ -211,6 +277,10 @@ inline std::string run_fit_case(const std::string& text, const FitCatalogOptions
     return std::string("the fitted section does not load back: ") + e.what();
   }
   ++g_fit_catalog_counts.loaded;
+  // --check (of a log from its start, as the CLI allows): small logs over at most 30 days, so
+  // that both runs stay short.
+  if (o.check && !o.state_at_end && trace.rows <= 2000 && trace.window_s <= 30 * 86400.0)
+    return run_fit_check(text, columns, options.yaml.kind, trace, fitted, output, dir);
   return "";
 }
 
@@ -337,6 +407,70 @@ inline std::string run_catalog_case(const std::string& text, const FitCatalogOpt
   return "";
 }
 
+/// A state case in the folder `dir`: the text is a workload's `initial_state` file (what runs
+/// or waits at t = 0, `remaining: unknown` rows drawn given their age), loaded under a scenario
+/// of two pools and run for one replication. Findings beyond a refusal unfit for a terminal:
+/// another exception than ScenarioError, an engine status other than ok (event limit aside),
+/// a metric that is infinite or NaN where it cannot be, and a duration, hour or cost below 0
+/// (a residual drawn negative gave completion_mean -1,152 s).
+inline std::string run_state_case(const std::string& text, const FitCatalogOptions& o,
+                                  const std::string& dir) {
+  if (!write_file(dir + "/state.csv", text)) return "cannot write " + dir + "/state.csv";
+  const std::string body = kStateDistributions[o.state_distribution];
+  const std::string yaml =
+      std::string("name: state\nhorizon: 2d\nseed: 3\npools:\n"
+                  "  a: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8, provisioning_delay: 1min}\n"
+                  "  b: {gpu: H100, purchase: spot, price_usd_per_gpu_hour: 1, quota: 16,\n"
+                  "      preemption: {time_to_preemption: {dist: exponential, mean: 6h}}}\n"
+                  "workloads:\n  - name: w\n    placement: [a, b]\n") +
+      (o.state_instances ? "    kind: deployment\n    lifetime: " : "    work: ") + body +
+      "\n    arrivals: {process: poisson, rate_per_hour: 2}\n"
+      "    initial_state: {file: state.csv, time_unit: " +
+      (o.state_in_hours ? "1h" : "1s") + "}\n";
+  InputLimits limits;
+  limits.data_bytes = 64 << 20;
+  Scenario scenario;
+  try {
+    scenario = parse_scenario(yaml, dir + "/s.yaml", dir, {}, limits);
+  } catch (const ScenarioError& e) {
+    ++g_fit_catalog_counts.refused;
+    // The loader's message names file:line:column first: one line of it must be sane.
+    const std::string first = std::string(e.what()).substr(0, std::string(e.what()).find('\n'));
+    const std::string bad = check_message(first);
+    return bad.empty() ? "" : "the state's refusal has " + bad;
+  } catch (const std::exception& e) {
+    return std::string("loading the state threw a ") + typeid(e).name() + ": " + e.what();
+  }
+  try {
+    const ModelStorage storage = compile(scenario);
+    const CompiledModel& model = storage.model();
+    const std::size_t arena_bytes = replication_arena_bytes(model);
+    if (arena_bytes > (std::size_t{256} << 20)) return "";  // valid, but too big to run here
+    std::vector<uint64_t> arena((arena_bytes + 7) / 8);
+    std::vector<double> scalars(kScalarMetricCount);
+    std::vector<double> pools(static_cast<std::size_t>(model.pool_count) * kPoolMetricCount);
+    const int status = run_replication_limited(model, 7, 0, arena.data(), scalars.data(),
+                                               pools.data(), nullptr, 2000000);
+    if (status == kReplicationEventLimit) return "";
+    if (status != kReplicationOk) return "the engine returned status " + std::to_string(status);
+    for (uint32_t m = 0; m < kScalarMetricCount; ++m) {
+      const double v = scalars[m];
+      if (!std::isfinite(v) && !(std::isnan(v) && kScalarMetricInfo[m].defined_when != nullptr))
+        return std::string("metric ") + kScalarMetricInfo[m].name + " is " + std::to_string(v);
+    }
+    for (ScalarMetric m : {kCostUsd, kGpuHoursUsed, kGpuHoursBilled, kCompletionMeanS,
+                           kCompletionP50S, kCompletionP99S, kWaitMeanS, kInstanceHoursDemanded,
+                           kInstanceHoursServed})
+      if (scalars[m] < -1e-6)
+        return std::string("metric ") + kScalarMetricInfo[m].name + " is negative: " +
+               std::to_string(scalars[m]);
+  } catch (const std::exception& e) {
+    return std::string("compiling or running the state threw: ") + e.what();
+  }
+  ++g_fit_catalog_counts.loaded;
+  return "";
+}
+
 inline std::string run_fit_catalog_case(const std::string& text, const FitCatalogOptions& o,
                                         const std::string& dir) {
   switch (o.kind) {
@@ -346,6 +480,8 @@ inline std::string run_fit_catalog_case(const std::string& text, const FitCatalo
       return run_sky_case(text, o, dir);
     case FitCatalogKind::catalog:
       return run_catalog_case(text, o, dir);
+    case FitCatalogKind::state:
+      return run_state_case(text, o, dir);
   }
   return "";
 }

@@ -9,7 +9,8 @@
 //                             [--case-seconds T] [KIND=]SEED...
 //   fit_catalog_mutation_fuzz --replay FILE --options BITS
 //
-// A seed's kind is the start of its file name (fit*, sky*, catalog*), or is given as KIND=PATH.
+// A seed's kind is the start of its file name (fit*, sky*, catalog*, state*), or is given as
+// KIND=PATH.
 // The options, the watchdog, the memory limit and the files of a finding are the shared
 // driver's (tests/fuzz/text_fuzz_driver.hpp; case files end in .txt).
 #include <cstdint>

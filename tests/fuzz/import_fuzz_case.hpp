@@ -10,7 +10,9 @@
 //   - output out of proportion to the input: more than 16 bytes per input byte plus 4 KiB
 //     (every row comes from input bytes; a byte budget catches a writer that loops);
 //   - a trace that gpucap cannot load back as `arrivals: {process: trace}` (with its rows), or
-//     a submit time < 0, GPUs outside 1 to 1,048,575, or a run time <= 0 in it;
+//     a submit time < 0, GPUs outside 1 to 1,048,575, or a run time < 0 in it; with
+//     --instances, one that does not load back as a deployment's trace with every row kept
+//     alive in the window (the state at t = 0 or an arrival);
 //   - a report JSON that is not UTF-8 or that gpucap's JSON reader refuses;
 // and, caught by the sanitizers or the driver's watchdog rather than here, a crash, a hang or
 // memory beyond the driver's budget.
@@ -44,6 +46,9 @@ struct ImportCaseOptions {
   int zone_minutes = 0;
   data::TimeFormat time_format = data::TimeFormat::automatic;
   char separator = ',';  ///< csv only
+  /// --instances (kubernetes, csv, helios only; without --log-end and --running, which the
+  /// CLI refuses with it): the trace is start_s,end_s,gpus and loads back as a deployment's.
+  bool instances = false;
 };
 
 /// The --map of the csv cases: the columns of the csv seeds.
@@ -72,6 +77,10 @@ inline ImportCaseOptions options_from_bits(uint32_t bits) {
   o.time_format = time_format == 3   ? data::TimeFormat::epoch_millis
                   : time_format == 2 ? data::TimeFormat::iso8601
                                      : data::TimeFormat::automatic;
+  o.instances = (bits & 1024) && (o.format == data::JobLogFormat::kubernetes ||
+                                  o.format == data::JobLogFormat::csv ||
+                                  o.format == data::JobLogFormat::helios);
+  if (o.instances) o.log_end = o.running_drop = false;
   return o;
 }
 
@@ -86,6 +95,7 @@ inline data::ImportOptions to_import_options(const ImportCaseOptions& c) {
   o.trace.reorder_window_bytes = c.reorder_window_bytes;
   o.trace.drop_out_of_order = c.out_of_order_drop;
   o.fractional_gpus = c.fractional_drop ? data::FractionalGpus::drop : data::FractionalGpus::whole;
+  o.trace.instances = c.instances;
   if (c.format == data::JobLogFormat::csv) {
     o.mapping = fuzz_csv_mapping();
     o.separator = c.separator;
@@ -105,6 +115,38 @@ struct AnyJson : gpucap::JsonVisitor {
 
 /// Bytes of output a case may produce: 16 per input byte and 4 KiB.
 inline std::size_t output_budget(std::size_t input_bytes) { return 16 * input_bytes + 4096; }
+
+/// An instance trace (dir/trace.csv, `import --instances`) loaded back as a deployment's: every
+/// row kept is an instance alive in the window (the state at t = 0, or an arrival), with GPUs in
+/// range and an end after its start; a trace whose every instance began before an --origin
+/// after them all is the one refusal allowed (a deployment's trace needs an arrival).
+inline std::string load_instances_back(const data::ImportReport& report, const std::string& dir) {
+  Scenario s;
+  try {
+    s = parse_scenario(
+        "name: replay\nhorizon: 1000d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, "
+        "quota: 1048575}\nworkloads:\n  - name: fleet\n    kind: deployment\n"
+        "    arrivals: {process: trace, file: trace.csv, submit_column: start_s, end_column: "
+        "end_s, blank_end: still_running}\n",
+        dir + "/replay.yaml", dir);
+  } catch (const std::exception& e) {
+    if (std::string(e.what()).find("needs at least one arrival") != std::string::npos) return "";
+    return std::string("the instance trace does not load back: ") + e.what();
+  }
+  const ArrivalSpec& a = s.workloads.at(0).arrivals;
+  if (a.trace.size() + a.alive_at_start.size() != report.kept)
+    return "the instance trace loads " + std::to_string(a.trace.size()) + " arrivals and " +
+           std::to_string(a.alive_at_start.size()) + " alive at t = 0, the report kept " +
+           std::to_string(report.kept);
+  for (const TraceRow& r : a.trace)
+    if (!(r.submit_s >= 0) || r.gpus < 1 || r.gpus > data::kMaxTraceGpus || !(r.work_s > 0))
+      return "an instance row out of range: start_s " + std::to_string(r.submit_s) + ", gpus " +
+             std::to_string(r.gpus) + ", lifetime " + std::to_string(r.work_s);
+  for (const AliveAtStart& x : a.alive_at_start)
+    if (!(x.end_s > 0) || x.gpus < 1 || x.gpus > data::kMaxTraceGpus)
+      return "an instance alive at t = 0 out of range: end " + std::to_string(x.end_s);
+  return "";
+}
 
 /// Runs one case in the folder `dir` (which must exist; the case writes log, trace.csv and
 /// replay.yaml there). Returns "" when gpucap behaved, else what went wrong.
@@ -158,6 +200,7 @@ inline std::string run_import_case(const std::string& text, const ImportCaseOpti
     std::ofstream out(dir + "/trace.csv", std::ios::binary | std::ios::trunc);
     out.write(csv.data(), static_cast<std::streamsize>(csv.size()));
   }
+  if (c.instances) return load_instances_back(report, dir);
   Scenario s;
   try {
     s = parse_scenario(
@@ -173,7 +216,7 @@ inline std::string run_import_case(const std::string& text, const ImportCaseOpti
     return "the trace loads " + std::to_string(rows.size()) + " rows, the report says " +
            std::to_string(report.kept);
   for (const TraceRow& r : rows)
-    if (!(r.submit_s >= 0) || r.gpus < 1 || r.gpus > data::kMaxTraceGpus || !(r.work_s > 0))
+    if (!(r.submit_s >= 0) || r.gpus < 1 || r.gpus > data::kMaxTraceGpus || !(r.work_s >= 0))
       return "a trace row out of range: submit_s " + std::to_string(r.submit_s) + ", gpus " +
              std::to_string(r.gpus) + ", duration_s " + std::to_string(r.work_s);
   return "";

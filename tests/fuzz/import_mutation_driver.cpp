@@ -423,7 +423,7 @@ struct Driver {
 
   /// Options bits for a case of the format `kind` (see fuzz::options_from_bits).
   uint32_t options_bits(std::size_t kind) {
-    const uint32_t rest = static_cast<uint32_t>(random() & 0x3FFFu);
+    const uint32_t rest = static_cast<uint32_t>(random() & 0x3FFFu);  // bit 10: --instances
     return static_cast<uint32_t>(kind) + static_cast<uint32_t>(kFormats) * rest;
   }
 

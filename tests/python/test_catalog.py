@@ -62,3 +62,35 @@ workloads:
     with pytest.warns(gpucap.ResultsWarning, match="gave the same values"):
         results = gpucap.run(scenario, replications=2, backend="cpu", progress=False)
     assert results["cost"][0].tolist() == pytest.approx([98.32, 98.32], rel=1e-12)
+
+
+def test_matching_is_the_clis():
+    # `gpucap catalog list --gpu h100` lists the H100s: the model and provider match whatever
+    # their case, as in the CLI (the same C++ reader and filter).
+    assert list(gpucap.catalog(gpu="h100", provider="AWS").index) == list(
+        gpucap.catalog(gpu="H100", provider="aws").index
+    )
+    assert len(gpucap.catalog(gpu="h100")) > 0
+    spot = gpucap.catalog(gpu="H100", spot=True)
+    prices = spot["spot_usd_per_gpu_hour"].tolist()
+    assert prices == sorted(prices) and not spot["spot_usd_per_gpu_hour"].isna().any()
+    assert set(gpucap.catalog(region="us-east-1")["region"]) == {"us-east-1"}
+
+
+def test_hostile_files_are_refused_not_read(tmp_path):
+    # A FIFO (nothing would ever write it: reading it would block forever), a device that never
+    # ends, a file that is not a catalog and one over the byte limit: each a clear error.
+    fifo = tmp_path / "fifo.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(gpucap.InputFileError, match="not a regular file"):
+        gpucap.catalog(str(fifo))
+    with pytest.raises(gpucap.InputFileError, match="not a regular file"):
+        gpucap.catalog("/dev/zero")
+    other = tmp_path / "jobs.csv"
+    other.write_text("submit_s,gpus,duration_s\n0,1,60\n")
+    with pytest.raises(ValueError, match=r"jobs.csv: no column \"key\"; a price catalog needs"):
+        gpucap.catalog(str(other))
+    with pytest.raises(gpucap.InputFileError, match="over the limit"):
+        gpucap.catalog(gpucap.catalog_path(), max_bytes=100)
+    with pytest.raises(gpucap.InputFileError, match="No such file"):
+        gpucap.catalog(str(tmp_path / "missing.csv"))

@@ -86,7 +86,7 @@ def test_scenario_keys_lists_every_key_with_its_unit_and_range():
 def test_explain_answers_short_forms_and_refuses_unknown_keys():
     text = gpucap.explain("pools.quota")
     assert text.startswith("pools.NAME.quota\n")
-    assert "from 1 to 1048575" in text
+    assert "from 0 to 1048575" in text
     assert gpucap.explain("workloads[0].work.cv").startswith("workloads[].work.cv")
     with pytest.raises(KeyError, match="qouta"):
         gpucap.explain("pools.NAME.qouta")

@@ -21,6 +21,17 @@
 #include "support/process.hpp"
 #include "support/scratch_dir.hpp"
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define GPUCAP_SHADOW_MEMORY 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define GPUCAP_SHADOW_MEMORY 1
+#endif
+#endif
+#ifndef GPUCAP_SHADOW_MEMORY
+#define GPUCAP_SHADOW_MEMORY 0
+#endif
+
 namespace gpucap {
 namespace {
 
@@ -237,6 +248,85 @@ TEST_F(HostileInput, CountsSeedsAndThreadsOutOfRangeAreUsageErrors) {
                                          "--set", "horizon=10h", "--set", "warmup=0s"});
   EXPECT_EQ(top.exit_code, 0) << top.output;
   EXPECT_NE(top.output.find("seed 18446744073709551615"), std::string::npos) << top.output;
+}
+
+// 1024 threads (inside the documented range) where the address space is capped, as in a
+// memory-capped container: OpenMP ended the process ("Thread creation failed"); now a clean
+// error that says how many threads to ask for, and the same run with fewer threads works.
+TEST_F(HostileInput, ThreadsTheSystemRefusesAreAnErrorNotACrash) {
+#if GPUCAP_SHADOW_MEMORY
+  GTEST_SKIP() << "a sanitizer's shadow memory does not fit a 4 GB address space";
+#endif
+  const std::string command = "ulimit -v 4000000; exec " + std::string(GPUCAP_BINARY) + " run " +
+                              kMmc + " -r 64 -q --set horizon=10h --set warmup=0s --threads ";
+  const ProcessOutcome many = testing_support::run_program({"/bin/sh", "-c", command + "1024"});
+  expect_clean(many);
+  EXPECT_EQ(many.exit_code, 1) << many.output;
+  EXPECT_NE(many.output.find("gpucap: error: cannot run 1024 threads: the system refused thread "),
+            std::string::npos)
+      << many.output;
+  EXPECT_NE(many.output.find("ask for at most "), std::string::npos) << many.output;
+  const ProcessOutcome few = testing_support::run_program({"/bin/sh", "-c", command + "16"});
+  EXPECT_EQ(few.exit_code, 0) << few.output;
+}
+
+// A stopping rule on a metric no replication defines (wait_mean where only deployments run)
+// ran all 1,000,000 replications, then said "NOT reached (worst inf)"; now refused after the
+// first batch, naming the metric and what it needs.
+TEST_F(HostileInput, APrecisionOnAnUndefinedMetricIsRefused) {
+  const fs::path s = write("fleet.yaml",
+                           "name: fleet\nhorizon: 2d\nseed: 1\npools:\n"
+                           "  od: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 4}\n"
+                           "workloads:\n  - name: f\n    kind: deployment\n    gpus: 1\n"
+                           "    arrivals: {process: poisson, rate_per_hour: 1}\n"
+                           "    lifetime: {dist: exponential, mean: 3h}\n");
+  const ProcessOutcome o = run_gpucap(
+      {"run", s.string(), "-q", "--precision", "0.01", "--metrics", "wait_mean"}, {},
+      std::chrono::seconds(60));
+  expect_clean(o);
+  EXPECT_EQ(o.exit_code, 2) << o.output;
+  EXPECT_NE(o.output.find("the precision metric wait_mean is not defined in any of the 1024 "
+                          "replications of the run (it needs: a job of the window launched)"),
+            std::string::npos)
+      << o.output;
+  // A metric the scenario defines reaches its precision as before.
+  const ProcessOutcome ok = run_gpucap(
+      {"run", s.string(), "-q", "--precision", "0.05", "--metrics", "instance_hours_demanded"});
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  // Deployments alone: the sweep table's default columns are theirs, not the jobs' waits (n/a
+  // at every point).
+  const ProcessOutcome sweep = run_gpucap({"sweep", s.string(), "-r", "50", "-g",
+                                           "pools.od.quota=1,2,4"});
+  EXPECT_EQ(sweep.exit_code, 0) << sweep.output;
+  EXPECT_NE(sweep.output.find("unserved_fraction [fraction]"), std::string::npos) << sweep.output;
+  EXPECT_NE(sweep.output.find("instances_served_mean [instances]"), std::string::npos)
+      << sweep.output;
+  EXPECT_EQ(sweep.output.find("wait_mean"), std::string::npos) << sweep.output;
+}
+
+// Instances alive at t = 0 beyond the quota wait in the default waiting room (10,000): those it
+// cannot hold were dropped without the warning that dropped jobs get.
+TEST_F(HostileInput, DroppedInstancesOfTheDefaultWaitingRoomAreWarnedOf) {
+  std::string state = "remaining,gpus\n";
+  for (int i = 0; i < 15000; ++i) state += ",1\n";
+  write("state.csv", state);
+  const fs::path s = write("fleet.yaml",
+                           "name: fleet\nhorizon: 1d\nseed: 1\npools:\n"
+                           "  od: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 100}\n"
+                           "workloads:\n  - name: f\n    kind: deployment\n    gpus: 1\n"
+                           "    arrivals: {process: poisson, rate_per_hour: 1}\n"
+                           "    lifetime: {dist: exponential, mean: 10h}\n"
+                           "    initial_state: {file: state.csv}\n");
+  const ProcessOutcome o = run_gpucap({"run", s.string(), "-r", "4"});
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_NE(o.output.find("deployment instances per replication were dropped because the waiting "
+                          "room was full (default policy.queue_capacity = 10000"),
+            std::string::npos)
+      << o.output;
+  const ProcessOutcome set = run_gpucap(
+      {"run", s.string(), "-r", "4", "--set", "policy.queue_capacity=20000"});
+  EXPECT_EQ(set.exit_code, 0) << set.output;
+  EXPECT_EQ(set.output.find("were dropped"), std::string::npos) << set.output;
 }
 
 TEST_F(HostileInput, SeedsInTheScenarioMustFitExactly) {

@@ -197,6 +197,86 @@ TEST_F(ImportHostile, TheReorderWindowIsBoundedByBytes) {
             3u);
 }
 
+// Instances without a creation time wait for the origin (the first creation kept) before they
+// can be written. Without --origin: one deleted before that first creation was not alive in
+// the window and is dropped as such (it was written as `,-3600,1`, which `fit --kind
+// deployment` then refused); and they are held within the reorder window's budget (3 M such
+// rows took 375 MB), the rest dropped with a reason that says how to keep them.
+TEST_F(ImportHostile, InstancesWithoutACreationTimeBeforeTheOrigin) {
+  const Imported r = import(JobLogFormat::csv,
+                            "created,deleted,gpus\n,2023-01-01T00:00:00Z,1\n"
+                            ",2023-01-01T03:00:00Z,1\n2023-01-01T01:00:00Z,,2\n",
+                            [] {
+                              ImportOptions o;
+                              o.trace.instances = true;
+                              o.mapping = {{"submit", "created"}, {"end", "deleted"}, {"gpus", "gpus"}};
+                              return o;
+                            }());
+  EXPECT_EQ(r.csv, "start_s,end_s,gpus\n,7200,1\n0,,2\n");
+  EXPECT_EQ(r.report.kept, 2u);
+  EXPECT_EQ(r.report.dropped_for("deleted at or before the origin (the first creation time, "
+                                 "without --origin): not alive in the window"),
+            1u);
+
+  ImportReport report;
+  TraceOptions options;
+  options.instances = true;
+  options.reorder_window = 1000;
+  std::string csv;
+  TraceWriter writer({}, options, report, [&](std::string_view b) { csv.append(b); });
+  for (int i = 0; i < 5000; ++i) {
+    JobRecord job;
+    job.submit_unknown = true;
+    job.running = true;
+    job.gpus = 1;
+    job.line = static_cast<uint64_t>(i + 2);
+    writer.add(std::move(job));
+  }
+  JobRecord created;
+  created.submit_ms = created.start_ms = 1000;
+  created.running = true;
+  created.gpus = 1;
+  writer.add(std::move(created));
+  writer.finish();
+  EXPECT_EQ(report.kept, 1001u);
+  EXPECT_EQ(report.dropped_for("no creation time, beyond the reorder window of such instances held "
+                               "until the origin is known (give --origin, or raise "
+                               "--reorder-window)"),
+            4000u);
+  // With --origin they are written as they come: none held, none dropped.
+  ImportReport given;
+  options.origin_ms = 0;
+  TraceWriter direct({}, options, given, [](std::string_view) {});
+  for (int i = 0; i < 5000; ++i) {
+    JobRecord job;
+    job.submit_unknown = true;
+    job.running = true;
+    job.gpus = 1;
+    direct.add(std::move(job));
+  }
+  direct.finish();
+  EXPECT_EQ(given.kept, 5000u);
+}
+
+// --log-end and --running apply to jobs: with --instances a running instance keeps a blank end
+// whatever the log's end, so the report said run times were censored at a log end that changed
+// no row. Both are refused.
+TEST_F(ImportHostile, LogEndAndRunningDoNotApplyToInstances) {
+  const std::string log = write("pods.csv", "created,deleted,gpus\n0,,1\n10,20,1\n");
+  for (const std::string option : {"--log-end 5", "--running drop"}) {
+    const auto o = run_gpucap({"import", log, "--format", "csv", "--instances", "--time-format",
+                               "seconds", "--map", "submit=created,end=deleted,gpus=gpus",
+                               "-o", (dir_ / "out.csv").string(), option.substr(0, option.find(' ')),
+                               option.substr(option.find(' ') + 1)});
+    EXPECT_EQ(o.exit_code, 2) << o.output;
+    EXPECT_NE(o.output.find(option.substr(0, option.find(' ')) +
+                            " does not apply with --instances"),
+              std::string::npos)
+        << o.output;
+    EXPECT_FALSE(fs::exists(dir_ / "out.csv"));
+  }
+}
+
 // Row 16: attempts past the 100,000th were dropped silently (1 GPU, 100,001 s instead of
 // 8 GPUs, 186,402 s). Attempts are now folded as they are read, any number of them.
 TEST_F(ImportHostile, EveryPhillyAttemptCounts) {

@@ -67,6 +67,32 @@ TEST_F(Signals, EachStoppingSignalEndsARunWithItsExitStatusAndOneLine) {
   }
 }
 
+// A signal during fit --check stops only the check: the fitted section was written before it
+// began and stays, and the line says so (it said "stopped, nothing was written").
+TEST_F(Signals, ASignalDuringAFitCheckNamesTheFitWritten) {
+  const fs::path base = dir_ / "base.yaml";
+  std::ofstream(base) << "name: week\nhorizon: 7d\nseed: 5\npools:\n"
+                         "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, "
+                         "quota: 64}\n";
+  const fs::path out = dir_ / "w.yaml";
+  ChildProcess child({GPUCAP_BINARY, "fit", std::string(GPUCAP_SOURCE_DIR) + "/data/sample_week_trace.csv",
+                      "-o", out.string(), "--placement", "od", "--window", "7d", "--check", "cost",
+                      "--check-scenario", base.string(), "--check-replications", "1000000"});
+  ASSERT_TRUE(child.wait_for_output("checking the fit", 60s));
+  std::this_thread::sleep_for(200ms);
+  child.signal(SIGINT);
+  const ProcessOutcome o = child.wait(60s);
+  EXPECT_FALSE(o.timed_out);
+  EXPECT_EQ(o.exit_code, 130) << o.output;
+  EXPECT_NE(o.output.find("gpucap: interrupted by SIGINT; only the check of the fit stopped; the "
+                          "fit was written and stays: " +
+                          out.string()),
+            std::string::npos)
+      << o.output;
+  EXPECT_EQ(o.output.find("nothing was written"), std::string::npos) << o.output;
+  EXPECT_TRUE(fs::exists(out));
+}
+
 TEST_F(Signals, ASignalStopsEvenOneLongReplicationWithinASecond) {
   // One replication of about 9e8 events (within the event budget): a minute or more of work,
   // which a cancel checked only between replications would have to wait for.

@@ -138,4 +138,11 @@ inline ProcessOutcome run_gpucap(
   return child.wait(limit);
 }
 
+/// Runs any program (`argv[0]` its path) to its end (at most `limit`).
+inline ProcessOutcome run_program(const std::vector<std::string>& argv,
+                                  std::chrono::milliseconds limit = std::chrono::milliseconds(120000)) {
+  ChildProcess child(argv);
+  return child.wait(limit);
+}
+
 }  // namespace gpucap::testing_support

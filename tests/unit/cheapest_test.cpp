@@ -63,6 +63,15 @@ TEST(Cheapest, ChanceConstraintPicksTheCheapestPointLikelyEnough) {
   EXPECT_NE(a.explanation.find("the data cannot tell whether it meets every constraint"),
             std::string::npos);
   EXPECT_GT(a.replications_to_decide, 100u);
+  // The count is per point: a sweep's -r (every point runs that many).
+  EXPECT_NE(a.explanation.find("about " + std::to_string(a.replications_to_decide) +
+                               " replications per point would decide them, if the estimates "
+                               "hold (a sweep's -r " +
+                               std::to_string(a.replications_to_decide) + ": every point runs "
+                               "that many, " +
+                               std::to_string(3 * a.replications_to_decide) + " in all)"),
+            std::string::npos)
+      << a.explanation;
   // The paired difference from the choice: exactly 100 USD dearer, every replication.
   EXPECT_EQ(a.points[0].minus_best.mean, 100.0);
   EXPECT_EQ(a.points[0].minus_best.std, 0.0);
@@ -137,6 +146,43 @@ TEST(Cheapest, ParsesConstraintsAndNamesWhatIsValid) {
 }
 
 // From the command line: goals of a scenario, a sweep, the chance constraint and its errors.
+// A chosen point at the edge of a numeric grid (a number or a duration, 3 values or more) may
+// have a better one beyond it: said, with the direction. Inside the grid, with two values
+// (a comparison of options) or with values that are not numbers, nothing is said.
+TEST(Cheapest, AChoiceAtTheEdgeOfTheGridSaysABetterOneMayLieBeyond) {
+  RunResults r = three_points({100, 100, 100});
+  r.sweep = {{"pools.gpus.quota", {"8", "12", "16"}}, {"warmup", {"1h", "2h", "30min"}}};
+  CheapestAnswer a = choose_cheapest(r, chance(0.5));  // point 2, the cheapest
+  ASSERT_EQ(a.best, 2u);
+  EXPECT_NE(a.explanation.find("the chosen point lies at the edge of the grid: pools.gpus.quota = "
+                               "16 is the largest value swept, so a better point may lie beyond "
+                               "it; extend the grid above it to know"),
+            std::string::npos)
+      << a.explanation;
+  EXPECT_NE(a.explanation.find("warmup = 30min is the smallest value swept"), std::string::npos)
+      << a.explanation;
+  EXPECT_EQ(grid_edge_note(r, 0).find("pools.gpus.quota = 8 is the smallest"), 1 + std::string(
+      "the chosen point lies at the edge of the grid: ").size());
+  EXPECT_EQ(grid_edge_note(r, 1).find("quota"), std::string::npos);  // 12: inside
+  r.sweep = {{"pools.gpus.quota", {"8", "12", "8"}}};  // two distinct values
+  EXPECT_EQ(grid_edge_note(r, 1), "");
+  r.sweep = {{"policy.queue", {"fifo", "priority", "sjf"}}};
+  EXPECT_EQ(grid_edge_note(r, 2), "");
+}
+
+// The decision table shows each point's parameter values beside its index.
+TEST(Cheapest, TheDecisionTableShowsParameterValues) {
+  const std::string scenario = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/mmc_validation.yaml";
+  const auto out = testing_support::gpucap_cli(
+      "sweep " + scenario + " -r 64 --set horizon=100h --grid pools.gpus.quota=8,9,12 "
+      "--objective cost --constraint 'wait_mean<=1h'");
+  ASSERT_EQ(out.exit_code, 0) << out.output;
+  const std::size_t header = out.output.find("point  pools.gpus.quota  feasible");
+  ASSERT_NE(header, std::string::npos) << out.output;
+  EXPECT_NE(out.output.find("\n    2  12                ", header), std::string::npos)
+      << out.output;
+}
+
 TEST(Cheapest, SweepChanceFromTheCommandLine) {
   const std::string scenario = std::string(GPUCAP_SOURCE_DIR) + "/scenarios/mmc_validation.yaml";
   const std::string goals =

@@ -525,3 +525,43 @@ TEST_F(FitCommand, CheckAJobTrace) {
   EXPECT_EQ(log, 600);
   EXPECT_NEAR(model, 600, 4 * std::sqrt(600.0 / 60)) << fit.output;
 }
+
+// --check replays exactly the rows the fit accepted: a job of run time 0 s is an arrival of the
+// fit (with a note), and the replay runs it as arriving and ending at once (it was exit 2 with
+// an error located in the composed scenario, which the user never wrote).
+TEST_F(FitCommand, CheckReplaysTheRowsTheFitAccepted) {
+  const std::string base = write(
+      "base.yaml", "name: z\nhorizon: 1d\nseed: 5\npools:\n"
+                   "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2, quota: 8}\n");
+  const std::string trace =
+      write("z.csv", "submit_s,gpus,duration_s\n0,1,0\n600,1,60\n3600,1,90\n7200,1,120\n");
+  const auto fit = gpucap_cli("fit " + trace + " -o " + path("w.yaml") +
+                              " --placement od --window 1d --check jobs_arrived,jobs_completed "
+                              "--check-scenario " + base + " --check-replications 20");
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  EXPECT_NE(fit.output.find("1 job(s) with run time 0 s"), std::string::npos) << fit.output;
+  const std::size_t row = fit.output.find("\njobs_completed ");
+  ASSERT_NE(row, std::string::npos) << fit.output;
+  std::istringstream cells(fit.output.substr(row + 1));
+  std::string name, unit;
+  double log = 0;
+  cells >> name >> unit >> log;
+  EXPECT_EQ(log, 4) << fit.output;  // the 0 s job completes in the replay
+}
+
+// The output may not be an input of the check: `-o pools.yaml --check-scenario pools.yaml`
+// overwrote the user's scenario with the fitted section (then refused it). Refused before
+// anything is written, the file left as it was.
+TEST_F(FitCommand, TheOutputCannotBeTheCheckScenario) {
+  const std::string text =
+      "name: z\nhorizon: 7d\nseed: 5\npools:\n"
+      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2, quota: 64}\n";
+  const std::string base = write("pools.yaml", text);
+  const auto fit = gpucap_cli("fit " + kSample + " -o " + base +
+                              " --placement od --window 7d --check cost --check-scenario " + base);
+  EXPECT_NE(fit.exit_code, 0) << fit.output;
+  EXPECT_NE(fit.output.find("pools.yaml"), std::string::npos) << fit.output;
+  std::ifstream in(base);
+  const std::string after((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(after, text);
+}

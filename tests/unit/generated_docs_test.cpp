@@ -110,7 +110,7 @@ std::string error_examples() {
        "catalog: ../data/gpu_prices.csv   # price catalog, relative to this file\n", "", {}},
       {"a slowdown is a plain factor", "", "", {"pools.hyperscaler-h100.slowdown=1.5d"}},
       {"`seed: -1` on line 5, and two overrides: three mistakes", "seed: 42", "seed: -1",
-       {"pools.gpucloud-h100.quota=0", "policy.queue=lifo"}},
+       {"pools.gpucloud-h100.quota=-1", "policy.queue=lifo"}},
       {"the parameters of a time take time units", "", "",
        {"workloads.eval.work={dist: gamma, mean: 40min, cv: 0}"}},
   };

@@ -6,6 +6,7 @@
 
 #include "gpucap/metric_explain.hpp"
 #include "gpucap/metrics.hpp"
+#include "gpucap/scenario_loader.hpp"
 
 #include "support/cli.hpp"
 
@@ -53,6 +54,40 @@ TEST(MetricExplain, SpecificFacts) {
   EXPECT_EQ(explain_metric("cots"), "");
   EXPECT_EQ(explain_metric(""), "");
   EXPECT_EQ(explain_metric("latency_p99 "), "");
+}
+
+// The goal form that explain shows is one the loader reads (it showed `goals: [{metric: ...}]`,
+// which the loader refuses): NAME and X filled in, it loads.
+TEST(MetricExplain, TheGoalFormShownLoads) {
+  const std::string text = explain_metric("latency_p99");
+  const std::string form = "goals: {NAME: {require: [\"latency_p99 <= X\"]}}";
+  ASSERT_TRUE(has(text, form)) << text;
+  std::string goals = form;
+  goals.replace(goals.find("NAME"), 4, "fast");
+  goals.replace(goals.find("X"), 1, "2s");
+  const Scenario s = parse_scenario(
+      "name: g\nhorizon: 1h\npools:\n  od: {gpu: H100, quota: 1, price_usd_per_gpu_hour: 1}\n"
+      "workloads:\n  - {name: w, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n" +
+          goals + "\n",
+      "test.yaml", ".");
+  ASSERT_EQ(s.goals.size(), 1u);
+  EXPECT_EQ(s.goals[0].name, "fast");
+}
+
+// pools.POOL.METRIC, the form goals' conditions (and messages of --constraint and --check) name
+// a pool's metric by, is explained: in general and for one pool's metric.
+TEST(MetricExplain, PoolMetricReferences) {
+  const std::string form = explain_metric("pools.POOL.METRIC");
+  EXPECT_TRUE(has(form, "pools.POOL.METRIC (a pool's metric in a goal's condition)")) << form;
+  for (const MetricInfo& m : kPoolMetricInfo) EXPECT_TRUE(has(form, m.name)) << m.name;
+  const std::string one = explain_metric("pools.spot.east.preemptions");
+  EXPECT_EQ(one.rfind("pool \"spot.east\", preemptions (pool metric", 0), 0u) << one;
+  EXPECT_TRUE(has(one, "pools.POOL.preemptions"));
+  EXPECT_EQ(explain_metric("pools.spot.no_such_metric"), "");
+  EXPECT_EQ(explain_metric("pools.preemptions"), "");
+  const auto cli = gpucap_cli("explain pools.POOL.METRIC");
+  EXPECT_EQ(cli.exit_code, 0);
+  EXPECT_TRUE(has(cli.output, "pools.<the pool's name>.<a pool metric>")) << cli.output;
 }
 
 TEST(MetricExplain, TheCliExplainsKeysAndMetricsAndSuggests) {

@@ -153,6 +153,25 @@ TEST(ReportPage, SweepChoosesTheLowestMeanObjectiveAndMarksParetoPoints) {
   EXPECT_NE(render_report(r, options).find("<strong>Chosen point: 2</strong>"), std::string::npos);
 }
 
+// Deployments alone: the frontier is cost against unserved_fraction (against wait_p95 it plotted
+// nothing: n/a at every point), and the histograms are the deployments' own.
+TEST(ReportPage, ADeploymentOnlySweepPlotsItsOwnServiceLevel) {
+  RunResults r = sample(3);
+  for (std::size_t p = 0; p < r.points; ++p)
+    for (std::size_t i = 0; i < r.replications; ++i) {
+      double* row = &r.scalars[(p * r.replications + i) * gpucap::kScalarMetricCount];
+      row[gpucap::kJobsArrived] = 0;
+      row[gpucap::kWaitP95S] = std::nan("");
+      row[gpucap::kInstanceHoursDemanded] = 100;
+      row[gpucap::kUnservedFraction] = 0.1 / (p + 1) + 0.001 * i;
+    }
+  r.summarize_all();
+  const std::string page = render_report(r);
+  EXPECT_NE(page.find("frontier: cost vs unserved_fraction"), std::string::npos) << page;
+  EXPECT_EQ(page.find("frontier: cost vs wait_p95"), std::string::npos);
+  EXPECT_NE(page.find("instances_served_mean"), std::string::npos);
+}
+
 // The question asked: with constraints the chosen point is the cheapest that meets them, the
 // sweep table gives every point's standing, and when none meets them none is recommended.
 TEST(ReportPage, ConstraintsChooseTheCheapestFeasiblePointOrNone) {

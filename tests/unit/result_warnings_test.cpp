@@ -161,6 +161,7 @@ TEST(ResultWarnings, AStartUpTransientPastTheWarmUp) {
 }  // namespace
 }  // namespace gpucap
 
+#include <atomic>
 #include <unistd.h>
 
 #include "gpucap/hdf5_results.hpp"
@@ -251,6 +252,41 @@ TEST_F(ResultWarningsCli, AStartUpTransientWithoutATimeSeries) {
   options.replications = 4;
   options.backend = BackendChoice::cpu;
   EXPECT_EQ(run(replay, options).settling.bins, 0u);
+}
+
+// A cancel (Ctrl-C in the CLI, CancelToken in Python) stops the probe as it stops the run's own
+// replications: within milliseconds (it went on for 5 to 10 s), with RunCancelled and no series.
+TEST(SettlingProbe, ACancelStopsIt) {
+  const Scenario plain = parse_scenario(kMm16, "mm16.yaml", ".");
+  RunOptions options;
+  options.replications = 8;
+  options.backend = BackendChoice::cpu;
+  options.settling_probe = false;
+  RunResults r = run(plain, options);
+  std::atomic<bool> cancel{true};
+  EXPECT_THROW(add_settling_probe(r, {plain}, &cancel), RunCancelled);
+  EXPECT_EQ(r.settling.bins, 0u);
+  cancel = false;
+  add_settling_probe(r, {plain}, &cancel);
+  EXPECT_EQ(r.settling.replications, 8u);
+}
+
+// Each sweep point's own warm-up decides whether its transient outlasts it: a sweep of warmup
+// = 30h, 40h on the M/M/16 (which settles at about 14 h) warns at neither point, though the base
+// has no warm-up (it read the base's and warned "past the start").
+TEST_F(ResultWarningsCli, EachSweepPointsOwnWarmUp) {
+  std::ofstream(dir_ / "mm16.yaml") << kMm16;
+  const auto swept = testing_support::gpucap_cli("sweep " + (dir_ / "mm16.yaml").string() +
+                                                 " -r 200 -g warmup=30h,40h");
+  ASSERT_EQ(swept.exit_code, 0) << swept.output;
+  EXPECT_EQ(swept.output.find("warning:"), std::string::npos) << swept.output;
+  const auto mixed = testing_support::gpucap_cli("sweep " + (dir_ / "mm16.yaml").string() +
+                                                 " -r 200 -g warmup=0s,40h");
+  ASSERT_EQ(mixed.exit_code, 0) << mixed.output;
+  EXPECT_NE(mixed.output.find("warning: the GPUs in use settle only after about 13.75 h (point 0), "
+                              "past the start (no warm-up)"),
+            std::string::npos)
+      << mixed.output;
 }
 
 }  // namespace

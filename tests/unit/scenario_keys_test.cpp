@@ -82,7 +82,7 @@ TEST(ScenarioKeys, ExplainAnswersForEveryKeyAndEveryDistributionParameter) {
                 .rfind("workloads[].checkpoint.interval\n", 0),
             0u);
   EXPECT_NE(gpucap::explain_scenario_key("workloads.work.sigma").find("0.001"), std::string::npos);
-  EXPECT_NE(gpucap::explain_scenario_key("pools.quota").find("from 1 to 1048575"),
+  EXPECT_NE(gpucap::explain_scenario_key("pools.quota").find("from 0 to 1048575"),
             std::string::npos);
   EXPECT_EQ(gpucap::explain_scenario_key("pools.NAME.qouta"), "");
   EXPECT_EQ(gpucap::explain_scenario_key("no.such.key"), "");

@@ -288,20 +288,25 @@ TEST_F(ScenarioLoader, ZeroRate) {
 }
 
 TEST_F(ScenarioLoader, ZeroQuota) {
-  EXPECT_EQ(error_of(edit("quota: 8", "quota: 0")),
-            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 1 to 1048575, got "
-            "\"0\"");
+  // A quota of 0 holds nothing (a sweep may include "none of this pool"); a workload whose only
+  // pool it is has nowhere to run, and a negative quota is refused.
+  EXPECT_NE(error_of(edit("quota: 8", "quota: 0")).find("fits no pool of its placement list"),
+            std::string::npos)
+      << error_of(edit("quota: 8", "quota: 0"));
+  EXPECT_EQ(error_of(edit("quota: 8", "quota: -1")),
+            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 0 to 1048575, got "
+            "\"-1\"");
 }
 
 TEST_F(ScenarioLoader, NegativeQuota) {
   EXPECT_EQ(error_of(edit("quota: 8", "quota: -3")),
-            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 1 to 1048575, got "
+            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 0 to 1048575, got "
             "\"-3\"");
 }
 
 TEST_F(ScenarioLoader, FractionalQuota) {
   EXPECT_HAS(error_of(edit("quota: 8", "quota: 2.5")),
-             "pools.gpus.quota: must be a whole number from 1 to 1048575, got \"2.5\"");
+             "pools.gpus.quota: must be a whole number from 0 to 1048575, got \"2.5\"");
 }
 
 TEST_F(ScenarioLoader, NegativePrice) {
@@ -632,7 +637,7 @@ TEST_F(ScenarioLoader, EveryProblemOfAFileIsListedInFileOrder) {
   const std::string yaml =
       "name: many\nhorizon: 10d\nseed: -3\npools:\n"
       "  a: {gpu: H100, price_usd_per_gpu_hour: -2, quota: 8}\n"
-      "  b: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 0}\n"
+      "  b: {gpu: H100, price_usd_per_gpu_hour: 2, quota: -1}\n"
       "  c: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 8, sped: 2}\n"
       "workloads:\n  - {name: w, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n";
   const std::string message = error_of(yaml);
@@ -652,7 +657,7 @@ TEST_F(ScenarioLoader, EveryProblemOfAFileIsListedInFileOrder) {
 TEST_F(ScenarioLoader, AtMostTwentyProblemsAreListed) {
   std::string yaml = "name: many\nhorizon: 10d\npools:\n";
   for (int i = 0; i < 25; ++i)
-    yaml += "  p" + std::to_string(i) + ": {gpu: H100, price_usd_per_gpu_hour: 2, quota: 0}\n";
+    yaml += "  p" + std::to_string(i) + ": {gpu: H100, price_usd_per_gpu_hour: 2, quota: -1}\n";
   yaml += "workloads:\n  - {name: w, arrivals: {process: poisson, rate_per_hour: 1}, work: 1h}\n";
   const std::string message = error_of(yaml);
   EXPECT_EQ(message.rfind("test.yaml: 25 problems:\n", 0), 0u) << message;
@@ -726,7 +731,7 @@ TEST_F(ScenarioLoader, OverrideBelowASingleValue) {
 TEST_F(ScenarioLoader, InvalidValueFromAnOverrideNamesTheOverride) {
   EXPECT_EQ(error_of(kBase, {"pools.gpus.quota=-3"}),
             "test.yaml: (from --set pools.gpus.quota=-3): pools.gpus.quota: must be a whole "
-            "number from 1 to 1048575, got \"-3\"");
+            "number from 0 to 1048575, got \"-3\"");
   // The override is quoted as the user wrote it.
   EXPECT_EQ(error_of(kBase, {"workloads.jobs.gpus=16"}),
             "test.yaml: (from --set workloads.jobs.gpus=16): workloads[0].gpus: a job of 16 GPUs "
@@ -742,9 +747,9 @@ TEST_F(ScenarioLoader, InvalidValueFromAnOverrideNamesTheOverride) {
 
 TEST_F(ScenarioLoader, ErrorsOutsideAnOverrideKeepTheirFilePosition) {
   // An override elsewhere does not hide where the real problem is.
-  EXPECT_EQ(error_of(edit("quota: 8", "quota: 0"), {"pools.gpus.price_usd_per_gpu_hour=3"}),
-            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 1 to 1048575, got "
-            "\"0\"");
+  EXPECT_EQ(error_of(edit("quota: 8", "quota: -1"), {"pools.gpus.price_usd_per_gpu_hour=3"}),
+            "test.yaml:9:12: pools.gpus.quota: must be a whole number from 0 to 1048575, got "
+            "\"-1\"");
 }
 
 // ---- parse_duration_s -----------------------------------------------------------------------

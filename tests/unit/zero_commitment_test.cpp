@@ -113,7 +113,7 @@ const char* kService =
 // commits nothing can be neither.
 TEST_F(ZeroCommitment, AServicePoolMustHoldSome) {
   EXPECT_NE(error_of(kService).find("workloads[0].pool: pool \"c\" commits no GPUs (count 0), so "
-                                    "no replica of the service could start; give the pool a count "
+                                    "no replica of the service could start; give the pool GPUs "
                                     "or the service another pool"),
             std::string::npos)
       << error_of(kService);
@@ -127,6 +127,50 @@ TEST_F(ZeroCommitment, AServicePoolMustHoldSome) {
   std::string counted = kService;
   counted.replace(counted.find("count: 0"), 8, "count: 2");
   EXPECT_EQ(error_of(counted), "no error");
+  // A spot pool of quota 0 holds nothing either.
+  std::string empty_spot = counted;
+  empty_spot.replace(empty_spot.find("quota: 4"), 8, "quota: 0");
+  empty_spot.replace(empty_spot.find("pool: c, replicas"), 17, "pool: spot, replicas");
+  EXPECT_NE(error_of(empty_spot).find("workloads[0].pool: pool \"spot\" holds no GPUs (quota 0), "
+                                      "so no replica of the service could start"),
+            std::string::npos)
+      << error_of(empty_spot);
+}
+
+// An uncommitted pool of quota 0 (on-demand, spot, marketplace) holds nothing, as a committed
+// count of 0 does: every figure is as if it were not there, so a sweep of a spot quota may
+// include 0 ("no spot"); a serverless pool's quota stays at least 1.
+TEST_F(ZeroCommitment, AQuotaOfZeroLeavesEveryFigureOfTheOtherPools) {
+  const RunResults without = run_it(parse(jobs_scenario("")));
+  for (const char* option : {"spot", "on_demand", "marketplace"}) {
+    SCOPED_TRACE(option);
+    const std::string reclaims = std::string(option) == "on_demand"
+                                     ? ""
+                                     : ", preemption: {time_to_preemption: 1h}";
+    const RunResults with = run_it(parse(jobs_scenario(
+        std::string("  c: {gpu: H100, purchase: ") + option +
+        ", quota: 0, price_usd_per_gpu_hour: 1" + reclaims + "}\n")));
+    for (std::size_t rep = 0; rep < with.replications; ++rep) {
+      EXPECT_EQ(with.pool_value(0, rep, 0, kPoolCostUsd), 0.0);
+      EXPECT_EQ(with.pool_value(0, rep, 0, kPoolJobsStarted), 0.0);
+      for (ScalarMetric m : {kCostUsd, kJobsStarted, kJobsCompleted, kWaitMeanS, kGpuHoursBilled})
+        EXPECT_EQ(with.scalar(0, rep, m), without.scalar(0, rep, m)) << kScalarMetricInfo[m].name;
+    }
+  }
+  const Scenario swept = parse(jobs_scenario("  c: {gpu: H100, purchase: spot, quota: 16, "
+                                             "price_usd_per_gpu_hour: 1, preemption: "
+                                             "{time_to_preemption: 1h}}\n"),
+                               {"pools.c.quota=0"});
+  EXPECT_EQ(swept.pools[swept.pool_index("c")].quota_gpus, 0u);
+  const std::string serverless =
+      "name: zero\nhorizon: 100s\npools:\n"
+      "  sl: {gpu: L4, purchase: serverless, price_usd_per_gpu_second: 0.001, quota: 0}\n"
+      "workloads:\n"
+      "  - {name: api, kind: inference, pool: sl, arrivals: {process: poisson, rate_per_s: 1},\n"
+      "     service: 1s}\n";
+  EXPECT_NE(error_of(serverless).find("pools.sl.quota: must be at least 1 for a serverless pool"),
+            std::string::npos)
+      << error_of(serverless);
 }
 
 }  // namespace

@@ -43,15 +43,32 @@ def catalog(
     path: Optional[str] = None,
     gpu: Optional[str] = None,
     provider: Optional[str] = None,
+    region: Optional[str] = None,
+    spot: bool = False,
+    max_bytes: int = 256 << 20,
 ) -> pd.DataFrame:
-    """The catalog's rows (default: catalog_path()), optionally of one GPU model and one
-    provider, indexed by `key` (what a pool's `catalog_row` names), cheapest on-demand price per
-    GPU-hour first. Prices are USD per GPU-hour (the instance's price over its GPUs); a blank
-    spot price is NaN (no spot offer)."""
-    table = pd.read_csv(path or catalog_path(), dtype={"key": str, "provider": str})
-    if gpu is not None:
-        table = table[table["gpu_model"] == gpu]
-    if provider is not None:
-        table = table[table["provider"] == provider]
-    table = table.sort_values(["on_demand_usd_per_gpu_hour", "key"], kind="stable")
+    """The catalog's rows (default: catalog_path()), optionally of one GPU model, provider and
+    region, indexed by `key` (what a pool's `catalog_row` names), cheapest on-demand price per
+    GPU-hour first (with ``spot=True``: only rows with a spot price, cheapest spot first).
+    Prices are USD per GPU-hour (the instance's price over its GPUs); a blank spot price is NaN
+    (no spot offer). GPU model and provider match case-insensitively, as ``gpucap catalog list``
+    does: the same reader (at most ``max_bytes``, a regular file) and the same rows.
+
+    Raises gpucap.InputFileError (an OSError) for a file that cannot be read (missing, a FIFO,
+    a device, too large) and ValueError for one that is not a price catalog (naming the file,
+    line and column)."""
+    from . import _core
+
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path: expected a file name, got {type(path).__name__}")
+    columns = _core.read_catalog(
+        os.fsdecode(os.fspath(path)) if path is not None else catalog_path(),
+        gpu or "",
+        provider or "",
+        region or "",
+        bool(spot),
+        int(max_bytes),
+    )
+    table = pd.DataFrame(columns)
+    table["gpu_count"] = table["gpu_count"].astype("Int64")
     return table.set_index("key")

@@ -27,6 +27,7 @@
 #endif
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/input_file.hpp"
 
 namespace gpucap {
 
@@ -569,7 +570,11 @@ bool parse_decimal(std::string_view cell, double& value) {
 CsvTable CsvTable::parse(const std::string& text, const std::string& origin) {
   CsvTable t;
   t.origin_ = text::excerpt(origin, 300);
-  t.own_text_ = std::make_shared<const std::string>(text);
+  // Line breaks as a data file's (CsvTable::of): a lone CR ends a line there too, so that a
+  // text parsed here and the same bytes read from a file give the same table.
+  std::string own = text;
+  normalize_line_breaks(own);
+  t.own_text_ = std::make_shared<const std::string>(std::move(own));
   t.structure_ = check_structure(*t.own_text_, t.origin_);
   return t;
 }

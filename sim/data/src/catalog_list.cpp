@@ -41,7 +41,7 @@ std::vector<CatalogEntry> read_price_catalog(const std::string& path, uint64_t m
   std::vector<std::string> header;
   std::vector<CatalogEntry> rows;
   int c_key = -1, c_provider = -1, c_type = -1, c_region = -1, c_model = -1, c_count = -1,
-      c_memory = -1, c_od = -1, c_spot = -1;
+      c_memory = -1, c_od = -1, c_spot = -1, c_source = -1, c_retrieved = -1;
   uint64_t line_number = 0;
   std::size_t pos = 0;
   std::string_view line;
@@ -73,6 +73,8 @@ std::vector<CatalogEntry> read_price_catalog(const std::string& path, uint64_t m
       c_type = column_of(header, "instance_type");
       c_region = column_of(header, "region");
       c_count = column_of(header, "gpu_count");
+      c_source = column_of(header, "source");
+      c_retrieved = column_of(header, "retrieved");
       continue;
     }
     if (f.size() != header.size())
@@ -85,6 +87,8 @@ std::vector<CatalogEntry> read_price_catalog(const std::string& path, uint64_t m
     e.instance_type = c_type >= 0 ? std::string(f[c_type]) : parts.size() > 1 ? parts[1] : "";
     e.region = c_region >= 0 ? std::string(f[c_region]) : parts.size() > 2 ? parts[2] : "";
     e.gpu_model = f[c_model];
+    if (c_source >= 0) e.source = f[c_source];
+    if (c_retrieved >= 0) e.retrieved = f[c_retrieved];
     const auto number = [&](int column, const char* name, double& out) {
       if (!number_of(f[column], out) || out < 0)
         throw DataFileError(at + "column \"" + name + "\" holds \"" +

@@ -213,8 +213,9 @@ std::vector<ScenarioKey> pool_rows() {
         .by_default("`0`").applies(applies_to(uncommitted))
         .means("`on_demand`, `spot`, `marketplace`, `serverless`: each hold (replica lifetime) is billed at least this long"),
     key("pools.NAME.quota").shown("`quota`").table("pools-purchase")
-        .type(KeyType::integer, UnitKind::count, "GPUs").range({1, false}, {1048575, false})
+        .type(KeyType::integer, UnitKind::count, "GPUs").range({0, false}, {1048575, false})
         .by_default("*required* for `on_demand`, `spot`, `marketplace`; optional for `serverless` (default: the sum over the inference services on the pool of `max_replicas × gpus`)")
+        .valid("`0` holds nothing: the pool runs no job, so a sweep may include \"none of this pool\" (a workload needs another pool of its placement list; no inference service may run on it); a `serverless` pool's quota is at least 1")
         .applies(applies_to(uncommitted))
         .means("most GPUs the pool may hold at once (provisioning or running jobs, starting or warm replicas); with `availability`, at most this many of those the trace shows"),
     key("pools.NAME.bill_idle").shown("`bill_idle`").table("pools-purchase")
@@ -290,8 +291,9 @@ std::vector<ScenarioKey> pool_rows() {
         .by_default("`0`").applies(applies_to(uncommitted))
         .means("each replica lifetime is billed at least this long"),
     key("pools.NAME.quota").shown("`quota`").table("serverless-pools")
-        .type(KeyType::integer, UnitKind::count, "GPUs").range({1, false}, {1048575, false})
+        .type(KeyType::integer, UnitKind::count, "GPUs").range({0, false}, {1048575, false})
         .by_default("the sum, over the inference services on the pool, of `max_replicas × gpus`")
+        .valid("at least 1 for a serverless pool")
         .applies(applies_to(uncommitted))
         .means("most GPUs its replicas (starting or warm) hold at once; the autoscaler starts no replica that does not fit"),
     key("pools.NAME.bill_idle").shown("`bill_idle`").table("serverless-pools")

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/quantities.hpp"
 
 namespace gpucap {
 namespace {
@@ -126,6 +127,55 @@ std::vector<bool> parse_point_list(const std::string& text, std::size_t points) 
   return out;
 }
 
+namespace {
+
+/// A sweep value as a number: a plain number, or a duration with its unit in seconds; false
+/// for other values (a name, a list, true).
+bool numeric_value(const std::string& text_in, double& v) {
+  const std::string t = text::trim(text_in);
+  if (t.empty()) return false;
+  char* end = nullptr;
+  v = std::strtod(t.c_str(), &end);
+  if (end == t.c_str() + t.size() && std::isfinite(v)) return true;
+  try {
+    v = parse_duration_s(t);
+    return std::isfinite(v);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::string grid_edge_note(const RunResults& r, std::size_t point) {
+  std::string out;
+  for (const SweepParameter& p : r.sweep) {
+    if (point >= p.values.size()) continue;
+    std::vector<double> values;
+    for (const std::string& text : p.values) {
+      double v = 0;
+      if (!numeric_value(text, v)) {
+        values.clear();
+        break;
+      }
+      values.push_back(v);
+    }
+    if (values.size() != p.values.size()) continue;
+    std::vector<double> distinct = values;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    if (distinct.size() < 3) continue;  // two values compare options; they bound no range
+    const double v = values[point];
+    if (v != distinct.front() && v != distinct.back()) continue;
+    const bool low = v == distinct.front();
+    out += "\nthe chosen point lies at the edge of the grid: " + p.path + " = " +
+           text::excerpt(p.values[point]) + " is the " + (low ? "smallest" : "largest") +
+           " value swept, so a better point may lie beyond it; extend the grid " +
+           (low ? "below" : "above") + " it to know";
+  }
+  return out;
+}
+
 CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& q) {
   if (q.objective >= kScalarMetricCount) throw std::invalid_argument("objective out of range");
   for (const ChanceConstraint& c : q.chance)
@@ -215,6 +265,7 @@ CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& q) {
     if (!a.undecided_cheaper.empty())
       a.explanation +=
           "\nthe data cannot tell whether these cheaper points are feasible:" + cheaper_lines;
+    a.explanation += grid_edge_note(r, a.best);
   } else {
     a.explanation = q.candidates.empty() ? "no point meets the constraints"
                                          : "no point of those allowed meets the constraints";
@@ -228,7 +279,9 @@ CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& q) {
         "may not decide it";
   else if (need > 0)
     a.explanation += "\nabout " + std::to_string(need) +
-                     " replications in all would decide them (-r), if the estimates hold";
+                     " replications per point would decide them, if the estimates hold (a "
+                     "sweep's -r " + std::to_string(need) + ": every point runs that many, " +
+                     std::to_string(need * r.points) + " in all)";
   else if (a.found)
     a.explanation += q.chance.empty() && q.constraints.empty()
                          ? ""

@@ -52,9 +52,31 @@ std::string scalar_entry(const MetricInfo& m) {
          "\n";
   out += "  stored:     HDF5 /replications/" + name + " [point][replication]; /summary row '" +
          name + "'; Python r[\"" + name + "\"]\n";
-  out += "  asked for:  goals (goals: [{metric: " + name + ", ...}]), --constraint '" + name +
-         " <= X', --chance, --objective " + name + "\n";
+  out += "  asked for:  goals (goals: {NAME: {require: [\"" + name +
+         " <= X\"]}}), --constraint '" + name + " <= X' (a bound on its mean), --objective " +
+         name + ", fit --check " + name + "\n";
   return out;
+}
+
+/// The pool metrics' names, comma-separated.
+std::string pool_metric_list() {
+  std::string out;
+  for (const MetricInfo& m : kPoolMetricInfo) out += std::string(out.empty() ? "" : ", ") + m.name;
+  return out;
+}
+
+/// `pools.POOL.METRIC`, the form that names one pool's metric in a goal's condition.
+std::string pool_reference_entry() {
+  return "pools.POOL.METRIC (a pool's metric in a goal's condition)\n"
+         "  form:       pools.<the pool's name>.<a pool metric>, e.g. pools.spot.preemptions; a "
+         "pool name may hold dots (the longest pool name that matches is read)\n"
+         "  metrics:    " +
+         pool_metric_list() +
+         "\n"
+         "  asked for:  goals' conditions (goals: {NAME: {require: [\"pools.spot.preemptions < "
+         "0.1 * jobs_started\"]}}), and --chance through such a goal; --constraint, --objective "
+         "and fit --check take scalar metrics only ('gpucap explain metrics')\n"
+         "  per metric: 'gpucap explain METRIC' (e.g. gpucap explain preemptions)\n";
 }
 
 std::string pool_entry(const MetricInfo& m) {
@@ -65,12 +87,25 @@ std::string pool_entry(const MetricInfo& m) {
   out += "  window:     the statistics window [warmup, horizon]\n";
   out += "  stored:     HDF5 /pools/" + name + " [point][replication][pool]; Python r.pool(\"" +
          name + "\"), r.pool_summary()\n";
+  out += "  asked for:  goals' conditions as pools.POOL." + name +
+         " (gpucap explain pools.POOL.METRIC)\n";
   return out;
 }
 
 }  // namespace
 
 std::string explain_metric(const std::string& name) {
+  // The general form, and one pool's metric written as a condition names it.
+  if (name == "pools.POOL.METRIC" || name == "pools.NAME.METRIC") return pool_reference_entry();
+  if (name.rfind("pools.", 0) == 0) {
+    const std::size_t dot = name.rfind('.');
+    const std::string metric = name.substr(dot + 1);
+    if (dot > 6)
+      for (const MetricInfo& m : kPoolMetricInfo)
+        if (metric == m.name)
+          return "pool \"" + name.substr(6, dot - 6) + "\", " + pool_entry(m);
+    return "";
+  }
   std::string out;
   for (const MetricInfo& m : kScalarMetricInfo)
     if (name == m.name) out += scalar_entry(m);

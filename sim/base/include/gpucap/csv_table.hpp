@@ -56,8 +56,9 @@ bool parse_decimal(std::string_view cell, double& value);
 
 class CsvTable {
  public:
-  /// Parses `text` (read with read_input_file); `origin` names it in messages. Throws
-  /// std::runtime_error when rows are ragged or a quote is not closed.
+  /// Parses `text` (read with read_input_file), its line breaks normalized as a data file's
+  /// (a lone CR ends a line); `origin` names it in messages. Throws std::runtime_error when
+  /// rows are ragged or a quote is not closed.
   static CsvTable parse(const std::string& text, const std::string& origin);
   /// The table of a shared data file: its structure is checked once per file (later calls with
   /// the same file reuse it), and so is each number column. `origin` names it in messages.

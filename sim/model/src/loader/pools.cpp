@@ -273,6 +273,11 @@ void read_pool_size_and_price(const Context& ctx, const YAML::Node& node, const 
         require(ctx, node, path, size_key,
                 option.committed ? "the number of GPUs committed" : "the most GPUs held at once"),
         join_path(path, size_key)));
+  // A serverless pool's quota of 0 would read as "not given" (its services' need) later.
+  if (option.services_only && node["quota"] && p.quota_gpus == 0)
+    ctx.fail(node["quota"], join_path(path, "quota"),
+             "must be at least 1 for a serverless pool (leave it out for the sum of its "
+             "services' max_replicas x gpus)");
   auto price = [&](const char* key, const std::string& what) {
     return read_key_number(ctx, require(ctx, node, path, key, what), join_path(path, key));
   };

@@ -260,21 +260,29 @@ void check_service_size(const Context& ctx, const YAML::Node& node, const std::s
   const ServiceSpec& svc = w.service;
   const PoolSpec& pool = s.pools[s.pool_index(svc.pool)];
   const uint64_t need = static_cast<uint64_t>(svc.max_replicas) * w.gpus;
-  // A committed pool of count 0 holds nothing (and, not preemptible, takes no fallback pool).
-  if (purchase_info(pool.purchase).committed && pool.quota_gpus == 0)
+  // A pool of count or quota 0 holds nothing (a serverless pool's 0 is its unset quota).
+  const auto holds_nothing = [](const PoolSpec& q) {
+    return q.quota_gpus == 0 && !purchase_info(q.purchase).services_only;
+  };
+  const auto size_of = [](const PoolSpec& q) {
+    return purchase_info(q.purchase).committed ? "commits no GPUs (count 0)"
+                                               : "holds no GPUs (quota 0)";
+  };
+  if (holds_nothing(pool))
     ctx.fail(node["pool"] ? node["pool"] : node, join_path(path, "pool"),
-             "pool \"" + svc.pool + "\" commits no GPUs (count 0), so no replica of the service " +
-                 "could start; give the pool a count or the service another pool");
+             "pool \"" + svc.pool + "\" " + size_of(pool) +
+                 ", so no replica of the service could start; give the pool GPUs or the service "
+                 "another pool");
   if (pool.quota_gpus > 0 && w.gpus > pool.quota_gpus)
     ctx.fail(node["gpus"] ? node["gpus"] : node, join_path(path, "gpus"),
              "a replica of " + std::to_string(w.gpus) + " GPUs does not fit pool \"" + svc.pool +
                  "\" (quota " + std::to_string(pool.quota_gpus) + ")");
   if (!svc.fallback_pool.empty()) {
     const PoolSpec& fallback = s.pools[s.pool_index(svc.fallback_pool)];
-    if (purchase_info(fallback.purchase).committed && fallback.quota_gpus == 0)
+    if (holds_nothing(fallback))
       ctx.fail(node["fallback_pool"] ? node["fallback_pool"] : node, join_path(path, "fallback_pool"),
-               "pool \"" + svc.fallback_pool + "\" commits no GPUs (count 0); a fallback pool " +
-                   "must hold some");
+               "pool \"" + svc.fallback_pool + "\" " + size_of(fallback) +
+                   "; a fallback pool must hold some");
     if (fallback.quota_gpus > 0 && w.gpus > fallback.quota_gpus)
       ctx.fail(node["gpus"] ? node["gpus"] : node, join_path(path, "gpus"),
                "a replica of " + std::to_string(w.gpus) + " GPUs does not fit its fallback pool \"" +

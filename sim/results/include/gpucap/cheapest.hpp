@@ -91,4 +91,10 @@ ChanceConstraint parse_chance_constraint(const std::string& text, const RunResul
 /// The cheapest point for `query`; throws std::invalid_argument for indices out of range.
 CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& query);
 
+/// For a chosen `point`: a line (starting with a line break) per swept numeric parameter (a
+/// number or a duration, at least 3 distinct values) whose value there is the grid's smallest
+/// or largest, saying that a better point may lie beyond; "" when none. choose_cheapest adds it
+/// to its explanation.
+std::string grid_edge_note(const RunResults& r, std::size_t point);
+
 }  // namespace gpucap

@@ -14,6 +14,7 @@ struct CatalogEntry {
   double gpu_memory_gb = 0;
   double on_demand_usd_per_gpu_hour = 0;
   double spot_usd_per_gpu_hour = -1;  ///< < 0: no spot price
+  std::string source, retrieved;      ///< where and when the price was read ("" when absent)
 };
 
 /// Reads a catalog (at least key, gpu_model, gpu_memory_gb, on_demand_usd_per_gpu_hour and
