@@ -149,3 +149,4 @@ def test_the_interpreters_exit_cancels_runs_instead_of_waiting_hours(tmp_path, m
     assert said in done.stdout
     assert "the run finished" not in done.stdout
     assert "terminate" not in done.stderr and "Fatal" not in done.stderr
+

@@ -1,6 +1,8 @@
 """Hostile arguments from Python: replication ranges that would wrap around 2^64, dicts too
 large or too deep for a scenario, checked before any work, with messages that name them."""
 
+import os
+
 import numpy as np
 import pytest
 import yaml
@@ -135,3 +137,33 @@ def test_an_override_value_longer_than_a_scenario_may_be_is_refused_before_its_y
         gpucap.sweep(mmc, {"description": ["a", big]}, replications=2, progress=False)
     raised = gpucap.Scenario(MMC, max_scenario_bytes=8 << 20)
     assert len(raised.with_overrides({"description": "x" * (2 << 20)}).to_yaml()) > 2 << 20
+
+
+def test_threads_the_system_refuses_raise_instead_of_ending_the_interpreter(tmp_path):
+    # threads=1024 (inside the documented range) under a 4 GB address space, as in a
+    # memory-capped container: OpenMP ended the process ("Thread creation failed"), so that
+    # `except BaseException` never ran. Now a gpucap.RunError that says how many to ask for.
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(
+        """
+        import resource, sys
+        import gpucap
+        resource.setrlimit(resource.RLIMIT_AS, (4_000_000_000, 4_000_000_000))
+        scenario = gpucap.Scenario.load(sys.argv[1]).with_overrides({"horizon": "10h", "warmup": "0s"})
+        try:
+            gpucap.run(scenario, replications=64, threads=1024, backend="cpu", progress=False)
+            print("ran")
+        except gpucap.RunError as e:
+            print("caught:", e)
+        r = gpucap.run(scenario, replications=64, threads=8, backend="cpu", progress=False)
+        print("then", len(r["cost"][0]))
+        """
+    )
+    scenario = os.path.join(os.path.dirname(__file__), "..", "..", "scenarios", "mmc_validation.yaml")
+    out = subprocess.run([sys.executable, "-c", script, scenario], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "caught: cannot run 1024 threads: the system refused thread" in out.stdout, out.stdout
+    assert "then 64" in out.stdout

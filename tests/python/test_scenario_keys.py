@@ -44,7 +44,7 @@ def test_the_schema_refuses_what_the_loader_refuses(validator, scenarios):
 
     assert refused(lambda d: d["pools"][pool].__setitem__("qouta", 8))  # misspelt key
     assert refused(lambda d: d["pools"][pool].__setitem__("purchase", "on-demand"))  # not a choice
-    assert refused(lambda d: d["pools"][pool].__setitem__("quota", 0))  # below the range
+    assert refused(lambda d: d["pools"][pool].__setitem__("quota", -1))  # below the range
     assert refused(lambda d: d["pools"][pool].__setitem__("quota", 2**20))  # above it
     assert refused(lambda d: d["pools"][pool].__setitem__("price_usd_per_gpu_hour", 2e6))
     assert refused(lambda d: d.__setitem__("horizon", "30 months"))  # unknown time unit
@@ -69,7 +69,7 @@ def test_scenario_keys_lists_every_key_with_its_unit_and_range():
     assert (quota["type"], quota["unit_kind"], quota["min"], quota["max"]) == (
         "integer",
         "count",
-        1,
+        0,
         1048575,
     )
     assert keys.loc["pools.NAME.slowdown", "unit_kind"] == "plain factor"
