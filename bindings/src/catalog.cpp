@@ -25,7 +25,7 @@ void bind_catalog(py::module_& m) {
   m.def(
       "read_catalog",
       [](const std::string& path, const std::string& gpu, const std::string& provider,
-         const std::string& region, bool spot, uint64_t max_bytes) {
+         const std::string& region, bool by_spot, uint64_t max_bytes) {
         std::vector<gpucap::data::CatalogEntry> rows;
         {
           py::gil_scoped_release release;
@@ -34,7 +34,7 @@ void bind_catalog(py::module_& m) {
             filter.gpu = gpu;
             filter.provider = provider;
             filter.region = region;
-            filter.by_spot = spot;
+            filter.by_spot = by_spot;
             rows = gpucap::data::select_catalog_rows(
                 gpucap::data::read_price_catalog(path, max_bytes), filter);
           } catch (const gpucap::data::DataFileError& e) {
@@ -73,7 +73,7 @@ void bind_catalog(py::module_& m) {
         return columns;
       },
       py::arg("path"), py::arg("gpu") = "", py::arg("provider") = "", py::arg("region") = "",
-      py::arg("spot") = false, py::arg("max_bytes") = gpucap::InputLimits::kDefaultDataBytes,
+      py::arg("by_spot") = false, py::arg("max_bytes") = gpucap::InputLimits::kDefaultDataBytes,
       "The rows of a price catalog that match (gpu, provider: case-insensitive; region: exact; "
-      "spot: rows with a spot price, by it), cheapest first, as columns");
+      "by_spot: rows with a spot price, cheapest spot first), cheapest first, as columns");
 }
