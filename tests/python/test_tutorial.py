@@ -34,10 +34,10 @@ def test_the_tutorial_runs_and_gives_its_answers(cli, tmp_path):
     assert re.search(r"\ninstances_peak +instances +300 .*  agree\n", out), out
     assert "does not reproduce" not in out
     # The fleet: undecided at 100 replications, decided at 700: commit 300 (point 3).
-    assert "about 688 replications in all would decide them" in out
+    assert "about 688 replications per point would decide them" in out
     assert out.count("cheapest feasible point: 3, cost") == 2
     assert "every constraint is decided by its 95% interval" in out
     for page in ("service_report.html", "fleet_report.html"):
         html = (tmp_path / page).read_text(encoding="utf-8")
         assert "the lowest mean cost among the points that meet P(" in html
-    assert "Chosen point: 3</strong> (pools.committed.count=300)" in (tmp_path / "fleet_report.html").read_text()
+    assert "Chosen point: 3</strong> (commitments.plan.gpus=300)" in (tmp_path / "fleet_report.html").read_text()

@@ -147,27 +147,36 @@ TEST(Cheapest, ParsesConstraintsAndNamesWhatIsValid) {
 
 // From the command line: goals of a scenario, a sweep, the chance constraint and its errors.
 // A chosen point at the edge of a numeric grid (a number or a duration, 3 values or more) may
-// have a better one beyond it: said, with the direction. Inside the grid, with two values
-// (a comparison of options) or with values that are not numbers, nothing is said.
+// have a better one beyond it when the objective still falls toward the edge: said, with the
+// direction. Inside the grid, when the point inside is infeasible (a constraint binds at the
+// edge), with two values (a comparison of options) or values that are not numbers: nothing.
 TEST(Cheapest, AChoiceAtTheEdgeOfTheGridSaysABetterOneMayLieBeyond) {
   RunResults r = three_points({100, 100, 100});
-  r.sweep = {{"pools.gpus.quota", {"8", "12", "16"}}, {"warmup", {"1h", "2h", "30min"}}};
+  r.sweep = {{"pools.gpus.quota", {"8", "12", "16"}}};
   CheapestAnswer a = choose_cheapest(r, chance(0.5));  // point 2, the cheapest
   ASSERT_EQ(a.best, 2u);
   EXPECT_NE(a.explanation.find("the chosen point lies at the edge of the grid: pools.gpus.quota = "
-                               "16 is the largest value swept, so a better point may lie beyond "
-                               "it; extend the grid above it to know"),
+                               "16 is the largest value swept and the objective still falls "
+                               "toward it, so a better point may lie beyond it; extend the grid "
+                               "above it to know"),
             std::string::npos)
       << a.explanation;
-  EXPECT_NE(a.explanation.find("warmup = 30min is the smallest value swept"), std::string::npos)
-      << a.explanation;
-  EXPECT_EQ(grid_edge_note(r, 0).find("pools.gpus.quota = 8 is the smallest"), 1 + std::string(
-      "the chosen point lies at the edge of the grid: ").size());
-  EXPECT_EQ(grid_edge_note(r, 1).find("quota"), std::string::npos);  // 12: inside
+  const std::vector<bool> all(3, true);
+  // A duration as well; but with a second parameter that varies along with it no point differs
+  // from point 2 in one parameter alone: nothing to compare.
+  r.sweep = {{"warmup", {"1h", "2h", "3h"}}};
+  EXPECT_NE(grid_edge_note(r, 2, all, kCostUsd).find("warmup = 3h is the largest"),
+            std::string::npos);
+  r.sweep = {{"pools.gpus.quota", {"8", "12", "16"}}, {"warmup", {"1h", "2h", "30min"}}};
+  EXPECT_EQ(grid_edge_note(r, 2, all, kCostUsd), "");
+  r.sweep = {{"pools.gpus.quota", {"8", "12", "16"}}};
+  EXPECT_EQ(grid_edge_note(r, 0, all, kCostUsd), "");  // cost rises toward 8: nothing beyond
+  EXPECT_EQ(grid_edge_note(r, 1, all, kCostUsd), "");  // 12: inside
+  EXPECT_EQ(grid_edge_note(r, 2, {true, false, true}, kCostUsd), "");  // binds at the edge
   r.sweep = {{"pools.gpus.quota", {"8", "12", "8"}}};  // two distinct values
-  EXPECT_EQ(grid_edge_note(r, 1), "");
+  EXPECT_EQ(grid_edge_note(r, 1, all, kCostUsd), "");
   r.sweep = {{"policy.queue", {"fifo", "priority", "sjf"}}};
-  EXPECT_EQ(grid_edge_note(r, 2), "");
+  EXPECT_EQ(grid_edge_note(r, 2, all, kCostUsd), "");
 }
 
 // The decision table shows each point's parameter values beside its index.

@@ -184,7 +184,7 @@ TEST_F(ScenarioLoader, UnknownTopLevelKeySuggestsTheNearestOne) {
   EXPECT_EQ(error_of(edit("horizon: 10d", "horizn: 10d")),
             "test.yaml:2:1: horizn: unknown key 'horizn' (did you mean 'horizon'?); valid keys: "
             "name, description, horizon, warmup, seed, replications, catalog, providers, regions, "
-            "pools, workloads, policy, timeseries, records, goals");
+            "pools, commitments, workloads, policy, timeseries, records, goals");
 }
 
 TEST_F(ScenarioLoader, TimeseriesStepIsADurationWithABoundedBinCount) {

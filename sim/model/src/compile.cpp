@@ -26,6 +26,7 @@ ModelStorage& ModelStorage::operator=(ModelStorage&& other) noexcept {
   run_speed_ = std::move(other.run_speed_);
   services_ = std::move(other.services_);
   initial_ = std::move(other.initial_);
+  commitments_ = std::move(other.commitments_);
   bind();
   other.bind();
   return *this;
@@ -37,6 +38,7 @@ void ModelStorage::bind() {
   model_.class_count = static_cast<uint32_t>(classes_.size());
   model_.service_count = static_cast<uint32_t>(services_.size());
   model_.initial_count = static_cast<uint32_t>(initial_.size());
+  model_.commitment_count = static_cast<uint32_t>(commitments_.size());
 }
 
 namespace {
@@ -307,6 +309,7 @@ struct ModelCompiler {
     if (!w.limit_pool.empty()) {
       c.limit_pool = static_cast<uint32_t>(s.pool_index(w.limit_pool));
       c.limit_jobs = w.limit_share > 0 ? 0xFFFFFFFFu : w.limit_jobs;
+      c.limit_counts_gpus = w.limit_gpus;
       c.limit_share = w.limit_share;
       out.pools_[c.limit_pool].launch_checks = true;  // find_pool checks the limit there
       out.model_.has_class_launch_rules = true;
@@ -376,6 +379,33 @@ struct ModelCompiler {
   }
 };
 
+namespace {
+
+/// The billing commitments, their periods laid out one after another, and each covered pool's
+/// commitment index.
+void compile_commitments(const Scenario& s, std::vector<CompiledCommitment>& out,
+                         std::vector<CompiledPool>& pools, uint32_t& total_bins) {
+  total_bins = 0;
+  for (std::size_t c = 0; c < s.commitments.size(); ++c) {
+    const CommitmentSpec& spec = s.commitments[c];
+    CompiledCommitment k;
+    k.savings_plan = spec.savings_plan;
+    k.gpus = spec.gpus;
+    k.fee_usd_per_s = spec.savings_plan ? spec.usd_per_hour / 3600.0
+                                        : spec.gpus * spec.price_usd_per_gpu_hour / 3600.0;
+    k.plan_rate = 1.0 - spec.discount;
+    k.period_s = spec.period_s;
+    k.bins = static_cast<uint32_t>(std::ceil(s.horizon_s / spec.period_s));
+    k.bin_offset = total_bins;
+    total_bins += k.bins;
+    for (const std::string& name : spec.covers)
+      pools[static_cast<std::size_t>(s.pool_index(name))].commitment = static_cast<uint32_t>(c);
+    out.push_back(k);
+  }
+}
+
+}  // namespace
+
 /// compile (with_trace_rows) or compile_without_trace_rows.
 ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
   ModelStorage out;
@@ -427,6 +457,7 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
     out.classes_.push_back(c);
   }
   ModelCompiler::compile_pool_links(s, out);
+  compile_commitments(s, out.commitments_, out.pools_, out.model_.commitment_bins);
   out.model_.horizon_s = s.horizon_s;
   out.model_.warmup_s = s.warmup_s;
   out.model_.timeseries_step_s = s.timeseries_step_s;

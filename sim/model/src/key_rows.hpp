@@ -27,9 +27,10 @@ constexpr KeyTarget target_of() {
   else if constexpr (std::is_same_v<Spec, JobClassSpec>) return KeyTarget::job_class;
   else if constexpr (std::is_same_v<Spec, PolicySpec>) return KeyTarget::policy;
   else if constexpr (std::is_same_v<Spec, Scenario>) return KeyTarget::scenario;
+  else if constexpr (std::is_same_v<Spec, CommitmentSpec>) return KeyTarget::commitment;
   else {
     static_assert(std::is_same_v<Spec, ServiceSpec>,
-                  "a key binds a field of a pool, job class, service, policy or the scenario");
+                  "a key binds a field of a pool, job class, service, policy, commitment or the scenario");
     return KeyTarget::service;
   }
 }

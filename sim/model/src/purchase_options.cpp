@@ -9,17 +9,18 @@ const std::vector<PurchaseOptionInfo>& purchase_options() {
   // clang-format off
   static const std::vector<PurchaseOptionInfo> kOptions = {
       {PurchaseOption::on_demand, "on_demand", PriceRule::per_hold, CatalogPrice::on_demand,
-       false, false, false, "pay per GPU-hour held, no commitment"},
+       false, false, false, true, "pay per GPU-hour held, no commitment"},
       {PurchaseOption::spot, "spot", PriceRule::per_hold, CatalogPrice::spot,
-       true, false, false, "spare capacity at a discount, reclaimed by the provider"},
+       true, false, false, false, "spare capacity at a discount, reclaimed by the provider"},
       {PurchaseOption::reserved, "reserved", PriceRule::committed, CatalogPrice::none,
-       false, true, false, "a count of GPUs committed for the whole horizon, paid used or not"},
+       false, true, false, false,
+       "a capacity reservation: a count of GPUs held for the whole horizon, paid used or not"},
       {PurchaseOption::owned, "owned", PriceRule::amortized, CatalogPrice::none,
-       false, true, false, "GPUs bought: capex amortized over years, plus opex"},
+       false, true, false, false, "GPUs bought: capex amortized over years, plus opex"},
       {PurchaseOption::marketplace, "marketplace", PriceRule::per_hold, CatalogPrice::on_demand,
-       true, false, false, "a decentralized marketplace: per GPU-hour, nodes fail or leave"},
+       true, false, false, false, "a decentralized marketplace: per GPU-hour, nodes fail or leave"},
       {PurchaseOption::serverless, "serverless", PriceRule::per_replica, CatalogPrice::on_demand,
-       false, false, true, "replicas of inference services, cold-started and scaled to zero"},
+       false, false, true, false, "replicas of inference services, cold-started and scaled to zero"},
   };
   // clang-format on
   return kOptions;

@@ -39,6 +39,12 @@ int Scenario::pool_index(const std::string& pool_name) const {
   return -1;
 }
 
+int Scenario::commitment_index(const std::string& commitment_name) const {
+  for (std::size_t i = 0; i < commitments.size(); ++i)
+    if (commitments[i].name == commitment_name) return static_cast<int>(i);
+  return -1;
+}
+
 const RegionSpec* Scenario::region(const std::string& region_name) const {
   for (const RegionSpec& r : regions)
     if (r.name == region_name) return &r;

@@ -89,6 +89,11 @@ std::vector<ScenarioKey> pool_rows() {
         .by_default("*required*")
         .valid("non-empty; see [`pools`](#pools)")
         .means("the capacity: pool name → pool"),
+    key("commitments").shown("`commitments`").table("top-level")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none")
+        .valid("at most 64; see [Billing commitments](#billing-commitments-commitments)")
+        .means("billing commitments (reservations, savings plans) over on-demand pools: paid every period, used or not, and applied each period to whatever usage those pools have, as the clouds bill them"),
     key("workloads").shown("`workloads`").table("top-level")
         .type(KeyType::list, UnitKind::none, "–").range({1, false}, {65535, false})
         .by_default("*required*")
@@ -114,6 +119,39 @@ std::vector<ScenarioKey> pool_rows() {
         .by_default("none")
         .valid("at most 64 goals; see [Goals](#goals)")
         .means("indicator metrics evaluated on each replication (a goal is met when all its conditions hold); reported with exact intervals for their probability and used by chance constraints (`--chance NAME>=LEVEL`)"),
+    key("commitments.NAME.covers").shown("`covers`").table("commitments")
+        .type(KeyType::text_list, UnitKind::none, "–").range({1, false}, {1024, false})
+        .by_default("*required*")
+        .valid("`on_demand` pools of a fixed price (no `price_process`), each covered by one commitment at most")
+        .means("the pools whose usage the commitment pays for, period by period (a family of instances)"),
+    key("commitments.NAME.gpus").shown("`gpus`").table("commitments")
+        .binds<&CommitmentSpec::gpus>()
+        .type(KeyType::integer, UnitKind::count, "GPUs").range({0, false}, {1048575, false})
+        .by_default("*required*, unless `usd_per_hour` (not both)")
+        .valid("`0` commits nothing, so a sweep may start there")
+        .means("a reservation: GPUs paid for in every period; the covered pools' usage up to this many GPUs in the period is paid by it, the rest at the pools' prices"),
+    key("commitments.NAME.price_usd_per_gpu_hour").shown("`price_usd_per_gpu_hour`").table("commitments")
+        .binds<&CommitmentSpec::price_usd_per_gpu_hour>()
+        .type(KeyType::number, UnitKind::usd_per_gpu_hour, "USD per GPU-hour").range({0, false}, {kInf, false})
+        .by_default("*required* with `gpus`")
+        .means("what a committed GPU-hour costs, used or not"),
+    key("commitments.NAME.usd_per_hour").shown("`usd_per_hour`").table("commitments")
+        .binds<&CommitmentSpec::usd_per_hour>()
+        .type(KeyType::number, UnitKind::usd_per_hour, "USD per hour").range({0, false}, {kInf, false})
+        .by_default("none (a reservation: `gpus`)")
+        .valid("not with `gpus`")
+        .means("a savings plan: spend committed per hour, used or not; each period it pays for the covered pools' usage valued at the plan's rates (their prices less `discount`) up to this spend, the rest at the pools' prices"),
+    key("commitments.NAME.discount").shown("`discount`").table("commitments")
+        .binds<&CommitmentSpec::discount>()
+        .type(KeyType::number, UnitKind::probability, "–").range({0, false}, {1, true})
+        .by_default("*required* with `usd_per_hour`")
+        .means("the savings plan's discount: its rate for an hour of a covered pool is the pool's price × (1 − discount)"),
+    key("commitments.NAME.period").shown("`period`").table("commitments")
+        .binds<&CommitmentSpec::period_s>()
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("`1h`")
+        .valid("at most 100,000 periods over the horizon")
+        .means("the billing period: the commitment is settled against the usage of each period from t = 0 (clouds settle every hour)"),
     key("providers.NAME.kind").shown("`providers.NAME.kind`").table("providers")
         .type(KeyType::choice, UnitKind::none, "–")
         .choices(choice_words<ProviderKind>()).by_default(as_code(choice_name(ProviderSpec{}.kind)))

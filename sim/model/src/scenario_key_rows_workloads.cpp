@@ -169,6 +169,11 @@ std::vector<ScenarioKey> workload_rows() {
         .applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
         .valid("`jobs × gpus` at most the pool's `quota`")
         .means("most jobs of the class holding GPUs in the pool at once (provisioning or running); the others use the other pools of the placement list, in order, or wait"),
+    key("workloads[].placement_limit.commitment").shown("`placement_limit.commitment`").table("placement-limit")
+        .type(KeyType::text, UnitKind::none, "–")
+        .by_default("none (the limit is `jobs` or `share`)").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
+        .valid("a commitment of `commitments` with `gpus` that covers `pool`; not with `jobs` or `share`")
+        .means("the limit counts GPUs, not jobs: the class's jobs in the pool hold at most the commitment's `gpus` GPUs at once (0 places nothing there; a trace's jobs may ask for different counts), so that a sweep of the commitment moves it; see [Billing commitments](#billing-commitments-commitments)"),
     key("workloads[].placement_limit.share").shown("`placement_limit.share`").table("placement-limit")
         .type(KeyType::number, UnitKind::probability, "–").range({0, true}, {1, false})
         .by_default("none (the limit is `jobs`)").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
@@ -485,6 +490,9 @@ std::vector<ScenarioKey> workload_rows() {
     key("pools.NAME").shown("`pools.NAME`").table("")
         .type(KeyType::mapping, UnitKind::none, "–")
         .means("a pool of GPUs of one model, price and purchase option"),
+    key("commitments.NAME").shown("`commitments.NAME`").table("")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .means("a billing commitment: a reservation of GPUs or a savings plan, over on-demand pools"),
     key("providers.NAME").shown("`providers.NAME`").table("")
         .type(KeyType::mapping, UnitKind::none, "–")
         .means("a cloud provider"),

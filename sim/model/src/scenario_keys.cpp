@@ -57,6 +57,7 @@ double unit_ceiling(UnitKind unit) {
     case UnitKind::probability: return 1;
     case UnitKind::years: return 1000;
     case UnitKind::kilobytes: return 1e9;
+    case UnitKind::usd_per_hour: return 1e9;  // 1,000 times the largest fleet's hourly bill
     case UnitKind::count:
     case UnitKind::none: break;
   }
@@ -87,7 +88,8 @@ std::string bound_text(const ScenarioKey& key, double v) {
 
 
 bool is_name_segment(const std::string& parent) {
-  return parent == "providers" || parent == "regions" || parent == "pools" || parent == "goals";
+  return parent == "providers" || parent == "regions" || parent == "pools" || parent == "goals" ||
+         parent == "commitments";
 }
 
 }  // namespace
@@ -303,6 +305,7 @@ const char* unit_kind_name(UnitKind unit) {
     case UnitKind::rate: return "rate";
     case UnitKind::years: return "years";
     case UnitKind::kilobytes: return "KB";
+    case UnitKind::usd_per_hour: return "USD per hour";
   }
   return "?";
 }

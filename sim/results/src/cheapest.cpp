@@ -147,9 +147,11 @@ bool numeric_value(const std::string& text_in, double& v) {
 
 }  // namespace
 
-std::string grid_edge_note(const RunResults& r, std::size_t point) {
+std::string grid_edge_note(const RunResults& r, std::size_t point,
+                           const std::vector<bool>& feasible, ScalarMetric objective) {
   std::string out;
-  for (const SweepParameter& p : r.sweep) {
+  for (std::size_t k = 0; k < r.sweep.size(); ++k) {
+    const SweepParameter& p = r.sweep[k];
     if (point >= p.values.size()) continue;
     std::vector<double> values;
     for (const std::string& text : p.values) {
@@ -168,9 +170,27 @@ std::string grid_edge_note(const RunResults& r, std::size_t point) {
     const double v = values[point];
     if (v != distinct.front() && v != distinct.back()) continue;
     const bool low = v == distinct.front();
+    // The point one step inside the grid along this parameter, the others as at `point`: the
+    // objective falls toward the edge when it is feasible and worse there. An infeasible one
+    // means a constraint binds at the edge (the better points lie inside, not beyond).
+    const double inner = low ? distinct[1] : distinct[distinct.size() - 2];
+    bool improves = false;
+    for (std::size_t q = 0; q < r.points && q < p.values.size(); ++q) {
+      if (values[q] != inner) continue;
+      bool same_elsewhere = true;
+      for (std::size_t j = 0; j < r.sweep.size() && same_elsewhere; ++j)
+        if (j != k && q < r.sweep[j].values.size() && point < r.sweep[j].values.size())
+          same_elsewhere = r.sweep[j].values[q] == r.sweep[j].values[point];
+      if (!same_elsewhere) continue;
+      improves = q < feasible.size() && feasible[q] &&
+                 r.summary_of(q, objective).mean > r.summary_of(point, objective).mean;
+      break;
+    }
+    if (!improves) continue;
     out += "\nthe chosen point lies at the edge of the grid: " + p.path + " = " +
            text::excerpt(p.values[point]) + " is the " + (low ? "smallest" : "largest") +
-           " value swept, so a better point may lie beyond it; extend the grid " +
+           " value swept and the objective still falls toward it, so a better point may lie "
+           "beyond it; extend the grid " +
            (low ? "below" : "above") + " it to know";
   }
   return out;
@@ -265,7 +285,9 @@ CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& q) {
     if (!a.undecided_cheaper.empty())
       a.explanation +=
           "\nthe data cannot tell whether these cheaper points are feasible:" + cheaper_lines;
-    a.explanation += grid_edge_note(r, a.best);
+    std::vector<bool> feasible(r.points);
+    for (std::size_t p = 0; p < r.points; ++p) feasible[p] = a.points[p].feasible;
+    a.explanation += grid_edge_note(r, a.best, feasible, q.objective);
   } else {
     a.explanation = q.candidates.empty() ? "no point meets the constraints"
                                          : "no point of those allowed meets the constraints";

@@ -27,11 +27,12 @@ namespace {
 /// metrics read as a run without deployments writes them (such files could have none): 0, and
 /// NaN for the unserved fraction and the restore times (no observation). The cost by purchase
 /// option reads as NaN: not recorded (the file's pool costs hold it, but not the pools' options).
+/// The commitments' fees read as 0: files written before them had no billing commitments.
 bool may_be_absent(std::size_t m) {
   return m == kReplicaPreemptions || m == kRequestsRestarted ||
          (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||
          (m >= kInstanceHoursDemanded && m <= kInstancesPeak) ||
-         (m >= kCostOnDemandUsd && m <= kCostServerlessUsd);
+         (m >= kCostOnDemandUsd && m <= kCostServerlessUsd) || m == kCostCommitmentsUsd;
 }
 double value_when_absent(std::size_t m) {
   const bool unobserved = (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||

@@ -115,6 +115,27 @@ struct CompiledPool {
   bool runs_replicas = false;
 
   GPUCAP_HD bool committed() const { return committed_quota; }
+
+  /// The billing commitment that covers this pool's usage (CompiledModel::commitments), or
+  /// kNoCommitment.
+  static constexpr uint32_t kNoCommitment = 0xFFFFFFFFu;
+  uint32_t commitment = kNoCommitment;
+};
+
+/// A billing commitment (CommitmentSpec): settled in periods of period_s from t = 0, its
+/// periods' usage kept in the arena (ArenaLayout::commitment_usage) at [2 bin_offset, + 2 bins):
+/// for each period, the covered pools' GPU-seconds used in the window and their on-demand
+/// price, USD. In a period of w seconds inside the window with usage U GPU-s worth V USD, it
+/// costs fee_usd_per_s x w and pays the share f of V: a reservation f = min(1, gpus x w / U),
+/// a savings plan f = min(1, fee x w / (plan_rate x V)).
+struct CompiledCommitment {
+  double gpus = 0;           ///< reservation: GPUs covered in every period
+  double fee_usd_per_s = 0;  ///< paid per second of the window, used or not
+  double plan_rate = 1;      ///< savings plan: its rates / on-demand prices (1 - discount)
+  double period_s = 3600;
+  uint32_t bins = 0;         ///< ceil(horizon / period)
+  uint32_t bin_offset = 0;   ///< its first period among all commitments' periods
+  bool savings_plan = false;
 };
 
 enum class ArrivalKind : uint8_t { poisson, profile, trace };
@@ -172,6 +193,9 @@ struct CompiledJobClass {
   /// (provisioning or running); limit_pool kNoLimitPool: no limit.
   uint32_t limit_pool = kNoLimitPool;
   uint32_t limit_jobs = 0;
+  /// The limit counts GPUs, not jobs (placement_limit.commitment: the GPUs a reservation pays
+  /// for): limit_jobs is then the most GPUs of the class in limit_pool at once.
+  bool limit_counts_gpus = false;
   /// placement_limit.share, in (0, 1]: a launch in limit_pool must leave the class's jobs there
   /// at most ceil(limit_share x the class's jobs holding GPUs in any pool), itself counted in
   /// both; 0: the limit is limit_jobs. With a share, limit_jobs is UINT32_MAX.
@@ -305,6 +329,9 @@ struct CompiledModel {
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;
   bool has_deployments = false;              ///< some class is a deployment (kind: deployment)
+  const CompiledCommitment* commitments = nullptr;  ///< billing commitments (pools' commitment)
+  uint32_t commitment_count = 0;
+  uint32_t commitment_bins = 0;  ///< periods of every commitment together (arena: 2 doubles each)
   const InitialInstance* initial = nullptr;  ///< running or waiting at t = 0, in placement order
   uint32_t initial_count = 0;
   uint32_t replica_count = 0;           ///< replicas of all services (sum of max_replicas)
@@ -342,10 +369,11 @@ struct CompiledModel {
 /// services), on pools whose capacity and price stay fixed (nothing preemptible, no zone
 /// events, availability traces, stockouts or price processes), without placement limits or
 /// fallback rules, data or checkpoint transfers, per-class run speeds or slowdowns, trace
-/// arrivals or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
+/// arrivals, billing commitments or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
 /// queue discipline, backfill and a warm-up are core.
 inline bool uses_core_only(const CompiledModel& m) {
   if (m.service_count > 0 || m.has_deployments || m.initial_count > 0 || m.has_class_launch_rules ||
+      m.commitment_count > 0 ||
       m.has_transfers || m.has_checkpoint_moves || m.has_run_speeds || m.timeseries_bins > 0)
     return false;
   for (uint32_t p = 0; p < m.pool_count; ++p) {

@@ -73,13 +73,17 @@ enum ScalarMetric : uint32_t {
   kInstancesServedMean,  ///< time-average instances served (running past their startup)
   kInstancesPeak,        ///< most instances holding GPUs at once in the window
   // Cost by purchase option: the costs of the pools bought so (egress included), in the order
-  // of PurchaseOption; they add up to kCostUsd
+  // of PurchaseOption; with the commitments' fees they add up to kCostUsd
   kCostOnDemandUsd,
   kCostSpotUsd,
   kCostReservedUsd,
   kCostOwnedUsd,
   kCostMarketplaceUsd,
   kCostServerlessUsd,
+  /// Fees of the billing commitments (`commitments:`), used or not; the on-demand usage they
+  /// pay for is left out of the on-demand pools' cost, so the cost metrics above and this one
+  /// add up to kCostUsd
+  kCostCommitmentsUsd,
   kEvents,  ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
@@ -258,6 +262,10 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
     {"cost_serverless", "USD",
      "billed cost of the serverless pools (replica lifetimes), egress "
      "included",
+     MetricGroup::cost_by_option},
+    {"cost_commitments", "USD",
+     "fees of the billing commitments (commitments:) for the window, used or not; the "
+     "on-demand usage they pay for is left out of cost_on_demand",
      MetricGroup::cost_by_option},
     {"events", "events", "events processed in the whole run"},
 };

@@ -44,6 +44,7 @@ class ModelStorage {
     visit(view.run_speed, run_speed_);
     visit(view.services, services_);
     visit(view.initial, initial_);
+    visit(view.commitments, commitments_);
   }
 
  private:
@@ -67,6 +68,7 @@ class ModelStorage {
   std::vector<double> run_speed_;
   std::vector<CompiledService> services_;
   std::vector<InitialInstance> initial_;
+  std::vector<CompiledCommitment> commitments_;
 };
 
 ModelStorage compile(const Scenario& scenario);

@@ -41,6 +41,7 @@ struct PurchaseOptionInfo {
   bool committed;             ///< sized by `count` and paid for all the time (never per hold)
   bool services_only;         ///< runs inference services' replicas only, never jobs; its quota
                               ///< defaults to what its services' max_replicas need
+  bool billing_commitments;   ///< its usage may be paid by a billing commitment (`commitments:`)
   const char* description;    ///< one line for the docs
 };
 

@@ -94,6 +94,24 @@ struct PoolSpec {
   bool bills_idle = true;          ///< serverless: keep-alive time is billed
 };
 
+/// A billing commitment (`commitments.NAME`), as the clouds bill reservations and savings
+/// plans: paid every `period` of the window whether used or not, and applied in each period to
+/// whatever usage the on-demand pools it `covers` have then, whichever instances run it; usage
+/// beyond it is billed at those pools' prices. A reservation covers `gpus` GPUs at
+/// price_usd_per_gpu_hour; a savings plan commits usd_per_hour of usage valued at its own
+/// rates (the pools' prices less `discount`). Unlike a `reserved` pool (a physical capacity
+/// reservation), it holds no GPUs and places nothing.
+struct CommitmentSpec {
+  std::string name;
+  std::vector<std::string> covers;     ///< on-demand pools of fixed price, each in one commitment
+  bool savings_plan = false;           ///< usd_per_hour given (else gpus)
+  uint32_t gpus = 0;                   ///< reservation: GPUs covered in every period
+  double price_usd_per_gpu_hour = 0;   ///< reservation: paid per committed GPU-hour
+  double usd_per_hour = 0;             ///< savings plan: committed spend per hour, at plan rates
+  double discount = 0;                 ///< savings plan: plan rate = on-demand price x (1 - this)
+  double period_s = 3600;              ///< coverage is settled per period from t = 0
+};
+
 /// One row of an arrival trace: submit time (s from the start), GPUs, reference run time (s),
 /// and the row of the trace file it came from (1 = the first data row; 0: not from a file).
 struct TraceRow {
@@ -186,6 +204,7 @@ struct JobClassSpec {
   bool fallback_returns = false;  ///< fallback.return_to_preemptible: the fallback lasts one run
   std::string limit_pool;         ///< placement_limit.pool: a pool of the placement; "": no limit
   uint32_t limit_jobs = 0;        ///< placement_limit.jobs: most jobs of the class in it at once
+  bool limit_gpus = false;        ///< placement_limit.commitment: limit_jobs counts GPUs
   double limit_share = 0;         ///< placement_limit.share: most share of the class's jobs
                                   ///< holding GPUs that may be in it, in (0, 1]; 0: by count
   // Data-parallel training across nodes: every step of step_s (reference GPU) all-reduces
@@ -244,6 +263,8 @@ struct Scenario {
   std::vector<ProviderSpec> providers;
   std::vector<RegionSpec> regions;
   std::vector<PoolSpec> pools;
+  /// Billing commitments over on-demand pools (`commitments:`), in the file's order.
+  std::vector<CommitmentSpec> commitments;
   std::vector<JobClassSpec> workloads;
   PolicySpec policy;
   /// Indicator metrics evaluated on each replication (`goals:`), in the file's order.
@@ -251,6 +272,8 @@ struct Scenario {
 
   /// Index of the pool with this name, or -1.
   int pool_index(const std::string& pool_name) const;
+  /// Index of the commitment with this name, or -1.
+  int commitment_index(const std::string& commitment_name) const;
   /// Bins of the time series: ceil(horizon / step), or 0 when none is recorded.
   double timeseries_bins() const;
   /// Region by name, or nullptr.

@@ -51,6 +51,7 @@ enum class UnitKind : uint8_t {
   rate,                ///< events per unit of time (the unit is in the key's name)
   years,               ///< years of 8,760 hours
   kilobytes,           ///< KB
+  usd_per_hour,        ///< USD per hour (a spend rate)
 };
 
 /// One end of a range: `value` (±infinity when there is no bound) and whether it is excluded.
@@ -73,7 +74,7 @@ struct KeyCondition {
 };
 
 /// The spec a plain key's value is stored in (see KeyBinding).
-enum class KeyTarget : uint8_t { none, pool, job_class, service, policy, scenario };
+enum class KeyTarget : uint8_t { none, pool, job_class, service, policy, scenario, commitment };
 
 /// Where a plain key's value goes: a field of a pool, a job class or a service, filled by the
 /// loader's one generic reader (read_plain_keys) rather than by a line of a section reader.

@@ -103,6 +103,29 @@ void read_placement_limit(const Context& ctx, const YAML::Node& lim, const std::
     ctx.fail(lim["share"], lpath + ".share",
              "give either jobs (a fixed count) or share (a fraction of the class's jobs), not "
              "both");
+  if (lim["commitment"]) {
+    // The jobs a reservation's GPUs hold: a sweep of the commitment moves the limit with it.
+    const std::string cpath = lpath + ".commitment";
+    if (lim["jobs"] || lim["share"])
+      ctx.fail(lim["commitment"], cpath,
+               "gives the limit itself (the commitment's GPUs); leave out jobs and share");
+    std::vector<std::string> names;
+    for (const CommitmentSpec& c : s.commitments) names.push_back(c.name);
+    const std::string name = read_reference(ctx, lim["commitment"], cpath, names, "commitment");
+    const CommitmentSpec& c = s.commitments[static_cast<std::size_t>(s.commitment_index(name))];
+    if (c.savings_plan)
+      ctx.fail(lim["commitment"], cpath,
+               "commitment \"" + text::excerpt(name) +
+                   "\" is a savings plan (usd_per_hour); a limit takes a reservation's gpus");
+    if (std::find(c.covers.begin(), c.covers.end(), w.limit_pool) == c.covers.end())
+      ctx.fail(lim["commitment"], cpath,
+               "commitment \"" + text::excerpt(name) + "\" does not cover pool \"" +
+                   text::excerpt(w.limit_pool) + "\" (it covers " + text::join(c.covers, ", ") +
+                   ")");
+    w.limit_jobs = c.gpus;  // GPUs: a trace's jobs may ask for different counts
+    w.limit_gpus = true;
+    return;
+  }
   if (lim["share"]) {
     w.limit_share = read_key_number(ctx, lim["share"], lpath + ".share");
     w.limit_jobs = 0;

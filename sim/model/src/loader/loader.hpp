@@ -404,6 +404,9 @@ bool read_instance_rows(const Context& ctx, const YAML::Node& file_node, const s
 
 // ---- pools.cpp ---------------------------------------------------------------------------------
 
+/// `commitments`: the billing commitments over the pools (read after them), into s.commitments.
+void read_commitments(const Context& ctx, const YAML::Node& root, Scenario& s);
+
 PoolSpec read_pool(const Context& ctx, const YAML::Node& node, const std::string& path,
                    const std::string& name, const Scenario& s);
 

@@ -270,6 +270,9 @@ Scenario read_scenario(const Context& ctx, const YAML::Node& root) {
   errors.attempt([&] {
     if (root["goals"]) s.goals = read_goals(ctx, root["goals"], s);
   });
+  // Commitments cover pools, and placement limits name commitments: between the two.
+  const bool commitments_ok = errors.attempt([&] { read_commitments(ctx, root, s); });
+  if (!commitments_ok) errors.throw_if_any(ctx.origin);
 
   YAML::Node workloads;
   const bool workload_list_ok = errors.attempt([&] {

@@ -93,8 +93,11 @@ CheapestAnswer choose_cheapest(const RunResults& r, const CheapestQuery& query);
 
 /// For a chosen `point`: a line (starting with a line break) per swept numeric parameter (a
 /// number or a duration, at least 3 distinct values) whose value there is the grid's smallest
-/// or largest, saying that a better point may lie beyond; "" when none. choose_cheapest adds it
-/// to its explanation.
-std::string grid_edge_note(const RunResults& r, std::size_t point);
+/// or largest while the point one step inside (the other parameters as at `point`) is
+/// `feasible` and has a higher mean `objective`, saying that a better point may lie beyond;
+/// "" when none (a constraint that binds at the edge puts better points inside, not beyond).
+/// choose_cheapest adds it to its explanation.
+std::string grid_edge_note(const RunResults& r, std::size_t point,
+                           const std::vector<bool>& feasible, ScalarMetric objective);
 
 }  // namespace gpucap

@@ -27,7 +27,7 @@ struct ClassState {
   double next_unit_gap;   ///< Exp(1) variate for the next inter-arrival time
   double next_work_s;     ///< reference-GPU seconds of the next job
   uint32_t trace_layer;   ///< a trace class: the layer whose job is the pending arrival
-  uint32_t limited_jobs;  ///< jobs of the class holding GPUs in its placement_limit pool
+  uint32_t limited_jobs;  ///< jobs (or GPUs) of the class holding GPUs in its placement_limit pool
   uint32_t holding_jobs;  ///< a class with placement_limit.share: its jobs holding GPUs anywhere
   uint32_t unused_;
 };
@@ -65,7 +65,8 @@ struct ArenaLayout {
   size_t calendar, arrival_slots, slots, free_slots, queue, streams, class_state, free_gpus,
       availability, prices, price_marks, wait_quantiles, completion_quantiles, restore_quantiles,
       service_state, replicas, waiting_requests, latency_quantiles, request_wait_quantiles,
-      trace_layers, autoscalers, autoscale_history, tracked_requests, total_bytes;
+      trace_layers, autoscalers, autoscale_history, tracked_requests, commitment_usage,
+      total_bytes;
   /// Bytes of the event calendar and its arrival slots, the first parts of the arena: a device
   /// may keep them apart, in faster memory (the engine's `calendar_memory`).
   size_t calendar_part_bytes;
@@ -117,6 +118,8 @@ struct ArenaLayout {
         part(m.windowed_service_count > 0 ? sizeof(AutoscalerState) * m.service_count : 0);
     a.autoscale_history = part(sizeof(double) * m.autoscale_history);
     a.tracked_requests = part(sizeof(TrackedRequest) * m.tracked_requests);
+    // Per period of every billing commitment: GPU-seconds used and their on-demand USD.
+    a.commitment_usage = part(2 * sizeof(double) * m.commitment_bins);
     a.total_bytes = at;
     return a;
   }

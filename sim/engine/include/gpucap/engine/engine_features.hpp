@@ -26,6 +26,7 @@ struct AllFeatures {
   static constexpr bool kTraceArrivals = true;  ///< arrivals replayed from a trace
   static constexpr bool kTimeseries = true;     ///< the time series of GPUs in use
   static constexpr bool kDeployments = true;    ///< long-running instances (kind: deployment)
+  static constexpr bool kCommitments = true;    ///< billing commitments over on-demand pools
 };
 
 /// The core: jobs on pools of fixed capacity and price (CompiledModel::core_only).
@@ -39,6 +40,7 @@ struct CoreFeatures {
   static constexpr bool kTraceArrivals = false;
   static constexpr bool kTimeseries = false;
   static constexpr bool kDeployments = false;
+  static constexpr bool kCommitments = false;
 };
 
 GPUCAP_ARENA_NAMESPACE_END

@@ -59,6 +59,8 @@ struct LedgerStorage {
   ArenaPtr<PriceState> prices;            ///< per pool
   ArenaPtr<RandomStream> price_streams;   ///< per pool
   UsageSeries usage;
+  /// Per period of every billing commitment (CompiledCommitment): GPU-s used, on-demand USD.
+  ArenaPtr<double> commitment_usage;
 };
 
 class Ledger {
@@ -73,6 +75,8 @@ class Ledger {
     price_streams_ = s.price_streams;
     usage_ = s.usage;
     usage_.clear();
+    commitment_usage_ = s.commitment_usage;
+    for (uint32_t i = 0; i < 2 * m_.commitment_bins; ++i) commitment_usage_[i] = 0;
     prices_.bind(m_, s.prices);
     wait_->clear();
     completion_->clear();
@@ -157,6 +161,30 @@ class Ledger {
     rows_[p * kPoolMetricCount + kPoolGpuHoursBilled] += billed_s * share * gpus;
     return billed_s;
   }
+  /// Pool p's billed usage of `gpus` GPUs over [from_s, to_s], clipped to the window, to the
+  /// periods of the billing commitment that covers it (nothing when none does): its GPU-s and
+  /// their price at the pool's on-demand rate, period by period.
+  GPUCAP_HD void commitment_use(uint32_t p, double from_s, double to_s, double gpus) {
+    const CompiledPool& pool = m_.pools[p];
+    if (pool.commitment == CompiledPool::kNoCommitment) return;
+    const CompiledCommitment& c = m_.commitments[pool.commitment];
+    const double lo = from_s > m_.warmup_s ? from_s : m_.warmup_s;
+    const double hi = to_s < m_.horizon_s ? to_s : m_.horizon_s;
+    if (!(hi > lo)) return;
+    uint32_t k = static_cast<uint32_t>(lo / c.period_s);
+    for (; k < c.bins; ++k) {
+      const double begin = k * c.period_s;
+      if (!(begin < hi)) break;
+      const double end = begin + c.period_s;
+      const double overlap = (hi < end ? hi : end) - (lo > begin ? lo : begin);
+      if (overlap > 0) {
+        const uint32_t b = 2 * (c.bin_offset + k);
+        commitment_usage_[b] += overlap * gpus;
+        commitment_usage_[b + 1] += overlap * gpus * pool.price_usd_per_gpu_s;
+      }
+    }
+  }
+
   /// `gpus` GPUs of pool p held by a replica up (starting or warm) over [from_s, to_s], clipped
   /// to the window.
   GPUCAP_HD void replica_up(uint32_t p, double from_s, double to_s, double gpus) {
@@ -192,6 +220,7 @@ class Ledger {
     if (F::kTransfers && run_.moves_checkpoint(slot) && end_s >= m_.warmup_s)
       egress(slot.pool, m_.classes[slot.job_class].checkpoint_size_gb *
                             m_.pool_egress_usd_per_gb[slot.checkpoint_pool]);
+    if (F::kCommitments) commitment_use(slot.pool, slot.start_s, end_s, slot.gpus);
     if (end_s < m_.warmup_s || p.committed()) return;  // committed pools: charged in finish()
     const double held_s = end_s - slot.start_s;
     // A job's hold is billed whole when it ends in the window. A deployment instance's run
@@ -227,22 +256,66 @@ class Ledger {
 
   // ---- end of the run ---------------------------------------------------------------------
 
+  /// Billing commitment c settled over its periods: returns its fee for the window (USD) and
+  /// sets `paid_usd` to the on-demand price of the covered usage it pays for.
+  GPUCAP_HD double settle_commitment(uint32_t c, double& paid_usd) const {
+    const CompiledCommitment& k = m_.commitments[c];
+    double fee = 0;
+    paid_usd = 0;
+    for (uint32_t i = 0; i < k.bins; ++i) {
+      const double begin = i * k.period_s;
+      const double end = begin + k.period_s;
+      const double w = m_.in_window(begin, end < m_.horizon_s ? end : m_.horizon_s);
+      if (!(w > 0)) continue;
+      fee += k.fee_usd_per_s * w;
+      const double used_gpu_s = commitment_usage_[2 * (k.bin_offset + i)];
+      const double on_demand_usd = commitment_usage_[2 * (k.bin_offset + i) + 1];
+      if (!(used_gpu_s > 0)) continue;
+      // The share of the period's usage the commitment pays for: a reservation's GPU-seconds,
+      // or a savings plan's spend at its own rates.
+      const double room = k.savings_plan ? k.fee_usd_per_s * w : k.gpus * w;
+      const double need = k.savings_plan ? k.plan_rate * on_demand_usd : used_gpu_s;
+      paid_usd += on_demand_usd * (room >= need ? 1.0 : room / need);
+    }
+    return fee;
+  }
+
   /// Pool rows to GPU-hours and USD, and the scalar metrics of costs and jobs.
   GPUCAP_HD void finish(double* out) {
     const double window_s = m_.horizon_s - m_.warmup_s;
     double total_quota_h = 0;
+    for (uint32_t c = 0; c < m_.commitment_count; ++c) {
+      // The fee is the commitments' cost; the usage it pays for leaves its pools' bills, shared
+      // among them by their bills in the window (billed GPU-s, still in seconds here).
+      double paid = 0;
+      const double fee = settle_commitment(c, paid);
+      double billed_usd = 0;
+      for (uint32_t p = 0; p < m_.pool_count; ++p)
+        if (m_.pools[p].commitment == c)
+          billed_usd += rows_[p * kPoolMetricCount + kPoolGpuHoursBilled] *
+                        m_.pools[p].price_usd_per_gpu_s;
+      for (uint32_t p = 0; p < m_.pool_count; ++p)
+        if (m_.pools[p].commitment == c && billed_usd > 0)
+          rows_[p * kPoolMetricCount + kPoolCostUsd] -=
+              paid * (rows_[p * kPoolMetricCount + kPoolGpuHoursBilled] *
+                      m_.pools[p].price_usd_per_gpu_s / billed_usd);
+      out[kCostCommitmentsUsd] += fee;
+      out[kCostUsd] += fee;
+    }
     for (uint32_t p = 0; p < m_.pool_count; ++p) {
       double* row = rows_ + p * kPoolMetricCount;
       const CompiledPool& pool = m_.pools[p];
       // Committed pools bill every GPU of the count for the whole window, used or not.
       const double billed_gpu_s =
           pool.committed() ? pool.quota_gpus * window_s : row[kPoolGpuHoursBilled];
-      // Pools with a price process have accumulated their cost hold by hold.
+      // Pools with a price process have accumulated their cost hold by hold; a pool that a
+      // billing commitment covers starts with minus the part of its usage the commitment paid.
       const double compute_usd =
           PriceProcess::moves(pool)
               ? row[kPoolCostUsd]
-              : billed_gpu_s *
-                    (pool.committed() ? pool.committed_usd_per_gpu_s : pool.price_usd_per_gpu_s);
+              : row[kPoolCostUsd] +
+                    billed_gpu_s *
+                        (pool.committed() ? pool.committed_usd_per_gpu_s : pool.price_usd_per_gpu_s);
       row[kPoolCostUsd] = compute_usd + row[kPoolEgressUsd];
       out[kEgressUsd] += row[kPoolEgressUsd];
       row[kPoolGpuHoursBilled] = billed_gpu_s / 3600.0;
@@ -306,6 +379,7 @@ class Ledger {
   ArenaPtr<QuantileRecorder> completion_ = nullptr;
   ArenaPtr<RandomStream> price_streams_ = nullptr;
   UsageSeries usage_;
+  ArenaPtr<double> commitment_usage_ = nullptr;
 };
 
 GPUCAP_ARENA_NAMESPACE_END

@@ -247,6 +247,8 @@ struct ReplicaLifecycle {
                              ? 1.0
                              : m.in_window(rep.up_since_s, end_s) / lifetime_s;
     f.ledger->bill_hold(rep.pool, held_s, cs.gpus_per_replica, share);
+    // A billing commitment pays for the lifetime's usage period by period.
+    f.ledger->commitment_use(rep.pool, rep.up_since_s, end_s, cs.gpus_per_replica);
   }
 };
 

@@ -124,7 +124,8 @@ class BasicReplicationEngine {
         pool_values, part.at<double>(a.price_marks), part.at<QuantileRecorder>(a.wait_quantiles),
         part.at<QuantileRecorder>(a.completion_quantiles),
         model.has_deployments ? part.at<QuantileRecorder>(a.restore_quantiles) : nullptr,
-        part.at<PriceState>(a.prices), pool_streams(kPriceStream), usage});
+        part.at<PriceState>(a.prices), pool_streams(kPriceStream), usage,
+        part.at<double>(a.commitment_usage)});
     fleet_.bind(
         FleetContext{&model, &calendar_, &capacity_, &ledger_, pool_streams(kProvisioningStream),
                      pool_streams(kPreemptionStream), pool_streams(kStockoutStream), &now_},
@@ -433,23 +434,31 @@ class BasicReplicationEngine {
                                                          const CompiledJobClass& cls, uint32_t p) {
     const CompiledPool& pool = m_.pools[p];
     const bool limited = p == cls.limit_pool;
-    if (limited && !within_placement_limit(class_state_[job.job_class], cls)) return false;
+    if (limited && !within_placement_limit(class_state_[job.job_class], cls, job.gpus))
+      return false;
     if (pool.preemptible && avoids_preemptible(job, cls)) return false;
     if (pool.stockout_probability > 0 && launch_fails(p)) return false;
-    if (limited) ++class_state_[job.job_class].limited_jobs;
+    if (limited) class_state_[job.job_class].limited_jobs += limit_units(cls, job.gpus);
     return true;
   }
 
-  /// Whether one more job of the class may take GPUs in its placement_limit pool: fewer than
-  /// limit_jobs there, and with a share, limited + 1 <= ceil(share x (holding + 1)), both counts
+  /// Whether one more job of `gpus` GPUs of the class may take GPUs in its placement_limit pool:
+  /// it keeps the class there within limit_jobs (jobs, or GPUs when the limit counts them), and with a share, limited + 1 <= ceil(share x (holding + 1)), both counts
   /// with the new job, i.e. limited < share x (holding + 1) (1e-9 absorbs the rounding of
   /// share x count above a whole number, e.g. 0.07 x 100 = 7.000000000000001). Rounding up
   /// lets a class always have one job there, so a job that may use no other pool never
   /// waits for ever.
-  GPUCAP_HD static bool within_placement_limit(const ClassState& cs, const CompiledJobClass& cls) {
-    if (cs.limited_jobs >= cls.limit_jobs) return false;
+  GPUCAP_HD static bool within_placement_limit(const ClassState& cs, const CompiledJobClass& cls,
+                                                uint32_t gpus) {
+    if (static_cast<uint64_t>(cs.limited_jobs) + limit_units(cls, gpus) > cls.limit_jobs) return false;
     return !(cls.limit_share > 0) || static_cast<double>(cs.limited_jobs) + 1e-9 <
                                          cls.limit_share * static_cast<double>(cs.holding_jobs + 1);
+  }
+
+  /// What a job of `gpus` GPUs counts for under its class's placement limit: 1 job, or its
+  /// GPUs when the limit counts GPUs.
+  GPUCAP_HD static uint32_t limit_units(const CompiledJobClass& cls, uint32_t gpus) {
+    return cls.limit_counts_gpus ? gpus : 1u;
   }
 
   /// The fallback policy: true once the job was preempted often enough (unless its last run
@@ -496,7 +505,8 @@ class BasicReplicationEngine {
   GPUCAP_HD GPUCAP_FORCEINLINE void release_placement_limit(const JobSlot& slot,
                                                             const CompiledJobClass& cls) {
     if constexpr (!F::kLaunchChecks) return;
-    if (slot.pool == cls.limit_pool) --class_state_[slot.job_class].limited_jobs;
+    if (slot.pool == cls.limit_pool)
+      class_state_[slot.job_class].limited_jobs -= limit_units(cls, slot.gpus);
     if (cls.limit_share > 0) --class_state_[slot.job_class].holding_jobs;
   }
 
@@ -726,7 +736,8 @@ class BasicReplicationEngine {
       } else if (capacity_.fits(x.pool, x.gpus)) {
         pool = x.pool;  // already there: no launch checks, but it takes its place in the counts
         if (F::kLaunchChecks && cls.limit_share > 0) ++class_state_[x.job_class].holding_jobs;
-        if (F::kLaunchChecks && pool == cls.limit_pool) ++class_state_[x.job_class].limited_jobs;
+        if (F::kLaunchChecks && pool == cls.limit_pool)
+          class_state_[x.job_class].limited_jobs += limit_units(cls, x.gpus);
       }
       if (pool != kNoPool) {
         start_job(job, pool);
