@@ -36,6 +36,7 @@ void add_settling_probe(RunResults& r, const std::vector<Scenario>& points,
   for (const Scenario& point : points) {
     Scenario probe = point;
     probe.timeseries_step_s = horizon / static_cast<double>(kSettlingBins);
+    probe.timeseries_queue_row = true;
     models.push_back(compile(probe));
   }
   const std::size_t pools = r.pool_count();
@@ -57,7 +58,7 @@ void add_settling_probe(RunResults& r, const std::vector<Scenario>& points,
     double row[kScalarMetricCount];
     std::vector<double> pool_values(pools * kPoolMetricCount);
     std::vector<double>& s = series[static_cast<std::size_t>(item)];
-    s.assign(pools * series_bins, 0.0);
+    s.assign((pools + 1) * series_bins, 0.0);  // the pools' rows, then jobs waiting
     // Read the cancel flag as the run's own replications do (every 65,536 events); one
     // cancelled replication ends the probe.
     if (cancel && cancel->load(std::memory_order_relaxed)) {
@@ -86,12 +87,17 @@ void add_settling_probe(RunResults& r, const std::vector<Scenario>& points,
   r.settling.step_s = horizon / static_cast<double>(kSettlingBins);
   r.settling.bins = series_bins;
   r.settling.mean_in_use.assign(r.points * series_bins, 0.0);
+  r.settling.mean_waiting.assign(r.points * series_bins, 0.0);
   for (std::size_t p = 0; p < r.points; ++p)
-    for (std::size_t k = 0; k < n; ++k)
+    for (std::size_t k = 0; k < n; ++k) {
       for (std::size_t q = 0; q < pools; ++q)
         for (std::size_t b = 0; b < series_bins; ++b)
           r.settling.mean_in_use[p * series_bins + b] +=
               series[p * n + k][q * series_bins + b] / static_cast<double>(n);
+      for (std::size_t b = 0; b < series_bins; ++b)
+        r.settling.mean_waiting[p * series_bins + b] +=
+            series[p * n + k][pools * series_bins + b] / static_cast<double>(n);
+    }
 }
 
 }  // namespace gpucap

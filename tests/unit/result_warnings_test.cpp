@@ -254,6 +254,72 @@ TEST_F(ResultWarningsCli, AStartUpTransientWithoutATimeSeries) {
   EXPECT_EQ(run(replay, options).settling.bins, 0u);
 }
 
+// At load 0.9 the M/M/16 that starts empty fills its 16 GPUs in minutes, but its queue takes a
+// day to reach its level: over 60 h with a warm-up of 1 h its wait_mean is 16% below Erlang C's
+// 1,330.5 s. The waits' transient is seen at every seed: by the probe's series of jobs waiting,
+// or by queue_length_drift (the second half of the window against the first, over every
+// replication; about 1.4 jobs here, over 4 standard errors). A steady M/M/8 says nothing.
+TEST_F(ResultWarningsCli, TheQueuesTransientIsSeenAtEverySeed) {
+  std::ofstream(dir_ / "mm16.yaml")
+      << "name: M/M/16 at load 0.9 from empty\nhorizon: 60h\nwarmup: 1h\nseed: 3\n"
+         "pools:\n  gpus: {gpu: H100, price_usd_per_gpu_hour: 2, quota: 16}\n"
+         "workloads:\n  - name: jobs\n    gpus: 1\n"
+         "    arrivals: {process: poisson, rate_per_hour: 14.4}\n"
+         "    work: {dist: exponential, mean: 1h}\npolicy: {queue_capacity: 100000}\n";
+  for (int seed : {1, 8, 10, 3}) {
+    const auto o = testing_support::gpucap_cli("run " + (dir_ / "mm16.yaml").string() +
+                                               " -r 2000 --seed " + std::to_string(seed));
+    ASSERT_EQ(o.exit_code, 0) << o.output;
+    EXPECT_TRUE(o.output.find("warning: the jobs waiting (and so the waits) settle only after") !=
+                    std::string::npos ||
+                o.output.find("warning: the queue still grows over the window") !=
+                    std::string::npos)
+        << "seed " << seed << "\n" << o.output;
+  }
+  const auto steady = testing_support::gpucap_cli(
+      "run " + std::string(GPUCAP_SOURCE_DIR) + "/scenarios/mmc_validation.yaml -r 400");
+  ASSERT_EQ(steady.exit_code, 0) << steady.output;
+  EXPECT_EQ(steady.output.find("warning:"), std::string::npos) << steady.output;
+}
+
+// queue_length_drift by hand: one GPU, a job from 0 to 10 h, another arriving at 6 h that waits
+// until 10 h; window [0, 12 h], its middle 6 h: 4 job-hours waiting, all in the second half, so
+// the drift is 4 / 6 - 0 = 0.667 jobs, and queue_length_mean 4 / 12.
+TEST_F(ResultWarningsCli, QueueLengthDriftByHand) {
+  std::ofstream(dir_ / "t.csv") << "submit_s,gpus,duration_s\n0,1,36000\n21600,1,3600\n";
+  const Scenario s = parse_scenario(
+      "name: drift\nhorizon: 12h\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, quota: 1}\n"
+      "workloads:\n  - name: jobs\n    arrivals: {process: trace, file: t.csv}\n",
+      "drift.yaml", dir_.string());
+  RunOptions options;
+  options.replications = 2;
+  const RunResults r = run(s, options);
+  EXPECT_NEAR(r.scalar(0, 0, kQueueLengthDrift), 4.0 / 6.0, 1e-12);
+  EXPECT_NEAR(r.scalar(0, 0, kQueueLengthMean), 4.0 / 12.0, 1e-12);
+}
+
+// The probe's series of jobs waiting is the run's own: over the horizon (no warm-up) its mean is
+// the mean queue_length_mean of the replications it simulated again; results files keep it.
+TEST(SettlingProbe, RecordsTheJobsWaiting) {
+  const Scenario plain = parse_scenario(kMm16, "mm16.yaml", ".");
+  RunOptions options;
+  options.replications = 40;
+  options.backend = BackendChoice::cpu;
+  const RunResults r = run(plain, options);
+  ASSERT_EQ(r.settling.mean_waiting.size(), kSettlingBins);
+  double series = 0, metric = 0;
+  for (double v : r.settling.mean_waiting) series += v / kSettlingBins;
+  for (std::size_t k = 0; k < kSettlingReplications; ++k)
+    metric += r.scalar(0, k, kQueueLengthMean) / kSettlingReplications;
+  EXPECT_NEAR(series, metric, 1e-9 * metric);
+  EXPECT_GT(metric, 0.5);
+  const fs::path file =
+      fs::path(testing::TempDir()) / ("waiting_" + std::to_string(::getpid()) + ".h5");
+  write_results_hdf5(r, file.string());
+  EXPECT_EQ(read_results_hdf5(file.string()).settling.mean_waiting, r.settling.mean_waiting);
+  fs::remove(file);
+}
+
 // A cancel (Ctrl-C in the CLI, CancelToken in Python) stops the probe as it stops the run's own
 // replications: within milliseconds (it went on for 5 to 10 s), with RunCancelled and no series.
 TEST(SettlingProbe, ACancelStopsIt) {

@@ -462,6 +462,7 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
   out.model_.warmup_s = s.warmup_s;
   out.model_.timeseries_step_s = s.timeseries_step_s;
   out.model_.timeseries_bins = static_cast<uint32_t>(s.timeseries_bins());
+  out.model_.timeseries_queue_row = s.timeseries_queue_row && out.model_.timeseries_bins > 0;
   out.model_.discipline = s.policy.discipline;
   out.model_.backfill = s.policy.backfill;
   out.model_.queue_capacity = s.policy.queue_capacity;

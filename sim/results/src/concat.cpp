@@ -240,10 +240,18 @@ RunResults concat_results(const std::vector<const RunResults*>& parts, ConcatAxi
     if (alike) {
       out.settling = base.settling;
       out.settling.mean_in_use.clear();
-      for (const RunResults* r : parts)
+      out.settling.mean_waiting.clear();
+      bool waiting = true;  // every part has its jobs-waiting series (files before it do not)
+      for (const RunResults* r : parts) {
         out.settling.mean_in_use.insert(out.settling.mean_in_use.end(),
                                         r->settling.mean_in_use.begin(),
                                         r->settling.mean_in_use.end());
+        waiting = waiting && r->settling.mean_waiting.size() == r->settling.mean_in_use.size();
+        out.settling.mean_waiting.insert(out.settling.mean_waiting.end(),
+                                         r->settling.mean_waiting.begin(),
+                                         r->settling.mean_waiting.end());
+      }
+      if (!waiting) out.settling.mean_waiting.clear();
     }
   }
   out.block_moments.clear();  // the host reduces: the same bits as a device's blocks

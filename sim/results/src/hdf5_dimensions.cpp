@@ -153,8 +153,11 @@ void write_dimensions(const Context& c, hid_t file, const RunResults& r) {
   // The summary tables and the data files' table index themselves: a row's dimension is its table.
   make_scale(c, file, hdf5_item_path(h5::kSummary), h5::kSummary.name);
   make_scale(c, file, hdf5_item_path(h5::kPoolSummary), h5::kPoolSummary.name);
-  if (H5Lexists(file, h5::kSettlingGroup.name, H5P_DEFAULT) > 0)  // the probe's series: [P * B]
+  if (H5Lexists(file, h5::kSettlingGroup.name, H5P_DEFAULT) > 0) {  // the probe's series: [P * B]
     make_scale(c, file, hdf5_item_path(h5::kSettlingMean), h5::kSettlingMean.name);
+    if (H5Lexists(file, hdf5_item_path(h5::kSettlingWaiting).c_str(), H5P_DEFAULT) > 0)
+      make_scale(c, file, hdf5_item_path(h5::kSettlingWaiting), h5::kSettlingWaiting.name);
+  }
   const std::string input = hdf5_item_path(h5::kInputPath);
   make_scale(c, file, input, h5::kInputPath.name);
   for (const Hdf5Item* item : {&h5::kInputResolvedPath, &h5::kInputSize, &h5::kInputSha256})

@@ -475,6 +475,7 @@ std::vector<Hdf5ItemHandling> hdf5_item_handling() {
       {&h5::kGpusInUse, kByHand, metric},
       {&h5::kSettlingGroup, kByHand, group},
       {&h5::kSettlingMean, kByHand, "[P * B]: the bins B are its length over P"},
+      {&h5::kSettlingWaiting, kByHand, "[P * B], as gpus_in_use_mean: optional (older files)"},
       {&h5::kInputsGroup, kByHand, group},
       {&h5::kGoalsGroup, kByHand, group},
       {&h5::kGoalMet, kByHand, "an array of 0 and 1 per replication, checked as such"},

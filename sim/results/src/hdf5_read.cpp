@@ -27,17 +27,20 @@ namespace {
 /// metrics read as a run without deployments writes them (such files could have none): 0, and
 /// NaN for the unserved fraction and the restore times (no observation). The cost by purchase
 /// option reads as NaN: not recorded (the file's pool costs hold it, but not the pools' options).
-/// The commitments' fees read as 0: files written before them had no billing commitments.
+/// The commitments' fees read as 0: files written before them had no billing commitments; the
+/// queue's drift as NaN (not recorded).
 bool may_be_absent(std::size_t m) {
   return m == kReplicaPreemptions || m == kRequestsRestarted ||
          (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||
          (m >= kInstanceHoursDemanded && m <= kInstancesPeak) ||
-         (m >= kCostOnDemandUsd && m <= kCostServerlessUsd) || m == kCostCommitmentsUsd;
+         (m >= kCostOnDemandUsd && m <= kCostServerlessUsd) || m == kCostCommitmentsUsd ||
+         m == kQueueLengthDrift;
 }
 double value_when_absent(std::size_t m) {
   const bool unobserved = (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||
                           m == kUnservedFraction || (m >= kRestoreMeanS && m <= kRestoreP99S) ||
-                          (m >= kCostOnDemandUsd && m <= kCostServerlessUsd);
+                          (m >= kCostOnDemandUsd && m <= kCostServerlessUsd) ||
+                          m == kQueueLengthDrift;
   return unobserved ? std::nan("") : 0.0;
 }
 static_assert(kInstanceHoursDemanded < kUnservedFraction && kRestoreP99S < kInstancesPeak,
@@ -243,6 +246,18 @@ void read_settling(const Context& c, hid_t file, RunResults& r, int format) {
   if (!(r.settling.step_s > 0) || r.settling.replications == 0)
     c.fail("group '" + hdf5_item_path(h5::kSettlingGroup) +
            "' needs step_s > 0 and replications > 0");
+  // Jobs waiting: absent from files written before it.
+  if (H5Lexists(group.get(), h5::kSettlingWaiting.name, H5P_DEFAULT) > 0) {
+    const std::string wwhat = "dataset '" + hdf5_item_path(h5::kSettlingWaiting) + "'";
+    Handle wset = open_dataset(c, group.get(), h5::kSettlingWaiting);
+    const std::vector<hsize_t> wdims = dataset_dims(c, wset.get(), wwhat);
+    if (wdims.size() != 1 || wdims[0] != dims[0])
+      c.fail(wwhat + " does not have the shape of '" + hdf5_item_path(h5::kSettlingMean) + "'");
+    r.settling.mean_waiting.resize(static_cast<std::size_t>(wdims[0]));
+    c.check_status(H5Dread(wset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                           r.settling.mean_waiting.data()),
+                   "reading " + wwhat);
+  }
 }
 
 /// /summary (and /difference_summary when the file keeps fewer rows than ran): rows are placed

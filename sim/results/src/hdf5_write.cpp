@@ -225,6 +225,9 @@ void write_settling(const Context& c, hid_t file, const RunResults& r) {
   write_plain_attributes(c, group.get(), h5::kSettlingGroup, r);
   write_column(c, group.get(), h5::kSettlingMean, r.settling.mean_in_use,
                native_type(Hdf5Type::float64));
+  if (r.settling.mean_waiting.size() == r.settling.mean_in_use.size())
+    write_column(c, group.get(), h5::kSettlingWaiting, r.settling.mean_waiting,
+                 native_type(Hdf5Type::float64));
 }
 
 /// /pool_summary, ordered [point][pool][metric].

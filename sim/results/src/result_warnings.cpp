@@ -25,6 +25,25 @@ double warmup_of(const RunResults& r, std::size_t point) {
   return 0;
 }
 
+/// Whether the scenario's runs start empty: no workload replays a trace or has a state at
+/// t = 0 (those ask about a given period, whose "transient" is the data).
+bool starts_empty(const RunResults& r) {
+  try {
+    const YAML::Node root = YAML::Load(r.scenario_text);
+    if (!root.IsMap() || !root["workloads"] || !root["workloads"].IsSequence()) return true;
+    for (const YAML::Node& w : root["workloads"]) {
+      if (!w.IsMap()) continue;
+      if (w["initial_state"]) return false;
+      const YAML::Node a = w["arrivals"];
+      if (a && a.IsMap() && a["process"] && a["process"].IsScalar() &&
+          a["process"].Scalar() == "trace")
+        return false;
+    }
+  } catch (const std::exception&) {
+  }
+  return true;
+}
+
 }  // namespace
 
 namespace {
@@ -41,10 +60,30 @@ std::size_t series_bins(const RunResults& r) {
   return r.timeseries_bins > 0 ? r.timeseries_bins : r.settling.bins;
 }
 
+/// What a transient check watches: the GPUs in use, or the jobs waiting (the queue, which
+/// settles later: at high load the GPUs in use reach their level long before the waits do).
+enum class Watched { gpus_in_use, jobs_waiting };
+
+/// The settling probe's jobs-waiting series in batches of kBatch bins; empty without one.
+std::vector<double> batch_waiting(const RunResults& r, std::size_t point) {
+  if (r.timeseries_bins > 0 || r.settling.bins == 0 || point >= r.points ||
+      r.settling.mean_waiting.size() < r.points * r.settling.bins)
+    return {};
+  const std::size_t m = r.settling.bins / kBatch;
+  if (m < 10) return {};
+  std::vector<double> y(m, 0.0);
+  const double* series = r.settling.mean_waiting.data() + point * r.settling.bins;
+  for (std::size_t j = 0; j < m; ++j)
+    for (std::size_t b = 0; b < kBatch; ++b) y[j] += series[j * kBatch + b];
+  return y;
+}
+
 /// The mean series of GPUs in use in batches of kBatch bins (all pools, summed over the kept
 /// replications of `point`, or the settling probe's mean when the run has no time series);
-/// empty without a series or with fewer than 10 batches.
-std::vector<double> batch_series(const RunResults& r, std::size_t point) {
+/// empty without a series or with fewer than 10 batches. Jobs waiting: batch_waiting.
+std::vector<double> batch_series(const RunResults& r, std::size_t point,
+                                 Watched watched = Watched::gpus_in_use) {
+  if (watched == Watched::jobs_waiting) return batch_waiting(r, point);
   const std::size_t bins = r.timeseries_bins, pools = r.pool_count(), rows = r.rows_per_point();
   if (bins == 0 && r.settling.bins > 0 && point < r.points &&
       r.settling.mean_in_use.size() >= r.points * r.settling.bins) {
@@ -145,20 +184,21 @@ bool replications_identical(const RunResults& r, std::size_t point) {
   return true;
 }
 
-std::vector<std::string> result_warnings(const RunResults& r) {
-  std::vector<std::size_t> identical;
-  for (std::size_t p = 0; p < r.points; ++p)
-    if (replications_identical(r, p)) identical.push_back(p);
-  std::vector<std::string> out;
-  // A start-up transient past the warm-up: where the mean series settles, beyond the warm-up
-  // by more than a batch (5 bins), at any point.
-  // The point whose transient outlasts its own warm-up the most.
-  double latest = -1, warmup = 0;
-  std::size_t latest_point = 0;
+namespace {
+
+/// Where the series `watched` of `r` settles past its point's warm-up by a stretch that
+/// matters (over a batch and 2% of the window, and differing from the rest: `differs`), at the
+/// point where it outlasts its warm-up the most: its end and that warm-up (s), or end < 0.
+struct Unsettled {
+  double end_s = -1, warmup_s = 0;
+  std::size_t point = 0;
+};
+Unsettled unsettled(const RunResults& r, Watched watched) {
+  Unsettled u;
   const double batch_s = 5 * series_step_s(r);
   const double horizon = series_step_s(r) * static_cast<double>(series_bins(r));
   for (std::size_t p = 0; p < r.points; ++p) {
-    const std::vector<double> y = batch_series(r, p);
+    const std::vector<double> y = batch_series(r, p, watched);
     if (y.empty()) continue;
     const std::size_t d = mser_batches(y);
     const double point_warmup = warmup_of(r, p);
@@ -169,21 +209,41 @@ std::vector<std::string> result_warnings(const RunResults& r) {
     // It matters when the unsettled stretch after the warm-up is over 2% of the window.
     const bool matters = end > point_warmup + batch_s &&
                          end - point_warmup > 0.02 * (horizon - point_warmup);
-    if (matters && differs(y, from, d) && end - point_warmup > latest - warmup)
-      latest = end, warmup = point_warmup, latest_point = p;
+    if (matters && differs(y, from, d) && end - point_warmup > u.end_s - u.warmup_s)
+      u.end_s = end, u.warmup_s = point_warmup, u.point = p;
   }
-  const std::string how = r.timeseries_bins > 0
-                              ? std::string("MSER-5 on the time series, averaged over replications")
-                              : "MSER-5 on the GPUs in use of the first " +
-                                    std::to_string(r.settling.replications) +
-                                    " replications, simulated again";
-  if (latest >= 0) {
+  return u;
+}
+
+}  // namespace
+
+std::vector<std::string> result_warnings(const RunResults& r) {
+  std::vector<std::size_t> identical;
+  for (std::size_t p = 0; p < r.points; ++p)
+    if (replications_identical(r, p)) identical.push_back(p);
+  std::vector<std::string> out;
+  // A start-up transient past the warm-up, of the GPUs in use or of the jobs waiting (the
+  // queue, and with it the waits, settles later), at the point that outlasts its warm-up most.
+  const double batch_s = 5 * series_step_s(r);
+  const double horizon = series_step_s(r) * static_cast<double>(series_bins(r));
+  for (const Watched watched : {Watched::gpus_in_use, Watched::jobs_waiting}) {
+    const Unsettled u = unsettled(r, watched);
+    if (!(u.end_s >= 0)) continue;
+    const double latest = u.end_s, warmup = u.warmup_s;
+    const bool queue = watched == Watched::jobs_waiting;
+    const std::string what = queue ? "the jobs waiting (and so the waits)" : "the GPUs in use";
+    const std::string how =
+        r.timeseries_bins > 0
+            ? std::string("MSER-5 on the time series, averaged over replications")
+            : "MSER-5 on the " + std::string(queue ? "jobs waiting" : "GPUs in use") +
+                  " of the first " + std::to_string(r.settling.replications) +
+                  " replications, simulated again";
     const bool at_cap = latest >= horizon / 2 - batch_s;
     const std::string where =
-        r.points > 1 ? " (point " + std::to_string(latest_point) + ")" : std::string();
+        r.points > 1 ? " (point " + std::to_string(u.point) + ")" : std::string();
     if (at_cap)
-      out.push_back("the GPUs in use do not settle within the first half of the horizon" + where +
-                    " (" + how +
+      out.push_back(what + " do not settle within the first half of the horizon" + where + " (" +
+                    how +
                     "): demand drifts "
                     "over the run (a trend), or a start-up transient outlasts half of it; means "
                     "and percentiles are of a changing system, not of a steady state. For a "
@@ -191,8 +251,7 @@ std::vector<std::string> result_warnings(const RunResults& r) {
                     (warmup > 0 ? text::format_duration(warmup) : std::string("none")) + ")");
     else
       out.push_back(
-          "the GPUs in use settle only after about " + text::format_duration(latest) + where +
-          ", past " +
+          what + " settle only after about " + text::format_duration(latest) + where + ", past " +
           (warmup > 0 ? "the warm-up of " + text::format_duration(warmup)
                       : "the start (no warm-up)") +
           " (" + how +
@@ -202,6 +261,42 @@ std::vector<std::string> result_warnings(const RunResults& r) {
           text::format_duration(latest) +
           " and keep the horizon several times longer than that, or start from today's state "
           "(initial_state)");
+  }
+  // The queue still growing over the window, from every replication of the run (the probe's
+  // few replications can miss it at high load): jobs waiting over the window's second half
+  // against its first, a paired difference per replication. A warning when it is over 4
+  // standard errors above 0 and over 5% of the mean queue, and the probe said nothing of it.
+  const bool probe_saw_queue =
+      std::any_of(out.begin(), out.end(), [](const std::string& w) {
+        return w.rfind("the jobs waiting", 0) == 0;
+      });
+  if (!probe_saw_queue && starts_empty(r)) {
+    double worst_z = 0;
+    std::size_t worst = r.points;
+    for (std::size_t p = 0; p < r.points; ++p) {
+      const MetricSummary& d = r.summary_of(p, kQueueLengthDrift);
+      const MetricSummary& q = r.summary_of(p, kQueueLengthMean);
+      if (d.n < 2 || !(d.std > 0) || !(d.mean > 0.05 * q.mean) || !(q.mean > 1e-3)) continue;
+      const double z = d.mean / (d.std / std::sqrt(static_cast<double>(d.n)));
+      if (z > 4 && z > worst_z) worst_z = z, worst = p;
+    }
+    if (worst < r.points) {
+      const MetricSummary& d = r.summary_of(worst, kQueueLengthDrift);
+      const double mean = r.summary_of(worst, kQueueLengthMean).mean;
+      const double warmup = warmup_of(r, worst);
+      const std::string where =
+          r.points > 1 ? " (point " + std::to_string(worst) + ")" : std::string();
+      out.push_back(
+          "the queue still grows over the window" + where + ": jobs waiting average " +
+          text::format_number(mean + d.mean / 2) + " in its second half against " +
+          text::format_number(mean - d.mean / 2) + " in its first (queue_length_drift " +
+          text::format_number(d.mean) + " jobs, " + text::format_number(worst_z) +
+          " standard errors above 0): a start-up transient outlasts the " +
+          (warmup > 0 ? "warm-up of " + text::format_duration(warmup)
+                      : std::string("start (no warm-up)")) +
+          ", or the load exceeds the capacity, so waits and their percentiles are biased low; "
+          "lengthen the warm-up and the horizon, or start from today's state (initial_state)");
+    }
   }
   if (identical.empty()) return out;
   std::string which = r.points == 1 ? "all " + std::to_string(r.replications) + " replications"

@@ -348,6 +348,9 @@ struct CompiledModel {
   /// (timeseries_bins = ceil(horizon / step); 0: none).
   double timeseries_step_s = 0;
   uint32_t timeseries_bins = 0;
+  /// The time series has one more row after the pools' (the settling probe's): the mean number
+  /// of jobs (and deployment instances) waiting in each bin.
+  bool timeseries_queue_row = false;
 
   /// Length of [from, to] inside the statistics window [warmup_s, horizon_s].
   GPUCAP_HD double in_window(double from, double to) const {

@@ -84,6 +84,10 @@ enum ScalarMetric : uint32_t {
   /// pay for is left out of the on-demand pools' cost, so the cost metrics above and this one
   /// add up to kCostUsd
   kCostCommitmentsUsd,
+  /// Time-average jobs waiting over the second half of the window minus over the first half:
+  /// about 0 in a steady state; positive when the queue still grows (a start-up transient that
+  /// outlasts the warm-up, or more load than capacity), which biases waits
+  kQueueLengthDrift,
   kEvents,  ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
@@ -267,6 +271,10 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
      "fees of the billing commitments (commitments:) for the window, used or not; the "
      "on-demand usage they pay for is left out of cost_on_demand",
      MetricGroup::cost_by_option},
+    {"queue_length_drift", "jobs",
+     "time-average jobs waiting over the second half of the window minus over the first half "
+     "(about 0 in a steady state; above it while the queue still grows)",
+     MetricGroup::jobs},
     {"events", "events", "events processed in the whole run"},
 };
 

@@ -257,6 +257,8 @@ struct Scenario {
   uint64_t replications = 1000;
   /// Record GPUs in use per pool in bins of this width over [0, horizon] (0: no time series).
   double timeseries_step_s = 0;
+  /// Not a key: the series has a row of jobs waiting after the pools' (the settling probe's).
+  bool timeseries_queue_row = false;
   /// Per-job records of the first this many replications of each point (`records.jobs`; 0:
   /// none). Made after the run by simulating those replications again (job_records.hpp).
   uint64_t record_jobs = 0;

@@ -193,8 +193,9 @@ inline constexpr Hdf5Item kGpusInUse{Hdf5Kind::dataset, "/timeseries", "gpus_in_
     "mean GPUs in use per pool over each bin of step_s seconds"};
 inline constexpr Hdf5Item kSettlingGroup{Hdf5Kind::group, "/", "settling", Hdf5Type::none, "",
     "", "only when the run records no time series and was probed",
-    "the settling probe: GPUs in use over the horizon, summed over pools and averaged over the "
-    "run's first replications, simulated again (what the start-up transient warning reads)"};
+    "the settling probe: GPUs in use over the horizon, summed over pools, and jobs waiting, "
+    "averaged over the run's first replications, simulated again (what the start-up transient "
+    "warning reads)"};
 inline constexpr Hdf5Item kSettlingStep{Hdf5Kind::attribute, "/settling", "step_s",
     Hdf5Type::float64, "", "s", "", "the bins' width"};
 inline constexpr Hdf5Item kSettlingReplications{Hdf5Kind::attribute, "/settling",
@@ -202,6 +203,9 @@ inline constexpr Hdf5Item kSettlingReplications{Hdf5Kind::attribute, "/settling"
 inline constexpr Hdf5Item kSettlingMean{Hdf5Kind::dataset, "/settling", "gpus_in_use_mean",
     Hdf5Type::float64, "[P * B]", "GPUs", "",
     "mean GPUs in use over each bin of step_s seconds, point-major"};
+inline constexpr Hdf5Item kSettlingWaiting{Hdf5Kind::dataset, "/settling", "jobs_waiting_mean",
+    Hdf5Type::float64, "[P * B]", "jobs", "from format version 3 (gpucap 0.1, December 2026)",
+    "mean jobs (and deployment instances) waiting over each bin of step_s seconds, point-major"};
 inline constexpr Hdf5Item kInputsGroup{Hdf5Kind::group, "/", "inputs", Hdf5Type::none, "", "",
     "from format version 3", "provenance of the data files the run read (traces, samples, "
     "catalogs, availability and price traces; not the scenario file, whose text is in the root "
@@ -330,6 +334,7 @@ inline constexpr const Hdf5Item* kHdf5Layout[] = {
     &h5::kSettlingStep,
     &h5::kSettlingReplications,
     &h5::kSettlingMean,
+    &h5::kSettlingWaiting,
     &h5::kInputsGroup,
     &h5::kInputPath,
     &h5::kInputResolvedPath,

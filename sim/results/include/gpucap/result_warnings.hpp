@@ -1,8 +1,12 @@
 // gpucap: what a table of results should warn about because its numbers cannot be trusted as
 // they look: every replication identical (zero-width intervals that say nothing of other
-// futures), and a start-up transient that outlasts the warm-up (seen in the time series of GPUs
-// in use, when the run recorded one). The CLI prints these under its table, the report shows
-// them, Python has them as Results.warnings.
+// futures), and a start-up transient that outlasts the warm-up: seen in the time series of GPUs
+// in use (the run's own, or the settling probe's), in the probe's series of jobs waiting, and in
+// every replication's queue_length_drift (the queue still growing over the window, which biases
+// waits; at high load the GPUs in use settle long before the waits do). Runs that replay a
+// trace or start from a state at t = 0 ask about a given period and are not checked for it.
+// The CLI prints these under its table, the report shows them, Python has them as
+// Results.warnings.
 //
 //   for (const std::string& w : gpucap::result_warnings(results)) std::cout << "warning: " << w;
 #pragma once

@@ -27,15 +27,16 @@ struct SweepParameter {
 ///   pool_values  [point][replication][pool][kPoolMetricCount]
 ///   summary      [point][kScalarMetricCount]
 ///   pool_summary [point][pool][kPoolMetricCount]
-/// GPUs in use over the horizon, summed over pools and averaged over a run's first replications
-/// (the settling probe of a run without a time series: settling_probe.hpp), for the start-up
-/// transient warning (result_warnings.hpp); results files keep it as /settling. Empty when not
-/// probed.
+/// GPUs in use over the horizon, summed over pools, and jobs waiting, each averaged over a run's
+/// first replications (the settling probe of a run without a time series: settling_probe.hpp),
+/// for the start-up transient warning (result_warnings.hpp); results files keep them as
+/// /settling. Empty when not probed.
 struct SettlingSeries {
   std::size_t replications = 0;  ///< replications averaged
   double step_s = 0;             ///< bin width
   std::size_t bins = 0;
-  std::vector<double> mean_in_use;  ///< [point][bin], GPUs
+  std::vector<double> mean_in_use;   ///< [point][bin], GPUs
+  std::vector<double> mean_waiting;  ///< [point][bin], jobs waiting (empty in older files)
 };
 
 struct RunResults {

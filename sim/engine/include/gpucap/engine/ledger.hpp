@@ -47,6 +47,7 @@ struct JobTotals {
   double wait_sum_s = 0, completion_sum_s = 0, provisioning_sum_s = 0;
   double lost_gpu_s = 0, checkpointing_gpu_s = 0, restarting_gpu_s = 0, transferring_gpu_s = 0;
   double queue_area = 0, running_area = 0;  ///< integrals of jobs waiting, holding GPUs (job-s)
+  double queue_area_late = 0;  ///< of queue_area, the part in the window's second half
 };
 
 /// The arena parts the ledger writes.
@@ -65,7 +66,8 @@ struct LedgerStorage {
 
 class Ledger {
  public:
-  GPUCAP_HD explicit Ledger(const CompiledModel& m) : m_(m), run_(m) {}
+  GPUCAP_HD explicit Ledger(const CompiledModel& m)
+      : m_(m), run_(m), window_mid_s_(0.5 * (m.warmup_s + m.horizon_s)) {}
 
   GPUCAP_HD void bind(const LedgerStorage& s) {
     rows_ = s.pool_rows;
@@ -98,8 +100,17 @@ class Ledger {
     if (dt > 0) {
       jobs_.queue_area += static_cast<double>(waiting) * dt;
       jobs_.running_area += static_cast<double>(holding) * dt;
+      // The part in the window's second half (to_s is at most the horizon).
+      const double late_from = from_s > window_mid_s_ ? from_s : window_mid_s_;
+      if (to_s > late_from) jobs_.queue_area_late += static_cast<double>(waiting) * (to_s - late_from);
     }
     return dt;
+  }
+
+  /// `count` jobs wait over [from_s, to_s]: to the time series' queue row, when it has one
+  /// (the settling probe's).
+  GPUCAP_HD GPUCAP_FORCEINLINE void waiting(double from_s, double to_s, uint32_t count) {
+    usage_.waiting(from_s, to_s, static_cast<double>(count));
   }
 
   /// A job of the window launches for the first time, after waiting `wait_s`.
@@ -363,6 +374,9 @@ class Ledger {
     out[kCompletionMeanS] = completed > 0 ? j.completion_sum_s / completed : nan;
     write_percentiles(*completion_, out + kCompletionP50S);
     out[kQueueLengthMean] = window_s > 0 ? j.queue_area / window_s : 0.0;
+    out[kQueueLengthDrift] =
+        window_s > 0 ? (2.0 * j.queue_area_late - 2.0 * (j.queue_area - j.queue_area_late)) / window_s
+                     : 0.0;
     out[kJobsRunningMean] = window_s > 0 ? j.running_area / window_s : 0.0;
     deployments_.finish(out);
   }
@@ -370,6 +384,7 @@ class Ledger {
  private:
   const CompiledModel& m_;
   RunArithmetic run_;
+  double window_mid_s_;  ///< the middle of the statistics window, s
   PriceProcess prices_;
   JobTotals jobs_;
   DeploymentTotals deployments_;

@@ -117,6 +117,9 @@ class BasicReplicationEngine {
 
     UsageSeries usage;
     usage.values = model.timeseries_bins > 0 ? timeseries : nullptr;
+    usage.queue = usage.values && model.timeseries_queue_row
+                      ? timeseries + static_cast<uint64_t>(model.pool_count) * model.timeseries_bins
+                      : nullptr;
     usage.step_s = model.timeseries_step_s;
     usage.bins = model.timeseries_bins;
     usage.pool_count = model.pool_count;
@@ -262,6 +265,7 @@ class BasicReplicationEngine {
     GPUCAP_INVARIANT(t >= now_ && t <= m_.horizon_s,
                      "events leave the calendar in time order, none after the horizon");
     const double dt = ledger_.elapse(now_, t, queue_.size(), slots_.held());
+    if constexpr (F::kTimeseries) ledger_.waiting(now_, t, queue_.size());
     if (F::kServices && m_.service_count > 0 && dt > 0)
       fleet_.totals().replica_area += static_cast<double>(fleet_.replicas_up()) * dt;
     if (F::kDeployments && m_.has_deployments) ledger_.deployments().elapse(dt);
