@@ -36,19 +36,52 @@ TEST(ArrivalFit, RejectsAConstantRateOnADiurnalTrace) {
       [&](double s) { return base * (1 + 0.8 * std::sin(2 * 3.14159265358979 * s / kDay)); },
       1.8 * base, 4 * kWeek, 31);
   const fit::ArrivalFit a = fit::fit_arrivals(t, 4 * kWeek);
-  EXPECT_EQ(a.period_hours, 168);
+  // A pattern of the day: the day's profile (24 bins, 55 arrivals each) beats the week's (168
+  // bins of 8) by AIC, 2 (bins - 1) - G.
+  EXPECT_EQ(a.period_hours, 24);
   EXPECT_EQ(a.bin_hours, 1);
   EXPECT_LT(a.p_value, 1e-10);
   ASSERT_TRUE(a.profile_chosen);
-  ASSERT_EQ(a.multipliers.size(), 168u);
+  ASSERT_EQ(a.multipliers.size(), 24u);
+  EXPECT_NE(a.bins_reason.find("chosen over the week's profile by AIC"), std::string::npos)
+      << a.bins_reason;
   double mean = 0;
   for (double m : a.multipliers) mean += m;
-  EXPECT_NEAR(mean / 168, 1.0, 1e-12);
+  EXPECT_NEAR(mean / 24, 1.0, 1e-12);
   // The peak hours (around 06:00) have multipliers near 1.8, the trough (18:00) near 0.2:
-  // each hour's estimate has about 8 arrivals, so ±3 Poisson SDs of 8 is ±8.5 → ±1.06 × rate.
-  EXPECT_GT(a.multipliers[6], 0.7);
-  EXPECT_LT(a.multipliers[18], 1.2);
+  // each hour's estimate has about 55 arrivals, so ±3 Poisson SDs of 55 is ±22 → ±0.4 × rate.
+  EXPECT_GT(a.multipliers[6], 1.3);
+  EXPECT_LT(a.multipliers[18], 0.6);
   EXPECT_NEAR(a.profile_rate_per_s * kHour, 2.0, 4 * 2.0 / std::sqrt(double(t.size())));
+}
+
+// A pattern of the week (weekdays 3 jobs/h, weekends 0.5 jobs/h), 3 weeks: the day's profile
+// cannot hold it and the week's wins; no hour of the profile is 0, though some hours saw no job
+// (each bin's rate is shrunk by one pseudo-arrival); and written from another start hour the
+// profile is the same hours turned round (rotated_profile).
+TEST(ArrivalFit, AWeeklyPatternKeepsTheWeeksProfileAndNoHourIsZero) {
+  const auto rate = [](double s) {
+    const double day = std::fmod(s, kWeek) / kDay;
+    return (day < 5 ? 3.0 : 0.5) / kHour;
+  };
+  const auto t = thinned(rate, 3.0 / kHour, 3 * kWeek, 5);
+  const fit::ArrivalFit a = fit::fit_arrivals(t, 3 * kWeek);
+  ASSERT_TRUE(a.profile_chosen);
+  EXPECT_EQ(a.period_hours, 168);
+  double least = 1e9;
+  for (double m : a.multipliers) least = std::min(least, m);
+  EXPECT_GT(least, 0.0);
+  // The mean rate is (5 x 3 + 2 x 0.5) / 7 = 2.29 jobs/h: weekday hours 1.31 times it, weekend
+  // hours 0.22 (each hour's bin holds about 9 weekday or 1.5 weekend arrivals).
+  EXPECT_GT(a.multipliers[10], 1.0);
+  EXPECT_LT(a.multipliers[24 * 5 + 10], 0.6);
+  // The profile from Thursday 14:00 on: its hour 0 is the week's hour 3 x 24 + 14.
+  const std::vector<double> from_thursday = fit::rotated_profile(a, (3 * 24 + 14) * kHour);
+  ASSERT_EQ(from_thursday.size(), 168u);
+  for (int h = 0; h < 168; ++h)
+    EXPECT_EQ(from_thursday[h], a.multipliers[(h + 3 * 24 + 14) % 168]) << h;
+  // Rounded to the hour, whole weeks away from Monday 00:00 alike.
+  EXPECT_EQ(fit::rotated_profile(a, (3 * 24 + 14) * kHour + 1700 + 2 * kWeek), from_thursday);
 }
 
 TEST(ArrivalFit, KeepsAConstantRateOnAPoissonTraceAtTheStatedLevel) {

@@ -38,6 +38,8 @@ void expect_accounting_identities(const gpucap::RunResults& r) {
       const double pool_used = r.pool_value(0, i, p, gpucap::kPoolGpuHoursUsed);
       const double pool_billed = r.pool_value(0, i, p, gpucap::kPoolGpuHoursBilled);
       cost += r.pool_value(0, i, p, gpucap::kPoolCostUsd);
+      // A billing commitment pays part of its pools' usage, never more than they billed.
+      EXPECT_GE(r.pool_value(0, i, p, gpucap::kPoolCostUsd), -1e-6) << r.pool_names[p];
       used += pool_used;
       billed += pool_billed;
       EXPECT_GE(pool_billed + 1e-9, pool_used - 1e-9) << r.pool_names[p] << " replication " << i;
@@ -45,7 +47,14 @@ void expect_accounting_identities(const gpucap::RunResults& r) {
       EXPECT_GE(u, 0.0);
       EXPECT_LE(u, 1.0 + 1e-12);
     }
-    EXPECT_TRUE(near(r.scalar(0, i, gpucap::kCostUsd), cost)) << "replication " << i;
+    // The pools' costs and the billing commitments' fees (which no pool holds) make the cost;
+    // so do the costs by purchase option and the fees.
+    const double fees = r.scalar(0, i, gpucap::kCostCommitmentsUsd);
+    EXPECT_TRUE(near(r.scalar(0, i, gpucap::kCostUsd), cost + fees)) << "replication " << i;
+    double by_option = fees;
+    for (uint32_t m = gpucap::kCostOnDemandUsd; m <= gpucap::kCostServerlessUsd; ++m)
+      by_option += r.scalar(0, i, static_cast<gpucap::ScalarMetric>(m));
+    EXPECT_TRUE(near(r.scalar(0, i, gpucap::kCostUsd), by_option)) << "replication " << i;
     EXPECT_TRUE(near(r.scalar(0, i, gpucap::kGpuHoursUsed), used));
     EXPECT_TRUE(near(r.scalar(0, i, gpucap::kGpuHoursBilled), billed));
     EXPECT_LE(r.scalar(0, i, gpucap::kJobsStarted), r.scalar(0, i, gpucap::kJobsArrived));

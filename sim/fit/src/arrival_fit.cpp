@@ -87,6 +87,67 @@ double seconds_since_monday(double epoch_s) {
   return s < 0 ? s + kWeek : s;
 }
 
+namespace {
+
+/// A profile of `period_hours` tried on the arrivals: its bins, their counts and exposure, and
+/// the likelihood ratio against a constant rate.
+struct ProfileCandidate {
+  int period_hours = 0, bin_hours = 0;
+  std::vector<double> count, exposure;
+  double g = 0, p = 1;
+  int df = 0;
+  /// AIC of the profile minus that of a constant rate: 2 (bins - 1) - G (lower is better).
+  double aic_gain() const { return 2.0 * df - g; }
+};
+
+/// The profile of `period_hours` with the finest bins that leave 5 arrivals each on average;
+/// bin_hours 0 when there are too few arrivals for any.
+ProfileCandidate try_profile(const std::vector<double>& submit_s, double window_s,
+                             double origin_offset_s, double mean_rate_per_s, int period_hours) {
+  ProfileCandidate c;
+  c.period_hours = period_hours;
+  const double n = static_cast<double>(submit_s.size());
+  const std::vector<int> widths = period_hours == 168 ? std::vector<int>{1, 2, 3, 4, 6, 8, 12, 24}
+                                                      : std::vector<int>{1, 2, 3, 4, 6, 8, 12};
+  for (int w : widths)
+    if (n / (period_hours / w) >= 5.0) {
+      c.bin_hours = w;
+      break;
+    }
+  if (c.bin_hours == 0) return c;
+  const int bins = period_hours / c.bin_hours;
+  // Exposure: whole periods give every bin the same time; the rest of the window fills the
+  // bins in calendar order from the window's phase in the period (the origin's offset), wrapping
+  // around the period's end.
+  const double period_s = period_hours * kHour, bin_s = c.bin_hours * kHour;
+  const double whole = std::floor(window_s / period_s);
+  const double rest = window_s - whole * period_s;
+  const double phase = std::fmod(origin_offset_s, period_s);
+  c.exposure.assign(bins, 0.0);
+  c.count.assign(bins, 0.0);
+  for (int b = 0; b < bins; ++b) {
+    c.exposure[b] = whole * bin_s;
+    // The part of [phase, phase + rest) in bin b, and in its copy one period later.
+    for (double shift : {0.0, period_s}) {
+      const double lo = b * bin_s + shift, hi = lo + bin_s;
+      c.exposure[b] += std::max(0.0, std::min(hi, phase + rest) - std::max(lo, phase));
+    }
+  }
+  for (double t : submit_s) {
+    const int b = static_cast<int>(std::fmod(t + origin_offset_s, period_s) / bin_s);
+    c.count[std::clamp(b, 0, bins - 1)] += 1;
+  }
+  double g = 0;
+  for (int b = 0; b < bins; ++b)
+    if (c.count[b] > 0) g += 2.0 * c.count[b] * std::log(c.count[b] / c.exposure[b] / mean_rate_per_s);
+  c.g = std::max(g, 0.0);
+  c.df = bins - 1;
+  c.p = chi_square_sf(c.g, c.df);
+  return c;
+}
+
+}  // namespace
+
 ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, double alpha,
                         double origin_offset_s) {
   ArrivalFit a;
@@ -97,71 +158,63 @@ ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, do
   a.mean_rate_per_s = n / window_s;
   a.profile_rate_per_s = a.mean_rate_per_s;
 
-  if (window_s >= 168 * kHour) {
-    a.period_hours = 168;
-  } else if (window_s >= 24 * kHour) {
-    a.period_hours = 24;
-  } else {
+  if (window_s < 24 * kHour) {
     a.bins_reason = "the window is shorter than a day: no profile tried";
     test_trend(a, submit_s, alpha);
     return a;
   }
-  const std::vector<int> widths = a.period_hours == 168 ? std::vector<int>{1, 2, 3, 4, 6, 8, 12, 24}
-                                                        : std::vector<int>{1, 2, 3, 4, 6, 8, 12};
-  for (int w : widths)
-    if (n / (a.period_hours / w) >= 5.0) {
-      a.bin_hours = w;
-      break;
-    }
-  const char* period = a.period_hours == 168 ? "week" : "day";
-  if (a.bin_hours == 0) {
-    a.period_hours = 0;
+  // The profiles the window supports: of the day, and of the week when it holds one. Of those
+  // that the likelihood-ratio test keeps, the one of lower AIC: a weekly profile has 7 times
+  // the parameters of a daily one, and over few weeks it fits the noise of each hour.
+  std::vector<ProfileCandidate> candidates;
+  if (window_s >= 168 * kHour)
+    candidates.push_back(try_profile(submit_s, window_s, origin_offset_s, a.mean_rate_per_s, 168));
+  candidates.push_back(try_profile(submit_s, window_s, origin_offset_s, a.mean_rate_per_s, 24));
+  const ProfileCandidate* best = nullptr;
+  for (const ProfileCandidate& c : candidates)
+    if (c.bin_hours > 0 && c.p < alpha && (!best || c.aic_gain() < best->aic_gain())) best = &c;
+  // Reported when none is kept: the first the window supports with enough arrivals.
+  const ProfileCandidate* shown = best;
+  for (const ProfileCandidate& c : candidates)
+    if (!shown && c.bin_hours > 0) shown = &c;
+  if (!shown) {
     a.bins_reason = "too few arrivals for a profile (" + std::to_string(a.arrivals) +
                     "; 5 per bin are needed for the test)";
     test_trend(a, submit_s, alpha);
     return a;
   }
-  const int bins = a.period_hours / a.bin_hours;
-  a.bins_reason = std::to_string(bins) + " bins of " + std::to_string(a.bin_hours) + " h of the " +
+  const ProfileCandidate& c = *shown;
+  a.period_hours = c.period_hours;
+  a.bin_hours = c.bin_hours;
+  const int bins = c.period_hours / c.bin_hours;
+  const char* period = c.period_hours == 168 ? "week" : "day";
+  a.bins_reason = std::to_string(bins) + " bins of " + std::to_string(c.bin_hours) + " h of the " +
                   period + " (the finest with >= 5 arrivals per bin on average)";
-
-  // Exposure: whole periods give every bin the same time; the rest of the window fills the
-  // bins in calendar order from the window's phase in the period (the origin's offset), wrapping
-  // around the period's end.
-  const double period_s = a.period_hours * kHour, bin_s = a.bin_hours * kHour;
-  const double whole = std::floor(window_s / period_s);
-  const double rest = window_s - whole * period_s;
-  const double phase = std::fmod(origin_offset_s, period_s);
-  std::vector<double> exposure(bins), count(bins, 0.0);
-  for (int b = 0; b < bins; ++b) {
-    exposure[b] = whole * bin_s;
-    // The part of [phase, phase + rest) in bin b, and in its copy one period later.
-    for (double shift : {0.0, period_s}) {
-      const double lo = b * bin_s + shift, hi = lo + bin_s;
-      exposure[b] += std::max(0.0, std::min(hi, phase + rest) - std::max(lo, phase));
-    }
+  if (best && candidates.size() > 1) {
+    const ProfileCandidate& other = &candidates[0] == best ? candidates[1] : candidates[0];
+    if (other.bin_hours > 0)
+      a.bins_reason += "; chosen over the " + std::string(other.period_hours == 168 ? "week" : "day") +
+                       "'s profile by AIC (" + std::to_string(static_cast<long long>(std::lround(best->aic_gain()))) +
+                       " against " + std::to_string(static_cast<long long>(std::lround(other.aic_gain()))) +
+                       " relative to a constant rate" +
+                       (other.p < alpha ? "" : "; that one is not significant") + ")";
   }
-  for (double t : submit_s) {
-    const int b = static_cast<int>(std::fmod(t + origin_offset_s, period_s) / bin_s);
-    count[std::clamp(b, 0, bins - 1)] += 1;
-  }
-  double g = 0;
-  for (int b = 0; b < bins; ++b)
-    if (count[b] > 0) g += 2.0 * count[b] * std::log(count[b] / exposure[b] / a.mean_rate_per_s);
-  a.g_statistic = std::max(g, 0.0);
-  a.degrees_of_freedom = bins - 1;
-  a.p_value = chi_square_sf(a.g_statistic, a.degrees_of_freedom);
-  a.profile_chosen = a.p_value < alpha;
+  a.g_statistic = c.g;
+  a.degrees_of_freedom = c.df;
+  a.p_value = c.p;
+  a.profile_chosen = best != nullptr;
   if (!a.profile_chosen) {
     test_trend(a, submit_s, alpha);
     return a;
   }
-  // Per-hour rates, and their mean as the base rate, so the multipliers average exactly 1.
+  // Per-hour rates, each bin's shrunk toward the mean rate by one pseudo-arrival at it (a gamma
+  // prior of one arrival): a bin the data left empty gets a small rate, not 0; and their mean
+  // as the base rate, so the multipliers average exactly 1.
   std::vector<double> rate(a.period_hours);
   double mean = 0;
   for (int h = 0; h < a.period_hours; ++h) {
     const int b = h / a.bin_hours;
-    rate[h] = count[b] / exposure[b];
+    rate[h] = (c.count[b] + 1.0) / (c.exposure[b] + 1.0 / a.mean_rate_per_s);
     mean += rate[h];
   }
   mean /= a.period_hours;
@@ -169,6 +222,16 @@ ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s, do
   for (double r : rate) a.multipliers.push_back(r / mean);
   test_trend(a, submit_s, alpha);
   return a;
+}
+
+std::vector<double> rotated_profile(const ArrivalFit& a, double start_offset_s) {
+  if (!a.profile_chosen) return {};
+  const int period = a.period_hours;
+  const double hours = std::fmod(start_offset_s / kHour, static_cast<double>(period));
+  const int shift = static_cast<int>(std::lround(hours < 0 ? hours + period : hours)) % period;
+  std::vector<double> out(static_cast<std::size_t>(period));
+  for (int h = 0; h < period; ++h) out[h] = a.multipliers[(h + shift) % period];
+  return out;
 }
 
 }  // namespace gpucap::fit

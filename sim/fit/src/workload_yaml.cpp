@@ -52,7 +52,16 @@ std::string comment_text(const std::string& s, std::size_t max_bytes) {
   return out;
 }
 
-std::string arrivals_yaml(const ArrivalFit& a) {
+/// "Thursday 14:00": the calendar hour `offset_s` after a Monday 00:00, rounded to the hour.
+std::string week_hour(double offset_s) {
+  static const char* const kDays[] = {"Monday",   "Tuesday", "Wednesday", "Thursday",
+                                      "Friday",   "Saturday", "Sunday"};
+  const long hour = std::lround(offset_s / 3600.0) % 168;
+  const long h = hour < 0 ? hour + 168 : hour;
+  return std::string(kDays[h / 24]) + " " + fmt("%02d:00", static_cast<int>(h % 24));
+}
+
+std::string arrivals_yaml(const ArrivalFit& a, double start_offset_s) {
   std::ostringstream out;
   const double rate = a.profile_rate_per_s;
   if (rate * 1.0 > 1e9)
@@ -70,17 +79,27 @@ std::string arrivals_yaml(const ArrivalFit& a) {
     return out.str();
   }
   out << "    arrivals:\n      process: nhpp\n      " << rate_key << "\n";
+  // From the hour of the scenario's t = 0 (the forecast's start), or from Monday 00:00.
+  const bool rotated = start_offset_s >= 0;
+  const std::vector<double> m =
+      rotated ? rotated_profile(a, start_offset_s) : a.multipliers;
+  const std::string first =
+      rotated ? (a.period_hours == 168 ? week_hour(start_offset_s)
+                                       : week_hour(start_offset_s).substr(
+                                             week_hour(start_offset_s).find(' ') + 1)) +
+                    " (t = 0, the forecast's start) first"
+              : (a.period_hours == 168 ? std::string("Monday 00:00 first") : "00:00 first");
   if (a.period_hours == 168) {
-    out << "      # multipliers of hour 0..167 of the week, Monday 00:00 first; 12 h per line\n"
+    out << "      # multipliers of hour 0..167 of the week, " << first << "; 12 h per line\n"
         << "      weekly_profile: [\n";
   } else {
-    out << "      # multipliers of hour 0..23 of the day, 00:00 first; 6 h per line\n"
+    out << "      # multipliers of hour 0..23 of the day, " << first << "; 6 h per line\n"
         << "      hourly_profile: [\n";
   }
   const int per_line = a.period_hours == 168 ? 12 : 6;
   for (int h = 0; h < a.period_hours; ++h) {
     if (h % per_line == 0) out << "        ";
-    out << fmt("%.4g", a.multipliers[h]) << (h + 1 < a.period_hours ? "," : "");
+    out << fmt("%.4g", m[h]) << (h + 1 < a.period_hours ? "," : "");
     out << ((h + 1) % per_line == 0 ? "\n" : " ");
   }
   out << "      ]\n";
@@ -146,20 +165,20 @@ std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) 
       << "\n    pool: " << quoted(options.placement.front())
       << "\n    replicas: " << fmt("%.0f", replicas) << "  # mean load " << fmt("%.4g", load)
       << " replicas busy (rate x mean service): about 70% busy; sweep it, or give autoscaling\n";
-  out << arrivals_yaml(c.arrivals);
+  out << arrivals_yaml(c.arrivals, -1);
   out << work_yaml(c, "service");
   return out.str();
 }
 
 /// A deployment's keys after its name: kind, gpus, arrivals, lifetime, placement (by the
 /// caller) and initial_state.
-std::string deployment_yaml(const ClassFit& c) {
+std::string deployment_yaml(const ClassFit& c, double start_offset_s) {
   const JobClass& jc = *c.job_class;
   std::ostringstream out;
   out << "    kind: deployment\n    gpus: " << jc.gpus;
   if (jc.mixed_gpus)
     out << "  # instances of this class ask for different GPU counts: the most common";
-  out << "\n" << arrivals_yaml(c.arrivals) << work_yaml(c, "lifetime");
+  out << "\n" << arrivals_yaml(c.arrivals, start_offset_s) << work_yaml(c, "lifetime");
   out << "    # startup: 5min  # optional: each (re)start's time before serving (not in the log)\n";
   return out.str();
 }
@@ -345,13 +364,13 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
       continue;
     }
     if (instances) {
-      out << deployment_yaml(c);
+      out << deployment_yaml(c, options.start_offset_s);
     } else {
       out << "    kind: batch\n    gpus: " << jc.gpus;
       if (jc.mixed_gpus)
         out << "  # jobs of this class ask for different GPU counts: the most common";
       out << "\n";
-      out << arrivals_yaml(c.arrivals);
+      out << arrivals_yaml(c.arrivals, -1);
       out << work_yaml(c);
     }
     if (options.placement.empty()) {
@@ -480,7 +499,15 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
     }
     result.fits.push_back(std::move(f));
   }
-  result.yaml = render_workloads_yaml(trace, result.fits, options.yaml);
+  // A deployment's forecast starts at the log's start or end: its profiles begin at that hour
+  // of the week (the origin's calendar, Monday 00:00 when none is given).
+  WorkloadYamlOptions yaml = options.yaml;
+  if (instances)
+    yaml.start_offset_s =
+        std::fmod(options.origin_offset_s +
+                      (options.yaml.state == StateChoice::end ? trace.window_s : 0.0),
+                  7 * 86400.0);
+  result.yaml = render_workloads_yaml(trace, result.fits, yaml);
   if (result.yaml.size() > kMaxWorkloadsYamlBytes)
     throw std::invalid_argument(
         "the workloads section would be " + std::to_string(result.yaml.size()) +

@@ -4,11 +4,16 @@
 // Window: arrivals are observed over [0, window_s]. Hour h of the profile is hour h of the
 // calendar week (or day), Monday 00:00 first as in the scenario format's `weekly_profile`: t = 0
 // of the trace is `origin_offset_s` seconds after a Monday 00:00 (0: t = 0 is Monday 00:00;
-// gpucap fit --origin gives the log's real start). The period is a week when the window holds at least one (every
-// hour of the week then has exposure), a day when it holds at least a day, else none (constant
-// rate only). The period is cut into bins of w hours, w the smallest of 1, 2, 3, 4, 6, 8, 12,
-// 24 (24 for weeks only) that leaves at least 5 arrivals per bin on average, so that the
-// chi-square law of the test holds; with fewer than 10 arrivals no profile is tried.
+// gpucap fit --origin gives the log's real start). A profile of the day is tried when the
+// window holds at least a day, and one of the week too when it holds at least a week (every
+// hour of the week then has exposure); none below a day (constant rate only). Each period is
+// cut into bins of w hours, w the smallest of 1, 2, 3, 4, 6, 8, 12, 24 (24 for weeks only) that
+// leaves at least 5 arrivals per bin on average, so that the chi-square law of the test holds;
+// with fewer than 10 arrivals no profile is tried. Of the profiles the test keeps, the one of
+// lower AIC (2 (bins - 1) - G relative to a constant rate) is chosen: over two weeks a weekly
+// profile of hourly bins fits each hour's noise, and the day's wins. Each bin's rate is shrunk
+// toward the mean by one pseudo-arrival ((N_b + 1) / (E_b + 1 / λ)): no hour the data left
+// empty gets a rate of 0.
 //
 // Test: the likelihood ratio of the piecewise-constant rate λ_b = N_b / E_b (N_b arrivals and
 // E_b seconds of exposure in bin b) against λ = N / window:
@@ -61,6 +66,12 @@ struct ArrivalFit {
 /// origin_offset_s in [0, 604800).
 ArrivalFit fit_arrivals(const std::vector<double>& submit_s, double window_s,
                         double alpha = 0.01, double origin_offset_s = 0);
+
+/// The chosen profile's multipliers from the hour that starts `start_offset_s` after a Monday
+/// 00:00 (the calendar hour of a forecast's t = 0, rounded to the hour), wrapping around the
+/// period: what a scenario whose t = 0 is then takes as its profile (its hour 0 is t = 0).
+/// Empty without a chosen profile.
+std::vector<double> rotated_profile(const ArrivalFit& a, double start_offset_s);
 
 /// Seconds from the Monday 00:00 before `epoch_s` (seconds since 1970-01-01, local time of the
 /// log's zone) to it: the origin_offset_s of a log that starts then.

@@ -70,6 +70,11 @@ struct WorkloadYamlOptions {
   std::string origin;
   FitKind kind = FitKind::job;
   StateChoice state = StateChoice::start;  ///< deployments only
+  /// Seconds after a Monday 00:00 at which the scenario's t = 0 falls (the forecast's start: a
+  /// deployment's log start with --state start, its end with --state end): profiles are written
+  /// from that hour on. < 0: from Monday 00:00 (job and request logs, whose scenario's t = 0 the
+  /// format takes as Monday 00:00).
+  double start_offset_s = -1;
 };
 
 /// The `workloads:` section. Throws std::invalid_argument when a fitted arrival rate is beyond
