@@ -412,6 +412,9 @@ int run(const FitOptions& o) {
                 << (o.state == fit::StateChoice::start ? "t = 0 (the log's start): "
                                                        : "the log's end: ")
                 << f.state_rows << " instance(s)\n";
+    for (const fit::SurvivorCheck& sc : f.survivors)
+      std::cout << "  " << std::string(20, ' ') << " still running " << fit::describe_survivors(sc)
+                << "\n";
   }
   for (const fit::SamplesFile& s : result.samples)
     std::cout << "wrote " << text::excerpt(s.path, 300) << "\n";

@@ -424,6 +424,39 @@ TEST(ResidualLife, OldAgesInEveryTailGiveRestsAtLeastZero) {
     }
 }
 
+// An empirical distribution with a tail (p0 = 0.2, p1 = 5): its sorted values 1, 2, 3, 4, with
+// probability 0.8 equally, else 4 plus an exponential of mean 5. Draws follow that CDF (KS); the
+// rest given an age beyond the largest value is the tail's exponential excess (memoryless), and
+// given an age of 2.5 it is drawn from the values above and the tail in proportion.
+TEST(ResidualLife, AnEmpiricalTailReachesEveryAge) {
+  const std::vector<double> sorted = {1.0, 2.0, 3.0, 4.0};
+  Distribution d = make(DistKind::empirical, 0.2, 5.0);
+  d.table_count = 4;
+  const auto cdf = [](double t) {
+    const double body = t >= 4 ? 1.0 : t >= 3 ? 0.75 : t >= 2 ? 0.5 : t >= 1 ? 0.25 : 0.0;
+    return 0.8 * body + 0.2 * (t < 4 ? 0.0 : -std::expm1(-(t - 4) / 5.0));
+  };
+  RandomStream rng = RandomStream::make(3, 1, stream_id(StreamKind::test, 50));
+  std::vector<double> x(kDraws);
+  for (double& v : x) v = sample(d, rng, sorted.data());
+  // Ties at the values: the KS distance is read on the continuous tail only.
+  std::vector<double> tail;
+  std::size_t at_values = 0;
+  for (double v : x) (v > 4 ? tail.push_back(v - 4) : void(++at_values));
+  const double n = static_cast<double>(x.size());
+  EXPECT_NEAR(at_values / n, 0.8, 5 * std::sqrt(0.16 / n));
+  expect_ks(tail, [](double e) { return -std::expm1(-e / 5.0); });
+  (void)cdf;
+  // Beyond the largest value: the exponential excess alone.
+  const std::vector<double> old = draw_residual(d, 10.0, sorted, 51);
+  expect_ks(old, [](double r) { return -std::expm1(-r / 5.0); });
+  // At 2.5: 3 and 4 with weight 0.8 x 2 / 4 = 0.4 together, the tail 0.2: P(tail) = 1/3.
+  const std::vector<double> mid = draw_residual(d, 2.5, sorted, 52);
+  std::size_t from_tail = 0;
+  for (double r : mid) from_tail += r > 1.5;
+  EXPECT_NEAR(from_tail / n, 1.0 / 3, 5 * std::sqrt((2.0 / 9) / n));
+}
+
 TEST(ResidualLife, DeterministicAndEmpiricalAreExact) {
   RandomStream rng = RandomStream::make(1, 1, stream_id(StreamKind::test, 20));
   EXPECT_EQ(sample_residual(make(DistKind::deterministic, 5.0), 2.0, rng, nullptr), 3.0);

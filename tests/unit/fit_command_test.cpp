@@ -383,6 +383,37 @@ TEST_F(FitCommand, DeploymentsFromAnInstanceLog) {
   ASSERT_EQ(end_run.exit_code, 0) << end_run.output;
 }
 
+// --family empirical with --state end: the instances still running at the log's end are older
+// than the longest lifetime observed (a lifetime seen in a 10-day window is at most 10 days; the
+// 20 created before the log have the window as their age). The Kaplan-Meier mass that censored
+// lifetimes leave beyond the last one that ended is written as the empirical's tail, so each of
+// them has a rest to draw: the fit no longer refuses (it did: "leaves nothing to draw"), and
+// says how many of them the lifetime and the log's own (delayed-entry) survival curve expect
+// to be running after 1 day and after the window.
+TEST_F(FitCommand, AnEmpiricalLifetimeWithItsTailServesTheStateAtTheEnd) {
+  const std::string log = write("instances.csv", instance_log());
+  const auto fit = gpucap_cli("fit " + log + " -o " + path("t.yaml") +
+                              " --kind deployment --family empirical --state end --window 10d");
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  const std::string yaml = read_all(path("t.yaml"));
+  const double tail = number_after(yaml, "tail_probability: ");
+  // Exponential lifetimes of mean 48 h seen for at most 240 h: e^-5 = 0.7% of them outlast the
+  // window; the KM estimate beyond its last event is of that order.
+  EXPECT_GT(tail, 0.0005) << yaml;
+  EXPECT_LT(tail, 0.05) << yaml;
+  // The tail's mean excess: the best family's (exponential: its mean, 48 h) mean residual life.
+  EXPECT_NEAR(number_after(yaml, "tail_mean: ") / 3600, 48, 48 * 0.15) << yaml;
+  EXPECT_NE(fit.output.find("still running after 1 d: "), std::string::npos) << fit.output;
+  EXPECT_NE(yaml.find("#   still running after 1 d: "), std::string::npos) << yaml;
+  // The section runs with its state: every unknown rest is drawn.
+  const std::string pools =
+      "name: fitted fleet\nhorizon: 10d\nseed: 3\npools:\n"
+      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 2000}\n";
+  const std::string scenario = write("t_s.yaml", pools + yaml);
+  const auto run = gpucap_cli("run " + scenario + " -r 4 -q -o " + path("t.h5"));
+  ASSERT_EQ(run.exit_code, 0) << run.output;
+}
+
 // Instance logs that cannot be fitted, and options that do not apply, give clear errors.
 TEST_F(FitCommand, DeploymentLogErrors) {
   struct Case {
@@ -401,7 +432,9 @@ TEST_F(FitCommand, DeploymentLogErrors) {
       {"start_s,end_s,gpus\n,,8\n0,100,1\n50,,1\n", "",
        "class gpus-8: no instance was created in the window"},
       {"start_s,end_s,gpus\n,,1\n", "", "no start or end after t = 0"},
-      {"start_s,end_s,gpus\n0,20,1\n5,,1\n10,30,1\n", "--family empirical --state end",
+      // Every lifetime seen in the window ended (no tail), and the instance created before
+      // the log, still running, is older than all of them.
+      {"start_s,end_s,gpus\n,,1\n0,10,1\n2,12,1\n", "--family empirical --state end",
        "--state end draws each running instance's remaining lifetime"},
       {"submit_s,gpus,duration_s\n0,1,5\n", "--kind job --state end",
        "--state applies to --kind deployment only"},

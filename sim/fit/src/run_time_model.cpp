@@ -1,8 +1,10 @@
 #include "gpucap/fit/run_time_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "gpucap/fit/distribution_family.hpp"
 #include "gpucap/fit/goodness_of_fit.hpp"
 
 namespace gpucap::fit {
@@ -63,6 +65,32 @@ std::string unwritable_reason(Family family, const FamilyParams& p) {
   return "";
 }
 
+namespace {
+
+/// The mean excess beyond `t` (seconds) of the model's tail: the mean residual life
+/// ∫_t^∞ S(u) du / S(t) of the best usable family by AIC (trapezoids on a geometric grid up to
+/// where S falls below 1e-9 S(t)); without one, t itself (an exponential through the point).
+double tail_mean(const RunTimeModel& m, double t) {
+  const CandidateFit* best = nullptr;
+  for (const CandidateFit& c : m.candidates)
+    if (c.fit.ok && c.unwritable.empty() && (!best || c.fit.aic < best->fit.aic)) best = &c;
+  if (!best || !(t > 0)) return t > 0 ? t : 1.0;
+  const double s0 = sf(best->fit.family, best->fit.params, t);
+  if (!(s0 > 0)) return t;
+  double area = 0, u = t, su = s0;
+  for (int i = 0; i < 4000 && su > 1e-9 * s0; ++i) {
+    const double next = u * 1.01 + 1e-3;
+    const double sn = sf(best->fit.family, best->fit.params, next);
+    area += 0.5 * (su + sn) * (next - u);
+    u = next;
+    su = sn;
+  }
+  const double mean = area / s0;
+  return std::isfinite(mean) && mean > 0 ? std::min(mean, kMaxDurationS / 2) : t;
+}
+
+}  // namespace
+
 RunTimeModel choose_run_time_model(const RunTimeSample& sample, RunTimeChoice choice) {
   RunTimeModel m;
   m.jobs = sample.size();
@@ -71,8 +99,23 @@ RunTimeModel choose_run_time_model(const RunTimeSample& sample, RunTimeChoice ch
 
   auto use_empirical = [&](std::string reason) {
     m.empirical = true;
-    m.values = kaplan_meier_values(sample, sample.size());
     m.reason = std::move(reason);
+    // The Kaplan-Meier body, and its tail beyond the last finished job when censored lifetimes
+    // outlast it: so that an instance older than every observed lifetime still has a rest.
+    double body = 1;
+    m.values = kaplan_meier_body_values(sample, sample.size(), body);
+    if (m.values.empty()) {
+      m.values = kaplan_meier_values(sample, sample.size());
+      return;
+    }
+    if (body < 1 - 1e-12) {
+      m.tail_probability = 1 - body;
+      m.tail_mean_s = tail_mean(m, m.values.back());
+      m.reason += "; the " + number(m.tail_probability * 100) +
+                  "% of lifetimes beyond the longest observed one (" +
+                  number(m.values.back()) + " s) as a tail of mean excess " +
+                  number(m.tail_mean_s) + " s";
+    }
   };
   auto use_family = [&](Family f, std::string reason) {
     const CandidateFit& c = m.candidates[static_cast<std::size_t>(f)];

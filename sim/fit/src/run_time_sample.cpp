@@ -50,4 +50,20 @@ std::vector<double> kaplan_meier_values(const RunTimeSample& sample, std::size_t
   return out;
 }
 
+std::vector<double> kaplan_meier_body_values(const RunTimeSample& sample, std::size_t count,
+                                             double& body) {
+  const std::vector<KaplanMeierStep> steps = kaplan_meier(sample);
+  body = steps.empty() ? 0.0 : steps.back().cdf_after;
+  std::vector<double> out;
+  if (steps.empty()) return out;
+  out.reserve(count);
+  std::size_t s = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double p = (static_cast<double>(i) + 0.5) / static_cast<double>(count) * body;
+    while (s + 1 < steps.size() && steps[s].cdf_after < p) ++s;
+    out.push_back(steps[s].time_s);
+  }
+  return out;
+}
+
 }  // namespace gpucap::fit

@@ -111,12 +111,18 @@ std::string work_yaml(const ClassFit& c, const char* key = "work") {
   const RunTimeModel& m = c.run_time;
   const std::string head = std::string("    ") + key + ": {dist: ";
   if (m.empirical) {
+    // The tail beyond the longest observed value, when censored ones outlast it.
+    const std::string tail = m.tail_probability > 0
+                                 ? ", tail_probability: " + fmt("%.6g", m.tail_probability) +
+                                       ", tail_mean: " + duration(m.tail_mean_s)
+                                 : std::string();
     if (!c.samples_file.empty())
-      return head + "empirical, file: " + quoted(c.samples_file) + ", column: duration_s}\n";
+      return head + "empirical, file: " + quoted(c.samples_file) + ", column: duration_s" + tail +
+             "}\n";
     std::string values;
     for (std::size_t i = 0; i < m.values.size(); ++i)
       values += (i ? ", " : "") + duration(m.values[i]);
-    return head + "empirical, values: [" + values + "]}\n";
+    return head + "empirical, values: [" + values + "]" + tail + "}\n";
   }
   const FamilyParams& p = m.params;
   switch (m.family) {
@@ -202,6 +208,8 @@ std::string initial_state_yaml(const ClassFit& c, const WorkloadYamlOptions& opt
       out << "; " << jc.ages_at_end_lower_bounds
           << " created before the log have the window as their age, a lower bound";
     out << "\n";
+    for (const SurvivorCheck& sc : c.survivors)
+      out << "    #   still running " << describe_survivors(sc) << "\n";
   }
   if (c.state_file.empty()) return out.str() + "    # (none: no initial_state)\n";
   out << "    initial_state: {file: " << quoted(c.state_file) << ", time_unit: 1s}\n";
@@ -324,6 +332,17 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
 
 }  // namespace
 
+std::string describe_survivors(const SurvivorCheck& c) {
+  std::string out = "after " + text::format_duration(c.after_s) + ": " + fmt("%.1f", c.model) +
+                    " of " + std::to_string(c.running) + " by the lifetime";
+  if (c.covered == 0) return out + "; the log's survival curve does not reach that far";
+  out += ", " + fmt("%.1f", c.log) + " by the log's survival curve";
+  if (c.covered < c.running)
+    out += " (over the " + std::to_string(c.covered) + " it reaches: " +
+           fmt("%.1f", c.model_covered) + " by the lifetime)";
+  return out;
+}
+
 std::string format_seconds(double seconds) {
   return fmt("%.6g", seconds) + " s (" + text::format_duration(seconds) + ")";
 }
@@ -429,7 +448,8 @@ std::string render_state_csv(const ClassFit& f, StateChoice state, std::size_t& 
     return rows ? csv : std::string();
   }
   const RunTimeModel& m = f.run_time;
-  const double largest = m.empirical && !m.values.empty()
+  // An empirical lifetime with a tail reaches every age; without one, only below its largest.
+  const double largest = m.empirical && !m.values.empty() && !(m.tail_probability > 0)
                              ? *std::max_element(m.values.begin(), m.values.end())
                              : HUGE_VAL;
   std::size_t beyond = 0;
@@ -490,6 +510,9 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
           side_file(out_path, c, ".runtimes.csv", render_samples_csv(f.run_time.values)));
       f.samples_file = result.samples.back().name;
     }
+    if (instances && options.yaml.state == StateChoice::end)
+      for (double after : {86400.0, trace.window_s})
+        f.survivors.push_back(expected_survivors(c, f.run_time, trace.window_s, after));
     if (instances) {
       std::string state = render_state_csv(f, options.yaml.state, f.state_rows);
       if (!state.empty()) {

@@ -52,6 +52,8 @@ Distribution compile_distribution(const DistributionSpec& spec, std::vector<doub
     d.table_offset = static_cast<uint32_t>(table.size());
     d.table_count = static_cast<uint32_t>(spec.samples.size());
     table.insert(table.end(), spec.samples.begin(), spec.samples.end());
+    // With a tail (p0 > 0) the samples are kept sorted: the tail starts at the last one.
+    if (spec.p0 > 0) std::sort(table.begin() + d.table_offset, table.end());
   }
   return d;
 }

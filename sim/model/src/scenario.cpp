@@ -1,5 +1,6 @@
 #include "gpucap/scenario.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -21,10 +22,13 @@ double DistributionSpec::mean() const {
       return p1 * std::tgamma(1.0 + 1.0 / p0);
     case DistKind::pareto:
       return p0 > 1 ? p0 * p1 / (p0 - 1) : std::numeric_limits<double>::infinity();
-    case DistKind::empirical:
-      return samples.empty() ? 0.0
-                             : std::accumulate(samples.begin(), samples.end(), 0.0) /
-                                   static_cast<double>(samples.size());
+    case DistKind::empirical: {
+      if (samples.empty()) return 0.0;
+      const double body = std::accumulate(samples.begin(), samples.end(), 0.0) /
+                          static_cast<double>(samples.size());
+      if (!(p0 > 0)) return body;  // no tail
+      return (1 - p0) * body + p0 * (*std::max_element(samples.begin(), samples.end()) + p1);
+    }
   }
   return 0.0;
 }

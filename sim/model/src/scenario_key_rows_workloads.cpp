@@ -532,6 +532,8 @@ std::vector<DistributionParameter> distribution_parameter_rows() {
     {"empirical", "column", false, {-kInf, false}, {kInf, false}, "the column of samples"},
     {"empirical", "values", true, {0, false}, {kInf, false}, "the samples (a list)"},
     {"empirical", "scale", false, {0, true}, {kInf, false}, "a factor applied to every sample"},
+    {"empirical", "tail_probability", false, {0, true}, {1, true}, "with `tail_mean`: the probability of a value beyond the largest sample, the largest plus an exponential of mean `tail_mean` (the mass a fit of censored lifetimes leaves beyond the longest observed; residual lives of any age are drawn from it)"},
+    {"empirical", "tail_mean", true, {0, true}, {kInf, false}, "with `tail_probability`: the mean of the tail's excess over the largest sample"},
     {"empirical", "preemption_log", false, {-kInf, false}, {kInf, false}, "a log of one instance's states (running > 0, preempted 0) at a fixed step, JSON as the public spot traces or CSV with `column` and `step`: its running periods are the samples; see [Preemption logs](#preemption-logs)"},
     {"empirical", "step", true, {0, true}, {kInf, false}, "a CSV preemption log's time between rows"},
     {"empirical", "partial", false, {-kInf, false}, {kInf, false}, "`keep` (default) or `drop`: a running period cut by the start or the end of a preemption log"},

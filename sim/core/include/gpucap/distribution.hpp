@@ -23,7 +23,9 @@ enum class DistKind : uint8_t {
   gamma,          ///< p0 = shape k, p1 = scale theta (mean = k theta)
   weibull,        ///< p0 = shape k, p1 = scale lambda
   pareto,         ///< p0 = shape alpha, p1 = scale x_m (the minimum)
-  empirical,      ///< table[offset .. offset + count): values drawn with equal probability
+  empirical,      ///< table[offset .. offset + count): values drawn with equal probability;
+                  ///< p0 > 0: with probability p0, the largest (the table is then sorted, the
+                  ///< largest last) plus an exponential of mean p1 instead (a tail)
 };
 
 struct Distribution {
@@ -152,6 +154,9 @@ GPUCAP_HD inline double sample(const Distribution& dist, RandomStream& rng, cons
     case DistKind::pareto:
       return dist.p1 * pmath::pow(rng.next_uniform(), -1.0 / dist.p0);
     case DistKind::empirical: {
+      if (dist.p0 > 0 && rng.next_uniform() < dist.p0)  // the tail beyond the largest sample
+        return table[dist.table_offset + dist.table_count - 1] +
+               dist.p1 * sample_standard_exponential(rng);
       uint32_t i = static_cast<uint32_t>(rng.next_uniform() * dist.table_count);
       if (i >= dist.table_count) i = dist.table_count - 1;
       return table[dist.table_offset + i];

@@ -17,9 +17,12 @@
 //    with r = 1 - (k - 1) / x0 (k > 1) or 1 (k <= 1), accepted with (x / x0)^(k - 1)
 //    e^(-(1 - r)(x - x0)) (the bound is reached at x0);
 //  - empirical: uniform over the sample values above age; `sorted_table` holds the same values
-//    in increasing order (the compiled model keeps a sorted copy for this).
+//    in increasing order (the compiled model keeps a sorted copy for this); with a tail (p0),
+//    from the tail with probability p0 / P(L > age), its exponential excess memoryless beyond
+//    the largest sample, so any age is reached.
 // The loader rejects an age the distribution cannot reach (P(L > age) = 0: a deterministic,
-// uniform or empirical distribution whose largest value is <= age), so every draw ends.
+// uniform or empirical distribution without a tail whose largest value is <= age), so every
+// draw ends.
 // Units: those of the distribution (s). Portable core: no heap, no exceptions, the portable
 // log/exp/pow, so every backend draws the same bits.
 #pragma once
@@ -138,6 +141,16 @@ GPUCAP_HD inline double sample_residual(const Distribution& dist, double age, Ra
       const double* values = sorted_table + dist.table_offset;
       const uint32_t first = first_above(values, dist.table_count, age);
       const uint32_t above = dist.table_count - first;
+      if (dist.p0 > 0) {
+        // P(L > age) = tail + (1 - tail) above / count: from the tail with probability tail over
+        // that; the tail's excess is exponential, so beyond the largest sample it is memoryless.
+        const double largest = values[dist.table_count - 1];
+        const double body = (1 - dist.p0) * above / static_cast<double>(dist.table_count);
+        if (above == 0 || rng.next_uniform() * (dist.p0 + body) < dist.p0) {
+          rest = (largest > age ? largest - age : 0.0) + dist.p1 * sample_standard_exponential(rng);
+          break;
+        }
+      }
       uint32_t i = static_cast<uint32_t>(rng.next_uniform() * above);
       if (i >= above) i = above - 1;
       rest = values[first + i] - age;

@@ -248,6 +248,16 @@ void read_empirical(const ParameterReader& r, DistributionSpec& d) {
                            ? r.value_of(r.parameter("scale"), node["scale"], join_path(path, "scale"))
                            : 1.0;
   for (double& v : d.samples) v *= scale;
+  // A tail beyond the largest sample: with probability tail_probability the value is the
+  // largest plus an exponential of mean tail_mean (what a fit of censored lifetimes leaves
+  // beyond its longest observed one). Kept in p0 and p1, which an empirical leaves unused.
+  if (node["tail_probability"] || node["tail_mean"]) {
+    if (!r.time)
+      ctx.fail(node["tail_probability"] ? node["tail_probability"] : node["tail_mean"], path,
+               "a tail applies to durations, not to a plain factor");
+    d.p0 = r.param("tail_probability");
+    d.p1 = r.param("tail_mean");
+  }
 }
 
 }  // namespace

@@ -39,7 +39,8 @@ double largest_value(const DistributionSpec& d) {
       return d.p0;
     case DistKind::uniform:
       return d.p1;
-    case DistKind::empirical:
+    case DistKind::empirical:  // a tail reaches beyond the largest sample
+      if (d.p0 > 0) return HUGE_VAL;
       return d.samples.empty() ? 0.0 : *std::max_element(d.samples.begin(), d.samples.end());
     default:
       return HUGE_VAL;

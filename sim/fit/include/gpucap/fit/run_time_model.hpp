@@ -47,6 +47,12 @@ struct RunTimeModel {
   Family family = Family::exponential;
   FamilyParams params;
   std::vector<double> values;  ///< the empirical distribution's equally likely values, seconds
+  /// With `empirical`: the Kaplan-Meier mass beyond the last finished job (censored lifetimes
+  /// that outlast every observed one), written as the distribution's tail: with this
+  /// probability the largest value plus an exponential of mean tail_mean_s (the best family's
+  /// mean residual life there). 0: no tail (every value is in `values`).
+  double tail_probability = 0;
+  double tail_mean_s = 0;
   std::string reason;          ///< one line: why this model
   std::vector<std::string> warnings;
 };

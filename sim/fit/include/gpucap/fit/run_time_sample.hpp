@@ -43,4 +43,10 @@ std::vector<KaplanMeierStep> kaplan_meier(const RunTimeSample& sample);
 /// and with count = size(), these are the sorted times themselves.
 std::vector<double> kaplan_meier_values(const RunTimeSample& sample, std::size_t count);
 
+/// The same for the body of the estimate alone: `count` equally weighted values of the run time
+/// given that it is at most the last finished job's (the probability (i + 0.5) / count x
+/// body, body = the estimate's CDF there); the rest, 1 − body, is the tail beyond it.
+std::vector<double> kaplan_meier_body_values(const RunTimeSample& sample, std::size_t count,
+                                             double& body);
+
 }  // namespace gpucap::fit

@@ -1,0 +1,41 @@
+// gpucap fitting: how many of the instances running at a forecast's start are still running
+// d seconds later, by the fitted lifetime and by the log's own survival curve, so that a fit
+// whose lifetimes end the old instances too soon (or too late) says so.
+//
+// The log's curve is the Kaplan-Meier estimate with delayed entry (left truncation): every
+// instance whose start is known enters the risk set at its age when the log began (0 for one
+// created in the window) and leaves it at its end (an event) or at the log's end (censored), so
+// instances already old at the log's start inform the survival of old ages. An instance of age
+// a then survives d more with probability S(a + d) / S(a), both of the model and of the log's
+// curve; the expected survivors are the sum over the instances running at the log's end. The
+// log's curve says nothing beyond the oldest age it saw: instances for which a + d lies beyond
+// it are counted apart.
+//
+//   SurvivorCheck c = expected_survivors(job_class, model, trace.window_s, 86400);  // 1 day
+#pragma once
+#include <cstddef>
+
+#include "gpucap/fit/job_trace.hpp"
+#include "gpucap/fit/run_time_model.hpp"
+
+namespace gpucap::fit {
+
+struct SurvivorCheck {
+  double after_s = 0;        ///< d
+  std::size_t running = 0;   ///< instances running at the log's end
+  double model = 0;          ///< expected still running after d, by the fitted lifetime
+  double log = 0;            ///< the same by the log's survival curve, over those it covers
+  std::size_t covered = 0;   ///< instances for which the log's curve reaches a + d
+  double model_covered = 0;  ///< the model's expectation over those same instances
+};
+
+/// The model's survival function S(t) = P(L > t) of a fitted lifetime (family or empirical with
+/// its tail).
+double model_survival(const RunTimeModel& m, double t_s);
+
+/// Expected survivors after `after_s` of the class's instances running at its log's end (their
+/// ages: JobClass::age_at_end_s), by the model and by the log's delayed-entry Kaplan-Meier curve.
+SurvivorCheck expected_survivors(const JobClass& c, const RunTimeModel& m, double window_s,
+                                 double after_s);
+
+}  // namespace gpucap::fit
