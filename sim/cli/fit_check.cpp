@@ -43,7 +43,8 @@ void absolute_side_files(YAML::Node workload, const fs::path& folder) {
 YAML::Node replay_workload(const FittedLog& f, const YAML::Node& first, uint32_t max_gpus) {
   YAML::Node w = YAML::Clone(first);
   w["name"] = "replay of the log";
-  for (const char* key : {"work", "service", "lifetime", "initial_state"}) w.remove(key);
+  for (const char* key : {"work", "service", "lifetime", "initial_state", "uncertainty"})
+    w.remove(key);
   if (f.kind != fit::FitKind::service) w["gpus"] = max_gpus;  // the quota check's largest
   YAML::Node a;
   a["process"] = "trace";

@@ -160,6 +160,21 @@ double model_mean_s(const RunTimeModel& m) {
   return 0;
 }
 
+/// The workload's `uncertainty` (parameter_uncertainty.hpp), with where each figure comes from.
+std::string uncertainty_yaml(const ClassFit& c, bool instances) {
+  const RateUncertainty& r = c.arrival_uncertainty;
+  std::string basis = std::to_string(c.arrivals.arrivals) + " arrivals";
+  if (r.days) basis += ", day-to-day dispersion " + fmt("%.3g", r.dispersion) + " over " +
+                       std::to_string(r.days) + " days";
+  if (r.at_trend_end) basis += ", at the trend's end";
+  const RunTimeModel& m = c.run_time;
+  basis += "; " + (m.empirical ? std::to_string(m.values.size()) + " values"
+                               : std::to_string(m.finished) + (instances ? " ended" : " finished"));
+  return "    uncertainty: {rate_sd_log: " + fmt("%.4g", r.sd_log) +
+         ", scale_sd_log: " + fmt("%.4g", c.scale_uncertainty) + "}  # the fit's doubt: " +
+         basis + "\n";
+}
+
 /// A service's keys after its name: kind, gpus, pool, replicas for about 70% busy at the mean
 /// load (λ E[S] replicas busy on average; at least 1), arrivals and service.
 std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) {
@@ -173,6 +188,9 @@ std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) 
       << " replicas busy (rate x mean service): about 70% busy; sweep it, or give autoscaling\n";
   out << arrivals_yaml(c.arrivals, -1);
   out << work_yaml(c, "service");
+  out << "    # the fit's doubt, rate_sd_log " << fmt("%.4g", c.arrival_uncertainty.sd_log)
+      << " and scale_sd_log " << fmt("%.4g", c.scale_uncertainty)
+      << ", is not drawn for an inference service (its rate is the load a plan is sized for)\n";
   return out.str();
 }
 
@@ -184,7 +202,8 @@ std::string deployment_yaml(const ClassFit& c, double start_offset_s) {
   out << "    kind: deployment\n    gpus: " << jc.gpus;
   if (jc.mixed_gpus)
     out << "  # instances of this class ask for different GPU counts: the most common";
-  out << "\n" << arrivals_yaml(c.arrivals, start_offset_s) << work_yaml(c, "lifetime");
+  out << "\n" << arrivals_yaml(c.arrivals, start_offset_s) << work_yaml(c, "lifetime")
+      << uncertainty_yaml(c, true);
   out << "    # startup: 5min  # optional: each (re)start's time before serving (not in the log)\n";
   return out.str();
 }
@@ -284,6 +303,7 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
                         ClassFit& f) {
   const double alpha = options.yaml.alpha;
   f.arrivals = fit_arrivals(c.submit_s, window_s, alpha, options.origin_offset_s);
+  f.arrival_uncertainty = rate_uncertainty(f.arrivals, c.submit_s, window_s, false);
   const ArrivalFit& a = f.arrivals;
   if (!a.trend_tried) return;
   const double per_week = std::expm1(a.trend_per_s * 7 * 86400) * 100;
@@ -305,6 +325,7 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
       return;
     case TrendChoice::extrapolate:
       f.arrivals.profile_rate_per_s *= a.trend_end_factor;
+      f.arrival_uncertainty = rate_uncertainty(f.arrivals, c.submit_s, window_s, true);
       f.arrival_notes.push_back(drift +
                                 ": --trend extrapolate: the rate written is the fitted "
                                 "level at the window's end, x" +
@@ -323,6 +344,7 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
         if (t >= from) last.push_back(t - from);
       f.arrivals =
           fit_arrivals(last, kWeekS, alpha, std::fmod(options.origin_offset_s + from, kWeekS));
+      f.arrival_uncertainty = rate_uncertainty(f.arrivals, last, kWeekS, false);
       f.arrival_notes.push_back(drift + ": --trend last-week: fitted on the last 7 days alone (" +
                                 std::to_string(last.size()) + " arrivals)");
       return;
@@ -391,6 +413,7 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
       out << "\n";
       out << arrivals_yaml(c.arrivals, -1);
       out << work_yaml(c);
+      out << uncertainty_yaml(c, false);
     }
     if (options.placement.empty()) {
       out << "    # placement: [POOL, ...]  # optional; without it the class may use every "
@@ -497,6 +520,7 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
     fit_class_arrivals(c, trace.window_s, options, f);
     if (c.run_times.size()) {
       f.run_time = choose_run_time_model(c.run_times, options.family);
+      f.scale_uncertainty = scale_sd_log(f.run_time);
     } else {
       // Every job ran 0 s: `work` of 0 s, said loudly.
       f.run_time.empirical = true;

@@ -430,6 +430,10 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
     c.gpus = w.gpus;
     c.priority = w.priority;
     c.work_s = compile_distribution(w.work_s, out.table_);
+    c.rate_sd_log = w.rate_sd_log;
+    c.scale_sd_log = w.scale_sd_log;
+    out.model_.has_parameter_draws =
+        out.model_.has_parameter_draws || w.rate_sd_log > 0 || w.scale_sd_log > 0;
     compile_arrivals(w, c, out.table_, trace_rows_so_far, trace_layers);
     if (with_trace_rows)
       for (const TraceRow& row : w.arrivals.trace) {

@@ -189,6 +189,9 @@ struct CompiledJobClass {
   /// fallback.return_to_preemptible: after a run on a pool that is not preemptible, begun while
   /// fallback_after_preemptions held, the job's next launch tries the preemptible pools again.
   bool fallback_returns = false;
+  /// Parameter uncertainty (JobClassSpec::rate_sd_log, scale_sd_log): each replication's rate
+  /// and work scale multipliers e^(sd Z - sd^2/2), mean 1; 0: none.
+  double rate_sd_log = 0, scale_sd_log = 0;
   /// placement_limit: at most limit_jobs jobs of the class hold GPUs in pool limit_pool at once
   /// (provisioning or running); limit_pool kNoLimitPool: no limit.
   uint32_t limit_pool = kNoLimitPool;
@@ -329,6 +332,7 @@ struct CompiledModel {
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;
   bool has_deployments = false;              ///< some class is a deployment (kind: deployment)
+  bool has_parameter_draws = false;  ///< some class has an uncertainty (rate or scale sd > 0)
   const CompiledCommitment* commitments = nullptr;  ///< billing commitments (pools' commitment)
   uint32_t commitment_count = 0;
   uint32_t commitment_bins = 0;  ///< periods of every commitment together (arena: 2 doubles each)
@@ -372,11 +376,11 @@ struct CompiledModel {
 /// services), on pools whose capacity and price stay fixed (nothing preemptible, no zone
 /// events, availability traces, stockouts or price processes), without placement limits or
 /// fallback rules, data or checkpoint transfers, per-class run speeds or slowdowns, trace
-/// arrivals, billing commitments or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
+/// arrivals, billing commitments, parameter uncertainty or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
 /// queue discipline, backfill and a warm-up are core.
 inline bool uses_core_only(const CompiledModel& m) {
   if (m.service_count > 0 || m.has_deployments || m.initial_count > 0 || m.has_class_launch_rules ||
-      m.commitment_count > 0 ||
+      m.commitment_count > 0 || m.has_parameter_draws ||
       m.has_transfers || m.has_checkpoint_moves || m.has_run_speeds || m.timeseries_bins > 0)
     return false;
   for (uint32_t p = 0; p < m.pool_count; ++p) {

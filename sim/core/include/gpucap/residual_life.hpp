@@ -84,6 +84,22 @@ GPUCAP_HD inline uint32_t first_above(const double* sorted, uint32_t count, doub
   return lo;
 }
 
+/// Whether L > age has a positive probability under `dist` (the bounded kinds: deterministic,
+/// uniform, empirical without a tail, end at their largest value).
+GPUCAP_HD inline bool reaches_age(const Distribution& dist, double age, const double* sorted_table) {
+  switch (dist.kind) {
+    case DistKind::deterministic:
+      return dist.p0 > age;
+    case DistKind::uniform:
+      return dist.p1 > age;
+    case DistKind::empirical:
+      return dist.p0 > 0 || (dist.table_count > 0 &&
+                             sorted_table[dist.table_offset + dist.table_count - 1] > age);
+    default:
+      return true;
+  }
+}
+
 /// L - age, with L drawn from `dist` given L > age (age >= 0), never negative. For an
 /// empirical distribution, `sorted_table` + dist.table_offset holds its values in increasing
 /// order. Where L and age agree in most of their digits (an old age far in a light tail: a
@@ -151,6 +167,7 @@ GPUCAP_HD inline double sample_residual(const Distribution& dist, double age, Ra
           break;
         }
       }
+      if (above == 0) break;  // unreachable age (see reaches_age): no rest
       uint32_t i = static_cast<uint32_t>(rng.next_uniform() * above);
       if (i >= above) i = above - 1;
       rest = values[first + i] - age;

@@ -218,6 +218,12 @@ struct JobClassSpec {
   /// that began before the window, for a deployment), in file order.
   std::vector<AliveAtStart> initial_state;
   std::string initial_state_file;
+  /// `uncertainty`: doubt about the model's own parameters (what a fit estimated): each
+  /// replication draws its arrival rate's multiplier e^(rate_sd_log Z1 - rate_sd_log^2/2) and
+  /// its work's (a deployment's lifetime's) scale e^(scale_sd_log Z2 - scale_sd_log^2/2) (mean 1), Z1, Z2 standard normals of its own
+  /// stream (the same at every sweep point). 0: none.
+  double rate_sd_log = 0;
+  double scale_sd_log = 0;
 };
 
 struct PolicySpec {

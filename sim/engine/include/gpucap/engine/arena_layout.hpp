@@ -30,6 +30,10 @@ struct ClassState {
   uint32_t limited_jobs;  ///< jobs (or GPUs) of the class holding GPUs in its placement_limit pool
   uint32_t holding_jobs;  ///< a class with placement_limit.share: its jobs holding GPUs anywhere
   uint32_t unused_;
+  /// This replication's multipliers of the class's arrival rate and work scale (uncertainty:
+  /// e^(sd Z)); 1 without one.
+  double rate_factor;
+  double scale_factor;
 };
 
 /// The random streams of each pool, in arena order after the two streams of each job class.

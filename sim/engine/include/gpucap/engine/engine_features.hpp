@@ -27,6 +27,7 @@ struct AllFeatures {
   static constexpr bool kTimeseries = true;     ///< the time series of GPUs in use
   static constexpr bool kDeployments = true;    ///< long-running instances (kind: deployment)
   static constexpr bool kCommitments = true;    ///< billing commitments over on-demand pools
+  static constexpr bool kParameterDraws = true; ///< per-replication parameters (uncertainty)
 };
 
 /// The core: jobs on pools of fixed capacity and price (CompiledModel::core_only).
@@ -41,6 +42,7 @@ struct CoreFeatures {
   static constexpr bool kTimeseries = false;
   static constexpr bool kDeployments = false;
   static constexpr bool kCommitments = false;
+  static constexpr bool kParameterDraws = false;
 };
 
 GPUCAP_ARENA_NAMESPACE_END

@@ -102,10 +102,12 @@ class BasicReplicationEngine {
       cs.trace_layer = 0;
       cs.limited_jobs = 0;
       cs.holding_jobs = 0;
+      draw_parameters(c, cs);
       const CompiledArrivals& arr = m_.classes[c].arrivals;
       if (arr.kind != ArrivalKind::trace) {
         cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
-        cs.next_work_s = sample(m_.classes[c].work_s, streams_[2 * c + 1], m_.table);
+        cs.next_work_s =
+            sample(m_.classes[c].work_s, streams_[2 * c + 1], m_.table) * cs.scale_factor;
       } else {
         TraceReplay::start(m_, arr, trace_layers_ + arr.layer_offset, seed, replication, c);
       }
@@ -167,6 +169,26 @@ class BasicReplicationEngine {
 
   static constexpr double kNever = EventCalendar::kNever;
   static constexpr uint32_t kNoPool = 0xFFFFFFFFu;
+
+  /// This replication's parameters of class c (uncertainty): multipliers e^(sd Z - sd^2/2) of
+  /// its rate and work scale, two standard normals of the class's own stream in that order (the same
+  /// at every sweep point: common random numbers); 1 and 1 without an uncertainty.
+  GPUCAP_HD void draw_parameters(uint32_t c, ClassState& cs) {
+    cs.rate_factor = 1.0;
+    cs.scale_factor = 1.0;
+    if constexpr (!F::kParameterDraws) return;
+    const CompiledJobClass& cls = m_.classes[c];
+    if (!m_.has_parameter_draws || !(cls.rate_sd_log > 0 || cls.scale_sd_log > 0)) return;
+    RandomStream draws =
+        RandomStream::make(seed_, replication_, stream_id(StreamKind::parameters, c));
+    const double z_rate = sample_standard_normal(draws);
+    const double z_scale = sample_standard_normal(draws);
+    // Mean-preserving lognormals: E[e^(sd Z - sd^2/2)] = 1, so the rate and mean work given
+    // stay the means over replications.
+    cs.rate_factor = pmath::exp(cls.rate_sd_log * z_rate - 0.5 * cls.rate_sd_log * cls.rate_sd_log);
+    cs.scale_factor =
+        pmath::exp(cls.scale_sd_log * z_scale - 0.5 * cls.scale_sd_log * cls.scale_sd_log);
+  }
 
   template <typename Stop>
   GPUCAP_HD int run_loop(const Stop& stop) {
@@ -288,7 +310,7 @@ class BasicReplicationEngine {
     cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
     switch (arr.kind) {
       case ArrivalKind::poisson:
-        return t + unit_gap / arr.rate_per_s;
+        return t + unit_gap / (F::kParameterDraws ? arr.rate_per_s * cs.rate_factor : arr.rate_per_s);
       case ArrivalKind::profile: {
         // Invert the piecewise-constant cumulative rate: exact, one uniform per arrival.
         double remaining = unit_gap;
@@ -297,7 +319,9 @@ class BasicReplicationEngine {
           const double bin_index = __builtin_floor(t / arr.profile_bin_s);
           const double bin_end = (bin_index + 1.0) * arr.profile_bin_s;
           const uint64_t slot = static_cast<uint64_t>(bin_index) % arr.profile_count;
-          const double rate = arr.rate_per_s * m_.table[arr.profile_offset + slot];
+          const double base =
+              F::kParameterDraws ? arr.rate_per_s * cs.rate_factor : arr.rate_per_s;
+          const double rate = base * m_.table[arr.profile_offset + slot];
           const double mass = rate * (bin_end - t);
           if (rate > 0 && mass >= remaining) return t + remaining / rate;
           remaining -= mass;
@@ -335,8 +359,9 @@ class BasicReplicationEngine {
       TraceReplay::advance(m_, cls.arrivals, layer, l + 1 == cls.arrivals.layer_count);
     } else {
       work_s = class_state_[c].next_work_s;
+      const double draw = sample_inline_exponential(cls.work_s, streams_[2 * c + 1], m_.table);
       class_state_[c].next_work_s =
-          sample_inline_exponential(cls.work_s, streams_[2 * c + 1], m_.table);
+          F::kParameterDraws ? draw * class_state_[c].scale_factor : draw;
     }
     schedule_next_arrival(c, now_);
 
@@ -725,7 +750,14 @@ class BasicReplicationEngine {
       if (x.residual) {
         Distribution life = cls.work_s;
         life.table_offset = x.sorted_offset;
-        end_s = sample_residual(life, x.age_s, residuals, m_.table);
+        // This replication's lifetime (work) is the class's scaled by f: its rest given the age
+        // is f times the rest of the class's given age / f. A bounded distribution scaled down
+        // may end before the age (the loader checked only f = 1): the rest is then the
+        // unscaled one's.
+        const double f = F::kParameterDraws ? class_state_[x.job_class].scale_factor : 1.0;
+        end_s = f == 1.0 || !reaches_age(life, x.age_s / f, m_.table)
+                    ? sample_residual(life, x.age_s, residuals, m_.table)
+                    : f * sample_residual(life, x.age_s / f, residuals, m_.table);
       }
       if (cls.deployment)
         ledger_.deployments().demand(0.0, end_s);

@@ -13,6 +13,7 @@
 
 #include "gpucap/fit/arrival_fit.hpp"
 #include "gpucap/fit/job_trace.hpp"
+#include "gpucap/fit/parameter_uncertainty.hpp"
 #include "gpucap/fit/run_time_model.hpp"
 #include "gpucap/fit/survivors.hpp"
 
@@ -36,6 +37,10 @@ struct ClassFit {
   /// stderr, as the run-time warnings).
   std::vector<std::string> arrival_notes;
   bool arrival_warning = false;  ///< arrival_notes hold a warning (a drift left averaged)
+  /// The doubt about the rate written and the run time's (lifetime's) scale, written as the
+  /// workload's `uncertainty` (parameter_uncertainty.hpp).
+  RateUncertainty arrival_uncertainty;
+  double scale_uncertainty = 0;
   /// Deployments with --state end: the instances running at the forecast's start still running
   /// after 1 day and after the window's length, by the fitted lifetime and by the log's own
   /// survival curve (survivors.hpp).
