@@ -61,6 +61,31 @@ YAML::Node replay_workload(const FittedLog& f, const YAML::Node& first, uint32_t
   return w;
 }
 
+/// A service's check runs on the replicas or autoscaler the user gives: the check scenario's
+/// one `kind: inference` workload lends every key but its name, arrivals, service and
+/// uncertainty to the fitted service (whose `replicas` it drops for an `autoscaling` without
+/// one). Without workloads the fitted service's own replicas stay (about 70% busy).
+void apply_service_template(const YAML::Node& base, YAML::Node& service,
+                            const std::string& scenario) {
+  const YAML::Node given = base["workloads"];
+  if (!given) return;
+  if (!given.IsSequence() || given.size() != 1 || !given[0].IsMap() ||
+      !given[0]["kind"] || given[0]["kind"].as<std::string>("") != "inference")
+    throw std::invalid_argument(
+        "--check-scenario " + text::excerpt(scenario) +
+        ": a request log's check runs the service on the replicas or autoscaler of the "
+        "scenario's one workload of kind: inference (e.g. workloads: [{name: s, kind: "
+        "inference, pool: h100, replicas: 8}]); this one's workloads are not that; leave them "
+        "out to check with the fitted replicas");
+  const YAML::Node t = given[0];
+  if (t["autoscaling"] && !t["replicas"]) service.remove("replicas");
+  for (const auto& kv : t) {
+    const std::string key = kv.first.as<std::string>("");
+    if (key == "name" || key == "arrivals" || key == "service" || key == "uncertainty") continue;
+    service[key] = YAML::Clone(kv.second);
+  }
+}
+
 /// Loads the scenario with `workloads` in place of its own.
 Scenario compose(const YAML::Node& base, const YAML::Node& workloads, const std::string& origin,
                  const std::string& base_dir, const InputLimits& limits) {
@@ -117,12 +142,13 @@ std::vector<MetricCheck> check_fit(const FitCheckOptions& options, const FittedL
   for (YAML::Node w : fitted) {
     YAML::Node copy = YAML::Clone(w);
     absolute_side_files(copy, folder);
+    if (f.kind == fit::FitKind::service) apply_service_template(base, copy, options.scenario);
     fitted_workloads.push_back(copy);
   }
   uint32_t max_gpus = 1;
   for (const fit::JobClass& c : f.trace->classes) max_gpus = std::max(max_gpus, c.gpus);
   YAML::Node replay(YAML::NodeType::Sequence);
-  replay.push_back(replay_workload(f, fitted[0], max_gpus));
+  replay.push_back(replay_workload(f, fitted_workloads[0], max_gpus));
 
   const std::string base_dir = fs::absolute(fs::path(options.scenario)).parent_path().string();
   const std::string origin = text::excerpt(options.scenario, 200);

@@ -132,7 +132,8 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
       "they disagree")(
       "check-scenario", po::value<std::string>(),
       "--check: a scenario with name, horizon (best: the log's window) and pools; its "
-      "workloads are replaced")(
+      "workloads are replaced, but for --kind service its one kind: inference workload gives "
+      "the replicas or autoscaler that the log and the fitted service run on")(
       "check-replications", po::value<std::string>()->default_value("100"),
       "--check: replications of each of the two runs (the scenario's seed)");
   add_force_option(visible, "replace a symbolic link at the output path");

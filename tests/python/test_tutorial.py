@@ -26,7 +26,7 @@ def test_the_tutorial_runs_and_gives_its_answers(cli, tmp_path):
     # The import names the origin the fit is given, and the fit sees the trend.
     assert "--origin 2025-03-07T17:12:21+08:00" in out
     assert "never started (pending, or no start time)" in out
-    assert "the arrival rate rises 28.1% a week" in out
+    assert "the arrival rate rises 34.1% a week" in out
     # The service: 3 replicas (point 2) is the cheapest that meets the goal.
     assert "cheapest feasible point: 2, cost 357.84 USD" in out
     # The fitted fleet reproduces its log: the log's value inside the model's 95% of futures.

@@ -1,4 +1,5 @@
-// Test support: run replication 0 of a scenario (seed 1) and read its metrics.
+// Test support: run replication 0 of a scenario (seed 1), or replications 0..n-1, and read
+// their metrics.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +29,22 @@ inline Row run_once(const Scenario& s) {
   EXPECT_EQ(run_replication(model, 1, 0, arena.data(), r.scalars.data(), r.pools.data()),
             kReplicationOk);
   return r;
+}
+
+/// Scalar metric m of replications 0..n-1 (seed 1), in order.
+inline std::vector<double> metric_over_replications(const Scenario& s, ScalarMetric m,
+                                                    uint64_t n) {
+  const ModelStorage storage = compile(s);
+  const CompiledModel& model = storage.model();
+  std::vector<uint64_t> arena((replication_arena_bytes(model) + 7) / 8);
+  std::vector<double> scalars(kScalarMetricCount), pools(model.pool_count * kPoolMetricCount);
+  std::vector<double> out;
+  for (uint64_t r = 0; r < n; ++r) {
+    EXPECT_EQ(run_replication(model, 1, r, arena.data(), scalars.data(), pools.data()),
+              kReplicationOk);
+    out.push_back(scalars[m]);
+  }
+  return out;
 }
 
 }  // namespace gpucap::testing_support

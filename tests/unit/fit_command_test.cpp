@@ -530,6 +530,77 @@ TEST_F(FitCommand, CheckErrors) {
   }
 }
 
+// A bursty request log (data/bursty_requests.csv: a Poisson background of 1 request/s and 6
+// bursts of 20 s at 20 requests/s over 30 min) is burstier than Poisson at 1 min (index of
+// dispersion far above 1), so the service is fitted with bursts; a Poisson log of the same
+// length is not. --check runs the service on the replicas of the check scenario's inference
+// workload (3), where the log's latency p99 (about 100 s) lies within the bursty model's
+// futures; the Poisson model's p99 at that load is under 3 s (docs/fitting.md).
+TEST_F(FitCommand, BurstyRequestsAreFittedWithBurstsAndCheckedOnTheGivenReplicas) {
+  std::string csv = "submit_s,gpus,duration_s\n";
+  {
+    std::ifstream in(std::string(GPUCAP_SOURCE_DIR) + "/data/bursty_requests.csv");
+    std::string line;
+    std::getline(in, line);  // submit_s,duration_s
+    while (std::getline(in, line)) {
+      const std::size_t comma = line.find(',');
+      csv += line.substr(0, comma) + ",1" + line.substr(comma) + "\n";
+    }
+  }
+  const std::string bursty = write("bursty.csv", csv);
+  const std::string base = write(
+      "base.yaml",
+      "name: b\nhorizon: 1798s\nseed: 3\npools:\n"
+      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 64}\n"
+      "workloads:\n  - {name: s, kind: inference, pool: od, replicas: 3}\n");
+  const auto fit = gpucap_cli("fit " + bursty + " -o " + path("w.yaml") +
+                              " --kind service --placement od --check latency_p99 "
+                              "--check-scenario " + base + " --check-replications 60");
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  const std::string yaml = read_all(path("w.yaml"));
+  EXPECT_NE(yaml.find("burst: {interval: 60s, cv: "), std::string::npos) << yaml;
+  const double cv = number_after(yaml, "burst: {interval: 60s, cv: ");
+  EXPECT_GT(cv, 0.8);  // ĉ at 1 min: the bursts' 20 requests/s over 1/s
+  EXPECT_LT(cv, 2.0);
+  EXPECT_NE(yaml.find("-> burstier than Poisson"), std::string::npos);
+  const std::size_t row = fit.output.find("\nlatency_p99 ");
+  ASSERT_NE(row, std::string::npos) << fit.output;
+  const std::string line = fit.output.substr(row + 1, fit.output.find('\n', row + 1) - row - 1);
+  EXPECT_NE(line.find("  agree"), std::string::npos) << line;
+  std::istringstream cells(line);
+  std::string name, unit;
+  double log = 0, model = 0;
+  cells >> name >> unit >> log >> model;
+  EXPECT_GT(log, 50.0);    // 3 replicas under the bursts' queue
+  EXPECT_GT(model, 20.0);  // the bursty model's mean p99, against under 3 s for Poisson
+
+  // A Poisson log of 1 request/s over 30 min: no burst.
+  std::mt19937_64 rng(7);
+  std::exponential_distribution<double> gap(1.0);
+  std::string poisson = "submit_s,gpus,duration_s\n";
+  for (double t = gap(rng); t < 1800; t += gap(rng)) poisson += std::to_string(t) + ",1,0.5\n";
+  const auto plain = gpucap_cli("fit " + write("poisson.csv", poisson) + " -o " + path("p.yaml") +
+                                " --kind service --placement od");
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  const std::string p_yaml = read_all(path("p.yaml"));
+  EXPECT_EQ(p_yaml.find("burst: {"), std::string::npos) << p_yaml;
+  EXPECT_NE(p_yaml.find("-> consistent with Poisson"), std::string::npos) << p_yaml;
+
+  // The check scenario's workloads must be one inference service for a request log.
+  const std::string batch = write(
+      "batch.yaml",
+      "name: b\nhorizon: 1798s\npools:\n"
+      "  od: {gpu: H100, purchase: on_demand, price_usd_per_gpu_hour: 2.5, quota: 64}\n"
+      "workloads:\n  - {name: j, kind: batch, gpus: 1, work: 1h, "
+      "arrivals: {process: poisson, rate_per_hour: 1}}\n");
+  const auto refused = gpucap_cli("fit " + bursty + " -o " + path("x.yaml") +
+                                  " --kind service --placement od --check latency_p99 "
+                                  "--check-scenario " + batch);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("one workload of kind: inference"), std::string::npos)
+      << refused.output;
+}
+
 // --check of a job trace: the week of data/sample_week_trace.csv (600 jobs) replayed and its
 // fit (a daily profile per class) on 64 on-demand GPUs. The model's arrivals are Poisson with
 // mean 600 over the week: its mean over 60 replications is within 4 standard errors

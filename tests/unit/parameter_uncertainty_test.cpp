@@ -9,10 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "gpucap/compile.hpp"
 #include "gpucap/metrics.hpp"
-#include "gpucap/replication.hpp"
 
+#include "support/one_replication.hpp"
 #include "support/scenario_fixture.hpp"
 
 namespace gpucap {
@@ -20,19 +19,8 @@ namespace {
 
 class ParameterUncertainty : public testing_support::ScenarioFixture {};
 
-/// Scalar metric m of replications 0..n-1 (seed 1).
 std::vector<double> per_replication(const Scenario& s, ScalarMetric m, uint64_t n) {
-  const ModelStorage storage = compile(s);
-  const CompiledModel& model = storage.model();
-  std::vector<uint64_t> arena((replication_arena_bytes(model) + 7) / 8);
-  std::vector<double> scalars(kScalarMetricCount), pools(model.pool_count * kPoolMetricCount);
-  std::vector<double> out;
-  for (uint64_t r = 0; r < n; ++r) {
-    EXPECT_EQ(run_replication(model, 1, r, arena.data(), scalars.data(), pools.data()),
-              kReplicationOk);
-    out.push_back(scalars[m]);
-  }
-  return out;
+  return testing_support::metric_over_replications(s, m, n);
 }
 
 double mean_of(const std::vector<double>& v) {

@@ -3,23 +3,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "gpucap/fit/burst_fit.hpp"
+
 namespace gpucap::fit {
 namespace {
 
 constexpr double kHourS = 3600.0, kDayS = 86400.0;
 constexpr std::size_t kMaxSteps = 262144;  ///< steps of the intensity's integral
-
-/// The fitted intensity's shape at hour-start t (s): the profile's multiplier of that calendar
-/// hour times the trend's e^(b t) (up to the constant that the fit's level sets).
-double shape_at(const ArrivalFit& a, double t, double trend_per_s) {
-  double m = 1.0;
-  if (a.profile_chosen && a.period_hours > 0 &&
-      a.multipliers.size() == static_cast<std::size_t>(a.period_hours)) {
-    const long hour = static_cast<long>(std::floor((t + a.origin_offset_s) / kHourS));
-    m = a.multipliers[static_cast<std::size_t>(hour % a.period_hours)];
-  }
-  return m * std::exp(trend_per_s * t);
-}
 
 }  // namespace
 
@@ -28,7 +18,6 @@ RateUncertainty rate_uncertainty(const ArrivalFit& a, const std::vector<double>&
   RateUncertainty u;
   const double n = static_cast<double>(submit_s.size());
   if (!(n > 0) || !(window_s > 0)) return u;
-  const double b = a.trend_significant ? a.trend_per_s : 0.0;
   // The intensity by the hour over the window (the last hour partial), scaled to N in all. A
   // window of more than kMaxSteps hours (30 years) is cut into kMaxSteps equal steps, the
   // profile averaged out (its multipliers average 1), and no dispersion measured.
@@ -42,7 +31,7 @@ RateUncertainty rate_uncertainty(const ArrivalFit& a, const std::vector<double>&
   double total = 0;
   for (std::size_t h = 0; h < hours; ++h) {
     const double t = h * step_s, width = std::min(step_s, window_s - t);
-    mass[h] = width > 0 ? shape_at(flat, t + 0.5 * width, b) * width : 0.0;
+    mass[h] = width > 0 ? intensity_shape(flat, t + 0.5 * width) * width : 0.0;
     total += mass[h];
   }
   if (!(total > 0)) return u;

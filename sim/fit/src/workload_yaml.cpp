@@ -61,7 +61,13 @@ std::string week_hour(double offset_s) {
   return std::string(kDays[h / 24]) + " " + fmt("%02d:00", static_cast<int>(h % 24));
 }
 
-std::string arrivals_yaml(const ArrivalFit& a, double start_offset_s) {
+/// `burst: {...}` of over-dispersed arrivals; empty otherwise.
+std::string burst_yaml(const BurstFit& b) {
+  if (!b.over_dispersed || !(b.cv > 0)) return "";
+  return "burst: {interval: " + duration(b.interval_s) + ", cv: " + fmt("%.4g", b.cv) + "}";
+}
+
+std::string arrivals_yaml(const ArrivalFit& a, double start_offset_s, const BurstFit& b) {
   std::ostringstream out;
   const double rate = a.profile_rate_per_s;
   if (rate * 1.0 > 1e9)
@@ -74,11 +80,14 @@ std::string arrivals_yaml(const ArrivalFit& a, double start_offset_s) {
     rate_key = "rate_per_hour: " + fmt("%.7g", rate * 3600);
   else
     rate_key = "rate_per_day: " + fmt("%.7g", rate * 86400);
+  const std::string burst = burst_yaml(b);
   if (!a.profile_chosen) {
-    out << "    arrivals: {process: poisson, " << rate_key << "}\n";
+    out << "    arrivals: {process: poisson, " << rate_key << (burst.empty() ? "" : ", " + burst)
+        << "}\n";
     return out.str();
   }
   out << "    arrivals:\n      process: nhpp\n      " << rate_key << "\n";
+  if (!burst.empty()) out << "      " << burst << "\n";
   // From the hour of the scenario's t = 0 (the forecast's start), or from Monday 00:00.
   const bool rotated = start_offset_s >= 0;
   const std::vector<double> m =
@@ -186,7 +195,7 @@ std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) 
       << "\n    pool: " << quoted(options.placement.front())
       << "\n    replicas: " << fmt("%.0f", replicas) << "  # mean load " << fmt("%.4g", load)
       << " replicas busy (rate x mean service): about 70% busy; sweep it, or give autoscaling\n";
-  out << arrivals_yaml(c.arrivals, -1);
+  out << arrivals_yaml(c.arrivals, -1, c.bursts);
   out << work_yaml(c, "service");
   out << "    # the fit's doubt, rate_sd_log " << fmt("%.4g", c.arrival_uncertainty.sd_log)
       << " and scale_sd_log " << fmt("%.4g", c.scale_uncertainty)
@@ -202,7 +211,7 @@ std::string deployment_yaml(const ClassFit& c, double start_offset_s) {
   out << "    kind: deployment\n    gpus: " << jc.gpus;
   if (jc.mixed_gpus)
     out << "  # instances of this class ask for different GPU counts: the most common";
-  out << "\n" << arrivals_yaml(c.arrivals, start_offset_s) << work_yaml(c, "lifetime")
+  out << "\n" << arrivals_yaml(c.arrivals, start_offset_s, c.bursts) << work_yaml(c, "lifetime")
       << uncertainty_yaml(c, true);
   out << "    # startup: 5min  # optional: each (re)start's time before serving (not in the log)\n";
   return out.str();
@@ -235,6 +244,26 @@ std::string initial_state_yaml(const ClassFit& c, const WorkloadYamlOptions& opt
   return out.str();
 }
 
+/// The over-dispersion test's lines: each interval length's index of dispersion, p and ĉ.
+std::string burst_comments(const BurstFit& b, double alpha) {
+  if (!b.tested) return "  #   bursts: not tested (fewer than 50 arrivals, or a window under 20 minutes)\n";
+  std::ostringstream out;
+  out << "  #   bursts: counts per interval against Poisson (index of dispersion X2/(K-1), about 1 "
+         "for Poisson; c: squared cv of a gamma rate that explains the excess)\n";
+  for (const DispersionAtLength& at : b.lengths)
+    out << "  #     " << text::format_duration(at.interval_s) << ": " << at.intervals
+        << " intervals, index " << fmt("%.3g", at.index) << ", p = " << fmt("%.3g", at.p_value)
+        << ", c = " << fmt("%.3g", at.c) << "\n";
+  if (b.over_dispersed)
+    out << "  #     -> burstier than Poisson (smallest p below " << fmt("%g", alpha * 100) << "% / "
+        << b.lengths.size() << "): a gamma rate per " << text::format_duration(b.interval_s)
+        << " of cv " << fmt("%.3g", b.cv) << " (burst)\n";
+  else
+    out << "  #     -> consistent with Poisson at " << fmt("%g", alpha * 100) << "% / "
+        << b.lengths.size() << " (no burst)\n";
+  return out.str();
+}
+
 std::string arrival_comments(const ArrivalFit& a, double alpha, const char* noun) {
   std::ostringstream out;
   out << "  # arrivals: " << a.arrivals << " in " << format_seconds(a.window_s) << ", mean "
@@ -247,8 +276,11 @@ std::string arrival_comments(const ArrivalFit& a, double alpha, const char* noun
     return out.str();
   }
   out << "  #   profile: " << a.bins_reason << "\n"
-      << "  #   likelihood ratio vs a constant rate: G = " << fmt("%.4g", a.g_statistic) << " on "
-      << a.degrees_of_freedom << " df, p = " << fmt("%.3g", a.p_value) << " -> "
+      << "  #   likelihood ratio vs a constant rate: G = " << fmt("%.4g", a.g_statistic)
+      << (a.dispersion > 1 ? ", over the counts' dispersion " + fmt("%.3g", a.dispersion) +
+                                 " (quasi-Poisson): " + fmt("%.4g", a.g_statistic / a.dispersion)
+                           : std::string())
+      << " on " << a.degrees_of_freedom << " df, p = " << fmt("%.3g", a.p_value) << " -> "
       << (a.profile_chosen ? std::string("profile (nhpp): significant at ")
                            : std::string("constant rate (poisson): not significant at "))
       << fmt("%g", alpha * 100) << "%\n";
@@ -304,6 +336,7 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
   const double alpha = options.yaml.alpha;
   f.arrivals = fit_arrivals(c.submit_s, window_s, alpha, options.origin_offset_s);
   f.arrival_uncertainty = rate_uncertainty(f.arrivals, c.submit_s, window_s, false);
+  f.bursts = fit_bursts(c.submit_s, window_s, f.arrivals, alpha);
   const ArrivalFit& a = f.arrivals;
   if (!a.trend_tried) return;
   const double per_week = std::expm1(a.trend_per_s * 7 * 86400) * 100;
@@ -345,6 +378,7 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
       f.arrivals =
           fit_arrivals(last, kWeekS, alpha, std::fmod(options.origin_offset_s + from, kWeekS));
       f.arrival_uncertainty = rate_uncertainty(f.arrivals, last, kWeekS, false);
+      f.bursts = fit_bursts(last, kWeekS, f.arrivals, alpha);
       f.arrival_notes.push_back(drift + ": --trend last-week: fitted on the last 7 days alone (" +
                                 std::to_string(last.size()) + " arrivals)");
       return;
@@ -395,6 +429,7 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
                             std::to_string(jc.alive_at_start.size()) + " before it\n"
                       : std::string(" jobs\n"));
     out << arrival_comments(c.arrivals, options.alpha, instances ? "instances" : "jobs");
+    out << burst_comments(c.bursts, options.alpha);
     for (const std::string& n : c.arrival_notes)
       out << (c.arrival_warning ? "  # WARNING: " : "  #   trend: ") << n << "\n";
     out << run_time_comments(c, instances);
@@ -411,7 +446,7 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
       if (jc.mixed_gpus)
         out << "  # jobs of this class ask for different GPU counts: the most common";
       out << "\n";
-      out << arrivals_yaml(c.arrivals, -1);
+      out << arrivals_yaml(c.arrivals, -1, c.bursts);
       out << work_yaml(c);
       out << uncertainty_yaml(c, false);
     }

@@ -357,6 +357,11 @@ std::vector<ScenarioKey> workload_rows() {
         .type(KeyType::number, UnitKind::rate, "jobs per s / min / hour / day").range({0, true}, {kInf, false})
         .by_default("*required*, exactly one").applies(ArrivalKind::poisson)
         .means("arrival rate λ"),
+    key("workloads[].arrivals.burst").shown("`burst`").table("poisson")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (a Poisson process)").applies(ArrivalKind::poisson)
+        .valid("keys `interval`, `cv`; see [Bursts](#bursts-burst)")
+        .means("a doubly stochastic (Cox) rate: each interval's rate is the rate above times a gamma multiplier of mean 1, drawn anew in each interval and replication; arrivals burstier than Poisson, as real request logs are (`gpucap fit` tests for it)"),
     key("workloads[].arrivals.process").shown("`process`").table("nhpp")
         .type(KeyType::choice, UnitKind::none, "–")
         .choices(choice_words<ArrivalKind>()).by_default("*required*").applies(ArrivalKind::profile)
@@ -387,6 +392,21 @@ std::vector<ScenarioKey> workload_rows() {
         .by_default("exactly one of the two profiles").applies(ArrivalKind::profile)
         .valid("exactly 168 numbers `>= 0`, at least one `> 0`")
         .means("item *k* applies to hour *k* of the week, Monday 00:00 first (t = 0 is Monday 00:00); repeats every 168 h"),
+    key("workloads[].arrivals.burst").shown("`burst`").table("nhpp")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (a Poisson process)").applies(ArrivalKind::profile)
+        .valid("keys `interval`, `cv`; see [Bursts](#bursts-burst)")
+        .means("a doubly stochastic (Cox) rate: each interval's rate is the rate above times a gamma multiplier of mean 1, drawn anew in each interval and replication; arrivals burstier than Poisson, as real request logs are (`gpucap fit` tests for it)"),
+    key("workloads[].arrivals.burst.interval").shown("`interval`").table("burst")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("*required*").applies(ArrivalKind::poisson, ArrivalKind::profile)
+        .valid("one multiplier is drawn per interval: at most 10⁹ over the horizon (the event budget)")
+        .means("how long a burst's rate lasts: intervals [k × interval, (k + 1) × interval) from t = 0"),
+    key("workloads[].arrivals.burst.cv").shown("`cv`").table("burst")
+        .type(KeyType::number, UnitKind::factor, "–").range({0, false}, {10, false})
+        .by_default("*required*").applies(ArrivalKind::poisson, ArrivalKind::profile)
+        .valid("`0`: no bursts")
+        .means("coefficient of variation of the multiplier (gamma of shape 1/cv² and mean 1): the counts of an interval of mean μ arrivals have variance μ + cv² μ²"),
     key("workloads[].arrivals.process").shown("`process`").table("trace")
         .type(KeyType::choice, UnitKind::none, "–")
         .choices(choice_words<ArrivalKind>()).by_default("*required*").applies(ArrivalKind::trace)

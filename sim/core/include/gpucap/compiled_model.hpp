@@ -163,6 +163,11 @@ struct CompiledArrivals {
   double phase_s = 0;   ///< a block from target time t starts at t mod phase + k phase
   double period_s = 0;  ///< the trace as a loop: phases * phase_s
   uint32_t phases = 0;  ///< period_s / phase_s, a whole number >= 1
+  /// Bursts (poisson, profile): the rate of interval [k burst_interval_s, (k + 1)
+  /// burst_interval_s) is multiplied by a draw of `burst` (gamma, mean 1), one per interval in
+  /// order from a stream of the class's own; burst_interval_s 0: none.
+  double burst_interval_s = 0;
+  Distribution burst;
 };
 
 /// A job class: jobs that share GPUs per job, size distribution, priority and placement.
@@ -333,6 +338,7 @@ struct CompiledModel {
   uint32_t service_count = 0;
   bool has_deployments = false;              ///< some class is a deployment (kind: deployment)
   bool has_parameter_draws = false;  ///< some class has an uncertainty (rate or scale sd > 0)
+  bool has_bursts = false;           ///< some class's arrivals have bursts (a Cox rate)
   const CompiledCommitment* commitments = nullptr;  ///< billing commitments (pools' commitment)
   uint32_t commitment_count = 0;
   uint32_t commitment_bins = 0;  ///< periods of every commitment together (arena: 2 doubles each)
@@ -376,11 +382,11 @@ struct CompiledModel {
 /// services), on pools whose capacity and price stay fixed (nothing preemptible, no zone
 /// events, availability traces, stockouts or price processes), without placement limits or
 /// fallback rules, data or checkpoint transfers, per-class run speeds or slowdowns, trace
-/// arrivals, billing commitments, parameter uncertainty or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
+/// arrivals, bursts, billing commitments, parameter uncertainty or a time series. Provisioning delays, checkpoints, deadlines, profiles, every
 /// queue discipline, backfill and a warm-up are core.
 inline bool uses_core_only(const CompiledModel& m) {
   if (m.service_count > 0 || m.has_deployments || m.initial_count > 0 || m.has_class_launch_rules ||
-      m.commitment_count > 0 || m.has_parameter_draws ||
+      m.commitment_count > 0 || m.has_parameter_draws || m.has_bursts ||
       m.has_transfers || m.has_checkpoint_moves || m.has_run_speeds || m.timeseries_bins > 0)
     return false;
   for (uint32_t p = 0; p < m.pool_count; ++p) {

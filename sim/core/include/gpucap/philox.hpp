@@ -107,6 +107,7 @@ enum class StreamKind : uint32_t {
   price = 9,         ///< a pool's price process (start and steps)
   initial_state = 10,  ///< remaining lifetimes or work of the state at t = 0 (index 0)
   parameters = 11,     ///< a job class's parameter draws (uncertainty), once per replication
+  bursts = 12,         ///< a job class's burst multipliers, one per interval
   /// A trace layer's blocks (16 + layer, layers 0 to 15; index: the job class), and its
   /// thinning (32 + layer): each layer has streams of its own, so that a layer draws the same
   /// blocks whatever the other layers or the thinning do (common random numbers across

@@ -156,6 +156,11 @@ struct ArrivalSpec {
   double resample_block_s = 0;   ///< block length, or its mean (stationary)
   double resample_phase_s = 0;   ///< blocks keep the time modulo this
   double resample_period_s = 0;  ///< the trace's length as a loop, a multiple of phase
+  /// `burst` (poisson, nhpp): a doubly stochastic (Cox) rate, the rate of each interval of
+  /// burst_interval_s from t = 0 times a gamma multiplier of mean 1 and coefficient of
+  /// variation burst_cv, independent between intervals; 0: none (a Poisson process).
+  double burst_interval_s = 0;
+  double burst_cv = 0;
 };
 
 enum class WorkloadKind : uint8_t { training, batch, inference, deployment };

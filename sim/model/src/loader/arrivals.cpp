@@ -217,6 +217,19 @@ void read_trace_arrivals(const Context& ctx, const YAML::Node& node, const std::
   read_trace_replay(ctx, node, path, a);
 }
 
+/// `burst: {interval, cv}` of a poisson or nhpp process.
+void read_burst(const Context& ctx, const YAML::Node& node, const std::string& path,
+                ArrivalSpec& a) {
+  const std::string bpath = join_path(path, "burst");
+  const YAML::Node b = node["burst"];
+  expect_map(ctx, b, bpath, scenario_child_keys("workloads[].arrivals.burst"));
+  a.burst_interval_s =
+      read_key_duration(ctx, require(ctx, b, bpath, "interval", "a duration > 0"),
+                        join_path(bpath, "interval"));
+  a.burst_cv = read_key_number(ctx, require(ctx, b, bpath, "cv", "a number >= 0"),
+                               join_path(bpath, "cv"));
+}
+
 }  // namespace
 
 ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
@@ -235,6 +248,7 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
   } else {
     read_trace_arrivals(ctx, node, path, what, a);
   }
+  if (a.kind != ArrivalKind::trace && node["burst"]) read_burst(ctx, node, path, a);
   return a;
 }
 

@@ -31,9 +31,14 @@ struct ClassState {
   uint32_t holding_jobs;  ///< a class with placement_limit.share: its jobs holding GPUs anywhere
   uint32_t unused_;
   /// This replication's multipliers of the class's arrival rate and work scale (uncertainty:
-  /// e^(sd Z)); 1 without one.
+  /// e^(sd Z - sd^2/2)); 1 without one.
   double rate_factor;
   double scale_factor;
+  /// Bursts (CompiledArrivals::burst_interval_s > 0): the current interval's end (s) and rate
+  /// multiplier, and the stream of the multipliers (StreamKind::bursts).
+  double burst_end_s;
+  double burst_factor;
+  RandomStream burst_stream;
 };
 
 /// The random streams of each pool, in arena order after the two streams of each job class.

@@ -28,6 +28,7 @@ struct AllFeatures {
   static constexpr bool kDeployments = true;    ///< long-running instances (kind: deployment)
   static constexpr bool kCommitments = true;    ///< billing commitments over on-demand pools
   static constexpr bool kParameterDraws = true; ///< per-replication parameters (uncertainty)
+  static constexpr bool kBursts = true;         ///< arrivals of a Cox rate (arrivals.burst)
 };
 
 /// The core: jobs on pools of fixed capacity and price (CompiledModel::core_only).
@@ -43,6 +44,7 @@ struct CoreFeatures {
   static constexpr bool kDeployments = false;
   static constexpr bool kCommitments = false;
   static constexpr bool kParameterDraws = false;
+  static constexpr bool kBursts = false;
 };
 
 GPUCAP_ARENA_NAMESPACE_END

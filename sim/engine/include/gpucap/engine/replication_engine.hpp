@@ -104,6 +104,10 @@ class BasicReplicationEngine {
       cs.holding_jobs = 0;
       draw_parameters(c, cs);
       const CompiledArrivals& arr = m_.classes[c].arrivals;
+      cs.burst_end_s = 0.0;  // interval 0's multiplier is drawn by the first arrival's search
+      cs.burst_factor = 1.0;
+      if (F::kBursts && arr.burst_interval_s > 0)
+        cs.burst_stream = RandomStream::make(seed, replication, stream_id(StreamKind::bursts, c));
       if (arr.kind != ArrivalKind::trace) {
         cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
         cs.next_work_s =
@@ -308,6 +312,7 @@ class BasicReplicationEngine {
     }
     const double unit_gap = cs.next_unit_gap;
     cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
+    if (F::kBursts && arr.burst_interval_s > 0) return next_burst_arrival(c, t, unit_gap);
     switch (arr.kind) {
       case ArrivalKind::poisson:
         return t + unit_gap / (F::kParameterDraws ? arr.rate_per_s * cs.rate_factor : arr.rate_per_s);
@@ -332,6 +337,38 @@ class BasicReplicationEngine {
         break;
     }
     return kNever;
+  }
+
+  /// The next arrival after t of a class with bursts: the cumulative rate, piecewise constant
+  /// between the profile's bins and the burst intervals, inverted at `unit_gap` (a unit
+  /// exponential). Each interval's multiplier is drawn when the search first enters it, so the
+  /// intervals draw in order whatever the arrivals do (kNever: none before the horizon).
+  GPUCAP_HD GPUCAP_NOINLINE double next_burst_arrival(uint32_t c, double t, double unit_gap) {
+    const CompiledArrivals& arr = m_.classes[c].arrivals;
+    ClassState& cs = class_state_[c];
+    const double base = F::kParameterDraws ? arr.rate_per_s * cs.rate_factor : arr.rate_per_s;
+    const bool profiled = arr.kind == ArrivalKind::profile;
+    double remaining = unit_gap;
+    for (;;) {
+      if (t > m_.horizon_s) return kNever;
+      if (t >= cs.burst_end_s) {
+        cs.burst_end_s = (__builtin_floor(t / arr.burst_interval_s) + 1.0) * arr.burst_interval_s;
+        if (!(cs.burst_end_s > t)) cs.burst_end_s = t + arr.burst_interval_s;  // past 2^53 s
+        cs.burst_factor = sample(arr.burst, cs.burst_stream, m_.table);
+      }
+      double end = cs.burst_end_s;
+      double rate = base * cs.burst_factor;
+      if (profiled) {
+        const double bin_index = __builtin_floor(t / arr.profile_bin_s);
+        const double bin_end = (bin_index + 1.0) * arr.profile_bin_s;
+        if (bin_end < end) end = bin_end;
+        rate *= m_.table[arr.profile_offset + static_cast<uint64_t>(bin_index) % arr.profile_count];
+      }
+      const double mass = rate * (end - t);
+      if (rate > 0 && mass >= remaining) return t + remaining / rate;
+      remaining -= mass;
+      t = end;
+    }
   }
 
   /// Every class keeps its pending arrival in its calendar slot (kNever: none left).

@@ -18,7 +18,9 @@
 // Test: the likelihood ratio of the piecewise-constant rate λ_b = N_b / E_b (N_b arrivals and
 // E_b seconds of exposure in bin b) against λ = N / window:
 //   G = 2 Σ_b N_b ln(λ_b / λ),  G ~ χ²(bins − 1) under a constant rate;
-// the profile is chosen when p < alpha (default 1%).
+// the profile is chosen when p < alpha (default 1%). Counts burstier than Poisson inflate G: with
+// φ the dispersion of the bins' counts over the window's cells (each bin of each period) around
+// the richer profile, G / φ is tested and compared instead (quasi-Poisson likelihood, QAIC).
 //
 // Trend: a log-linear intensity λ(t) = m(t) e^(a + b t) (m: the chosen profile, else 1) against
 // b = 0, by the likelihood ratio with a profiled out: l(b) = n ln(n / I(b)) + b Σ t_i - n,
@@ -42,6 +44,10 @@ struct ArrivalFit {
   int bin_hours = 0;            ///< width of a bin; 0 when no profile was tried
   std::string bins_reason;      ///< how the bins were chosen, or why no profile was tried
   double g_statistic = 0;       ///< likelihood-ratio G (nats × 2)
+  /// φ: the over-dispersion of the counts of the profile's bins, hour by hour of the window
+  /// (Pearson's X² over its degrees of freedom, at least 1); the profile's and the trend's
+  /// tests use G / φ (quasi-Poisson), so that bursts are not read as a profile or a trend.
+  double dispersion = 1;
   int degrees_of_freedom = 0;
   double p_value = 1;
   bool profile_chosen = false;

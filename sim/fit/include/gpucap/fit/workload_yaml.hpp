@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gpucap/fit/arrival_fit.hpp"
+#include "gpucap/fit/burst_fit.hpp"
 #include "gpucap/fit/job_trace.hpp"
 #include "gpucap/fit/parameter_uncertainty.hpp"
 #include "gpucap/fit/run_time_model.hpp"
@@ -40,6 +41,9 @@ struct ClassFit {
   /// The doubt about the rate written and the run time's (lifetime's) scale, written as the
   /// workload's `uncertainty` (parameter_uncertainty.hpp).
   RateUncertainty arrival_uncertainty;
+  /// The over-dispersion test of the arrivals and, where they are burstier than Poisson, the
+  /// Cox process written as `arrivals.burst` (burst_fit.hpp).
+  BurstFit bursts;
   double scale_uncertainty = 0;
   /// Deployments with --state end: the instances running at the forecast's start still running
   /// after 1 day and after the window's length, by the fitted lifetime and by the log's own
