@@ -26,4 +26,12 @@ int import_command(const std::vector<std::string>& args);
 /// `gpucap catalog import|list ...`: price catalogs.
 int catalog_command(const std::vector<std::string>& args);
 
+/// `gpucap backtest LOG.csv --pools P.yaml ...`: rolling-origin evaluation of the forecasts
+/// (backtest.hpp).
+int backtest_command(const std::vector<std::string>& args);
+
+/// `gpucap recommend --lookback WINDOW LOG.csv --ratio R`: the look-back commitment
+/// (lookback.hpp).
+int recommend_command(const std::vector<std::string>& args);
+
 }  // namespace gpucap::cli

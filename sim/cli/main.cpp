@@ -85,6 +85,9 @@ const char* kUsage =
     "  sweep SCENARIO.yaml     run a parameter grid with common random numbers (--grid k=v1,v2)\n"
     "  validate SCENARIO.yaml  check a scenario without running it\n"
     "  fit TRACE.csv -o W.yaml fit a job trace into a workloads: section (arrivals, run times)\n"
+    "  backtest LOG.csv        fit at rolling origins, forecast, replay what happened, score\n"
+    "                          the intervals and the plan (--pools P.yaml --placement POOL)\n"
+    "  recommend LOG.csv       the look-back commitment of a window of usage (--lookback 14d)\n"
     "  explain KEY_PATH        type, unit, range, default and meaning of a scenario key\n"
     "                          (e.g. pools.quota, workloads.checkpoint.interval)\n"
     "  schema                  print the JSON Schema (draft 2020-12) of scenario files\n"
@@ -570,6 +573,8 @@ int main(int argc, char** argv) {
     if (command == "sweep") return cmd_sweep(args);
     if (command == "validate") return gpucap::cli::validate_command(args);
     if (command == "fit") return gpucap::cli::fit_command(args);
+    if (command == "backtest") return gpucap::cli::backtest_command(args);
+    if (command == "recommend") return gpucap::cli::recommend_command(args);
     if (command == "info") return gpucap::cli::info_command();
     if (command == "explain") return gpucap::cli::explain_command(args);
     if (command == "schema") return gpucap::cli::schema_command(args);

@@ -195,7 +195,7 @@ std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) 
       << "\n    pool: " << quoted(options.placement.front())
       << "\n    replicas: " << fmt("%.0f", replicas) << "  # mean load " << fmt("%.4g", load)
       << " replicas busy (rate x mean service): about 70% busy; sweep it, or give autoscaling\n";
-  out << arrivals_yaml(c.arrivals, -1, c.bursts);
+  out << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts);
   out << work_yaml(c, "service");
   out << "    # the fit's doubt, rate_sd_log " << fmt("%.4g", c.arrival_uncertainty.sd_log)
       << " and scale_sd_log " << fmt("%.4g", c.scale_uncertainty)
@@ -446,7 +446,7 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
       if (jc.mixed_gpus)
         out << "  # jobs of this class ask for different GPU counts: the most common";
       out << "\n";
-      out << arrivals_yaml(c.arrivals, -1, c.bursts);
+      out << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts);
       out << work_yaml(c);
       out << uncertainty_yaml(c, false);
     }
@@ -584,10 +584,12 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
   // A deployment's forecast starts at the log's start or end: its profiles begin at that hour
   // of the week (the origin's calendar, Monday 00:00 when none is given).
   WorkloadYamlOptions yaml = options.yaml;
-  if (instances)
+  if (instances || options.forecast_from_end)
     yaml.start_offset_s =
         std::fmod(options.origin_offset_s +
-                      (options.yaml.state == StateChoice::end ? trace.window_s : 0.0),
+                      (options.yaml.state == StateChoice::end || options.forecast_from_end
+                           ? trace.window_s
+                           : 0.0),
                   7 * 86400.0);
   result.yaml = render_workloads_yaml(trace, result.fits, yaml);
   if (result.yaml.size() > kMaxWorkloadsYamlBytes)

@@ -127,6 +127,9 @@ struct FitWorkloadsOptions {
   /// the calendar's hours.
   double origin_offset_s = 0;
   TrendChoice trend = TrendChoice::average;
+  /// The scenario's t = 0 is the window's end whatever the kind (gpucap backtest forecasts
+  /// jobs and requests from there too): every profile is written from that hour.
+  bool forecast_from_end = false;
 };
 
 /// What `gpucap fit` writes for a trace: the fits, the section and its samples files.

@@ -1,0 +1,316 @@
+#include "backtest.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <yaml-cpp/yaml.h>
+
+#include "gpucap/detail/text.hpp"
+#include "gpucap/run.hpp"
+#include "gpucap/scenario_loader.hpp"
+#include "gpucap/sweep.hpp"
+#include "lookback.hpp"
+
+namespace gpucap::cli {
+namespace fs = std::filesystem;
+namespace {
+
+/// Quantile q of sorted values (type 7: linear between order statistics).
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) return std::nan("");
+  const double h = q * static_cast<double>(sorted.size() - 1);
+  const std::size_t i = static_cast<std::size_t>(std::floor(h));
+  if (i + 1 >= sorted.size()) return sorted.back();
+  return sorted[i] + (h - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
+}
+
+/// The values of metric m over the rows of point p that define it.
+std::vector<double> values_of(const RunResults& r, std::size_t p, ScalarMetric m) {
+  std::vector<double> v;
+  for (std::size_t i = 0; i < r.rows_per_point(); ++i)
+    if (!std::isnan(r.scalar(p, i, m))) v.push_back(r.scalar(p, i, m));
+  return v;
+}
+
+double mean_of(const std::vector<double>& v) {
+  if (v.empty()) return std::nan("");
+  double s = 0;
+  for (double x : v) s += x;
+  return s / static_cast<double>(v.size());
+}
+
+fit::FitKind fit_kind(LogKind k) {
+  return k == LogKind::instances ? fit::FitKind::deployment
+         : k == LogKind::jobs    ? fit::FitKind::job
+                                 : fit::FitKind::service;
+}
+
+/// The columns of the CSVs BacktestLog writes.
+fit::TraceColumns written_columns(const BacktestLog& log) {
+  fit::TraceColumns c;
+  if (log.kind() == LogKind::instances) {
+    c.submit = "start_s";
+    c.end = "end_s";
+  }
+  c.class_by = log.class_column().empty() ? "gpus" : log.class_column();
+  return c;
+}
+
+/// Side files named by a fitted workload, made absolute (they lie in `folder`).
+void absolute_files(YAML::Node w, const fs::path& folder) {
+  for (const char* key : {"work", "service", "lifetime", "initial_state"}) {
+    YAML::Node n = w[key];
+    if (n && n.IsMap() && n["file"])
+      n["file"] = (folder / n["file"].as<std::string>()).lexically_normal().string();
+  }
+}
+
+/// The scenario text: the pools file with `workloads` and the horizon h.
+std::string compose(const YAML::Node& base, const YAML::Node& workloads, double horizon_s) {
+  YAML::Node s = YAML::Clone(base);
+  s["workloads"] = workloads;
+  s["horizon"] = text::format_number(horizon_s) + "s";
+  s.remove("warmup");
+  YAML::Emitter out;
+  out << s;
+  return out.c_str();
+}
+
+/// What happened, as one workload like the fitted first one: a trace of the log's rows.
+YAML::Node replay_workload(const YAML::Node& first, LogKind kind, const std::string& file,
+                           uint32_t max_gpus) {
+  YAML::Node w = YAML::Clone(first);
+  w["name"] = "what happened";
+  for (const char* key : {"work", "service", "lifetime", "initial_state", "uncertainty"})
+    w.remove(key);
+  YAML::Node a;
+  a["process"] = "trace";
+  a["file"] = file;
+  if (kind == LogKind::instances) {
+    a["submit_column"] = "start_s";
+    a["end_column"] = "end_s";
+    a["blank_end"] = "still_running";
+  } else {
+    a["submit_column"] = "submit_s";
+    a["duration_column"] = "duration_s";
+  }
+  if (kind != LogKind::requests) {
+    a["gpus_column"] = "gpus";
+    w["gpus"] = max_gpus;
+  }
+  w["arrivals"] = a;
+  return w;
+}
+
+RunResults run_sweep(const std::string& text, const std::string& origin, const fs::path& dir,
+                     const std::vector<SweepParameter>& grid, uint64_t replications,
+                     const InputLimits& limits) {
+  const std::vector<Scenario> points =
+      load_sweep_points(text, origin, dir.string(), {}, grid, limits);
+  const Scenario base = parse_scenario(text, origin, dir.string(), {}, limits);
+  RunOptions options;
+  options.replications = replications;
+  options.backend = BackendChoice::cpu;
+  return run_points(points, grid, base, options);
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+/// One origin, scored (OriginResult); throws what fails.
+/// `dir`: an absolute folder for the origin's files; `pools_dir`: where the pools file's
+/// relative paths resolve (the composed scenarios are parsed there).
+OriginResult forecast_origin(const BacktestOptions& o, const BacktestLog& log,
+                             const YAML::Node& base, double t, const fs::path& dir,
+                             const fs::path& pools_dir, double& lookback_ratio) {
+  OriginResult r;
+  r.origin_s = t;
+  const std::string label = text::excerpt(o.log_path, 200) + " at T = " + text::format_duration(t);
+  const fit::JobTrace trace = fit::read_job_trace(log.known_at(t), label, written_columns(log), t);
+  fit::FitWorkloadsOptions fo;
+  fo.family = o.family;
+  fo.trend = o.trend;
+  fo.origin_offset_s = o.origin_offset_s;
+  fo.forecast_from_end = true;
+  fo.yaml.source = label;
+  fo.yaml.placement = o.placement;
+  fo.yaml.alpha = o.alpha;
+  fo.yaml.kind = fit_kind(o.kind);
+  fo.yaml.state = fit::StateChoice::end;
+  const fit::FittedWorkloads fitted = fit::fit_workloads(trace, (dir / "fit.yaml").string(), fo);
+  for (const fit::SamplesFile& s : fitted.samples) write_file(s.path, s.csv);
+  for (const fit::ClassFit& f : fitted.fits) {
+    if (f.arrival_warning)
+      for (const std::string& n : f.arrival_notes) r.notes.push_back(f.job_class->name + ": " + n);
+    for (const std::string& w : f.run_time.warnings) r.notes.push_back(f.job_class->name + ": " + w);
+  }
+  YAML::Node workloads = YAML::Load(fitted.yaml)["workloads"];
+  for (YAML::Node w : workloads) absolute_files(w, dir);
+
+  std::vector<SweepParameter> grid;
+  if (!o.plan_path.empty()) grid.push_back(SweepParameter{o.plan_path, o.plan_values});
+  const std::string forecast_text = compose(base, workloads, o.horizon_s);
+  const RunResults forecast =
+      run_sweep(forecast_text, label + " (forecast)", pools_dir, grid, o.replications, o.limits);
+
+  // The look-back recommender's count, from the hours before T.
+  if (!o.plan_path.empty() && lookback_ratio < 0 && o.lookback_ratio < 0) {
+    try {
+      lookback_ratio = lookback_ratio_of(
+          parse_scenario(forecast_text, label, pools_dir.string(), {}, o.limits), o.plan_path);
+    } catch (const std::invalid_argument&) {
+      lookback_ratio = 0;  // none: the plan is not a commitment's count
+    }
+  }
+  const double ratio = o.lookback_ratio >= 0 ? o.lookback_ratio : lookback_ratio;
+  std::vector<SweepParameter> truth_grid = grid;
+  if (!grid.empty() && ratio > 0 && ratio < 1) {
+    const double from = std::max(0.0, t - o.lookback_s);
+    r.lookback_value = lookback_commitment(log.hourly_usage(from, t), ratio);
+    r.has_lookback = true;
+    truth_grid[0].values.push_back(text::format_number(r.lookback_value));
+  }
+  const std::string happened = (dir / "happened.csv").string();
+  write_file(happened, log.happened(t, o.horizon_s));
+  uint32_t max_gpus = 1;
+  for (const fit::JobClass& c : trace.classes) max_gpus = std::max(max_gpus, c.gpus);
+  YAML::Node replay(YAML::NodeType::Sequence);
+  replay.push_back(replay_workload(workloads[0], o.kind, happened, max_gpus));
+  const RunResults truth = run_sweep(compose(base, replay, o.horizon_s), label + " (what happened)",
+                                     pools_dir, truth_grid, o.truth_replications, o.limits);
+
+  // The forecast's plan: the lowest mean objective.
+  const std::size_t points = grid.empty() ? 1 : grid[0].values.size();
+  for (std::size_t p = 0; p < points; ++p) {
+    r.forecast_objective.push_back(mean_of(values_of(forecast, p, o.objective)));
+    r.truth_objective.push_back(mean_of(values_of(truth, p, o.objective)));
+    if (r.forecast_objective[p] < r.forecast_objective[r.chosen]) r.chosen = p;
+    if (r.truth_objective[p] < r.truth_objective[r.best]) r.best = p;
+  }
+  if (!grid.empty()) {
+    double best = r.truth_objective[r.best];
+    if (r.has_lookback) {
+      r.lookback_truth = mean_of(values_of(truth, points, o.objective));
+      best = std::min(best, r.lookback_truth);
+      r.lookback_regret = r.lookback_truth / best - 1;
+    }
+    r.regret = r.truth_objective[r.chosen] / best - 1;
+  }
+  for (ScalarMetric m : o.metrics) {
+    MetricForecast mf;
+    mf.metric = m;
+    std::vector<double> v = values_of(forecast, r.chosen, m);
+    const std::vector<double> real = values_of(truth, r.chosen, m);
+    std::sort(v.begin(), v.end());
+    mf.defined = !v.empty() && !real.empty();
+    if (mf.defined) {
+      mf.truth = mean_of(real);
+      mf.mean = mean_of(v);
+      mf.q05 = quantile(v, 0.05);
+      mf.q25 = quantile(v, 0.25);
+      mf.q50 = quantile(v, 0.5);
+      mf.q75 = quantile(v, 0.75);
+      mf.q95 = quantile(v, 0.95);
+      const auto lo = std::lower_bound(v.begin(), v.end(), mf.truth);
+      const auto hi = std::upper_bound(v.begin(), v.end(), mf.truth);
+      mf.pit = (static_cast<double>(lo - v.begin()) + 0.5 * static_cast<double>(hi - lo)) /
+               static_cast<double>(v.size());
+    }
+    r.metrics.push_back(mf);
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<double> backtest_origins(const BacktestOptions& o, double window_s) {
+  std::vector<double> origins;
+  for (double t = o.first_s; t + o.horizon_s <= window_s * (1 + 1e-12) &&
+                             origins.size() < o.max_origins;
+       t += o.every_s)
+    origins.push_back(t);
+  return origins;
+}
+
+BacktestResult run_backtest(const BacktestOptions& o, const std::string& log_text,
+                            const std::function<void(std::size_t, std::size_t, double)>& progress) {
+  const BacktestLog log = BacktestLog::read(log_text, o.log_path, o.kind, o.columns, o.window_s);
+  const std::vector<double> origins = backtest_origins(o, log.window_s());
+  if (origins.empty())
+    throw std::invalid_argument(
+        "the log ends at " + text::format_duration(log.window_s()) +
+        ": no origin T = --first (" + text::format_duration(o.first_s) + ") leaves the horizon (" +
+        text::format_duration(o.horizon_s) + ") inside it; give an earlier --first or a shorter "
+        "--horizon");
+  const std::string pools_text = read_input_file(o.pools_path, o.limits.scenario_bytes,
+                                                 "scenario file", "--max-scenario-size");
+  YAML::Node base;
+  try {
+    base = YAML::Load(pools_text);
+  } catch (const YAML::Exception& e) {
+    throw std::invalid_argument("--pools " + text::excerpt(o.pools_path) + ": not YAML: " + e.what());
+  }
+  if (!base.IsMap() || !base["pools"])
+    throw std::invalid_argument("--pools " + text::excerpt(o.pools_path) +
+                                " must be a scenario with name and pools (its horizon and "
+                                "workloads, if any, are replaced)");
+  // Relative paths of the pools file resolve against its folder: the composed scenarios are
+  // parsed there.
+  const fs::path pools_dir = fs::absolute(fs::path(o.pools_path)).parent_path();
+  BacktestResult result;
+  double derived_ratio = -1;
+  for (std::size_t i = 0; i < origins.size(); ++i) {
+    if (progress) progress(i, origins.size(), origins[i]);
+    const fs::path dir = fs::absolute(fs::path(o.work_dir) / ("origin-" + std::to_string(i)));
+    fs::create_directories(dir);
+    OriginResult r;
+    try {
+      r = forecast_origin(o, log, base, origins[i], dir, pools_dir, derived_ratio);
+    } catch (const std::exception& e) {
+      r = OriginResult{};
+      r.origin_s = origins[i];
+      r.error = e.what();
+    }
+    std::error_code ignored;
+    fs::remove_all(dir, ignored);
+    result.origins.push_back(std::move(r));
+  }
+  result.lookback_ratio = o.lookback_ratio >= 0 ? o.lookback_ratio : derived_ratio;
+  for (ScalarMetric m : o.metrics) {
+    MetricCoverage c;
+    c.metric = m;
+    double pit = 0;
+    for (const OriginResult& r : result.origins)
+      for (const MetricForecast& f : r.metrics)
+        if (f.metric == m && f.defined && r.error.empty()) {
+          ++c.origins;
+          c.in50 += f.truth >= f.q25 && f.truth <= f.q75;
+          c.in90 += f.truth >= f.q05 && f.truth <= f.q95;
+          pit += f.pit;
+        }
+    c.mean_pit = c.origins ? pit / static_cast<double>(c.origins) : std::nan("");
+    result.coverage.push_back(c);
+  }
+  double regret = 0, lookback = 0;
+  std::size_t with_lookback = 0;
+  for (const OriginResult& r : result.origins)
+    if (r.error.empty() && !o.plan_path.empty()) {
+      ++result.planned;
+      regret += r.regret;
+      if (r.has_lookback) {
+        lookback += r.lookback_regret;
+        ++with_lookback;
+      }
+    }
+  result.mean_regret = result.planned ? regret / static_cast<double>(result.planned) : std::nan("");
+  result.mean_lookback_regret =
+      with_lookback ? lookback / static_cast<double>(with_lookback) : std::nan("");
+  return result;
+}
+
+}  // namespace gpucap::cli
