@@ -78,29 +78,43 @@ std::string compose(const YAML::Node& base, const YAML::Node& workloads, double 
   return out.c_str();
 }
 
-/// What happened, as one workload like the fitted first one: a trace of the log's rows.
-YAML::Node replay_workload(const YAML::Node& first, LogKind kind, const std::string& file,
+/// What happened, as one workload like the fitted first one: the instances alive at T as its
+/// state at t = 0, and what arrived after T as a trace (with no arrival, a Poisson process of
+/// one arrival in 10^12 s: none in practice, as a trace needs a row).
+YAML::Node replay_workload(const YAML::Node& first, LogKind kind, const std::string& arrivals,
+                           std::size_t arrived, const std::string& state, std::size_t alive,
                            uint32_t max_gpus) {
   YAML::Node w = YAML::Clone(first);
   w["name"] = "what happened";
   for (const char* key : {"work", "service", "lifetime", "initial_state", "uncertainty"})
     w.remove(key);
   YAML::Node a;
-  a["process"] = "trace";
-  a["file"] = file;
-  if (kind == LogKind::instances) {
-    a["submit_column"] = "start_s";
-    a["end_column"] = "end_s";
-    a["blank_end"] = "still_running";
+  if (arrived == 0) {
+    a["process"] = "poisson";
+    a["rate_per_s"] = 1e-12;
+    if (kind == LogKind::instances) w["lifetime"] = "1s";
+    else w[kind == LogKind::requests ? "service" : "work"] = "1s";
   } else {
-    a["submit_column"] = "submit_s";
-    a["duration_column"] = "duration_s";
+    a["process"] = "trace";
+    a["file"] = arrivals;
+    if (kind == LogKind::instances) {
+      a["submit_column"] = "start_s";
+      a["end_column"] = "end_s";
+      a["blank_end"] = "still_running";
+    } else {
+      a["submit_column"] = "submit_s";
+      a["duration_column"] = "duration_s";
+    }
+    if (kind != LogKind::requests) a["gpus_column"] = "gpus";
   }
-  if (kind != LogKind::requests) {
-    a["gpus_column"] = "gpus";
-    w["gpus"] = max_gpus;
-  }
+  if (kind != LogKind::requests) w["gpus"] = max_gpus;
   w["arrivals"] = a;
+  if (alive > 0) {
+    YAML::Node s;
+    s["file"] = state;
+    s["time_unit"] = "1s";
+    w["initial_state"] = s;
+  }
   return w;
 }
 
@@ -175,12 +189,16 @@ OriginResult forecast_origin(const BacktestOptions& o, const BacktestLog& log,
     r.has_lookback = true;
     truth_grid[0].values.push_back(text::format_number(r.lookback_value));
   }
-  const std::string happened = (dir / "happened.csv").string();
-  write_file(happened, log.happened(t, o.horizon_s));
+  std::size_t arrived = 0, alive = 0;
+  const std::string arrivals_file = (dir / "arrived.csv").string();
+  const std::string state_file = (dir / "alive.csv").string();
+  write_file(arrivals_file, log.arrived(t, o.horizon_s, arrived));
+  write_file(state_file, log.alive_at(t, alive));
   uint32_t max_gpus = 1;
   for (const fit::JobClass& c : trace.classes) max_gpus = std::max(max_gpus, c.gpus);
   YAML::Node replay(YAML::NodeType::Sequence);
-  replay.push_back(replay_workload(workloads[0], o.kind, happened, max_gpus));
+  replay.push_back(replay_workload(workloads[0], o.kind, arrivals_file, arrived, state_file, alive,
+                                   max_gpus));
   const RunResults truth = run_sweep(compose(base, replay, o.horizon_s), label + " (what happened)",
                                      pools_dir, truth_grid, o.truth_replications, o.limits);
 

@@ -83,6 +83,7 @@ int backtest_command(const std::vector<std::string>& args) {
       "window", po::value<std::string>(), "the log's end (default: its last time)")(
       "class-by", po::value<std::string>()->default_value("gpus"), "the fit's classes")(
       "html", po::value<std::string>(), "write an HTML page with charts here (atomically)");
+  add_force_option(v, "replace a symbolic link at an output path");
   add_max_data_size_option(v, "largest log or data file read (default 256MiB)");
   add_quiet_option(v, "no progress and no table");
   const po::variables_map vm = line.parse(args);
@@ -159,6 +160,7 @@ int backtest_command(const std::vector<std::string>& args) {
   o.limits = read_input_limits(vm);
   const bool quiet = vm.count("quiet") > 0;
   OutputOptions output_options;
+  output_options.force = vm.count("force") > 0;
   output_options.inputs = {o.log_path, o.pools_path};
   for (const char* out : {"output", "html"})
     if (vm.count(out)) check_output_path(vm[out].as<std::string>(), output_options);

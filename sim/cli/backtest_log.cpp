@@ -101,25 +101,32 @@ std::string BacktestLog::known_at(double t_s) const {
   return csv;
 }
 
-std::string BacktestLog::happened(double t_s, double h_s) const {
+std::string BacktestLog::arrived(double t_s, double h_s, std::size_t& rows) const {
   const bool instances = kind_ == LogKind::instances;
   std::string csv = instances ? "start_s,end_s,gpus\n" : "submit_s,duration_s,gpus\n";
-  for (std::size_t r = 0; r < rows(); ++r) {
+  rows = 0;
+  for (std::size_t r = 0; r < this->rows(); ++r) {
     const double start = start_[r], end = end_[r];
-    if (instances) {
-      const bool begun = std::isnan(start) || start <= t_s;
-      const bool alive = std::isnan(end) || end > t_s;
-      if (begun ? !alive : start > t_s + h_s) continue;
-      // Alive at T: a start at or before T is written negative (before the window), blank
-      // when unknown; an end after the log's end is blank (still running).
-      const std::string s = std::isnan(start) ? "" : cell(begun ? std::min(start - t_s, -1e-9)
-                                                                : start - t_s);
-      csv += s + "," + (std::isnan(end) ? "" : cell(end - t_s)) + "," + std::to_string(gpus_[r]) +
-             "\n";
-    } else {
-      if (!(start > t_s && start <= t_s + h_s)) continue;
+    if (!(start > t_s && start <= t_s + h_s)) continue;  // blank (NaN) starts are before
+    ++rows;
+    if (instances)
+      csv += cell(start - t_s) + "," + (std::isnan(end) ? "" : cell(end - t_s)) + "," +
+             std::to_string(gpus_[r]) + "\n";
+    else
       csv += cell(start - t_s) + "," + cell(end - start) + "," + std::to_string(gpus_[r]) + "\n";
-    }
+  }
+  return csv;
+}
+
+std::string BacktestLog::alive_at(double t_s, std::size_t& rows) const {
+  std::string csv = "gpus,remaining\n";
+  rows = 0;
+  if (kind_ != LogKind::instances) return csv;
+  for (std::size_t r = 0; r < this->rows(); ++r) {
+    const double start = start_[r], end = end_[r];
+    if (!(std::isnan(start) || start <= t_s) || !(std::isnan(end) || end > t_s)) continue;
+    ++rows;
+    csv += std::to_string(gpus_[r]) + "," + (std::isnan(end) ? "" : cell(end - t_s)) + "\n";
   }
   return csv;
 }

@@ -41,11 +41,14 @@ class BacktestLog {
   /// running at T has the time it ran by T, censored.
   std::string known_at(double t_s) const;
 
-  /// What happened in [T, T + h] as a trace (columns as known_at's, without censored), times
-  /// shifted so that T is 0: for instances, those alive at T (start blank or negative: before
-  /// the window) and those begun in (T, T + h]; for jobs and requests, those submitted in
-  /// (T, T + h]. An end after the log's end stays blank (still running).
-  std::string happened(double t_s, double h_s) const;
+  /// What arrived in (T, T + h] as a trace (start_s, end_s, gpus or submit_s, duration_s,
+  /// gpus), times shifted so that T is 0; an end after the log's end stays blank (still
+  /// running). `rows` receives how many.
+  std::string arrived(double t_s, double h_s, std::size_t& rows) const;
+
+  /// The instances alive at T as an `initial_state` file (gpus, remaining in s from T; blank:
+  /// still running at the log's end); `rows` receives how many. Jobs and requests: none.
+  std::string alive_at(double t_s, std::size_t& rows) const;
 
   /// GPUs in use, averaged over each hour [from + k h, from + (k + 1) h) up to `to` (whole hours
   /// only): instances from start (before the log: from -infinity) to end (blank: +infinity),

@@ -1,9 +1,11 @@
 // Bursts (`arrivals.burst`): a Cox process whose rate in each interval is the rate given times a
-// gamma multiplier of mean 1 and coefficient of variation cv. Against the mixed-Poisson
+// gamma multiplier of mean 1 and coefficient of variation cv; drift (`arrivals.drift`): its level
+// a geometric random walk. Against the mixed-Poisson
 // moments of the counts, the profile's mean, bit equality where nothing is drawn, and the
 // loader's refusals.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -72,6 +74,27 @@ TEST_F(BurstArrivals, AProfileIsMultipliedAndItsEmptyHoursStayEmpty) {
   EXPECT_NEAR(variance_of(n) / 32640.0, 1.0, 0.2);
 }
 
+// A drift of sd 0.2 a day over 30 days at 96 a day: the level of day k is L_k = e^(S_k - k
+// s²/2), S_k a sum of k normals of sd s, so Cov(L_j, L_k) = e^(s² min(j, k)) - 1 and the count
+// has mean 30 x 96 and variance 30 x 96 + 96² Σ_j Σ_k (e^(s² min(j, k)) - 1) (about 170,000:
+// sd 412 against Poisson's 54). With bursts as well the two multiply (only the mean is checked).
+TEST_F(BurstArrivals, ADriftIsAGeometricRandomWalkOfTheLevel) {
+  const std::vector<double> n = metric_over_replications(
+      parse(queue(", drift: {interval: 1d, sd_log: 0.2}", "poisson", "720h")), kJobsArrived, 1000);
+  const double mu = 96, s2 = 0.04;
+  double walk = 0;
+  for (int j = 0; j < 30; ++j)
+    for (int k = 0; k < 30; ++k) walk += std::expm1(s2 * std::min(j, k));
+  const double variance = 30 * mu + mu * mu * walk;
+  EXPECT_NEAR(mean_of(n), 30 * mu, 4 * std::sqrt(variance / 1000));
+  EXPECT_NEAR(variance_of(n) / variance, 1.0, 0.25);  // a skewed sum: 5% a standard error
+  const std::vector<double> both = metric_over_replications(
+      parse(queue(", drift: {interval: 1d, sd_log: 0.2}, burst: {interval: 1h, cv: 1}",
+                  "poisson", "720h")),
+      kJobsArrived, 400);
+  EXPECT_NEAR(mean_of(both), 30 * mu, 4 * std::sqrt((variance + 720 * 16.0) / 400));
+}
+
 // cv 0 draws nothing: the same bits as no burst.
 TEST_F(BurstArrivals, CvZeroChangesNoBit) {
   for (ScalarMetric m : {kJobsArrived, kCostUsd, kCompletionMeanS}) {
@@ -110,6 +133,10 @@ TEST_F(BurstArrivals, BadValuesAreRefusedWithTheirKeyPath) {
   error_has(", burst: {interval: 1h, cv: -1}", "workloads[0].arrivals.burst.cv");
   error_has(", burst: {interval: 1h, cv: 1, shape: 2}", "shape");
   error_has(", burst: 1h", "workloads[0].arrivals.burst");
+  error_has(", drift: {interval: 1d}", "sd_log");
+  error_has(", drift: {interval: 1d, sd_log: -0.1}", "workloads[0].arrivals.drift.sd_log");
+  error_has(", drift: {interval: -1d, sd_log: 0.1}", "workloads[0].arrivals.drift.interval");
+  error_has(", drift: {interval: 1us, sd_log: 0.1}", "drift");
   // One multiplier per microsecond over 500 h is beyond the event budget.
   error_has(", burst: {interval: 1us, cv: 1}", "burst");
   write("t.csv", "submit_s,gpus,duration_s\n0,1,3600\n");

@@ -432,10 +432,6 @@ TEST_F(FitCommand, DeploymentLogErrors) {
       {"start_s,end_s,gpus\n,,8\n0,100,1\n50,,1\n", "",
        "class gpus-8: no instance was created in the window"},
       {"start_s,end_s,gpus\n,,1\n", "", "no start or end after t = 0"},
-      // Every lifetime seen in the window ended (no tail), and the instance created before
-      // the log, still running, is older than all of them.
-      {"start_s,end_s,gpus\n,,1\n0,10,1\n2,12,1\n", "--family empirical --state end",
-       "--state end draws each running instance's remaining lifetime"},
       {"submit_s,gpus,duration_s\n0,1,5\n", "--kind job --state end",
        "--state applies to --kind deployment only"},
       {"start_s,end_s,gpus\n0,100,1\n", "--state middle", "--state must be start or end"},
@@ -448,6 +444,22 @@ TEST_F(FitCommand, DeploymentLogErrors) {
     EXPECT_EQ(fit.exit_code, 2) << c.csv << fit.output;
     EXPECT_NE(fit.output.find(c.message), std::string::npos) << c.csv << fit.output;
   }
+}
+
+// Every lifetime seen in the window ended (no Kaplan-Meier tail), and the instance created
+// before the log, still running, is older than all of them: the empirical lifetime gets the tail
+// that survivor implies (1 of 2 + 1), so its rest can be drawn (this was refused).
+TEST_F(FitCommand, ASurvivorOlderThanEveryLifetimeGivesTheEmpiricalATail) {
+  const std::string log = write("old.csv", "start_s,end_s,gpus\n,,1\n0,10,1\n2,12,1\n");
+  const auto fit = gpucap_cli("fit " + log + " -o " + path("w.yaml") +
+                              " --kind deployment --family empirical --state end");
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  const std::string yaml = read_all(path("w.yaml"));
+  EXPECT_NEAR(number_after(yaml, "tail_probability: "), 1.0 / 3, 1e-5) << yaml;
+  EXPECT_NE(yaml.find("1 instance(s) running at the log's end are at least as old as the "
+                      "longest lifetime"),
+            std::string::npos)
+      << yaml;
 }
 
 // --check: the log replayed and the fitted model side by side on the pools of a scenario. A

@@ -11,7 +11,7 @@ namespace {
 
 constexpr double kHourS = 3600.0;
 constexpr double kLengthsS[] = {60.0, 300.0, 900.0, 3600.0, 21600.0, 86400.0};
-constexpr std::size_t kMinIntervals = 20;
+constexpr std::size_t kMinIntervals = 10;
 constexpr std::size_t kMaxIntervals = 4000000;  ///< a length of more intervals is not tried
 constexpr std::size_t kMinArrivals = 50;
 constexpr double kMinC = 1e-4;  ///< ĉ below this is taken as this in the log fit

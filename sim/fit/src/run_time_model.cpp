@@ -65,12 +65,7 @@ std::string unwritable_reason(Family family, const FamilyParams& p) {
   return "";
 }
 
-namespace {
-
-/// The mean excess beyond `t` (seconds) of the model's tail: the mean residual life
-/// ∫_t^∞ S(u) du / S(t) of the best usable family by AIC (trapezoids on a geometric grid up to
-/// where S falls below 1e-9 S(t)); without one, t itself (an exponential through the point).
-double tail_mean(const RunTimeModel& m, double t) {
+double mean_residual_life(const RunTimeModel& m, double t) {
   const CandidateFit* best = nullptr;
   for (const CandidateFit& c : m.candidates)
     if (c.fit.ok && c.unwritable.empty() && (!best || c.fit.aic < best->fit.aic)) best = &c;
@@ -89,7 +84,18 @@ double tail_mean(const RunTimeModel& m, double t) {
   return std::isfinite(mean) && mean > 0 ? std::min(mean, kMaxDurationS / 2) : t;
 }
 
-}  // namespace
+void add_tail_for_survivors(RunTimeModel& m, std::size_t survivors) {
+  if (!m.empirical || m.values.empty() || m.tail_probability > 0 || survivors == 0) return;
+  const double n = static_cast<double>(m.values.size());
+  const double largest = *std::max_element(m.values.begin(), m.values.end());
+  m.tail_probability = static_cast<double>(survivors) / (n + static_cast<double>(survivors));
+  m.tail_mean_s = mean_residual_life(m, largest);
+  m.reason += "; " + std::to_string(survivors) +
+              " instance(s) running at the log's end are at least as old as the longest "
+              "lifetime (" + number(largest) + " s): a tail of " +
+              number(m.tail_probability * 100) + "% beyond it, of mean excess " +
+              number(m.tail_mean_s) + " s, so that each has a rest";
+}
 
 RunTimeModel choose_run_time_model(const RunTimeSample& sample, RunTimeChoice choice) {
   RunTimeModel m;
@@ -110,7 +116,7 @@ RunTimeModel choose_run_time_model(const RunTimeSample& sample, RunTimeChoice ch
     }
     if (body < 1 - 1e-12) {
       m.tail_probability = 1 - body;
-      m.tail_mean_s = tail_mean(m, m.values.back());
+      m.tail_mean_s = mean_residual_life(m, m.values.back());
       m.reason += "; the " + number(m.tail_probability * 100) +
                   "% of lifetimes beyond the longest observed one (" +
                   number(m.values.back()) + " s) as a tail of mean excess " +

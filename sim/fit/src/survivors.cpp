@@ -97,4 +97,34 @@ SurvivorCheck expected_survivors(const JobClass& c, const RunTimeModel& m, doubl
   return out;
 }
 
+bool survivors_disagree(const SurvivorCheck& c) {
+  if (c.covered < 5) return false;
+  const double n = static_cast<double>(c.covered);
+  const double p = std::clamp(c.log / n, 0.0, 1.0);
+  return std::fabs(c.model_covered - c.log) > 3 * std::sqrt(n * p * (1 - p)) + 1;
+}
+
+RunTimeModel delayed_entry_model(const JobClass& c, double window_s, std::size_t count,
+                                 const RunTimeModel& fitted) {
+  RunTimeModel m = fitted;
+  m.empirical = true;
+  m.values.clear();
+  m.tail_probability = 0;
+  m.tail_mean_s = 0;
+  const DelayedEntryCurve curve = delayed_entry_curve(c, window_s);
+  if (curve.time_s.empty() || count == 0) return m;
+  const double body = 1 - curve.survival.back();
+  std::size_t s = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    const double p = (static_cast<double>(i) + 0.5) / static_cast<double>(count) * body;
+    while (s + 1 < curve.time_s.size() && 1 - curve.survival[s] < p) ++s;
+    m.values.push_back(curve.time_s[s]);
+  }
+  if (curve.survival.back() > 1e-12) {
+    m.tail_probability = curve.survival.back();
+    m.tail_mean_s = mean_residual_life(fitted, curve.time_s.back());
+  }
+  return m;
+}
+
 }  // namespace gpucap::fit

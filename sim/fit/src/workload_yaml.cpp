@@ -61,13 +61,20 @@ std::string week_hour(double offset_s) {
   return std::string(kDays[h / 24]) + " " + fmt("%02d:00", static_cast<int>(h % 24));
 }
 
-/// `burst: {...}` of over-dispersed arrivals; empty otherwise.
-std::string burst_yaml(const BurstFit& b) {
-  if (!b.over_dispersed || !(b.cv > 0)) return "";
-  return "burst: {interval: " + duration(b.interval_s) + ", cv: " + fmt("%.4g", b.cv) + "}";
+/// `burst: {...}` of over-dispersed arrivals and `drift: {...}` of a level that wanders, each a
+/// key of the arrivals (none, one or both).
+std::vector<std::string> modulation_yaml(const BurstFit& b, const DriftFit& d) {
+  std::vector<std::string> out;
+  if (b.over_dispersed && b.cv > 0)
+    out.push_back("burst: {interval: " + duration(b.interval_s) + ", cv: " + fmt("%.4g", b.cv) +
+                  "}");
+  if (d.sd_log_per_day > 0)
+    out.push_back("drift: {interval: 86400s, sd_log: " + fmt("%.4g", d.sd_log_per_day) + "}");
+  return out;
 }
 
-std::string arrivals_yaml(const ArrivalFit& a, double start_offset_s, const BurstFit& b) {
+std::string arrivals_yaml(const ArrivalFit& a, double start_offset_s, const BurstFit& b,
+                          const DriftFit& d) {
   std::ostringstream out;
   const double rate = a.profile_rate_per_s;
   if (rate * 1.0 > 1e9)
@@ -80,14 +87,15 @@ std::string arrivals_yaml(const ArrivalFit& a, double start_offset_s, const Burs
     rate_key = "rate_per_hour: " + fmt("%.7g", rate * 3600);
   else
     rate_key = "rate_per_day: " + fmt("%.7g", rate * 86400);
-  const std::string burst = burst_yaml(b);
+  const std::vector<std::string> modulation = modulation_yaml(b, d);
   if (!a.profile_chosen) {
-    out << "    arrivals: {process: poisson, " << rate_key << (burst.empty() ? "" : ", " + burst)
-        << "}\n";
+    out << "    arrivals: {process: poisson, " << rate_key;
+    for (const std::string& m : modulation) out << ", " << m;
+    out << "}\n";
     return out.str();
   }
   out << "    arrivals:\n      process: nhpp\n      " << rate_key << "\n";
-  if (!burst.empty()) out << "      " << burst << "\n";
+  for (const std::string& m : modulation) out << "      " << m << "\n";
   // From the hour of the scenario's t = 0 (the forecast's start), or from Monday 00:00.
   const bool rotated = start_offset_s >= 0;
   const std::vector<double> m =
@@ -195,7 +203,7 @@ std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) 
       << "\n    pool: " << quoted(options.placement.front())
       << "\n    replicas: " << fmt("%.0f", replicas) << "  # mean load " << fmt("%.4g", load)
       << " replicas busy (rate x mean service): about 70% busy; sweep it, or give autoscaling\n";
-  out << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts);
+  out << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts, c.drift);
   out << work_yaml(c, "service");
   out << "    # the fit's doubt, rate_sd_log " << fmt("%.4g", c.arrival_uncertainty.sd_log)
       << " and scale_sd_log " << fmt("%.4g", c.scale_uncertainty)
@@ -211,7 +219,7 @@ std::string deployment_yaml(const ClassFit& c, double start_offset_s) {
   out << "    kind: deployment\n    gpus: " << jc.gpus;
   if (jc.mixed_gpus)
     out << "  # instances of this class ask for different GPU counts: the most common";
-  out << "\n" << arrivals_yaml(c.arrivals, start_offset_s, c.bursts) << work_yaml(c, "lifetime")
+  out << "\n" << arrivals_yaml(c.arrivals, start_offset_s, c.bursts, c.drift) << work_yaml(c, "lifetime")
       << uncertainty_yaml(c, true);
   out << "    # startup: 5min  # optional: each (re)start's time before serving (not in the log)\n";
   return out.str();
@@ -246,7 +254,7 @@ std::string initial_state_yaml(const ClassFit& c, const WorkloadYamlOptions& opt
 
 /// The over-dispersion test's lines: each interval length's index of dispersion, p and ĉ.
 std::string burst_comments(const BurstFit& b, double alpha) {
-  if (!b.tested) return "  #   bursts: not tested (fewer than 50 arrivals, or a window under 20 minutes)\n";
+  if (!b.tested) return "  #   bursts: not tested (fewer than 50 arrivals, or a window under 10 minutes)\n";
   std::ostringstream out;
   out << "  #   bursts: counts per interval against Poisson (index of dispersion X2/(K-1), about 1 "
          "for Poisson; c: squared cv of a gamma rate that explains the excess)\n";
@@ -337,6 +345,7 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
   f.arrivals = fit_arrivals(c.submit_s, window_s, alpha, options.origin_offset_s);
   f.arrival_uncertainty = rate_uncertainty(f.arrivals, c.submit_s, window_s, false);
   f.bursts = fit_bursts(c.submit_s, window_s, f.arrivals, alpha);
+  f.drift = fit_drift(c.submit_s, window_s, f.arrivals);
   const ArrivalFit& a = f.arrivals;
   if (!a.trend_tried) return;
   const double per_week = std::expm1(a.trend_per_s * 7 * 86400) * 100;
@@ -379,6 +388,7 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
           fit_arrivals(last, kWeekS, alpha, std::fmod(options.origin_offset_s + from, kWeekS));
       f.arrival_uncertainty = rate_uncertainty(f.arrivals, last, kWeekS, false);
       f.bursts = fit_bursts(last, kWeekS, f.arrivals, alpha);
+      f.drift = fit_drift(last, kWeekS, f.arrivals);
       f.arrival_notes.push_back(drift + ": --trend last-week: fitted on the last 7 days alone (" +
                                 std::to_string(last.size()) + " arrivals)");
       return;
@@ -430,6 +440,13 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
                       : std::string(" jobs\n"));
     out << arrival_comments(c.arrivals, options.alpha, instances ? "instances" : "jobs");
     out << burst_comments(c.bursts, options.alpha);
+    if (c.drift.days)
+      out << "  #   drift: the days' log count ratios' semivariogram over lags 1-" << c.drift.lags
+          << " of " << c.drift.days << " days grows "
+          << (c.drift.sd_log_per_day > 0
+                  ? "by a random walk of sd " + fmt("%.3g", c.drift.sd_log_per_day) + " a day (drift)"
+                  : std::string("not at all (no drift)"))
+          << "\n";
     for (const std::string& n : c.arrival_notes)
       out << (c.arrival_warning ? "  # WARNING: " : "  #   trend: ") << n << "\n";
     out << run_time_comments(c, instances);
@@ -446,7 +463,7 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
       if (jc.mixed_gpus)
         out << "  # jobs of this class ask for different GPU counts: the most common";
       out << "\n";
-      out << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts);
+      out << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts, c.drift);
       out << work_yaml(c);
       out << uncertainty_yaml(c, false);
     }
@@ -506,7 +523,8 @@ std::string render_state_csv(const ClassFit& f, StateChoice state, std::size_t& 
     return rows ? csv : std::string();
   }
   const RunTimeModel& m = f.run_time;
-  // An empirical lifetime with a tail reaches every age; without one, only below its largest.
+  // An empirical lifetime with a tail reaches every age; without one, only below its largest
+  // (fit_workloads gives it a tail first when a survivor is that old).
   const double largest = m.empirical && !m.values.empty() && !(m.tail_probability > 0)
                              ? *std::max_element(m.values.begin(), m.values.end())
                              : HUGE_VAL;
@@ -563,6 +581,31 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
       f.run_time.reason = "fallback: all " + std::to_string(c.zero_duration_jobs) +
                           " jobs ran 0 s, so no distribution can be fit; work is 0 s";
       f.run_time.warnings.push_back(f.run_time.reason);
+    }
+    // --state end draws the old instances' rests from the lifetime: when it ends them at
+    // another pace than the log's own delayed-entry curve does (the check after the window's
+    // length), the lifetime is that curve (it learns long lives from instances old at the log's
+    // start).
+    if (instances && options.yaml.state == StateChoice::end &&
+        survivors_disagree(expected_survivors(c, f.run_time, trace.window_s, trace.window_s))) {
+      RunTimeModel km = delayed_entry_model(c, trace.window_s, c.run_times.size(), f.run_time);
+      if (!km.values.empty()) {
+        km.reason = "the log's delayed-entry Kaplan-Meier curve (with the instances already "
+                    "running at its start): the fitted lifetime (" + f.run_time.reason +
+                    ") ends the instances running at the log's end at another pace than the "
+                    "log does";
+        km.warnings = f.run_time.warnings;
+        f.run_time = std::move(km);
+        f.scale_uncertainty = scale_sd_log(f.run_time);
+      }
+    }
+    if (instances && options.yaml.state == StateChoice::end && f.run_time.empirical &&
+        !f.run_time.values.empty()) {
+      const double largest = *std::max_element(f.run_time.values.begin(), f.run_time.values.end());
+      add_tail_for_survivors(
+          f.run_time, static_cast<std::size_t>(std::count_if(
+                          c.age_at_end_s.begin(), c.age_at_end_s.end(),
+                          [&](double age) { return age >= largest; })));
     }
     if (f.run_time.empirical && f.run_time.values.size() > kInlineEmpiricalValues) {
       result.samples.push_back(

@@ -210,6 +210,10 @@ void compile_arrivals(const JobClassSpec& w, CompiledJobClass& c, std::vector<do
     c.arrivals.burst_interval_s = w.arrivals.burst_interval_s;
     c.arrivals.burst = Distribution{DistKind::gamma, 1.0 / v, v, 0, 0};
   }
+  if (w.arrivals.drift_interval_s > 0 && w.arrivals.drift_sd_log > 0) {
+    c.arrivals.drift_interval_s = w.arrivals.drift_interval_s;
+    c.arrivals.drift_sd_log = w.arrivals.drift_sd_log;
+  }
   if (w.arrivals.kind != ArrivalKind::trace) return;
   const double f = w.arrivals.scale_rate;
   const double layers = std::ceil(f);
@@ -441,7 +445,8 @@ ModelStorage compile_model(const Scenario& s, bool with_trace_rows) {
     out.model_.has_parameter_draws =
         out.model_.has_parameter_draws || w.rate_sd_log > 0 || w.scale_sd_log > 0;
     compile_arrivals(w, c, out.table_, trace_rows_so_far, trace_layers);
-    out.model_.has_bursts = out.model_.has_bursts || c.arrivals.burst_interval_s > 0;
+    out.model_.has_bursts = out.model_.has_bursts || c.arrivals.burst_interval_s > 0 ||
+                            c.arrivals.drift_interval_s > 0;
     if (with_trace_rows)
       for (const TraceRow& row : w.arrivals.trace) {
         out.trace_submit_s_.push_back(row.submit_s);

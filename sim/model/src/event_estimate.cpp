@@ -93,6 +93,10 @@ void add_workload_sources(const Scenario& s, std::vector<EventSource>& sources) 
         sources.push_back(source(EventSource::Kind::recurring, per(horizon, a.burst_interval_s),
                                  {"workloads", index, "arrivals", "burst", "interval"},
                                  "one rate multiplier per burst interval over the horizon"));
+      if (a.drift_interval_s > 0)
+        sources.push_back(source(EventSource::Kind::recurring, per(horizon, a.drift_interval_s),
+                                 {"workloads", index, "arrivals", "drift", "interval"},
+                                 "one step of the rate's level per drift interval over the horizon"));
     } else if (a.resample != TraceResample::none) {
       // The trace's rows per period, over the horizon, in ceil(scale_rate) layers, and a block
       // drawn per block length (not events, but work of the same kind).

@@ -362,6 +362,11 @@ std::vector<ScenarioKey> workload_rows() {
         .by_default("none (a Poisson process)").applies(ArrivalKind::poisson)
         .valid("keys `interval`, `cv`; see [Bursts](#bursts-burst)")
         .means("a doubly stochastic (Cox) rate: each interval's rate is the rate above times a gamma multiplier of mean 1, drawn anew in each interval and replication; arrivals burstier than Poisson, as real request logs are (`gpucap fit` tests for it)"),
+    key("workloads[].arrivals.drift").shown("`drift`").table("poisson")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (the rate given throughout)").applies(ArrivalKind::poisson)
+        .valid("keys `interval`, `sd_log`; see [Drift](#drift-drift)")
+        .means("the rate's level wanders: a geometric random walk from 1 at t = 0, drawn anew in each replication, so that a forecast's intervals widen with its horizon as the level of real demand does (`gpucap fit` estimates it from the days' counts)"),
     key("workloads[].arrivals.process").shown("`process`").table("nhpp")
         .type(KeyType::choice, UnitKind::none, "–")
         .choices(choice_words<ArrivalKind>()).by_default("*required*").applies(ArrivalKind::profile)
@@ -397,6 +402,11 @@ std::vector<ScenarioKey> workload_rows() {
         .by_default("none (a Poisson process)").applies(ArrivalKind::profile)
         .valid("keys `interval`, `cv`; see [Bursts](#bursts-burst)")
         .means("a doubly stochastic (Cox) rate: each interval's rate is the rate above times a gamma multiplier of mean 1, drawn anew in each interval and replication; arrivals burstier than Poisson, as real request logs are (`gpucap fit` tests for it)"),
+    key("workloads[].arrivals.drift").shown("`drift`").table("nhpp")
+        .type(KeyType::mapping, UnitKind::none, "–")
+        .by_default("none (the rate given throughout)").applies(ArrivalKind::profile)
+        .valid("keys `interval`, `sd_log`; see [Drift](#drift-drift)")
+        .means("the rate's level wanders: a geometric random walk from 1 at t = 0, drawn anew in each replication, so that a forecast's intervals widen with its horizon as the level of real demand does (`gpucap fit` estimates it from the days' counts)"),
     key("workloads[].arrivals.burst.interval").shown("`interval`").table("burst")
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
         .by_default("*required*").applies(ArrivalKind::poisson, ArrivalKind::profile)
@@ -407,6 +417,16 @@ std::vector<ScenarioKey> workload_rows() {
         .by_default("*required*").applies(ArrivalKind::poisson, ArrivalKind::profile)
         .valid("`0`: no bursts")
         .means("coefficient of variation of the multiplier (gamma of shape 1/cv² and mean 1): the counts of an interval of mean μ arrivals have variance μ + cv² μ²"),
+    key("workloads[].arrivals.drift.interval").shown("`interval`").table("drift")
+        .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})
+        .by_default("*required*").applies(ArrivalKind::poisson, ArrivalKind::profile)
+        .valid("one step is drawn per interval: at most 10⁹ over the horizon (the event budget)")
+        .means("how long the level holds between steps: intervals [k × interval, (k + 1) × interval) from t = 0"),
+    key("workloads[].arrivals.drift.sd_log").shown("`sd_log`").table("drift")
+        .type(KeyType::number, UnitKind::factor, "–").range({0, false}, {3, false})
+        .by_default("*required*").applies(ArrivalKind::poisson, ArrivalKind::profile)
+        .valid("`0`: no drift")
+        .means("standard deviation of the log of each step: after k intervals the level is e^(sd_log (Z₁ + … + Z_k) − k sd_log²/2), mean 1, its log of sd sd_log √k"),
     key("workloads[].arrivals.process").shown("`process`").table("trace")
         .type(KeyType::choice, UnitKind::none, "–")
         .choices(choice_words<ArrivalKind>()).by_default("*required*").applies(ArrivalKind::trace)

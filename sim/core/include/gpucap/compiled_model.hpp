@@ -168,6 +168,11 @@ struct CompiledArrivals {
   /// order from a stream of the class's own; burst_interval_s 0: none.
   double burst_interval_s = 0;
   Distribution burst;
+  /// Drift (poisson, profile): the rate's level a geometric random walk, 1 in interval 0 of
+  /// drift_interval_s, each later interval's the previous one's times e^(sd Z - sd^2/2) (a
+  /// normal Z from the bursts' stream, when the search enters it); drift_interval_s 0: none.
+  double drift_interval_s = 0;
+  double drift_sd_log = 0;
 };
 
 /// A job class: jobs that share GPUs per job, size distribution, priority and placement.
@@ -338,7 +343,7 @@ struct CompiledModel {
   uint32_t service_count = 0;
   bool has_deployments = false;              ///< some class is a deployment (kind: deployment)
   bool has_parameter_draws = false;  ///< some class has an uncertainty (rate or scale sd > 0)
-  bool has_bursts = false;           ///< some class's arrivals have bursts (a Cox rate)
+  bool has_bursts = false;  ///< some class's arrivals have bursts or a drift (a Cox rate)
   const CompiledCommitment* commitments = nullptr;  ///< billing commitments (pools' commitment)
   uint32_t commitment_count = 0;
   uint32_t commitment_bins = 0;  ///< periods of every commitment together (arena: 2 doubles each)

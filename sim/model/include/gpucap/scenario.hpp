@@ -161,6 +161,10 @@ struct ArrivalSpec {
   /// variation burst_cv, independent between intervals; 0: none (a Poisson process).
   double burst_interval_s = 0;
   double burst_cv = 0;
+  /// `drift` (poisson, nhpp): the rate's level a geometric random walk from 1 at t = 0, each
+  /// interval of drift_interval_s the previous one's times e^(sd Z - sd²/2); 0: none.
+  double drift_interval_s = 0;
+  double drift_sd_log = 0;
 };
 
 enum class WorkloadKind : uint8_t { training, batch, inference, deployment };

@@ -230,6 +230,19 @@ void read_burst(const Context& ctx, const YAML::Node& node, const std::string& p
                                join_path(bpath, "cv"));
 }
 
+/// `drift: {interval, sd_log}` of a poisson or nhpp process.
+void read_drift(const Context& ctx, const YAML::Node& node, const std::string& path,
+                ArrivalSpec& a) {
+  const std::string dpath = join_path(path, "drift");
+  const YAML::Node d = node["drift"];
+  expect_map(ctx, d, dpath, scenario_child_keys("workloads[].arrivals.drift"));
+  a.drift_interval_s =
+      read_key_duration(ctx, require(ctx, d, dpath, "interval", "a duration > 0"),
+                        join_path(dpath, "interval"));
+  a.drift_sd_log = read_key_number(ctx, require(ctx, d, dpath, "sd_log", "a number >= 0"),
+                                   join_path(dpath, "sd_log"));
+}
+
 }  // namespace
 
 ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
@@ -249,6 +262,7 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
     read_trace_arrivals(ctx, node, path, what, a);
   }
   if (a.kind != ArrivalKind::trace && node["burst"]) read_burst(ctx, node, path, a);
+  if (a.kind != ArrivalKind::trace && node["drift"]) read_drift(ctx, node, path, a);
   return a;
 }
 

@@ -35,9 +35,12 @@ struct ClassState {
   double rate_factor;
   double scale_factor;
   /// Bursts (CompiledArrivals::burst_interval_s > 0): the current interval's end (s) and rate
-  /// multiplier, and the stream of the multipliers (StreamKind::bursts).
+  /// multiplier; drift (drift_interval_s > 0): its interval's end and the level; the stream of
+  /// both (StreamKind::bursts), drawn in the order the search crosses their boundaries.
   double burst_end_s;
   double burst_factor;
+  double drift_end_s;
+  double drift_level;
   RandomStream burst_stream;
 };
 

@@ -106,7 +106,9 @@ class BasicReplicationEngine {
       const CompiledArrivals& arr = m_.classes[c].arrivals;
       cs.burst_end_s = 0.0;  // interval 0's multiplier is drawn by the first arrival's search
       cs.burst_factor = 1.0;
-      if (F::kBursts && arr.burst_interval_s > 0)
+      cs.drift_end_s = 0.0;
+      cs.drift_level = 1.0;
+      if (F::kBursts && (arr.burst_interval_s > 0 || arr.drift_interval_s > 0))
         cs.burst_stream = RandomStream::make(seed, replication, stream_id(StreamKind::bursts, c));
       if (arr.kind != ArrivalKind::trace) {
         cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
@@ -312,7 +314,8 @@ class BasicReplicationEngine {
     }
     const double unit_gap = cs.next_unit_gap;
     cs.next_unit_gap = sample_standard_exponential(streams_[2 * c]);
-    if (F::kBursts && arr.burst_interval_s > 0) return next_burst_arrival(c, t, unit_gap);
+    if (F::kBursts && (arr.burst_interval_s > 0 || arr.drift_interval_s > 0))
+      return next_burst_arrival(c, t, unit_gap);
     switch (arr.kind) {
       case ArrivalKind::poisson:
         return t + unit_gap / (F::kParameterDraws ? arr.rate_per_s * cs.rate_factor : arr.rate_per_s);
@@ -339,25 +342,38 @@ class BasicReplicationEngine {
     return kNever;
   }
 
-  /// The next arrival after t of a class with bursts: the cumulative rate, piecewise constant
-  /// between the profile's bins and the burst intervals, inverted at `unit_gap` (a unit
-  /// exponential). Each interval's multiplier is drawn when the search first enters it, so the
-  /// intervals draw in order whatever the arrivals do (kNever: none before the horizon).
+  /// The next arrival after t of a class with bursts or a drift: the cumulative rate, piecewise
+  /// constant between the profile's bins and the burst and drift intervals, inverted at
+  /// `unit_gap` (a unit exponential). Each interval's multiplier (a burst's gamma, the drift's
+  /// step) is drawn when the search first enters it, so the intervals draw in order whatever
+  /// the arrivals do (kNever: none before the horizon).
   GPUCAP_HD GPUCAP_NOINLINE double next_burst_arrival(uint32_t c, double t, double unit_gap) {
     const CompiledArrivals& arr = m_.classes[c].arrivals;
     ClassState& cs = class_state_[c];
     const double base = F::kParameterDraws ? arr.rate_per_s * cs.rate_factor : arr.rate_per_s;
     const bool profiled = arr.kind == ArrivalKind::profile;
     double remaining = unit_gap;
+    const bool bursts = arr.burst_interval_s > 0, drifts = arr.drift_interval_s > 0;
     for (;;) {
       if (t > m_.horizon_s) return kNever;
-      if (t >= cs.burst_end_s) {
+      if (bursts && t >= cs.burst_end_s) {
         cs.burst_end_s = (__builtin_floor(t / arr.burst_interval_s) + 1.0) * arr.burst_interval_s;
         if (!(cs.burst_end_s > t)) cs.burst_end_s = t + arr.burst_interval_s;  // past 2^53 s
         cs.burst_factor = sample(arr.burst, cs.burst_stream, m_.table);
       }
-      double end = cs.burst_end_s;
-      double rate = base * cs.burst_factor;
+      if (drifts && t >= cs.drift_end_s) {
+        // Interval 0 keeps level 1; each later one steps from the one before.
+        if (cs.drift_end_s > 0) {
+          const double sd = arr.drift_sd_log;
+          cs.drift_level *= pmath::exp(sd * sample_standard_normal(cs.burst_stream) - 0.5 * sd * sd);
+        }
+        cs.drift_end_s = (__builtin_floor(t / arr.drift_interval_s) + 1.0) * arr.drift_interval_s;
+        if (!(cs.drift_end_s > t)) cs.drift_end_s = t + arr.drift_interval_s;
+      }
+      double end = kNever;
+      if (bursts) end = cs.burst_end_s;
+      if (drifts && cs.drift_end_s < end) end = cs.drift_end_s;
+      double rate = base * cs.burst_factor * cs.drift_level;
       if (profiled) {
         const double bin_index = __builtin_floor(t / arr.profile_bin_s);
         const double bin_end = (bin_index + 1.0) * arr.profile_bin_s;

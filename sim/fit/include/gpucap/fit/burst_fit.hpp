@@ -2,7 +2,7 @@
 // reproduces it (the scenario's `arrivals.burst`).
 //
 // Test. For each interval length τ of 1 min, 5 min, 15 min, 1 h, 6 h and 1 d that the window
-// holds at least 20 times, the counts n_k of its K whole intervals are compared with what the
+// holds at least 10 times, the counts n_k of its K whole intervals are compared with what the
 // fitted intensity (profile and trend, scaled to the N arrivals) expects of each, e_k: Pearson's
 // X² = Σ (n_k - e_k)² / e_k is χ²(K - 1) under a Poisson process (the index of dispersion
 // X² / (K - 1) is then about 1). The arrivals are over-dispersed when the smallest p-value is
@@ -35,7 +35,7 @@ struct DispersionAtLength {
 
 struct BurstFit {
   std::vector<DispersionAtLength> lengths;  ///< the lengths tried, shortest first
-  bool tested = false;        ///< at least one length was tried (50 arrivals, 20 intervals)
+  bool tested = false;        ///< at least one length was tried (50 arrivals, 10 intervals)
   bool over_dispersed = false;  ///< min p < alpha / lengths
   double interval_s = 0;      ///< τ* (when over_dispersed)
   double cv = 0;              ///< sqrt(c) (when over_dispersed)

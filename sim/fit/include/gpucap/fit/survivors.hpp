@@ -38,4 +38,18 @@ double model_survival(const RunTimeModel& m, double t_s);
 SurvivorCheck expected_survivors(const JobClass& c, const RunTimeModel& m, double window_s,
                                  double after_s);
 
+/// Whether the check says the model ends the old instances at another pace than the log's
+/// curve does, beyond chance: over at least 5 covered instances, the model's expected survivors
+/// differ from the log's by more than 3 binomial standard deviations of the log's (plus 1).
+bool survivors_disagree(const SurvivorCheck& c);
+
+/// The log's delayed-entry Kaplan-Meier curve as an empirical lifetime: `count` equally likely
+/// values, its body's quantiles at (i + 0.5) / count of the mass up to its last event, and the
+/// mass beyond (instances outlasting every ended one) as its tail, of the mean excess of
+/// `fitted`'s best family (mean_residual_life). Unlike a fit of the instances created in the
+/// window alone, it learns long lifetimes from the instances that were already old when the
+/// log began. `fitted` gives the candidates; the result has no values when nothing ended.
+RunTimeModel delayed_entry_model(const JobClass& c, double window_s, std::size_t count,
+                                 const RunTimeModel& fitted);
+
 }  // namespace gpucap::fit

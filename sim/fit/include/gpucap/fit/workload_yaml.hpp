@@ -13,6 +13,7 @@
 
 #include "gpucap/fit/arrival_fit.hpp"
 #include "gpucap/fit/burst_fit.hpp"
+#include "gpucap/fit/drift_fit.hpp"
 #include "gpucap/fit/job_trace.hpp"
 #include "gpucap/fit/parameter_uncertainty.hpp"
 #include "gpucap/fit/run_time_model.hpp"
@@ -44,6 +45,9 @@ struct ClassFit {
   /// The over-dispersion test of the arrivals and, where they are burstier than Poisson, the
   /// Cox process written as `arrivals.burst` (burst_fit.hpp).
   BurstFit bursts;
+  /// How fast the rate's level wanders from day to day (drift_fit.hpp), written as
+  /// `arrivals.drift` when positive.
+  DriftFit drift;
   double scale_uncertainty = 0;
   /// Deployments with --state end: the instances running at the forecast's start still running
   /// after 1 day and after the window's length, by the fitted lifetime and by the log's own
