@@ -292,7 +292,10 @@ BacktestResult run_backtest(const BacktestOptions& o, const std::string& log_tex
     } catch (const std::exception& e) {
       r = OriginResult{};
       r.origin_s = origins[i];
-      r.error = e.what();
+      // Its first line (a sweep's error lists every point; they all fail alike).
+      const std::string what = e.what();
+      const std::size_t eol = what.find('\n');
+      r.error = eol == std::string::npos ? what : what.substr(0, eol) + " (...)";
     }
     std::error_code ignored;
     fs::remove_all(dir, ignored);

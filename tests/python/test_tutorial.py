@@ -37,6 +37,9 @@ def test_the_tutorial_runs_and_gives_its_answers(cli, tmp_path):
     assert "about 688 replications per point would decide them" in out
     assert out.count("cheapest feasible point: 3, cost") == 2
     assert "every constraint is decided by its 95% interval" in out
+    # The backtest: the plan's regret against the look-back recommender's, over 6 origins.
+    assert "mean regret over 6 origins: 6.8% (gpucap's plan), 23.5% (the look-back recommender)" in out
+    assert "<svg" in (tmp_path / "fleet_backtest.html").read_text(encoding="utf-8")
     for page in ("service_report.html", "fleet_report.html"):
         html = (tmp_path / page).read_text(encoding="utf-8")
         assert "the lowest mean cost among the points that meet P(" in html
