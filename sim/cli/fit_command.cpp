@@ -313,6 +313,18 @@ int run_check(const FitOptions& o, const fit::JobTrace& trace, const fit::Fitted
                 << "]; the fit leaves out what drives it (a trend, a burst, correlated run "
                    "times, the state at t = 0): docs/fitting.md, \"Checking a fit against its "
                    "log\"\n";
+  // What a check of the log from its start cannot test: the instances alive then replay their
+  // logged ends in both runs, so the lifetimes that draw a forecast's running instances' rests
+  // (--state end) are never compared with what happened to such instances.
+  if (o.kind == fit::FitKind::deployment && trace.alive_at_start_rows > 0)
+    std::cerr << "gpucap fit: note: --check ran both from the log's start, where its "
+              << trace.alive_at_start_rows
+              << " instances alive replay their logged ends: it tests the fitted arrivals and "
+                 "the lifetimes of instances created in the window, not the rest of the "
+                 "instances running when a forecast starts, which --state end draws from the "
+                 "lifetime given their ages; the survivors lines of --state end compare those "
+                 "with the log's own curve, and gpucap backtest tests whole forecasts "
+                 "(docs/backtest.md)\n";
   return kExitOk;
 }
 
@@ -355,6 +367,8 @@ int run(const FitOptions& o) {
   if (o.quiet) return o.check ? run_check(o, trace, result) : kExitOk;  // warnings: in the YAML
   const std::string output_shown = text::excerpt(o.output, 300);
   std::size_t warnings = 0;
+  for (const std::string& w : result.warnings)
+    if (++warnings <= kMaxWarningLines) std::cerr << "gpucap fit: warning: " << w << "\n";
   for (const fit::ClassFit& f : result.fits) {
     for (const std::string& w : f.run_time.warnings)
       if (++warnings <= kMaxWarningLines)

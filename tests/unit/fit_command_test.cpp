@@ -446,6 +446,22 @@ TEST_F(FitCommand, DeploymentLogErrors) {
   }
 }
 
+// The fleet's level: a log whose creations triple over its 10 days (the fleet grows with them)
+// warns that its level rises; the steady log does not.
+TEST_F(FitCommand, AFleetWhoseLevelDriftsWarns) {
+  const auto rising = gpucap_cli("fit " + write("rising.csv", instance_log(3)) + " -o " +
+                                 path("r.yaml") + " --kind deployment --state end");
+  ASSERT_EQ(rising.exit_code, 0) << rising.output;
+  EXPECT_NE(rising.output.find("warning: the fleet's level (GPUs in use, daily means) rises"),
+            std::string::npos)
+      << rising.output;
+  EXPECT_EQ(read_all(path("r.yaml")).rfind("# WARNING: the fleet's level", 0), 0u);
+  const auto steady = gpucap_cli("fit " + write("steady.csv", instance_log()) + " -o " +
+                                 path("s.yaml") + " --kind deployment --state end");
+  ASSERT_EQ(steady.exit_code, 0) << steady.output;
+  EXPECT_EQ(steady.output.find("the fleet's level"), std::string::npos) << steady.output;
+}
+
 // Every lifetime seen in the window ended (no Kaplan-Meier tail), and the instance created
 // before the log, still running, is older than all of them: the empirical lifetime gets the tail
 // that survivor implies (1 of 2 + 1), so its rest can be drawn (this was refused).
@@ -489,6 +505,11 @@ TEST_F(FitCommand, CheckAgainstTheLog) {
   }
   EXPECT_EQ(fit.output.find("does not reproduce"), std::string::npos) << fit.output;
   EXPECT_TRUE(std::filesystem::exists(path("w.yaml")));
+  // What it could not test: the 60 instances alive at the log's start replay their ends.
+  EXPECT_NE(fit.output.find("note: --check ran both from the log's start, where its 60 "
+                            "instances alive replay their logged ends"),
+            std::string::npos)
+      << fit.output;
 
   const std::string rising = write("rising.csv", instance_log(3));
   const auto trend = gpucap_cli("fit " + rising + " -o " + path("r.yaml") +

@@ -634,7 +634,25 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
                            ? trace.window_s
                            : 0.0),
                   7 * 86400.0);
+  if (instances) {
+    const FleetTrend f = fleet_trend(trace);
+    if (f.significant)
+      result.warnings.push_back(
+          "the fleet's level (GPUs in use, daily means) " +
+          std::string(f.per_week >= 0 ? "rises " : "falls ") + fmt("%.3g", std::fabs(f.per_week) * 100) +
+          "% a week over the window's " + std::to_string(f.days) + " days (" +
+          fmt("%.4g", f.first_level) + " to " + fmt("%.4g", f.last_level) +
+          " GPUs, t = " + fmt("%.3g", f.t_statistic) +
+          "); the fitted lifetimes have no trend and the arrivals only their own (--trend), so a "
+          "forecast from the log's end starts at the level reached but need not follow the "
+          "drift; gpucap backtest shows how forecasts from this log held (docs/backtest.md)");
+  }
   result.yaml = render_workloads_yaml(trace, result.fits, yaml);
+  if (!result.warnings.empty()) {
+    std::string head;
+    for (const std::string& w : result.warnings) head += "# WARNING: " + w + "\n";
+    result.yaml = head + result.yaml;
+  }
   if (result.yaml.size() > kMaxWorkloadsYamlBytes)
     throw std::invalid_argument(
         "the workloads section would be " + std::to_string(result.yaml.size()) +

@@ -285,7 +285,10 @@ inline constexpr MetricInfo kPoolMetricInfo[kPoolMetricCount] = {
     {"utilization", "fraction",
      "GPU-hours used / (quota x window); for a pool that runs inference replicas, GPU-hours "
      "used / GPU-hours of replicas up"},
-    {"jobs_started", "jobs", "jobs of the window started in the pool"},
+    {"jobs_started", "jobs",
+     "jobs of the window started in the pool; a deployment's instances: their starts in the "
+     "window (restarts after an interruption included; not the state's instances already "
+     "running on the pool they name at t = 0)"},
     {"preemptions", "runs", "runs (and replica lifetimes) in the pool ended by a preemption"},
     {"launch_failures", "launches", "launches in the pool that failed for a stockout"},
     {"egress", "USD", "egress of data fetched into the pool (included in its cost)"},

@@ -128,6 +128,12 @@ class Ledger {
     jobs_.provisioning_sum_s += provisioning_s;
   }
 
+  /// A deployment's instance (re)starts in pool p at `now_s` (not one running at t = 0): a start
+  /// of the pool's when in the window.
+  GPUCAP_HD GPUCAP_FORCEINLINE void instance_start(uint32_t p, double now_s) {
+    if (now_s >= m_.warmup_s) rows_[p * kPoolMetricCount + kPoolJobsStarted] += 1;
+  }
+
   /// A job of the window completes `completion_s` after it arrived.
   GPUCAP_HD GPUCAP_FORCEINLINE void completion(double completion_s, bool late) {
     ++jobs_.completed;

@@ -857,6 +857,7 @@ class BasicReplicationEngine {
     if constexpr (Recorder::kActive) rec_->run_begins(s);
     if constexpr (F::kMovingPrices) ledger_.run_begins(s, slot.pool, now_);
     const CompiledPool& pool = m_.pools[slot.pool];
+    if (!at_start) ledger_.instance_start(slot.pool, now_);
     slot.restart_s = at_start ? 0.0 : m_.classes[slot.job_class].startup_s;
     slot.speed = pool.speed;
     const double left_s = slot.work_s > now_ ? slot.work_s - now_ : 0.0;

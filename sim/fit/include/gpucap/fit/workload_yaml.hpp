@@ -14,6 +14,7 @@
 #include "gpucap/fit/arrival_fit.hpp"
 #include "gpucap/fit/burst_fit.hpp"
 #include "gpucap/fit/drift_fit.hpp"
+#include "gpucap/fit/fleet_trend.hpp"
 #include "gpucap/fit/job_trace.hpp"
 #include "gpucap/fit/parameter_uncertainty.hpp"
 #include "gpucap/fit/run_time_model.hpp"
@@ -139,6 +140,9 @@ struct FitWorkloadsOptions {
 /// What `gpucap fit` writes for a trace: the fits, the section and its samples files.
 struct FittedWorkloads {
   std::vector<ClassFit> fits;        ///< one per class of the trace (pointing into it)
+  /// About the whole log: an instance log's fleet level that drifts (fleet_trend.hpp); also
+  /// written as '# WARNING' comments at the section's top.
+  std::vector<std::string> warnings;
   std::vector<SamplesFile> samples;  ///< to write before the YAML, which names them
   std::string yaml;
 };
