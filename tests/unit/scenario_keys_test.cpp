@@ -139,7 +139,7 @@ TEST(ScenarioKeys, ChildKeysFollowTheDiscriminator) {
   EXPECT_FALSE(has(inference, "placement"));
   EXPECT_EQ(gpucap::scenario_child_keys("workloads[].arrivals", "process", "poisson"),
             (std::vector<std::string>{"process", "rate_per_s", "rate_per_min", "rate_per_hour",
-                                      "rate_per_day", "burst"}));
+                                      "rate_per_day", "burst", "drift"}));
   EXPECT_FALSE(has(gpucap::scenario_child_keys("workloads[].arrivals", "process", "trace"),
                    "burst"));
 }
