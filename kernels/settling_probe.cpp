@@ -30,7 +30,8 @@ void add_settling_probe(RunResults& r, const std::vector<Scenario>& points,
   // One series layout for every point: a sweep of the horizon is not probed.
   for (const Scenario& point : points)
     if (point.horizon_s != horizon) return;
-  const std::size_t n = std::min<std::size_t>(kSettlingReplications, r.replications);
+  const std::size_t n = settling_probe_replications(r.replications);
+  if (n == 0) return;
   std::vector<ModelStorage> models;
   models.reserve(points.size());
   for (const Scenario& point : points) {

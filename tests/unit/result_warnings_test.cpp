@@ -187,7 +187,7 @@ const char* kMm16 =
 TEST(SettlingProbe, IsTheMeanOfTheRunsOwnFirstReplications) {
   const Scenario plain = parse_scenario(kMm16, "mm16.yaml", ".");
   RunOptions options;
-  options.replications = 40;
+  options.replications = 3200;  // one in 100 probed: 32
   options.backend = BackendChoice::cpu;
   const RunResults r = run(plain, options);
   ASSERT_EQ(r.settling.replications, kSettlingReplications);
@@ -221,9 +221,14 @@ TEST(SettlingProbe, IsTheMeanOfTheRunsOwnFirstReplications) {
   write_results_hdf5(t, file.string());
   EXPECT_EQ(read_results_hdf5(file.string()).settling.bins, 0u);
   fs::remove(file);
-  // Fewer replications than the probe's: all of them.
-  options.replications = 3;
-  EXPECT_EQ(run(plain, options).settling.replications, 3u);
+  // One in 100 of the run's (the probe's cost under 2% of the run's), none below 100.
+  options.replications = 250;
+  EXPECT_EQ(run(plain, options).settling.replications, 2u);
+  options.replications = 99;
+  EXPECT_EQ(run(plain, options).settling.bins, 0u);
+  EXPECT_EQ(settling_probe_replications(99), 0u);
+  EXPECT_EQ(settling_probe_replications(100), 1u);
+  EXPECT_EQ(settling_probe_replications(1000000), kSettlingReplications);
 }
 
 // The M/M/16 warns that it settles only after about 14 h (no warm-up; over 100 h its start-up
@@ -232,7 +237,7 @@ TEST(SettlingProbe, IsTheMeanOfTheRunsOwnFirstReplications) {
 TEST_F(ResultWarningsCli, AStartUpTransientWithoutATimeSeries) {
   const fs::path dir = dir_;
   std::ofstream(dir / "mm16.yaml") << kMm16;
-  const auto cold = testing_support::gpucap_cli("run " + (dir / "mm16.yaml").string() + " -r 200");
+  const auto cold = testing_support::gpucap_cli("run " + (dir / "mm16.yaml").string() + " -r 3200");
   ASSERT_EQ(cold.exit_code, 0) << cold.output;
   EXPECT_NE(cold.output.find("warning: the GPUs in use settle only after about 13.75 h, past the "
                              "start (no warm-up) (MSER-5 on the GPUs in use of the first 32 "
@@ -240,7 +245,7 @@ TEST_F(ResultWarningsCli, AStartUpTransientWithoutATimeSeries) {
             std::string::npos)
       << cold.output;
   const auto warm = testing_support::gpucap_cli("run " + (dir / "mm16.yaml").string() +
-                                                " -r 200 --set warmup=30h");
+                                                " -r 3200 --set warmup=30h");
   ASSERT_EQ(warm.exit_code, 0) << warm.output;
   EXPECT_EQ(warm.output.find("warning:"), std::string::npos) << warm.output;
   std::ofstream(dir / "trace.csv") << "submit_s,gpus,duration_s\n0,1,3600\n100,2,7200\n";
@@ -271,6 +276,8 @@ TEST_F(ResultWarningsCli, TheQueuesTransientIsSeenAtEverySeed) {
                                                " -r 2000 --seed " + std::to_string(seed));
     ASSERT_EQ(o.exit_code, 0) << o.output;
     EXPECT_TRUE(o.output.find("warning: the jobs waiting (and so the waits) settle only after") !=
+                    std::string::npos ||
+                o.output.find("warning: the jobs waiting (and so the waits) do not settle") !=
                     std::string::npos ||
                 o.output.find("warning: the queue still grows over the window") !=
                     std::string::npos)
@@ -303,7 +310,7 @@ TEST_F(ResultWarningsCli, QueueLengthDriftByHand) {
 TEST(SettlingProbe, RecordsTheJobsWaiting) {
   const Scenario plain = parse_scenario(kMm16, "mm16.yaml", ".");
   RunOptions options;
-  options.replications = 40;
+  options.replications = 3200;
   options.backend = BackendChoice::cpu;
   const RunResults r = run(plain, options);
   ASSERT_EQ(r.settling.mean_waiting.size(), kSettlingBins);
@@ -325,7 +332,7 @@ TEST(SettlingProbe, RecordsTheJobsWaiting) {
 TEST(SettlingProbe, ACancelStopsIt) {
   const Scenario plain = parse_scenario(kMm16, "mm16.yaml", ".");
   RunOptions options;
-  options.replications = 8;
+  options.replications = 800;  // 8 probed
   options.backend = BackendChoice::cpu;
   options.settling_probe = false;
   RunResults r = run(plain, options);
@@ -343,11 +350,11 @@ TEST(SettlingProbe, ACancelStopsIt) {
 TEST_F(ResultWarningsCli, EachSweepPointsOwnWarmUp) {
   std::ofstream(dir_ / "mm16.yaml") << kMm16;
   const auto swept = testing_support::gpucap_cli("sweep " + (dir_ / "mm16.yaml").string() +
-                                                 " -r 200 -g warmup=30h,40h");
+                                                 " -r 3200 -g warmup=30h,40h");
   ASSERT_EQ(swept.exit_code, 0) << swept.output;
   EXPECT_EQ(swept.output.find("warning:"), std::string::npos) << swept.output;
   const auto mixed = testing_support::gpucap_cli("sweep " + (dir_ / "mm16.yaml").string() +
-                                                 " -r 200 -g warmup=0s,40h");
+                                                 " -r 3200 -g warmup=0s,40h");
   ASSERT_EQ(mixed.exit_code, 0) << mixed.output;
   EXPECT_NE(mixed.output.find("warning: the GPUs in use settle only after about 13.75 h (point 0), "
                               "past the start (no warm-up)"),
