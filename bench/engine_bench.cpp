@@ -21,6 +21,10 @@
 // (default 1): each scenario runs at least S CPU seconds (and 5 pairs), in batches of about S/12
 // (at least one replication), the reference's beside them as long.
 // --json prints one object (docs/performance.md lists its fields) instead of the table.
+// --floors FILE (the CI guard, bench/speed_floors.txt): lines "SCENARIO RATIO"; after the
+// measurement, exit 1 naming every scenario whose median ratio is below its floor. --quick: the
+// floors' scenarios only, 2 CPU s each (under a minute on 2 cores). --slow-engine K (to test the
+// guard): each scenario batch runs its replications K times, its events counted once.
 // --verify-reference checks that the reference loop simulates mmc's futures: replications 0-15
 // through run_points and through the loop process the same events, one by one.
 //
@@ -36,6 +40,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -61,7 +66,45 @@ struct Options {
   std::string device = "auto";
   bool json = false;
   std::vector<std::string> scenarios;  ///< empty: all
+  std::string floors;                  ///< --floors FILE: the guard
+  bool quick = false;
+  uint64_t slow_engine = 1;  ///< --slow-engine K: each batch's work K times over
 };
+
+/// A scenario's floor: the lowest median ratio to the reference loop it may measure.
+struct Floor {
+  std::string scenario;
+  double ratio = 0;
+};
+
+/// Reads "SCENARIO RATIO" lines ('#' starts a comment); throws std::runtime_error on a bad one.
+std::vector<Floor> read_floors(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  if (!f) throw std::runtime_error("--floors: cannot read " + path);
+  std::vector<Floor> floors;
+  char line[512];
+  int number = 0;
+  while (std::fgets(line, sizeof line, f)) {
+    ++number;
+    std::string text = line;
+    text = text.substr(0, text.find('#'));
+    char name[128];
+    double ratio = 0;
+    char rest[8];
+    const int got = std::sscanf(text.c_str(), " %127s %lf %7s", name, &ratio, rest);
+    if (got <= 0) continue;  // blank or a comment
+    if (got != 2 || !(ratio > 0 && ratio < 10)) {
+      std::fclose(f);
+      throw std::runtime_error(path + ":" + std::to_string(number) +
+                               ": expected 'SCENARIO RATIO' (a ratio in (0, 10)), got '" +
+                               gpucap::text::trim(text) + "'");
+    }
+    floors.push_back({name, ratio});
+  }
+  std::fclose(f);
+  if (floors.empty()) throw std::runtime_error(path + ": no floor");
+  return floors;
+}
 
 /// Wall-time figures of --device mode.
 struct WallFigures {
@@ -88,8 +131,8 @@ double events_in(const double* scalars, uint64_t replications) {
 /// The scenario through run_points on the cpu backend, 1 thread, with a run monitor as the CLI
 /// and Python set one: the path users run.
 gb::BatchRunner scenario_runner(const std::vector<gpucap::Scenario>& points,
-                                gpucap::RunMonitor& monitor) {
-  return [&points, &monitor](uint64_t first, uint64_t count) {
+                                gpucap::RunMonitor& monitor, uint64_t slow_engine) {
+  return [&points, &monitor, slow_engine](uint64_t first, uint64_t count) {
     gpucap::RunOptions options;
     options.replications = count;
     options.first_replication = first;
@@ -97,7 +140,9 @@ gb::BatchRunner scenario_runner(const std::vector<gpucap::Scenario>& points,
     options.threads = 1;
     options.monitor = &monitor;
     const double t0 = gb::thread_cpu_seconds();
-    const gpucap::RunResults r = gpucap::run_points(points, {}, points.front(), options);
+    gpucap::RunResults r = gpucap::run_points(points, {}, points.front(), options);
+    for (uint64_t k = 1; k < slow_engine; ++k)  // --slow-engine: the same work again
+      r = gpucap::run_points(points, {}, points.front(), options);
     gb::Batch b;
     b.cpu_s = gb::thread_cpu_seconds() - t0;
     b.events = events_in(r.scalars.data(), count);
@@ -370,6 +415,16 @@ int main(int argc, char** argv) {
       options.scenarios = gpucap::text::split(argv[++i], ',');
     } else if (a == "--json") {
       options.json = true;
+    } else if (a == "--floors" && has_value) {
+      options.floors = argv[++i];
+    } else if (a == "--quick") {
+      options.quick = true;
+    } else if (a == "--slow-engine" && has_value) {
+      const double k = positive(argv[++i]);
+      if (!(k >= 1 && k <= 1000 && k == std::floor(k)))
+        return usage("--slow-engine: expected a whole factor from 1 to 1000, got '" +
+                     std::string(argv[i]) + "'");
+      options.slow_engine = static_cast<uint64_t>(k);
     } else if (a == "--verify-reference") {
       try {
         return verify_reference();
@@ -382,11 +437,26 @@ int main(int argc, char** argv) {
           "engine_bench: the speed of gpucap's engine as ratios to a hand-written reference "
           "loop (docs/performance.md)\nusage: engine_bench [--min-seconds S] "
           "[--scenarios NAME,...] [--json] [--device auto|cuda|thrust-omp|none] "
-          "[--device-scale K] [--verify-reference]\n");
+          "[--device-scale K] [--verify-reference] [--floors FILE [--quick]] [--slow-engine K]\n");
       return 0;
     } else {
       return usage("unknown option '" + a + "'");
     }
+  }
+  std::vector<Floor> floors;
+  if (!options.floors.empty()) {
+    try {
+      floors = read_floors(options.floors);
+    } catch (const std::exception& e) {
+      return usage(e.what());
+    }
+    if (options.quick) {
+      options.scenarios.clear();
+      for (const Floor& f : floors) options.scenarios.push_back(f.scenario);
+      options.min_seconds = 2;
+    }
+  } else if (options.quick) {
+    return usage("--quick measures the scenarios of --floors FILE");
   }
   std::vector<const gb::BenchScenario*> chosen;
   for (const gb::BenchScenario& s : gb::bench_scenarios())
@@ -424,7 +494,8 @@ int main(int argc, char** argv) {
       gpucap::RunMonitor monitor;
       Row row;
       row.scenario = s;
-      row.paired = paired.measure(scenario_runner(points, monitor), options.min_seconds);
+      row.paired = paired.measure(scenario_runner(points, monitor, options.slow_engine),
+                                  options.min_seconds);
       if (!options.json)
         std::fprintf(stderr, "  %-27s %.3fx the reference (%llu pairs), %.2f M events/s of CPU\n",
                      s->name.c_str(), row.paired.ratio,
@@ -434,6 +505,31 @@ int main(int argc, char** argv) {
     }
     const double reference_eps = gb::quantile(paired.reference_events_per_s(), 0.5);
     if (!options.json) print_table(rows, reference_eps, paired);
+    if (!floors.empty()) {
+      // The guard: every floor's scenario measured, at or above its floor.
+      int below = 0;
+      for (const Floor& f : floors) {
+        const auto row = std::find_if(rows.begin(), rows.end(),
+                                      [&](const Row& r) { return r.scenario->name == f.scenario; });
+        if (row == rows.end()) {
+          std::fprintf(stderr, "engine_bench: %s: no scenario named '%s'\n", options.floors.c_str(),
+                       f.scenario.c_str());
+          return kExitUsage;
+        }
+        const bool ok = row->paired.ratio >= f.ratio;
+        below += !ok;
+        std::printf("%s %-24s %.3fx the reference loop (quartiles %.3f-%.3fx), floor %.3fx\n",
+                    ok ? "speed floor held:  " : "BELOW ITS FLOOR:   ", f.scenario.c_str(),
+                    row->paired.ratio, row->paired.ratio_p25, row->paired.ratio_p75, f.ratio);
+      }
+      if (below) {
+        std::printf("engine_bench: %d scenario(s) below their floor in %s: the engine got slower "
+                    "(measure the commits with bench/paired_measurement; a floor is lowered only by "
+                    "a commit that says why)\n",
+                    below, options.floors.c_str());
+        return 1;
+      }
+    }
 
     // --device: all threads and the device, in wall time, after every 1-thread measurement
     // (idle OpenMP threads would otherwise share the measuring thread's core).

@@ -12,6 +12,9 @@ jobs=$(nproc)
 cmake --preset release >/dev/null
 cmake --build --preset release -j "$jobs"
 ctest --preset release
+# The speed guard: the engine's ratios to its reference loop against bench/speed_floors.txt
+# (about 15 s, one thread; docs/performance.md, "The CI guard").
+build/release/bench/engine_bench --quick --floors bench/speed_floors.txt
 
 scripts/python_setup.sh test
 GPUCAP_CLI="$PWD/build/release/gpucap" .venv/bin/python -m pytest -q tests/python
