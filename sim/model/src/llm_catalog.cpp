@@ -1,0 +1,170 @@
+// gpucap: model shapes, GPU specs and iteration profiles of LLM serving (llm_catalog.hpp).
+#include "gpucap/llm_catalog.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "gpucap/csv_table.hpp"
+#include "gpucap/input_file.hpp"
+
+namespace gpucap {
+namespace {
+
+CsvTable read_table(const std::string& path) {
+  return CsvTable::parse(
+      read_input_file(path, InputLimits::kDefaultDataBytes, "data file", "--max-data-size"),
+      path);
+}
+
+bool has_column(const CsvTable& t, const std::string& column) {
+  const auto& h = t.header();
+  return std::find(h.begin(), h.end(), column) != h.end();
+}
+
+void require_columns(const CsvTable& t, const std::string& path,
+                     const std::vector<std::string>& columns) {
+  for (const auto& c : columns)
+    if (!has_column(t, c))
+      throw std::runtime_error(path + ": no column '" + c + "' (needs " + [&] {
+        std::string all;
+        for (const auto& x : columns) all += (all.empty() ? "" : ", ") + x;
+        return all;
+      }() + ")");
+}
+
+/// A positive whole number read from a numbers column (row r, 1-based line r + 2).
+uint32_t whole(const std::string& path, const std::string& column, std::size_t row, double v) {
+  if (!(v >= 1 && v <= 1e9 && v == std::floor(v)))
+    throw std::runtime_error(path + ":" + std::to_string(row + 2) + ": " + column +
+                             " must be a whole number >= 1, not " + std::to_string(v));
+  return static_cast<uint32_t>(v);
+}
+
+double positive(const std::string& path, const std::string& column, std::size_t row, double v) {
+  if (!(v > 0 && std::isfinite(v)))
+    throw std::runtime_error(path + ":" + std::to_string(row + 2) + ": " + column +
+                             " must be a positive number, not " + std::to_string(v));
+  return v;
+}
+
+}  // namespace
+
+std::vector<LlmModelShape> read_llm_models(const std::string& path) {
+  const CsvTable t = read_table(path);
+  require_columns(t, path, {"model", "parameters_b", "layers", "hidden", "heads", "kv_heads"});
+  const auto names = t.strings("model");
+  const auto params = t.numbers("parameters_b"), layers = t.numbers("layers"),
+             hidden = t.numbers("hidden"), heads = t.numbers("heads"),
+             kv = t.numbers("kv_heads");
+  std::vector<LlmModelShape> out;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    LlmModelShape m;
+    m.name = names[r];
+    m.parameters = positive(path, "parameters_b", r, params[r]) * 1e9;
+    m.layers = whole(path, "layers", r, layers[r]);
+    m.hidden = whole(path, "hidden", r, hidden[r]);
+    m.heads = whole(path, "heads", r, heads[r]);
+    m.kv_heads = whole(path, "kv_heads", r, kv[r]);
+    if (m.hidden % m.heads != 0 || m.heads % m.kv_heads != 0)
+      throw std::runtime_error(path + ":" + std::to_string(r + 2) +
+                               ": hidden must be a multiple of heads, and heads of kv_heads");
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::vector<GpuSpec> read_gpu_specs(const std::string& path) {
+  const CsvTable t = read_table(path);
+  require_columns(t, path, {"gpu", "memory_gb", "bf16_dense_tflops", "memory_tb_per_s",
+                            "interconnect_gb_per_s"});
+  const auto names = t.strings("gpu");
+  const auto mem = t.numbers("memory_gb"), tflops = t.numbers("bf16_dense_tflops"),
+             tbs = t.numbers("memory_tb_per_s"), link = t.numbers("interconnect_gb_per_s");
+  std::vector<GpuSpec> out;
+  for (std::size_t r = 0; r < t.rows(); ++r) {
+    GpuSpec g;
+    g.gpu = names[r];
+    g.memory_gb = positive(path, "memory_gb", r, mem[r]);
+    g.flops_per_s = positive(path, "bf16_dense_tflops", r, tflops[r]) * 1e12;
+    g.memory_bytes_per_s = positive(path, "memory_tb_per_s", r, tbs[r]) * 1e12;
+    g.interconnect_bytes_per_s = positive(path, "interconnect_gb_per_s", r, link[r]) * 1e9;
+    out.push_back(g);
+  }
+  return out;
+}
+
+const std::vector<std::string>& vidur_layer_operators() {
+  static const std::vector<std::string> ops = {
+      "input_layernorm", "attn_pre_proj", "attn_rope",   "attn_post_proj", "post_attention_layernorm",
+      "mlp_up_proj",     "mlp_act",       "mlp_down_proj", "add"};
+  return ops;
+}
+
+std::vector<std::pair<double, double>> read_llm_profile(const std::string& path, uint32_t layers,
+                                                        uint32_t tensor_parallel) {
+  const CsvTable t = read_table(path);
+  std::vector<std::pair<double, double>> rows;
+  if (has_column(t, "num_tokens") && has_column(t, "time_ms")) {
+    const auto tokens = t.numbers("num_tokens"), ms = t.numbers("time_ms");
+    for (std::size_t r = 0; r < t.rows(); ++r)
+      rows.emplace_back(whole(path, "num_tokens", r, tokens[r]),
+                        positive(path, "time_ms", r, ms[r]) / 1000.0);
+  } else if (has_column(t, "num_tokens") && has_column(t, "num_tensor_parallel_workers") &&
+             has_column(t, "time_stats.emb.median")) {
+    std::vector<std::string> columns = {"time_stats.emb.median"};
+    for (const auto& op : vidur_layer_operators()) columns.push_back("time_stats." + op + ".median");
+    require_columns(t, path, columns);
+    const auto tokens = t.numbers("num_tokens"), tp = t.numbers("num_tensor_parallel_workers");
+    std::vector<std::vector<double>> op_ms;
+    for (const auto& c : columns) op_ms.push_back(t.numbers(c));
+    for (std::size_t r = 0; r < t.rows(); ++r) {
+      if (tp[r] != tensor_parallel) continue;
+      double per_layer = 0;
+      for (std::size_t k = 1; k < columns.size(); ++k) per_layer += op_ms[k][r];
+      const double ms = op_ms[0][r] + layers * per_layer;
+      rows.emplace_back(whole(path, "num_tokens", r, tokens[r]), positive(path, "time", r, ms) / 1000.0);
+    }
+    if (rows.empty())
+      throw std::runtime_error(path + ": no row for " + std::to_string(tensor_parallel) +
+                               " tensor-parallel workers (num_tensor_parallel_workers)");
+  } else {
+    throw std::runtime_error(path +
+                             ": an iteration profile needs columns num_tokens and time_ms, or "
+                             "Vidur's time_stats.OP.median, num_tokens and "
+                             "num_tensor_parallel_workers");
+  }
+  std::sort(rows.begin(), rows.end());
+  for (std::size_t k = 1; k < rows.size(); ++k)
+    if (rows[k].first == rows[k - 1].first)
+      throw std::runtime_error(path + ": two rows for " +
+                               std::to_string(static_cast<long long>(rows[k].first)) + " tokens");
+  if (rows.empty()) throw std::runtime_error(path + ": no rows");
+  return rows;
+}
+
+LlmShape llm_shape(const LlmModelShape& model, const GpuSpec& gpu, uint32_t gpus,
+                   const LlmEfficiency& e) {
+  LlmShape s;
+  s.linear_flops_per_token = 2.0 * model.parameters;
+  s.attention_flops_per_position = 4.0 * model.layers * model.hidden;
+  s.weight_bytes = model.weight_bytes();
+  s.kv_bytes_per_token = model.kv_bytes_per_token();
+  s.flops_per_s = gpus * gpu.flops_per_s * e.flops;
+  s.bytes_per_s = gpus * gpu.memory_bytes_per_s * e.bandwidth;
+  s.overhead_s = e.overhead_s;
+  if (gpus > 1) {
+    const double ring = 2.0 * (gpus - 1) / gpus;
+    s.allreduce_s_per_token = model.layers * 2.0 * model.hidden * model.bytes_per_value * ring /
+                              (gpu.interconnect_bytes_per_s * e.interconnect);
+  }
+  return s;
+}
+
+double llm_kv_cache_tokens(const LlmModelShape& model, double memory_gb, uint32_t gpus,
+                           const LlmEfficiency& e) {
+  const double usable = gpus * (memory_gb * e.memory_share - e.activation_reserve_gb) * 1e9;
+  return (usable - model.weight_bytes()) / model.kv_bytes_per_token();
+}
+
+}  // namespace gpucap
