@@ -134,13 +134,19 @@ std::vector<std::pair<double, double>> read_llm_profile(const std::string& path,
                              "Vidur's time_stats.OP.median, num_tokens and "
                              "num_tensor_parallel_workers");
   }
-  std::sort(rows.begin(), rows.end());
-  for (std::size_t k = 1; k < rows.size(); ++k)
-    if (rows[k].first == rows[k - 1].first)
-      throw std::runtime_error(path + ": two rows for " +
-                               std::to_string(static_cast<long long>(rows[k].first)) + " tokens");
   if (rows.empty()) throw std::runtime_error(path + ": no rows");
-  return rows;
+  // Rows of the same token count (profiled twice: Vidur's 2,048 and 4,096) are averaged, in
+  // ascending order of their times.
+  std::sort(rows.begin(), rows.end());
+  std::vector<std::pair<double, double>> merged;
+  for (std::size_t k = 0; k < rows.size();) {
+    std::size_t end = k;
+    double sum = 0;
+    for (; end < rows.size() && rows[end].first == rows[k].first; ++end) sum += rows[end].second;
+    merged.emplace_back(rows[k].first, sum / static_cast<double>(end - k));
+    k = end;
+  }
+  return merged;
 }
 
 LlmShape llm_shape(const LlmModelShape& model, const GpuSpec& gpu, uint32_t gpus,

@@ -61,7 +61,8 @@ std::vector<GpuSpec> read_gpu_specs(const std::string& path);
 /// (the iteration's linear time), or Vidur's per-operator profile (columns
 /// time_stats.OP.median in ms and num_tokens, num_tensor_parallel_workers): the rows of
 /// `tensor_parallel` workers, their per-layer operators' medians summed and times `layers`,
-/// plus the embedding once. Throws std::runtime_error naming the file when neither fits.
+/// plus the embedding once. Rows of one token count are averaged (Vidur profiled 2,048 and
+/// 4,096 tokens twice). Throws std::runtime_error naming the file when neither format fits.
 std::vector<std::pair<double, double>> read_llm_profile(const std::string& path, uint32_t layers,
                                                         uint32_t tensor_parallel);
 
