@@ -1,5 +1,6 @@
 #include "gpucap/results.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -39,24 +40,38 @@ void RunResults::summarize_all(unsigned threads) {
     return total;
   };
 
-  // One task per (point, column): the scalar metrics, then the pools' metrics.
-  const std::size_t per_point = kScalarMetricCount + pool_stride;
+  // One task per (point, block of kGatherColumns adjacent columns): the scalar metrics, then
+  // the pools' metrics. A block gathers its columns in one pass over the rows (a cache line of
+  // each row serves them all, rather than one pass a column), then summarizes each column: the
+  // same values in the same order as a column's own pass.
+  constexpr std::size_t kGatherColumns = 8;
+  const std::size_t scalar_blocks = (kScalarMetricCount + kGatherColumns - 1) / kGatherColumns;
+  const std::size_t pool_blocks = (pool_stride + kGatherColumns - 1) / kGatherColumns;
+  const std::size_t per_point = scalar_blocks + pool_blocks;
   parallel_for(points * per_point, threads, [&](std::size_t task) {
-    const std::size_t point = task / per_point, c = task % per_point;
-    thread_local std::vector<double> column;
-    column.resize(replications);
-    if (c < kScalarMetricCount) {
-      const double* rows = scalars.data() + point * replications * kScalarMetricCount;
-      for (std::size_t r = 0; r < replications; ++r) column[r] = rows[r * kScalarMetricCount + c];
-      summary[point * kScalarMetricCount + c] = summarize_in_place(
-          moments_of(point, c, column), column, metric_range(kScalarMetricInfo[c]));
-    } else {
-      const std::size_t k = c - kScalarMetricCount;
-      const double* pool_rows = pool_values.data() + point * replications * pool_stride;
-      for (std::size_t r = 0; r < replications; ++r) column[r] = pool_rows[r * pool_stride + k];
-      pool_summary[point * pool_stride + k] =
-          summarize_in_place(moments_of(point, c, column), column,
-                             metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
+    const std::size_t point = task / per_point, block = task % per_point;
+    const bool scalar = block < scalar_blocks;
+    const std::size_t stride = scalar ? std::size_t{kScalarMetricCount} : pool_stride;
+    const std::size_t first = (scalar ? block : block - scalar_blocks) * kGatherColumns;
+    const std::size_t width = std::min(kGatherColumns, stride - first);
+    const double* rows = scalar ? scalars.data() + point * replications * kScalarMetricCount
+                                : pool_values.data() + point * replications * pool_stride;
+    thread_local std::vector<double> columns[kGatherColumns];
+    for (std::size_t j = 0; j < width; ++j) columns[j].resize(replications);
+    for (std::size_t r = 0; r < replications; ++r) {
+      const double* row = rows + r * stride + first;
+      for (std::size_t j = 0; j < width; ++j) columns[j][r] = row[j];
+    }
+    for (std::size_t j = 0; j < width; ++j) {
+      const std::size_t k = first + j;
+      if (scalar) {
+        summary[point * kScalarMetricCount + k] = summarize_in_place(
+            moments_of(point, k, columns[j]), columns[j], metric_range(kScalarMetricInfo[k]));
+      } else {
+        pool_summary[point * pool_stride + k] =
+            summarize_in_place(moments_of(point, kScalarMetricCount + k, columns[j]), columns[j],
+                               metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
+      }
     }
   });
   evaluate_goals();
