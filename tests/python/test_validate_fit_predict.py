@@ -95,12 +95,14 @@ def test_the_fitted_arrivals_and_model_runs(figures):
     assert fit["jobs_per_day"] == pytest.approx(f["arrivals"]["first_half_per_day"], rel=0.05)
     days = f["second_half_days"]
     for label, run in f["runs"].items():
-        # The model's arrivals in the second half are its fitted rate times the span, fewer
-        # than the trace's (the rate rose from the first half to the second).
+        # The model's arrivals in the second half are about its fitted rate times the span,
+        # fewer than the trace's on average (the rate rose from the first half to the second);
+        # with the fit's parameter uncertainty (issue 41) its interval holds the trace's count.
         arrived = run["fit"]["jobs_arrived"]
         assert arrived["lo"] <= fit["jobs_per_day"] * days * 1.02, label
         assert arrived["hi"] >= fit["jobs_per_day"] * days * 0.98, label
-        assert arrived["hi"] < f["second_half_pods"], label
+        assert arrived["mean"] < f["second_half_pods"], label
+        assert arrived["lo"] < f["second_half_pods"] < arrived["hi"], label
         u = run["fit"]["utilization"]
         assert u["n"] == 10 and u["hi"] > u["lo"], label
         # The model cannot create the 31 long-lived pods submitted before the window: its
