@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every test: the unit, validation, reliability and GPU suites in an
 # optimized build with every backend this machine can build (the CUDA backend compiles wherever
-# nvcc is; its tests skip visibly without a GPU); the Python package in .venv with its pytest
+# nvcc is; its tests skip visibly without a GPU); the speed guard (engine_bench's ratios against
+# bench/speed_floors.txt); the Python package in .venv with its pytest
 # suite and the notebooks; then the C++ unit and reliability suites again under ASan + UBSan, and
 # the threaded ones (OpenMP backend, progress, cancellation, signals) under ThreadSanitizer.
 set -euo pipefail
