@@ -10,8 +10,6 @@
 // Prints the median and quartiles of the CPU time of one replication (the trace already in
 // memory, as a compiled scenario holds it), and the replication's figures: TTFT and TPOT p50 and
 // p99, output tokens per second, preemptions.
-#include <time.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -25,6 +23,7 @@
 #include "gpucap/input_file.hpp"
 #include "gpucap/llm_catalog.hpp"
 #include "gpucap/quantile_recorder.hpp"
+#include "paired_measurement.hpp"
 
 namespace {
 
@@ -35,12 +34,6 @@ using gpucap::engine::LlmQueue;
 using gpucap::engine::LlmReplica;
 using gpucap::engine::LlmRequest;
 using gpucap::engine::LlmScheduling;
-
-double thread_cpu_s() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
 
 struct Trace {
   std::vector<double> arrival_s;
@@ -196,13 +189,10 @@ int main(int argc, char** argv) {
     double end_s = 0;
     for (uint32_t k = 0; k < repeat; ++k) {
       f = Figures{};
-      f.ttft.clear();
-      f.tpot.clear();
-      const double t0 = thread_cpu_s();
+      const double t0 = gpucap::bench::thread_cpu_seconds();
       end_s = replicate(trace, shape, sched, replicas, seq_storage, queue_storage, f);
-      cpu.push_back(thread_cpu_s() - t0);
+      cpu.push_back(gpucap::bench::thread_cpu_seconds() - t0);
     }
-    std::sort(cpu.begin(), cpu.end());
     const double q[2] = {0.5, 0.99};
     double ttft[2], tpot[2];
     f.ttft.quantiles(q, 2, ttft);
@@ -212,7 +202,8 @@ int main(int argc, char** argv) {
                 trace.arrival_s.size(), trace.arrival_s.back(), rate_scale, replicas, model_name.c_str(),
                 gpu_name.c_str(), sched.max_sequences, sched.kv_blocks);
     std::printf("  CPU time of one replication: median %.2f ms (quartiles %.2f to %.2f ms, %u runs)\n",
-                1e3 * cpu[cpu.size() / 2], 1e3 * cpu[cpu.size() / 4], 1e3 * cpu[3 * cpu.size() / 4],
+                1e3 * gpucap::bench::quantile(cpu, 0.5), 1e3 * gpucap::bench::quantile(cpu, 0.25),
+                1e3 * gpucap::bench::quantile(cpu, 0.75),
                 repeat);
     std::printf("  TTFT p50 %.3f s, p99 %.3f s; TPOT p50 %.4f s, p99 %.4f s; %.0f output tokens/s "
                 "over %.0f s; %llu preemptions (%llu tokens recomputed); %llu dropped\n",

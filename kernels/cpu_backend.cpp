@@ -127,7 +127,8 @@ void ensure_threads_can_start(int threads) {
 }
 
 void run_replications_cpu(const ReplicationTask& task, int threads) {
-  ensure_threads_can_start(resolve_thread_count(threads));
+  const int team = resolve_thread_count(threads);
+  ensure_threads_can_start(team);
   std::size_t arena_bytes = 0;
   for (std::size_t p = 0; p < task.points; ++p)
     arena_bytes = std::max(arena_bytes, replication_arena_bytes(task.models[p].model()));
@@ -137,7 +138,7 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
   int64_t failed = -1;
   std::atomic<bool> out_of_memory{false};
 #if defined(_OPENMP)
-#pragma omp parallel num_threads(resolve_thread_count(threads))
+#pragma omp parallel num_threads(team)
 #endif
   {
     // 8-byte aligned and left uninitialized: the engine initializes what it uses, and pages of a
@@ -180,11 +181,10 @@ void run_replications_cpu(const ReplicationTask& task, int threads) {
       if (task.monitor) task.monitor->done.fetch_add(1, std::memory_order_relaxed);
     }
   }
-  (void)threads;
   if (out_of_memory.load())
     throw RunError("not enough memory for an engine arena of " +
                    std::to_string((arena_bytes + (1 << 20) - 1) >> 20) + " MiB on each of " +
-                   std::to_string(resolve_thread_count(threads)) +
+                   std::to_string(team) +
                    " threads; run with fewer threads (--threads, threads=)");
   if (task.cancelled()) throw RunCancelled();
   if (failed >= 0)

@@ -30,7 +30,7 @@ engine::SourceRows source_rows(const Scenario& scenario) {
 
 }  // namespace
 
-void add_job_records(RunResults& r, const std::vector<Scenario>& points) {
+void add_job_records(RunResults& r, const std::vector<Scenario>& points, int threads) {
   r.jobs.clear();
   r.job_classes.clear();
   r.job_replications = 0;
@@ -68,8 +68,10 @@ void add_job_records(RunResults& r, const std::vector<Scenario>& points) {
   const int64_t items = static_cast<int64_t>(r.points * n);
   std::vector<std::vector<JobRecord>> parts(static_cast<std::size_t>(items));
   std::vector<int> mismatch(static_cast<std::size_t>(items), 0);
+  const int team = resolve_thread_count(threads);
+  ensure_threads_can_start(team);
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1)
 #endif
   for (int64_t item = 0; item < items; ++item) {
     const std::size_t p = static_cast<std::size_t>(item) / n;

@@ -173,9 +173,10 @@ RunResults run_points(const std::vector<Scenario>& points, const std::vector<Swe
                                   "precision (the stopping rule)");
     r = run_points_fixed(points, sweep, base, options);
   }
-  add_job_records(r, points);  // after the run: it neither slows nor changes it
+  add_job_records(r, points, options.threads);  // after the run: it neither slows nor changes it
   if (options.settling_probe)
-    add_settling_probe(r, points, options.monitor ? &options.monitor->cancel : nullptr);
+    add_settling_probe(r, points, options.monitor ? &options.monitor->cancel : nullptr,
+                       options.threads);
   return r;
 }
 

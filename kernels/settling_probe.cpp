@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "gpucap/compile.hpp"
@@ -15,7 +16,7 @@
 namespace gpucap {
 
 void add_settling_probe(RunResults& r, const std::vector<Scenario>& points,
-                        const std::atomic<bool>* cancel) {
+                        const std::atomic<bool>* cancel, int threads) {
   r.settling = SettlingSeries{};
   if (points.empty() || r.timeseries_bins > 0 || r.replications == 0) return;
   // A trace replayed, or a run from today's state, asks about a given period, not a steady
@@ -47,15 +48,21 @@ void add_settling_probe(RunResults& r, const std::vector<Scenario>& points,
   const int64_t items = static_cast<int64_t>(r.points * n);
   std::vector<std::vector<double>> series(static_cast<std::size_t>(items));
   std::vector<int> mismatch(static_cast<std::size_t>(items), 0);
+  const int team = resolve_thread_count(threads);
+  ensure_threads_can_start(team);
 #if defined(_OPENMP)
-#pragma omp parallel for schedule(dynamic, 1)
+#pragma omp parallel for num_threads(team) schedule(dynamic, 1)
 #endif
   for (int64_t item = 0; item < items; ++item) {
     const std::size_t p = static_cast<std::size_t>(item) / n;
     const std::size_t k = static_cast<std::size_t>(item) % n;
     const CompiledModel& model = models[p].model();
     const std::size_t arena_bytes = replication_arena_bytes(model);
-    const std::unique_ptr<uint64_t[]> arena(new uint64_t[(arena_bytes + 7) / 8]);
+    const std::unique_ptr<uint64_t[]> arena(new (std::nothrow) uint64_t[(arena_bytes + 7) / 8]);
+    if (!arena) {  // an exception may not leave the parallel region: the run goes unprobed
+      mismatch[static_cast<std::size_t>(item)] = 1;
+      continue;
+    }
     double row[kScalarMetricCount];
     std::vector<double> pool_values(pools * kPoolMetricCount);
     std::vector<double>& s = series[static_cast<std::size_t>(item)];

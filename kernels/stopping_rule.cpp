@@ -25,11 +25,14 @@ std::string format_number(double v) {
   return buffer;
 }
 
-}  // namespace
+/// Metric m's moments over the replications of `point`.
+Moments metric_moments(const RunResults& r, std::size_t point, ScalarMetric m) {
+  return column_moments(r.scalars.data() + point * r.replications * kScalarMetricCount + m,
+                        r.replications, kScalarMetricCount);
+}
 
-double relative_half_width(const RunResults& r, std::size_t point, ScalarMetric m) {
-  const Moments mo = column_moments(r.scalars.data() + point * r.replications * kScalarMetricCount + m,
-                                    r.replications, kScalarMetricCount);
+/// The relative half-width of the 95% interval of a mean with moments `mo` (see the header).
+double relative_half_width(const Moments& mo) {
   if (mo.n < 2) return std::numeric_limits<double>::quiet_NaN();
   const double sd = std::sqrt(mo.m2 / (mo.n - 1));
   const double half =
@@ -37,6 +40,12 @@ double relative_half_width(const RunResults& r, std::size_t point, ScalarMetric 
   if (half == 0) return 0;
   if (mo.mean == 0) return std::numeric_limits<double>::infinity();
   return half / std::fabs(mo.mean);
+}
+
+}  // namespace
+
+double relative_half_width(const RunResults& r, std::size_t point, ScalarMetric m) {
+  return relative_half_width(metric_moments(r, point, m));
 }
 
 StoppingRule::StoppingRule(double precision, std::vector<ScalarMetric> metrics,
@@ -66,14 +75,15 @@ uint64_t StoppingRule::first_batch(uint64_t asked) const {
 uint64_t StoppingRule::next_total(const RunResults& r, uint64_t available_bytes, bool writes_file) {
   // A metric that no replication of a batch defines (NaN in every row: wait_mean where no job
   // runs) would run to the cap without ever becoming precise: refused after the first batch.
-  for (ScalarMetric m : metrics_) {
+  // Each point's and metric's moments, read once: [p * metrics + k].
+  std::vector<Moments> moments;
+  for (std::size_t p = 0; p < r.points; ++p)
+    for (ScalarMetric m : metrics_) moments.push_back(metric_moments(r, p, m));
+  for (std::size_t k = 0; k < metrics_.size(); ++k) {
+    const ScalarMetric m = metrics_[k];
     std::vector<std::size_t> undefined;
-    for (std::size_t p = 0; p < r.points; ++p) {
-      const Moments mo =
-          column_moments(r.scalars.data() + p * r.replications * kScalarMetricCount + m,
-                         r.replications, kScalarMetricCount);
-      if (mo.n == 0) undefined.push_back(p);
-    }
+    for (std::size_t p = 0; p < r.points; ++p)
+      if (moments[p * metrics_.size() + k].n == 0) undefined.push_back(p);
     if (undefined.empty()) continue;
     const MetricInfo& info = kScalarMetricInfo[m];
     std::string where = r.points == 1 ? std::string("the run") : "point";
@@ -91,11 +101,10 @@ uint64_t StoppingRule::next_total(const RunResults& r, uint64_t available_bytes,
         "measures (--metrics)");
   }
   worst_ = 0;
-  for (std::size_t p = 0; p < r.points; ++p)
-    for (ScalarMetric m : metrics_) {
-      const double w = relative_half_width(r, p, m);
-      worst_ = std::isnan(w) ? std::numeric_limits<double>::infinity() : std::max(worst_, w);
-    }
+  for (const Moments& mo : moments) {
+    const double w = relative_half_width(mo);
+    worst_ = std::isnan(w) ? std::numeric_limits<double>::infinity() : std::max(worst_, w);
+  }
   const uint64_t have = r.replications;
   if (worst_ <= precision_ || have >= cap_) return 0;
   // h ~ 1/sqrt(n): n_needed = n (h / target)^2, with 5% to spare; between one block and 4x.

@@ -10,29 +10,14 @@
 #include "gpucap/detail/text.hpp"
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
+#include "gpucap/summary.hpp"
 #include "gpucap/sweep.hpp"
+#include "composed_scenario.hpp"
 #include "lookback.hpp"
 
 namespace gpucap::cli {
 namespace fs = std::filesystem;
 namespace {
-
-/// Quantile q of sorted values (type 7: linear between order statistics).
-double quantile(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return std::nan("");
-  const double h = q * static_cast<double>(sorted.size() - 1);
-  const std::size_t i = static_cast<std::size_t>(std::floor(h));
-  if (i + 1 >= sorted.size()) return sorted.back();
-  return sorted[i] + (h - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
-}
-
-/// The values of metric m over the rows of point p that define it.
-std::vector<double> values_of(const RunResults& r, std::size_t p, ScalarMetric m) {
-  std::vector<double> v;
-  for (std::size_t i = 0; i < r.rows_per_point(); ++i)
-    if (!std::isnan(r.scalar(p, i, m))) v.push_back(r.scalar(p, i, m));
-  return v;
-}
 
 double mean_of(const std::vector<double>& v) {
   if (v.empty()) return std::nan("");
@@ -56,26 +41,6 @@ fit::TraceColumns written_columns(const BacktestLog& log) {
   }
   c.class_by = log.class_column().empty() ? "gpus" : log.class_column();
   return c;
-}
-
-/// Side files named by a fitted workload, made absolute (they lie in `folder`).
-void absolute_files(YAML::Node w, const fs::path& folder) {
-  for (const char* key : {"work", "service", "lifetime", "initial_state"}) {
-    YAML::Node n = w[key];
-    if (n && n.IsMap() && n["file"])
-      n["file"] = (folder / n["file"].as<std::string>()).lexically_normal().string();
-  }
-}
-
-/// The scenario text: the pools file with `workloads` and the horizon h.
-std::string compose(const YAML::Node& base, const YAML::Node& workloads, double horizon_s) {
-  YAML::Node s = YAML::Clone(base);
-  s["workloads"] = workloads;
-  s["horizon"] = text::format_number(horizon_s) + "s";
-  s.remove("warmup");
-  YAML::Emitter out;
-  out << s;
-  return out.c_str();
 }
 
 /// What happened, as one workload like the fitted first one: the instances alive at T as its
@@ -118,12 +83,13 @@ YAML::Node replay_workload(const YAML::Node& first, LogKind kind, const std::str
   return w;
 }
 
+/// Runs the scenario `text` over `grid`; `base` receives the scenario parsed (its points' base).
 RunResults run_sweep(const std::string& text, const std::string& origin, const fs::path& dir,
                      const std::vector<SweepParameter>& grid, uint64_t replications,
-                     const InputLimits& limits) {
+                     const InputLimits& limits, Scenario& base) {
   const std::vector<Scenario> points =
       load_sweep_points(text, origin, dir.string(), {}, grid, limits);
-  const Scenario base = parse_scenario(text, origin, dir.string(), {}, limits);
+  base = parse_scenario(text, origin, dir.string(), {}, limits);
   RunOptions options;
   options.replications = replications;
   options.backend = BackendChoice::cpu;
@@ -158,25 +124,26 @@ OriginResult forecast_origin(const BacktestOptions& o, const BacktestLog& log,
   fo.yaml.state = fit::StateChoice::end;
   const fit::FittedWorkloads fitted = fit::fit_workloads(trace, (dir / "fit.yaml").string(), fo);
   for (const fit::SamplesFile& s : fitted.samples) write_file(s.path, s.csv);
+  for (const std::string& w : fitted.warnings) r.notes.push_back(w);
   for (const fit::ClassFit& f : fitted.fits) {
     if (f.arrival_warning)
       for (const std::string& n : f.arrival_notes) r.notes.push_back(f.job_class->name + ": " + n);
     for (const std::string& w : f.run_time.warnings) r.notes.push_back(f.job_class->name + ": " + w);
   }
   YAML::Node workloads = YAML::Load(fitted.yaml)["workloads"];
-  for (YAML::Node w : workloads) absolute_files(w, dir);
+  for (YAML::Node w : workloads) absolute_side_files(w, dir);
 
   std::vector<SweepParameter> grid;
   if (!o.plan_path.empty()) grid.push_back(SweepParameter{o.plan_path, o.plan_values});
-  const std::string forecast_text = compose(base, workloads, o.horizon_s);
-  const RunResults forecast =
-      run_sweep(forecast_text, label + " (forecast)", pools_dir, grid, o.replications, o.limits);
+  const std::string forecast_text = composed_text(base, workloads, o.horizon_s);
+  Scenario forecast_scenario;
+  const RunResults forecast = run_sweep(forecast_text, label + " (forecast)", pools_dir, grid,
+                                        o.replications, o.limits, forecast_scenario);
 
   // The look-back recommender's count, from the hours before T.
   if (!o.plan_path.empty() && lookback_ratio < 0 && o.lookback_ratio < 0) {
     try {
-      lookback_ratio = lookback_ratio_of(
-          parse_scenario(forecast_text, label, pools_dir.string(), {}, o.limits), o.plan_path);
+      lookback_ratio = lookback_ratio_of(forecast_scenario, o.plan_path);
     } catch (const std::invalid_argument&) {
       lookback_ratio = 0;  // none: the plan is not a commitment's count
     }
@@ -194,26 +161,26 @@ OriginResult forecast_origin(const BacktestOptions& o, const BacktestLog& log,
   const std::string state_file = (dir / "alive.csv").string();
   write_file(arrivals_file, log.arrived(t, o.horizon_s, arrived));
   write_file(state_file, log.alive_at(t, alive));
-  uint32_t max_gpus = 1;
-  for (const fit::JobClass& c : trace.classes) max_gpus = std::max(max_gpus, c.gpus);
   YAML::Node replay(YAML::NodeType::Sequence);
   replay.push_back(replay_workload(workloads[0], o.kind, arrivals_file, arrived, state_file, alive,
-                                   max_gpus));
-  const RunResults truth = run_sweep(compose(base, replay, o.horizon_s), label + " (what happened)",
-                                     pools_dir, truth_grid, o.truth_replications, o.limits);
+                                   largest_class_gpus(trace)));
+  Scenario truth_scenario;
+  const RunResults truth =
+      run_sweep(composed_text(base, replay, o.horizon_s), label + " (what happened)", pools_dir,
+                truth_grid, o.truth_replications, o.limits, truth_scenario);
 
   // The forecast's plan: the lowest mean objective.
   const std::size_t points = grid.empty() ? 1 : grid[0].values.size();
   for (std::size_t p = 0; p < points; ++p) {
-    r.forecast_objective.push_back(mean_of(values_of(forecast, p, o.objective)));
-    r.truth_objective.push_back(mean_of(values_of(truth, p, o.objective)));
+    r.forecast_objective.push_back(mean_of(defined_values(forecast, p, o.objective)));
+    r.truth_objective.push_back(mean_of(defined_values(truth, p, o.objective)));
     if (r.forecast_objective[p] < r.forecast_objective[r.chosen]) r.chosen = p;
     if (r.truth_objective[p] < r.truth_objective[r.best]) r.best = p;
   }
   if (!grid.empty()) {
     double best = r.truth_objective[r.best];
     if (r.has_lookback) {
-      r.lookback_truth = mean_of(values_of(truth, points, o.objective));
+      r.lookback_truth = mean_of(defined_values(truth, points, o.objective));
       best = std::min(best, r.lookback_truth);
       r.lookback_regret = r.lookback_truth / best - 1;
     }
@@ -222,18 +189,18 @@ OriginResult forecast_origin(const BacktestOptions& o, const BacktestLog& log,
   for (ScalarMetric m : o.metrics) {
     MetricForecast mf;
     mf.metric = m;
-    std::vector<double> v = values_of(forecast, r.chosen, m);
-    const std::vector<double> real = values_of(truth, r.chosen, m);
+    std::vector<double> v = defined_values(forecast, r.chosen, m);
+    const std::vector<double> real = defined_values(truth, r.chosen, m);
     std::sort(v.begin(), v.end());
     mf.defined = !v.empty() && !real.empty();
     if (mf.defined) {
       mf.truth = mean_of(real);
       mf.mean = mean_of(v);
-      mf.q05 = quantile(v, 0.05);
-      mf.q25 = quantile(v, 0.25);
-      mf.q50 = quantile(v, 0.5);
-      mf.q75 = quantile(v, 0.75);
-      mf.q95 = quantile(v, 0.95);
+      mf.q05 = type7_quantile(v, 0.05);
+      mf.q25 = type7_quantile(v, 0.25);
+      mf.q50 = type7_quantile(v, 0.5);
+      mf.q75 = type7_quantile(v, 0.75);
+      mf.q95 = type7_quantile(v, 0.95);
       const auto lo = std::lower_bound(v.begin(), v.end(), mf.truth);
       const auto hi = std::upper_bound(v.begin(), v.end(), mf.truth);
       mf.pit = (static_cast<double>(lo - v.begin()) + 0.5 * static_cast<double>(hi - lo)) /
@@ -265,18 +232,9 @@ BacktestResult run_backtest(const BacktestOptions& o, const std::string& log_tex
         ": no origin T = --first (" + text::format_duration(o.first_s) + ") leaves the horizon (" +
         text::format_duration(o.horizon_s) + ") inside it; give an earlier --first or a shorter "
         "--horizon");
-  const std::string pools_text = read_input_file(o.pools_path, o.limits.scenario_bytes,
-                                                 "scenario file", "--max-scenario-size");
-  YAML::Node base;
-  try {
-    base = YAML::Load(pools_text);
-  } catch (const YAML::Exception& e) {
-    throw std::invalid_argument("--pools " + text::excerpt(o.pools_path) + ": not YAML: " + e.what());
-  }
-  if (!base.IsMap() || !base["pools"])
-    throw std::invalid_argument("--pools " + text::excerpt(o.pools_path) +
-                                " must be a scenario with name and pools (its horizon and "
-                                "workloads, if any, are replaced)");
+  const YAML::Node base = read_pools_scenario(
+      o.pools_path, o.limits, "--pools",
+      "a scenario with name and pools (its horizon and workloads, if any, are replaced)");
   // Relative paths of the pools file resolve against its folder: the composed scenarios are
   // parsed there.
   const fs::path pools_dir = fs::absolute(fs::path(o.pools_path)).parent_path();
@@ -290,7 +248,6 @@ BacktestResult run_backtest(const BacktestOptions& o, const std::string& log_tex
     try {
       r = forecast_origin(o, log, base, origins[i], dir, pools_dir, derived_ratio);
     } catch (const std::exception& e) {
-      r = OriginResult{};
       r.origin_s = origins[i];
       // Its first line (a sweep's error lists every point; they all fail alike).
       const std::string what = e.what();

@@ -6,7 +6,7 @@
 //  2. forecast [T, T + h]: the pools scenario with the fitted section, `replications` futures at
 //     each value of the plan (a sweep, common random numbers), and the plan whose mean
 //     objective is lowest (the forecast's choice);
-//  3. replay what happened in [T, T + h] (BacktestLog::happened, a trace from the state at T) on
+//  3. replay what happened in [T, T + h] (BacktestLog::arrived and alive_at: a trace from the state at T) on
 //     the same pools at each plan value (and at the look-back recommender's count);
 //  4. score: each metric's truth (the replay at the forecast's plan) against the forecast's
 //     distribution there (its 5/25/50/75/95% quantiles and the truth's percentile, the PIT), and
@@ -56,8 +56,10 @@ struct BacktestOptions {
 /// One metric at one origin.
 struct MetricForecast {
   ScalarMetric metric = kCostUsd;
-  double truth = 0;  ///< the replay's mean over its replications
-  double mean = 0, q05 = 0, q25 = 0, q50 = 0, q75 = 0, q95 = 0;  ///< the forecast's
+  static constexpr double kUndefined = __builtin_nan("");  ///< n/a in tables, null in JSON
+  double truth = kUndefined;  ///< the replay's mean over its replications
+  double mean = kUndefined, q05 = kUndefined, q25 = kUndefined, q50 = kUndefined,
+         q75 = kUndefined, q95 = kUndefined;  ///< the forecast's
   double pit = 0.5;  ///< share of the forecast's values below the truth (ties count half)
   bool defined = false;  ///< both have a value
 };
@@ -92,9 +94,10 @@ struct BacktestResult {
 };
 
 /// Runs the backtest. `progress` is told each origin as it starts (index, count, T). Throws
-/// std::invalid_argument for options this log cannot have (no origin fits in it), ScenarioError
-/// for a pools file that does not load, fit::TraceDataError for a log that cannot be read; an
-/// origin that cannot be fitted is reported in its OriginResult::error.
+/// std::invalid_argument for options this log cannot have (no origin fits in it) or a pools file
+/// that is not a YAML map with pools, fit::TraceDataError for a log that cannot be read; an
+/// origin that cannot be fitted or run (its scenario does not load) is reported in its
+/// OriginResult::error.
 BacktestResult run_backtest(const BacktestOptions& options, const std::string& log_text,
                             const std::function<void(std::size_t, std::size_t, double)>& progress);
 

@@ -1,4 +1,7 @@
 // gpucap backtest: the command (options, progress, outputs); the work is backtest.cpp's.
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <unistd.h>
@@ -12,7 +15,6 @@
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/output_file.hpp"
-#include "gpucap/quantities.hpp"
 #include "gpucap/sweep.hpp"
 
 namespace gpucap::cli {
@@ -21,29 +23,12 @@ namespace fs = std::filesystem;
 namespace {
 
 double duration_option(const po::variables_map& vm, const char* name, double fallback) {
-  if (!vm.count(name)) return fallback;
-  const std::string v = vm[name].as<std::string>();
-  double s = 0;
-  try {
-    s = parse_duration_s(v);
-  } catch (const std::invalid_argument& e) {
-    throw po::error(std::string("--") + name + ": " + e.what());
-  }
-  if (!(s > 0) || s > 1e4 * 365.25 * 86400)
-    throw po::error(std::string("--") + name + " must be a duration from 1 us to 10000 years, got \"" +
-                    text::excerpt(v) + "\"");
-  return s;
+  return vm.count(name) ? parse_duration_option(std::string("--") + name, vm[name].as<std::string>())
+                        : fallback;
 }
 
 uint64_t count_option(const po::variables_map& vm, const char* name, uint64_t low, uint64_t high) {
-  const std::string v = vm[name].as<std::string>();
-  char* end = nullptr;
-  const unsigned long long n = std::strtoull(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || v[0] == '-' || n < low || n > high)
-    throw po::error(std::string("--") + name + " must be a whole number from " +
-                    std::to_string(low) + " to " + std::to_string(high) + ", got \"" +
-                    text::excerpt(v) + "\"");
-  return n;
+  return parse_count(std::string("--") + name, vm[name].as<std::string>(), low, high);
 }
 
 }  // namespace
@@ -123,15 +108,7 @@ int backtest_command(const std::vector<std::string>& args) {
   o.max_origins = count_option(vm, "max-origins", 1, 100000);
   o.replications = count_option(vm, "replications", 2, 1000000);
   o.truth_replications = count_option(vm, "truth-replications", 1, 100000);
-  const std::string trend = vm["trend"].as<std::string>();
-  if (trend == "average")
-    o.trend = fit::TrendChoice::average;
-  else if (trend == "extrapolate")
-    o.trend = fit::TrendChoice::extrapolate;
-  else if (trend == "last-week")
-    o.trend = fit::TrendChoice::last_week;
-  else
-    throw po::error("--trend must be average, extrapolate or last-week");
+  o.trend = parse_trend(vm["trend"].as<std::string>());
   try {
     o.objective = metric_for_check(vm["objective"].as<std::string>());
     if (vm.count("metrics")) {
@@ -166,8 +143,12 @@ int backtest_command(const std::vector<std::string>& args) {
     if (vm.count(out)) check_output_path(vm[out].as<std::string>(), output_options);
 
   const std::string text = read_input_file(o.log_path, o.limits.data_bytes, "log file", "--max-data-size");
-  const fs::path work = fs::temp_directory_path() /
-                        ("gpucap-backtest-" + std::to_string(::getpid()));
+  // A folder of its own (mkdtemp: new, private, not a name another process could have made).
+  std::string folder = (fs::temp_directory_path() / "gpucap-backtest-XXXXXX").string();
+  if (::mkdtemp(folder.data()) == nullptr)
+    throw std::runtime_error("cannot make a work folder " + text::excerpt(folder) + ": " +
+                             std::strerror(errno));
+  const fs::path work = folder;
   o.work_dir = work.string();
   const bool terminal = ::isatty(2) && !quiet;
   BacktestResult result;

@@ -38,11 +38,16 @@ BacktestLog BacktestLog::read(const std::string& text, const std::string& origin
                               const fit::TraceColumns& columns, double window_s) {
   // gpucap fit's reader checks every cell and finds the window; the rows are then read as they
   // are (checked).
-  const fit::JobTrace checked = fit::read_job_trace(text, origin, columns, window_s);
+  CsvTable table;
+  try {
+    table = CsvTable::parse(text, origin);
+  } catch (const std::runtime_error& e) {
+    throw fit::TraceDataError(e.what());
+  }
+  const fit::JobTrace checked = fit::read_job_trace(table, origin, columns, window_s);
   BacktestLog log;
   log.kind_ = kind;
   log.window_s_ = checked.window_s;
-  const CsvTable table = CsvTable::parse(text, origin);
   const std::size_t n = table.rows();
   log.start_.assign(n, 0.0);
   log.end_.assign(n, 0.0);
@@ -60,8 +65,7 @@ BacktestLog BacktestLog::read(const std::string& text, const std::string& origin
     table.for_each_cell(columns.duration, [&](std::size_t r, std::string_view c) {
       log.end_[r] = log.start_[r] + number_or_nan(c);
     });
-    const auto& header = table.header();
-    if (std::find(header.begin(), header.end(), columns.censored) != header.end())
+    if (checked.has_censored_column)
       table.for_each_cell(columns.censored, [&](std::size_t r, std::string_view c) {
         log.censored_[r] = number_or_nan(c) == 1.0;
       });

@@ -10,7 +10,9 @@
 //
 //   const BacktestLog log = BacktestLog::read(text, "log.csv", LogKind::instances, columns);
 //   std::string known = log.known_at(10 * 86400);               // fit this with window T
-//   std::string happened = log.happened(10 * 86400, 7 * 86400);  // replay this from t = 0
+//   std::size_t n = 0, alive = 0;
+//   std::string after = log.arrived(10 * 86400, 7 * 86400, n);  // replay these from t = 0,
+//   std::string state = log.alive_at(10 * 86400, alive);        // from this state at t = 0
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -41,22 +41,7 @@ std::string jnum(double v) {
   std::snprintf(b, sizeof b, "%.17g", v);
   return b;
 }
-std::string jstr(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char b[8];
-      std::snprintf(b, sizeof b, "\\u%04x", c);
-      out += b;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
+std::string jstr(const std::string& s) { return text::json_string(s); }
 
 }  // namespace
 
@@ -258,7 +243,8 @@ std::string backtest_html(const BacktestResult& r, const BacktestOptions& o) {
       << percent(r.mean_regret) << " (gpucap)"
       << (r.lookback_ratio > 0 ? ", " + percent(r.mean_lookback_regret) + " (look-back)" : "")
       << ".</p>\n"
-      << report::line_band_svg(series, {"true cost over the best plan in hindsight",
+      << report::line_band_svg(series, {std::string("true ") + kScalarMetricInfo[o.objective].name +
+                                            " over the best plan in hindsight",
                                         "origin [day of the log]", "regret [%]"})
       << "\n";
   }

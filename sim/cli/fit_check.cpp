@@ -14,6 +14,7 @@
 #include "gpucap/run.hpp"
 #include "gpucap/scenario_loader.hpp"
 #include "gpucap/summary.hpp"
+#include "composed_scenario.hpp"
 
 namespace gpucap::cli {
 namespace {
@@ -23,16 +24,6 @@ namespace fs = std::filesystem;
 /// An absolute, normal form of `path` (relative to the current folder).
 std::string absolute(const std::string& path) {
   return fs::absolute(fs::path(path)).lexically_normal().string();
-}
-
-/// Side files of a fitted workload (empirical samples, the state at t = 0) named relative to
-/// the section's folder: made absolute, as the composed scenario lives elsewhere.
-void absolute_side_files(YAML::Node workload, const fs::path& folder) {
-  for (const char* key : {"work", "service", "lifetime", "initial_state"}) {
-    YAML::Node n = workload[key];
-    if (n && n.IsMap() && n["file"])
-      n["file"] = (folder / n["file"].as<std::string>()).lexically_normal().string();
-  }
 }
 
 /// The replay of the whole log as one workload like the fitted first class: its arrivals the
@@ -89,18 +80,12 @@ void apply_service_template(const YAML::Node& base, YAML::Node& service,
 /// Loads the scenario with `workloads` in place of its own.
 Scenario compose(const YAML::Node& base, const YAML::Node& workloads, const std::string& origin,
                  const std::string& base_dir, const InputLimits& limits) {
-  YAML::Node s = YAML::Clone(base);
-  s["workloads"] = workloads;
-  YAML::Emitter out;
-  out << s;
-  return parse_scenario(out.c_str(), origin, base_dir, {}, limits);
+  return parse_scenario(composed_text(base, workloads), origin, base_dir, {}, limits);
 }
 
 /// The values of metric m over the replications of point 0 that define it, sorted.
 std::vector<double> sorted_values(const RunResults& r, ScalarMetric m) {
-  std::vector<double> v;
-  for (std::size_t i = 0; i < r.rows_per_point(); ++i)
-    if (!std::isnan(r.scalar(0, i, m))) v.push_back(r.scalar(0, i, m));
+  std::vector<double> v = defined_values(r, 0, m);
   std::sort(v.begin(), v.end());
   return v;
 }
@@ -119,19 +104,9 @@ ScalarMetric metric_for_check(const std::string& name) {
 }
 
 std::vector<MetricCheck> check_fit(const FitCheckOptions& options, const FittedLog& f) {
-  const std::string base_text = read_input_file(options.scenario, options.limits.scenario_bytes,
-                                                "scenario file", "--max-scenario-size");
-  YAML::Node base;
-  try {
-    base = YAML::Load(base_text);
-  } catch (const YAML::Exception& e) {
-    throw std::invalid_argument("--check-scenario " + text::excerpt(options.scenario) +
-                                ": not YAML: " + e.what());
-  }
-  if (!base.IsMap() || !base["pools"])
-    throw std::invalid_argument("--check-scenario " + text::excerpt(options.scenario) +
-                                " must be a scenario with name, horizon and pools (its "
-                                "workloads, if any, are replaced)");
+  const YAML::Node base = read_pools_scenario(
+      options.scenario, options.limits, "--check-scenario",
+      "a scenario with name, horizon and pools (its workloads, if any, are replaced)");
   const YAML::Node fitted = YAML::Load(f.yaml)["workloads"];
   if (f.kind == fit::FitKind::service && fitted.size() != 1)
     throw std::invalid_argument(
@@ -145,10 +120,8 @@ std::vector<MetricCheck> check_fit(const FitCheckOptions& options, const FittedL
     if (f.kind == fit::FitKind::service) apply_service_template(base, copy, options.scenario);
     fitted_workloads.push_back(copy);
   }
-  uint32_t max_gpus = 1;
-  for (const fit::JobClass& c : f.trace->classes) max_gpus = std::max(max_gpus, c.gpus);
   YAML::Node replay(YAML::NodeType::Sequence);
-  replay.push_back(replay_workload(f, fitted_workloads[0], max_gpus));
+  replay.push_back(replay_workload(f, fitted_workloads[0], largest_class_gpus(*f.trace)));
 
   const std::string base_dir = fs::absolute(fs::path(options.scenario)).parent_path().string();
   const std::string origin = text::excerpt(options.scenario, 200);

@@ -20,7 +20,6 @@
 #include "gpucap/input_file.hpp"
 #include "gpucap/interrupt.hpp"
 #include "gpucap/output_file.hpp"
-#include "gpucap/quantities.hpp"
 #include "gpucap/scenario_error.hpp"
 
 #include "command_line.hpp"
@@ -176,16 +175,8 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
               text::excerpt(name) + "\"");
         o.placement.push_back(name);
       }
-  if (vm.count("window")) {
-    try {
-      o.window_s = parse_duration_s(vm["window"].as<std::string>());
-    } catch (const std::invalid_argument& e) {
-      throw po::error(std::string("--window: ") + e.what());
-    }
-    if (!(o.window_s > 0) || o.window_s > fit::kMaxDurationS)
-      throw po::error("--window must be a duration from 1 us to 10000 years, got \"" +
-                      text::excerpt(vm["window"].as<std::string>()) + "\"");
-  }
+  if (vm.count("window"))
+    o.window_s = parse_duration_option("--window", vm["window"].as<std::string>());
   o.alpha = vm["alpha"].as<double>();
   if (!(o.alpha > 0 && o.alpha < 1))
     throw po::error("--alpha must be a probability between 0 and 1 (exclusive), e.g. 0.01");
@@ -214,16 +205,7 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
     throw po::error(
         "--kind service needs --placement POOL: the pool whose GPUs run the "
         "service's replicas");
-  const std::string trend = vm["trend"].as<std::string>();
-  if (trend == "average")
-    o.trend = fit::TrendChoice::average;
-  else if (trend == "extrapolate")
-    o.trend = fit::TrendChoice::extrapolate;
-  else if (trend == "last-week")
-    o.trend = fit::TrendChoice::last_week;
-  else
-    throw po::error("--trend must be average, extrapolate or last-week, got \"" +
-                    text::excerpt(trend) + "\"");
+  o.trend = parse_trend(vm["trend"].as<std::string>());
   if (vm.count("origin")) {
     o.origin = vm["origin"].as<std::string>();
     const data::TimeZone zone = data::parse_time_zone(vm["timezone"].as<std::string>());

@@ -5,19 +5,14 @@
 #include <stdexcept>
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/summary.hpp"
 
 namespace gpucap::cli {
 
 double lookback_commitment(std::vector<double> hourly_usage, double ratio) {
   if (hourly_usage.empty()) return 0;
   std::sort(hourly_usage.begin(), hourly_usage.end());
-  const double h = (1 - ratio) * static_cast<double>(hourly_usage.size() - 1);
-  const std::size_t i = static_cast<std::size_t>(std::floor(h));
-  const double q = i + 1 >= hourly_usage.size()
-                       ? hourly_usage.back()
-                       : hourly_usage[i] + (h - static_cast<double>(i)) *
-                                               (hourly_usage[i + 1] - hourly_usage[i]);
-  return std::round(q);
+  return std::round(type7_quantile(hourly_usage, 1 - ratio));
 }
 
 double lookback_ratio_of(const Scenario& s, const std::string& plan_path) {

@@ -8,7 +8,6 @@
 #include "commands.hpp"
 #include "gpucap/detail/text.hpp"
 #include "gpucap/input_file.hpp"
-#include "gpucap/quantities.hpp"
 #include "lookback.hpp"
 #include "run_options.hpp"
 
@@ -42,15 +41,7 @@ int recommend_command(const std::vector<std::string>& args) {
   if (!(ratio > 0 && ratio < 1))
     throw po::error("--ratio must lie between 0 and 1 (committed price below on-demand)");
   const auto duration = [&](const char* name) {
-    const std::string v = vm[name].as<std::string>();
-    double s = 0;
-    try {
-      s = parse_duration_s(v);
-    } catch (const std::invalid_argument& e) {
-      throw po::error(std::string("--") + name + ": " + e.what());
-    }
-    if (!(s > 0)) throw po::error(std::string("--") + name + " must be a duration > 0");
-    return s;
+    return parse_duration_option(std::string("--") + name, vm[name].as<std::string>());
   };
   const double lookback = duration("lookback");
   const std::string kind = vm["kind"].as<std::string>();

@@ -2,6 +2,7 @@
 #include "run_options.hpp"
 
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,7 @@
 #include "gpucap/detail/text.hpp"
 #include "gpucap/moments.hpp"
 #include "gpucap/progress.hpp"
+#include "gpucap/quantities.hpp"
 #include "gpucap/run_journal.hpp"
 #include "gpucap/scenario_loader.hpp"
 
@@ -114,6 +116,27 @@ uint64_t parse_count(const std::string& name, const std::string& text, uint64_t 
   const uint64_t v = std::stoull(t);
   if (v < lo || v > hi) throw po::error(name + " must be " + valid + ", got " + std::to_string(v));
   return v;
+}
+
+double parse_duration_option(const std::string& name, const std::string& text) {
+  double s = 0;
+  try {
+    s = parse_duration_s(text);
+  } catch (const std::invalid_argument& e) {
+    throw po::error(name + ": " + e.what());
+  }
+  if (!(s > 0) || s > 1e4 * 365.25 * 86400)
+    throw po::error(name + " must be a duration from 1 us to 10000 years, got \"" +
+                    text::excerpt(text) + "\"");
+  return s;
+}
+
+fit::TrendChoice parse_trend(const std::string& text) {
+  if (text == "average") return fit::TrendChoice::average;
+  if (text == "extrapolate") return fit::TrendChoice::extrapolate;
+  if (text == "last-week") return fit::TrendChoice::last_week;
+  throw po::error("--trend must be average, extrapolate or last-week, got \"" +
+                  text::excerpt(text) + "\"");
 }
 
 /// The byte budgets of the files a scenario reads (--max-scenario-size, --max-data-size).

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/fit/workload_yaml.hpp"
 #include "gpucap/input_file.hpp"
 #include "gpucap/output_file.hpp"
 #include "gpucap/run.hpp"
@@ -29,6 +30,13 @@ InputLimits read_input_limits(const boost::program_options::variables_map& vm);
 /// A whole number for option `name` in [lo, hi]; anything else (a sign, a fraction, digits
 /// beyond 64 bits) is a usage error that says what is valid.
 uint64_t parse_count(const std::string& name, const std::string& text, uint64_t lo, uint64_t hi);
+
+/// A duration for option `name` ("--window"): seconds above 0 and at most 10000 years; anything
+/// else is a usage error that says what is valid.
+double parse_duration_option(const std::string& name, const std::string& text);
+
+/// --trend of fit and backtest: average, extrapolate or last-week (a usage error otherwise).
+fit::TrendChoice parse_trend(const std::string& text);
 
 /// The run options given (execution_options()), checked; the journal's timing and size from
 /// GPUCAP_JOURNAL_* in the environment when the run writes a file.

@@ -230,6 +230,14 @@ TEST_F(BillingCommitment, MistakesAreNamed) {
     const std::string e = error_of(yaml);
     EXPECT_NE(e.find(message), std::string::npos) << "expected: " << message << "\ngot: " << e;
   }
+  // The default period (1 h) over more than 100,000 hours: named at the commitment (the
+  // period key it lacks has no place in the file).
+  std::string long_run = with("  p: {covers: [od], gpus: 1, price_usd_per_gpu_hour: 1}\n");
+  long_run.replace(long_run.find("horizon: 1d"), 11, "horizon: 5000d");
+  const std::string e = error_of(long_run);
+  EXPECT_NE(e.find("commitments.p.period: gives 120000 periods over the horizon"),
+            std::string::npos)
+      << e;
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "gpucap/metrics.hpp"
 
 #include "support/one_replication.hpp"
+#include "support/sample_moments.hpp"
 #include "support/scenario_fixture.hpp"
 
 namespace gpucap {
@@ -21,19 +22,8 @@ namespace {
 class BurstArrivals : public testing_support::ScenarioFixture {};
 
 using testing_support::metric_over_replications;
-
-double mean_of(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return s / v.size();
-}
-
-double variance_of(const std::vector<double>& v) {
-  const double m = mean_of(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return s / (v.size() - 1);
-}
+using testing_support::mean_of;
+using testing_support::variance_of;
 
 /// 4 jobs an hour for 500 h, 1 h of work, never waiting; `arrivals_extra` inside `arrivals`.
 std::string queue(const std::string& arrivals_extra, const std::string& process = "poisson",

@@ -11,6 +11,8 @@
 #include "gpucap/fit/parameter_uncertainty.hpp"
 #include "gpucap/fit/run_time_model.hpp"
 
+#include "support/sample_moments.hpp"
+
 namespace fit = gpucap::fit;
 
 namespace {
@@ -31,19 +33,8 @@ std::vector<double> arrivals(int days, double per_day, double s, std::mt19937_64
   return t;
 }
 
-double sd_of(const std::vector<double>& v) {
-  double m = 0, q = 0;
-  for (double x : v) m += x;
-  m /= v.size();
-  for (double x : v) q += (x - m) * (x - m);
-  return std::sqrt(q / (v.size() - 1));
-}
-
-double mean_of(const std::vector<double>& v) {
-  double m = 0;
-  for (double x : v) m += x;
-  return m / v.size();
-}
+using gpucap::testing_support::mean_of;
+using gpucap::testing_support::sd_of;
 
 /// Over 200 logs of 28 days: the sd of ln(rate estimate) against the mean sd the fit writes.
 void expect_rate_calibrated(double s, double min_dispersion, double max_dispersion) {

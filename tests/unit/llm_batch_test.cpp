@@ -271,7 +271,9 @@ TEST(LlmCatalog, ShapesOfTheShippedModelsAndGpus) {
   EXPECT_NEAR(llm_kv_cache_tokens(*llama, 80, 1, e), (71e9 - 13.48e9) / 524288, 1e-6);
   // Llama 2 70B does not fit one A100 of 40 GB.
   for (const auto& m : models) {
-    if (m.name == "llama-2-70b") EXPECT_LT(llm_kv_cache_tokens(m, 40, 1, e), 0);
+    if (m.name == "llama-2-70b") {
+      EXPECT_LT(llm_kv_cache_tokens(m, 40, 1, e), 0);
+    }
   }
   // Tensor parallel: 2 all-reduces a layer of hidden x 2 bytes, ring 2 (g-1)/g.
   const LlmShape s2 = llm_shape(*llama, *h100, 2, e);

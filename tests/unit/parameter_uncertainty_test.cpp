@@ -12,6 +12,7 @@
 #include "gpucap/metrics.hpp"
 
 #include "support/one_replication.hpp"
+#include "support/sample_moments.hpp"
 #include "support/scenario_fixture.hpp"
 
 namespace gpucap {
@@ -19,21 +20,11 @@ namespace {
 
 class ParameterUncertainty : public testing_support::ScenarioFixture {};
 
+using testing_support::mean_of;
+using testing_support::variance_of;
+
 std::vector<double> per_replication(const Scenario& s, ScalarMetric m, uint64_t n) {
   return testing_support::metric_over_replications(s, m, n);
-}
-
-double mean_of(const std::vector<double>& v) {
-  double s = 0;
-  for (double x : v) s += x;
-  return s / v.size();
-}
-
-double variance_of(const std::vector<double>& v) {
-  const double m = mean_of(v);
-  double s = 0;
-  for (double x : v) s += (x - m) * (x - m);
-  return s / (v.size() - 1);
 }
 
 /// Jobs at 4 per hour for 500 h (2000 expected), 1 h of exponential work, never waiting.

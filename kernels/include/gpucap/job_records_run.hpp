@@ -16,7 +16,8 @@ inline constexpr uint64_t kMaxJobRecords = 10000000;
 /// scalar row is the one the run produced, bit for bit (RunError otherwise: a bug). Nothing when
 /// record_jobs is 0. Throws std::invalid_argument, before recording, when the records would
 /// exceed kMaxJobRecords (estimated from the run's own jobs_arrived, scaled to the whole horizon
-/// when there is a warm-up).
-void add_job_records(RunResults& r, const std::vector<Scenario>& points);
+/// when there is a warm-up). Runs on the run's `threads` CPU threads (0: all), checked first
+/// (ensure_threads_can_start).
+void add_job_records(RunResults& r, const std::vector<Scenario>& points, int threads = 0);
 
 }  // namespace gpucap

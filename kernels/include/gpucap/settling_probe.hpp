@@ -40,8 +40,10 @@ inline std::size_t settling_probe_replications(std::size_t replications) {
 /// `process: trace` or `initial_state`): those ask about a given period, not a steady state;
 /// nothing either for a sweep of the horizon, or when a replication simulated again differs
 /// from the run's row. With `cancel`, a cancel (Ctrl-C, CancelToken) stops the probe within
-/// milliseconds, as it stops the run's own replications, and throws RunCancelled.
+/// milliseconds, as it stops the run's own replications, and throws RunCancelled. It runs on
+/// the run's `threads` CPU threads (0: all), checked first (ensure_threads_can_start); a thread
+/// that cannot have its engine arena leaves the run unprobed.
 void add_settling_probe(RunResults& r, const std::vector<Scenario>& points,
-                        const std::atomic<bool>* cancel = nullptr);
+                        const std::atomic<bool>* cancel = nullptr, int threads = 0);
 
 }  // namespace gpucap

@@ -592,6 +592,10 @@ CsvTable CsvTable::of(const std::shared_ptr<const DataFile>& file, const std::st
 
 const std::vector<std::string>& CsvTable::header() const { return structure_->header; }
 std::size_t CsvTable::rows() const { return structure_->rows; }
+bool CsvTable::has_column(const std::string& column) const {
+  const auto& h = structure_->header;
+  return std::find(h.begin(), h.end(), column) != h.end();
+}
 
 std::size_t CsvTable::line_of_row(std::size_t r) const {
   const auto& gaps = structure_->gaps;

@@ -227,4 +227,33 @@ std::string format_duration(double seconds) {
   return buffer;
 }
 
+std::string json_string(const std::string& s) {
+  std::string out = "\"";
+  char escaped[8];
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    uint32_t code = 0;
+    const std::size_t n = utf8_sequence_length(s, i, &code);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7F) {
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+      out += escaped;
+    } else if (is_bidi_control(code) || code == 0x2028 || code == 0x2029) {
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(code));
+      out += escaped;
+    } else {
+      out.append(s, i, n);
+    }
+    i += n;
+  }
+  return out + "\"";
+}
+
 }  // namespace gpucap::text

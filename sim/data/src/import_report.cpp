@@ -10,37 +10,7 @@
 namespace gpucap::data {
 namespace {
 
-/// `s` as a JSON string that is valid UTF-8 whatever `s` holds: controls, DEL, bidirectional
-/// formatting characters and U+2028/U+2029 escaped as \uXXXX; each byte that is not part of
-/// valid UTF-8 (a path in another encoding) written as U+FFFD, the replacement character.
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  char escaped[8];
-  for (std::size_t i = 0; i < s.size();) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    uint32_t code = 0;
-    const std::size_t n = text::utf8_sequence_length(s, i, &code);
-    if (n == 0) {
-      out += "\\ufffd";
-      ++i;
-      continue;
-    }
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c == 0x7F) {
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      out += escaped;
-    } else if (text::is_bidi_control(code) || code == 0x2028 || code == 0x2029) {
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(code));
-      out += escaped;
-    } else {
-      out.append(s, i, n);
-    }
-    i += n;
-  }
-  return out + "\"";
-}
+using text::json_string;
 
 std::string json_counts(const std::vector<ImportReport::Count>& counts) {
   std::string out = "[";

@@ -73,8 +73,7 @@ void TraceWriter::add(JobRecord job) {
              job.line, std::move(job.extra)});
       return;
     }
-    if (running_.size() >= options_.reorder_window ||
-        running_bytes_ + held_bytes(job) > options_.reorder_window_bytes)
+    if (!window_has_room(running_.size(), running_bytes_, held_bytes(job)))
       return report_.drop(
           "still running, beyond the reorder window of running jobs held until the log's end "
           "(raise --reorder-window or give --log-end)",
@@ -107,8 +106,7 @@ void TraceWriter::add_instance(JobRecord job) {
   if (job.submit_unknown) {
     if (report_.has_origin) return write_instance(row);
     // Held until the origin is known, in the reorder window's budget (as running jobs are).
-    if (unknown_start_.size() >= options_.reorder_window ||
-        unknown_start_bytes_ + held_bytes(row) > options_.reorder_window_bytes)
+    if (!window_has_room(unknown_start_.size(), unknown_start_bytes_, held_bytes(row)))
       return report_.drop(
           "no creation time, beyond the reorder window of such instances held until the origin "
           "is known (give --origin, or raise --reorder-window)",

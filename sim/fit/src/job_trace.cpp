@@ -120,23 +120,30 @@ void set_class_gpus(const std::vector<std::map<uint32_t, std::size_t>>& counts, 
 
 JobTrace read_job_trace(const std::string& text, const std::string& origin,
                         const TraceColumns& columns, double window_s) {
+  gpucap::CsvTable table;
+  try {
+    table = gpucap::CsvTable::parse(text, origin);
+  } catch (const std::runtime_error& e) {
+    throw TraceDataError(e.what());
+  }
+  return read_job_trace(table, origin, columns, window_s);
+}
+
+JobTrace read_job_trace(const gpucap::CsvTable& table, const std::string& origin,
+                        const TraceColumns& columns, double window_s) {
   JobTrace trace;
   trace.origin = origin;
-  gpucap::CsvTable table;
   // Shared with the table rather than copied (a large trace's columns are its bulk).
   gpucap::NumberColumn submit, duration, gpus, censored;
   gpucap::CsvTable::Categories class_values;
   try {
-    table = gpucap::CsvTable::parse(text, origin);
     class_values = table.categories(columns.class_by, detail::kMaxClassTexts);
     if (!columns.end.empty())
       return detail::read_instance_log(table, columns, class_values, window_s);
     submit = table.number_column(columns.submit);
     duration = table.number_column(columns.duration);
     gpus = table.number_column(columns.gpus);
-    const auto& header = table.header();
-    trace.has_censored_column =
-        std::find(header.begin(), header.end(), columns.censored) != header.end();
+    trace.has_censored_column = table.has_column(columns.censored);
     if (trace.has_censored_column) censored = table.number_column(columns.censored);
   } catch (const std::runtime_error& e) {
     throw TraceDataError(e.what());

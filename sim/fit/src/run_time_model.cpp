@@ -84,10 +84,13 @@ double mean_residual_life(const RunTimeModel& m, double t) {
   return std::isfinite(mean) && mean > 0 ? std::min(mean, kMaxDurationS / 2) : t;
 }
 
-void add_tail_for_survivors(RunTimeModel& m, std::size_t survivors) {
-  if (!m.empirical || m.values.empty() || m.tail_probability > 0 || survivors == 0) return;
-  const double n = static_cast<double>(m.values.size());
+void add_tail_for_survivors(RunTimeModel& m, const std::vector<double>& ages_at_end_s) {
+  if (!m.empirical || m.values.empty() || m.tail_probability > 0) return;
   const double largest = *std::max_element(m.values.begin(), m.values.end());
+  const std::size_t survivors = static_cast<std::size_t>(std::count_if(
+      ages_at_end_s.begin(), ages_at_end_s.end(), [&](double age) { return age >= largest; }));
+  if (survivors == 0) return;
+  const double n = static_cast<double>(m.values.size());
   m.tail_probability = static_cast<double>(survivors) / (n + static_cast<double>(survivors));
   m.tail_mean_s = mean_residual_life(m, largest);
   m.reason += "; " + std::to_string(survivors) +

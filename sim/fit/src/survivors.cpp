@@ -4,53 +4,50 @@
 
 #include <algorithm>
 #include <cmath>
-#include <utility>
 #include <vector>
 
 #include "gpucap/fit/distribution_family.hpp"
 
 namespace gpucap::fit {
-namespace {
 
-/// The log's Kaplan-Meier curve with delayed entry: event times and S just after each.
-struct DelayedEntryCurve {
-  std::vector<double> time_s, survival;
-  double oldest_s = 0;  ///< the oldest age any instance was seen at: the curve's reach
+double LogSurvival::at(double t) const {
+  const auto it = std::upper_bound(time_s.begin(), time_s.end(), t);
+  return it == time_s.begin() ? 1.0 : survival[static_cast<std::size_t>(it - time_s.begin()) - 1];
+}
 
-  double at(double t) const {
-    const auto it = std::upper_bound(time_s.begin(), time_s.end(), t);
-    return it == time_s.begin() ? 1.0 : survival[static_cast<std::size_t>(it - time_s.begin()) - 1];
-  }
-};
-
-DelayedEntryCurve delayed_entry_curve(const JobClass& c, double window_s) {
-  struct Span {
-    double entry, exit;
-    bool event;
+LogSurvival log_survival(const JobClass& c, double window_s) {
+  // Each instance's span of ages in the risk set, (entry, exit], and whether exit is an end.
+  std::vector<double> entries, exits, events;
+  const auto add = [&](double entry, double exit, bool event) {
+    entries.push_back(entry);
+    exits.push_back(exit);
+    if (event) events.push_back(exit);
   };
-  std::vector<Span> spans;
   const RunTimeSample& s = c.run_times;  // created in the window: entry at age 0
-  for (std::size_t i = 0; i < s.size(); ++i) spans.push_back({0.0, s.time_s[i], s.censored[i] == 0});
+  for (std::size_t i = 0; i < s.size(); ++i) add(0.0, s.time_s[i], s.censored[i] == 0);
   for (const AliveInstance& a : c.alive_at_start) {  // already running: entry at their age
     if (std::isnan(a.age_s)) continue;               // no start: its age is unknown
-    const bool ended = a.remaining_s != HUGE_VAL;
-    // Still running at the log's end: censored at its age then.
-    spans.push_back({a.age_s, a.age_s + (ended ? a.remaining_s : window_s), ended});
+    // An end after the window (or none) is not seen: censored at the window's end.
+    const bool ended = a.remaining_s <= window_s;
+    add(a.age_s, a.age_s + (ended ? a.remaining_s : window_s), ended);
   }
-  DelayedEntryCurve curve;
-  std::vector<double> events;
-  for (const Span& sp : spans) {
-    if (sp.event) events.push_back(sp.exit);
-    if (std::isfinite(sp.exit)) curve.oldest_s = std::max(curve.oldest_s, sp.exit);
-  }
+  LogSurvival curve;
+  for (const double exit : exits)
+    if (std::isfinite(exit)) curve.oldest_s = std::max(curve.oldest_s, exit);
+  std::sort(entries.begin(), entries.end());
+  std::sort(exits.begin(), exits.end());
   std::sort(events.begin(), events.end());
   double survival = 1;
   for (std::size_t i = 0; i < events.size();) {
     const double t = events[i];
     std::size_t d = 0;
     while (i < events.size() && events[i] == t) ++d, ++i;
-    std::size_t at_risk = 0;
-    for (const Span& sp : spans) at_risk += sp.entry < t && t <= sp.exit;
+    // At risk at t: entry < t <= exit, i.e. #(entry < t) - #(exit < t) (entry <= exit).
+    const std::size_t entered = static_cast<std::size_t>(
+        std::lower_bound(entries.begin(), entries.end(), t) - entries.begin());
+    const std::size_t left = static_cast<std::size_t>(
+        std::lower_bound(exits.begin(), exits.end(), t) - exits.begin());
+    const std::size_t at_risk = entered - left;
     if (at_risk == 0) continue;
     survival *= 1.0 - static_cast<double>(d) / static_cast<double>(at_risk);
     curve.time_s.push_back(t);
@@ -58,8 +55,6 @@ DelayedEntryCurve delayed_entry_curve(const JobClass& c, double window_s) {
   }
   return curve;
 }
-
-}  // namespace
 
 double model_survival(const RunTimeModel& m, double t_s) {
   if (!m.empirical) return sf(m.family, m.params, t_s);
@@ -75,12 +70,11 @@ double model_survival(const RunTimeModel& m, double t_s) {
   return s;
 }
 
-SurvivorCheck expected_survivors(const JobClass& c, const RunTimeModel& m, double window_s,
-                                 double after_s) {
+SurvivorCheck expected_survivors(const JobClass& c, const LogSurvival& curve,
+                                 const RunTimeModel& m, double after_s) {
   SurvivorCheck out;
   out.after_s = after_s;
   out.running = c.age_at_end_s.size();
-  const DelayedEntryCurve curve = delayed_entry_curve(c, window_s);
   for (double age : c.age_at_end_s) {
     const double s_age = model_survival(m, age);
     const double model = s_age > 0 ? model_survival(m, age + after_s) / s_age : 0.0;
@@ -104,14 +98,13 @@ bool survivors_disagree(const SurvivorCheck& c) {
   return std::fabs(c.model_covered - c.log) > 3 * std::sqrt(n * p * (1 - p)) + 1;
 }
 
-RunTimeModel delayed_entry_model(const JobClass& c, double window_s, std::size_t count,
+RunTimeModel delayed_entry_model(const LogSurvival& curve, std::size_t count,
                                  const RunTimeModel& fitted) {
   RunTimeModel m = fitted;
   m.empirical = true;
   m.values.clear();
   m.tail_probability = 0;
   m.tail_mean_s = 0;
-  const DelayedEntryCurve curve = delayed_entry_curve(c, window_s);
   if (curve.time_s.empty() || count == 0) return m;
   const double body = 1 - curve.survival.back();
   std::size_t s = 0;

@@ -338,62 +338,65 @@ std::string run_time_comments(const ClassFit& c, bool instances) {
   return out.str();
 }
 
-/// The arrivals of class `c`, with the trend choice applied (TrendChoice).
+/// The arrivals of class `c`, with the trend choice applied (TrendChoice); then their bursts,
+/// drift and rate uncertainty, once, from the arrivals the written rate comes from.
 void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOptions& options,
                         ClassFit& f) {
   const double alpha = options.yaml.alpha;
   f.arrivals = fit_arrivals(c.submit_s, window_s, alpha, options.origin_offset_s);
-  f.arrival_uncertainty = rate_uncertainty(f.arrivals, c.submit_s, window_s, false);
-  f.bursts = fit_bursts(c.submit_s, window_s, f.arrivals, alpha);
-  f.drift = fit_drift(c.submit_s, window_s, f.arrivals);
+  const std::vector<double>* seen = &c.submit_s;  // the arrivals fitted, over `span` seconds
+  double span = window_s;
+  std::vector<double> last;  // --trend last-week: the last 7 days' arrivals
+  bool extrapolate = false;
   const ArrivalFit& a = f.arrivals;
-  if (!a.trend_tried) return;
-  const double per_week = std::expm1(a.trend_per_s * 7 * 86400) * 100;
-  const std::string drift =
-      "the arrival rate " + std::string(per_week >= 0 ? "rises " : "falls ") +
-      fmt("%.3g", std::fabs(per_week)) + "% a week (x" +
-      fmt("%.3g", std::exp(a.trend_per_s * window_s)) +
-      " over the window; log-linear trend, likelihood ratio G = " + fmt("%.3g", a.trend_g) +
-      ", p = " + fmt("%.3g", a.trend_p_value) + ")";
-  if (!a.trend_significant) return;
-  switch (options.trend) {
-    case TrendChoice::average:
-      f.arrival_warning = true;
-      f.arrival_notes.push_back(drift +
-                                ": the rate written is the window's average, which the "
-                                "start of the window overstates and its end understates; "
-                                "--trend extrapolate writes the level at the window's end, "
-                                "--trend last-week fits the last 7 days alone");
-      return;
-    case TrendChoice::extrapolate:
-      f.arrivals.profile_rate_per_s *= a.trend_end_factor;
-      f.arrival_uncertainty = rate_uncertainty(f.arrivals, c.submit_s, window_s, true);
-      f.arrival_notes.push_back(drift +
-                                ": --trend extrapolate: the rate written is the fitted "
-                                "level at the window's end, x" +
-                                fmt("%.4g", a.trend_end_factor) + " the window's average");
-      return;
-    case TrendChoice::last_week: {
-      constexpr double kWeekS = 7 * 86400.0;
-      if (window_s < 2 * kWeekS)
-        throw std::invalid_argument(
-            "--trend last-week needs a window of at least 14 days (this "
-            "one is " +
-            format_seconds(window_s) + ")");
-      const double from = window_s - kWeekS;
-      std::vector<double> last;
-      for (double t : c.submit_s)
-        if (t >= from) last.push_back(t - from);
-      f.arrivals =
-          fit_arrivals(last, kWeekS, alpha, std::fmod(options.origin_offset_s + from, kWeekS));
-      f.arrival_uncertainty = rate_uncertainty(f.arrivals, last, kWeekS, false);
-      f.bursts = fit_bursts(last, kWeekS, f.arrivals, alpha);
-      f.drift = fit_drift(last, kWeekS, f.arrivals);
-      f.arrival_notes.push_back(drift + ": --trend last-week: fitted on the last 7 days alone (" +
-                                std::to_string(last.size()) + " arrivals)");
-      return;
+  if (a.trend_tried && a.trend_significant) {
+    const double per_week = std::expm1(a.trend_per_s * 7 * 86400) * 100;
+    const std::string drift =
+        "the arrival rate " + std::string(per_week >= 0 ? "rises " : "falls ") +
+        fmt("%.3g", std::fabs(per_week)) + "% a week (x" +
+        fmt("%.3g", std::exp(a.trend_per_s * window_s)) +
+        " over the window; log-linear trend, likelihood ratio G = " + fmt("%.3g", a.trend_g) +
+        ", p = " + fmt("%.3g", a.trend_p_value) + ")";
+    switch (options.trend) {
+      case TrendChoice::average:
+        f.arrival_warning = true;
+        f.arrival_notes.push_back(drift +
+                                  ": the rate written is the window's average, which the "
+                                  "start of the window overstates and its end understates; "
+                                  "--trend extrapolate writes the level at the window's end, "
+                                  "--trend last-week fits the last 7 days alone");
+        break;
+      case TrendChoice::extrapolate:
+        extrapolate = true;
+        f.arrival_notes.push_back(drift +
+                                  ": --trend extrapolate: the rate written is the fitted "
+                                  "level at the window's end, x" +
+                                  fmt("%.4g", a.trend_end_factor) + " the window's average");
+        break;
+      case TrendChoice::last_week: {
+        constexpr double kWeekS = 7 * 86400.0;
+        if (window_s < 2 * kWeekS)
+          throw std::invalid_argument(
+              "--trend last-week needs a window of at least 14 days (this "
+              "one is " +
+              format_seconds(window_s) + ")");
+        const double from = window_s - kWeekS;
+        for (double t : c.submit_s)
+          if (t >= from) last.push_back(t - from);
+        f.arrivals =
+            fit_arrivals(last, kWeekS, alpha, std::fmod(options.origin_offset_s + from, kWeekS));
+        seen = &last;
+        span = kWeekS;
+        f.arrival_notes.push_back(drift + ": --trend last-week: fitted on the last 7 days alone (" +
+                                  std::to_string(last.size()) + " arrivals)");
+        break;
+      }
     }
   }
+  f.bursts = fit_bursts(*seen, span, f.arrivals, alpha);
+  f.drift = fit_drift(*seen, span, f.arrivals);
+  if (extrapolate) f.arrivals.profile_rate_per_s *= f.arrivals.trend_end_factor;
+  f.arrival_uncertainty = rate_uncertainty(f.arrivals, *seen, span, extrapolate);
 }
 
 }  // namespace
@@ -586,35 +589,29 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
     // another pace than the log's own delayed-entry curve does (the check after the window's
     // length), the lifetime is that curve (it learns long lives from instances old at the log's
     // start).
-    if (instances && options.yaml.state == StateChoice::end &&
-        survivors_disagree(expected_survivors(c, f.run_time, trace.window_s, trace.window_s))) {
-      RunTimeModel km = delayed_entry_model(c, trace.window_s, c.run_times.size(), f.run_time);
+    const bool survivors_checked = instances && options.yaml.state == StateChoice::end;
+    const LogSurvival log_curve = survivors_checked ? log_survival(c, trace.window_s) : LogSurvival{};
+    if (survivors_checked &&
+        survivors_disagree(expected_survivors(c, log_curve, f.run_time, trace.window_s))) {
+      RunTimeModel km = delayed_entry_model(log_curve, c.run_times.size(), f.run_time);
       if (!km.values.empty()) {
         km.reason = "the log's delayed-entry Kaplan-Meier curve (with the instances already "
                     "running at its start): the fitted lifetime (" + f.run_time.reason +
                     ") ends the instances running at the log's end at another pace than the "
                     "log does";
-        km.warnings = f.run_time.warnings;
         f.run_time = std::move(km);
         f.scale_uncertainty = scale_sd_log(f.run_time);
       }
     }
-    if (instances && options.yaml.state == StateChoice::end && f.run_time.empirical &&
-        !f.run_time.values.empty()) {
-      const double largest = *std::max_element(f.run_time.values.begin(), f.run_time.values.end());
-      add_tail_for_survivors(
-          f.run_time, static_cast<std::size_t>(std::count_if(
-                          c.age_at_end_s.begin(), c.age_at_end_s.end(),
-                          [&](double age) { return age >= largest; })));
-    }
+    if (survivors_checked) add_tail_for_survivors(f.run_time, c.age_at_end_s);
     if (f.run_time.empirical && f.run_time.values.size() > kInlineEmpiricalValues) {
       result.samples.push_back(
           side_file(out_path, c, ".runtimes.csv", render_samples_csv(f.run_time.values)));
       f.samples_file = result.samples.back().name;
     }
-    if (instances && options.yaml.state == StateChoice::end)
+    if (survivors_checked)
       for (double after : {86400.0, trace.window_s})
-        f.survivors.push_back(expected_survivors(c, f.run_time, trace.window_s, after));
+        f.survivors.push_back(expected_survivors(c, log_curve, f.run_time, after));
     if (instances) {
       std::string state = render_state_csv(f, options.yaml.state, f.state_rows);
       if (!state.empty()) {

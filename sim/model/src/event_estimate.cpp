@@ -89,11 +89,12 @@ void add_workload_sources(const Scenario& s, std::vector<EventSource>& sources) 
         for (double m : a.profile) multiplier += m / static_cast<double>(a.profile.size());
       }
       expected = a.rate_per_s * multiplier * horizon;
-      if (a.burst_interval_s > 0)
+      // As compile keeps them: a cv or a step of 0 draws nothing.
+      if (a.burst_interval_s > 0 && a.burst_cv > 0)
         sources.push_back(source(EventSource::Kind::recurring, per(horizon, a.burst_interval_s),
                                  {"workloads", index, "arrivals", "burst", "interval"},
                                  "one rate multiplier per burst interval over the horizon"));
-      if (a.drift_interval_s > 0)
+      if (a.drift_interval_s > 0 && a.drift_sd_log > 0)
         sources.push_back(source(EventSource::Kind::recurring, per(horizon, a.drift_interval_s),
                                  {"workloads", index, "arrivals", "drift", "interval"},
                                  "one step of the rate's level per drift interval over the horizon"));

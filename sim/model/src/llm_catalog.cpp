@@ -17,15 +17,10 @@ CsvTable read_table(const std::string& path) {
       path);
 }
 
-bool has_column(const CsvTable& t, const std::string& column) {
-  const auto& h = t.header();
-  return std::find(h.begin(), h.end(), column) != h.end();
-}
-
 void require_columns(const CsvTable& t, const std::string& path,
                      const std::vector<std::string>& columns) {
   for (const auto& c : columns)
-    if (!has_column(t, c))
+    if (!t.has_column(c))
       throw std::runtime_error(path + ": no column '" + c + "' (needs " + [&] {
         std::string all;
         for (const auto& x : columns) all += (all.empty() ? "" : ", ") + x;
@@ -33,18 +28,23 @@ void require_columns(const CsvTable& t, const std::string& path,
       }() + ")");
 }
 
-/// A positive whole number read from a numbers column (row r, 1-based line r + 2).
-uint32_t whole(const std::string& path, const std::string& column, std::size_t row, double v) {
+/// Where data row `row` of `t` lies, for messages: "FILE:LINE: ".
+std::string where(const CsvTable& t, std::size_t row) {
+  return t.origin() + ":" + std::to_string(t.line_of_row(row)) + ": ";
+}
+
+/// A whole number >= 1 read from column `column` of data row `row`.
+uint32_t whole(const CsvTable& t, const std::string& column, std::size_t row, double v) {
   if (!(v >= 1 && v <= 1e9 && v == std::floor(v)))
-    throw std::runtime_error(path + ":" + std::to_string(row + 2) + ": " + column +
-                             " must be a whole number >= 1, not " + std::to_string(v));
+    throw std::runtime_error(where(t, row) + column + " must be a whole number >= 1, not " +
+                             std::to_string(v));
   return static_cast<uint32_t>(v);
 }
 
-double positive(const std::string& path, const std::string& column, std::size_t row, double v) {
+double positive(const CsvTable& t, const std::string& column, std::size_t row, double v) {
   if (!(v > 0 && std::isfinite(v)))
-    throw std::runtime_error(path + ":" + std::to_string(row + 2) + ": " + column +
-                             " must be a positive number, not " + std::to_string(v));
+    throw std::runtime_error(where(t, row) + column + " must be a positive number, not " +
+                             std::to_string(v));
   return v;
 }
 
@@ -61,14 +61,14 @@ std::vector<LlmModelShape> read_llm_models(const std::string& path) {
   for (std::size_t r = 0; r < t.rows(); ++r) {
     LlmModelShape m;
     m.name = names[r];
-    m.parameters = positive(path, "parameters_b", r, params[r]) * 1e9;
-    m.layers = whole(path, "layers", r, layers[r]);
-    m.hidden = whole(path, "hidden", r, hidden[r]);
-    m.heads = whole(path, "heads", r, heads[r]);
-    m.kv_heads = whole(path, "kv_heads", r, kv[r]);
+    m.parameters = positive(t, "parameters_b", r, params[r]) * 1e9;
+    m.layers = whole(t, "layers", r, layers[r]);
+    m.hidden = whole(t, "hidden", r, hidden[r]);
+    m.heads = whole(t, "heads", r, heads[r]);
+    m.kv_heads = whole(t, "kv_heads", r, kv[r]);
     if (m.hidden % m.heads != 0 || m.heads % m.kv_heads != 0)
-      throw std::runtime_error(path + ":" + std::to_string(r + 2) +
-                               ": hidden must be a multiple of heads, and heads of kv_heads");
+      throw std::runtime_error(where(t, r) +
+                               "hidden must be a multiple of heads, and heads of kv_heads");
     out.push_back(m);
   }
   return out;
@@ -85,10 +85,10 @@ std::vector<GpuSpec> read_gpu_specs(const std::string& path) {
   for (std::size_t r = 0; r < t.rows(); ++r) {
     GpuSpec g;
     g.gpu = names[r];
-    g.memory_gb = positive(path, "memory_gb", r, mem[r]);
-    g.flops_per_s = positive(path, "bf16_dense_tflops", r, tflops[r]) * 1e12;
-    g.memory_bytes_per_s = positive(path, "memory_tb_per_s", r, tbs[r]) * 1e12;
-    g.interconnect_bytes_per_s = positive(path, "interconnect_gb_per_s", r, link[r]) * 1e9;
+    g.memory_gb = positive(t, "memory_gb", r, mem[r]);
+    g.flops_per_s = positive(t, "bf16_dense_tflops", r, tflops[r]) * 1e12;
+    g.memory_bytes_per_s = positive(t, "memory_tb_per_s", r, tbs[r]) * 1e12;
+    g.interconnect_bytes_per_s = positive(t, "interconnect_gb_per_s", r, link[r]) * 1e9;
     out.push_back(g);
   }
   return out;
@@ -105,13 +105,13 @@ std::vector<std::pair<double, double>> read_llm_profile(const std::string& path,
                                                         uint32_t tensor_parallel) {
   const CsvTable t = read_table(path);
   std::vector<std::pair<double, double>> rows;
-  if (has_column(t, "num_tokens") && has_column(t, "time_ms")) {
+  if (t.has_column("num_tokens") && t.has_column("time_ms")) {
     const auto tokens = t.numbers("num_tokens"), ms = t.numbers("time_ms");
     for (std::size_t r = 0; r < t.rows(); ++r)
-      rows.emplace_back(whole(path, "num_tokens", r, tokens[r]),
-                        positive(path, "time_ms", r, ms[r]) / 1000.0);
-  } else if (has_column(t, "num_tokens") && has_column(t, "num_tensor_parallel_workers") &&
-             has_column(t, "time_stats.emb.median")) {
+      rows.emplace_back(whole(t, "num_tokens", r, tokens[r]),
+                        positive(t, "time_ms", r, ms[r]) / 1000.0);
+  } else if (t.has_column("num_tokens") && t.has_column("num_tensor_parallel_workers") &&
+             t.has_column("time_stats.emb.median")) {
     std::vector<std::string> columns = {"time_stats.emb.median"};
     for (const auto& op : vidur_layer_operators()) columns.push_back("time_stats." + op + ".median");
     require_columns(t, path, columns);
@@ -123,7 +123,7 @@ std::vector<std::pair<double, double>> read_llm_profile(const std::string& path,
       double per_layer = 0;
       for (std::size_t k = 1; k < columns.size(); ++k) per_layer += op_ms[k][r];
       const double ms = op_ms[0][r] + layers * per_layer;
-      rows.emplace_back(whole(path, "num_tokens", r, tokens[r]), positive(path, "time", r, ms) / 1000.0);
+      rows.emplace_back(whole(t, "num_tokens", r, tokens[r]), positive(t, "the operators' medians (summed)", r, ms) / 1000.0);
     }
     if (rows.empty())
       throw std::runtime_error(path + ": no row for " + std::to_string(tensor_parallel) +

@@ -12,36 +12,50 @@
 namespace gpucap {
 namespace {
 
+/// What the warnings read from the run's scenario text (parsed once).
+struct ScenarioFacts {
+  double warmup_s = 0;      ///< the scenario's warm-up (0 when its text does not say)
+  bool starts_empty = true;  ///< no workload replays a trace or has a state at t = 0 (those
+                             ///< ask about a given period, whose "transient" is the data)
+};
+
+ScenarioFacts scenario_facts(const RunResults& r) {
+  ScenarioFacts f;
+  YAML::Node root;
+  try {
+    root = YAML::Load(r.scenario_text);
+  } catch (const std::exception&) {
+    return f;
+  }
+  if (!root.IsMap()) return f;
+  try {
+    if (root["warmup"]) f.warmup_s = parse_duration_s(root["warmup"].as<std::string>());
+  } catch (const std::exception&) {
+  }
+  try {
+    if (root["workloads"] && root["workloads"].IsSequence())
+      for (const YAML::Node& w : root["workloads"]) {
+        if (!w.IsMap()) continue;
+        const YAML::Node a = w["arrivals"];
+        if (w["initial_state"] || (a && a.IsMap() && a["process"] && a["process"].IsScalar() &&
+                                   a["process"].Scalar() == "trace"))
+          f.starts_empty = false;
+      }
+  } catch (const std::exception&) {
+  }
+  return f;
+}
+
 /// The warm-up of `point`, seconds: its sweep value when the sweep varies it, else the
-/// scenario's (0 when its text does not say).
-double warmup_of(const RunResults& r, std::size_t point) {
+/// scenario's.
+double warmup_of(const RunResults& r, const ScenarioFacts& facts, std::size_t point) {
   try {
     for (const SweepParameter& p : r.sweep)
       if (p.path == "warmup" && point < p.values.size()) return parse_duration_s(p.values[point]);
-    const YAML::Node root = YAML::Load(r.scenario_text);
-    if (root.IsMap() && root["warmup"]) return parse_duration_s(root["warmup"].as<std::string>());
   } catch (const std::exception&) {
+    return 0;
   }
-  return 0;
-}
-
-/// Whether the scenario's runs start empty: no workload replays a trace or has a state at
-/// t = 0 (those ask about a given period, whose "transient" is the data).
-bool starts_empty(const RunResults& r) {
-  try {
-    const YAML::Node root = YAML::Load(r.scenario_text);
-    if (!root.IsMap() || !root["workloads"] || !root["workloads"].IsSequence()) return true;
-    for (const YAML::Node& w : root["workloads"]) {
-      if (!w.IsMap()) continue;
-      if (w["initial_state"]) return false;
-      const YAML::Node a = w["arrivals"];
-      if (a && a.IsMap() && a["process"] && a["process"].IsScalar() &&
-          a["process"].Scalar() == "trace")
-        return false;
-    }
-  } catch (const std::exception&) {
-  }
-  return true;
+  return facts.warmup_s;
 }
 
 }  // namespace
@@ -193,7 +207,7 @@ struct Unsettled {
   double end_s = -1, warmup_s = 0;
   std::size_t point = 0;
 };
-Unsettled unsettled(const RunResults& r, Watched watched) {
+Unsettled unsettled(const RunResults& r, const ScenarioFacts& facts, Watched watched) {
   Unsettled u;
   const double batch_s = 5 * series_step_s(r);
   const double horizon = series_step_s(r) * static_cast<double>(series_bins(r));
@@ -201,7 +215,7 @@ Unsettled unsettled(const RunResults& r, Watched watched) {
     const std::vector<double> y = batch_series(r, p, watched);
     if (y.empty()) continue;
     const std::size_t d = mser_batches(y);
-    const double point_warmup = warmup_of(r, p);
+    const double point_warmup = warmup_of(r, facts, p);
     // The batches after the warm-up and before the truncation must differ from the rest.
     const std::size_t from = static_cast<std::size_t>(
         std::ceil(point_warmup / (static_cast<double>(kBatch) * series_step_s(r))));
@@ -224,13 +238,16 @@ std::vector<std::string> result_warnings(const RunResults& r) {
   std::vector<std::string> out;
   // A start-up transient past the warm-up, of the GPUs in use or of the jobs waiting (the
   // queue, and with it the waits, settles later), at the point that outlasts its warm-up most.
+  const ScenarioFacts facts = scenario_facts(r);
   const double batch_s = 5 * series_step_s(r);
   const double horizon = series_step_s(r) * static_cast<double>(series_bins(r));
+  bool probe_saw_queue = false;
   for (const Watched watched : {Watched::gpus_in_use, Watched::jobs_waiting}) {
-    const Unsettled u = unsettled(r, watched);
+    const Unsettled u = unsettled(r, facts, watched);
     if (!(u.end_s >= 0)) continue;
     const double latest = u.end_s, warmup = u.warmup_s;
     const bool queue = watched == Watched::jobs_waiting;
+    probe_saw_queue = probe_saw_queue || queue;
     const std::string what = queue ? "the jobs waiting (and so the waits)" : "the GPUs in use";
     const std::string how =
         r.timeseries_bins > 0
@@ -266,11 +283,7 @@ std::vector<std::string> result_warnings(const RunResults& r) {
   // few replications can miss it at high load): jobs waiting over the window's second half
   // against its first, a paired difference per replication. A warning when it is over 4
   // standard errors above 0 and over 5% of the mean queue, and the probe said nothing of it.
-  const bool probe_saw_queue =
-      std::any_of(out.begin(), out.end(), [](const std::string& w) {
-        return w.rfind("the jobs waiting", 0) == 0;
-      });
-  if (!probe_saw_queue && starts_empty(r)) {
+  if (!probe_saw_queue && facts.starts_empty) {
     double worst_z = 0;
     std::size_t worst = r.points;
     for (std::size_t p = 0; p < r.points; ++p) {
@@ -283,7 +296,7 @@ std::vector<std::string> result_warnings(const RunResults& r) {
     if (worst < r.points) {
       const MetricSummary& d = r.summary_of(worst, kQueueLengthDrift);
       const double mean = r.summary_of(worst, kQueueLengthMean).mean;
-      const double warmup = warmup_of(r, worst);
+      const double warmup = warmup_of(r, facts, worst);
       const std::string where =
           r.points > 1 ? " (point " + std::to_string(worst) + ")" : std::string();
       out.push_back(

@@ -65,6 +65,8 @@ class CsvTable {
   static CsvTable of(const std::shared_ptr<const DataFile>& file, const std::string& origin);
 
   const std::vector<std::string>& header() const;
+  /// Whether the header names `column`.
+  bool has_column(const std::string& column) const;
   std::size_t rows() const;
 
   /// The column as numbers; an empty or non-numeric cell is an error naming file:line.

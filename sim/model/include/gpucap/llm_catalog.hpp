@@ -69,8 +69,8 @@ std::vector<std::pair<double, double>> read_llm_profile(const std::string& path,
 /// The per-layer operators of Vidur's MLP profile that gpucap sums (each once a layer).
 const std::vector<std::string>& vidur_layer_operators();
 
-/// The shape of a replica of `gpus` GPUs (tensor parallel) of `gpu` running `model`; its
-/// profile rows, if any, are at table offset `profile_offset` (profile_rows of them).
+/// The shape of a replica of `gpus` GPUs (tensor parallel) of `gpu` running `model`, in the
+/// roofline form (a profile's rows are the caller's to place: LlmShape::profile_offset).
 LlmShape llm_shape(const LlmModelShape& model, const GpuSpec& gpu, uint32_t gpus,
                    const LlmEfficiency& efficiency);
 

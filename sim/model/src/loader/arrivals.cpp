@@ -217,30 +217,18 @@ void read_trace_arrivals(const Context& ctx, const YAML::Node& node, const std::
   read_trace_replay(ctx, node, path, a);
 }
 
-/// `burst: {interval, cv}` of a poisson or nhpp process.
-void read_burst(const Context& ctx, const YAML::Node& node, const std::string& path,
-                ArrivalSpec& a) {
-  const std::string bpath = join_path(path, "burst");
-  const YAML::Node b = node["burst"];
-  expect_map(ctx, b, bpath, scenario_child_keys("workloads[].arrivals.burst"));
-  a.burst_interval_s =
-      read_key_duration(ctx, require(ctx, b, bpath, "interval", "a duration > 0"),
-                        join_path(bpath, "interval"));
-  a.burst_cv = read_key_number(ctx, require(ctx, b, bpath, "cv", "a number >= 0"),
-                               join_path(bpath, "cv"));
-}
-
-/// `drift: {interval, sd_log}` of a poisson or nhpp process.
-void read_drift(const Context& ctx, const YAML::Node& node, const std::string& path,
-                ArrivalSpec& a) {
-  const std::string dpath = join_path(path, "drift");
-  const YAML::Node d = node["drift"];
-  expect_map(ctx, d, dpath, scenario_child_keys("workloads[].arrivals.drift"));
-  a.drift_interval_s =
-      read_key_duration(ctx, require(ctx, d, dpath, "interval", "a duration > 0"),
-                        join_path(dpath, "interval"));
-  a.drift_sd_log = read_key_number(ctx, require(ctx, d, dpath, "sd_log", "a number >= 0"),
-                                   join_path(dpath, "sd_log"));
+/// `KEY: {interval, VALUE}` of a poisson or nhpp process (burst: cv; drift: sd_log): the
+/// interval into `interval_s`, the value (a number >= 0) into `value`.
+void read_interval_and_value(const Context& ctx, const YAML::Node& node, const std::string& path,
+                             const std::string& key, const std::string& value_key,
+                             double& interval_s, double& value) {
+  const std::string kpath = join_path(path, key);
+  const YAML::Node k = node[key];
+  expect_map(ctx, k, kpath, scenario_child_keys("workloads[].arrivals." + key));
+  interval_s = read_key_duration(ctx, require(ctx, k, kpath, "interval", "a duration > 0"),
+                                 join_path(kpath, "interval"));
+  value = read_key_number(ctx, require(ctx, k, kpath, value_key, "a number >= 0"),
+                          join_path(kpath, value_key));
 }
 
 }  // namespace
@@ -261,8 +249,10 @@ ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std:
   } else {
     read_trace_arrivals(ctx, node, path, what, a);
   }
-  if (a.kind != ArrivalKind::trace && node["burst"]) read_burst(ctx, node, path, a);
-  if (a.kind != ArrivalKind::trace && node["drift"]) read_drift(ctx, node, path, a);
+  if (a.kind != ArrivalKind::trace && node["burst"])
+    read_interval_and_value(ctx, node, path, "burst", "cv", a.burst_interval_s, a.burst_cv);
+  if (a.kind != ArrivalKind::trace && node["drift"])
+    read_interval_and_value(ctx, node, path, "drift", "sd_log", a.drift_interval_s, a.drift_sd_log);
   return a;
 }
 

@@ -83,7 +83,7 @@ CommitmentSpec read_commitment(const Context& ctx, const YAML::Node& node, const
   }
   const double periods = std::ceil(s.horizon_s / c.period_s);
   if (periods > kMaxTimeseriesBins)
-    ctx.fail(node["period"], join_path(path, "period"),
+    ctx.fail(node["period"] ? node["period"] : node, join_path(path, "period"),
              "gives " + text::format_number(periods) + " periods over the horizon; at most " +
                  std::to_string(kMaxTimeseriesBins) + " are supported (use a longer period)");
   return c;

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <string_view>
 
 #include "gpucap/csv_table.hpp"
 
@@ -27,11 +29,6 @@ std::string row_list(const std::vector<std::size_t>& rows) {
   return out;
 }
 
-bool has_column(const CsvTable& table, const std::string& name) {
-  const auto& h = table.header();
-  return std::find(h.begin(), h.end(), name) != h.end();
-}
-
 /// The largest value `d` can take (+infinity when unbounded).
 double largest_value(const DistributionSpec& d) {
   switch (d.kind) {
@@ -47,39 +44,44 @@ double largest_value(const DistributionSpec& d) {
   }
 }
 
-/// A row's `remaining` (text_value, in time_unit) into alive.end_s, or alive.residual for
-/// `unknown` (the row's age already read).
+/// "FILE data row N: ", the start of a message about data row i (built only for a message).
+std::string row_prefix(const JobClassSpec& w, std::size_t i) {
+  return w.initial_state_file + " data row " + std::to_string(i + 1) + ": ";
+}
+
+/// Data row i's `remaining` (text_value, in time_unit) into alive.end_s, or alive.residual for
+/// `unknown` (the row's age already read); `largest_s`: the most w's work can be (its
+/// largest_value, computed once by the caller).
 void read_remaining(const Context& ctx, const YAML::Node& file_node, const std::string& fpath,
-                    const std::string& row, const std::string& text_value, double unit_s,
-                    const JobClassSpec& w, AliveAtStart& alive) {
+                    std::size_t i, std::string_view text_value, double unit_s,
+                    const JobClassSpec& w, double largest_s, AliveAtStart& alive) {
   const bool instances = w.kind == WorkloadKind::deployment;
   const char* what = instances ? "lifetime" : "work";
   if (text_value == "unknown") {
     if (w.arrivals.kind == ArrivalKind::trace)
       ctx.fail(file_node, fpath,
-               row + "remaining is unknown, but \"" + w.name + "\" takes its " + what +
+               row_prefix(w, i) + "remaining is unknown, but \"" + w.name + "\" takes its " + what +
                    "s from its trace, not from a distribution to draw the rest from; give "
                    "the remaining " +
                    what + " (or model the " + what + " with `" + (instances ? "lifetime" : "work") +
                    "`)");
-    const double largest = largest_value(w.work_s);
-    if (!(largest > alive.age_s))
+    if (!(largest_s > alive.age_s))
       ctx.fail(file_node, fpath,
-               row + "remaining is unknown and age is " + text::format_number(alive.age_s) +
+               row_prefix(w, i) + "remaining is unknown and age is " + text::format_number(alive.age_s) +
                    " s, but the " + what + " of \"" + w.name + "\" is at most " +
-                   text::format_number(largest) + " s: no " + what +
+                   text::format_number(largest_s) + " s: no " + what +
                    " lasts that long; give the remaining " + what);
     alive.residual = true;
   } else if (text_value.empty()) {
     if (!instances)
       ctx.fail(file_node, fpath,
-               row + "remaining is blank; a job's remaining work must be given (reference-GPU " +
+               row_prefix(w, i) + "remaining is blank; a job's remaining work must be given (reference-GPU " +
                    "time, in time_unit), or be unknown (drawn from its work given its age)");
   } else {
     double v = 0;
     if (!parse_decimal(text_value, v) || !(v > 0) || !(v * unit_s <= kMaxDurationS))
       ctx.fail(file_node, fpath,
-               row + "remaining holds \"" + text::excerpt(text_value) +
+               row_prefix(w, i) + "remaining holds \"" + text::excerpt(std::string(text_value)) +
                    "\"; it must be a number > 0 (at most 10000 years)" +
                    (instances ? ", blank (still running) or unknown (drawn given the age)"
                               : " or unknown (drawn given the age)"));
@@ -100,7 +102,7 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
                         : 1.0;
   try {
     const CsvTable table = ctx.read_csv(file_node, fpath, w.initial_state_file);
-    if (!has_column(table, "remaining"))
+    if (!table.has_column("remaining"))
       ctx.fail(file_node, fpath,
                w.initial_state_file +
                    " has no column 'remaining' (and may have 'age', 'pool' and 'gpus')");
@@ -112,11 +114,9 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
                    " jobs or instances per workload (more than any fleet runs and queues at "
                    "once); keep the rows that run or wait at t = 0");
     // Column by column, each cell read in place (no string per row): memory is the rows kept.
-    const auto row_of = [&](std::size_t i) {
-      return w.initial_state_file + " data row " + std::to_string(i + 1) + ": ";
-    };
+    const auto row_of = [&](std::size_t i) { return row_prefix(w, i); };
     std::vector<double> ages(table.rows(), 0.0);
-    if (has_column(table, "age"))
+    if (table.has_column("age"))
       table.for_each_cell("age", [&](std::size_t i, std::string_view cell) {
         if (cell.empty()) return;
         double v = 0;
@@ -128,15 +128,16 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
         ages[i] = v * unit_s;
       });
     w.initial_state.reserve(table.rows());
+    const double largest_s = largest_value(w.work_s);
     table.for_each_cell("remaining", [&](std::size_t i, std::string_view cell) {
       AliveAtStart alive{HUGE_VAL, w.gpus, ""};
       alive.row = static_cast<uint32_t>(i + 1);
       alive.age_s = ages[i];
-      read_remaining(ctx, file_node, fpath, row_of(i), std::string(cell), unit_s, w, alive);
+      read_remaining(ctx, file_node, fpath, i, cell, unit_s, w, largest_s, alive);
       w.initial_state.push_back(std::move(alive));
     });
     std::vector<double>().swap(ages);
-    if (has_column(table, "gpus"))
+    if (table.has_column("gpus"))
       table.for_each_cell("gpus", [&](std::size_t i, std::string_view cell) {
         if (cell.empty()) return;
         double g = 0;
@@ -146,7 +147,7 @@ void read_initial_state(const Context& ctx, const YAML::Node& node, const std::s
                    row_of(i) + "gpus must be a whole number >= 1 (or blank: the workload's gpus)");
         w.initial_state[i].gpus = static_cast<uint32_t>(g);
       });
-    if (has_column(table, "pool"))
+    if (table.has_column("pool"))
       table.for_each_cell("pool", [&](std::size_t i, std::string_view cell) {
         if (cell.empty()) return;
         const auto in_placement = std::find(w.placement.begin(), w.placement.end(), cell);

@@ -48,6 +48,11 @@ std::string excerpt(const std::string& s, std::size_t max_bytes = 80);
 std::string excerpt_list(const std::vector<std::string>& items, std::size_t item_bytes = 40,
                          std::size_t max_bytes = 400, const std::string& noun = "columns");
 
+/// `s` as a JSON string that is valid UTF-8 whatever `s` holds: controls, DEL, bidirectional
+/// formatting characters and U+2028/U+2029 escaped as \uXXXX; each byte that is not part of
+/// valid UTF-8 (a path in another encoding) written as U+FFFD, the replacement character.
+std::string json_string(const std::string& s);
+
 /// A number as short as it reads well: "80", "0.5", "1e+06".
 std::string format_number(double value);
 

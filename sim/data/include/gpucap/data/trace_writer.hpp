@@ -139,6 +139,12 @@ class TraceWriter {
     return sizeof(JobRecord) + job.extra.size();
   }
 
+  /// Whether a list of `held` rows taking `bytes` may hold one more of `more` bytes within the
+  /// reorder window's count and memory (rows held until the log's end or the origin is known).
+  bool window_has_room(std::size_t held, std::size_t bytes, std::size_t more) const {
+    return held < options_.reorder_window && bytes + more <= options_.reorder_window_bytes;
+  }
+
   TraceOptions options_;
   ImportReport& report_;
   Sink sink_;

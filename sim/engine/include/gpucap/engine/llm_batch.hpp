@@ -50,7 +50,7 @@ struct LlmRequest {
   uint32_t computed;     ///< tokens whose KV is in the cache (0 while waiting)
   uint32_t step;         ///< tokens it computes in the iteration in flight
   uint32_t blocks;       ///< KV blocks it holds (0 while waiting)
-  uint32_t cold;         ///< 1: it waited while a replica was starting
+  uint32_t cold;         ///< 1: it waited while a replica was starting (the fleet sets it)
   uint32_t preemptions;  ///< times it was preempted (and recomputed)
 
   GPUCAP_HD uint32_t target() const { return context + generated; }

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "gpucap/csv_table.hpp"
 #include "gpucap/fit/run_time_sample.hpp"
 
 namespace gpucap::fit {
@@ -95,6 +96,9 @@ struct JobTrace {
 /// an instance log: its last start or end). With columns.end set, reads an instance log.
 /// Throws TraceDataError, also when the class column has more than kMaxClasses values.
 JobTrace read_job_trace(const std::string& text, const std::string& origin,
+                        const TraceColumns& columns, double window_s = 0);
+/// The same from a table already parsed (`origin`: the name JobTrace::origin keeps).
+JobTrace read_job_trace(const gpucap::CsvTable& table, const std::string& origin,
                         const TraceColumns& columns, double window_s = 0);
 
 }  // namespace gpucap::fit

@@ -62,11 +62,12 @@ struct RunTimeModel {
 /// geometric grid up to where S falls below 1e-9 S(t)); without one, t itself.
 double mean_residual_life(const RunTimeModel& m, double t);
 
-/// An empirical model without a tail, of which `survivors` instances running at the log's end
-/// are at least as old as its longest value: gives it the tail those survivors imply (their
-/// share of n + survivors, the best family's mean residual life beyond the longest value), so
-/// that --state end can draw each one's rest. Nothing for a family, a model with a tail, or 0.
-void add_tail_for_survivors(RunTimeModel& m, std::size_t survivors);
+/// An empirical model without a tail, of which some instances running at the log's end (their
+/// ages: `ages_at_end_s`) are at least as old as its longest value: gives it the tail those
+/// survivors imply (their share of n + survivors, the best family's mean residual life beyond
+/// the longest value), so that --state end can draw each one's rest. Nothing for a family, a
+/// model with a tail, or when no survivor is that old.
+void add_tail_for_survivors(RunTimeModel& m, const std::vector<double>& ages_at_end_s);
 
 /// Finished jobs needed before the empirical distribution may replace a parametric family.
 constexpr std::size_t kEmpiricalMinFinished = 500;

@@ -11,9 +11,11 @@
 // log's curve says nothing beyond the oldest age it saw: instances for which a + d lies beyond
 // it are counted apart.
 //
-//   SurvivorCheck c = expected_survivors(job_class, model, trace.window_s, 86400);  // 1 day
+//   const LogSurvival curve = log_survival(job_class, trace.window_s);
+//   SurvivorCheck c = expected_survivors(job_class, curve, model, 86400);  // after 1 day
 #pragma once
 #include <cstddef>
+#include <vector>
 
 #include "gpucap/fit/job_trace.hpp"
 #include "gpucap/fit/run_time_model.hpp"
@@ -29,27 +31,41 @@ struct SurvivorCheck {
   double model_covered = 0;  ///< the model's expectation over those same instances
 };
 
+/// The log's Kaplan-Meier curve with delayed entry: its event ages and S just after each.
+struct LogSurvival {
+  std::vector<double> time_s, survival;
+  double oldest_s = 0;  ///< the oldest age any instance was seen at: the curve's reach
+
+  /// S(t): 1 before the first event.
+  double at(double t) const;
+};
+
+/// The class's delayed-entry curve over a log of `window_s` seconds: the instances created in
+/// it enter at age 0, those running at its start at their age then (those of unknown start are
+/// left out); an end after the window is censored at the window's end.
+LogSurvival log_survival(const JobClass& c, double window_s);
+
 /// The model's survival function S(t) = P(L > t) of a fitted lifetime (family or empirical with
 /// its tail).
 double model_survival(const RunTimeModel& m, double t_s);
 
 /// Expected survivors after `after_s` of the class's instances running at its log's end (their
-/// ages: JobClass::age_at_end_s), by the model and by the log's delayed-entry Kaplan-Meier curve.
-SurvivorCheck expected_survivors(const JobClass& c, const RunTimeModel& m, double window_s,
-                                 double after_s);
+/// ages: JobClass::age_at_end_s), by the model and by the log's curve (log_survival).
+SurvivorCheck expected_survivors(const JobClass& c, const LogSurvival& curve,
+                                 const RunTimeModel& m, double after_s);
 
 /// Whether the check says the model ends the old instances at another pace than the log's
 /// curve does, beyond chance: over at least 5 covered instances, the model's expected survivors
 /// differ from the log's by more than 3 binomial standard deviations of the log's (plus 1).
 bool survivors_disagree(const SurvivorCheck& c);
 
-/// The log's delayed-entry Kaplan-Meier curve as an empirical lifetime: `count` equally likely
+/// The log's curve as an empirical lifetime: `count` equally likely
 /// values, its body's quantiles at (i + 0.5) / count of the mass up to its last event, and the
 /// mass beyond (instances outlasting every ended one) as its tail, of the mean excess of
 /// `fitted`'s best family (mean_residual_life). Unlike a fit of the instances created in the
 /// window alone, it learns long lifetimes from the instances that were already old when the
 /// log began. `fitted` gives the candidates; the result has no values when nothing ended.
-RunTimeModel delayed_entry_model(const JobClass& c, double window_s, std::size_t count,
+RunTimeModel delayed_entry_model(const LogSurvival& curve, std::size_t count,
                                  const RunTimeModel& fitted);
 
 }  // namespace gpucap::fit
