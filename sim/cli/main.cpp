@@ -167,9 +167,11 @@ std::string rows_kept_note(const gpucap::RunResults& r) {
 /// from before the run until its results are written and its journal removed (or, when it is
 /// interrupted, until its journal is dealt with); the system releases it if the process dies.
 /// While held, the lock file is registered with the signal handler, which removes it when a
-/// signal ends the process (interrupt.hpp); the registration is cleared before the release.
+/// signal ends the process (interrupt.hpp); the registration is cleared and the file removed
+/// with the stopping signals deferred (a signal between the two would leave the file).
 struct ReleaseOutputLock {
   void operator()(gpucap::OutputLock* lock) const {
+    const gpucap::interrupt::Deferred deferred;
     gpucap::interrupt::set_lock_file(nullptr);
     delete lock;
   }
@@ -242,6 +244,10 @@ int write_output(const po::variables_map& vm, const gpucap::RunResults& results,
   // The results are safe: the journal that would have continued the run is not needed (and
   // is this run's: no other holds the output's lock).
   gpucap::RunJournal::remove(gpucap::RunJournal::path_for(path));
+  // A signal from here on ends the process, the results already safe: it says so.
+  gpucap::interrupt::set_stop_note(
+      ("stopped after the results were written to '" + gpucap::text::excerpt(path, 300) + "'")
+          .c_str());
   output_lock.reset();
   if (!vm.count("quiet")) std::cout << "results written to " << path << "\n";
   return kExitOk;
