@@ -293,6 +293,7 @@ py::list metric_table(const gpucap::MetricInfo* info, int count) {
                         : info[m].group == gpucap::MetricGroup::inference      ? "inference"
                         : info[m].group == gpucap::MetricGroup::deployments    ? "deployments"
                         : info[m].group == gpucap::MetricGroup::cost_by_option ? "cost_by_option"
+                        : info[m].group == gpucap::MetricGroup::llm            ? "llm"
                                                                                : "common";
     out.append(py::make_tuple(info[m].name, info[m].unit, info[m].description, group));
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "gpucap/llm_catalog.hpp"
 #include "gpucap/purchase_options.hpp"
 
 namespace gpucap {
@@ -27,6 +28,8 @@ ModelStorage& ModelStorage::operator=(ModelStorage&& other) noexcept {
   services_ = std::move(other.services_);
   initial_ = std::move(other.initial_);
   commitments_ = std::move(other.commitments_);
+  llm_ = std::move(other.llm_);
+  llm_tokens_ = std::move(other.llm_tokens_);
   bind();
   other.bind();
   return *this;
@@ -39,6 +42,7 @@ void ModelStorage::bind() {
   model_.service_count = static_cast<uint32_t>(services_.size());
   model_.initial_count = static_cast<uint32_t>(initial_.size());
   model_.commitment_count = static_cast<uint32_t>(commitments_.size());
+  model_.llm_count = static_cast<uint32_t>(llm_.size());
 }
 
 namespace {
@@ -278,9 +282,12 @@ struct ModelCompiler {
     cs.egress_usd_per_request = site.egress_usd_per_request;
     cs.slo_latency_s = svc.slo_latency_s;
     cs.preemptible = purchase_info(pool.purchase).preemptible;
+    // An LLM replica keeps its batch itself (llm_serving.hpp): no tracked requests, one
+    // iteration event at a time.
+    const bool llm = svc.llm.enabled;
     if (cs.preemptible) {
       cs.tracked_offset = m.tracked_requests;
-      m.tracked_requests += svc.max_replicas * svc.concurrency;
+      if (!llm) m.tracked_requests += svc.max_replicas * svc.concurrency;
       m.preemptible_replicas += svc.max_replicas;
     }
     if (!svc.fallback_pool.empty()) {
@@ -291,10 +298,51 @@ struct ModelCompiler {
       out.pools_[fallback_index].runs_replicas = true;
       cs.fallback.time_factor = pool.speed / fallback.speed;
     }
+    if (llm) compile_llm(s, w, cs, out, m);
     m.replica_count += svc.max_replicas;
     m.request_queue_capacity += svc.queue_capacity;
-    m.request_capacity += svc.max_replicas * svc.concurrency;
+    m.request_capacity += svc.max_replicas * (llm ? 1 : svc.concurrency);
     return cs;
+  }
+
+  /// The token-level part of LLM service w: its sites (iteration time and KV cache in its pool
+  /// and fallback pool), its token sample and its running requests' place in the arena.
+  static void compile_llm(const Scenario& s, const JobClassSpec& w, CompiledService& cs,
+                          ModelStorage& out, CompiledModel& m) {
+    const LlmServiceSpec& spec = w.service.llm;
+    const auto site = [&](const GpuSpec& gpu, bool with_profile) {
+      CompiledLlmSite x;
+      x.shape = llm_shape(spec.model, gpu, w.gpus, spec.efficiency);
+      if (with_profile && !spec.profile.empty()) {
+        x.shape.profile_offset = static_cast<uint32_t>(out.table_.size());
+        x.shape.profile_rows = static_cast<uint32_t>(spec.profile.size());
+        for (const auto& [tokens, seconds] : spec.profile) {
+          out.table_.push_back(tokens);
+          out.table_.push_back(seconds);
+        }
+      }
+      x.max_sequences = spec.max_sequences;
+      x.max_batched_tokens = spec.max_batched_tokens;
+      x.block_tokens = spec.block_tokens;
+      x.chunked_prefill = spec.chunked_prefill ? 1 : 0;
+      const double tokens = llm_kv_cache_tokens(spec.model, gpu.memory_gb, w.gpus, spec.efficiency);
+      const double blocks = std::floor(tokens / spec.block_tokens);
+      x.kv_blocks = blocks < 1 ? 0u : static_cast<uint32_t>(std::min(blocks, 4e9));
+      return x;
+    };
+    (void)s;
+    CompiledLlm l;
+    l.site = site(spec.gpu, true);
+    l.fallback = w.service.fallback_pool.empty() ? l.site : site(spec.fallback_gpu, false);
+    l.token_offset = static_cast<uint32_t>(out.llm_tokens_.size() / 2);
+    l.token_rows = static_cast<uint32_t>(spec.tokens.size() / 2);
+    out.llm_tokens_.insert(out.llm_tokens_.end(), spec.tokens.begin(), spec.tokens.end());
+    l.seq_offset = m.llm_sequences;
+    m.llm_sequences += w.service.max_replicas * spec.max_sequences;
+    l.ttft_slo_s = spec.ttft_slo_s;
+    l.tpot_slo_s = spec.tpot_slo_s;
+    cs.llm = static_cast<uint32_t>(out.llm_.size());
+    out.llm_.push_back(l);
   }
 
   /// Class w's placement list (only the pools whose GPU memory holds the job; validation ensures

@@ -51,7 +51,11 @@ double positive(const CsvTable& t, const std::string& column, std::size_t row, d
 }  // namespace
 
 std::vector<LlmModelShape> read_llm_models(const std::string& path) {
-  const CsvTable t = read_table(path);
+  return read_llm_models(read_table(path));
+}
+
+std::vector<LlmModelShape> read_llm_models(const CsvTable& t) {
+  const std::string& path = t.origin();
   require_columns(t, path, {"model", "parameters_b", "layers", "hidden", "heads", "kv_heads"});
   const auto names = t.strings("model");
   const auto params = t.numbers("parameters_b"), layers = t.numbers("layers"),
@@ -75,7 +79,11 @@ std::vector<LlmModelShape> read_llm_models(const std::string& path) {
 }
 
 std::vector<GpuSpec> read_gpu_specs(const std::string& path) {
-  const CsvTable t = read_table(path);
+  return read_gpu_specs(read_table(path));
+}
+
+std::vector<GpuSpec> read_gpu_specs(const CsvTable& t) {
+  const std::string& path = t.origin();
   require_columns(t, path, {"gpu", "memory_gb", "bf16_dense_tflops", "memory_tb_per_s",
                             "interconnect_gb_per_s"});
   const auto names = t.strings("gpu");
@@ -103,7 +111,12 @@ const std::vector<std::string>& vidur_layer_operators() {
 
 std::vector<std::pair<double, double>> read_llm_profile(const std::string& path, uint32_t layers,
                                                         uint32_t tensor_parallel) {
-  const CsvTable t = read_table(path);
+  return read_llm_profile(read_table(path), layers, tensor_parallel);
+}
+
+std::vector<std::pair<double, double>> read_llm_profile(const CsvTable& t, uint32_t layers,
+                                                        uint32_t tensor_parallel) {
+  const std::string& path = t.origin();
   std::vector<std::pair<double, double>> rows;
   if (t.has_column("num_tokens") && t.has_column("time_ms")) {
     const auto tokens = t.numbers("num_tokens"), ms = t.numbers("time_ms");
@@ -171,6 +184,18 @@ double llm_kv_cache_tokens(const LlmModelShape& model, double memory_gb, uint32_
                            const LlmEfficiency& e) {
   const double usable = gpus * (memory_gb * e.memory_share - e.activation_reserve_gb) * 1e9;
   return (usable - model.weight_bytes()) / model.kv_bytes_per_token();
+}
+
+const std::vector<LlmModelShape>& shipped_llm_models() {
+  static const std::vector<LlmModelShape> models =
+      read_llm_models(CsvTable::parse(shipped_llm_models_csv(), "data/llm_models.csv (shipped)"));
+  return models;
+}
+
+const std::vector<GpuSpec>& shipped_gpu_specs() {
+  static const std::vector<GpuSpec> specs =
+      read_gpu_specs(CsvTable::parse(shipped_gpu_specs_csv(), "data/gpu_specs.csv (shipped)"));
+  return specs;
 }
 
 }  // namespace gpucap

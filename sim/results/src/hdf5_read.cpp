@@ -28,8 +28,10 @@ namespace {
 /// NaN for the unserved fraction and the restore times (no observation). The cost by purchase
 /// option reads as NaN: not recorded (the file's pool costs hold it, but not the pools' options).
 /// The commitments' fees read as 0: files written before them had no billing commitments; the
-/// queue's drift as NaN (not recorded).
+/// queue's drift as NaN (not recorded). The LLM metrics read as NaN: files written before them
+/// had no LLM service (a run without one writes NaN).
 bool may_be_absent(std::size_t m) {
+  if (m >= kTtftMeanS && m <= kCostPerMillionTokensUsd) return true;
   return m == kReplicaPreemptions || m == kRequestsRestarted ||
          (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||
          (m >= kInstanceHoursDemanded && m <= kInstancesPeak) ||
@@ -40,7 +42,8 @@ double value_when_absent(std::size_t m) {
   const bool unobserved = (m >= kRequestWaitMeanS && m <= kRequestWaitP99S) ||
                           m == kUnservedFraction || (m >= kRestoreMeanS && m <= kRestoreP99S) ||
                           (m >= kCostOnDemandUsd && m <= kCostServerlessUsd) ||
-                          m == kQueueLengthDrift;
+                          m == kQueueLengthDrift ||
+                          (m >= kTtftMeanS && m <= kCostPerMillionTokensUsd);
   return unobserved ? std::nan("") : 0.0;
 }
 static_assert(kInstanceHoursDemanded < kUnservedFraction && kRestoreP99S < kInstancesPeak,

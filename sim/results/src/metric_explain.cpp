@@ -20,6 +20,8 @@ const char* workloads_of(MetricGroup g) {
       return "deployments (kind: deployment)";
     case MetricGroup::cost_by_option:
       return "every kind, in the pools of that purchase option";
+    case MetricGroup::llm:
+      return "LLM services (kind: inference with an llm: block)";
     default:
       return "every kind of workload";
   }

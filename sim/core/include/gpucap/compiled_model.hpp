@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "gpucap/distribution.hpp"
+#include "gpucap/llm_iteration.hpp"
 #include "gpucap/metrics.hpp"
 
 namespace gpucap {
@@ -282,6 +283,38 @@ struct CompiledService {
   uint32_t tracked_offset = 0;
   /// Replicas start here when the pool has no free GPU or a launch there stocks out.
   CompiledServiceSite fallback;
+  /// An LLM service (`llm:`): its index in CompiledModel::llm, else kNotLlm. Its requests carry
+  /// token counts and its replicas batch them per iteration (llm_serving.hpp); `concurrency`
+  /// is then the replica's max_sequences.
+  static constexpr uint32_t kNotLlm = 0xFFFFFFFFu;
+  uint32_t llm = kNotLlm;
+};
+
+/// Where an LLM service's replica runs: its iteration time and its batching (the KV cache
+/// depends on the GPU).
+struct CompiledLlmSite {
+  LlmShape shape;
+  uint32_t max_sequences = 256;
+  uint32_t max_batched_tokens = 8192;
+  uint32_t block_tokens = 16;
+  uint32_t kv_blocks = 0;
+  uint32_t chunked_prefill = 1;
+  uint32_t unused_ = 0;
+};
+
+/// The token-level part of an LLM service (docs/llm-serving.md). A request's token counts are
+/// row floor(u x token_rows) of the joint sample llm_tokens[2 x (token_offset + row) + {0, 1}]
+/// (context, output), u the class's work draw (a uniform on [0, 1)). Its SLOs: time to first
+/// token and time per output token; goodput counts requests that meet both.
+struct CompiledLlm {
+  CompiledLlmSite site;      ///< the service's pool
+  CompiledLlmSite fallback;  ///< its fallback pool (when it has one)
+  uint32_t token_offset = 0;
+  uint32_t token_rows = 0;
+  uint32_t seq_offset = 0;  ///< running requests in the arena: [offset, + max_replicas x max_sequences)
+  uint32_t unused_ = 0;
+  double ttft_slo_s = 0;  ///< 0: none
+  double tpot_slo_s = 0;  ///< 0: none
 };
 enum class QueueDiscipline : uint8_t { fifo, priority, shortest_job_first };
 
@@ -341,6 +374,10 @@ struct CompiledModel {
   bool placement_by_mask = false;
   const CompiledService* services = nullptr;
   uint32_t service_count = 0;
+  const CompiledLlm* llm = nullptr;  ///< LLM services (CompiledService::llm)
+  uint32_t llm_count = 0;
+  uint32_t llm_sequences = 0;          ///< running requests of every LLM replica (arena entries)
+  const uint32_t* llm_tokens = nullptr;  ///< (context, output) pairs of the LLM services' samples
   bool has_deployments = false;              ///< some class is a deployment (kind: deployment)
   bool has_parameter_draws = false;  ///< some class has an uncertainty (rate or scale sd > 0)
   bool has_bursts = false;  ///< some class's arrivals have bursts or a drift (a Cox rate)

@@ -88,6 +88,21 @@ enum ScalarMetric : uint32_t {
   /// about 0 in a steady state; positive when the queue still grows (a start-up transient that
   /// outlasts the warm-up, or more load than capacity), which biases waits
   kQueueLengthDrift,
+  // LLM services (llm:): requests of the window that ended before the horizon; NaN without one
+  kTtftMeanS,  ///< time to first token: network round trip + arrival to the first token, s
+  kTtftP50S,
+  kTtftP95S,
+  kTtftP99S,
+  kTpotMeanS,  ///< time per output token after the first: (end - first token) / (output - 1), s
+  kTpotP50S,
+  kTpotP95S,
+  kTpotP99S,
+  kOutputTokensPerS,         ///< output tokens of the window's ended requests / window, tokens/s
+  kGoodputShare,             ///< requests meeting both token SLOs / requests arrived
+  kKvCacheUtilization,       ///< time-average KV blocks held / KV blocks of warm replicas
+  kLlmPreemptions,           ///< KV-cache preemptions and reclaim evictions (recomputed)
+  kRecomputedTokens,         ///< tokens whose KV was computed again after those
+  kCostPerMillionTokensUsd,  ///< cost of the LLM services' pools per million output tokens
   kEvents,  ///< events processed by the calendar in the whole run
   kScalarMetricCount
 };
@@ -109,7 +124,7 @@ enum PoolMetric : uint32_t {
 
 /// Which workloads a metric describes (reports leave out groups a scenario does not have).
 /// cost_by_option: every kind of workload, a row where some replication paid for the option.
-enum class MetricGroup : uint8_t { common, jobs, inference, deployments, cost_by_option };
+enum class MetricGroup : uint8_t { common, jobs, inference, deployments, cost_by_option, llm };
 
 /// Whether a table of results shows a group's metrics, given which workloads the results have
 /// (jobs, services, deployments): the jobs' unless only other kinds ran, the others only when
@@ -117,16 +132,19 @@ enum class MetricGroup : uint8_t { common, jobs, inference, deployments, cost_by
 inline constexpr bool metric_group_shown(MetricGroup g, bool jobs, bool services,
                                          bool deployments) {
   return g == MetricGroup::jobs          ? jobs || !(services || deployments)
-         : g == MetricGroup::inference   ? services
+         : g == MetricGroup::inference || g == MetricGroup::llm ? services
          : g == MetricGroup::deployments ? deployments
                                          : true;
 }
 
 /// Whether a table shows a metric of the group whose mean over replications is `mean`: the cost
 /// of a purchase option only where some replication paid for it (not 0; NaN in files written
-/// before the split), the others always.
+/// before the split), an LLM metric only where defined (some LLM service ran), the others
+/// always.
 inline constexpr bool metric_row_shown(MetricGroup g, double mean) {
-  return g != MetricGroup::cost_by_option || (mean != 0 && mean == mean);
+  return g == MetricGroup::llm              ? mean == mean
+         : g == MetricGroup::cost_by_option ? mean != 0 && mean == mean
+                                            : true;
 }
 
 struct MetricInfo {
@@ -275,6 +293,42 @@ inline constexpr MetricInfo kScalarMetricInfo[kScalarMetricCount] = {
      "time-average jobs waiting over the second half of the window minus over the first half "
      "(about 0 in a steady state; above it while the queue still grows)",
      MetricGroup::jobs},
+    {"ttft_mean", "s",
+     "mean time to first token of LLM requests: network round trip + arrival to the first token",
+     MetricGroup::llm, "an LLM request of the window ended"},
+    {"ttft_p50", "s", "median time to first token", MetricGroup::llm,
+     "an LLM request of the window ended"},
+    {"ttft_p95", "s", "95th percentile of time to first token", MetricGroup::llm,
+     "an LLM request of the window ended"},
+    {"ttft_p99", "s", "99th percentile of time to first token", MetricGroup::llm,
+     "an LLM request of the window ended"},
+    {"tpot_mean", "s",
+     "mean time per output token after the first: (end - first token) / (output tokens - 1)",
+     MetricGroup::llm, "an LLM request of the window with 2 or more output tokens ended"},
+    {"tpot_p50", "s", "median time per output token", MetricGroup::llm,
+     "an LLM request of the window with 2 or more output tokens ended"},
+    {"tpot_p95", "s", "95th percentile of time per output token", MetricGroup::llm,
+     "an LLM request of the window with 2 or more output tokens ended"},
+    {"tpot_p99", "s", "99th percentile of time per output token", MetricGroup::llm,
+     "an LLM request of the window with 2 or more output tokens ended"},
+    {"output_tokens_per_s", "tokens/s",
+     "output tokens of the LLM requests of the window that ended, per second of the window",
+     MetricGroup::llm, "an LLM service exists"},
+    {"goodput_share", "fraction",
+     "LLM requests that ended meeting both llm.slo bounds (TTFT and TPOT) / LLM requests arrived",
+     MetricGroup::llm, "an LLM request arrived in the window"},
+    {"kv_cache_utilization", "fraction",
+     "time-average KV-cache blocks held / KV-cache blocks of the warm LLM replicas",
+     MetricGroup::llm, "an LLM replica was warm in the window"},
+    {"llm_preemptions", "preemptions",
+     "LLM requests whose KV cache was dropped (a full cache, or a reclaimed replica) in the "
+     "window; each recomputes it",
+     MetricGroup::llm, "an LLM service exists"},
+    {"recomputed_tokens", "tokens", "tokens whose KV was dropped by those preemptions",
+     MetricGroup::llm, "an LLM service exists"},
+    {"cost_per_million_tokens", "USD",
+     "cost of the LLM services' pools per million output tokens of the window's ended requests",
+     MetricGroup::llm, "an LLM request of the window ended"},
     {"events", "events", "events processed in the whole run"},
 };
 

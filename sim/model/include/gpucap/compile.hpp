@@ -45,6 +45,8 @@ class ModelStorage {
     visit(view.services, services_);
     visit(view.initial, initial_);
     visit(view.commitments, commitments_);
+    visit(view.llm, llm_);
+    visit(view.llm_tokens, llm_tokens_);
   }
 
  private:
@@ -69,6 +71,8 @@ class ModelStorage {
   std::vector<CompiledService> services_;
   std::vector<InitialInstance> initial_;
   std::vector<CompiledCommitment> commitments_;
+  std::vector<CompiledLlm> llm_;
+  std::vector<uint32_t> llm_tokens_;
 };
 
 ModelStorage compile(const Scenario& scenario);

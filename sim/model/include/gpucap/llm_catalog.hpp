@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "gpucap/csv_table.hpp"
 #include "gpucap/llm_iteration.hpp"
 
 namespace gpucap {
@@ -52,9 +53,18 @@ struct LlmEfficiency {
 /// The rows of data/llm_models.csv (or another file of its columns: model, parameters_b, layers,
 /// hidden, heads, kv_heads). Throws std::runtime_error naming file and line on a bad row.
 std::vector<LlmModelShape> read_llm_models(const std::string& path);
+std::vector<LlmModelShape> read_llm_models(const CsvTable& table);
 /// The rows of data/gpu_specs.csv (gpu, memory_gb, bf16_dense_tflops, memory_tb_per_s,
 /// interconnect_gb_per_s).
 std::vector<GpuSpec> read_gpu_specs(const std::string& path);
+std::vector<GpuSpec> read_gpu_specs(const CsvTable& table);
+
+/// The shipped tables (data/llm_models.csv, data/gpu_specs.csv), built into the program: a
+/// scenario names their rows without a file. Their CSV text, and the rows read once.
+const char* shipped_llm_models_csv();
+const char* shipped_gpu_specs_csv();
+const std::vector<LlmModelShape>& shipped_llm_models();
+const std::vector<GpuSpec>& shipped_gpu_specs();
 
 /// A profile of the linear layers' time of one iteration against its tokens, (tokens, seconds)
 /// rows, tokens strictly ascending. Two formats: a CSV with columns `num_tokens` and `time_ms`
@@ -64,6 +74,8 @@ std::vector<GpuSpec> read_gpu_specs(const std::string& path);
 /// plus the embedding once. Rows of one token count are averaged (Vidur profiled 2,048 and
 /// 4,096 tokens twice). Throws std::runtime_error naming the file when neither format fits.
 std::vector<std::pair<double, double>> read_llm_profile(const std::string& path, uint32_t layers,
+                                                        uint32_t tensor_parallel);
+std::vector<std::pair<double, double>> read_llm_profile(const CsvTable& table, uint32_t layers,
                                                         uint32_t tensor_parallel);
 
 /// The per-layer operators of Vidur's MLP profile that gpucap sums (each once a layer).

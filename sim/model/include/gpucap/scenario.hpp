@@ -13,6 +13,7 @@
 #include "gpucap/data_file.hpp"
 #include "gpucap/distribution.hpp"
 #include "gpucap/goal.hpp"
+#include "gpucap/llm_catalog.hpp"
 
 namespace gpucap {
 
@@ -169,6 +170,25 @@ struct ArrivalSpec {
 
 enum class WorkloadKind : uint8_t { training, batch, inference, deployment };
 
+/// The token-level model of an LLM service (`llm:`; docs/llm-serving.md), as the loader
+/// resolves it: the model's shape, the GPUs of the service's pools, the batching and the
+/// requests' token counts.
+struct LlmServiceSpec {
+  bool enabled = false;
+  LlmModelShape model;
+  GpuSpec gpu;           ///< the pool's GPU (memory_gb: the pool's gpu_memory_gb when declared)
+  GpuSpec fallback_gpu;  ///< the fallback pool's (when the service has one)
+  LlmEfficiency efficiency;
+  std::vector<std::pair<double, double>> profile;  ///< (tokens, s) rows; empty: the roofline
+  uint32_t max_sequences = 256;
+  uint32_t max_batched_tokens = 8192;
+  uint32_t block_tokens = 16;
+  bool chunked_prefill = true;
+  std::vector<uint32_t> tokens;  ///< (context, output) pairs, one per request of the sample
+  double ttft_slo_s = 0;         ///< 0: none
+  double tpot_slo_s = 0;         ///< 0: none
+};
+
 /// An inference service (a workload of kind inference); see CompiledService for the model.
 struct ServiceSpec {
   std::string pool;
@@ -189,6 +209,7 @@ struct ServiceSpec {
   double slo_latency_s = 0;        ///< 0: no SLO
   uint32_t queue_capacity = 1000;  ///< requests waiting at once
   double response_kb = 0;          ///< egress per request
+  LlmServiceSpec llm;              ///< `llm:` (llm.enabled)
 };
 
 struct JobClassSpec {

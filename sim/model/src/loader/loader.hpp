@@ -431,6 +431,14 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
 /// max_replicas need.
 void check_service_pools(const Context& ctx, const YAML::Node& workloads, Scenario& s);
 
+// ---- llm_service.cpp ---------------------------------------------------------------------------
+
+/// `llm:` of an inference service (node: the workload): the model, its pools' GPUs, the
+/// batching, the token counts and SLOs, into svc.llm; the service's concurrency becomes its
+/// max_sequences. Call after read_service_pools.
+void read_llm_service(const Context& ctx, const YAML::Node& node, const std::string& path,
+                      const Scenario& s, JobClassSpec& w);
+
 // ---- policy.cpp --------------------------------------------------------------------------------
 
 PolicySpec read_policy(const Context& ctx, const YAML::Node& node, const std::string& path);

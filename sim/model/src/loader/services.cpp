@@ -140,7 +140,12 @@ void read_service_demand(const Context& ctx, const YAML::Node& node, const std::
   w.arrivals = read_arrivals(
       ctx, require(ctx, node, path, "arrivals", "a request arrival process (poisson, nhpp, trace)"),
       join_path(path, "arrivals"), ArrivalsOf::requests);
-  if (w.arrivals.kind == ArrivalKind::trace) {
+  if (node["llm"]) {
+    if (w.arrivals.kind == ArrivalKind::trace)
+      ctx.fail(node["arrivals"], join_path(path, "arrivals"),
+               "an LLM service draws its requests' tokens from llm.tokens; give a rate (poisson "
+               "or nhpp), not a trace");
+  } else if (w.arrivals.kind == ArrivalKind::trace) {
     if (node["service"])
       ctx.fail(node["service"], join_path(path, "service"),
                "a request trace gives each request's service time (its duration column); remove "
@@ -307,6 +312,7 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
                   {{KeyTarget::job_class, &w}, {KeyTarget::service, &svc}});
   read_service_pools(ctx, node, path, s, svc);
   w.placement = {svc.pool};
+  if (node["llm"]) read_llm_service(ctx, node, path, s, w);
   read_service_demand(ctx, node, path, s, w);
   read_replicas(ctx, node, path, svc);
   if (node["users_region"])

@@ -78,7 +78,7 @@ struct ArenaLayout {
       availability, prices, price_marks, wait_quantiles, completion_quantiles, restore_quantiles,
       service_state, replicas, waiting_requests, latency_quantiles, request_wait_quantiles,
       trace_layers, autoscalers, autoscale_history, tracked_requests, commitment_usage,
-      total_bytes;
+      llm_running, llm_waiting, ttft_quantiles, tpot_quantiles, total_bytes;
   /// Bytes of the event calendar and its arrival slots, the first parts of the arena: a device
   /// may keep them apart, in faster memory (the engine's `calendar_memory`).
   size_t calendar_part_bytes;
@@ -132,6 +132,13 @@ struct ArenaLayout {
     a.tracked_requests = part(sizeof(TrackedRequest) * m.tracked_requests);
     // Per period of every billing commitment: GPU-seconds used and their on-demand USD.
     a.commitment_usage = part(2 * sizeof(double) * m.commitment_bins);
+    // LLM services: every replica's batch, the waiting rooms (at the services' queue offsets),
+    // the TTFT and TPOT recorders.
+    const bool llm = m.llm_count > 0;
+    a.llm_running = part(sizeof(LlmRequest) * m.llm_sequences);
+    a.llm_waiting = part(llm ? sizeof(LlmRequest) * m.request_queue_capacity : 0);
+    a.ttft_quantiles = part(llm ? sizeof(QuantileRecorder) : 0);
+    a.tpot_quantiles = part(llm ? sizeof(QuantileRecorder) : 0);
     a.total_bytes = at;
     return a;
   }

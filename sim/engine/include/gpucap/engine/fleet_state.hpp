@@ -22,6 +22,7 @@
 #include "gpucap/arena_ptr.hpp"
 #include "gpucap/compiled_model.hpp"
 #include "gpucap/engine/ledger.hpp"
+#include "gpucap/engine/llm_batch.hpp"
 #include "gpucap/engine/pool_capacity.hpp"
 #include "gpucap/engine/windowed_autoscaler.hpp"
 #include "gpucap/event_calendar.hpp"
@@ -46,6 +47,9 @@ struct ReplicaSlot {
   uint16_t state;   ///< ReplicaStateKind
   uint16_t idle_check_pending;
   uint32_t pool;  ///< the pool of this lifetime: the service's, or its fallback pool
+  // An LLM replica (llm_serving.hpp): `active` counts its running requests (its batch).
+  uint32_t kv_blocks_used;  ///< KV-cache blocks its running requests hold
+  uint32_t iterating;       ///< 1: an iteration is in flight (its request_done is pending)
 };
 
 /// A request in service on a replica of a preemptible service (it may have to restart).
@@ -81,6 +85,14 @@ struct ServiceTotals {
   double latency_sum_s = 0;
   double request_wait_sum_s = 0;  ///< arrival to the start of (the last) service, served requests
   double replica_area = 0;        ///< integral of replicas up over the window, replica-seconds
+  // LLM services (llm_serving.hpp): requests that arrived in the window, and of those the ones
+  // that ended, their output tokens and those meeting both token SLOs; preemptions and the
+  // tokens they dropped (in the window); integrals over the window of KV blocks held and of KV
+  // blocks of warm replicas, block-seconds.
+  uint64_t llm_arrived = 0, llm_ended = 0, llm_good = 0, llm_preemptions = 0;
+  double llm_output_tokens = 0, llm_recomputed_tokens = 0, ttft_sum_s = 0, tpot_sum_s = 0;
+  uint64_t tpot_count = 0;
+  double kv_held_area = 0, kv_capacity_area = 0;
 };
 
 /// What the fleet shares with the rest of the replication.
@@ -105,6 +117,10 @@ struct FleetStorage {
   ArenaPtr<AutoscalerState> autoscalers;  ///< per service when some service is windowed, else none
   ArenaPtr<double> autoscale_history;     ///< model.autoscale_history
   ArenaPtr<TrackedRequest> tracked;       ///< model.tracked_requests
+  ArenaPtr<LlmRequest> llm_running;       ///< model.llm_sequences (CompiledLlm::seq_offset)
+  ArenaPtr<LlmRequest> llm_waiting;  ///< model.request_queue_capacity when an LLM service exists
+  ArenaPtr<QuantileRecorder> ttft;   ///< when an LLM service exists
+  ArenaPtr<QuantileRecorder> tpot;
 };
 
 /// Everything the fleet's parts read and change: the arena's parts (FleetStorage), the engine's
@@ -132,6 +148,15 @@ struct FleetState {
   const double* now_s = nullptr;                        ///< the engine's clock
   uint32_t replicas_up = 0;                             ///< over all services: starting or warm
   ServiceTotals totals;
+  // LLM services: running requests per replica, waiting rooms (at CompiledService::queue_offset;
+  // ServiceState::queue_head and queue_size index them), TTFT and TPOT recorders; KV blocks
+  // held by all LLM replicas, and of those warm (the engine integrates both over time).
+  ArenaPtr<LlmRequest> llm_running = nullptr;
+  ArenaPtr<LlmRequest> llm_waiting = nullptr;
+  ArenaPtr<QuantileRecorder> ttft = nullptr;
+  ArenaPtr<QuantileRecorder> tpot = nullptr;
+  double kv_blocks_held = 0;
+  double kv_blocks_warm = 0;
 
   /// Points the state at the replication's context and arena, and empties it: every replica
   /// off, every waiting room and tracked request empty, every windowed autoscaler reset.
@@ -153,18 +178,27 @@ struct FleetState {
     preemption_streams = context.preemption_streams;
     stockout_streams = context.stockout_streams;
     tracked = storage.tracked;
+    llm_running = storage.llm_running;
+    llm_waiting = storage.llm_waiting;
+    ttft = storage.ttft;
+    tpot = storage.tpot;
     now_s = context.now_s;
     replicas_up = 0;
     totals = ServiceTotals{};
+    kv_blocks_held = kv_blocks_warm = 0;
     if (m.service_count == 0) return;
     latency->clear();
     request_wait->clear();
+    if (m.llm_count > 0) {
+      ttft->clear();
+      tpot->clear();
+    }
     for (uint32_t v = 0; v < m.service_count; ++v) {
       const CompiledService& cs = m.services[v];
       state[v] = ServiceState{0, 0, 0, 0, 0, 0};
       for (uint32_t k = 0; k < cs.max_replicas; ++k) {
         ReplicaSlot& r = replicas[cs.replica_offset + k];
-        r = ReplicaSlot{0, 0, 0, 0, 0, v, 0, kReplicaOff, 0, cs.pool};
+        r = ReplicaSlot{0, 0, 0, 0, 0, v, 0, kReplicaOff, 0, cs.pool, 0, 0};
       }
       if (cs.preemptible)
         for (uint32_t i = 0; i < cs.max_replicas * cs.concurrency; ++i)
@@ -175,6 +209,14 @@ struct FleetState {
 
   /// The engine's clock, s.
   GPUCAP_HD double now() const { return *now_s; }
+
+  /// KV-cache blocks of replica r in its current pool (0: not a replica of an LLM service).
+  GPUCAP_HD double llm_kv_blocks(uint32_t r) const {
+    const CompiledService& cs = model->services[replicas[r].service];
+    if (cs.llm == CompiledService::kNotLlm) return 0;
+    const CompiledLlm& cl = model->llm[cs.llm];
+    return replicas[r].pool == cs.pool ? cl.site.kv_blocks : cl.fallback.kv_blocks;
+  }
 
   /// Schedules an event of the fleet (its payload: a replica, or a service for autoscale_tick).
   GPUCAP_HD void push(double time_s, EventKind kind, uint32_t payload) {

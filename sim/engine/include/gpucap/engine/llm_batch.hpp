@@ -52,6 +52,7 @@ struct LlmRequest {
   uint32_t blocks;       ///< KV blocks it holds (0 while waiting)
   uint32_t cold;         ///< 1: it waited while a replica was starting (the fleet sets it)
   uint32_t preemptions;  ///< times it was preempted (and recomputed)
+  double start_s = -1;   ///< its first iteration began (the fleet sets it); < 0: not yet
 
   GPUCAP_HD uint32_t target() const { return context + generated; }
 };

@@ -118,6 +118,7 @@ struct ReplicaLifecycle {
     rep.ready_s = f.now();
     rep.idle_since_s = f.now();
     f.state[rep.service].free_slots += f.model->services[rep.service].concurrency;
+    if (f.model->llm_count > 0) f.kv_blocks_warm += f.llm_kv_blocks(r);
   }
 
   /// Replica r's cold start is over (EventKind::replica_ready): it is warm.
@@ -167,6 +168,7 @@ struct ReplicaLifecycle {
     const CompiledService& cs = f.model->services[v];
     if (cs.preemptible && rep.pool == cs.pool)
       f.calendar->remove(r, kind_bit(EventKind::replica_preemption));
+    if (f.model->llm_count > 0) f.kv_blocks_warm -= f.llm_kv_blocks(r);
     end_lifetime(f, r, f.now());
     rep.state = kReplicaOff;
     --f.state[v].replicas_up;
@@ -196,7 +198,10 @@ struct ReplicaLifecycle {
       f.ledger->replica_preempted(rep.pool);
     }
     if (rep.state == kReplicaStarting) --st.starting;
-    if (rep.state == kReplicaWarm) st.free_slots -= cs.concurrency - rep.active;
+    if (rep.state == kReplicaWarm) {
+      st.free_slots -= cs.concurrency - rep.active;
+      if (f.model->llm_count > 0) f.kv_blocks_warm -= f.llm_kv_blocks(r);
+    }
     end_lifetime(f, r, now);
     rep.state = kReplicaOff;
     rep.active = 0;

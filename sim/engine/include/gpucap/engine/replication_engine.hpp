@@ -145,7 +145,10 @@ class BasicReplicationEngine {
                      part.at<QuantileRecorder>(a.latency_quantiles),
                      part.at<QuantileRecorder>(a.request_wait_quantiles),
                      part.at<AutoscalerState>(a.autoscalers), part.at<double>(a.autoscale_history),
-                     part.at<TrackedRequest>(a.tracked_requests)});
+                     part.at<TrackedRequest>(a.tracked_requests),
+                     part.at<LlmRequest>(a.llm_running), part.at<LlmRequest>(a.llm_waiting),
+                     part.at<QuantileRecorder>(a.ttft_quantiles),
+                     part.at<QuantileRecorder>(a.tpot_quantiles)});
     for (uint32_t i = 0; i < kScalarMetricCount; ++i) out_[i] = 0;
   }
 
@@ -296,6 +299,7 @@ class BasicReplicationEngine {
     if constexpr (F::kTimeseries) ledger_.waiting(now_, t, queue_.size());
     if (F::kServices && m_.service_count > 0 && dt > 0)
       fleet_.totals().replica_area += static_cast<double>(fleet_.replicas_up()) * dt;
+    if (F::kServices && m_.llm_count > 0 && dt > 0) fleet_.elapse_llm(dt);
     if (F::kDeployments && m_.has_deployments) ledger_.deployments().elapse(dt);
     now_ = t;
   }

@@ -41,6 +41,7 @@
 #include "gpucap/engine/fleet_autoscaling.hpp"
 #include "gpucap/engine/fleet_state.hpp"
 #include "gpucap/engine/ledger.hpp"
+#include "gpucap/engine/llm_serving.hpp"
 #include "gpucap/engine/replica_lifecycle.hpp"
 #include "gpucap/engine/request_routing.hpp"
 #include "gpucap/metrics.hpp"
@@ -76,6 +77,10 @@ class ServiceFleet {
   GPUCAP_HD GPUCAP_FORCEINLINE void on_request(uint32_t v, double service_ref_s, bool counted) {
     const CompiledModel& m = *f_.model;
     const CompiledService& cs = m.services[v];
+    if (cs.llm != CompiledService::kNotLlm) {  // service_ref_s: the uniform of its tokens
+      LlmServing::on_request(f_, v, service_ref_s, counted);
+      return;
+    }
     const ServiceState& st = f_.state[v];
     const double now = f_.now();
     const double service_s = service_ref_s / m.pools[cs.pool].speed;
@@ -105,6 +110,10 @@ class ServiceFleet {
   /// A request on replica r finished its service (EventKind::request_done).
   GPUCAP_HD GPUCAP_FORCEINLINE void on_request_done(uint32_t r) {
     const uint32_t v = f_.replicas[r].service;
+    if (f_.model->llm_count > 0 && f_.model->services[v].llm != CompiledService::kNotLlm) {
+      LlmServing::on_iteration_end(f_, r);  // an LLM replica's iteration ended
+      return;
+    }
     const double now = f_.now();
     if (f_.any_windowed && f_.model->services[v].windowed)  // one request fewer in the system
       FleetAutoscaling::observe(f_, v, now);
@@ -114,6 +123,10 @@ class ServiceFleet {
   /// Replica r's cold start is over (EventKind::replica_ready): it takes waiting requests.
   GPUCAP_HD void on_ready(uint32_t r) {
     ReplicaLifecycle::ready(f_, r);
+    if (f_.model->services[f_.replicas[r].service].llm != CompiledService::kNotLlm) {
+      LlmServing::on_ready(f_, r);
+      return;
+    }
     RequestRouting::serve_waiting(f_, r);
     if (f_.replicas[r].active == 0) ReplicaLifecycle::arm_idle_check(f_, r);
   }
@@ -134,6 +147,10 @@ class ServiceFleet {
   /// then the autoscaler replaces it by its rule, and services sharing the pool may take the GPUs.
   GPUCAP_HD void on_preempted(uint32_t r) {
     const uint32_t v = f_.replicas[r].service;
+    if (f_.model->services[v].llm != CompiledService::kNotLlm) {
+      LlmServing::on_preempted(f_, r);
+      return;
+    }
     if (f_.model->services[v].windowed)  // the requests in the system up to now (they change now)
       FleetAutoscaling::observe(f_, v, f_.now());
     const uint32_t n = RequestRouting::take_in_service(f_, r);
@@ -177,6 +194,47 @@ class ServiceFleet {
     for (uint32_t p = 0; p < m.pool_count; ++p)
       if (m.pools[p].runs_replicas) cost += f_.ledger->pool_value(p, kPoolCostUsd);
     out[kCostPer1000RequestsUsd] = served > 0 ? 1000.0 * cost / served : nan;
+    write_llm_metrics(out, window_s);
+  }
+
+  /// The LLM services' metrics (NaN without an LLM service).
+  GPUCAP_HD void write_llm_metrics(double* out, double window_s) {
+    const CompiledModel& m = *f_.model;
+    const ServiceTotals& t = f_.totals;
+    const double nan = pmath::quiet_nan();
+    if (m.llm_count == 0) {
+      for (uint32_t k = kTtftMeanS; k <= kCostPerMillionTokensUsd; ++k) out[k] = nan;
+      return;
+    }
+    const double ended = static_cast<double>(t.llm_ended);
+    const double tpots = static_cast<double>(t.tpot_count);
+    out[kTtftMeanS] = ended > 0 ? t.ttft_sum_s / ended : nan;
+    write_percentiles(*f_.ttft, out + kTtftP50S);
+    out[kTpotMeanS] = tpots > 0 ? t.tpot_sum_s / tpots : nan;
+    write_percentiles(*f_.tpot, out + kTpotP50S);
+    out[kOutputTokensPerS] = window_s > 0 ? t.llm_output_tokens / window_s : nan;
+    out[kGoodputShare] =
+        t.llm_arrived > 0 ? static_cast<double>(t.llm_good) / static_cast<double>(t.llm_arrived)
+                          : nan;
+    out[kKvCacheUtilization] = t.kv_capacity_area > 0 ? t.kv_held_area / t.kv_capacity_area : nan;
+    out[kLlmPreemptions] = static_cast<double>(t.llm_preemptions);
+    out[kRecomputedTokens] = t.llm_recomputed_tokens;
+    // The pools of LLM services (their own and fallback pools) pay for their tokens.
+    double cost = 0;
+    for (uint32_t p = 0; p < m.pool_count; ++p) {
+      bool llm_pool = false;
+      for (uint32_t v = 0; v < m.service_count; ++v)
+        llm_pool = llm_pool || (m.services[v].llm != CompiledService::kNotLlm &&
+                                (m.services[v].pool == p || m.services[v].fallback.pool == p));
+      if (llm_pool) cost += f_.ledger->pool_value(p, kPoolCostUsd);
+    }
+    out[kCostPerMillionTokensUsd] = t.llm_output_tokens > 0 ? 1e6 * cost / t.llm_output_tokens : nan;
+  }
+
+  /// The engine's clock advanced by dt seconds of the window: KV blocks held and warm.
+  GPUCAP_HD void elapse_llm(double dt) {
+    f_.totals.kv_held_area += f_.kv_blocks_held * dt;
+    f_.totals.kv_capacity_area += f_.kv_blocks_warm * dt;
   }
 
   /// End of the run: replicas still up are used and billed to the horizon; requests still in
@@ -185,7 +243,10 @@ class ServiceFleet {
   GPUCAP_HD void finish() {
     for (uint32_t v = 0; v < f_.model->service_count; ++v) {
       ReplicaLifecycle::finish(f_, v);
-      RequestRouting::finish(f_, v);
+      if (f_.model->services[v].llm != CompiledService::kNotLlm)
+        LlmServing::finish(f_, v);
+      else
+        RequestRouting::finish(f_, v);
     }
   }
 

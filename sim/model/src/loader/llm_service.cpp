@@ -1,0 +1,222 @@
+// gpucap: scenario loader, the `llm:` block of an inference service (an LLM service; see
+// docs/llm-serving.md and llm_serving.hpp).
+#include <cmath>
+#include <stdexcept>
+
+#include "gpucap/llm_catalog.hpp"
+#include "loader.hpp"
+
+namespace gpucap::loader {
+namespace {
+
+/// Names in a list, for messages: "a, b, c".
+template <class Rows, class Name>
+std::string names_of(const Rows& rows, Name name) {
+  std::string all;
+  for (const auto& r : rows) all += (all.empty() ? "" : ", ") + name(r);
+  return all;
+}
+
+/// The GPU of pool `pool_name` in `specs` (its gpu_memory_gb, when declared, replaces the
+/// table's memory).
+GpuSpec pool_gpu(const Context& ctx, const YAML::Node& at, const std::string& path,
+                 const Scenario& s, const std::string& pool_name,
+                 const std::vector<GpuSpec>& specs, const std::string& table) {
+  const PoolSpec& pool = s.pools[s.pool_index(pool_name)];
+  for (const GpuSpec& g : specs)
+    if (g.gpu == pool.gpu) {
+      GpuSpec out = g;
+      if (pool.gpu_memory_gb > 0) out.memory_gb = pool.gpu_memory_gb;
+      return out;
+    }
+  ctx.fail(at, path,
+           "pool \"" + pool_name + "\" has gpu \"" + text::excerpt(pool.gpu, 60) + "\", which " +
+               table + " does not describe (it has " +
+               names_of(specs, [](const GpuSpec& g) { return g.gpu; }) +
+               "); name one of those in the pool's gpu, or give llm.gpu_specs_file");
+  return {};
+}
+
+/// `tokens`: {context, output} or {sample: FILE}, as (context, output) pairs.
+std::vector<uint32_t> read_tokens(const Context& ctx, const YAML::Node& node,
+                                  const std::string& path) {
+  expect_map(ctx, node, path, {"context", "output", "sample"});
+  std::vector<uint32_t> pairs;
+  if (node["sample"]) {
+    if (node["context"] || node["output"])
+      ctx.fail(node["sample"], path + ".sample",
+               "give either a sample file or fixed context and output counts, not both");
+    const std::string file = read_string(ctx, node["sample"], path + ".sample");
+    const CsvTable t = ctx.read_csv(node["sample"], path + ".sample", file);
+    std::string context = "context_tokens", output = "output_tokens";
+    if (!t.has_column(context) && t.has_column("ContextTokens")) {
+      context = "ContextTokens";
+      output = "GeneratedTokens";
+    }
+    if (!t.has_column(context) || !t.has_column(output))
+      ctx.fail(node["sample"], path + ".sample",
+               "'" + text::excerpt(file, 200) +
+                   "' needs columns context_tokens and output_tokens (or Azure's ContextTokens "
+                   "and GeneratedTokens)");
+    std::vector<double> c, o;
+    try {
+      c = t.numbers(context);
+      o = t.numbers(output);
+    } catch (const std::exception& e) {
+      ctx.fail(node["sample"], path + ".sample", e.what());
+    }
+    for (std::size_t r = 0; r < c.size(); ++r) {
+      // A request without a prompt token or an output token has nothing to run: left out.
+      if (!(c[r] >= 1) || !(o[r] >= 1)) continue;
+      if (c[r] > 1e6 || o[r] > 1e6 || c[r] != std::floor(c[r]) || o[r] != std::floor(o[r]))
+        ctx.fail(node["sample"], path + ".sample",
+                 "'" + text::excerpt(file, 200) + "' line " + std::to_string(t.line_of_row(r)) +
+                     ": token counts must be whole numbers up to 1000000");
+      pairs.push_back(static_cast<uint32_t>(c[r]));
+      pairs.push_back(static_cast<uint32_t>(o[r]));
+    }
+    if (pairs.empty())
+      ctx.fail(node["sample"], path + ".sample",
+               "'" + text::excerpt(file, 200) + "' has no request with context and output >= 1");
+    return pairs;
+  }
+  pairs.push_back(static_cast<uint32_t>(read_key_integer(
+      ctx, require(ctx, node, path, "context", "prompt tokens per request (or sample: FILE)"),
+      path + ".context")));
+  pairs.push_back(static_cast<uint32_t>(read_key_integer(
+      ctx, require(ctx, node, path, "output", "output tokens per request"), path + ".output")));
+  return pairs;
+}
+
+void read_efficiency(const Context& ctx, const YAML::Node& node, const std::string& path,
+                     LlmEfficiency& e) {
+  expect_map(ctx, node, path,
+             {"flops", "bandwidth", "interconnect", "overhead", "memory_share",
+              "activation_reserve_gb"});
+  if (node["flops"]) e.flops = read_key_number(ctx, node["flops"], path + ".flops");
+  if (node["bandwidth"])
+    e.bandwidth = read_key_number(ctx, node["bandwidth"], path + ".bandwidth");
+  if (node["interconnect"])
+    e.interconnect = read_key_number(ctx, node["interconnect"], path + ".interconnect");
+  if (node["overhead"])
+    e.overhead_s = read_key_duration(ctx, node["overhead"], path + ".overhead");
+  if (node["memory_share"])
+    e.memory_share = read_key_number(ctx, node["memory_share"], path + ".memory_share");
+  if (node["activation_reserve_gb"])
+    e.activation_reserve_gb =
+        read_key_number(ctx, node["activation_reserve_gb"], path + ".activation_reserve_gb");
+}
+
+/// KV blocks of a replica of `gpus` GPUs of `gpu`; fails when the weights do not fit.
+double kv_blocks(const Context& ctx, const YAML::Node& at, const std::string& path,
+                 const LlmServiceSpec& llm, const GpuSpec& gpu, uint32_t gpus,
+                 const std::string& pool_name) {
+  const double tokens = llm_kv_cache_tokens(llm.model, gpu.memory_gb, gpus, llm.efficiency);
+  const double blocks = std::floor(tokens / llm.block_tokens);
+  if (!(blocks >= 1))
+    ctx.fail(at, path,
+             llm.model.name + " (" + text::format_number(llm.model.weight_bytes() / 1e9) +
+                 " GB of weights) leaves no room for a KV cache on " + std::to_string(gpus) +
+                 " x " + gpu.gpu + " (" + text::format_number(gpu.memory_gb) +
+                 " GB each) of pool \"" + pool_name +
+                 "\"; give the workload more gpus (tensor parallel) or a larger GPU");
+  return std::min(blocks, 4e9);
+}
+
+}  // namespace
+
+void read_llm_service(const Context& ctx, const YAML::Node& node, const std::string& path,
+                      const Scenario& s, JobClassSpec& w) {
+  const YAML::Node l = node["llm"];
+  const std::string lpath = join_path(path, "llm");
+  expect_map(ctx, l, lpath, scenario_child_keys("workloads[].llm"));
+  ServiceSpec& svc = w.service;
+  LlmServiceSpec& llm = svc.llm;
+  llm.enabled = true;
+  for (const char* key : {"service", "concurrency"})
+    if (node[key])
+      ctx.fail(node[key], join_path(path, key),
+               std::string("an LLM service's requests take the time their tokens take, and a "
+                           "replica batches up to llm.max_sequences of them; remove '") +
+                   key + "'");
+  // The catalogs: the shipped ones, or the scenario's files.
+  std::vector<LlmModelShape> models;
+  std::vector<GpuSpec> specs;
+  std::string models_table = "data/llm_models.csv", specs_table = "data/gpu_specs.csv";
+  try {
+    if (l["models_file"]) {
+      const std::string file = read_string(ctx, l["models_file"], lpath + ".models_file");
+      models = read_llm_models(ctx.read_csv(l["models_file"], lpath + ".models_file", file));
+      models_table = "'" + text::excerpt(file, 200) + "'";
+    } else {
+      models = shipped_llm_models();
+    }
+    if (l["gpu_specs_file"]) {
+      const std::string file = read_string(ctx, l["gpu_specs_file"], lpath + ".gpu_specs_file");
+      specs = read_gpu_specs(ctx.read_csv(l["gpu_specs_file"], lpath + ".gpu_specs_file", file));
+      specs_table = "'" + text::excerpt(file, 200) + "'";
+    } else {
+      specs = shipped_gpu_specs();
+    }
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const InputFileError*>(&e) != nullptr) throw;
+    ctx.fail(l, lpath, e.what());
+  }
+  const std::string name =
+      read_string(ctx, require(ctx, l, lpath, "model", "the LLM, e.g. llama-2-7b"), lpath + ".model");
+  bool found = false;
+  for (const LlmModelShape& m : models)
+    if (m.name == name) llm.model = m, found = true;
+  if (!found)
+    ctx.fail(l["model"], lpath + ".model",
+             "\"" + text::excerpt(name, 60) + "\" is not a model of " + models_table + " (" +
+                 names_of(models, [](const LlmModelShape& m) { return m.name; }) + ")");
+  llm.gpu = pool_gpu(ctx, node["pool"], join_path(path, "pool"), s, svc.pool, specs, specs_table);
+  if (!svc.fallback_pool.empty())
+    llm.fallback_gpu = pool_gpu(ctx, node["fallback_pool"], join_path(path, "fallback_pool"), s,
+                                svc.fallback_pool, specs, specs_table);
+  llm.tokens = read_tokens(ctx, require(ctx, l, lpath, "tokens",
+                                        "the requests' token counts: {context: N, output: M} or "
+                                        "{sample: FILE}"),
+                           lpath + ".tokens");
+  if (l["max_sequences"])
+    llm.max_sequences = static_cast<uint32_t>(
+        read_key_integer(ctx, l["max_sequences"], lpath + ".max_sequences"));
+  if (l["max_batched_tokens"])
+    llm.max_batched_tokens = static_cast<uint32_t>(
+        read_key_integer(ctx, l["max_batched_tokens"], lpath + ".max_batched_tokens"));
+  if (l["block_tokens"])
+    llm.block_tokens =
+        static_cast<uint32_t>(read_key_integer(ctx, l["block_tokens"], lpath + ".block_tokens"));
+  if (l["chunked_prefill"])
+    llm.chunked_prefill = read_bool(ctx, l["chunked_prefill"], lpath + ".chunked_prefill");
+  if (l["efficiency"]) read_efficiency(ctx, l["efficiency"], lpath + ".efficiency", llm.efficiency);
+  if (l["profile"]) {
+    const std::string file = read_string(ctx, l["profile"], lpath + ".profile");
+    try {
+      llm.profile = read_llm_profile(ctx.read_csv(l["profile"], lpath + ".profile", file),
+                                     llm.model.layers, w.gpus);
+    } catch (const std::runtime_error& e) {
+      if (dynamic_cast<const InputFileError*>(&e) != nullptr) throw;
+      ctx.fail(l["profile"], lpath + ".profile", e.what());
+    }
+  }
+  if (l["slo"]) {
+    const YAML::Node slo = l["slo"];
+    expect_map(ctx, slo, lpath + ".slo", {"ttft", "tpot"});
+    if (slo["ttft"]) llm.ttft_slo_s = read_key_duration(ctx, slo["ttft"], lpath + ".slo.ttft");
+    if (slo["tpot"]) llm.tpot_slo_s = read_key_duration(ctx, slo["tpot"], lpath + ".slo.tpot");
+  }
+  kv_blocks(ctx, node["pool"], join_path(path, "pool"), llm, llm.gpu, w.gpus, svc.pool);
+  if (!svc.fallback_pool.empty())
+    kv_blocks(ctx, node["fallback_pool"], join_path(path, "fallback_pool"), llm,
+              llm.fallback_gpu, w.gpus, svc.fallback_pool);
+  svc.concurrency = llm.max_sequences;
+  // The class's work draw picks a request of the sample: a uniform on [0, 1).
+  w.work_s = DistributionSpec{};
+  w.work_s.kind = DistKind::uniform;
+  w.work_s.p0 = 0;
+  w.work_s.p1 = 1;
+}
+
+}  // namespace gpucap::loader
