@@ -126,6 +126,8 @@ std::vector<ScenarioKey> pool_rows();
 /// Workloads, services, arrivals, policy, time series, records, goals and the entries of
 /// name maps (scenario_key_rows_workloads.cpp).
 std::vector<ScenarioKey> workload_rows();
+/// The `llm:` block of an inference service (scenario_key_rows_llm.cpp).
+std::vector<ScenarioKey> llm_service_rows();
 /// The parameters of each distribution kind (scenario_key_rows_workloads.cpp).
 std::vector<DistributionParameter> distribution_parameter_rows();
 

@@ -30,6 +30,8 @@ const std::vector<ScenarioKey> kKeys = [] {
   std::vector<ScenarioKey> rows = key_rows::pool_rows();
   const std::vector<ScenarioKey> workloads = key_rows::workload_rows();
   rows.insert(rows.end(), workloads.begin(), workloads.end());
+  const std::vector<ScenarioKey> llm = key_rows::llm_service_rows();
+  rows.insert(rows.end(), llm.begin(), llm.end());
   return rows;
 }();
 const std::vector<DistributionParameter> kDistributionParameters =

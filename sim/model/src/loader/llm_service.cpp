@@ -107,6 +107,54 @@ void read_efficiency(const Context& ctx, const YAML::Node& node, const std::stri
         read_key_number(ctx, node["activation_reserve_gb"], path + ".activation_reserve_gb");
 }
 
+/// The model and GPU tables an LLM service names its rows in: the shipped ones, or the
+/// scenario's files (`models_file`, `gpu_specs_file`), with their names for messages.
+struct Catalogs {
+  std::vector<LlmModelShape> models;
+  std::vector<GpuSpec> specs;
+  std::string models_table = "data/llm_models.csv", specs_table = "data/gpu_specs.csv";
+};
+
+Catalogs read_catalogs(const Context& ctx, const YAML::Node& l, const std::string& lpath) {
+  Catalogs c;
+  try {
+    if (l["models_file"]) {
+      const std::string file = read_string(ctx, l["models_file"], lpath + ".models_file");
+      c.models = read_llm_models(ctx.read_csv(l["models_file"], lpath + ".models_file", file));
+      c.models_table = "'" + text::excerpt(file, 200) + "'";
+    } else {
+      c.models = shipped_llm_models();
+    }
+    if (l["gpu_specs_file"]) {
+      const std::string file = read_string(ctx, l["gpu_specs_file"], lpath + ".gpu_specs_file");
+      c.specs = read_gpu_specs(ctx.read_csv(l["gpu_specs_file"], lpath + ".gpu_specs_file", file));
+      c.specs_table = "'" + text::excerpt(file, 200) + "'";
+    } else {
+      c.specs = shipped_gpu_specs();
+    }
+  } catch (const std::runtime_error& e) {
+    if (dynamic_cast<const InputFileError*>(&e) != nullptr) throw;
+    ctx.fail(l, lpath, e.what());
+  }
+  return c;
+}
+
+/// The batching keys: max_sequences, max_batched_tokens, block_tokens, chunked_prefill.
+void read_batching(const Context& ctx, const YAML::Node& l, const std::string& lpath,
+                   LlmServiceSpec& llm) {
+  if (l["max_sequences"])
+    llm.max_sequences = static_cast<uint32_t>(
+        read_key_integer(ctx, l["max_sequences"], lpath + ".max_sequences"));
+  if (l["max_batched_tokens"])
+    llm.max_batched_tokens = static_cast<uint32_t>(
+        read_key_integer(ctx, l["max_batched_tokens"], lpath + ".max_batched_tokens"));
+  if (l["block_tokens"])
+    llm.block_tokens =
+        static_cast<uint32_t>(read_key_integer(ctx, l["block_tokens"], lpath + ".block_tokens"));
+  if (l["chunked_prefill"])
+    llm.chunked_prefill = read_bool(ctx, l["chunked_prefill"], lpath + ".chunked_prefill");
+}
+
 /// KV blocks of a replica of `gpus` GPUs of `gpu`; fails when the weights do not fit.
 double kv_blocks(const Context& ctx, const YAML::Node& at, const std::string& path,
                  const LlmServiceSpec& llm, const GpuSpec& gpu, uint32_t gpus,
@@ -139,29 +187,11 @@ void read_llm_service(const Context& ctx, const YAML::Node& node, const std::str
                std::string("an LLM service's requests take the time their tokens take, and a "
                            "replica batches up to llm.max_sequences of them; remove '") +
                    key + "'");
-  // The catalogs: the shipped ones, or the scenario's files.
-  std::vector<LlmModelShape> models;
-  std::vector<GpuSpec> specs;
-  std::string models_table = "data/llm_models.csv", specs_table = "data/gpu_specs.csv";
-  try {
-    if (l["models_file"]) {
-      const std::string file = read_string(ctx, l["models_file"], lpath + ".models_file");
-      models = read_llm_models(ctx.read_csv(l["models_file"], lpath + ".models_file", file));
-      models_table = "'" + text::excerpt(file, 200) + "'";
-    } else {
-      models = shipped_llm_models();
-    }
-    if (l["gpu_specs_file"]) {
-      const std::string file = read_string(ctx, l["gpu_specs_file"], lpath + ".gpu_specs_file");
-      specs = read_gpu_specs(ctx.read_csv(l["gpu_specs_file"], lpath + ".gpu_specs_file", file));
-      specs_table = "'" + text::excerpt(file, 200) + "'";
-    } else {
-      specs = shipped_gpu_specs();
-    }
-  } catch (const std::runtime_error& e) {
-    if (dynamic_cast<const InputFileError*>(&e) != nullptr) throw;
-    ctx.fail(l, lpath, e.what());
-  }
+  Catalogs catalogs = read_catalogs(ctx, l, lpath);
+  const std::vector<LlmModelShape>& models = catalogs.models;
+  const std::vector<GpuSpec>& specs = catalogs.specs;
+  const std::string& models_table = catalogs.models_table;
+  const std::string& specs_table = catalogs.specs_table;
   const std::string name =
       read_string(ctx, require(ctx, l, lpath, "model", "the LLM, e.g. llama-2-7b"), lpath + ".model");
   bool found = false;
@@ -179,17 +209,7 @@ void read_llm_service(const Context& ctx, const YAML::Node& node, const std::str
                                         "the requests' token counts: {context: N, output: M} or "
                                         "{sample: FILE}"),
                            lpath + ".tokens");
-  if (l["max_sequences"])
-    llm.max_sequences = static_cast<uint32_t>(
-        read_key_integer(ctx, l["max_sequences"], lpath + ".max_sequences"));
-  if (l["max_batched_tokens"])
-    llm.max_batched_tokens = static_cast<uint32_t>(
-        read_key_integer(ctx, l["max_batched_tokens"], lpath + ".max_batched_tokens"));
-  if (l["block_tokens"])
-    llm.block_tokens =
-        static_cast<uint32_t>(read_key_integer(ctx, l["block_tokens"], lpath + ".block_tokens"));
-  if (l["chunked_prefill"])
-    llm.chunked_prefill = read_bool(ctx, l["chunked_prefill"], lpath + ".chunked_prefill");
+  read_batching(ctx, l, lpath, llm);
   if (l["efficiency"]) read_efficiency(ctx, l["efficiency"], lpath + ".efficiency", llm.efficiency);
   if (l["profile"]) {
     const std::string file = read_string(ctx, l["profile"], lpath + ".profile");
