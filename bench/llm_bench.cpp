@@ -179,9 +179,9 @@ int main(int argc, char** argv) {
     sched.max_sequences = 256;
     sched.max_batched_tokens = 8192;
     sched.block_tokens = 16;
-    const double kv_tokens = gpucap::llm_kv_cache_tokens(model, gpu.memory_gb, 1, efficiency);
-    if (!(kv_tokens >= sched.block_tokens)) throw std::runtime_error("the model does not fit the GPU");
-    sched.kv_blocks = static_cast<uint32_t>(kv_tokens / sched.block_tokens);
+    sched.kv_blocks =
+        gpucap::llm_kv_cache_blocks(model, gpu.memory_gb, 1, efficiency, sched.block_tokens);
+    if (sched.kv_blocks == 0) throw std::runtime_error("the model does not fit the GPU");
     std::vector<LlmRequest> seq_storage(size_t{replicas} * sched.max_sequences);
     std::vector<LlmRequest> queue_storage(size_t{replicas} * trace.arrival_s.size());
     std::vector<double> cpu;

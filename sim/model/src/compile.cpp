@@ -298,7 +298,7 @@ struct ModelCompiler {
       out.pools_[fallback_index].runs_replicas = true;
       cs.fallback.time_factor = pool.speed / fallback.speed;
     }
-    if (llm) compile_llm(s, w, cs, out, m);
+    if (llm) compile_llm(w, cs, out, m);
     m.replica_count += svc.max_replicas;
     m.request_queue_capacity += svc.queue_capacity;
     m.request_capacity += svc.max_replicas * (llm ? 1 : svc.concurrency);
@@ -307,8 +307,8 @@ struct ModelCompiler {
 
   /// The token-level part of LLM service w: its sites (iteration time and KV cache in its pool
   /// and fallback pool), its token sample and its running requests' place in the arena.
-  static void compile_llm(const Scenario& s, const JobClassSpec& w, CompiledService& cs,
-                          ModelStorage& out, CompiledModel& m) {
+  static void compile_llm(const JobClassSpec& w, CompiledService& cs, ModelStorage& out,
+                          CompiledModel& m) {
     const LlmServiceSpec& spec = w.service.llm;
     const auto site = [&](const GpuSpec& gpu, bool with_profile) {
       CompiledLlmSite x;
@@ -321,16 +321,14 @@ struct ModelCompiler {
           out.table_.push_back(seconds);
         }
       }
-      x.max_sequences = spec.max_sequences;
-      x.max_batched_tokens = spec.max_batched_tokens;
-      x.block_tokens = spec.block_tokens;
-      x.chunked_prefill = spec.chunked_prefill ? 1 : 0;
-      const double tokens = llm_kv_cache_tokens(spec.model, gpu.memory_gb, w.gpus, spec.efficiency);
-      const double blocks = std::floor(tokens / spec.block_tokens);
-      x.kv_blocks = blocks < 1 ? 0u : static_cast<uint32_t>(std::min(blocks, 4e9));
+      x.sched.max_sequences = spec.max_sequences;
+      x.sched.max_batched_tokens = spec.max_batched_tokens;
+      x.sched.block_tokens = spec.block_tokens;
+      x.sched.chunked_prefill = spec.chunked_prefill ? 1 : 0;
+      x.sched.kv_blocks = llm_kv_cache_blocks(spec.model, gpu.memory_gb, w.gpus,
+                                              spec.efficiency, spec.block_tokens);
       return x;
     };
-    (void)s;
     CompiledLlm l;
     l.site = site(spec.gpu, true);
     l.fallback = w.service.fallback_pool.empty() ? l.site : site(spec.fallback_gpu, false);

@@ -186,6 +186,12 @@ double llm_kv_cache_tokens(const LlmModelShape& model, double memory_gb, uint32_
   return (usable - model.weight_bytes()) / model.kv_bytes_per_token();
 }
 
+uint32_t llm_kv_cache_blocks(const LlmModelShape& model, double memory_gb, uint32_t gpus,
+                             const LlmEfficiency& e, uint32_t block_tokens) {
+  const double blocks = std::floor(llm_kv_cache_tokens(model, memory_gb, gpus, e) / block_tokens);
+  return blocks >= 1 ? static_cast<uint32_t>(std::min(blocks, 4e9)) : 0u;
+}
+
 const std::vector<LlmModelShape>& shipped_llm_models() {
   static const std::vector<LlmModelShape> models =
       read_llm_models(CsvTable::parse(shipped_llm_models_csv(), "data/llm_models.csv (shipped)"));

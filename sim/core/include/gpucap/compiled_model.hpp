@@ -294,12 +294,7 @@ struct CompiledService {
 /// depends on the GPU).
 struct CompiledLlmSite {
   LlmShape shape;
-  uint32_t max_sequences = 256;
-  uint32_t max_batched_tokens = 8192;
-  uint32_t block_tokens = 16;
-  uint32_t kv_blocks = 0;
-  uint32_t chunked_prefill = 1;
-  uint32_t unused_ = 0;
+  LlmScheduling sched;
 };
 
 /// The token-level part of an LLM service (docs/llm-serving.md). A request's token counts are

@@ -47,6 +47,16 @@ struct LlmShape {
   uint32_t profile_offset = 0;
 };
 
+/// How a replica batches (the service's `llm` keys).
+struct LlmScheduling {
+  uint32_t max_sequences = 256;
+  uint32_t max_batched_tokens = 8192;
+  uint32_t block_tokens = 16;
+  uint32_t kv_blocks = 0;  ///< the replica's KV cache, in blocks
+  uint32_t chunked_prefill = 1;
+  uint32_t unused_ = 0;
+};
+
 /// What an iteration computes.
 struct LlmIterationLoad {
   double tokens = 0;             ///< prefill and decode tokens of the batch (T)

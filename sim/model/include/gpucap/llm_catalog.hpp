@@ -92,4 +92,8 @@ LlmShape llm_shape(const LlmModelShape& model, const GpuSpec& gpu, uint32_t gpus
 double llm_kv_cache_tokens(const LlmModelShape& model, double memory_gb, uint32_t gpus,
                            const LlmEfficiency& efficiency);
 
+/// Whole KV-cache blocks of `block_tokens` tokens in that cache, at most 4e9; 0 when none fits.
+uint32_t llm_kv_cache_blocks(const LlmModelShape& model, double memory_gb, uint32_t gpus,
+                             const LlmEfficiency& efficiency, uint32_t block_tokens);
+
 }  // namespace gpucap

@@ -155,20 +155,17 @@ void read_batching(const Context& ctx, const YAML::Node& l, const std::string& l
     llm.chunked_prefill = read_bool(ctx, l["chunked_prefill"], lpath + ".chunked_prefill");
 }
 
-/// KV blocks of a replica of `gpus` GPUs of `gpu`; fails when the weights do not fit.
-double kv_blocks(const Context& ctx, const YAML::Node& at, const std::string& path,
-                 const LlmServiceSpec& llm, const GpuSpec& gpu, uint32_t gpus,
-                 const std::string& pool_name) {
-  const double tokens = llm_kv_cache_tokens(llm.model, gpu.memory_gb, gpus, llm.efficiency);
-  const double blocks = std::floor(tokens / llm.block_tokens);
-  if (!(blocks >= 1))
+/// Fails when the weights leave no KV-cache block on a replica of `gpus` GPUs of `gpu`.
+void check_kv_cache(const Context& ctx, const YAML::Node& at, const std::string& path,
+                    const LlmServiceSpec& llm, const GpuSpec& gpu, uint32_t gpus,
+                    const std::string& pool_name) {
+  if (llm_kv_cache_blocks(llm.model, gpu.memory_gb, gpus, llm.efficiency, llm.block_tokens) == 0)
     ctx.fail(at, path,
              llm.model.name + " (" + text::format_number(llm.model.weight_bytes() / 1e9) +
                  " GB of weights) leaves no room for a KV cache on " + std::to_string(gpus) +
                  " x " + gpu.gpu + " (" + text::format_number(gpu.memory_gb) +
                  " GB each) of pool \"" + pool_name +
                  "\"; give the workload more gpus (tensor parallel) or a larger GPU");
-  return std::min(blocks, 4e9);
 }
 
 }  // namespace
@@ -227,9 +224,9 @@ void read_llm_service(const Context& ctx, const YAML::Node& node, const std::str
     if (slo["ttft"]) llm.ttft_slo_s = read_key_duration(ctx, slo["ttft"], lpath + ".slo.ttft");
     if (slo["tpot"]) llm.tpot_slo_s = read_key_duration(ctx, slo["tpot"], lpath + ".slo.tpot");
   }
-  kv_blocks(ctx, node["pool"], join_path(path, "pool"), llm, llm.gpu, w.gpus, svc.pool);
+  check_kv_cache(ctx, node["pool"], join_path(path, "pool"), llm, llm.gpu, w.gpus, svc.pool);
   if (!svc.fallback_pool.empty())
-    kv_blocks(ctx, node["fallback_pool"], join_path(path, "fallback_pool"), llm,
+    check_kv_cache(ctx, node["fallback_pool"], join_path(path, "fallback_pool"), llm,
               llm.fallback_gpu, w.gpus, svc.fallback_pool);
   svc.concurrency = llm.max_sequences;
   // The class's work draw picks a request of the sample: a uniform on [0, 1).

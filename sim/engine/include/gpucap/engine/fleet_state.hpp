@@ -215,7 +215,7 @@ struct FleetState {
     const CompiledService& cs = model->services[replicas[r].service];
     if (cs.llm == CompiledService::kNotLlm) return 0;
     const CompiledLlm& cl = model->llm[cs.llm];
-    return replicas[r].pool == cs.pool ? cl.site.kv_blocks : cl.fallback.kv_blocks;
+    return replicas[r].pool == cs.pool ? cl.site.sched.kv_blocks : cl.fallback.sched.kv_blocks;
   }
 
   /// Schedules an event of the fleet (its payload: a replica, or a service for autoscale_tick).

@@ -38,6 +38,7 @@
 #include "gpucap/portable.hpp"
 
 namespace gpucap::engine {
+using ::gpucap::LlmScheduling;  // llm_iteration.hpp
 GPUCAP_ARENA_NAMESPACE_BEGIN
 
 /// A request of an LLM service, waiting or running.
@@ -55,16 +56,6 @@ struct LlmRequest {
   double start_s = -1;   ///< its first iteration began (the fleet sets it); < 0: not yet
 
   GPUCAP_HD uint32_t target() const { return context + generated; }
-};
-
-/// How a replica batches (the service's `llm` keys).
-struct LlmScheduling {
-  uint32_t max_sequences = 256;
-  uint32_t max_batched_tokens = 8192;
-  uint32_t block_tokens = 16;
-  uint32_t kv_blocks = 0;  ///< the replica's KV cache, in blocks
-  uint32_t chunked_prefill = 1;
-  uint32_t unused_ = 0;
 };
 
 /// A FIFO ring of waiting requests; a preempted request goes back to its front.

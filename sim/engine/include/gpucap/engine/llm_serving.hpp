@@ -44,7 +44,6 @@ struct LlmServing {
   struct View {
     LlmReplica batch;
     LlmQueue queue;
-    LlmScheduling sched;
     const CompiledLlmSite* site;
   };
 
@@ -111,7 +110,7 @@ struct LlmServing {
     RequestRouting::count_arrival(f, cs, counted);
     if (counted) ++f.totals.llm_arrived;
     if (cs.windowed) FleetAutoscaling::observe(f, v, now);
-    if (!LlmBatch::fits(scheduling(cl.site), s) || st.queue_size == cs.queue_capacity) {
+    if (!LlmBatch::fits(cl.site.sched, s) || st.queue_size == cs.queue_capacity) {
       RequestRouting::drop(f, cs, counted);
       if (!cs.windowed) FleetAutoscaling::scale_up(f, v);
       return;
@@ -207,16 +206,6 @@ struct LlmServing {
  private:
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
 
-  GPUCAP_HD static LlmScheduling scheduling(const CompiledLlmSite& s) {
-    LlmScheduling c;
-    c.max_sequences = s.max_sequences;
-    c.max_batched_tokens = s.max_batched_tokens;
-    c.block_tokens = s.block_tokens;
-    c.kv_blocks = s.kv_blocks;
-    c.chunked_prefill = s.chunked_prefill;
-    return c;
-  }
-
   /// Replica r's batch (r: any replica of v for the room alone) and v's waiting room.
   GPUCAP_HD static View view(const FleetState& f, uint32_t r, uint32_t v) {
     const CompiledService& cs = f.model->services[v];
@@ -226,7 +215,6 @@ struct LlmServing {
     View w;
     w.site = rep.pool == cs.pool || cs.fallback.pool == CompiledServiceSite::kNone ? &cl.site
                                                                                  : &cl.fallback;
-    w.sched = scheduling(*w.site);
     w.batch.seqs = f.llm_running + (cl.seq_offset + (r - cs.replica_offset) * cs.concurrency);
     w.batch.running = rep.active;
     w.batch.kv_blocks_used = rep.kv_blocks_used;
@@ -258,7 +246,7 @@ struct LlmServing {
     const uint32_t running_before = rep.active;
     const uint32_t kv_before = rep.kv_blocks_used;
     if (applied) LlmBatch::finish(w.batch, now, sink);
-    const LlmIterationLoad load = LlmBatch::plan(w.batch, w.queue, w.sched, sink);
+    const LlmIterationLoad load = LlmBatch::plan(w.batch, w.queue, w.site->sched, sink);
     st.queue_head = w.queue.head;
     st.queue_size = w.queue.size;
     const uint32_t running = w.batch.running;
