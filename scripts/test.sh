@@ -21,9 +21,9 @@ scripts/python_setup.sh test
 GPUCAP_CLI="$PWD/build/release/gpucap" .venv/bin/python -m pytest -q tests/python
 
 cmake --preset asan >/dev/null
-cmake --build --preset asan -j "$jobs"
+cmake --build --preset asan -j "$jobs" --target sanitized_tests
 ctest --preset asan
 
 cmake --preset tsan >/dev/null
-cmake --build --preset tsan -j "$jobs"
+cmake --build --preset tsan -j "$jobs" --target threaded_tests
 ctest --preset tsan
