@@ -6,10 +6,13 @@
 //  - spot replicas reclaimed mid-batch: every request of the window is served, dropped or still
 //    in the system at the horizon, preemptions recompute tokens, and the run is the same bits
 //    whatever the thread count;
+//  - a request trace replays each request's own tokens (exact, requests far apart);
 //  - the loader's errors name the key and what is valid.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -153,6 +156,41 @@ TEST(LlmService, SpotReclaimsRequeueTheBatchAndLoseNoRequest) {
   EXPECT_GT(cost, 0.0);
 }
 
+TEST(LlmService, ATokenTraceReplaysEachRequestsOwnTokens) {
+  // Requests at least 0.25 s apart, each over within 0.4 s: each runs alone, so its TTFT is
+  // its prompt's prefill and its TPOT its decodes' mean. The file is out of order (the replay
+  // sorts it, each row keeping its tokens), and its row with no prompt token is left out.
+  const std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / "llm_trace_replay";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "requests.csv") << "submit_s,context_tokens,output_tokens\n"
+                                         "0.5,100,10\n1.0,2000,50\n1.5,0,3\n2.0,300,1\n"
+                                         "0.25,500,4\n";
+  std::ofstream(dir / "replay.yaml")
+      << "name: replay\nhorizon: 1h\npools:\n"
+         "  h100: {gpu: H100, purchase: on_demand, quota: 1, price_usd_per_gpu_hour: 4}\n"
+         "workloads:\n  - name: chat\n    kind: inference\n    pool: h100\n"
+         "    arrivals: {process: trace, file: requests.csv}\n"
+         "    llm: {model: llama-2-7b}\n    replicas: 1\n";
+  const gpucap::RunResults r =
+      gpucap::testing_support::run_scenario((dir / "replay.yaml").string(), {}, 3);
+  const double ttft =
+      (iteration_s(0, 500) + iteration_s(0, 100) + iteration_s(0, 2000) + iteration_s(0, 300)) / 4;
+  const auto decodes = [](double context, int output) {
+    double sum = 0;
+    for (int k = 1; k < output; ++k) sum += iteration_s(context + k - 1, 1);
+    return sum / (output - 1);
+  };
+  const double tpot = (decodes(500, 4) + decodes(100, 10) + decodes(2000, 50)) / 3;
+  const auto& t = r.summary_of(0, gpucap::kTtftMeanS);
+  EXPECT_NEAR(t.mean, ttft, 1e-9 * ttft);
+  EXPECT_EQ(t.ci95_low, t.ci95_high) << "a trace replays the same requests in every replication";
+  EXPECT_NEAR(r.summary_of(0, gpucap::kTpotMeanS).mean, tpot, 1e-9 * tpot);
+  EXPECT_EQ(r.summary_of(0, gpucap::kRequestsArrived).mean, 4.0);
+  EXPECT_EQ(r.summary_of(0, gpucap::kRequestsServed).mean, 4.0);
+  EXPECT_NEAR(r.summary_of(0, gpucap::kOutputTokensPerS).mean * 3600, 65.0, 1e-9);
+  EXPECT_EQ(r.summary_of(0, gpucap::kRequestWaitMeanS).mean, 0.0);
+}
+
 TEST(LlmService, ScenariosWithoutOneHaveNoLlmMetrics) {
   const gpucap::RunResults r = simulate_shipped("inference_mmc_validation.yaml", {}, 2);
   for (uint32_t m = gpucap::kTtftMeanS; m <= gpucap::kCostPerMillionTokensUsd; ++m)
@@ -198,6 +236,10 @@ TEST(LlmService, BadBlocksAreRefusedWithTheKeyAndWhatIsValid) {
             std::string::npos);
   EXPECT_NE(error_of("max_sequences: 64", "max_sequences: 64\n      efficiency: {flops: 2}")
                 .find("efficiency.flops"),
+            std::string::npos);
+  EXPECT_NE(error_of("arrivals: {process: poisson, rate_per_s: 20}",
+                     "arrivals: {process: trace, file: requests.csv}")
+                .find("remove llm.tokens"),
             std::string::npos);
   EXPECT_NE(error_of("arrivals: {process: poisson, rate_per_s: 20}",
                      "arrivals: {process: poisson, rate_per_s: 20}\n    llm_typo: 1")

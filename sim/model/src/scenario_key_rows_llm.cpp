@@ -13,7 +13,7 @@ std::vector<ScenarioKey> llm_service_rows() {
     key("workloads[].llm").shown("`llm`").table("")
         .type(KeyType::mapping, UnitKind::none, "–")
         .by_default("none (a request is one service time on a concurrency slot)").applies(WorkloadKind::inference)
-        .valid("keys `model`, `models_file`, `gpu_specs_file`, `tokens`, `max_sequences`, `max_batched_tokens`, `block_tokens`, `chunked_prefill`, `efficiency`, `profile`, `slo`; not with `service`, `concurrency` or trace arrivals; see [LLM services](#llm-services-llm)")
+        .valid("keys `model`, `models_file`, `gpu_specs_file`, `tokens`, `max_sequences`, `max_batched_tokens`, `block_tokens`, `chunked_prefill`, `efficiency`, `profile`, `slo`; not with `service` or `concurrency`; with trace arrivals, without `tokens`; see [LLM services](#llm-services-llm)")
         .means("makes the service an LLM service: requests carry prompt and output tokens, and each replica batches them per iteration (continuous batching, a KV cache, TTFT and TPOT); docs/llm-serving.md"),
     key("workloads[].llm.model").shown("`llm.model`").table("llm")
         .type(KeyType::text, UnitKind::none, "–")
@@ -32,7 +32,7 @@ std::vector<ScenarioKey> llm_service_rows() {
         .means("the hardware of the GPUs the service's pools name with `gpu` (the pool's `gpu_memory_gb`, when given, replaces the table's memory)"),
     key("workloads[].llm.tokens").shown("`llm.tokens`").table("llm")
         .type(KeyType::mapping, UnitKind::none, "–")
-        .by_default("*required*").applies(WorkloadKind::inference)
+        .by_default("*required* with a rate; none with trace arrivals (the trace's rows give each request's tokens)").applies(WorkloadKind::inference)
         .valid("`{context: N, output: M}` (every request the same), or `{sample: FILE}`, a CSV of one row per request with columns `context_tokens` and `output_tokens` (or Azure's `ContextTokens` and `GeneratedTokens`); whole numbers >= 1")
         .means("each request's prompt (context) and output token counts: fixed, or a row of the joint sample drawn with equal probability"),
     key("workloads[].llm.max_sequences").shown("`llm.max_sequences`").table("llm")

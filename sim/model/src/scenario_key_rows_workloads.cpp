@@ -450,7 +450,7 @@ std::vector<ScenarioKey> workload_rows() {
         .type(KeyType::text, UnitKind::none, "–")
         .by_default("`duration_s`").applies(ArrivalKind::trace)
         .valid("a column of the file")
-        .means("run time on the reference GPU (speed 1), in `time_unit`s; each `>= 0` (0: a job that ends as it starts, as a log's failed jobs do). For a deployment, its lifetime (`> 0`) (blank: still running, with `blank_end`)"),
+        .means("run time on the reference GPU (speed 1), in `time_unit`s; each `>= 0` (0: a job that ends as it starts, as a log's failed jobs do). For a deployment, its lifetime (`> 0`) (blank: still running, with `blank_end`). Not for an LLM service, whose trace gives each request's `context_tokens` and `output_tokens` (or Azure's `ContextTokens` and `GeneratedTokens`) instead"),
     key("workloads[].arrivals.end_column").shown("`end_column`").table("trace")
         .type(KeyType::text, UnitKind::none, "–")
         .by_default("none (lifetimes from `duration_column`)").applies(ArrivalKind::trace)

@@ -120,15 +120,19 @@ void read_profile_arrivals(const Context& ctx, const YAML::Node& node, const std
 
 /// The rows of a trace file (submit times and durations in `unit_s`), appended to `a.trace`.
 /// Returns whether they are in submit order.
+/// `tokens`: an LLM service's requests, whose durations are not read (assign_trace_tokens
+/// gives each row its work).
 bool read_trace_rows(const Context& ctx, const YAML::Node& file_node, const std::string& fpath,
-                     const TraceColumns& columns, double unit_s, bool requests, ArrivalSpec& a) {
+                     const TraceColumns& columns, double unit_s, bool requests, bool tokens,
+                     ArrivalSpec& a) {
   const std::string& submit = columns.submit;
   const std::string& gpus = columns.gpus;
   const std::string& duration = columns.duration;
   bool in_order = true;
   try {
     const CsvTable table = ctx.read_csv(file_node, fpath, a.trace_file);
-    const NumberColumn t = table.number_column(submit), w = table.number_column(duration);
+    const NumberColumn t = table.number_column(submit);
+    const NumberColumn w = tokens ? NumberColumn(t.size(), 0.0) : table.number_column(duration);
     const NumberColumn g =
         requests ? NumberColumn(t.size(), 1.0) : table.number_column(gpus);
     const std::size_t n = t.size();
@@ -165,10 +169,13 @@ bool read_trace_rows(const Context& ctx, const YAML::Node& file_node, const std:
 /// ends), sorted by submit time, and how it is replayed.
 void read_trace_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
                          ArrivalsOf what, ArrivalSpec& a) {
-  const bool requests = what == ArrivalsOf::requests;
+  const bool requests = what == ArrivalsOf::requests || what == ArrivalsOf::llm_requests;
+  const bool tokens = what == ArrivalsOf::llm_requests;
   std::vector<std::string> keys = keys_of_process("trace");
-  // Requests have no GPU count: an inference trace has no gpus_column.
+  // Requests have no GPU count: an inference trace has no gpus_column; an LLM service's
+  // requests take the time their tokens take: no duration_column.
   if (requests) keys.erase(std::find(keys.begin(), keys.end(), "gpus_column"));
+  if (tokens) keys.erase(std::find(keys.begin(), keys.end(), "duration_column"));
   // Only a deployment's trace has instances' ends.
   if (what != ArrivalsOf::instances)
     for (const char* key : {"end_column", "blank_end"}) keys.erase(std::find(keys.begin(), keys.end(), key));
@@ -202,7 +209,7 @@ void read_trace_arrivals(const Context& ctx, const YAML::Node& node, const std::
   const bool in_order =
       what == ArrivalsOf::instances
           ? read_instance_rows(ctx, file_node, fpath, columns, unit_s, still_running, a)
-          : read_trace_rows(ctx, file_node, fpath, columns, unit_s, requests, a);
+          : read_trace_rows(ctx, file_node, fpath, columns, unit_s, requests, tokens, a);
   if (a.trace.empty())
     ctx.fail(file_node, fpath,
              what == ArrivalsOf::instances && !a.alive_at_start.empty()

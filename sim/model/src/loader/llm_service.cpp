@@ -37,6 +37,47 @@ GpuSpec pool_gpu(const Context& ctx, const YAML::Node& at, const std::string& pa
   return {};
 }
 
+/// The (context, output) token columns of a token table: ours, or Azure's.
+std::pair<std::string, std::string> token_columns(const Context& ctx, const YAML::Node& at,
+                                                  const std::string& path, const CsvTable& t,
+                                                  const std::string& file) {
+  if (!t.has_column("context_tokens") && t.has_column("ContextTokens"))
+    return {"ContextTokens", "GeneratedTokens"};
+  if (!t.has_column("context_tokens") || !t.has_column("output_tokens"))
+    ctx.fail(at, path,
+             "'" + text::excerpt(file, 200) +
+                 "' needs columns context_tokens and output_tokens (or Azure's ContextTokens "
+                 "and GeneratedTokens)");
+  return {"context_tokens", "output_tokens"};
+}
+
+/// The token counts of every row of `file` as (context, output) pairs; a row without a prompt
+/// or an output token gets (0, 0) (nothing to run: the callers leave it out).
+std::vector<uint32_t> read_token_rows(const Context& ctx, const YAML::Node& at,
+                                      const std::string& path, const std::string& file) {
+  const CsvTable t = ctx.read_csv(at, path, file);
+  const auto [context, output] = token_columns(ctx, at, path, t, file);
+  std::vector<double> c, o;
+  try {
+    c = t.numbers(context);
+    o = t.numbers(output);
+  } catch (const std::exception& e) {
+    ctx.fail(at, path, e.what());
+  }
+  std::vector<uint32_t> pairs;
+  pairs.reserve(2 * c.size());
+  for (std::size_t r = 0; r < c.size(); ++r) {
+    const bool runs = c[r] >= 1 && o[r] >= 1;
+    if (runs && (c[r] > 1e6 || o[r] > 1e6 || c[r] != std::floor(c[r]) || o[r] != std::floor(o[r])))
+      ctx.fail(at, path,
+               "'" + text::excerpt(file, 200) + "' line " + std::to_string(t.line_of_row(r)) +
+                   ": token counts must be whole numbers up to 1000000");
+    pairs.push_back(runs ? static_cast<uint32_t>(c[r]) : 0u);
+    pairs.push_back(runs ? static_cast<uint32_t>(o[r]) : 0u);
+  }
+  return pairs;
+}
+
 /// `tokens`: {context, output} or {sample: FILE}, as (context, output) pairs.
 std::vector<uint32_t> read_tokens(const Context& ctx, const YAML::Node& node,
                                   const std::string& path) {
@@ -47,34 +88,10 @@ std::vector<uint32_t> read_tokens(const Context& ctx, const YAML::Node& node,
       ctx.fail(node["sample"], path + ".sample",
                "give either a sample file or fixed context and output counts, not both");
     const std::string file = read_string(ctx, node["sample"], path + ".sample");
-    const CsvTable t = ctx.read_csv(node["sample"], path + ".sample", file);
-    std::string context = "context_tokens", output = "output_tokens";
-    if (!t.has_column(context) && t.has_column("ContextTokens")) {
-      context = "ContextTokens";
-      output = "GeneratedTokens";
-    }
-    if (!t.has_column(context) || !t.has_column(output))
-      ctx.fail(node["sample"], path + ".sample",
-               "'" + text::excerpt(file, 200) +
-                   "' needs columns context_tokens and output_tokens (or Azure's ContextTokens "
-                   "and GeneratedTokens)");
-    std::vector<double> c, o;
-    try {
-      c = t.numbers(context);
-      o = t.numbers(output);
-    } catch (const std::exception& e) {
-      ctx.fail(node["sample"], path + ".sample", e.what());
-    }
-    for (std::size_t r = 0; r < c.size(); ++r) {
-      // A request without a prompt token or an output token has nothing to run: left out.
-      if (!(c[r] >= 1) || !(o[r] >= 1)) continue;
-      if (c[r] > 1e6 || o[r] > 1e6 || c[r] != std::floor(c[r]) || o[r] != std::floor(o[r]))
-        ctx.fail(node["sample"], path + ".sample",
-                 "'" + text::excerpt(file, 200) + "' line " + std::to_string(t.line_of_row(r)) +
-                     ": token counts must be whole numbers up to 1000000");
-      pairs.push_back(static_cast<uint32_t>(c[r]));
-      pairs.push_back(static_cast<uint32_t>(o[r]));
-    }
+    const std::vector<uint32_t> rows = read_token_rows(ctx, node["sample"], path + ".sample", file);
+    // A request without a prompt token or an output token has nothing to run: left out.
+    for (std::size_t i = 0; i + 1 < rows.size(); i += 2)
+      if (rows[i] >= 1) pairs.insert(pairs.end(), {rows[i], rows[i + 1]});
     if (pairs.empty())
       ctx.fail(node["sample"], path + ".sample",
                "'" + text::excerpt(file, 200) + "' has no request with context and output >= 1");
@@ -202,10 +219,22 @@ void read_llm_service(const Context& ctx, const YAML::Node& node, const std::str
   if (!svc.fallback_pool.empty())
     llm.fallback_gpu = pool_gpu(ctx, node["fallback_pool"], join_path(path, "fallback_pool"), s,
                                 svc.fallback_pool, specs, specs_table);
-  llm.tokens = read_tokens(ctx, require(ctx, l, lpath, "tokens",
-                                        "the requests' token counts: {context: N, output: M} or "
-                                        "{sample: FILE}"),
-                           lpath + ".tokens");
+  // A request trace gives each request's tokens (assign_trace_tokens, once the arrivals are
+  // read); a rate needs `tokens`.
+  const YAML::Node arrivals = node["arrivals"];
+  const bool trace = arrivals && arrivals.IsMap() && arrivals["process"] &&
+                     arrivals["process"].IsScalar() && arrivals["process"].Scalar() == "trace";
+  if (trace && l["tokens"])
+    ctx.fail(l["tokens"], lpath + ".tokens",
+             "the request trace gives each request's tokens (its context_tokens and "
+             "output_tokens columns, or Azure's ContextTokens and GeneratedTokens); remove "
+             "llm.tokens, or give a rate (poisson or nhpp) to draw them from it");
+  if (!trace)
+    llm.tokens = read_tokens(ctx, require(ctx, l, lpath, "tokens",
+                                          "the requests' token counts: {context: N, output: M} "
+                                          "or {sample: FILE} (or replay a request trace: "
+                                          "arrivals: {process: trace, file: ...})"),
+                             lpath + ".tokens");
   read_batching(ctx, l, lpath, llm);
   if (l["efficiency"]) read_efficiency(ctx, l["efficiency"], lpath + ".efficiency", llm.efficiency);
   if (l["profile"]) {
@@ -234,6 +263,39 @@ void read_llm_service(const Context& ctx, const YAML::Node& node, const std::str
   w.work_s.kind = DistKind::uniform;
   w.work_s.p0 = 0;
   w.work_s.p1 = 1;
+}
+
+void assign_trace_tokens(const Context& ctx, const YAML::Node& node, const std::string& path,
+                         JobClassSpec& w) {
+  ArrivalSpec& a = w.arrivals;
+  const YAML::Node file_node = node["arrivals"]["file"];
+  const std::string fpath = join_path(path, "arrivals.file");
+  const std::vector<uint32_t> rows = read_token_rows(ctx, file_node, fpath, a.trace_file);
+  // Each file row's index among those that run (or none), and the pairs of those.
+  constexpr uint32_t kLeftOut = 0xFFFFFFFFu;
+  std::vector<uint32_t> index(rows.size() / 2, kLeftOut);
+  std::vector<uint32_t>& tokens = w.service.llm.tokens;
+  tokens.clear();
+  for (std::size_t r = 0; r < index.size(); ++r)
+    if (rows[2 * r] >= 1) {
+      index[r] = static_cast<uint32_t>(tokens.size() / 2);
+      tokens.insert(tokens.end(), {rows[2 * r], rows[2 * r + 1]});
+    }
+  const double n = static_cast<double>(tokens.size() / 2);
+  // A row's work is the uniform that picks its own token row: floor(u n) with u at the row's
+  // middle, (k + 0.5) / n, is k whatever the rounding.
+  std::size_t kept = 0;
+  for (const TraceRow& row : a.trace) {
+    if (row.row == 0 || row.row > index.size() || index[row.row - 1] == kLeftOut) continue;
+    TraceRow r = row;
+    r.work_s = (static_cast<double>(index[row.row - 1]) + 0.5) / n;
+    a.trace[kept++] = r;
+  }
+  a.trace.resize(kept);
+  if (a.trace.empty())
+    ctx.fail(file_node, fpath,
+             "'" + text::excerpt(a.trace_file, 200) +
+                 "' has no request with context and output tokens >= 1 to replay");
 }
 
 }  // namespace gpucap::loader

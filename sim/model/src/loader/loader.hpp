@@ -369,12 +369,22 @@ DistributionSpec read_distribution(const Context& ctx, const YAML::Node& node,
 // ---- arrivals.cpp ------------------------------------------------------------------------------
 
 /// What a workload's arrivals bring: jobs; inference requests (their traces have no GPU
-/// column: the duration column is each request's service time); or deployment instances (their
-/// traces may hold instances begun before the window, and blank ends; instance_trace.cpp).
-enum class ArrivalsOf : uint8_t { jobs, requests, instances };
+/// column: the duration column is each request's service time); an LLM service's requests
+/// (their traces have neither: each row's tokens are read by assign_trace_tokens); or
+/// deployment instances (their traces may hold instances begun before the window, and blank
+/// ends; instance_trace.cpp).
+enum class ArrivalsOf : uint8_t { jobs, requests, llm_requests, instances };
 
 ArrivalSpec read_arrivals(const Context& ctx, const YAML::Node& node, const std::string& path,
                           ArrivalsOf what = ArrivalsOf::jobs);
+
+/// An LLM service replaying a request trace: each row's (context, output) tokens, from the
+/// trace file's context_tokens and output_tokens columns (or Azure's ContextTokens and
+/// GeneratedTokens), become w.service.llm.tokens, and each trace row's work its own row of
+/// them (the uniform that picks a row, at the row's middle: the replay is exact). Rows without
+/// a prompt or an output token are left out of the replay, as a sample leaves them out.
+void assign_trace_tokens(const Context& ctx, const YAML::Node& node, const std::string& path,
+                         JobClassSpec& w);
 
 /// The columns of a trace file: submit (or start) times, GPU counts, durations, and for
 /// deployments optionally end times ("": lifetimes from the duration column).

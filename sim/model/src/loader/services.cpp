@@ -139,12 +139,9 @@ void read_service_demand(const Context& ctx, const YAML::Node& node, const std::
   const ServiceSpec& svc = w.service;
   w.arrivals = read_arrivals(
       ctx, require(ctx, node, path, "arrivals", "a request arrival process (poisson, nhpp, trace)"),
-      join_path(path, "arrivals"), ArrivalsOf::requests);
+      join_path(path, "arrivals"), node["llm"] ? ArrivalsOf::llm_requests : ArrivalsOf::requests);
   if (node["llm"]) {
-    if (w.arrivals.kind == ArrivalKind::trace)
-      ctx.fail(node["arrivals"], join_path(path, "arrivals"),
-               "an LLM service draws its requests' tokens from llm.tokens; give a rate (poisson "
-               "or nhpp), not a trace");
+    if (w.arrivals.kind == ArrivalKind::trace) assign_trace_tokens(ctx, node, path, w);
   } else if (w.arrivals.kind == ArrivalKind::trace) {
     if (node["service"])
       ctx.fail(node["service"], join_path(path, "service"),
