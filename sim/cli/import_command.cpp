@@ -1,6 +1,7 @@
 // gpucap CLI: `gpucap import` turns a job log into a trace CSV that `process: trace` replays.
 //
 //   gpucap import --format slurm sacct.txt -o trace.csv [--timezone +02:00] [--report r.json]
+//   gpucap import --format llm azure_llm_code.csv -o requests.csv   (LLM requests and tokens)
 //
 // The trace is streamed into its output file (written atomically: nothing appears under the
 // name until the import succeeded); the counts of jobs kept and dropped, by reason, go to
@@ -34,6 +35,11 @@ const char* kDescription =
     "  philly      the Philly trace's cluster_job_log (a JSON list of jobs with attempts)\n"
     "  helios      Helios and Acme traces (submit_time, start_time, end_time, gpu_num, state)\n"
     "  csv         any CSV, columns named with --map submit=...,end=...,gpus=...\n"
+    "  llm         LLM requests with their token counts: Azure's LLM inference traces\n"
+    "              (TIMESTAMP, ContextTokens, GeneratedTokens), gpucap's own columns, or any\n"
+    "              CSV with --map submit=...,context=...,output=...; written as\n"
+    "              submit_s,context_tokens,output_tokens for an LLM service's replay\n"
+    "              (arrivals: {process: trace}) or gpucap fit --kind llm\n"
     "With --instances, a log of long-running instances becomes start_s,end_s,gpus for a\n"
     "deployment (kind: deployment): blank start = created before the log, blank end = still\n"
     "running at its end (docs/importing.md, \"Instance logs\").\n"
@@ -69,7 +75,7 @@ int import_command(const std::vector<std::string>& args) {
   CommandLine line("gpucap import --format FORMAT INPUT -o TRACE.csv [options]", "input");
   po::options_description& visible = line.options();
   visible.add_options()("format,f", po::value<std::string>(),
-                        "slurm, kubernetes, philly, helios or csv");
+                        "slurm, kubernetes, philly, helios, csv or llm");
   add_output_option(visible,
                     "the trace CSV to write (atomically; never onto the input, a link or a special "
                     "file)");
@@ -100,9 +106,9 @@ int import_command(const std::vector<std::string>& args) {
                        "kubernetes pods on a fraction of a GPU (gpu_milli < 1000): whole (count "
                        "num_gpu whole GPUs) or drop")(
       "map", po::value<std::string>(),
-      "csv (and helios, kubernetes, to rename): field=column pairs, e.g. submit=created_at,"
+      "csv (and helios, kubernetes, llm, to rename): field=column pairs, e.g. submit=created_at,"
       "start=started,end=finished,gpus=n_gpu; fields: submit, start, end, duration, gpus, "
-      "state, class")(
+      "state, class (llm: submit, context, output, class)")(
       "set-column", po::value<std::string>(),
       "csv, helios, kubernetes: fields with one value in every row, for a log without the "
       "column, e.g. gpus=1 (field=value pairs; a field is mapped or set, not both)")(
@@ -138,7 +144,8 @@ int import_command(const std::vector<std::string>& args) {
     options.trace.origin_ms = 0;  // times since the log's start: its 0 is submit_s = 0
   options.trace.instances = vm["instances"].as<bool>();
   if (options.trace.instances &&
-      (format == data::JobLogFormat::slurm || format == data::JobLogFormat::philly))
+      (format == data::JobLogFormat::slurm || format == data::JobLogFormat::philly ||
+       format == data::JobLogFormat::llm))
     throw po::error("--instances reads kubernetes, csv and helios logs (a " +
                     vm["format"].as<std::string>() + " log is of jobs)");
   if (options.trace.instances)
@@ -182,12 +189,32 @@ int import_command(const std::vector<std::string>& args) {
                           column + ") and set (--set-column " + field + "=" + value +
                           "); give one");
   }
+  const bool llm = format == data::JobLogFormat::llm;
   const bool tables = format == data::JobLogFormat::csv || format == data::JobLogFormat::helios ||
-                      format == data::JobLogFormat::kubernetes;
+                      format == data::JobLogFormat::kubernetes || llm;
   if (!tables && (vm.count("map") || vm.count("set-column")))
     throw po::error(std::string(vm.count("map") ? "--map" : "--set-column") +
-                    " applies to the csv, helios and kubernetes formats (a " +
+                    " applies to the csv, helios, kubernetes and llm formats (a " +
                     vm["format"].as<std::string>() + " log has its own fields)");
+  // A request's fields and a job's do not mix: each format takes its own.
+  for (const auto* given : {&options.mapping, &options.constants})
+    for (const auto& [field, column] : *given) {
+      const bool request_field = field == "context" || field == "output";
+      const bool shared = field == "submit" || field == "class";
+      if (llm ? !(request_field || shared) : request_field)
+        throw po::error(
+            std::string(given == &options.mapping ? "--map" : "--set-column") + ": the field '" +
+            field + "' " +
+            (llm ? "is a job's; an llm log's fields are submit, context, output and class"
+                 : "is an LLM request's (--format llm); a job log's fields are submit, start, "
+                   "end, duration, gpus, state and class"));
+    }
+  if (llm)
+    for (const char* option : {"log-end", "running", "fractional-gpus"})
+      if (vm.count(option) && !vm[option].defaulted())
+        throw po::error(std::string("--") + option +
+                        " applies to job logs; an LLM request has no run time in the log (its "
+                        "time is what the simulation gives its tokens)");
   if (format == data::JobLogFormat::csv) {
     bool submit = false, gpus = false, end = false;
     for (const auto* given : {&options.mapping, &options.constants})
@@ -230,7 +257,8 @@ int import_command(const std::vector<std::string>& args) {
   if (!vm.count("quiet") || report.kept == 0) std::cerr << report.text();
   if (report.kept == 0) {
     out.abandon();
-    std::cerr << "gpucap: error: no job of '" << text::excerpt(input, 300)
+    std::cerr << "gpucap: error: no " << (llm ? "request" : "job") << " of '"
+              << text::excerpt(input, 300)
               << "' can be replayed (see the counts above); nothing was written\n";
     return 1;
   }
@@ -245,7 +273,7 @@ int import_command(const std::vector<std::string>& args) {
   }
   if (!vm.count("quiet"))
     std::cout << "trace written to " << output << " (" << report.kept
-              << (options.trace.instances ? " instances)\n" : " jobs)\n");
+              << (options.trace.instances ? " instances)\n" : llm ? " requests)\n" : " jobs)\n");
   return 0;
 }
 

@@ -13,6 +13,8 @@
 //     a submit time < 0, GPUs outside 1 to 1,048,575, or a run time < 0 in it; with
 //     --instances, one that does not load back as a deployment's trace with every row kept
 //     alive in the window (the state at t = 0 or an arrival);
+//   - an LLM request log (--format llm) whose requests do not load back as an LLM service's
+//     replay (arrivals: {process: trace}), every row kept, with its own tokens;
 //   - a report JSON that is not UTF-8 or that gpucap's JSON reader refuses;
 // and, caught by the sanitizers or the driver's watchdog rather than here, a crash, a hang or
 // memory beyond the driver's budget.
@@ -57,11 +59,14 @@ inline std::vector<std::pair<std::string, std::string>> fuzz_csv_mapping() {
           {"gpus", "n"},         {"state", "state"},   {"class", "team"}};
 }
 
+/// The formats a case may have (JobLogFormat's values).
+constexpr uint32_t kImportFormats = 6;
+
 /// Options from bits (the libFuzzer target's first bytes), so that every input names a case.
 inline ImportCaseOptions options_from_bits(uint32_t bits) {
   ImportCaseOptions o;
-  o.format = static_cast<data::JobLogFormat>(bits % 5);
-  bits /= 5;
+  o.format = static_cast<data::JobLogFormat>(bits % kImportFormats);
+  bits /= kImportFormats;
   o.log_end = bits & 1;
   o.origin = bits & 2;
   o.running_drop = bits & 4;
@@ -81,6 +86,9 @@ inline ImportCaseOptions options_from_bits(uint32_t bits) {
                                   o.format == data::JobLogFormat::csv ||
                                   o.format == data::JobLogFormat::helios);
   if (o.instances) o.log_end = o.running_drop = false;
+  // An LLM request log has no run times: the CLI refuses --log-end, --running and
+  // --fractional-gpus with it.
+  if (o.format == data::JobLogFormat::llm) o.log_end = o.running_drop = o.fractional_drop = false;
   return o;
 }
 
@@ -148,6 +156,35 @@ inline std::string load_instances_back(const data::ImportReport& report, const s
   return "";
 }
 
+/// An LLM request log (dir/trace.csv, `import --format llm`) loaded back as an LLM service's
+/// replay: every row kept is a request, with tokens from 1 to 1,000,000.
+inline std::string load_requests_back(const data::ImportReport& report, const std::string& dir) {
+  Scenario s;
+  try {
+    s = parse_scenario(
+        "name: replay\nhorizon: 1000d\npools:\n  p: {gpu: H100, price_usd_per_gpu_hour: 1, "
+        "quota: 8}\nworkloads:\n  - name: chat\n    kind: inference\n    pool: p\n"
+        "    replicas: 1\n    arrivals: {process: trace, file: trace.csv}\n"
+        "    llm: {model: llama-2-7b}\n",
+        dir + "/replay.yaml", dir);
+  } catch (const std::exception& e) {
+    return std::string("the request trace does not load back: ") + e.what();
+  }
+  const JobClassSpec& w = s.workloads.at(0);
+  const std::vector<uint32_t>& tokens = w.service.llm.tokens;
+  if (w.arrivals.trace.size() != report.kept || tokens.size() != 2 * report.kept)
+    return "the request trace loads " + std::to_string(w.arrivals.trace.size()) +
+           " requests and " + std::to_string(tokens.size() / 2) + " token rows, the report kept " +
+           std::to_string(report.kept);
+  for (const TraceRow& r : w.arrivals.trace)
+    if (!(r.submit_s >= 0) || !(r.work_s > 0 && r.work_s < 1))
+      return "a request row out of range: submit_s " + std::to_string(r.submit_s) +
+             ", token row pick " + std::to_string(r.work_s);
+  for (uint32_t t : tokens)
+    if (t < 1 || t > 1000000) return "a token count out of range: " + std::to_string(t);
+  return "";
+}
+
 /// Runs one case in the folder `dir` (which must exist; the case writes log, trace.csv and
 /// replay.yaml there). Returns "" when gpucap behaved, else what went wrong.
 inline std::string run_import_case(const std::string& text, const ImportCaseOptions& c,
@@ -201,6 +238,7 @@ inline std::string run_import_case(const std::string& text, const ImportCaseOpti
     out.write(csv.data(), static_cast<std::streamsize>(csv.size()));
   }
   if (c.instances) return load_instances_back(report, dir);
+  if (c.format == data::JobLogFormat::llm) return load_requests_back(report, dir);
   Scenario s;
   try {
     s = parse_scenario(

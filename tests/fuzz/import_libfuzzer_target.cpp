@@ -1,6 +1,6 @@
 // The libFuzzer target of the job-log importers (preset fuzz, clang): the first two bytes of an
 // input pick the format and the import options (fuzz::options_from_bits; the first byte modulo
-// 5 is the format: slurm, kubernetes, philly, helios, csv), the rest is the log, run through
+// 6 is the format: slurm, kubernetes, philly, helios, csv, llm), the rest is the log, run through
 // fuzz::run_import_case; a finding aborts, so that libFuzzer saves the input.
 //
 //   cmake --preset fuzz && cmake --build --preset fuzz --target import_libfuzzer

@@ -28,7 +28,7 @@ using gpucap::fuzz::pick;
 using gpucap::fuzz::pick_from;
 using gpucap::fuzz::Random;
 
-constexpr std::size_t kFormats = 5;
+constexpr std::size_t kFormats = gpucap::fuzz::kImportFormats;
 
 /// Times at the edges of what the importers accept (years 1000 to 9999, epoch seconds to
 /// 253402300799, offsets to 18 h, leap seconds) and just past them.
@@ -361,6 +361,9 @@ struct Driver {
       case JobLogFormat::csv:
         out = "created,started,finished,took,n,state,team\n";
         break;
+      case JobLogFormat::llm:
+        out = "TIMESTAMP,ContextTokens,GeneratedTokens\n";
+        break;
     }
     for (std::size_t i = 0; i < rows; ++i) {
       t += static_cast<int64_t>(pick(random, 600)) - 60;  // a little out of order
@@ -414,6 +417,15 @@ struct Driver {
           out += std::to_string(t) + "," + std::to_string(start) + "," + end_text + "," +
                  (with_duration ? std::to_string(end - start) : "") + "," + gpus + "," + state +
                  ",team" + std::to_string(small) + "\n";
+          break;
+        case JobLogFormat::llm:
+          // Epoch seconds with a fraction, or Azure's local times with 7 decimals; tokens
+          // from 0 (dropped) to past the limit.
+          out += (with_duration ? std::to_string(t) + "." + std::to_string(milli)
+                                : "2023-11-16 18:" + std::to_string(10 + small) + ":0" +
+                                      std::to_string(small) + ".979960" + std::to_string(small)) +
+                 "," + std::to_string(milli * (small == 3 ? 1001 : 7)) + "," +
+                 std::to_string(small ? milli / (small + 1) : 0) + "\n";
           break;
       }
     }

@@ -51,13 +51,18 @@ uint64_t ImportReport::noted(const std::string& what) const {
 }
 
 std::string ImportReport::text() const {
-  const std::string what = instances ? " instances" : " jobs";
+  const std::string what = instances ? " instances" : requests ? " requests" : " jobs";
+  // A request has no run time in the log: none is censored.
+  const std::string running =
+      requests ? ""
+               : " (" + std::to_string(censored) +
+                     (instances ? " still running at the log's end, blank end"
+                                : " still running at the log's end, censored") +
+                     ")";
   std::string out = "gpucap import: " + format + " log '" + text::excerpt(input, 300) +
                     "': " + std::to_string(records) + " records, " + std::to_string(jobs) + what +
-                    "; kept " + std::to_string(kept) + what + " (" + std::to_string(censored) +
-                    (instances ? " still running at the log's end, blank end"
-                               : " still running at the log's end, censored") +
-                    "), dropped " + std::to_string(dropped()) + what + "\n";
+                    "; kept " + std::to_string(kept) + what + running + ", dropped " +
+                    std::to_string(dropped()) + what + "\n";
   for (const Count& c : dropped_)
     out += "  dropped " + std::to_string(c.count) + what + ": " + c.reason + " (first at line " +
            std::to_string(c.first_line) + ")\n";

@@ -120,7 +120,8 @@ void append_extra(std::string& extra, std::string_view field, uint64_t line, Imp
 }  // namespace detail
 
 const std::vector<std::string>& job_log_format_names() {
-  static const std::vector<std::string> names = {"slurm", "kubernetes", "philly", "helios", "csv"};
+  static const std::vector<std::string> names = {"slurm", "kubernetes", "philly", "helios", "csv",
+                                                   "llm"};
   return names;
 }
 
@@ -135,8 +136,8 @@ JobLogFormat parse_job_log_format(const std::string& name) {
 std::vector<std::pair<std::string, std::string>> parse_column_mapping(const std::string& text,
                                                                       const std::string& option) {
   const bool constants = option == "--set-column";
-  static const std::vector<std::string> fields = {"submit", "start", "end",  "duration",
-                                                  "gpus",   "state", "class"};
+  static const std::vector<std::string> fields = {"submit", "start", "end",   "duration", "gpus",
+                                                  "state",  "class", "context", "output"};
   std::vector<std::pair<std::string, std::string>> out;
   for (const std::string& part : text::split(text, ',')) {
     const std::string item = text::trim(part);
@@ -187,8 +188,16 @@ ImportReport import_job_log(JobLogFormat format, const std::string& input,
       for (const auto& [field, column] : options.mapping)
         if (field == "class") extra = {"class"};
       break;
+    case JobLogFormat::llm:
+      extra = {"context_tokens", "output_tokens"};
+      for (const auto* given : {&options.mapping, &options.constants})
+        for (const auto& [field, column] : *given)
+          if (field == "class") extra.push_back("class");
+      break;
   }
-  TraceWriter writer(extra, options.trace, report, sink);
+  TraceOptions trace = options.trace;
+  trace.requests = format == JobLogFormat::llm;
+  TraceWriter writer(extra, trace, report, sink);
   if (format == JobLogFormat::philly) {
     detail::read_philly_log(input, options, writer, report);
   } else {
@@ -199,6 +208,9 @@ ImportReport import_job_log(JobLogFormat format, const std::string& input,
         break;
       case JobLogFormat::kubernetes:
         detail::read_kubernetes_log(in, options, writer, report);
+        break;
+      case JobLogFormat::llm:
+        detail::read_token_log(in, options, writer, report);
         break;
       default:
         detail::read_table_log(in, format, options, writer, report);

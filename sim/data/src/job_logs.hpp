@@ -98,6 +98,9 @@ void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWrit
                          ImportReport& report);
 void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& options,
                     TraceWriter& out, ImportReport& report);
+/// LLM request logs (token_log.cpp): requests with their token counts.
+void read_token_log(LineReader& in, const ImportOptions& options, TraceWriter& out,
+                    ImportReport& report);
 /// Philly reads its JSON by bytes, not lines.
 void read_philly_log(const std::string& path, const ImportOptions& options, TraceWriter& out,
                      ImportReport& report);

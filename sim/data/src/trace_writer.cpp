@@ -36,10 +36,13 @@ TraceWriter::TraceWriter(const std::vector<std::string>& extra_columns, const Tr
                    ? SIZE_MAX
                    : options_.reorder_window * kReorderWindowBytesPerJob)
             : kDefaultReorderWindowBytes;
-  buffer_ = options_.instances ? "start_s,end_s,gpus" : "submit_s,gpus,duration_s,censored";
+  buffer_ = options_.instances  ? "start_s,end_s,gpus"
+            : options_.requests ? "submit_s"
+                                : "submit_s,gpus,duration_s,censored";
   for (const std::string& c : extra_columns) buffer_ += "," + c;
   buffer_ += "\n";
   report_.instances = options_.instances;
+  report_.requests = options_.requests;
   if (options_.origin_ms) {
     report_.has_origin = true;
     report_.origin_ms = *options_.origin_ms;
@@ -84,7 +87,7 @@ void TraceWriter::add(JobRecord job) {
   }
   if (job.censored && options_.running == RunningJobs::drop)
     return report_.drop("still running at the log's end (--running drop)", job.line);
-  if (!job.running && job.end_ms == job.start_ms)
+  if (!job.running && job.end_ms == job.start_ms && !options_.requests)
     report_.note("jobs with zero run time (kept: replayed as arriving and ending at once)",
                  job.line);
   if (options_.log_end_ms && job.end_ms > *options_.log_end_ms) {
@@ -179,11 +182,13 @@ void TraceWriter::emit(const Row& row) {
   }
   wrote_any_ = true;
   buffer_ += format_millis_as_seconds(row.submit_ms - report_.origin_ms);
-  buffer_ += ',';
-  buffer_ += std::to_string(row.gpus);
-  buffer_ += ',';
-  buffer_ += format_millis_as_seconds(row.duration_ms);
-  buffer_ += row.censored ? ",1" : ",0";
+  if (!options_.requests) {
+    buffer_ += ',';
+    buffer_ += std::to_string(row.gpus);
+    buffer_ += ',';
+    buffer_ += format_millis_as_seconds(row.duration_ms);
+    buffer_ += row.censored ? ",1" : ",0";
+  }
   buffer_ += row.extra;
   buffer_ += '\n';
   ++report_.kept;

@@ -25,6 +25,7 @@ class ImportReport {
   int64_t origin_ms = 0;    ///< epoch time (ms, UTC) of submit_s = 0
   int64_t log_end_ms = 0;   ///< epoch time (ms, UTC) that censored run times end at
   bool instances = false;   ///< the rows are instances (--instances): the text says so
+  bool requests = false;    ///< the rows are LLM requests (--format llm): the text says so
   bool has_origin = false;
   bool has_log_end = false;
   std::string times;          ///< how times were read (time_format_text), for the report

@@ -22,10 +22,12 @@
 
 namespace gpucap::data {
 
-enum class JobLogFormat { slurm, kubernetes, philly, helios, csv };
+/// llm: requests of an LLM service with their token counts (Azure's LLM inference traces, or
+/// any CSV with --map); its rows are submit_s,context_tokens,output_tokens[,class].
+enum class JobLogFormat { slurm, kubernetes, philly, helios, csv, llm };
 
 /// The formats' names, in the order of JobLogFormat: "slurm", "kubernetes", "philly", "helios",
-/// "csv".
+/// "csv", "llm".
 const std::vector<std::string>& job_log_format_names();
 /// The format called `name`; throws std::invalid_argument listing the valid names.
 JobLogFormat parse_job_log_format(const std::string& name);
@@ -43,8 +45,9 @@ struct ImportOptions {
   TimeFormat time_format = TimeFormat::automatic;
   TraceOptions trace;
   FractionalGpus fractional_gpus = FractionalGpus::whole;
-  /// csv, helios, kubernetes: which column holds each field, e.g. {"submit", "created_at"};
-  /// fields: submit, start, end, duration, gpus, state, class. Helios and kubernetes take their
+  /// csv, helios, kubernetes, llm: which column holds each field, e.g. {"submit",
+  /// "created_at"}; fields: submit, start, end, duration, gpus, state, class (llm: submit,
+  /// context, output, class). Helios and kubernetes take their
   /// columns by default; a mapping renames them.
   std::vector<std::pair<std::string, std::string>> mapping;
   /// csv, helios, kubernetes: fields that hold one value in every row, e.g. {"gpus", "1"} for

@@ -93,6 +93,9 @@ struct TraceOptions {
   /// Records are long-running instances: write start_s,end_s,gpus, keep those created before
   /// the log or the origin, and leave the end of those still running blank (see above).
   bool instances = false;
+  /// Records are requests (an LLM request log): write submit_s and the extra columns only
+  /// (requests hold no GPUs of their own and run what the simulation says).
+  bool requests = false;
 };
 
 class TraceWriter {
