@@ -1,6 +1,7 @@
 // gpucap fit TRACE.csv -o WORKLOAD.yaml: per job class, the arrival process (constant or
 // hour-of-week rate) and the run-time distribution (maximum likelihood over four families, or
-// the empirical one), written as a scenario's `workloads:` section. See docs/fitting.md.
+// the empirical one), written as a scenario's `workloads:` section; with --kind llm, an LLM
+// service's arrivals and its requests' joint token sample. See docs/fitting.md.
 #include "fit_command.hpp"
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "gpucap/fit/run_time_model.hpp"
 #include "gpucap/fit/workload_yaml.hpp"
 #include "gpucap/input_file.hpp"
+#include "gpucap/llm_catalog.hpp"
 #include "gpucap/interrupt.hpp"
 #include "gpucap/output_file.hpp"
 #include "gpucap/scenario_error.hpp"
@@ -43,6 +45,8 @@ struct FitOptions {
   fit::TrendChoice trend = fit::TrendChoice::average;
   fit::FitKind kind = fit::FitKind::job;
   fit::StateChoice state = fit::StateChoice::start;
+  std::string model;           ///< --kind llm: the model served (--model)
+  uint32_t tensor_parallel = 1;  ///< --kind llm: GPUs per replica
   std::string origin;          ///< --origin as given ("" when absent)
   double origin_offset_s = 0;  ///< t = 0 after the Monday 00:00 of the log's local calendar
   bool force = false, quiet = false;
@@ -75,6 +79,38 @@ int local_offset_minutes(const std::string& text, const data::TimeZone& zone) {
   const std::size_t sign = text.find_last_of("+-");
   if (sign == std::string::npos || sign < time) return zone.offset_minutes;
   return data::parse_time_zone(text.substr(sign)).offset_minutes;
+}
+
+/// --kind llm's options (--model, --tensor-parallel, the token columns), refused with another
+/// kind; what llm does not take (--family, --check), refused with it.
+void parse_llm_options(const po::variables_map& vm, FitOptions& o) {
+  const bool llm = o.kind == fit::FitKind::llm;
+  for (const char* option : {"model", "tensor-parallel", "context-column", "output-column"})
+    if (!llm && vm.count(option) && !vm[option].defaulted())
+      throw po::error(std::string("--") + option + " applies to --kind llm only");
+  if (!llm) return;
+  for (const char* option : {"family", "check", "duration-column", "gpus-column"})
+    if (vm.count(option) && !vm[option].defaulted())
+      throw po::error(std::string("--") + option +
+                      " does not apply to --kind llm: a request's time is what its tokens take "
+                      "on the replica's GPU, which the simulation gives it");
+  std::vector<std::string> names;
+  for (const LlmModelShape& m : shipped_llm_models()) names.push_back(m.name);
+  if (!vm.count("model"))
+    throw po::error("--kind llm needs --model NAME, the model the service runs: " +
+                    text::join(names, ", ") + " (data/llm_models.csv)");
+  o.model = vm["model"].as<std::string>();
+  if (std::find(names.begin(), names.end(), o.model) == names.end())
+    throw po::error("--model \"" + text::excerpt(o.model) + "\" is not a model of " +
+                    "data/llm_models.csv (" + text::join(names, ", ") +
+                    "); for your own, fit with one of those and set llm.model and "
+                    "llm.models_file in the YAML");
+  o.tensor_parallel = static_cast<uint32_t>(
+      parse_count("--tensor-parallel", vm["tensor-parallel"].as<std::string>(), 1, 64));
+  o.columns.context = vm["context-column"].as<std::string>();
+  o.columns.output = vm["output-column"].as<std::string>();
+  // One class unless asked: a request log has no GPU column.
+  if (vm["class-by"].defaulted()) o.columns.class_by.clear();
 }
 
 /// Parses the arguments; returns false when --help was printed.
@@ -111,9 +147,21 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
       "kind", po::value<std::string>()->default_value("job"),
       "what the rows are: job (a batch workload per class, run times as `work`), service "
       "(requests of an inference service per class, on the first --placement pool, run times "
-      "as `service`, with replicas for about 70% busy) or deployment (an instance log as "
+      "as `service`, with replicas for about 70% busy), deployment (an instance log as "
       "`gpucap import --instances` writes it: start_s, end_s, gpus; a deployment per class "
-      "with its lifetime and its state at t = 0)")(
+      "with its lifetime and its state at t = 0) or llm (an LLM request log as `gpucap import "
+      "--format llm` writes it: submit_s, context_tokens, output_tokens; an LLM service on the "
+      "first --placement pool with its arrivals and the log's joint token sample; one class "
+      "unless --class-by)")(
+      "model", po::value<std::string>(),
+      "--kind llm: the model the service runs, a row of data/llm_models.csv (llama-2-7b, ...)")(
+      "tensor-parallel", po::value<std::string>()->default_value("1"),
+      "--kind llm: GPUs per replica (the workload's gpus), 1 to 64")(
+      "context-column", po::value<std::string>()->default_value("context_tokens"),
+      "--kind llm: prompt tokens per request (Azure's ContextTokens when the file has it "
+      "instead)")("output-column", po::value<std::string>()->default_value("output_tokens"),
+                  "--kind llm: output tokens per request (Azure's GeneratedTokens when the "
+                  "file has it instead)")(
       "state", po::value<std::string>()->default_value("start"),
       "--kind deployment: the initial_state written: start (the instances alive at the log's "
       "start, with their logged ends: the log's own window) or end (those still running at its "
@@ -188,9 +236,12 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
     o.kind = fit::FitKind::service;
   else if (kind == "deployment")
     o.kind = fit::FitKind::deployment;
+  else if (kind == "llm")
+    o.kind = fit::FitKind::llm;
   else
-    throw po::error("--kind must be job, service or deployment, got \"" + text::excerpt(kind) +
-                    "\"");
+    throw po::error("--kind must be job, service, deployment or llm, got \"" +
+                    text::excerpt(kind) + "\"");
+  parse_llm_options(vm, o);
   if (o.kind == fit::FitKind::deployment) o.columns.end = vm["end-column"].as<std::string>();
   const std::string state = vm["state"].as<std::string>();
   if (state == "start")
@@ -201,10 +252,9 @@ bool parse(const std::vector<std::string>& args, FitOptions& o) {
     throw po::error("--state must be start or end, got \"" + text::excerpt(state) + "\"");
   if (o.kind != fit::FitKind::deployment && !vm["state"].defaulted())
     throw po::error("--state applies to --kind deployment only");
-  if (o.kind == fit::FitKind::service && o.placement.empty())
-    throw po::error(
-        "--kind service needs --placement POOL: the pool whose GPUs run the "
-        "service's replicas");
+  if ((o.kind == fit::FitKind::service || o.kind == fit::FitKind::llm) && o.placement.empty())
+    throw po::error("--kind " + kind +
+                    " needs --placement POOL: the pool whose GPUs run the service's replicas");
   o.trend = parse_trend(vm["trend"].as<std::string>());
   if (vm.count("origin")) {
     o.origin = vm["origin"].as<std::string>();
@@ -329,6 +379,8 @@ int run(const FitOptions& o) {
   fit_options.yaml.origin = o.origin;
   fit_options.yaml.kind = o.kind;
   fit_options.yaml.state = o.state;
+  fit_options.yaml.llm_model = o.model;
+  fit_options.yaml.llm_gpus = o.tensor_parallel;
   fit_options.origin_offset_s = o.origin_offset_s;
   fit_options.trend = o.trend;
   const fit::FittedWorkloads result = fit::fit_workloads(trace, o.output, fit_options);
@@ -364,7 +416,11 @@ int run(const FitOptions& o) {
     std::cerr << "gpucap fit: " << warnings - kMaxWarningLines
               << " more warning(s): see the '# WARNING' comments in " << output_shown << "\n";
   const bool instances = trace.instances;
-  if (trace.zero_duration_rows && instances)
+  if (trace.zero_duration_rows && trace.requests)
+    std::cerr << "gpucap fit: note: " << trace.zero_duration_rows
+              << " request(s) without a prompt or an output token are left out (an LLM service "
+                 "has nothing to run for them)\n";
+  else if (trace.zero_duration_rows && instances)
     std::cerr << "gpucap fit: note: " << trace.zero_duration_rows
               << " instance(s) created at the log's end count as arrivals but are left out of "
                  "the lifetime fits\n";
@@ -373,10 +429,12 @@ int run(const FitOptions& o) {
               << " job(s) with run time 0 s count as arrivals but are left out of the run-time "
                  "fits\n";
   std::cout << text::excerpt(o.trace, 300) << ": " << trace.rows
-            << (instances ? " instances, " + std::to_string(trace.alive_at_start_rows) +
-                                " alive at t = 0, "
-                          : std::string(" jobs, "))
-            << trace.censored_rows << " censored, window " << fit::format_seconds(trace.window_s)
+            << (instances        ? " instances, " + std::to_string(trace.alive_at_start_rows) +
+                                " alive at t = 0, " + std::to_string(trace.censored_rows) +
+                                " censored"
+                : trace.requests ? " requests"
+                                 : " jobs, " + std::to_string(trace.censored_rows) + " censored")
+            << ", window " << fit::format_seconds(trace.window_s)
             << ", " << result.fits.size() << " class(es) by \"" << text::excerpt(o.columns.class_by)
             << "\"\n";
   char line[512];
@@ -388,6 +446,14 @@ int run(const FitOptions& o) {
                   " h profile (p = " + text::format_number(a.p_value) + ")"
             : "poisson" + (a.bin_hours ? " (profile p = " + text::format_number(a.p_value) + ")"
                                        : std::string());
+    if (trace.requests) {
+      std::snprintf(line, sizeof line, "  %-20s %6zu requests, %8.4g requests/day, %s; tokens: "
+                    "the log's %zu (context, output) pairs\n",
+                    f.job_class->name.c_str(), f.job_class->submit_s.size(),
+                    a.mean_rate_per_s * 86400, arrivals.c_str(), f.job_class->tokens.size() / 2);
+      std::cout << line;
+      continue;
+    }
     const fit::RunTimeModel& m = f.run_time;
     std::string work = m.empirical ? "empirical, " + std::to_string(m.values.size()) + " values"
                                    : std::string(fit::family_name(m.family)) + " " +

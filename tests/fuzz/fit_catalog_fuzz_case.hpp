@@ -9,7 +9,10 @@
 //            the case folder, and the section under a pools header (horizon: the trace's
 //            window) is loaded (parse_scenario) and compiled; a text whose header has `end_s`
 //            is an instance log (start_s, end_s) fitted as `--kind deployment`, its state file
-//            (at the log's start or end, by an option bit) written and loaded with it;
+//            (at the log's start or end, by an option bit) written and loaded with it; a text
+//            whose header has `context_tokens` (or Azure's ContextTokens) is an LLM request log
+//            fitted as `--kind llm` (one class, or classes by a column), its tokens file
+//            written and loaded with the section;
 //   sky      a SkyPilot catalog imported as `gpucap catalog import` does
 //            (import_skypilot_catalog_text); the catalog written is read back by `catalog list`'s
 //            reader and by the scenario loader (one pool on its first row, one on its last);
@@ -231,6 +234,16 @@ inline std::string run_fit_case(const std::string& text, const FitCatalogOptions
     options.yaml.state = o.state_at_end ? fit::StateChoice::end : fit::StateChoice::start;
   }
   if (o.placement) options.yaml.placement = {"od"};
+  const bool requests = std::find(cells.begin(), cells.end(), "context_tokens") != cells.end() ||
+                        std::find(cells.begin(), cells.end(), "ContextTokens") != cells.end();
+  if (requests) {  // an LLM request log: as `gpucap fit --kind llm --model llama-2-7b`
+    columns.context = "context_tokens";
+    columns.output = "output_tokens";
+    if (o.class_column < 0) columns.class_by.clear();
+    options.yaml.kind = fit::FitKind::llm;
+    options.yaml.placement = {"od"};
+    options.yaml.llm_model = "llama-2-7b";
+  }
   const std::string output = dir + "/w.yaml";
   fit::JobTrace trace;
   fit::FittedWorkloads fitted;
@@ -279,7 +292,8 @@ inline std::string run_fit_case(const std::string& text, const FitCatalogOptions
   ++g_fit_catalog_counts.loaded;
   // --check (of a log from its start, as the CLI allows): small logs over at most 30 days, so
   // that both runs stay short.
-  if (o.check && !o.state_at_end && trace.rows <= 2000 && trace.window_s <= 30 * 86400.0)
+  if (o.check && !o.state_at_end && !requests && trace.rows <= 2000 &&
+      trace.window_s <= 30 * 86400.0)
     return run_fit_check(text, columns, options.yaml.kind, trace, fitted, output, dir);
   return "";
 }

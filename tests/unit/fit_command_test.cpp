@@ -258,7 +258,7 @@ TEST_F(FitCommand, ServicesFromARequestLog) {
   EXPECT_NE(no_pool.output.find("--kind service needs --placement POOL"), std::string::npos);
   const auto other = gpucap_cli("fit " + trace + " -o " + path("x.yaml") + " --kind notebook");
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_NE(other.output.find("--kind must be job, service or deployment"), std::string::npos)
+  EXPECT_NE(other.output.find("--kind must be job, service, deployment or llm"), std::string::npos)
       << other.output;
 }
 

@@ -218,7 +218,7 @@ TEST(ImportCli, RelativeTimesAndConstantColumns) {
   const auto slurm = gpucap_cli("import --format slurm " + log + " -o " + trace.string() +
                                 " --set-column gpus=1");
   EXPECT_EQ(slurm.exit_code, 2);
-  EXPECT_NE(slurm.output.find("applies to the csv, helios and kubernetes formats"),
+  EXPECT_NE(slurm.output.find("applies to the csv, helios, kubernetes and llm formats"),
             std::string::npos)
       << slurm.output;
   const auto format = gpucap_cli(base + " --set-column gpus=1 --time-format hours");

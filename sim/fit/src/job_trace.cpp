@@ -136,6 +136,7 @@ JobTrace read_job_trace(const gpucap::CsvTable& table, const std::string& origin
   // Shared with the table rather than copied (a large trace's columns are its bulk).
   gpucap::NumberColumn submit, duration, gpus, censored;
   gpucap::CsvTable::Categories class_values;
+  if (!columns.context.empty()) return detail::read_request_log(table, columns, window_s);
   try {
     class_values = table.categories(columns.class_by, detail::kMaxClassTexts);
     if (!columns.end.empty())

@@ -26,6 +26,10 @@ std::vector<uint32_t> make_classes(const gpucap::CsvTable& table, const TraceCol
 /// Each class's GPUs: the most common count among its rows (`counts`, per class, GPUs -> rows).
 void set_class_gpus(const std::vector<std::map<uint32_t, std::size_t>>& counts, JobTrace& trace);
 
+/// An LLM request log (columns.context set): see job_trace.hpp. Throws TraceDataError.
+JobTrace read_request_log(const gpucap::CsvTable& table, const TraceColumns& columns,
+                          double window_s);
+
 /// An instance log (columns.end set): see job_trace.hpp. Throws TraceDataError.
 JobTrace read_instance_log(const gpucap::CsvTable& table, const TraceColumns& columns,
                            const gpucap::CsvTable::Categories& class_values, double window_s);

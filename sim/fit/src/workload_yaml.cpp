@@ -9,6 +9,8 @@
 
 #include "gpucap/detail/text.hpp"
 
+#include "llm_workload.hpp"
+
 namespace gpucap::fit {
 namespace {
 
@@ -204,10 +206,7 @@ std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) 
       << "\n    replicas: " << fmt("%.0f", replicas) << "  # mean load " << fmt("%.4g", load)
       << " replicas busy (rate x mean service): about 70% busy; sweep it, or give autoscaling\n";
   out << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts, c.drift);
-  out << work_yaml(c, "service");
-  out << "    # the fit's doubt, rate_sd_log " << fmt("%.4g", c.arrival_uncertainty.sd_log)
-      << " and scale_sd_log " << fmt("%.4g", c.scale_uncertainty)
-      << ", is not drawn for an inference service (its rate is the load a plan is sized for)\n";
+  out << work_yaml(c, "service") << detail::not_drawn_comment(c);
   return out.str();
 }
 
@@ -401,6 +400,8 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
 
 }  // namespace
 
+std::string detail::yaml_quoted(const std::string& s) { return quoted(s); }
+
 std::string describe_survivors(const SurvivorCheck& c) {
   std::string out = "after " + text::format_duration(c.after_s) + ": " + fmt("%.1f", c.model) +
                     " of " + std::to_string(c.running) + " by the lifetime";
@@ -421,11 +422,14 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
   std::ostringstream out;
   const bool instances = options.kind == FitKind::deployment;
   out << "# Written by `gpucap fit` from " << comment_text(options.source, 200) << ".\n"
-      << "# " << trace.rows << (instances ? " instances" : " jobs") << " in " << fits.size()
-      << " class(es); ";
+      << "# " << trace.rows << (instances ? " instances" : trace.requests ? " requests" : " jobs")
+      << " in " << fits.size() << " class(es); ";
   if (instances) out << trace.alive_at_start_rows << " alive at t = 0 (created before it); ";
-  out << trace.censored_rows << " censored (still running at the log's end); observation window "
-      << format_seconds(trace.window_s) << " from t = 0"
+  if (trace.requests)
+    out << trace.zero_duration_rows << " without a prompt or an output token left out";
+  else
+    out << trace.censored_rows << " censored (still running at the log's end)";
+  out << "; observation window " << format_seconds(trace.window_s) << " from t = 0"
       << (options.origin.empty() ? std::string(" (taken as Monday 00:00: give --origin to align "
                                                "profiles with the log's calendar)")
                                  : " (" + comment_text(options.origin, 60) + ")")
@@ -436,12 +440,16 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
       << "workloads:\n";
   for (const ClassFit& c : fits) {
     const JobClass& jc = *c.job_class;
-    out << "\n  # class " << jc.name << " (column value \"" << comment_text(jc.value, 60)
-        << "\"): " << jc.submit_s.size()
+    const char* noun = instances ? "instances" : trace.requests ? "requests" : "jobs";
+    out << "\n  # class " << jc.name;
+    // A request log read as one class has no class column.
+    if (!(trace.requests && fits.size() == 1 && jc.value.empty()))
+      out << " (column value \"" << comment_text(jc.value, 60) << "\")";
+    out << ": " << jc.submit_s.size()
         << (instances ? " instances created in the window, " +
                             std::to_string(jc.alive_at_start.size()) + " before it\n"
-                      : std::string(" jobs\n"));
-    out << arrival_comments(c.arrivals, options.alpha, instances ? "instances" : "jobs");
+                      : " " + std::string(noun) + "\n");
+    out << arrival_comments(c.arrivals, options.alpha, noun);
     out << burst_comments(c.bursts, options.alpha);
     if (c.drift.days)
       out << "  #   drift: the days' log count ratios' semivariogram over lags 1-" << c.drift.lags
@@ -452,6 +460,13 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
           << "\n";
     for (const std::string& n : c.arrival_notes)
       out << (c.arrival_warning ? "  # WARNING: " : "  #   trend: ") << n << "\n";
+    if (options.kind == FitKind::llm) {
+      out << detail::token_comments(jc) << "  - name: " << quoted(jc.name) << "\n"
+          << detail::llm_head_yaml(options)
+          << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts, c.drift)
+          << detail::llm_block_yaml(c, options) << detail::not_drawn_comment(c);
+      continue;
+    }
     out << run_time_comments(c, instances);
     for (const std::string& w : c.run_time.warnings) out << "  # WARNING: " << w << "\n";
     out << "  - name: " << quoted(jc.name) << "\n";
@@ -557,15 +572,28 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
                               const FitWorkloadsOptions& options) {
   const std::filesystem::path out_path(output_path);
   const bool instances = options.yaml.kind == FitKind::deployment;
+  const bool llm = options.yaml.kind == FitKind::llm;
   if (instances != trace.instances)
     throw std::invalid_argument(instances ? "--kind deployment fits an instance log (start and "
                                             "end columns), not a job trace"
                                           : "an instance log fits only as --kind deployment");
+  if (llm != trace.requests)
+    throw std::invalid_argument(llm ? "--kind llm fits an LLM request log (submit_s, "
+                                      "context_tokens, output_tokens; gpucap import --format llm "
+                                      "writes one)"
+                                    : "an LLM request log fits only as --kind llm");
   FittedWorkloads result;
   result.fits.reserve(trace.classes.size());
   for (const JobClass& c : trace.classes) {
     ClassFit f;
     f.job_class = &c;
+    if (llm) {  // arrivals fitted; tokens the log's own joint sample, in a file
+      fit_class_arrivals(c, trace.window_s, options, f);
+      result.samples.push_back(side_file(out_path, c, ".tokens.csv", detail::render_tokens_csv(c)));
+      f.samples_file = result.samples.back().name;
+      result.fits.push_back(std::move(f));
+      continue;
+    }
     if (instances && c.run_times.size() == 0)
       throw std::invalid_argument(
           "class " + c.name + ": no instance was created in the window (" +

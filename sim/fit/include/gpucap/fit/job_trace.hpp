@@ -48,6 +48,11 @@ struct TraceColumns {
   /// empty for a job trace. `submit` is then the start column (blank or < 0: before t = 0)
   /// and `duration` and `censored` are not read.
   std::string end;
+  /// An LLM request log's token columns (what `gpucap import --format llm` writes; Azure's
+  /// ContextTokens and GeneratedTokens when the file has those instead of the defaults); empty
+  /// for other traces. Only `submit` is read besides, and `class_by` when not empty (empty:
+  /// one class, "llm").
+  std::string context, output;
 };
 
 /// An instance of an instance log alive at t = 0 (created before it, not ended by it).
@@ -75,7 +80,14 @@ struct JobClass {
   std::vector<double> age_at_end_s;
   std::vector<uint32_t> gpus_at_end;         ///< their GPUs, index for index
   std::size_t ages_at_end_lower_bounds = 0;  ///< of them, those whose start is blank
+  // LLM request logs only:
+  /// Each request's (context, output) tokens, pairs in submit order (index for index with
+  /// submit_s); every count from 1 to kMaxRequestTokens.
+  std::vector<uint32_t> tokens;
 };
+
+/// Largest token count of an LLM request (the scenario loader's limit).
+constexpr uint32_t kMaxRequestTokens = 1000000;
 
 struct JobTrace {
   std::string origin;
@@ -84,6 +96,9 @@ struct JobTrace {
   std::size_t zero_duration_rows = 0;
   bool has_censored_column = false;
   bool instances = false;               ///< an instance log (TraceColumns::end)
+  bool requests = false;                ///< an LLM request log (TraceColumns::context);
+                                        ///< zero_duration_rows counts its requests without
+                                        ///< a prompt or output token, left out
   std::size_t alive_at_start_rows = 0;  ///< instance logs: created before t = 0, alive at it
   /// Observation window, seconds: given, or the largest of every submit time and every
   /// censored job's submit + run time (when the log ended).

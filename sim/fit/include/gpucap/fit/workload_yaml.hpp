@@ -75,6 +75,9 @@ enum class FitKind {
                ///< first --placement pool, with replicas for about 70% busy at the mean load
   deployment,  ///< instances of an instance log: `kind: deployment` with `lifetime` and an
                ///< `initial_state` file (StateChoice)
+  llm,         ///< requests of an LLM request log: `kind: inference` with `llm` (the model,
+               ///< tensor parallel, and the joint token sample as a file), on the first
+               ///< --placement pool
 };
 
 /// Which moment of an instance log a deployment's `initial_state` file describes.
@@ -98,6 +101,9 @@ struct WorkloadYamlOptions {
   /// from that hour on. < 0: from Monday 00:00 (job and request logs, whose scenario's t = 0 the
   /// format takes as Monday 00:00).
   double start_offset_s = -1;
+  /// FitKind::llm: the model served (a row of data/llm_models.csv) and the GPUs per replica.
+  std::string llm_model;
+  uint32_t llm_gpus = 1;
 };
 
 /// The `workloads:` section. Throws std::invalid_argument when a fitted arrival rate is beyond
@@ -120,7 +126,7 @@ constexpr std::size_t kMaxWorkloadsYamlBytes = (std::size_t{1} << 20) - (std::si
 /// deployment's state at t = 0.
 struct SamplesFile {
   std::string name;  ///< as the YAML names it: "<stem>.<class name>.runtimes.csv" (or
-                     ///< ".state.csv"), no folder
+                     ///< ".state.csv", or an LLM class's ".tokens.csv"), no folder
   std::string path;  ///< the output's folder / name
   std::string csv;   ///< render_samples_csv's text
 };
