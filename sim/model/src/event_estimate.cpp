@@ -113,6 +113,17 @@ void add_workload_sources(const Scenario& s, std::vector<EventSource>& sources) 
                                        ? EventSource::Kind::instance_arrivals
                                        : EventSource::Kind::job_arrivals;
     sources.push_back(source(kind, expected, {"workloads", index, "arrivals"}, "rate x horizon"));
+    // An LLM service's replica ends an iteration per output token of its batch: at most one
+    // per decode step of each request (fewer when requests share iterations).
+    if (w.kind == WorkloadKind::inference && w.service.llm.enabled) {
+      const std::vector<uint32_t>& t = w.service.llm.tokens;
+      double decodes = 0;
+      for (std::size_t k = 1; k < t.size(); k += 2) decodes += t[k] - 1.0;
+      if (t.size() >= 2) decodes /= static_cast<double>(t.size() / 2);
+      sources.push_back(source(EventSource::Kind::recurring, expected * decodes,
+                               {"workloads", index, "llm", "tokens"},
+                               "a replica iteration per decode step of each request"));
+    }
     if (w.kind == WorkloadKind::inference && w.service.windowed)
       sources.push_back(source(EventSource::Kind::recurring, per(horizon, w.service.tick_s),
                                {"workloads", index, "autoscaling", "tick"},

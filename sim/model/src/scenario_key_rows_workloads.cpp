@@ -251,7 +251,7 @@ std::vector<ScenarioKey> workload_rows() {
     key("workloads[].model_gb").shown("`model_gb`").table("inference")
         .binds<&ServiceSpec::model_gb>()
         .type(KeyType::number, UnitKind::data_gb, "GB").range({0, false}, {kInf, false})
-        .by_default("`0`").applies(WorkloadKind::inference)
+        .by_default("`0`; an LLM service (`llm`): its model's weights (parameters x 2 bytes)").applies(WorkloadKind::inference)
         .means("model weights that every cold start loads at the pool's `cold_start.weights_gb_per_s` (see [Cold start](#cold-start))"),
     key("workloads[].concurrency").shown("`concurrency`").table("inference")
         .binds<&ServiceSpec::concurrency>()

@@ -258,6 +258,8 @@ void read_llm_service(const Context& ctx, const YAML::Node& node, const std::str
     check_kv_cache(ctx, node["fallback_pool"], join_path(path, "fallback_pool"), llm,
               llm.fallback_gpu, w.gpus, svc.fallback_pool);
   svc.concurrency = llm.max_sequences;
+  // A cold start loads the model's weights unless the scenario says how much.
+  if (!node["model_gb"]) svc.model_gb = llm.model.weight_bytes() / 1e9;
   // The class's work draw picks a request of the sample: a uniform on [0, 1).
   w.work_s = DistributionSpec{};
   w.work_s.kind = DistKind::uniform;
