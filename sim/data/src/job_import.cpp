@@ -109,6 +109,26 @@ void MappedColumns::with_constants(std::vector<std::string_view>& fields) const 
   for (const auto& [field, value] : options_.constants) fields.emplace_back(value);
 }
 
+bool TableRows::next() {
+  std::string_view text;
+  while (in_.next(text)) {
+    if (text.find_first_not_of(" \t") == std::string_view::npos) continue;
+    ++report_.records;
+    line_ = in_.line_number();
+    if (!split_fields(text, separator_, true, fields_, scratch_)) {
+      report_.drop(kUnclosedQuote, line_);
+      continue;
+    }
+    if (fields_.size() != columns_.file_columns()) {
+      report_.drop(fields_.size() < columns_.file_columns() ? kMissingFields : kExtraFields, line_);
+      continue;
+    }
+    columns_.with_constants(fields_);
+    return true;
+  }
+  return false;
+}
+
 void append_extra(std::string& extra, std::string_view field, uint64_t line, ImportReport& report) {
   extra += ',';
   TextRepairs repairs;

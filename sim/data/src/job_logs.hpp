@@ -72,6 +72,31 @@ class MappedColumns {
   const ImportOptions& options_;
 };
 
+/// The data rows of a table log, split and checked: blank lines are skipped, every other line
+/// counts as a record, and one with an unclosed quote or another field count than the header
+/// is dropped with its reason; a usable row's fields are followed by the constants.
+///
+///   TableRows rows(in, ',', columns, report);
+///   while (rows.next()) use(rows.fields(), rows.line());
+class TableRows {
+ public:
+  TableRows(LineReader& in, char separator, const MappedColumns& columns, ImportReport& report)
+      : in_(in), separator_(separator), columns_(columns), report_(report) {}
+  /// Moves to the next usable row; false at the end of the input.
+  bool next();
+  const std::vector<std::string_view>& fields() const { return fields_; }
+  uint64_t line() const { return line_; }  ///< the row's 1-based line
+
+ private:
+  LineReader& in_;
+  char separator_;
+  const MappedColumns& columns_;
+  ImportReport& report_;
+  std::vector<std::string_view> fields_;
+  std::vector<std::string> scratch_;
+  uint64_t line_ = 0;
+};
+
 /// Common reasons, so that every reader reports them in the same words.
 inline const char* const kMissingFields = "missing fields (fewer fields than the header)";
 inline const char* const kExtraFields = "more fields than the header (ragged row)";

@@ -50,22 +50,10 @@ void read_kubernetes_log(LineReader& in, const ImportOptions& options, TraceWrit
             c_qos = find_column(header, "qos", false, in, kNeeds),
             c_phase = may("state", "pod_phase");
 
-  std::string_view line;
-  std::vector<std::string_view> f;
-  std::vector<std::string> scratch;
-  while (in.next(line)) {
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    ++report.records;
-    const uint64_t n = in.line_number();
-    if (!split_fields(line, ',', true, f, scratch)) {
-      report.drop(kUnclosedQuote, n);
-      continue;
-    }
-    if (f.size() != columns.file_columns()) {
-      report.drop(f.size() < columns.file_columns() ? kMissingFields : kExtraFields, n);
-      continue;
-    }
-    columns.with_constants(f);
+  TableRows rows(in, ',', columns, report);
+  while (rows.next()) {
+    const std::vector<std::string_view>& f = rows.fields();
+    const uint64_t n = rows.line();
     JobRecord job;
     job.line = n;
     if (!parse_gpu_count(f[c_gpus], job.gpus)) {

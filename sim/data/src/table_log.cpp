@@ -79,22 +79,10 @@ void read_table_log(LineReader& in, JobLogFormat format, const ImportOptions& op
     c.type = column_of(header, "type");
   }
 
-  std::string_view line;
-  std::vector<std::string_view> f;
-  std::vector<std::string> scratch;
-  while (in.next(line)) {
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    ++report.records;
-    const uint64_t n = in.line_number();
-    if (!split_fields(line, separator, true, f, scratch)) {
-      report.drop(kUnclosedQuote, n);
-      continue;
-    }
-    if (f.size() != columns.file_columns()) {
-      report.drop(f.size() < columns.file_columns() ? kMissingFields : kExtraFields, n);
-      continue;
-    }
-    columns.with_constants(f);
+  TableRows rows(in, separator, columns, report);
+  while (rows.next()) {
+    const std::vector<std::string_view>& f = rows.fields();
+    const uint64_t n = rows.line();
     const JobState state = c.state >= 0 ? classify_state(f[c.state]) : JobState::unknown;
     const bool instances = options.trace.instances;
     if (!instances && state == JobState::pending) {  // whatever its times say: it never ran

@@ -54,22 +54,10 @@ void read_token_log(LineReader& in, const ImportOptions& options, TraceWriter& o
   const char separator = options.separator;
   const MappedColumns columns(read_header(in, separator, true, "llm"), options);
   const TokenColumns c = token_columns(columns, in);
-  std::string_view line;
-  std::vector<std::string_view> f;
-  std::vector<std::string> scratch;
-  while (in.next(line)) {
-    if (line.find_first_not_of(" \t") == std::string_view::npos) continue;
-    ++report.records;
-    const uint64_t n = in.line_number();
-    if (!split_fields(line, separator, true, f, scratch)) {
-      report.drop(kUnclosedQuote, n);
-      continue;
-    }
-    if (f.size() != columns.file_columns()) {
-      report.drop(f.size() < columns.file_columns() ? kMissingFields : kExtraFields, n);
-      continue;
-    }
-    columns.with_constants(f);
+  TableRows rows(in, separator, columns, report);
+  while (rows.next()) {
+    const std::vector<std::string_view>& f = rows.fields();
+    const uint64_t n = rows.line();
     JobRecord request;
     request.line = n;
     if (parse_timestamp(f[c.submit], options.time_format, options.zone, request.submit_ms) !=
