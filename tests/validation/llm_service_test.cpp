@@ -191,6 +191,27 @@ TEST(LlmService, ATokenTraceReplaysEachRequestsOwnTokens) {
   EXPECT_EQ(r.summary_of(0, gpucap::kRequestWaitMeanS).mean, 0.0);
 }
 
+TEST(LlmService, TokenDistributionsAreDrawnOnceIntoAFixedSample) {
+  std::string text = kSpotFleet;
+  const std::string from = "tokens: {context: 1500, output: 300}";
+  text.replace(text.find(from), from.size(),
+               "tokens: {context: {dist: uniform, min: 100, max: 300}, output: 9}");
+  const gpucap::Scenario a = gpucap::parse_scenario(text, "spot.yaml", "");
+  const gpucap::Scenario b = gpucap::parse_scenario(text, "spot.yaml", "");
+  const std::vector<uint32_t>& t = a.workloads.at(0).service.llm.tokens;
+  ASSERT_EQ(t.size(), 2u * 16384);
+  EXPECT_EQ(t, b.workloads.at(0).service.llm.tokens) << "the same draw at every load";
+  double sum = 0;
+  for (std::size_t i = 0; i < t.size(); i += 2) {
+    EXPECT_GE(t[i], 100u);
+    EXPECT_LE(t[i], 300u);
+    EXPECT_EQ(t[i + 1], 9u) << "a fixed count pairs with every draw";
+    sum += t[i];
+  }
+  // The mean of 16,384 uniform draws on [100, 300]: 200, sd 57.7 / 128 = 0.45 (band 5 sd).
+  EXPECT_NEAR(sum / 16384, 200.0, 2.3);
+}
+
 TEST(LlmService, ScenariosWithoutOneHaveNoLlmMetrics) {
   const gpucap::RunResults r = simulate_shipped("inference_mmc_validation.yaml", {}, 2);
   for (uint32_t m = gpucap::kTtftMeanS; m <= gpucap::kCostPerMillionTokensUsd; ++m)

@@ -33,7 +33,7 @@ std::vector<ScenarioKey> llm_service_rows() {
     key("workloads[].llm.tokens").shown("`llm.tokens`").table("llm")
         .type(KeyType::mapping, UnitKind::none, "–")
         .by_default("*required* with a rate; none with trace arrivals (the trace's rows give each request's tokens)").applies(WorkloadKind::inference)
-        .valid("`{context: N, output: M}` (every request the same), or `{sample: FILE}`, a CSV of one row per request with columns `context_tokens` and `output_tokens` (or Azure's `ContextTokens` and `GeneratedTokens`); whole numbers >= 1")
+        .valid("`{context: N, output: M}` (counts, or distributions drawn independently), or `{sample: FILE}`, a CSV of one row per request with columns `context_tokens` and `output_tokens` (or Azure's `ContextTokens` and `GeneratedTokens`); whole numbers >= 1")
         .means("each request's prompt (context) and output token counts: fixed, or a row of the joint sample drawn with equal probability"),
     key("workloads[].llm.max_sequences").shown("`llm.max_sequences`").table("llm")
         .type(KeyType::integer, UnitKind::count, "requests per replica").range({1, false}, {4096, false})
@@ -67,13 +67,15 @@ std::vector<ScenarioKey> llm_service_rows() {
         .valid("keys `ttft`, `tpot` (durations > 0)")
         .means("the token objectives: a request is good (`goodput_share`) when its time to first token is at most `ttft` and its time per output token at most `tpot`"),
     key("workloads[].llm.tokens.context").shown("`llm.tokens.context`").table("llm")
-        .type(KeyType::integer, UnitKind::count, "tokens").range({1, false}, {1000000, false})
+        .type(KeyType::distribution, UnitKind::count, "tokens").range({1, false}, {1000000, false})
         .by_default("–").applies(WorkloadKind::inference)
-        .means("prompt tokens of every request"),
+        .valid("a whole number (every request the same) or any [distribution](#distributions) of token counts (drawn once, at load, into 16,384 requests from a fixed stream; rounded, kept within 1 to 1,000,000)")
+        .means("prompt tokens of each request"),
     key("workloads[].llm.tokens.output").shown("`llm.tokens.output`").table("llm")
-        .type(KeyType::integer, UnitKind::count, "tokens").range({1, false}, {1000000, false})
+        .type(KeyType::distribution, UnitKind::count, "tokens").range({1, false}, {1000000, false})
         .by_default("–").applies(WorkloadKind::inference)
-        .means("output tokens of every request"),
+        .valid("a whole number (every request the same) or any [distribution](#distributions) of token counts (drawn once, at load, into 16,384 requests from a fixed stream; rounded, kept within 1 to 1,000,000)")
+        .means("output tokens of each request"),
     key("workloads[].llm.tokens.sample").shown("`llm.tokens.sample`").table("llm")
         .type(KeyType::text, UnitKind::none, "–")
         .by_default("–").applies(WorkloadKind::inference)

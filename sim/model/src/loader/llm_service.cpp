@@ -1,8 +1,10 @@
 // gpucap: scenario loader, the `llm:` block of an inference service (an LLM service; see
 // docs/llm-serving.md and llm_serving.hpp).
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
+#include "gpucap/distribution.hpp"
 #include "gpucap/llm_catalog.hpp"
 #include "loader.hpp"
 
@@ -78,6 +80,38 @@ std::vector<uint32_t> read_token_rows(const Context& ctx, const YAML::Node& at,
   return pairs;
 }
 
+/// Requests drawn from token-count distributions at load time (`tokens: {context: {dist: ...}}`).
+constexpr std::size_t kTokenDrawRows = 16384;
+
+/// `kTokenDrawRows` counts of `spec`, drawn from a fixed stream (`stream`: the same sample on
+/// every run and backend), rounded to whole tokens and kept within [1, 1000000].
+std::vector<uint32_t> draw_token_counts(const DistributionSpec& spec, uint32_t stream) {
+  std::vector<double> table = spec.samples;
+  // With a tail the engine keeps an empirical sample sorted (compile.cpp): so does this draw.
+  if (spec.kind == DistKind::empirical && spec.p0 > 0) std::sort(table.begin(), table.end());
+  Distribution d;
+  d.kind = spec.kind;
+  d.p0 = spec.p0;
+  d.p1 = spec.p1;
+  d.table_count = static_cast<uint32_t>(table.size());
+  RandomStream rng = RandomStream::make(0x6c6c6d746f6b656eull, 0, stream);  // "llmtoken"
+  std::vector<uint32_t> counts(kTokenDrawRows);
+  for (uint32_t& c : counts) {
+    const double v = std::round(sample(d, rng, table.data()));
+    c = static_cast<uint32_t>(std::min(std::max(v, 1.0), 1e6));
+  }
+  return counts;
+}
+
+/// One of `tokens`' counts: a whole number (every request the same), or a distribution (a
+/// mapping with `dist`) drawn into kTokenDrawRows counts.
+std::vector<uint32_t> read_token_count(const Context& ctx, const YAML::Node& node,
+                                       const std::string& path, uint32_t stream) {
+  if (node.IsMap())
+    return draw_token_counts(read_distribution(ctx, node, path), stream);
+  return {static_cast<uint32_t>(read_key_integer(ctx, node, path))};
+}
+
 /// `tokens`: {context, output} or {sample: FILE}, as (context, output) pairs.
 std::vector<uint32_t> read_tokens(const Context& ctx, const YAML::Node& node,
                                   const std::string& path) {
@@ -97,11 +131,15 @@ std::vector<uint32_t> read_tokens(const Context& ctx, const YAML::Node& node,
                "'" + text::excerpt(file, 200) + "' has no request with context and output >= 1");
     return pairs;
   }
-  pairs.push_back(static_cast<uint32_t>(read_key_integer(
+  // Counts or distributions; a fixed count pairs with every draw of the other.
+  const std::vector<uint32_t> context = read_token_count(
       ctx, require(ctx, node, path, "context", "prompt tokens per request (or sample: FILE)"),
-      path + ".context")));
-  pairs.push_back(static_cast<uint32_t>(read_key_integer(
-      ctx, require(ctx, node, path, "output", "output tokens per request"), path + ".output")));
+      path + ".context", 0);
+  const std::vector<uint32_t> output = read_token_count(
+      ctx, require(ctx, node, path, "output", "output tokens per request"), path + ".output", 1);
+  const std::size_t rows = std::max(context.size(), output.size());
+  for (std::size_t r = 0; r < rows; ++r)
+    pairs.insert(pairs.end(), {context[context.size() == 1 ? 0 : r], output[output.size() == 1 ? 0 : r]});
   return pairs;
 }
 
