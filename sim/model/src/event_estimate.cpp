@@ -114,15 +114,22 @@ void add_workload_sources(const Scenario& s, std::vector<EventSource>& sources) 
                                        : EventSource::Kind::job_arrivals;
     sources.push_back(source(kind, expected, {"workloads", index, "arrivals"}, "rate x horizon"));
     // An LLM service's replica ends an iteration per output token of its batch: at most one
-    // per decode step of each request (fewer when requests share iterations).
+    // per decode step of each request (fewer when requests share iterations), and at most one
+    // per shortest iteration (the weights read once, and the fixed time) of each replica.
     if (w.kind == WorkloadKind::inference && w.service.llm.enabled) {
-      const std::vector<uint32_t>& t = w.service.llm.tokens;
+      const LlmServiceSpec& llm = w.service.llm;
+      const std::vector<uint32_t>& t = llm.tokens;
       double decodes = 0;
       for (std::size_t k = 1; k < t.size(); k += 2) decodes += t[k] - 1.0;
       if (t.size() >= 2) decodes /= static_cast<double>(t.size() / 2);
-      sources.push_back(source(EventSource::Kind::recurring, expected * decodes,
+      const double bandwidth = llm.gpu.memory_bytes_per_s * llm.efficiency.bandwidth * w.gpus;
+      const double shortest_s =
+          llm.efficiency.overhead_s + (bandwidth > 0 ? llm.model.weight_bytes() / bandwidth : 0.0);
+      const double most = shortest_s > 0 ? w.service.max_replicas * horizon / shortest_s : HUGE_VAL;
+      sources.push_back(source(EventSource::Kind::recurring, std::min(expected * decodes, most),
                                {"workloads", index, "llm", "tokens"},
-                               "a replica iteration per decode step of each request"));
+                               "a replica iteration per decode step of each request, at most one "
+                               "per shortest iteration of each replica"));
     }
     if (w.kind == WorkloadKind::inference && w.service.windowed)
       sources.push_back(source(EventSource::Kind::recurring, per(horizon, w.service.tick_s),
