@@ -200,7 +200,8 @@ struct FleetState {
         ReplicaSlot& r = replicas[cs.replica_offset + k];
         r = ReplicaSlot{0, 0, 0, 0, 0, v, 0, kReplicaOff, 0, cs.pool, 0, 0};
       }
-      if (cs.preemptible)
+      // An LLM replica keeps its batch itself: no tracked requests (compile.cpp gives none).
+      if (cs.preemptible && cs.llm == CompiledService::kNotLlm)
         for (uint32_t i = 0; i < cs.max_replicas * cs.concurrency; ++i)
           tracked[cs.tracked_offset + i] = TrackedRequest{0, 0, 0, 0, 0};
       if (cs.windowed) WindowedAutoscaler::reset(autoscalers[v], cs);
