@@ -447,6 +447,7 @@ void replay_rows(const JournalRecord& record, uint64_t expected_first, RunResult
         "cannot resume from '" + text::excerpt(path, 300) + "': a record of replications " +
         std::to_string(record.first) + " to " + std::to_string(record.first + record.count) +
         " does not fit this run (expected the next from " + std::to_string(expected_first) + ")");
+  if (rows == 0) return;  // no rows kept (r's vectors may be empty: no offset into them)
   for (std::size_t p = 0; p < r.points; ++p) {
     std::copy_n(record.scalars.begin() + p * rows * kScalarMetricCount, rows * kScalarMetricCount,
                 r.scalars.begin() + (p * kept + offset) * kScalarMetricCount);
@@ -471,6 +472,7 @@ JournalRecord record_of_range(const RunResults& r, uint64_t from, uint64_t to,
   const auto take = [&](const std::vector<double>& all, std::size_t stride,
                         std::vector<double>& out) {
     out.resize(r.points * rows * stride);
+    if (out.empty()) return;  // no rows kept (`all` may be empty: no offset into it)
     for (std::size_t p = 0; p < r.points; ++p)
       std::copy_n(all.begin() + (p * kept + from) * stride, rows * stride,
                   out.begin() + p * rows * stride);

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config libeigen3-dev libboost-program-options-dev
           libhdf5-dev libyaml-cpp-dev libgtest-dev python3 python3-venv python3-dev
-          clang libomp-14-dev)  # clang and LLVM's OpenMP runtime (with Archer): the tsan preset
+          clang libomp-14-dev)  # clang and LLVM's OpenMP runtime (with Archer): the asan and tsan presets
 # `scripts/setup.sh test` (scripts/test.sh) adds what only the tests need: a headless browser
 # that renders `gpucap report`'s page (tests/python/test_report.py).
 if [ "${1:-}" = "test" ]; then

@@ -554,6 +554,9 @@ int cmd_sweep(const std::vector<std::string>& args) {
       if (gpucap::cli::wants_decision(vm)) gpucap::cli::print_decision(vm, results, std::cout);
     }
     print_events_rate(results);
+  } else if (!in.robust.active() && gpucap::cli::wants_decision(vm)) {
+    // -q leaves out the run's line and the table, never the answer to the question asked.
+    gpucap::cli::print_decision(vm, results, std::cout);
   }
   warn_default_waiting_room(results, points.data(), points.size());
   return write_output(vm, results, output);

@@ -171,7 +171,8 @@ po::options_description execution_options() {
       "backend,b", po::value<std::string>()->default_value(kAutoBackendName),
       backend_help().c_str())("threads,t", po::value<std::string>(),
                               "CPU threads, 0 (all cores, the default) to 1024");
-  add_quiet_option(o, "no progress bar and no summary table");
+  add_quiet_option(o, "no progress bar and no summary table (sweep still prints the decision asked "
+                      "for with --objective, --constraint or --chance)");
   o.add_options()("verbose,v",
                   "say on stderr which backend ran and why (with --backend auto: the cost "
                   "model's expected seconds on the CPU and on the GPU)");

@@ -205,6 +205,17 @@ TEST(Cheapest, SweepChanceFromTheCommandLine) {
       << out.output;
   EXPECT_NE(out.output.find("cheapest feasible point: "), std::string::npos) << out.output;
   EXPECT_NE(out.output.find("P(short_waits) [exact 95%]"), std::string::npos);
+  // -q leaves out the run's line and the sweep table, not the answer: the same decision lines.
+  const auto quiet = testing_support::gpucap_cli(
+      "sweep " + scenario + " -r 256 --set horizon=200h " + goals +
+      " --grid pools.gpus.quota=8,9,12 --chance 'short_waits>=0.9' -q");
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.output;
+  EXPECT_EQ(quiet.output.find("sweep of"), std::string::npos) << quiet.output;
+  const std::size_t from = out.output.find("decision: ");
+  const std::size_t to = out.output.find("\n", out.output.find("cheapest feasible point: "));
+  ASSERT_NE(to, std::string::npos);
+  EXPECT_NE(quiet.output.find(out.output.substr(from, to - from)), std::string::npos)
+      << quiet.output;
   const auto bad = testing_support::gpucap_cli("sweep " + scenario + " -r 16 " + goals +
                                                " --grid pools.gpus.quota=8,9 --chance 'short>=0.9'");
   EXPECT_EQ(bad.exit_code, 2);

@@ -59,7 +59,7 @@ class Hdf5ResultsTest : public ::testing::Test {
 
 MetricSummary distinct_summary(double base) {
   MetricSummary s;
-  s.n = static_cast<std::size_t>(base) + 3;
+  s.n = static_cast<std::size_t>(base < 0 ? 100 - base : base) + 3;  // a negative base: n >= 103
   s.mean = base + 0.125;
   s.std = base * 0.5 + 1.0 / 3.0;
   s.ci95_low = base - 1.75;
