@@ -1,6 +1,10 @@
 // Tests of the across-replication summary's quantiles (summary.hpp): hand-worked type-7 values,
-// and the selection that finds them giving the bits a full sort gives.
+// and the selection that finds them giving the bits a full sort gives (over the whole column,
+// or, for 8,192 values and more, within brackets from a sample, or falling back when a sample
+// misleads); RunResults::summarize_all giving every column the bits summarize() gives it.
 #include "gpucap/summary.hpp"
+
+#include "gpucap/results.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -118,4 +122,115 @@ TEST(Summary, ConstantColumnsHaveTheBitsOfASortedCopy) {
 }
 
 }  // namespace
+// Long columns select within brackets a sample of 1,024 evenly spaced values sets; the
+// arrangements here defeat or mislead such a sample (sorted either way, a period equal to the
+// sample's spacing so that every sampled value is the same, ties piled on the quantiles, a few
+// huge or infinite values), and sizes sit at and around the length where brackets start. Every
+// quantile keeps the bits of a sorted copy.
+TEST(Summary, LongColumnsHaveTheBitsOfASortedCopyHoweverArranged) {
+  const double inf = std::numeric_limits<double>::infinity();
+  std::mt19937_64 rng(42);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (const std::size_t n : {8191u, 8192u, 8193u, 20480u, 100003u}) {
+    for (int kind = 0; kind < 7; ++kind) {
+      std::vector<double> v(n);
+      const std::size_t spacing = n / 1024;
+      for (std::size_t i = 0; i < n; ++i) {
+        switch (kind) {
+          case 0: v[i] = static_cast<double>(i); break;                   // ascending
+          case 1: v[i] = static_cast<double>(n - i); break;               // descending
+          case 2: v[i] = i % spacing == 0 ? 1.0 : u(rng); break;          // the sample sees 1s
+          case 3: v[i] = i % spacing == 0 ? 0.5 : u(rng) * 1e-3 + 2; break;  // it sees the lowest
+          case 4: v[i] = std::floor(u(rng) * 3.0); break;                 // three values, ties
+          case 5: v[i] = i % 97 == 0 ? (i % 2 ? inf : -inf) : u(rng); break;
+          default: v[i] = u(rng) < 0.5 ? 0.0 : (u(rng) < 0.5 ? -0.0 : u(rng)); break;
+        }
+      }
+      const MetricSummary s = summarize(v);
+      SCOPED_TRACE("n = " + std::to_string(n) + ", kind " + std::to_string(kind));
+      EXPECT_TRUE(same_bits(s.p5, sorted_type7(v, 0.05))) << s.p5;
+      EXPECT_TRUE(same_bits(s.p50, sorted_type7(v, 0.50))) << s.p50;
+      EXPECT_TRUE(same_bits(s.p95, sorted_type7(v, 0.95))) << s.p95;
+    }
+  }
+}
+
+/// Summary fields equal bit for bit (NaN equal to NaN of the same bits).
+void expect_same_summary(const MetricSummary& a, const MetricSummary& b) {
+  EXPECT_EQ(a.n, b.n);
+  EXPECT_TRUE(same_bits(a.mean, b.mean)) << a.mean << " vs " << b.mean;
+  EXPECT_TRUE(same_bits(a.std, b.std)) << a.std << " vs " << b.std;
+  EXPECT_TRUE(same_bits(a.ci95_low, b.ci95_low));
+  EXPECT_TRUE(same_bits(a.ci95_high, b.ci95_high));
+  EXPECT_TRUE(same_bits(a.p5, b.p5)) << a.p5 << " vs " << b.p5;
+  EXPECT_TRUE(same_bits(a.p50, b.p50)) << a.p50 << " vs " << b.p50;
+  EXPECT_TRUE(same_bits(a.p95, b.p95)) << a.p95 << " vs " << b.p95;
+  EXPECT_EQ(a.clipped_low, b.clipped_low);
+  EXPECT_EQ(a.clipped_high, b.clipped_high);
+}
+
+// summarize_all copies the rows into columns a block of 256 replications at a time, drops
+// NaNs block by block and closes the gaps, and reduces moments on the way: each column must
+// still get summarize()'s bits. Columns here: NaN in whole blocks (the first, the last, every
+// other), NaN in scattered rows, constant, constant but for NaNs, constant in each block but
+// not across them, zeros of both signs, and continuous; replication counts around a block and
+// past the bracketed selection's 8,192; two points and two pools.
+TEST(Summary, SummarizeAllGivesEveryColumnTheBitsOfSummarize) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(0.0, 10.0);
+  for (const std::size_t replications : {1u, 2u, 255u, 256u, 257u, 1000u, 9000u}) {
+    RunResults r;
+    r.points = 2;
+    r.replications = replications;
+    r.pool_names = {"a", "b"};
+    const std::size_t pool_stride = 2 * kPoolMetricCount;
+    r.scalars.assign(r.points * replications * kScalarMetricCount, 0.0);
+    r.pool_values.assign(r.points * replications * pool_stride, 0.0);
+    const auto value = [&](std::size_t column, std::size_t rep) {
+      const std::size_t block = rep / 256;
+      switch (column % 9) {
+        case 0: return block == 0 ? nan : u(rng);
+        case 1: return block % 2 ? nan : u(rng);
+        case 2: return rep % 7 == 3 ? nan : u(rng);
+        case 3: return 4.25;
+        case 4: return rep % 5 == 0 ? nan : 4.25;
+        case 5: return static_cast<double>(block);
+        case 6: return rep % 2 ? 0.0 : -0.0;
+        case 7: return replications > 256 && block == (replications - 1) / 256 ? nan : u(rng);
+        default: return u(rng);
+      }
+    };
+    for (std::size_t p = 0; p < r.points; ++p)
+      for (std::size_t i = 0; i < replications; ++i) {
+        for (std::size_t m = 0; m < kScalarMetricCount; ++m)
+          r.scalars[(p * replications + i) * kScalarMetricCount + m] = value(m + p, i);
+        for (std::size_t k = 0; k < pool_stride; ++k)
+          r.pool_values[(p * replications + i) * pool_stride + k] = value(k + 3 * p, i);
+      }
+    r.summarize_all();
+    SCOPED_TRACE("replications " + std::to_string(replications));
+    for (std::size_t p = 0; p < r.points; ++p) {
+      for (std::size_t m = 0; m < kScalarMetricCount; ++m) {
+        std::vector<double> column(replications);
+        for (std::size_t i = 0; i < replications; ++i)
+          column[i] = r.scalars[(p * replications + i) * kScalarMetricCount + m];
+        SCOPED_TRACE("point " + std::to_string(p) + ", metric " + std::to_string(m));
+        expect_same_summary(r.summary[p * kScalarMetricCount + m],
+                            summarize(column_moments(column.data(), replications, 1), column,
+                                      metric_range(kScalarMetricInfo[m])));
+      }
+      for (std::size_t k = 0; k < pool_stride; ++k) {
+        std::vector<double> column(replications);
+        for (std::size_t i = 0; i < replications; ++i)
+          column[i] = r.pool_values[(p * replications + i) * pool_stride + k];
+        SCOPED_TRACE("point " + std::to_string(p) + ", pool value " + std::to_string(k));
+        expect_same_summary(r.pool_summary[p * pool_stride + k],
+                            summarize(column_moments(column.data(), replications, 1), column,
+                                      metric_range(kPoolMetricInfo[k % kPoolMetricCount])));
+      }
+    }
+  }
+}
+
 }  // namespace gpucap

@@ -29,51 +29,110 @@ void RunResults::summarize_all(unsigned threads) {
   if (!block_moments.empty() && block_moments.size() != points * blocks * columns)
     throw std::logic_error("RunResults::block_moments has the wrong shape");
   const std::size_t pool_stride = pool_count() * kPoolMetricCount;
+  const bool reduce_here = block_moments.empty();  // else the device reduced the blocks
 
-  // Column c of a point: its moments, merged from the device's blocks or reduced here from the
-  // column's gathered copy (contiguous: the same values in the same order as the rows').
-  const auto moments_of = [&](std::size_t point, std::size_t c, const std::vector<double>& column) {
-    if (block_moments.empty()) return column_moments(column.data(), replications, 1);
-    Moments total;
-    for (std::size_t b = 0; b < blocks; ++b)
-      total = merge_moments(total, block_moments[(point * blocks + b) * columns + c]);
-    return total;
+  // A point at a time, in two passes.
+  // 1. Its rows (the scalars, then the pool values) are copied column by column into
+  //    `by_column`, a block of kMomentBlock rows at a time: the block's rows (in cache once
+  //    read) go out kGroup columns at a time, to a run of consecutive positions in each. (A
+  //    gather of a few columns over all the rows would read each row's lines apart, one memory
+  //    latency each.) On the way each column drops its NaNs (a block's defined values first in
+  //    its part of the column), notes whether they all compare equal, and, unless the device
+  //    did, reduces the block's moments by Welford's update in row order (moments.hpp): the same
+  //    operations as block_moments, so the same bits, with a group's dependency chains
+  //    overlapping.
+  // 2. Each column closes the gaps its NaNs left between blocks (its defined values, in row
+  //    order, as summarize's own pass would leave them) and is summarized: its blocks' moments
+  //    merged in order, quantiles selected in the copy.
+  // The copy is kept for later runs (reused, not zeroed).
+  constexpr std::size_t kGroup = 8;
+  thread_local std::vector<double> by_column;
+  if (by_column.size() < columns * replications) by_column.resize(columns * replications);
+  std::vector<Moments> in_blocks(reduce_here ? blocks * columns : 0);
+  struct BlockPart {
+    std::size_t defined;  ///< the block's values that are not NaN
+    bool constant;        ///< they all compare equal to `first` (true when there are none)
+    double first;         ///< the first of them
   };
-
-  // One task per (point, block of kGatherColumns adjacent columns): the scalar metrics, then
-  // the pools' metrics. A block gathers its columns in one pass over the rows (a cache line of
-  // each row serves them all, rather than one pass a column), then summarizes each column: the
-  // same values in the same order as a column's own pass.
-  constexpr std::size_t kGatherColumns = 8;
-  const std::size_t scalar_blocks = (kScalarMetricCount + kGatherColumns - 1) / kGatherColumns;
-  const std::size_t pool_blocks = (pool_stride + kGatherColumns - 1) / kGatherColumns;
-  const std::size_t per_point = scalar_blocks + pool_blocks;
-  parallel_for(points * per_point, threads, [&](std::size_t task) {
-    const std::size_t point = task / per_point, block = task % per_point;
-    const bool scalar = block < scalar_blocks;
-    const std::size_t stride = scalar ? std::size_t{kScalarMetricCount} : pool_stride;
-    const std::size_t first = (scalar ? block : block - scalar_blocks) * kGatherColumns;
-    const std::size_t width = std::min(kGatherColumns, stride - first);
-    const double* rows = scalar ? scalars.data() + point * replications * kScalarMetricCount
-                                : pool_values.data() + point * replications * pool_stride;
-    thread_local std::vector<double> columns[kGatherColumns];
-    for (std::size_t j = 0; j < width; ++j) columns[j].resize(replications);
-    for (std::size_t r = 0; r < replications; ++r) {
-      const double* row = rows + r * stride + first;
-      for (std::size_t j = 0; j < width; ++j) columns[j][r] = row[j];
-    }
-    for (std::size_t j = 0; j < width; ++j) {
-      const std::size_t k = first + j;
-      if (scalar) {
-        summary[point * kScalarMetricCount + k] = summarize_in_place(
-            moments_of(point, k, columns[j]), columns[j], metric_range(kScalarMetricInfo[k]));
-      } else {
-        pool_summary[point * pool_stride + k] =
-            summarize_in_place(moments_of(point, kScalarMetricCount + k, columns[j]), columns[j],
-                               metric_range(kPoolMetricInfo[k % kPoolMetricCount]));
+  std::vector<BlockPart> parts(blocks * columns);
+  for (std::size_t point = 0; point < points; ++point) {
+    const double* scalar_rows = scalars.data() + point * replications * kScalarMetricCount;
+    const double* pool_rows = pool_values.data() + point * replications * pool_stride;
+    double* const copies = by_column.data();
+    parallel_for(blocks, threads, [&](std::size_t b) {
+      const std::size_t first = b * kMomentBlock;
+      const std::size_t end = std::min<std::size_t>(replications, first + kMomentBlock);
+      // Columns [column0, column0 + width) of rows `stride` doubles apart.
+      const auto copy_columns = [&](const double* rows, std::size_t stride, std::size_t width,
+                                    std::size_t column0) {
+        for (std::size_t c0 = 0; c0 < width; c0 += kGroup) {
+          const std::size_t group = std::min(kGroup, width - c0);
+          double* const out = copies + (column0 + c0) * replications + first;
+          std::size_t kept[kGroup] = {};
+          bool constant[kGroup];
+          double first_value[kGroup];
+          double n[kGroup] = {}, mean[kGroup] = {}, m2[kGroup] = {};
+          for (std::size_t j = 0; j < group; ++j) {
+            constant[j] = true;
+            first_value[j] = 0;
+          }
+          for (std::size_t r = first; r < end; ++r) {
+            const double* row = rows + r * stride + c0;
+            for (std::size_t j = 0; j < group; ++j) {
+              const double x = row[j];
+              const bool defined = x == x;
+              out[j * replications + kept[j]] = x;
+              if (kept[j] == 0) first_value[j] = x;
+              constant[j] = constant[j] && (!defined || x == first_value[j]);
+              kept[j] += defined;
+              // add_to_moments, each operation done and kept where x is defined.
+              const double n1 = n[j] + 1.0;
+              const double delta = x - mean[j];
+              const double mean1 = mean[j] + delta / n1;
+              const double m21 = m2[j] + delta * (x - mean1);
+              n[j] = defined ? n1 : n[j];
+              mean[j] = defined ? mean1 : mean[j];
+              m2[j] = defined ? m21 : m2[j];
+            }
+          }
+          for (std::size_t j = 0; j < group; ++j) {
+            const std::size_t c = column0 + c0 + j;
+            parts[b * columns + c] = BlockPart{kept[j], constant[j], first_value[j]};
+            if (reduce_here) in_blocks[b * columns + c] = Moments{n[j], mean[j], m2[j]};
+          }
+        }
+      };
+      copy_columns(scalar_rows, kScalarMetricCount, kScalarMetricCount, 0);
+      copy_columns(pool_rows, pool_stride, pool_stride, kScalarMetricCount);
+    });
+    parallel_for(columns, threads, [&](std::size_t c) {
+      Moments total;
+      for (std::size_t b = 0; b < blocks; ++b)
+        total = merge_moments(total, reduce_here ? in_blocks[b * columns + c]
+                                                 : block_moments[(point * blocks + b) * columns + c]);
+      double* const values = copies + c * replications;
+      std::size_t kept = 0;
+      bool constant = true;
+      double first_value = 0;
+      for (std::size_t b = 0; b < blocks; ++b) {
+        const BlockPart& part = parts[b * columns + c];
+        if (part.defined == 0) continue;
+        if (kept == 0) first_value = part.first;
+        constant = constant && part.constant && part.first == first_value;
+        const std::size_t from = b * kMomentBlock;
+        if (from != kept) std::memmove(values + kept, values + from, part.defined * sizeof(double));
+        kept += part.defined;
       }
-    }
-  });
+      const MetricRange range =
+          c < kScalarMetricCount ? metric_range(kScalarMetricInfo[c])
+                                 : metric_range(kPoolMetricInfo[(c - kScalarMetricCount) % kPoolMetricCount]);
+      const MetricSummary s = summarize_defined(total, values, kept, constant, range);
+      if (c < kScalarMetricCount)
+        summary[point * kScalarMetricCount + c] = s;
+      else
+        pool_summary[point * pool_stride + (c - kScalarMetricCount)] = s;
+    });
+  }
   evaluate_goals();
 }
 

@@ -44,10 +44,17 @@ Moments column_moments(const double* values, std::size_t n, std::size_t stride);
 /// interval is clipped to `range`.
 MetricSummary summarize(const Moments& moments, std::vector<double> values,
                         MetricRange range = {});
-/// summarize() on `values` itself, which it reorders and shrinks (no copy): for callers that
-/// reuse a scratch column.
+/// summarize() on `values` itself (no copy), which it shrinks and leaves holding values of the
+/// column in no particular order (some may repeat): for callers that reuse a scratch column.
 MetricSummary summarize_in_place(const Moments& moments, std::vector<double>& values,
                                  MetricRange range = {});
+/// summarize_in_place() on values[0, n), scratch whose contents it leaves unspecified.
+MetricSummary summarize_values(const Moments& moments, double* values, std::size_t n,
+                               MetricRange range = {});
+/// summarize_values() of values[0, n) that holds no NaN; `constant`: they all compare equal
+/// (the caller found it, passing over the values once for everything).
+MetricSummary summarize_defined(const Moments& moments, double* values, std::size_t n,
+                                bool constant, MetricRange range = {});
 
 /// Summary of values whose moments are `moments` and whose sketch is `sketch` (NaN values left
 /// out of both): mean, deviation and interval as above (the same bits), percentiles from the
