@@ -44,10 +44,18 @@ void RunResults::summarize_all(unsigned threads) {
   // 2. Each column closes the gaps its NaNs left between blocks (its defined values, in row
   //    order, as summarize's own pass would leave them) and is summarized: its blocks' moments
   //    merged in order, quantiles selected in the copy.
-  // The copy is kept for later runs (reused, not zeroed).
+  // The copy is kept for the caller's next run (reused, not zeroed) up to kKeptCopy doubles
+  // (64 MB), and given back after a larger run so that a long session (Jupyter) does not hold
+  // a big run's copy.
   constexpr std::size_t kGroup = 8;
+  constexpr std::size_t kKeptCopy = std::size_t{1} << 23;
   thread_local std::vector<double> by_column;
   if (by_column.size() < columns * replications) by_column.resize(columns * replications);
+  struct GiveBackLarge {
+    ~GiveBackLarge() {
+      if (by_column.size() > kKeptCopy) std::vector<double>().swap(by_column);
+    }
+  } give_back_large;
   std::vector<Moments> in_blocks(reduce_here ? blocks * columns : 0);
   struct BlockPart {
     std::size_t defined;  ///< the block's values that are not NaN

@@ -5,6 +5,7 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <utility>
 
 namespace gpucap {
@@ -68,9 +69,8 @@ bool select_in_brackets(double* values, std::size_t n, const std::vector<std::si
     std::size_t first_rank, last_rank;  ///< the ranks it must hold
     double low, high;                   ///< values in [low, high] are inside
     std::size_t below = 0, inside = 0;
-    std::vector<double>* copies;
+    std::unique_ptr<double[]> copies;  ///< room for the column (pages touched only as filled)
   };
-  thread_local std::vector<double> copies[6];
   Bracket brackets[6];
   std::size_t count = 0;
   for (const std::size_t k : needed) {
@@ -79,7 +79,7 @@ bool select_in_brackets(double* values, std::size_t n, const std::vector<std::si
       continue;
     }
     if (count == 6) return false;
-    brackets[count] = Bracket{k, k, 0, 0, 0, 0, &copies[count]};
+    brackets[count] = Bracket{k, k, 0, 0, 0, 0, nullptr};
     ++count;
   }
   const double scale = static_cast<double>(kBracketSample) / static_cast<double>(n);
@@ -93,12 +93,12 @@ bool select_in_brackets(double* values, std::size_t n, const std::vector<std::si
                     : sample[static_cast<std::size_t>(lo)];
     br.high = hi >= kBracketSample ? std::numeric_limits<double>::infinity()
                                    : sample[static_cast<std::size_t>(hi)];
-    br.copies->resize(n);
+    br.copies.reset(new double[n]);  // not initialized: written before it is read
   }
   // The pass: branch-free (a value is written to every bracket's copies, kept where inside).
   for (std::size_t b = 0; b < count; ++b) {
     Bracket& br = brackets[b];
-    double* out = br.copies->data();
+    double* out = br.copies.get();
     std::size_t below = 0, inside = 0;
     const double low = br.low, high = br.high;
     for (std::size_t i = 0; i < n; ++i) {
@@ -113,17 +113,16 @@ bool select_in_brackets(double* values, std::size_t n, const std::vector<std::si
   }
   for (std::size_t b = 0; b < count; ++b) {
     Bracket& br = brackets[b];
-    br.copies->resize(br.inside);
     std::vector<std::size_t> ranks;
     for (const std::size_t k : needed)
       if (k >= br.first_rank && k <= br.last_rank) ranks.push_back(k - br.below);
-    select_in_order(br.copies->data(), br.inside, ranks);
+    select_in_order(br.copies.get(), br.inside, ranks);
   }
   // Written last: the pass above read the column as it was.
   for (std::size_t b = 0; b < count; ++b)
     for (const std::size_t k : needed)
       if (k >= brackets[b].first_rank && k <= brackets[b].last_rank)
-        values[k] = (*brackets[b].copies)[k - brackets[b].below];
+        values[k] = brackets[b].copies[k - brackets[b].below];
   return true;
 }
 
