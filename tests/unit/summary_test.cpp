@@ -5,10 +5,10 @@
 #include "gpucap/summary.hpp"
 
 #include "gpucap/results.hpp"
+#include "support/same_bits.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <gtest/gtest.h>
 #include <limits>
 #include <random>
@@ -26,7 +26,7 @@ double sorted_type7(std::vector<double> values, double q) {
   return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
 }
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+using testing_support::same_bits;
 
 TEST(Summary, QuantilesAreType7OfTheDefinedValues) {
   // Sorted without the NaN: 1 2 3 4 5 (n = 5). p5: h = 0.2, 1 + 0.2 (2 - 1) = 1.2; p50: h = 2,
@@ -155,20 +155,6 @@ TEST(Summary, LongColumnsHaveTheBitsOfASortedCopyHoweverArranged) {
   }
 }
 
-/// Summary fields equal bit for bit (NaN equal to NaN of the same bits).
-void expect_same_summary(const MetricSummary& a, const MetricSummary& b) {
-  EXPECT_EQ(a.n, b.n);
-  EXPECT_TRUE(same_bits(a.mean, b.mean)) << a.mean << " vs " << b.mean;
-  EXPECT_TRUE(same_bits(a.std, b.std)) << a.std << " vs " << b.std;
-  EXPECT_TRUE(same_bits(a.ci95_low, b.ci95_low));
-  EXPECT_TRUE(same_bits(a.ci95_high, b.ci95_high));
-  EXPECT_TRUE(same_bits(a.p5, b.p5)) << a.p5 << " vs " << b.p5;
-  EXPECT_TRUE(same_bits(a.p50, b.p50)) << a.p50 << " vs " << b.p50;
-  EXPECT_TRUE(same_bits(a.p95, b.p95)) << a.p95 << " vs " << b.p95;
-  EXPECT_EQ(a.clipped_low, b.clipped_low);
-  EXPECT_EQ(a.clipped_high, b.clipped_high);
-}
-
 // summarize_all copies the rows into columns a block of 256 replications at a time, drops
 // NaNs block by block and closes the gaps, and reduces moments on the way: each column must
 // still get summarize()'s bits. Columns here: NaN in whole blocks (the first, the last, every
@@ -210,25 +196,24 @@ TEST(Summary, SummarizeAllGivesEveryColumnTheBitsOfSummarize) {
       }
     r.summarize_all();
     SCOPED_TRACE("replications " + std::to_string(replications));
+    // Column `column` of point p's rows (`stride` doubles apart) summarized on its own.
+    const auto alone = [&](const std::vector<double>& rows, std::size_t stride, std::size_t p,
+                           std::size_t column, const MetricInfo& info) {
+      std::vector<double> values(replications);
+      for (std::size_t i = 0; i < replications; ++i)
+        values[i] = rows[(p * replications + i) * stride + column];
+      return summarize(column_moments(values.data(), replications, 1), values, metric_range(info));
+    };
     for (std::size_t p = 0; p < r.points; ++p) {
-      for (std::size_t m = 0; m < kScalarMetricCount; ++m) {
-        std::vector<double> column(replications);
-        for (std::size_t i = 0; i < replications; ++i)
-          column[i] = r.scalars[(p * replications + i) * kScalarMetricCount + m];
-        SCOPED_TRACE("point " + std::to_string(p) + ", metric " + std::to_string(m));
-        expect_same_summary(r.summary[p * kScalarMetricCount + m],
-                            summarize(column_moments(column.data(), replications, 1), column,
-                                      metric_range(kScalarMetricInfo[m])));
-      }
-      for (std::size_t k = 0; k < pool_stride; ++k) {
-        std::vector<double> column(replications);
-        for (std::size_t i = 0; i < replications; ++i)
-          column[i] = r.pool_values[(p * replications + i) * pool_stride + k];
-        SCOPED_TRACE("point " + std::to_string(p) + ", pool value " + std::to_string(k));
-        expect_same_summary(r.pool_summary[p * pool_stride + k],
-                            summarize(column_moments(column.data(), replications, 1), column,
-                                      metric_range(kPoolMetricInfo[k % kPoolMetricCount])));
-      }
+      for (std::size_t m = 0; m < kScalarMetricCount; ++m)
+        EXPECT_TRUE(same_bits(r.summary[p * kScalarMetricCount + m],
+                              alone(r.scalars, kScalarMetricCount, p, m, kScalarMetricInfo[m])))
+            << "point " << p << ", metric " << m;
+      for (std::size_t k = 0; k < pool_stride; ++k)
+        EXPECT_TRUE(same_bits(r.pool_summary[p * pool_stride + k],
+                              alone(r.pool_values, pool_stride, p, k,
+                                    kPoolMetricInfo[k % kPoolMetricCount])))
+            << "point " << p << ", pool value " << k;
     }
   }
 }
