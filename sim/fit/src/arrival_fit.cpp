@@ -50,7 +50,82 @@ double trend_integral(const ArrivalFit& a, double b) {
          std::exp(b * whole * period_s) * integral_within_period(a, b, rest);
 }
 
-/// The log-linear trend test (arrival_fit.hpp).
+/// ∫ m(t) dt over [t0, t1], in pieces that end at the profile's hour boundaries (t1 − t0
+/// without a profile).
+double profile_mass(const ArrivalFit& a, double t0, double t1) {
+  if (!a.profile_chosen) return std::max(0.0, t1 - t0);
+  double total = 0;
+  while (t0 < t1) {
+    double next = (std::floor((t0 + a.origin_offset_s) / kHour) + 1) * kHour - a.origin_offset_s;
+    if (next <= t0) next = t0 + kHour;
+    next = std::min(next, t1);
+    total += multiplier_at(a, 0.5 * (t0 + next)) * (next - t0);
+    t0 = next;
+  }
+  return total;
+}
+
+/// The step test (arrival_fit.hpp), after the trend's: l_trend is l(b̂) on the same scale.
+void test_step(ArrivalFit& a, const std::vector<double>& submit_s, double l_trend, double alpha) {
+  constexpr double kDay = 24 * kHour;
+  constexpr double kMaxHours = 262144;
+  constexpr double kMinSide = 10;  // arrivals either side of τ
+  if (a.window_s < 2 * kDay || a.window_s / kHour > kMaxHours) return;
+  std::vector<double> t(submit_s);
+  std::sort(t.begin(), t.end());
+  const std::size_t hours = static_cast<std::size_t>(a.window_s / kHour);
+  std::vector<double> cum(hours + 1, 0.0);  // cum[k] = ∫₀^{k h} m
+  for (std::size_t k = 0; k < hours; ++k)
+    cum[k + 1] = cum[k] + profile_mass(a, k * kHour, (k + 1) * kHour);
+  const double total = cum[hours] + profile_mass(a, hours * kHour, a.window_s);
+  const double n = static_cast<double>(t.size());
+  double best = -INFINITY;
+  std::size_t best_k = 0, best_n1 = 0, i = 0;
+  for (std::size_t k = 24; k + 24 <= hours; ++k) {
+    const double tau = k * kHour;
+    while (i < t.size() && t[i] < tau) ++i;
+    const double n1 = static_cast<double>(i), n2 = n - n1;
+    const double i1 = cum[k], i2 = total - cum[k];
+    if (n1 < kMinSide || n2 < kMinSide || !(i1 > 0) || !(i2 > 0)) continue;
+    const double l = n1 * std::log(n1 / i1) + n2 * std::log(n2 / i2);
+    if (l > best) best = l, best_k = k, best_n1 = i;
+  }
+  if (!std::isfinite(best)) return;
+  a.step_tried = true;
+  const double n1 = static_cast<double>(best_n1), n2 = n - n1;
+  const double i1 = cum[best_k], i2 = total - cum[best_k];
+  a.step_at_s = best_k * kHour;
+  a.step_rate_before_per_s = n1 / i1;
+  a.step_rate_after_per_s = n2 / i2;
+  a.step_arrivals_after = t.size() - best_n1;
+  a.step_gain = 2 * (best - l_trend);
+  // φ_day: the whole days' counts around the step model, on D − 3 degrees of freedom.
+  a.step_dispersion = a.dispersion;
+  const std::size_t days = static_cast<std::size_t>(a.window_s / kDay);
+  if (days >= 7) {
+    std::vector<double> observed(days, 0.0);
+    for (double x : t)
+      if (x < days * kDay) observed[static_cast<std::size_t>(x / kDay)] += 1;
+    double x2 = 0;
+    for (std::size_t d = 0; d < days; ++d) {
+      const std::size_t lo = d * 24, hi = lo + 24, cut = std::clamp(best_k, lo, hi);
+      const double e = a.step_rate_before_per_s * (cum[cut] - cum[lo]) +
+                       a.step_rate_after_per_s * (cum[hi] - cum[cut]);
+      if (e > 0) x2 += (observed[d] - e) * (observed[d] - e) / e;
+    }
+    a.step_dispersion = std::max(1.0, x2 / static_cast<double>(days - 3));
+  }
+  // The best of many τ: χ²(1)'s tail times the window's days, a Bonferroni bound (conservative:
+  // neighbouring hours' statistics are nearly equal).
+  const double positions = std::max(1.0, std::floor(a.window_s / kDay));
+  a.step_p_value =
+      a.step_gain > 0 ? std::min(1.0, positions * chi_square_sf(a.step_gain / a.step_dispersion, 1))
+                      : 1.0;
+  a.step_chosen = a.trend_significant && a.step_p_value < alpha;
+  if (a.step_chosen) a.trend_end_factor = a.step_rate_after_per_s / (n / total);
+}
+
+/// The log-linear trend test (arrival_fit.hpp), then the step's.
 void test_trend(ArrivalFit& a, const std::vector<double>& submit_s, double alpha) {
   if (a.arrivals < 10 || a.window_s < 2 * 24 * kHour) return;
   a.trend_tried = true;
@@ -77,6 +152,7 @@ void test_trend(ArrivalFit& a, const std::vector<double>& submit_s, double alpha
   // Base rate at the window's end over the average base rate: e^(bW) W / ∫ e^(bt) dt.
   const double bw = a.trend_per_s * a.window_s;
   a.trend_end_factor = bw == 0 ? 1.0 : bw * std::exp(bw) / std::expm1(bw);
+  test_step(a, submit_s, l(a.trend_per_s), alpha);
 }
 
 }  // namespace

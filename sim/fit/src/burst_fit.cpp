@@ -27,6 +27,8 @@ double intensity_shape(const ArrivalFit& a, double t_s) {
     const double slot = std::fmod(hour, static_cast<double>(a.period_hours));
     m = a.multipliers[static_cast<std::size_t>(slot < 0 ? slot + a.period_hours : slot)];
   }
+  if (a.step_chosen)
+    return t_s >= a.step_at_s ? m * a.step_rate_after_per_s / a.step_rate_before_per_s : m;
   return a.trend_significant ? m * std::exp(a.trend_per_s * t_s) : m;
 }
 

@@ -54,7 +54,11 @@ RateUncertainty rate_uncertainty(const ArrivalFit& a, const std::vector<double>&
   }
 
   double var = 1.0 / n;
-  if (trend_end) {
+  if (trend_end && a.step_chosen) {
+    // The level since the step: its n₂ arrivals alone.
+    var = 1.0 / std::max<double>(1.0, static_cast<double>(a.step_arrivals_after));
+    u.at_trend_end = true;
+  } else if (trend_end) {
     // Fisher information of (ln level, b) for λ(t) = e^(α + b t) m(t): Σ λ [1 t; t t²].
     double i00 = 0, i01 = 0, i11 = 0;
     for (std::size_t h = 0; h < hours; ++h) {

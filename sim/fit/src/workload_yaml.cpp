@@ -350,12 +350,22 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
   const ArrivalFit& a = f.arrivals;
   if (a.trend_tried && a.trend_significant) {
     const double per_week = std::expm1(a.trend_per_s * 7 * 86400) * 100;
-    const std::string drift =
+    std::string drift =
         "the arrival rate " + std::string(per_week >= 0 ? "rises " : "falls ") +
         fmt("%.3g", std::fabs(per_week)) + "% a week (x" +
         fmt("%.3g", std::exp(a.trend_per_s * window_s)) +
         " over the window; log-linear trend, likelihood ratio G = " + fmt("%.3g", a.trend_g) +
         ", p = " + fmt("%.3g", a.trend_p_value) + ")";
+    if (a.step_chosen)
+      drift = "the arrival rate steps x" +
+              fmt("%.3g", a.step_rate_after_per_s / a.step_rate_before_per_s) + " at " +
+              text::format_duration(a.step_at_s) + " (from " +
+              fmt("%.4g", a.step_rate_before_per_s * 86400) + " to " +
+              fmt("%.4g", a.step_rate_after_per_s * 86400) +
+              " a day; one step fits better than a log-linear trend: G = 2 (l_step - l_trend) / " +
+              "phi_day = " + fmt("%.3g", a.step_gain / a.step_dispersion) + ", p = " +
+              fmt("%.3g", a.step_p_value) + " over the window's days; trend test p = " +
+              fmt("%.3g", a.trend_p_value) + ")";
     switch (options.trend) {
       case TrendChoice::average:
         f.arrival_warning = true;
@@ -369,7 +379,8 @@ void fit_class_arrivals(const JobClass& c, double window_s, const FitWorkloadsOp
         extrapolate = true;
         f.arrival_notes.push_back(drift +
                                   ": --trend extrapolate: the rate written is the fitted "
-                                  "level at the window's end, x" +
+                                  "level at the window's end" +
+                                  std::string(a.step_chosen ? " (since the step)" : "") + ", x" +
                                   fmt("%.4g", a.trend_end_factor) + " the window's average");
         break;
       case TrendChoice::last_week: {

@@ -29,6 +29,19 @@
 // |b| window <= 20. Tried with at least 10 arrivals over at least 2 days; a rate that drifts
 // (p < alpha) is one the window's average misrepresents: gpucap fit then says so and offers
 // --trend.
+//
+// Step: demand that moved once (a customer onboarded, a product launched) is a level shift, not a
+// slope, and a line through it misstates the level at the window's end. Where the trend test was
+// tried, a step λ(t) = m(t) r₁ before τ and m(t) r₂ after is fitted too: τ on whole hours with at
+// least a day and 10 arrivals either side, r₁ and r₂ profiled out:
+//   l(τ) = n₁ ln(n₁ / I₁(τ)) + n₂ ln(n₂ / I₂(τ)),  I₁ = ∫₀^τ m,  I₂ = ∫_τ^W m,
+// on the same scale as the trend's l(b̂). The step is chosen over the log-linear trend when the
+// rate drifts (the trend test) and G = 2 (l(τ̂) − l(b̂)) / φ_day is significant: p = D · P(χ²(1) >
+// G) < alpha, D the window's whole days (a Bonferroni bound for the best of many τ; on Poisson
+// windows with a log-linear trend and no step, G's 99th percentile is 9-12, BIC's ln n would pick
+// a step in 3-14% of them). φ_day is the dispersion of the whole days' counts around the step
+// model (Pearson's X² / (D − 3), at least 1, from 7 days; else the cells' φ), so days that vary
+// more than Poisson (bursty demand) are not read as a shift.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -66,6 +79,19 @@ struct ArrivalFit {
   /// The fitted base rate at the window's end over the window's average: what
   /// `--trend extrapolate` multiplies the rate by (1 without a trend).
   double trend_end_factor = 1;
+
+  // The step test (see above): tried with the trend on windows of at most 262,144 hours.
+  bool step_tried = false;
+  double step_at_s = 0;            ///< τ̂ (a whole hour)
+  double step_rate_before_per_s = 0;  ///< r̂₁: arrivals per second of m before τ̂
+  double step_rate_after_per_s = 0;   ///< r̂₂, after
+  std::size_t step_arrivals_after = 0;  ///< n₂
+  double step_gain = 0;            ///< 2 (l(τ̂) − l(b̂)): above 0 where the step fits better
+  double step_dispersion = 1;      ///< φ_day around the step model
+  double step_p_value = 1;         ///< of step_gain / step_dispersion (Bonferroni over the days)
+  /// The step describes the window better than the trend: the intensity's shape is then the
+  /// step (m(t) times r̂₂ / r̂₁ after τ̂), and trend_end_factor is r̂₂ over the window's average.
+  bool step_chosen = false;
 };
 
 /// Fits the arrivals at `submit_s` (seconds, each in [0, window_s]); window_s > 0;

@@ -47,7 +47,8 @@ BurstFit fit_bursts(const std::vector<double>& submit_s, double window_s, const 
                     double alpha = 0.01);
 
 /// The fitted intensity's shape at time t (s): the chosen profile's multiplier of that hour
-/// times a significant trend's e^(b t), up to the level's constant.
+/// times a significant trend's e^(b t) (a chosen step's r̂₂ / r̂₁ from τ̂ instead), up to the
+/// level's constant.
 double intensity_shape(const ArrivalFit& a, double t_s);
 
 /// ∫ intensity_shape over [t0, t1] (s), exact per hour of the profile (the trend at each
