@@ -226,7 +226,7 @@ TEST(ArrivalFit, FindsAStepAndWritesTheLevelSinceIt) {
 // window: the trend test finds it in nearly all; 1 step in the 100 as written), and 100 whose
 // days' rates are gamma draws of cv 0.3 around 100 a day (no trend, no step; the days'
 // dispersion is about 10; none). At alpha = 1%, 3 or more of 100 would have probability 8% even
-// at the level itself.
+// at the level itself. And none is tried on a window under two weeks.
 TEST(ArrivalFit, NoStepOnASmoothTrendOrOnBurstyDays) {
   const double window = 30 * kDay, b = std::log(2.0) / (60 * kDay);
   int steps = 0, trends = 0;
@@ -251,6 +251,14 @@ TEST(ArrivalFit, NoStepOnASmoothTrendOrOnBurstyDays) {
     steps += fit::fit_arrivals(t, window).step_chosen;
   }
   EXPECT_LE(steps, 2);
+  // A week whose last two days (a weekend) have a third of the rate: a trend, but no step tried
+  // under 14 days (data/sample_week_trace.csv is such a week).
+  const auto week = thinned([&](double s) { return (s < 5 * kDay ? 60.0 : 20.0) / kDay; },
+                            60 / kDay, kWeek, 77);
+  const fit::ArrivalFit a = fit::fit_arrivals(week, kWeek);
+  EXPECT_TRUE(a.trend_tried);
+  EXPECT_FALSE(a.step_tried);
+  EXPECT_FALSE(a.step_chosen);
 }
 
 // Profiles follow the calendar: a log that starts on a Friday at 16:57 (t = 0) whose arrivals

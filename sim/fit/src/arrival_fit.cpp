@@ -70,7 +70,9 @@ void test_step(ArrivalFit& a, const std::vector<double>& submit_s, double l_tren
   constexpr double kDay = 24 * kHour;
   constexpr double kMaxHours = 262144;
   constexpr double kMinSide = 10;  // arrivals either side of τ
-  if (a.window_s < 2 * kDay || a.window_s / kHour > kMaxHours) return;
+  // Two weeks at least: over one, the days of a weekly cycle the profile does not hold (a
+  // weekend at the window's end) would read as a step.
+  if (a.window_s < 14 * kDay || a.window_s / kHour > kMaxHours) return;
   std::vector<double> t(submit_s);
   std::sort(t.begin(), t.end());
   const std::size_t hours = static_cast<std::size_t>(a.window_s / kHour);

@@ -32,7 +32,8 @@
 //
 // Step: demand that moved once (a customer onboarded, a product launched) is a level shift, not a
 // slope, and a line through it misstates the level at the window's end. Where the trend test was
-// tried, a step λ(t) = m(t) r₁ before τ and m(t) r₂ after is fitted too: τ on whole hours with at
+// tried on a window of at least 14 days (over one week, a weekend the profile does not hold would
+// read as a step), a step λ(t) = m(t) r₁ before τ and m(t) r₂ after is fitted too: τ on whole hours with at
 // least a day and 10 arrivals either side, r₁ and r₂ profiled out:
 //   l(τ) = n₁ ln(n₁ / I₁(τ)) + n₂ ln(n₂ / I₂(τ)),  I₁ = ∫₀^τ m,  I₂ = ∫_τ^W m,
 // on the same scale as the trend's l(b̂). The step is chosen over the log-linear trend when the
@@ -80,7 +81,7 @@ struct ArrivalFit {
   /// `--trend extrapolate` multiplies the rate by (1 without a trend).
   double trend_end_factor = 1;
 
-  // The step test (see above): tried with the trend on windows of at most 262,144 hours.
+  // The step test (see above): tried with the trend on windows of 14 days to 262,144 hours.
   bool step_tried = false;
   double step_at_s = 0;            ///< τ̂ (a whole hour)
   double step_rate_before_per_s = 0;  ///< r̂₁: arrivals per second of m before τ̂
