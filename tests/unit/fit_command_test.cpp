@@ -460,6 +460,31 @@ TEST_F(FitCommand, AFleetWhoseLevelDriftsWarns) {
                                  path("s.yaml") + " --kind deployment --state end");
   ASSERT_EQ(steady.exit_code, 0) << steady.output;
   EXPECT_EQ(steady.output.find("the fleet's level"), std::string::npos) << steady.output;
+  EXPECT_EQ(steady.output.find("lifetimes change"), std::string::npos) << steady.output;
+}
+
+// Lifetimes that shorten: instances created in the log's second half live a third as long
+// (mean 16 h, from 48 h). The fit warns on stderr and above the class in the YAML, with the
+// log-rank figures; the steady log above does not.
+TEST_F(FitCommand, LifetimesThatChangeWarn) {
+  std::mt19937_64 rng(7);
+  std::exponential_distribution<double> gap(10 / 3600.0), life(1 / (48 * 3600.0));
+  const double window = 240 * 3600.0;
+  std::string csv = "start_s,end_s,gpus\n";
+  for (double t = gap(rng); t < window; t += gap(rng)) {
+    const double end = t + life(rng) / (t < window / 2 ? 1 : 3);
+    csv += std::to_string(t) + "," + (end < window ? std::to_string(end) : std::string()) + ",1\n";
+  }
+  const auto fit = gpucap_cli("fit " + write("shorter.csv", csv) + " -o " + path("l.yaml") +
+                              " --kind deployment --state end");
+  ASSERT_EQ(fit.exit_code, 0) << fit.output;
+  EXPECT_NE(fit.output.find("warning: class gpus-1: lifetimes change over the window: instances "
+                            "created in its second half end at "),
+            std::string::npos)
+      << fit.output;
+  EXPECT_NE(fit.output.find("log-rank chi2 = "), std::string::npos) << fit.output;
+  EXPECT_NE(read_all(path("l.yaml")).find("# WARNING: lifetimes change over the window"),
+            std::string::npos);
 }
 
 // Every lifetime seen in the window ended (no Kaplan-Meier tail), and the instance created

@@ -124,6 +124,7 @@ JobTrace read_instance_log(const gpucap::CsvTable& table, const TraceColumns& co
       continue;
     }
     c.run_times.time_s.push_back(lifetime);
+    c.run_time_submit_s.push_back(start[r]);
     c.run_times.censored.push_back(running_at_end);
     trace.censored_rows += running_at_end;
   }

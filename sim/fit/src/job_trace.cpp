@@ -223,6 +223,7 @@ JobTrace read_job_trace(const gpucap::CsvTable& table, const std::string& origin
       continue;
     }
     c.run_times.time_s.push_back(duration[r]);
+    c.run_time_submit_s.push_back(submit[r]);
     c.run_times.censored.push_back(trace.has_censored_column && censored[r] == 1);
   }
   detail::set_class_gpus(gpu_counts, trace);

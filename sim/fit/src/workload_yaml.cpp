@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "gpucap/detail/text.hpp"
+#include "gpucap/fit/run_time_trend.hpp"
 
 #include "llm_workload.hpp"
 
@@ -643,6 +644,24 @@ FittedWorkloads fit_workloads(const JobTrace& trace, const std::string& output_p
       }
     }
     if (survivors_checked) add_tail_for_survivors(f.run_time, c.age_at_end_s);
+    const RunTimeTrend trend =
+        run_time_trend(c.run_times, c.run_time_submit_s, trace.window_s, options.yaml.alpha);
+    if (trend.significant) {
+      const char* what = instances ? "lifetimes" : "run times";
+      const char* who = instances ? "instances created" : "jobs submitted";
+      const auto median = [](double s) {
+        return std::isnan(s) ? std::string("not reached") : text::format_duration(s);
+      };
+      f.run_time.warnings.push_back(
+          std::string(what) + " change over the window: " + who + " in its second half end at " +
+          fmt("%.3g", trend.hazard_ratio) + "x the rate of the first half's (log-rank chi2 = " +
+          fmt("%.3g", trend.chi_square) + " on 1 df, p = " + fmt("%.3g", trend.p_value) +
+          "; Kaplan-Meier medians " + median(trend.early_median_s) + " and " +
+          median(trend.late_median_s) + "); the " + (instances ? "lifetime" : "run time") +
+          " written pools both halves, so a forecast from the log's end may misstate how long "
+          "new " + (instances ? "instances live" : "jobs run") +
+          "; gpucap backtest shows how forecasts from this log held (docs/backtest.md)");
+    }
     if (f.run_time.empirical && f.run_time.values.size() > kInlineEmpiricalValues) {
       result.samples.push_back(
           side_file(out_path, c, ".runtimes.csv", render_samples_csv(f.run_time.values)));

@@ -72,6 +72,7 @@ struct JobClass {
   bool mixed_gpus = false;       ///< jobs of the class ask for different GPU counts
   std::vector<double> submit_s;  ///< every job's submit time, seconds
   RunTimeSample run_times;       ///< jobs with run time > 0
+  std::vector<double> run_time_submit_s;  ///< each run_times entry's submit time, index for index
   std::size_t zero_duration_jobs = 0;
   // Instance logs only:
   std::vector<AliveInstance> alive_at_start;  ///< created before t = 0, alive at it
