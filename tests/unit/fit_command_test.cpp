@@ -253,6 +253,9 @@ TEST_F(FitCommand, ServicesFromARequestLog) {
       << yaml;
   EXPECT_NE(yaml.find("    service: {dist: "), std::string::npos);
   EXPECT_EQ(yaml.find("    work: "), std::string::npos);
+  // The doubt about the rate is drawn for a service too: 1/√1200 (days as even as Poisson's).
+  EXPECT_NE(yaml.find("    uncertainty: {rate_sd_log: 0.02887, scale_sd_log: "), std::string::npos)
+      << yaml;
   const auto no_pool = gpucap_cli("fit " + trace + " -o " + path("x.yaml") + " --kind service");
   EXPECT_EQ(no_pool.exit_code, 2);
   EXPECT_NE(no_pool.output.find("--kind service needs --placement POOL"), std::string::npos);

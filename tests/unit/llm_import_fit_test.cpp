@@ -114,6 +114,8 @@ TEST(LlmFit, TheFittedServiceHasTheLogsRateAndTokensAndRuns) {
   EXPECT_TRUE(has(text, "arrivals: {process: poisson, rate_per_hour: 432}")) << text;
   EXPECT_TRUE(has(text, "model: \"llama-2-7b\"")) << text;
   EXPECT_TRUE(has(text, "tokens: {sample: \"llm.llm.tokens.csv\"}")) << text;
+  // The rate's doubt, drawn (1/√6 for 6 arrivals), and no scale: the tokens are the log's.
+  EXPECT_TRUE(has(text, "    uncertainty: {rate_sd_log: 0.4082}")) << text;
   EXPECT_TRUE(has(o.output, "1 request(s) without a prompt or an output token")) << o.output;
   EXPECT_EQ(read(dir() / "llm.llm.tokens.csv"),
             "context_tokens,output_tokens\n100,5\n50,2\n200,6\n300,7\n400,8\n500,9\n");

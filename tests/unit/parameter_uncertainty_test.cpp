@@ -125,5 +125,50 @@ TEST_F(ParameterUncertainty, BadValuesAreRefusedWithTheirKeyPath) {
       << error_of(trace);
 }
 
+/// An inference service: requests at 200 an hour for 24 h (4800 expected), 30 s of exponential
+/// service, 20 replicas (about 1.7 busy on average: the waits are a few ms).
+std::string service(const std::string& uncertainty) {
+  return "name: s\nhorizon: 24h\nseed: 3\npools:\n  h: {gpu: H100, price_usd_per_gpu_hour: 3, "
+         "quota: 20}\nworkloads:\n  - name: api\n    kind: inference\n    pool: h\n"
+         "    replicas: 20\n    arrivals: {process: poisson, rate_per_hour: 200}\n"
+         "    service: {dist: exponential, mean: 30s}\n" + uncertainty;
+}
+
+// A service's requests: the same mixed Poisson as a job class's arrivals (E[N] = 4800, Var N =
+// 4800 + 4800^2 (e^(s^2) - 1) = 944,960 at s = 0.2), and its service times scaled by the
+// replication's factor: with the waits negligible, log(latency_mean) has sd sqrt(0.3^2 + 1/4800)
+// and latency_mean's mean over replications stays 30 s (E[f] = 1).
+TEST_F(ParameterUncertainty, AServicesRateAndServiceTimesAreDrawnToo) {
+  const std::vector<double> n = per_replication(
+      parse(service("    uncertainty: {rate_sd_log: 0.2}\n")), kRequestsArrived, 1000);
+  const double mu = 4800, expected_variance = mu + mu * mu * std::expm1(0.04);
+  EXPECT_NEAR(mean_of(n), mu, 4 * std::sqrt(expected_variance / 1000));
+  EXPECT_NEAR(variance_of(n) / expected_variance, 1.0, 0.2);
+  const std::vector<double> latency = per_replication(
+      parse(service("    uncertainty: {scale_sd_log: 0.3}\n")), kLatencyMeanS, 1000);
+  std::vector<double> logs;
+  for (double x : latency) logs.push_back(std::log(x));
+  EXPECT_NEAR(std::sqrt(variance_of(logs)), std::sqrt(0.09 + 1.0 / 4800), 0.03);
+  EXPECT_NEAR(mean_of(latency) / 30.0, 1.0, 0.04);
+  // Nothing drawn, the same bits.
+  EXPECT_EQ(per_replication(parse(service("")), kLatencyMeanS, 20),
+            per_replication(parse(service("    uncertainty: {rate_sd_log: 0, scale_sd_log: 0}\n")),
+                            kLatencyMeanS, 20));
+}
+
+// An LLM service's requests take the time their tokens take: its rate may be doubted, its
+// service-time scale may not (refused with the key path).
+TEST_F(ParameterUncertainty, AnLlmServiceTakesARateDoubtOnly) {
+  const std::string llm =
+      "name: l\nhorizon: 1h\nseed: 1\npools:\n  h: {gpu: H100, price_usd_per_gpu_hour: 4, "
+      "quota: 1}\nworkloads:\n  - name: chat\n    kind: inference\n    pool: h\n"
+      "    arrivals: {process: poisson, rate_per_s: 5}\n    llm:\n      model: llama-2-7b\n"
+      "      tokens: {context: 256, output: 16}\n    replicas: 1\n";
+  EXPECT_NO_THROW(parse(llm + "    uncertainty: {rate_sd_log: 0.1}\n"));
+  const std::string e = error_of(llm + "    uncertainty: {rate_sd_log: 0.1, scale_sd_log: 0.1}\n");
+  EXPECT_NE(e.find("workloads[0].uncertainty.scale_sd_log"), std::string::npos) << e;
+  EXPECT_NE(e.find("no service-time scale to doubt"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace gpucap

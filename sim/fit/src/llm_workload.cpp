@@ -47,15 +47,13 @@ std::string describe(const char* what, const Spread& s) {
 
 }  // namespace
 
-std::string not_drawn_comment(const ClassFit& c) {
+std::string llm_uncertainty_yaml(const ClassFit& c) {
   char line[200];
-  std::snprintf(line, sizeof line, "    # the fit's doubt, rate_sd_log %.4g", c.arrival_uncertainty.sd_log);
-  std::string out = line;
-  if (c.job_class->tokens.empty()) {
-    std::snprintf(line, sizeof line, " and scale_sd_log %.4g", c.scale_uncertainty);
-    out += line;
-  }
-  return out + ", is not drawn for an inference service (its rate is the load a plan is sized for)\n";
+  std::snprintf(line, sizeof line,
+                "    uncertainty: {rate_sd_log: %.4g}  # the fit's doubt about the rate (%zu "
+                "arrivals); the tokens are the log's own\n",
+                c.arrival_uncertainty.sd_log, c.arrivals.arrivals);
+  return line;
 }
 
 std::string token_comments(const JobClass& c) {

@@ -12,9 +12,9 @@ namespace gpucap::fit::detail {
 /// A YAML double-quoted scalar (workload_yaml.cpp).
 std::string yaml_quoted(const std::string& s);
 
-/// The comment on a service's doubt about its rate (and its requests' scale, unless an LLM's),
-/// which the scenario does not draw.
-std::string not_drawn_comment(const ClassFit& c);
+/// An LLM service's `uncertainty`: the doubt about its rate (its tokens are the log's own
+/// sample, with no scale to doubt).
+std::string llm_uncertainty_yaml(const ClassFit& c);
 
 /// Comment lines on the class's tokens: requests, and the mean, median and 99th percentile of
 /// the context and output counts.

@@ -207,7 +207,7 @@ std::string service_yaml(const ClassFit& c, const WorkloadYamlOptions& options) 
       << "\n    replicas: " << fmt("%.0f", replicas) << "  # mean load " << fmt("%.4g", load)
       << " replicas busy (rate x mean service): about 70% busy; sweep it, or give autoscaling\n";
   out << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts, c.drift);
-  out << work_yaml(c, "service") << detail::not_drawn_comment(c);
+  out << work_yaml(c, "service") << uncertainty_yaml(c, false);
   return out.str();
 }
 
@@ -476,7 +476,7 @@ std::string render_workloads_yaml(const JobTrace& trace, const std::vector<Class
       out << detail::token_comments(jc) << "  - name: " << quoted(jc.name) << "\n"
           << detail::llm_head_yaml(options)
           << arrivals_yaml(c.arrivals, options.start_offset_s, c.bursts, c.drift)
-          << detail::llm_block_yaml(c, options) << detail::not_drawn_comment(c);
+          << detail::llm_block_yaml(c, options) << detail::llm_uncertainty_yaml(c);
       continue;
     }
     out << run_time_comments(c, instances);

@@ -79,21 +79,21 @@ std::vector<ScenarioKey> workload_rows() {
         .means("how jobs save and restore their progress, and how large their checkpoints are when a job resumes in another region ([Checkpoints that change region](#checkpoints-that-change-region))"),
     key("workloads[].uncertainty").shown("`uncertainty`").table("workloads")
         .type(KeyType::mapping, UnitKind::none, "–")
-        .by_default("none (every replication has the same parameters)").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
+        .by_default("none (every replication has the same parameters)").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment, WorkloadKind::inference)
         .valid("keys `rate_sd_log`, `scale_sd_log`; see [Parameter uncertainty](#parameter-uncertainty-uncertainty)")
-        .means("doubt about the model's own parameters, as a fit estimates them: each replication draws its own arrival rate and work (lifetime) scale around the values given, so that intervals include that doubt, not only the randomness of one model"),
+        .means("doubt about the model's own parameters, as a fit estimates them: each replication draws its own arrival rate and work (lifetime, service time) scale around the values given, so that intervals include that doubt, not only the randomness of one model"),
     key("workloads[].uncertainty.rate_sd_log").shown("`rate_sd_log`").table("uncertainty")
         .binds<&JobClassSpec::rate_sd_log>()
         .type(KeyType::number, UnitKind::factor, "–").range({0, false}, {3, false})
-        .by_default("`0`").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
+        .by_default("`0`").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment, WorkloadKind::inference)
         .valid("arrivals of a rate (`poisson`, `nhpp`), not a trace")
         .means("standard deviation of the log of the arrival rate: each replication's rate is the rate given times e^(rate_sd_log Z - rate_sd_log²/2), Z a standard normal (profile and all; the rate given stays the mean)"),
     key("workloads[].uncertainty.scale_sd_log").shown("`scale_sd_log`").table("uncertainty")
         .binds<&JobClassSpec::scale_sd_log>()
         .type(KeyType::number, UnitKind::factor, "–").range({0, false}, {3, false})
-        .by_default("`0`").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment)
-        .valid("not with run times or lifetimes from a trace")
-        .means("standard deviation of the log of the work's (a deployment's lifetime's) scale: each replication's draws are the distribution's times e^(scale_sd_log Z - scale_sd_log²/2), Z a standard normal of its own (the rest of an instance at t = 0 included; the mean given stays the mean)"),
+        .by_default("`0`").applies(WorkloadKind::training, WorkloadKind::batch, WorkloadKind::deployment, WorkloadKind::inference)
+        .valid("not with run times or lifetimes from a trace, nor for an LLM service (`llm`)")
+        .means("standard deviation of the log of the work's (a deployment's lifetime's, a service's request time's) scale: each replication's draws are the distribution's times e^(scale_sd_log Z - scale_sd_log²/2), Z a standard normal of its own (the rest of an instance at t = 0 included; the mean given stays the mean)"),
     key("workloads[].deadline").shown("`deadline`").table("workloads")
         .binds<&JobClassSpec::deadline_s>()
         .type(KeyType::duration, UnitKind::duration, "s").range({0, true}, {kInf, false})

@@ -145,19 +145,6 @@ void read_placement_limit(const Context& ctx, const YAML::Node& lim, const std::
                  std::to_string(quota) + "); at most " + std::to_string(quota / w.gpus) + " jobs");
 }
 
-/// `uncertainty`: {rate_sd_log, scale_sd_log}; the rate's needs a rate (not a trace), the
-/// scale's a distribution (not a trace's run times).
-void read_uncertainty(const Context& ctx, const YAML::Node& u, const std::string& upath,
-                      JobClassSpec& w) {
-  expect_map(ctx, u, upath, scenario_child_keys("workloads[].uncertainty"));
-  read_plain_keys(ctx, u, upath, "workloads[].uncertainty", {{KeyTarget::job_class, &w}});
-  if (w.arrivals.kind == ArrivalKind::trace && (w.rate_sd_log > 0 || w.scale_sd_log > 0))
-    ctx.fail(u, upath,
-             "a trace gives every arrival and its run time or lifetime as they were: there is no "
-             "rate or distribution to doubt; fit the trace (gpucap fit) for a model with "
-             "uncertainty, or resample it (arrivals.resample)");
-}
-
 /// `sync`: {step, gradient_gb}; every pool where a job spans nodes needs an interconnect.
 void read_sync(const Context& ctx, const YAML::Node& sy, const std::string& spath,
                const Scenario& s, JobClassSpec& w) {
@@ -280,6 +267,19 @@ void read_job_demand(const Context& ctx, const YAML::Node& node, const std::stri
 }
 
 }  // namespace
+
+/// `uncertainty`: {rate_sd_log, scale_sd_log}; the rate's needs a rate (not a trace), the
+/// scale's a distribution (not a trace's run times).
+void read_uncertainty(const Context& ctx, const YAML::Node& u, const std::string& upath,
+                      JobClassSpec& w) {
+  expect_map(ctx, u, upath, scenario_child_keys("workloads[].uncertainty"));
+  read_plain_keys(ctx, u, upath, "workloads[].uncertainty", {{KeyTarget::job_class, &w}});
+  if (w.arrivals.kind == ArrivalKind::trace && (w.rate_sd_log > 0 || w.scale_sd_log > 0))
+    ctx.fail(u, upath,
+             "a trace gives every arrival and its run time or lifetime as they were: there is no "
+             "rate or distribution to doubt; fit the trace (gpucap fit) for a model with "
+             "uncertainty, or resample it (arrivals.resample)");
+}
 
 JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std::string& path,
                            const Scenario& s) {

@@ -429,6 +429,11 @@ Catalog read_catalog(const Context& ctx, const YAML::Node& node);
 JobClassSpec read_workload(const Context& ctx, const YAML::Node& node, const std::string& path,
                            const Scenario& s);
 
+/// `uncertainty` of a job class, deployment or service (after its arrivals): {rate_sd_log,
+/// scale_sd_log}, neither with a trace.
+void read_uncertainty(const Context& ctx, const YAML::Node& u, const std::string& upath,
+                      JobClassSpec& w);
+
 // ---- services.cpp ------------------------------------------------------------------------------
 
 /// A workload of kind inference: a service answering requests with replicas in one pool (and,

@@ -311,6 +311,14 @@ JobClassSpec read_inference_workload(const Context& ctx, const YAML::Node& node,
   w.placement = {svc.pool};
   if (node["llm"]) read_llm_service(ctx, node, path, s, w);
   read_service_demand(ctx, node, path, s, w);
+  if (node["uncertainty"]) {
+    const std::string upath = join_path(path, "uncertainty");
+    read_uncertainty(ctx, node["uncertainty"], upath, w);
+    if (node["llm"] && w.scale_sd_log > 0)
+      ctx.fail(node["uncertainty"]["scale_sd_log"], upath + ".scale_sd_log",
+               "an LLM service's requests take the time their tokens take on the replica's "
+               "iterations: there is no service-time scale to doubt; give rate_sd_log only");
+  }
   read_replicas(ctx, node, path, svc);
   if (node["users_region"])
     read_users_region(ctx, node["users_region"], join_path(path, "users_region"), s, svc);
