@@ -38,8 +38,8 @@ RunTimeTrend run_time_trend(const RunTimeSample& sample, const std::vector<doubl
   if (out.early_ends < kMinEndsPerHalf || out.late_ends < kMinEndsPerHalf) return out;
   out.tested = true;
 
-  // Every job by time (ends before censorings at equal times: a job censored at t was at risk
-  // at t), walked from the longest down so that the risk sets are running counts.
+  // Every job by time, walked from the longest down so that the risk sets are running counts;
+  // the jobs of one time join them together (a job censored at t was at risk at t).
   std::vector<std::size_t> order(sample.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
