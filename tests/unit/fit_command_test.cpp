@@ -466,6 +466,29 @@ TEST_F(FitCommand, AFleetWhoseLevelDriftsWarns) {
   EXPECT_EQ(steady.output.find("lifetimes change"), std::string::npos) << steady.output;
 }
 
+// Instances too short to observe (a life under 1 us: no run time) add nothing to the fleet's
+// level and shift nothing: the warning reads as without them, to its last digit (the level once
+// took each later instance's life from its neighbour's after such a row).
+TEST_F(FitCommand, InstancesTooShortToObserveLeaveTheFleetsLevelAlone) {
+  const std::string rising = instance_log(3);
+  std::string with_short = rising.substr(0, rising.find('\n') + 1);
+  for (int i = 1; i <= 20; ++i)
+    with_short += std::to_string(3600 * i) + ".25," + std::to_string(3600 * i) + ".2500001,1\n";
+  with_short += rising.substr(rising.find('\n') + 1);
+  const auto a = gpucap_cli("fit " + write("a.csv", rising) + " -o " + path("a.yaml") +
+                            " --kind deployment --state end");
+  const auto b = gpucap_cli("fit " + write("b.csv", with_short) + " -o " + path("b.yaml") +
+                            " --kind deployment --state end");
+  ASSERT_EQ(a.exit_code, 0) << a.output;
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  const auto level = [](const std::string& out) {
+    const std::size_t at = out.find("the fleet's level");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', at) - at);
+  };
+  EXPECT_NE(level(a.output), "");
+  EXPECT_EQ(level(a.output), level(b.output));
+}
+
 // Lifetimes that shorten: instances created in the log's second half live a third as long
 // (mean 16 h, from 48 h). The fit warns on stderr and above the class in the YAML, with the
 // log-rank figures; the steady log above does not.

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <vector>
 
-#include "gpucap/fit/run_time_model.hpp"
 
 namespace gpucap::fit {
 
@@ -29,14 +28,11 @@ FleetTrend fleet_trend(const JobTrace& trace) {
   };
   for (const JobClass& c : trace.classes) {
     for (const AliveInstance& a : c.alive_at_start) add(0, a.remaining_s, a.gpus);
+    // The lives of the instances created in the window, each from its start (instances whose
+    // life was too short to observe have none).
     const RunTimeSample& s = c.run_times;
-    // run_times hold the lives of the instances created in the window, row for row, but for
-    // those created at its very end (no time observed: instance_log.cpp leaves them out).
-    for (std::size_t i = 0, k = 0; i < c.submit_s.size() && k < s.size(); ++i) {
-      if (c.submit_s[i] >= trace.window_s - kMinDurationS) continue;
-      add(c.submit_s[i], c.submit_s[i] + s.time_s[k], c.gpus);
-      ++k;
-    }
+    for (std::size_t k = 0; k < s.size() && k < c.run_time_submit_s.size(); ++k)
+      add(c.run_time_submit_s[k], c.run_time_submit_s[k] + s.time_s[k], c.gpus);
   }
   std::vector<double> y;
   for (double g : gpu_s) {
