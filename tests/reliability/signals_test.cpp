@@ -16,6 +16,17 @@
 #include "support/process.hpp"
 #include "support/scratch_dir.hpp"
 
+#if defined(__SANITIZE_THREAD__)
+#define GPUCAP_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GPUCAP_TSAN 1
+#endif
+#endif
+#ifndef GPUCAP_TSAN
+#define GPUCAP_TSAN 0
+#endif
+
 namespace gpucap {
 namespace {
 
@@ -156,6 +167,14 @@ TEST_F(Signals, ASignalWhileTheOutputIsLockedLeavesNoLockFile) {
   // A run of about 0.2 s: before its cancel flag is registered (loading, taking the output's
   // lock) and after (writing the file) a signal ends the process at once. The lock file (the
   // sidecar "r.h5.lock") must go with it, as it does when the run stops by itself.
+  // Under ThreadSanitizer the lock file may stay: its runtime queues a signal that arrives
+  // outside a blocking call and runs the handler at the thread's next intercepted call,
+  // whatever the thread's signal mask is by then, so a signal that came just before the lock's
+  // deferred section (interrupt::Deferred) can run its handler inside it, after the file was
+  // created and before it was registered (CI saw it once in 63 delays). The kernel runs it
+  // before the section begins. There the run still has to end by its handler, and the race
+  // detector watches the handler's paths.
+  constexpr bool kLockChecked = !GPUCAP_TSAN;
   int ended_by_handler = 0;
   for (int delay_us = 0; delay_us <= 240000; delay_us += 4000) {
     ChildProcess child(command("300"));
@@ -165,7 +184,7 @@ TEST_F(Signals, ASignalWhileTheOutputIsLockedLeavesNoLockFile) {
     ASSERT_FALSE(o.timed_out);
     if (o.term_signal == 0 && o.exit_code != 0) ++ended_by_handler;
     for (const std::string& name : entries())
-      EXPECT_TRUE(name == "r.h5" || name == "r.h5.resume")
+      EXPECT_TRUE(name == "r.h5" || name == "r.h5.resume" || (!kLockChecked && name == "r.h5.lock"))
           << "after " << delay_us << " us: " << name << " was left; " << o.output;
     for (const std::string& name : entries()) fs::remove(dir_ / name);
   }
