@@ -70,6 +70,10 @@ void test_step(ArrivalFit& a, const std::vector<double>& submit_s, double l_tren
   constexpr double kDay = 24 * kHour;
   constexpr double kMaxHours = 262144;
   constexpr double kMinSide = 10;  // arrivals either side of τ
+  // Hours before τ and after it: a day before; three days after, as a surge of a day or two at
+  // the window's end is a burst as often as a new level, and the level since τ is what
+  // --trend extrapolate writes.
+  constexpr std::size_t kMinBefore = 24, kMinAfter = 72;
   // Two weeks at least: over one, the days of a weekly cycle the profile does not hold (a
   // weekend at the window's end) would read as a step.
   if (a.window_s < 14 * kDay || a.window_s / kHour > kMaxHours) return;
@@ -83,7 +87,7 @@ void test_step(ArrivalFit& a, const std::vector<double>& submit_s, double l_tren
   const double n = static_cast<double>(t.size());
   double best = -INFINITY;
   std::size_t best_k = 0, best_n1 = 0, i = 0;
-  for (std::size_t k = 24; k + 24 <= hours; ++k) {
+  for (std::size_t k = kMinBefore; k + kMinAfter <= hours; ++k) {
     const double tau = k * kHour;
     while (i < t.size() && t[i] < tau) ++i;
     const double n1 = static_cast<double>(i), n2 = n - n1;

@@ -34,7 +34,9 @@
 // slope, and a line through it misstates the level at the window's end. Where the trend test was
 // tried on a window of at least 14 days (over one week, a weekend the profile does not hold would
 // read as a step), a step λ(t) = m(t) r₁ before τ and m(t) r₂ after is fitted too: τ on whole
-// hours with at least a day and 10 arrivals either side, r₁ and r₂ profiled out:
+// hours with at least a day before it and three days after it (a surge of a day or two at the
+// window's end is a burst as often as a level) and 10 arrivals either side, r₁ and r₂ profiled
+// out:
 //   l(τ) = n₁ ln(n₁ / I₁(τ)) + n₂ ln(n₂ / I₂(τ)),  I₁ = ∫₀^τ m,  I₂ = ∫_τ^W m,
 // on the same scale as the trend's l(b̂). The step is chosen over the log-linear trend when the
 // rate drifts (the trend test) and G = 2 (l(τ̂) − l(b̂)) / φ_day is significant: p = D · P(χ²(1) >
