@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <gtest/gtest.h>
+#include <limits>
 #include <queue>
 #include <random>
 #include <tuple>
@@ -40,6 +41,47 @@ TEST(EventCalendar, PopsInTimeOrder) {
     last = e.time_s;
   }
   EXPECT_TRUE(c.cal.empty());
+}
+
+// event_before compares (time bits, key) as one 128-bit number: for every pair of times a
+// calendar holds (+0 up to +infinity, subnormals and neighbours in the last bit included) it
+// must order as "earlier time, then smaller key".
+TEST(EventCalendar, EventBeforeIsEarlierTimeThenSmallerKey) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double times[] = {0.0,
+                          std::numeric_limits<double>::denorm_min(),
+                          2.2250738585072014e-308,
+                          1e-300,
+                          1.0,
+                          std::nextafter(1.0, 2.0),
+                          std::nextafter(1.0, 0.0),
+                          3600.0,
+                          2.5e9,
+                          std::numeric_limits<double>::max(),
+                          inf};
+  const uint64_t keys[] = {0, 1, 0xFFFFFFFFull, 0x8000000000000000ull, ~uint64_t{0}};
+  for (double ta : times)
+    for (double tb : times)
+      for (uint64_t ka : keys)
+        for (uint64_t kb : keys) {
+          const bool expected = ta < tb || (ta == tb && ka < kb);
+          EXPECT_EQ(event_before(Event{ta, ka}, Event{tb, kb}), expected)
+              << ta << " key " << ka << " vs " << tb << " key " << kb;
+        }
+}
+
+// A time of -0 (equal to 0 as a number, but its bits are those of the largest key) is kept
+// as +0: it leaves with the other events at 0 by the tie rule and FIFO, before any later time.
+TEST(EventCalendar, ANegativeZeroTimeLeavesAsZero) {
+  Calendar c(8);
+  ASSERT_TRUE(c.cal.push(1e-9, kArrival, 0));
+  ASSERT_TRUE(c.cal.push(-0.0, kArrival, 1));
+  ASSERT_TRUE(c.cal.push(0.0, kArrival, 2));
+  Event e = c.cal.pop();
+  EXPECT_EQ(e.payload(), 1u);
+  EXPECT_FALSE(std::signbit(e.time_s));
+  EXPECT_EQ(c.cal.pop().payload(), 2u);
+  EXPECT_EQ(c.cal.pop().payload(), 0u);
 }
 
 TEST(EventCalendar, EqualTimesOfOneTieClassLeaveInInsertionOrder) {

@@ -10,6 +10,7 @@
 // allocation); push() reports false instead of overflowing.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 #include "gpucap/arena_ptr.hpp"
 #include "gpucap/event_kinds.hpp"
@@ -42,8 +43,16 @@ struct Event {
   GPUCAP_HD TieClass tie() const { return static_cast<TieClass>(key >> kTieShift); }
 };
 
+/// Whether a leaves before b: the earlier time, then the smaller key. Times are +0 or more (the
+/// calendar stores a -0 as +0), and such doubles order as their bit patterns do, so the pair
+/// (time bits, key) orders as one unsigned 128-bit number: one comparison, no branch (which of
+/// two events is earlier is a coin toss to a branch predictor).
 GPUCAP_HD GPUCAP_FORCEINLINE bool event_before(const Event& a, const Event& b) {
-  return a.time_s < b.time_s || (a.time_s == b.time_s && a.key < b.key);
+  uint64_t ta, tb;
+  std::memcpy(&ta, &a.time_s, sizeof ta);
+  std::memcpy(&tb, &b.time_s, sizeof tb);
+  __extension__ typedef unsigned __int128 U128;  // GCC, Clang and nvcc; not ISO C++
+  return ((static_cast<U128>(ta) << 64) | a.key) < ((static_cast<U128>(tb) << 64) | b.key);
 }
 
 struct EventCalendar {
@@ -122,7 +131,7 @@ struct EventCalendar {
   /// push() with the key's fields computed (one copy of the heap code, for the cache).
   GPUCAP_HD GPUCAP_FORCEINLINE bool push_fields(double time_s, uint64_t fields) {
     if (size == capacity) return false;
-    const Event e{time_s, fields | (next_sequence++ & kMaxSequence) << Event::kSequenceShift};
+    const Event e{time_s + 0.0, fields | (next_sequence++ & kMaxSequence) << Event::kSequenceShift};
     uint32_t i = size++;
     while (i > 0) {
       const uint32_t parent = (i - 1) / kArity;
@@ -145,7 +154,7 @@ struct EventCalendar {
   GPUCAP_HD GPUCAP_FORCEINLINE void set_slot(uint32_t i, double time_s, EventKind kind,
                                              uint32_t payload) {
     uint32_t j = slot_leaves + i;
-    Event winner{time_s, time_s != kNever ? take_key(kind, payload) : 0};
+    Event winner{time_s + 0.0, time_s != kNever ? take_key(kind, payload) : 0};
     tree[j] = winner;
     for (; j > 1; j >>= 1) {
       const Event& rival = tree[j ^ 1u];
