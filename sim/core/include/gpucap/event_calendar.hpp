@@ -43,16 +43,22 @@ struct Event {
   GPUCAP_HD TieClass tie() const { return static_cast<TieClass>(key >> kTieShift); }
 };
 
-/// Whether a leaves before b: the earlier time, then the smaller key. Times are +0 or more (the
-/// calendar stores a -0 as +0), and such doubles order as their bit patterns do, so the pair
-/// (time bits, key) orders as one unsigned 128-bit number: one comparison, no branch (which of
-/// two events is earlier is a coin toss to a branch predictor).
+/// Whether a leaves before b: the earlier time, then the smaller key. On the host: times are +0
+/// or more (the calendar stores a -0 as +0), and such doubles order as their bit patterns do, so
+/// the pair (time bits, key) orders as one unsigned 128-bit number: one comparison, no branch
+/// (which of two events is earlier is a coin toss to a branch predictor). On the device the
+/// plain rule, the same order: 128-bit integers cost registers there (every callee of the
+/// kernel spilled more; tests/device/kernel_resource_budget.txt).
 GPUCAP_HD GPUCAP_FORCEINLINE bool event_before(const Event& a, const Event& b) {
+#ifdef __CUDA_ARCH__
+  return a.time_s < b.time_s || (a.time_s == b.time_s && a.key < b.key);
+#else
   uint64_t ta, tb;
   std::memcpy(&ta, &a.time_s, sizeof ta);
   std::memcpy(&tb, &b.time_s, sizeof tb);
-  __extension__ typedef unsigned __int128 U128;  // GCC, Clang and nvcc; not ISO C++
+  __extension__ typedef unsigned __int128 U128;  // GCC and Clang; not ISO C++
   return ((static_cast<U128>(ta) << 64) | a.key) < ((static_cast<U128>(tb) << 64) | b.key);
+#endif
 }
 
 struct EventCalendar {
