@@ -70,7 +70,7 @@ TEST(EventCalendar, EventBeforeIsEarlierTimeThenSmallerKey) {
         }
 }
 
-// A time of -0 (equal to 0 as a number, but its bits are those of the largest key) is kept
+// A time of -0 (equal to 0 as a number, but its sign bit would order it after every time) is kept
 // as +0: it leaves with the other events at 0 by the tie rule and FIFO, before any later time.
 TEST(EventCalendar, ANegativeZeroTimeLeavesAsZero) {
   Calendar c(8);
