@@ -10,11 +10,11 @@
 // allocation); push() reports false instead of overflowing.
 #pragma once
 #include <cstdint>
-#include <cstring>
 
 #include "gpucap/arena_ptr.hpp"
 #include "gpucap/event_kinds.hpp"
 #include "gpucap/portable.hpp"
+#include "gpucap/portable_math.hpp"
 
 namespace gpucap {
 GPUCAP_ARENA_NAMESPACE_BEGIN
@@ -53,11 +53,9 @@ GPUCAP_HD GPUCAP_FORCEINLINE bool event_before(const Event& a, const Event& b) {
 #ifdef __CUDA_ARCH__
   return a.time_s < b.time_s || (a.time_s == b.time_s && a.key < b.key);
 #else
-  uint64_t ta, tb;
-  std::memcpy(&ta, &a.time_s, sizeof ta);
-  std::memcpy(&tb, &b.time_s, sizeof tb);
   __extension__ typedef unsigned __int128 U128;  // GCC and Clang; not ISO C++
-  return ((static_cast<U128>(ta) << 64) | a.key) < ((static_cast<U128>(tb) << 64) | b.key);
+  return ((static_cast<U128>(pmath::bits_of(a.time_s)) << 64) | a.key) <
+         ((static_cast<U128>(pmath::bits_of(b.time_s)) << 64) | b.key);
 #endif
 }
 
